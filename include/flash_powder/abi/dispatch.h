@@ -1,0 +1,38 @@
+// fp::dispatch: call any ATen op (or registered custom op) by name.
+#pragma once
+
+#include <array>
+#include <span>
+#include <string_view>
+#include <utility>
+
+#include "flash_powder/abi/ivalue.h"
+
+namespace fp {
+
+namespace abi {
+/// Checks `args` against the schema of op.overload, fills in omitted trailing
+/// arguments from their defaults, boxes everything, calls libtorch and unboxes
+/// the results. Throws fp::Error on any mismatch or libtorch failure; never
+/// leaks what it boxed.
+Results call(std::string_view op, std::string_view overload, std::span<const Arg> args);
+}  // namespace abi
+
+/// Calls an op through libtorch's dispatcher, like `torch.ops.aten.flip(m, [0])`:
+///
+///     fp::Tensor y = fp::dispatch<fp::Tensor>("aten::flip", "", m, std::vector<int64_t>{0});
+///     auto [values, indices] = fp::dispatch<std::tuple<fp::Tensor, fp::Tensor>>(
+///         "aten::max", "dim", m, 1, false);
+///
+/// Arguments follow the schema's order; trailing ones with a default may be
+/// omitted. `std::nullopt` passes None. R may be void, fp::Tensor, a
+/// std::tuple, std::vector<fp::Tensor>, or a scalar (int64_t, double, bool).
+/// Throws fp::Error with the op's schema when the arguments or R do not match
+/// it, and with libtorch's message when the op fails.
+template <class R = void, class... Args>
+R dispatch(std::string_view op, std::string_view overload, const Args&... args) {
+  const std::array<abi::Arg, sizeof...(Args)> captured{abi::to_arg(args)...};
+  return abi::ReturnTraits<R>::take(abi::call(op, overload, captured));
+}
+
+}  // namespace fp

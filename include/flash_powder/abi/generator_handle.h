@@ -1,0 +1,37 @@
+// The owner of one libtorch generator handle (a torch.Generator).
+#pragma once
+
+// libtorch's opaque generator type; same declaration as in its C shim header.
+struct AtenGeneratorOpaque;
+
+namespace fp::abi {
+
+/// A libtorch generator handle as the C functions see it (not owned).
+using RawGenerator = AtenGeneratorOpaque*;
+
+/// Owns one generator handle. Generators cross the stable ABI from torch 2.13
+/// on; libtorch offers no way to create one, so handles only arrive from ops
+/// and from the callers of custom ops.
+class GeneratorHandle {
+ public:
+  GeneratorHandle() = default;
+  explicit GeneratorHandle(RawGenerator owned) noexcept : raw_(owned) {}
+  GeneratorHandle(GeneratorHandle&& other) noexcept : raw_(other.release()) {}
+  GeneratorHandle& operator=(GeneratorHandle&& other) noexcept;
+  GeneratorHandle(const GeneratorHandle&) = delete;
+  GeneratorHandle& operator=(const GeneratorHandle&) = delete;
+  ~GeneratorHandle() { reset(); }
+
+  RawGenerator get() const noexcept { return raw_; }
+  RawGenerator release() noexcept;
+  void reset() noexcept;
+  explicit operator bool() const noexcept { return raw_ != nullptr; }
+
+  /// A second handle sharing the same random state (torch 2.13+).
+  GeneratorHandle share() const;
+
+ private:
+  RawGenerator raw_ = nullptr;
+};
+
+}  // namespace fp::abi

@@ -1,0 +1,96 @@
+// Op schemas: what `fp::dispatch` checks a call against before it reaches
+// libtorch, whose boxed calling convention trusts the caller blindly.
+//
+// flash_powder carries the schemas of every ATen op of the torch it was built
+// with (generated from the wheel's native_functions.yaml by
+// tools/generate_schemas.py). Custom ops are made known with register_schema().
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace fp::abi {
+
+/// A type in a schema, e.g. `Tensor(a!)`, `int[2]`, `Tensor?[]`, `ScalarType?`.
+struct SchemaType {
+  enum class Kind : std::uint8_t {
+    Tensor,
+    Int,  // int and SymInt
+    Float,
+    Bool,
+    Str,
+    ScalarType,
+    Layout,
+    MemoryFormat,
+    Device,
+    Generator,
+    Optional,  // element: the wrapped type
+    List,      // element: the item type; fixed_size for `int[2]`
+    Unsupported,  // Scalar, Dimname, Storage, Stream, ...: the stable ABI cannot carry them
+  };
+  Kind kind = Kind::Unsupported;
+  std::shared_ptr<const SchemaType> element;
+  std::int64_t fixed_size = -1;
+  /// The alias annotation without parentheses, e.g. "a!" ("" when none).
+  std::string alias;
+  /// The type as written in the schema, e.g. "Tensor(a!)[]".
+  std::string spelling;
+
+  bool is_mutable() const { return alias.find('!') != std::string::npos; }
+  /// True when this type (or anything inside it) cannot cross the stable ABI.
+  bool carries_unsupported() const;
+};
+
+/// One argument or return of a schema.
+struct SchemaArgument {
+  std::string name;  ///< may be empty for returns
+  SchemaType type;
+  std::optional<std::string> default_value;  ///< as written, e.g. "None", "[0, 1]", "'linear'"
+  bool kwarg_only = false;
+};
+
+/// A parsed op schema, e.g.
+/// `aten::max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)`.
+struct Schema {
+  std::string ns;        ///< "aten"
+  std::string name;      ///< "max"
+  std::string overload;  ///< "dim" ("" for the default overload)
+  std::vector<SchemaArgument> arguments;
+  std::vector<SchemaArgument> returns;
+  std::string text;  ///< the schema as given
+
+  /// "aten::max.dim" (or "aten::max" for the default overload).
+  std::string qualified_name() const;
+  /// The number of leading arguments without a default value.
+  std::size_t required_arguments() const;
+
+  /// Parses a schema in TorchScript's schema language; `default_namespace` is
+  /// used when the text has none (native_functions.yaml omits "aten::").
+  /// Throws fp::Error naming the position of a syntax error.
+  static Schema parse(std::string_view text, std::string_view default_namespace = "aten");
+};
+
+/// The schema of `op` (e.g. "aten::max") and `overload` (e.g. "dim", or "" for
+/// the default). Thread-safe; parses on first use. Throws fp::Error when the op
+/// is unknown, listing the overloads that exist.
+const Schema& find_schema(std::string_view op, std::string_view overload);
+
+/// Makes a schema known to fp::dispatch, for custom ops registered by an
+/// extension: `register_schema("myops::scale(Tensor x, float factor) -> Tensor")`.
+/// Registering the same text twice is allowed; a different text for an existing
+/// name throws fp::Error.
+void register_schema(std::string_view text);
+
+/// The ATen schemas built into this library, as written in native_functions.yaml.
+std::span<const std::string_view> builtin_schemas();
+
+/// The torch release those schemas come from; fp::dispatch passes it to
+/// libtorch, which adapts calls made with older schemas.
+std::uint64_t builtin_schema_abi_version();
+
+}  // namespace fp::abi

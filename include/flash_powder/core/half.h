@@ -1,0 +1,66 @@
+// fp::Half and fp::BFloat16: 16-bit floats that convert exactly as torch does
+// (round to nearest, ties to even; a double is first rounded to float, as
+// torch's own conversions do).
+#pragma once
+
+#include <bit>
+#include <cstdint>
+#include <iosfwd>
+
+namespace fp {
+
+/// IEEE 754 binary16, the element type of DType::F16. Python: `torch.float16`.
+struct Half {
+  std::uint16_t bits = 0;
+
+  constexpr Half() = default;
+  Half(float value) : bits(from_float(value)) {}  // NOLINT: converts like torch
+  Half(double value) : Half(static_cast<float>(value)) {}  // NOLINT
+  Half(int value) : Half(static_cast<float>(value)) {}     // NOLINT
+  operator float() const { return to_float(bits); }        // NOLINT
+
+  static constexpr Half from_bits(std::uint16_t raw) {
+    Half half;
+    half.bits = raw;
+    return half;
+  }
+  friend constexpr bool operator==(Half a, Half b) = default;  // bitwise, for tests
+
+ private:
+  static std::uint16_t from_float(float value);
+  static float to_float(std::uint16_t bits);
+};
+
+/// bfloat16, the element type of DType::BF16. Python: `torch.bfloat16`.
+struct BFloat16 {
+  std::uint16_t bits = 0;
+
+  constexpr BFloat16() = default;
+  BFloat16(float value) : bits(from_float(value)) {}               // NOLINT
+  BFloat16(double value) : BFloat16(static_cast<float>(value)) {}  // NOLINT
+  BFloat16(int value) : BFloat16(static_cast<float>(value)) {}     // NOLINT
+  operator float() const {                                         // NOLINT
+    return std::bit_cast<float>(static_cast<std::uint32_t>(bits) << 16);
+  }
+
+  static constexpr BFloat16 from_bits(std::uint16_t raw) {
+    BFloat16 value;
+    value.bits = raw;
+    return value;
+  }
+  friend constexpr bool operator==(BFloat16 a, BFloat16 b) = default;
+
+ private:
+  static std::uint16_t from_float(float value) {
+    const auto word = std::bit_cast<std::uint32_t>(value);
+    if ((word & 0x7fffffffu) > 0x7f800000u) return 0x7fc0;  // NaN: torch's canonical quiet NaN
+    // Round to nearest even on the 16 bits that are dropped.
+    const std::uint32_t rounding = 0x7fffu + ((word >> 16) & 1u);
+    return static_cast<std::uint16_t>((word + rounding) >> 16);
+  }
+};
+
+std::ostream& operator<<(std::ostream& out, Half value);
+std::ostream& operator<<(std::ostream& out, BFloat16 value);
+
+}  // namespace fp

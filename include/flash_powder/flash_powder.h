@@ -1,0 +1,16 @@
+// flash_powder: run PyTorch models from C++ through libtorch's stable C ABI.
+//
+//     #include <flash_powder/flash_powder.h>
+//
+// brings in the whole public API of the core library (namespace fp).
+#pragma once
+
+#include "flash_powder/abi/dispatch.h"
+#include "flash_powder/abi/error.h"
+#include "flash_powder/abi/runtime.h"
+#include "flash_powder/abi/schema.h"
+#include "flash_powder/core/device.h"
+#include "flash_powder/core/dtype.h"
+#include "flash_powder/core/half.h"
+#include "flash_powder/core/layout.h"
+#include "flash_powder/core/tensor.h"

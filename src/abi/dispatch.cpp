@@ -1,0 +1,520 @@
+// fp::abi::call: checks a call against its schema, boxes the arguments into
+// StableIValues, runs torch_call_dispatcher and unboxes the results.
+//
+// Ownership on the wire (see DESIGN.md §4): every boxed input (tensor handle,
+// list, string, optional box) is consumed by libtorch once the call starts, and
+// every returned handle belongs to the caller. Until libtorch takes them, the
+// boxed values are owned by a BoxedStack here, so an exception never leaks one.
+#include <algorithm>
+#include <bit>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <utility>
+
+#include "flash_powder/abi/dispatch.h"
+#include "flash_powder/abi/schema.h"
+#include "torch_c.h"
+
+namespace fp::abi {
+namespace {
+
+using Kind = SchemaType::Kind;
+
+// ---------------------------------------------------------------------------
+// Freeing boxed values (inputs that never reached libtorch, unwanted results).
+
+void free_boxed(const SchemaType& type, StableIValue value) noexcept {
+  switch (type.kind) {
+    case Kind::Tensor:
+      if (value != 0) aoti_torch_delete_tensor_object(std::bit_cast<AtenTensorHandle>(value));
+      return;
+    case Kind::Str:
+      if (value != 0) torch_delete_string(std::bit_cast<StringHandle>(value));
+      return;
+    case Kind::Generator:
+      if (value != 0) late::delete_generator(std::bit_cast<AtenGeneratorHandle>(value));
+      return;
+    case Kind::Optional:
+      if (value != 0) {
+        auto* box = std::bit_cast<StableIValue*>(value);
+        free_boxed(*type.element, *box);
+        late::delete_stable_ivalue(box);
+      }
+      return;
+    case Kind::List: {
+      if (value == 0) return;
+      auto list = std::bit_cast<StableListHandle>(value);
+      std::size_t size = 0;
+      if (torch_list_size(list, &size) == AOTI_TORCH_SUCCESS) {
+        for (std::size_t i = 0; i < size; ++i) {
+          StableIValue item = 0;
+          if (torch_list_get_item(list, i, &item) == AOTI_TORCH_SUCCESS) {
+            free_boxed(*type.element, item);
+          }
+        }
+      }
+      torch_delete_list(list);
+      return;
+    }
+    default:
+      return;  // plain bits own nothing
+  }
+}
+
+/// One boxed value and the type that says how to free it.
+class Boxed {
+ public:
+  Boxed(const SchemaType& type, StableIValue value) : type_(&type), value_(value) {}
+  Boxed(Boxed&& other) noexcept : type_(other.type_), value_(std::exchange(other.value_, 0)) {}
+  Boxed& operator=(Boxed&&) = delete;
+  ~Boxed() { free_boxed(*type_, value_); }
+
+  StableIValue release() { return std::exchange(value_, 0); }
+  StableIValue get() const { return value_; }
+
+ private:
+  const SchemaType* type_;
+  StableIValue value_;
+};
+
+// ---------------------------------------------------------------------------
+// Boxing: Arg -> StableIValue for one schema type.
+
+struct CallContext {
+  const Schema& schema;
+  std::size_t index;  // which argument is being boxed
+
+  [[noreturn]] void fail(const std::string& problem) const {
+    const SchemaArgument& argument = schema.arguments[index];
+    throw Error(schema.qualified_name() + ": argument " + std::to_string(index) + " '" +
+                argument.name + "' " + problem + "; the schema is " + schema.text);
+  }
+
+  [[noreturn]] void mismatch(const SchemaType& type, const Arg& arg) const {
+    fail("expects " + type.spelling + ", got " + std::string(arg.type_name()));
+  }
+};
+
+template <class T>
+StableIValue bits_of(T value) {
+  StableIValue result = 0;
+  static_assert(sizeof(T) <= sizeof(StableIValue));
+  std::memcpy(&result, &value, sizeof(T));
+  return result;
+}
+
+StableIValue box(const SchemaType& type, const Arg& arg, const CallContext& context);
+
+StableIValue box_tensor(RawTensor tensor, const SchemaType& type, const CallContext& context) {
+  if (tensor == nullptr) context.fail("expects " + type.spelling + ", got a null tensor handle");
+  AtenTensorHandle shared = nullptr;
+  check(aoti_torch_new_tensor_handle(tensor, &shared), "aoti_torch_new_tensor_handle");
+  return std::bit_cast<StableIValue>(shared);
+}
+
+StableIValue box_string(const std::string& text) {
+  StringHandle handle = nullptr;
+  check(torch_new_string_handle(text.data(), text.size(), &handle), "torch_new_string_handle");
+  return std::bit_cast<StableIValue>(handle);
+}
+
+StableIValue box_device(Device device) {
+  const auto index = static_cast<std::uint32_t>(static_cast<std::int32_t>(device.index));
+  const auto type = static_cast<std::uint32_t>(to_code(device.type));
+  return StableIValue{index} | (StableIValue{type} << 32);
+}
+
+StableIValue box_optional(const SchemaType& type, const Arg& arg, const CallContext& context) {
+  if (std::holds_alternative<None>(arg.value)) return 0;
+  Boxed inner(*type.element, box(*type.element, arg, context));
+  StableIValue* holder = late::new_stable_ivalue();
+  *holder = inner.release();
+  return std::bit_cast<StableIValue>(holder);
+}
+
+/// The items of a list argument, each already an Arg of the element's kind.
+std::vector<Arg> list_items(const SchemaType& type, const Arg& arg, const CallContext& context) {
+  std::vector<Arg> items;
+  const SchemaType& element = *type.element;
+  if (const auto* ints = std::get_if<std::vector<std::int64_t>>(&arg.value)) {
+    for (auto value : *ints) items.push_back({value});
+  } else if (const auto* doubles = std::get_if<std::vector<double>>(&arg.value)) {
+    for (auto value : *doubles) items.push_back({value});
+  } else if (const auto* bools = std::get_if<std::vector<bool>>(&arg.value)) {
+    for (bool value : *bools) items.push_back({value});
+  } else if (const auto* tensors = std::get_if<std::vector<RawTensor>>(&arg.value)) {
+    for (auto* tensor : *tensors) items.push_back(tensor ? Arg{tensor} : Arg{None{}});
+  } else if (type.fixed_size > 0 && (std::holds_alternative<std::int64_t>(arg.value) ||
+                                     std::holds_alternative<double>(arg.value) ||
+                                     std::holds_alternative<bool>(arg.value))) {
+    // Like Python, a single number fills a fixed-size list: `int[2] stride=1`.
+    items.assign(static_cast<std::size_t>(type.fixed_size), arg);
+  } else {
+    context.mismatch(type, arg);
+  }
+  // A None item is only allowed where the element type is optional.
+  for (const auto& item : items) {
+    if (std::holds_alternative<None>(item.value) && element.kind != Kind::Optional) {
+      context.fail("expects " + type.spelling + ", got a list holding a null tensor");
+    }
+  }
+  return items;
+}
+
+StableIValue box_list(const SchemaType& type, const Arg& arg, const CallContext& context) {
+  const std::vector<Arg> items = list_items(type, arg, context);
+  StableListHandle raw = nullptr;
+  check(torch_new_list_reserve_size(items.size(), &raw), "torch_new_list_reserve_size");
+  Boxed list(type, std::bit_cast<StableIValue>(raw));
+  for (const Arg& item : items) {
+    Boxed boxed(*type.element, box(*type.element, item, context));
+    check(torch_list_push_back(raw, boxed.get()), "torch_list_push_back");
+    boxed.release();  // the list owns it now
+  }
+  return list.release();
+}
+
+StableIValue box(const SchemaType& type, const Arg& arg, const CallContext& context) {
+  const auto& value = arg.value;
+  switch (type.kind) {
+    case Kind::Optional:
+      return box_optional(type, arg, context);
+    case Kind::List:
+      return box_list(type, arg, context);
+    case Kind::Tensor:
+      if (auto* tensor = std::get_if<RawTensor>(&value)) return box_tensor(*tensor, type, context);
+      break;
+    case Kind::Int:
+      if (auto* integer = std::get_if<std::int64_t>(&value)) return bits_of(*integer);
+      break;
+    case Kind::Float:
+      if (auto* real = std::get_if<double>(&value)) return bits_of(*real);
+      // Like Python, an int is accepted where a float is expected.
+      if (auto* integer = std::get_if<std::int64_t>(&value)) {
+        return bits_of(static_cast<double>(*integer));
+      }
+      break;
+    case Kind::Bool:
+      if (auto* flag = std::get_if<bool>(&value)) return bits_of(*flag);
+      break;
+    case Kind::Str:
+      if (auto* text = std::get_if<std::string>(&value)) return box_string(*text);
+      break;
+    case Kind::ScalarType:
+      if (auto* dtype = std::get_if<DType>(&value)) return bits_of(to_code(*dtype));
+      break;
+    case Kind::Layout:
+      if (auto* layout = std::get_if<Layout>(&value)) return bits_of(to_code(*layout));
+      break;
+    case Kind::MemoryFormat:
+      if (auto* format = std::get_if<MemoryFormat>(&value)) return bits_of(to_code(*format));
+      break;
+    case Kind::Device:
+      if (auto* device = std::get_if<Device>(&value)) return box_device(*device);
+      break;
+    case Kind::Generator:
+      if (auto* generator = std::get_if<RawGenerator>(&value)) {
+        if (*generator == nullptr) context.fail("got a null generator handle");
+        AtenGeneratorHandle shared = nullptr;
+        check(late::new_generator_handle(*generator, &shared), "torch_new_generator_handle");
+        return std::bit_cast<StableIValue>(shared);
+      }
+      break;
+    case Kind::Unsupported:
+      context.fail("has type " + type.spelling +
+                   ", which libtorch's stable ABI cannot carry (a Scalar, Dimname, Storage, ...)");
+  }
+  context.mismatch(type, arg);
+}
+
+// ---------------------------------------------------------------------------
+// Defaults: the schema's default text -> Arg.
+
+std::string unquote(std::string_view text, const CallContext& context) {
+  if (text.size() < 2 || (text.front() != '\'' && text.front() != '"') ||
+      text.back() != text.front()) {
+    context.fail("has a string default flash_powder cannot read: " + std::string(text));
+  }
+  std::string out;
+  for (std::size_t i = 1; i + 1 < text.size(); ++i) {
+    if (text[i] == '\\' && i + 2 < text.size()) ++i;
+    out += text[i];
+  }
+  return out;
+}
+
+DType dtype_named(std::string_view name, const CallContext& context) {
+  // The short names TorchScript schemas use for dtypes.
+  if (name == "long") return DType::I64;
+  if (name == "int") return DType::I32;
+  if (name == "float") return DType::F32;
+  if (name == "double") return DType::F64;
+  if (name == "half") return DType::F16;
+  if (name == "bool") return DType::Bool;
+  for (DType dtype : all_dtypes) {
+    if (fp::name(dtype) == name) return dtype;
+  }
+  context.fail("has a dtype default flash_powder does not know: " + std::string(name));
+}
+
+Arg parse_scalar_default(const SchemaType& type, std::string_view text,
+                         const CallContext& context) {
+  const std::string copy(text);
+  switch (type.kind) {
+    case Kind::Int:
+      // at::Reduction's names appear as defaults: `int reduction=Mean`.
+      if (text == "Mean") return {std::int64_t{1}};
+      if (text == "Sum") return {std::int64_t{2}};
+      return {std::int64_t{std::stoll(copy)}};
+    case Kind::Float:
+      return {std::strtod(copy.c_str(), nullptr)};
+    case Kind::Bool:
+      return {text == "True"};
+    case Kind::Str:
+      return {unquote(text, context)};
+    case Kind::ScalarType:
+      return {dtype_named(text, context)};
+    case Kind::MemoryFormat:
+      if (text == "contiguous_format") return {MemoryFormat::Contiguous};
+      if (text == "preserve_format") return {MemoryFormat::Preserve};
+      if (text == "channels_last") return {MemoryFormat::ChannelsLast};
+      if (text == "channels_last_3d") return {MemoryFormat::ChannelsLast3d};
+      break;
+    case Kind::Layout:
+      if (text == "strided") return {Layout::Strided};
+      break;
+    case Kind::Device:
+      return {Device::parse(unquote(text, context))};
+    default:
+      break;
+  }
+  context.fail("has a default (" + std::string(text) + ") of type " + type.spelling +
+               " that cannot be passed through the stable ABI; pass the argument explicitly");
+}
+
+std::vector<std::string_view> split_list(std::string_view text) {
+  std::vector<std::string_view> items;
+  text = text.substr(1, text.size() - 2);  // drop [ ]
+  while (!text.empty()) {
+    const auto comma = text.find(',');
+    std::string_view item = text.substr(0, comma);
+    while (!item.empty() && item.front() == ' ') item.remove_prefix(1);
+    while (!item.empty() && item.back() == ' ') item.remove_suffix(1);
+    if (!item.empty()) items.push_back(item);
+    if (comma == std::string_view::npos) break;
+    text.remove_prefix(comma + 1);
+  }
+  return items;
+}
+
+Arg parse_default(const SchemaType& type, std::string_view text, const CallContext& context) {
+  if (text == "None") {
+    if (type.kind != Kind::Optional) context.fail("has default None but is not optional");
+    return {None{}};
+  }
+  if (type.kind == Kind::Optional) return parse_default(*type.element, text, context);
+  if (type.kind != Kind::List) return parse_scalar_default(type, text, context);
+
+  const SchemaType& element = *type.element;
+  std::vector<Arg> items;
+  if (text.front() == '[') {
+    for (auto item : split_list(text)) items.push_back(parse_scalar_default(element, item, context));
+  } else {
+    // A single value fills the list: `int[2] dilation=1` means [1, 1].
+    const auto count = static_cast<std::size_t>(std::max<std::int64_t>(type.fixed_size, 1));
+    items.assign(count, parse_scalar_default(element, text, context));
+  }
+  switch (element.kind) {
+    case Kind::Int: {
+      std::vector<std::int64_t> values;
+      for (const auto& item : items) values.push_back(std::get<std::int64_t>(item.value));
+      return {std::move(values)};
+    }
+    case Kind::Float: {
+      std::vector<double> values;
+      for (const auto& item : items) values.push_back(std::get<double>(item.value));
+      return {std::move(values)};
+    }
+    case Kind::Bool: {
+      std::vector<bool> values;
+      for (const auto& item : items) values.push_back(std::get<bool>(item.value));
+      return {std::move(values)};
+    }
+    default:
+      if (items.empty()) return {std::vector<RawTensor>{}};
+      context.fail("has a list default flash_powder cannot build: " + std::string(text));
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Unboxing results: StableIValue -> Returned (taking ownership).
+
+Returned unbox(const SchemaType& type, StableIValue value);
+
+template <class Item>
+std::vector<Item> unbox_items(const SchemaType& type, std::vector<Boxed>& items) {
+  std::vector<Item> out;
+  for (auto& item : items) {
+    Returned one = unbox(*type.element, item.release());
+    out.push_back(std::move(std::get<Item>(one.value)));
+  }
+  return out;
+}
+
+Returned unbox_list(const SchemaType& type, StableIValue value) {
+  Boxed list(type, value);  // frees the list and its items if anything below throws
+  auto raw = std::bit_cast<StableListHandle>(value);
+  std::size_t size = 0;
+  check(torch_list_size(raw, &size), "torch_list_size");
+  std::vector<StableIValue> items(size);
+  for (std::size_t i = 0; i < size; ++i) {
+    check(torch_list_get_item(raw, i, &items[i]), "torch_list_get_item");
+  }
+  // The items now belong to us; the list shell is deleted without them.
+  list.release();
+  check(torch_delete_list(raw), "torch_delete_list");
+  std::vector<Boxed> owned;
+  owned.reserve(size);
+  for (auto item : items) owned.emplace_back(*type.element, item);
+
+  switch (type.element->kind) {
+    case Kind::Tensor:
+      return {unbox_items<TensorHandle>(type, owned)};
+    case Kind::Int:
+      return {unbox_items<std::int64_t>(type, owned)};
+    case Kind::Float:
+      return {unbox_items<double>(type, owned)};
+    case Kind::Bool:
+      return {unbox_items<bool>(type, owned)};
+    default:
+      throw Error("fp::dispatch: results of type " + type.spelling + " are not supported");
+  }
+}
+
+Returned unbox(const SchemaType& type, StableIValue value) {
+  switch (type.kind) {
+    case Kind::Tensor:
+      return {TensorHandle(std::bit_cast<AtenTensorHandle>(value))};
+    case Kind::Int:
+      return {std::bit_cast<std::int64_t>(value)};
+    case Kind::Float:
+      return {std::bit_cast<double>(value)};
+    case Kind::Bool:
+      return {(value & 0xff) != 0};
+    case Kind::ScalarType:
+      return {dtype_from_code(static_cast<std::int32_t>(value))};
+    case Kind::Layout:
+      return {layout_from_code(static_cast<std::int32_t>(value))};
+    case Kind::MemoryFormat:
+      return {memory_format_from_code(static_cast<std::int32_t>(value))};
+    case Kind::Device:
+      return {Device{device_type_from_code(static_cast<std::int8_t>(value >> 32)),
+                     static_cast<std::int8_t>(static_cast<std::int32_t>(value & 0xffffffff))}};
+    case Kind::Str: {
+      Boxed owned(type, value);
+      const char* data = nullptr;
+      std::size_t length = 0;
+      check(torch_string_c_str(std::bit_cast<StringHandle>(value), &data), "torch_string_c_str");
+      check(torch_string_length(std::bit_cast<StringHandle>(value), &length),
+            "torch_string_length");
+      return {std::string(data, length)};
+    }
+    case Kind::Generator:
+      return {GeneratorHandle(std::bit_cast<AtenGeneratorHandle>(value))};
+    case Kind::Optional: {
+      if (value == 0) return {None{}};
+      auto* holder = std::bit_cast<StableIValue*>(value);
+      const StableIValue inner = *holder;
+      late::delete_stable_ivalue(holder);
+      return unbox(*type.element, inner);
+    }
+    case Kind::List:
+      return unbox_list(type, value);
+    case Kind::Unsupported:
+      break;
+  }
+  throw Error("fp::dispatch: results of type " + type.spelling + " are not supported");
+}
+
+// ---------------------------------------------------------------------------
+
+void check_call_shape(const Schema& schema, std::span<const Arg> args) {
+  const auto fail = [&](const std::string& problem) {
+    throw Error(schema.qualified_name() + ": " + problem + "; the schema is " + schema.text);
+  };
+  if (args.size() > schema.arguments.size()) {
+    fail("takes at most " + std::to_string(schema.arguments.size()) + " arguments, got " +
+         std::to_string(args.size()));
+  }
+  if (args.size() < schema.required_arguments()) {
+    const auto& missing = schema.arguments[args.size()];
+    fail("missing argument " + std::to_string(args.size()) + " '" + missing.name + "' (" +
+         missing.type.spelling + "); " + std::to_string(schema.required_arguments()) +
+         " arguments have no default, got " + std::to_string(args.size()));
+  }
+  for (const auto& result : schema.returns) {
+    if (result.type.carries_unsupported()) {
+      fail("returns " + result.type.spelling + ", which libtorch's stable ABI cannot carry");
+    }
+  }
+}
+
+bool schema_was_not_found(const std::string& message) {
+  return message.find("Could not find schema") != std::string::npos;
+}
+
+}  // namespace
+
+Results call(std::string_view op, std::string_view overload, std::span<const Arg> args) {
+  const Schema& schema = find_schema(op, overload);
+  check_call_shape(schema, args);
+
+  const std::size_t argument_count = schema.arguments.size();
+  std::vector<Boxed> boxed;
+  boxed.reserve(argument_count);
+  for (std::size_t i = 0; i < argument_count; ++i) {
+    const SchemaArgument& argument = schema.arguments[i];
+    const CallContext context{schema, i};
+    if (i >= args.size() && argument.type.carries_unsupported()) {
+      context.fail("(" + argument.type.spelling + ", default " + *argument.default_value +
+                   ") cannot be passed through libtorch's stable ABI, not even as its default; "
+                   "use an overload without it");
+    }
+    const Arg value = i < args.size() ? args[i]
+                                      : parse_default(argument.type, *argument.default_value,
+                                                      context);
+    boxed.emplace_back(argument.type, box(argument.type, value, context));
+  }
+
+  std::vector<StableIValue> stack(std::max(argument_count, schema.returns.size()), 0);
+  for (std::size_t i = 0; i < argument_count; ++i) stack[i] = boxed[i].get();
+  const std::string op_name(op);
+  const std::string overload_name(overload);
+  const auto status = torch_call_dispatcher(op_name.c_str(), overload_name.c_str(), stack.data(),
+                                            builtin_schema_abi_version());
+  if (status != AOTI_TORCH_SUCCESS) {
+    const std::string message = last_torch_error();
+    // libtorch consumes the stack once it has found the op; only when the
+    // loaded torch lacks the op is it still ours to free.
+    if (!schema_was_not_found(message)) {
+      for (auto& value : boxed) value.release();
+    }
+    throw Error(schema.qualified_name() + ": " + message);
+  }
+  for (auto& value : boxed) value.release();
+
+  // Own every result before converting any, so a failing conversion frees the rest.
+  std::vector<Boxed> owned;
+  owned.reserve(schema.returns.size());
+  for (std::size_t i = 0; i < schema.returns.size(); ++i) {
+    owned.emplace_back(schema.returns[i].type, stack[i]);
+  }
+  Results results{{}, schema.qualified_name(), schema.text};
+  for (std::size_t i = 0; i < owned.size(); ++i) {
+    results.values.push_back(unbox(schema.returns[i].type, owned[i].release()));
+  }
+  return results;
+}
+
+}  // namespace fp::abi

@@ -1,0 +1,20 @@
+#include "flash_powder/abi/error.h"
+
+#include <string>
+
+#include "flash_powder/abi/runtime.h"
+#include "torch_c.h"
+
+namespace fp::abi {
+
+std::string last_torch_error() {
+  if (const char* message = late::last_error_message()) return message;
+  return "libtorch " + torch_version().str() +
+         " reports errors only on stderr (torch 2.13 and later say it here)";
+}
+
+void throw_torch_error(std::string_view what) {
+  throw Error(std::string(what) + ": " + last_torch_error());
+}
+
+}  // namespace fp::abi

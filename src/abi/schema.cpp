@@ -1,0 +1,365 @@
+// Parses op schemas in TorchScript's schema language and keeps the registry
+// fp::dispatch checks calls against.
+#include "flash_powder/abi/schema.h"
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <mutex>
+#include <string>
+
+#include "flash_powder/abi/error.h"
+
+namespace fp::abi {
+namespace {
+
+using Kind = SchemaType::Kind;
+
+Kind kind_of_base(std::string_view base) {
+  static const std::map<std::string_view, Kind> kinds = {
+      {"Tensor", Kind::Tensor},         {"int", Kind::Int},
+      {"SymInt", Kind::Int},            {"float", Kind::Float},
+      {"bool", Kind::Bool},             {"str", Kind::Str},
+      {"ScalarType", Kind::ScalarType}, {"Layout", Kind::Layout},
+      {"MemoryFormat", Kind::MemoryFormat}, {"Device", Kind::Device},
+      {"Generator", Kind::Generator}};
+  const auto found = kinds.find(base);
+  return found == kinds.end() ? Kind::Unsupported : found->second;
+}
+
+/// Recursive descent over one schema string. Positions in errors are 0-based
+/// offsets into the text.
+class Parser {
+ public:
+  explicit Parser(std::string_view text) : text_(text) {}
+
+  Schema parse(std::string_view default_namespace) {
+    Schema schema;
+    schema.text = std::string(text_);
+    parse_name(schema, default_namespace);
+    expect('(');
+    parse_arguments(schema.arguments);
+    expect(')');
+    skip_space();
+    expect_word("->");
+    parse_returns(schema.returns);
+    skip_space();
+    if (pos_ != text_.size()) fail("unexpected text after the returns");
+    return schema;
+  }
+
+ private:
+  [[noreturn]] void fail(std::string_view problem) const {
+    throw Error("fp::abi::Schema::parse: " + std::string(problem) + " at position " +
+                std::to_string(pos_) + " in \"" + std::string(text_) + "\"");
+  }
+
+  void skip_space() {
+    while (pos_ < text_.size() && std::isspace(static_cast<unsigned char>(text_[pos_]))) ++pos_;
+  }
+
+  bool peek(char c) {
+    skip_space();
+    return pos_ < text_.size() && text_[pos_] == c;
+  }
+
+  bool accept(char c) {
+    if (!peek(c)) return false;
+    ++pos_;
+    return true;
+  }
+
+  void expect(char c) {
+    if (!accept(c)) fail(std::string("expected '") + c + "'");
+  }
+
+  void expect_word(std::string_view word) {
+    skip_space();
+    if (text_.substr(pos_, word.size()) != word) fail("expected '" + std::string(word) + "'");
+    pos_ += word.size();
+  }
+
+  std::string_view identifier() {
+    skip_space();
+    const std::size_t start = pos_;
+    while (pos_ < text_.size() &&
+           (std::isalnum(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '_')) {
+      ++pos_;
+    }
+    if (pos_ == start) fail("expected a name");
+    return text_.substr(start, pos_ - start);
+  }
+
+  void parse_name(Schema& schema, std::string_view default_namespace) {
+    std::string_view first = identifier();
+    if (text_.substr(pos_, 2) == "::") {
+      pos_ += 2;
+      schema.ns = std::string(first);
+      first = identifier();
+    } else {
+      schema.ns = std::string(default_namespace);
+    }
+    schema.name = std::string(first);
+    if (pos_ < text_.size() && text_[pos_] == '.') {
+      ++pos_;
+      schema.overload = std::string(identifier());
+    }
+  }
+
+  SchemaType parse_type() {
+    skip_space();
+    const std::size_t start = pos_;
+    SchemaType type;
+    type.kind = kind_of_base(identifier());
+    if (peek('(')) type.alias = alias_annotation();
+    for (;;) {
+      skip_space();
+      const std::size_t before = pos_;
+      if (accept('?')) {
+        type = wrap(std::move(type), Kind::Optional, -1, text_.substr(start, before - start));
+      } else if (accept('[')) {
+        std::int64_t fixed = -1;
+        skip_space();
+        if (pos_ < text_.size() && std::isdigit(static_cast<unsigned char>(text_[pos_]))) {
+          fixed = std::stoll(std::string(identifier()));
+        }
+        expect(']');
+        type = wrap(std::move(type), Kind::List, fixed, text_.substr(start, before - start));
+        // An annotation may follow the brackets too: `Tensor[](a!)`.
+        if (peek('(') && type.alias.empty()) type.alias = alias_annotation();
+      } else {
+        break;
+      }
+    }
+    type.spelling = trimmed(text_.substr(start, pos_ - start));
+    return type;
+  }
+
+  static std::string trimmed(std::string_view text) {
+    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) {
+      text.remove_suffix(1);
+    }
+    return std::string(text);
+  }
+
+  static SchemaType wrap(SchemaType inner, Kind kind, std::int64_t fixed,
+                         std::string_view inner_spelling) {
+    inner.spelling = trimmed(inner_spelling);
+    SchemaType outer;
+    outer.kind = kind;
+    outer.fixed_size = fixed;
+    outer.alias = inner.alias;  // the annotation applies to the value as a whole
+    outer.element = std::make_shared<const SchemaType>(std::move(inner));
+    return outer;
+  }
+
+  std::string alias_annotation() {
+    expect('(');
+    const std::size_t start = pos_;
+    while (pos_ < text_.size() && text_[pos_] != ')') ++pos_;
+    if (pos_ == text_.size()) fail("unterminated alias annotation");
+    std::string alias(text_.substr(start, pos_ - start));
+    ++pos_;
+    return alias;
+  }
+
+  // A default runs to the next ',' or ')' outside brackets and quotes.
+  std::string default_value() {
+    skip_space();
+    const std::size_t start = pos_;
+    int depth = 0;
+    char quote = 0;
+    for (; pos_ < text_.size(); ++pos_) {
+      const char c = text_[pos_];
+      if (quote != 0) {
+        if (c == '\\') {
+          ++pos_;
+        } else if (c == quote) {
+          quote = 0;
+        }
+      } else if (c == '\'' || c == '"') {
+        quote = c;
+      } else if (c == '[' || c == '(') {
+        ++depth;
+      } else if (c == ']' || (c == ')' && depth > 0)) {
+        --depth;
+      } else if ((c == ',' || c == ')') && depth == 0) {
+        break;
+      }
+    }
+    if (quote != 0) fail("unterminated string in a default value");
+    std::string_view value = text_.substr(start, pos_ - start);
+    while (!value.empty() && std::isspace(static_cast<unsigned char>(value.back()))) {
+      value.remove_suffix(1);
+    }
+    if (value.empty()) fail("empty default value");
+    return std::string(value);
+  }
+
+  void parse_arguments(std::vector<SchemaArgument>& arguments) {
+    bool kwarg_only = false;
+    if (peek(')')) return;
+    do {
+      if (accept('*')) {
+        kwarg_only = true;
+        continue;
+      }
+      SchemaArgument argument;
+      argument.type = parse_type();
+      argument.name = std::string(identifier());
+      argument.kwarg_only = kwarg_only;
+      if (accept('=')) argument.default_value = default_value();
+      arguments.push_back(std::move(argument));
+    } while (accept(','));
+  }
+
+  SchemaArgument parse_return() {
+    SchemaArgument result;
+    result.type = parse_type();
+    skip_space();
+    if (pos_ < text_.size() && (std::isalpha(static_cast<unsigned char>(text_[pos_])) ||
+                                text_[pos_] == '_')) {
+      result.name = std::string(identifier());
+    }
+    return result;
+  }
+
+  void parse_returns(std::vector<SchemaArgument>& returns) {
+    // `(Tensor a, Tensor b)` is a tuple; `(Tensor(a!))`-less forms are a single type.
+    skip_space();
+    if (accept('(')) {
+      if (accept(')')) return;
+      do {
+        returns.push_back(parse_return());
+      } while (accept(','));
+      expect(')');
+    } else {
+      returns.push_back(parse_return());
+    }
+  }
+
+  std::string_view text_;
+  std::size_t pos_ = 0;
+};
+
+/// The name part of a schema: "max.dim" from "max.dim(Tensor self, ...)".
+std::string_view key_of(std::string_view schema_text) {
+  return schema_text.substr(0, schema_text.find('('));
+}
+
+std::string key_of(std::string_view op, std::string_view overload) {
+  std::string key(op);
+  if (!overload.empty()) key += "." + std::string(overload);
+  return key;
+}
+
+class Registry {
+ public:
+  const Schema& find(std::string_view op, std::string_view overload) {
+    const std::string key = key_of(op, overload);
+    std::lock_guard lock(mutex_);
+    if (auto found = parsed_.find(key); found != parsed_.end()) return found->second;
+    if (auto text = builtin_text(op, overload)) {
+      return parsed_.emplace(key, Schema::parse(*text, "aten")).first->second;
+    }
+    throw Error(key + ": no such op in the schemas flash_powder knows" + suggestions(op));
+  }
+
+  void add(std::string_view text) {
+    Schema schema = Schema::parse(text, "");
+    if (schema.ns.empty()) {
+      throw Error("fp::abi::register_schema: \"" + std::string(text) +
+                  "\" needs a namespace, e.g. \"myops::" + schema.name + "(...)\"");
+    }
+    const std::string key = schema.qualified_name();
+    std::lock_guard lock(mutex_);
+    auto [where, inserted] = parsed_.try_emplace(key, schema);
+    if (!inserted && where->second.text != schema.text) {
+      throw Error("fp::abi::register_schema: " + key + " is already registered as \"" +
+                  where->second.text + "\"");
+    }
+  }
+
+ private:
+  static std::optional<std::string_view> builtin_text(std::string_view op,
+                                                      std::string_view overload) {
+    constexpr std::string_view prefix = "aten::";
+    if (op.substr(0, prefix.size()) != prefix) return std::nullopt;
+    const std::string key = key_of(op.substr(prefix.size()), overload);
+    const auto table = builtin_schemas();
+    const auto found = std::lower_bound(
+        table.begin(), table.end(), key,
+        [](std::string_view entry, const std::string& wanted) { return key_of(entry) < wanted; });
+    if (found == table.end() || key_of(*found) != key) return std::nullopt;
+    return *found;
+  }
+
+  // Lists the overloads of `op` so a user who got the overload name wrong sees
+  // the right one.
+  std::string suggestions(std::string_view op) const {
+    std::string names;
+    constexpr std::string_view prefix = "aten::";
+    if (op.substr(0, prefix.size()) == prefix) {
+      const std::string_view base = op.substr(prefix.size());
+      for (std::string_view entry : builtin_schemas()) {
+        const std::string_view key = key_of(entry);
+        if (key == base || (key.substr(0, base.size()) == base && key.size() > base.size() &&
+                            key[base.size()] == '.')) {
+          const std::string_view overload =
+              key.size() > base.size() ? key.substr(base.size() + 1) : std::string_view("\"\"");
+          names += (names.empty() ? "" : ", ") + std::string(overload);
+        }
+      }
+    }
+    for (const auto& [key, schema] : parsed_) {
+      if (schema.ns + "::" + schema.name == op && schema.ns != "aten") {
+        names += (names.empty() ? "" : ", ") +
+                 (schema.overload.empty() ? std::string("\"\"") : schema.overload);
+      }
+    }
+    if (names.empty()) {
+      return " (op names look like \"aten::add\"; custom ops need fp::abi::register_schema)";
+    }
+    return " (its overloads: " + names + ")";
+  }
+
+  std::mutex mutex_;
+  // std::map never moves its nodes, so references handed out stay valid.
+  std::map<std::string, Schema, std::less<>> parsed_;
+};
+
+Registry& registry() {
+  static Registry instance;
+  return instance;
+}
+
+}  // namespace
+
+bool SchemaType::carries_unsupported() const {
+  if (kind == Kind::Unsupported) return true;
+  return element != nullptr && element->carries_unsupported();
+}
+
+std::string Schema::qualified_name() const {
+  return ns + "::" + name + (overload.empty() ? "" : "." + overload);
+}
+
+std::size_t Schema::required_arguments() const {
+  std::size_t count = 0;
+  for (const auto& argument : arguments) {
+    if (!argument.default_value) count = static_cast<std::size_t>(&argument - arguments.data()) + 1;
+  }
+  return count;
+}
+
+Schema Schema::parse(std::string_view text, std::string_view default_namespace) {
+  return Parser(text).parse(default_namespace);
+}
+
+const Schema& find_schema(std::string_view op, std::string_view overload) {
+  return registry().find(op, overload);
+}
+
+void register_schema(std::string_view text) { registry().add(text); }
+
+}  // namespace fp::abi
