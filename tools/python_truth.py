@@ -64,6 +64,17 @@ Commands
 ``Name`` matches.  Python errors are reported as ``file.cpp:line:`` of the
 failing Python line and exit with status 2.
 
+Values already in the file are compared token by token (whitespace,
+comments and a trailing comma are ignored), so ``update`` only rewrites stale
+values and keeps hand formatting.  A suffix carried by every old literal
+(``2584u``, ``0.5f``) is kept on the new literals of the same kind.  ``check`` on a directory searches *.cpp,
+*.cc, *.h and *.hpp files that use the markers, skipping hidden directories.
+
+clang-format: its comment reflow would break long Python lines, so
+``update`` verifies the Python is unchanged after formatting and otherwise
+restores the unformatted file with an error.  Use ``ReflowComments: false``
+in .clang-format (or keep Python lines within the column limit).
+
 Limitations: ``*/`` cannot appear in a Python block (it ends the comment);
 markers must be inside a test; ``print`` output from blocks goes to stderr.
 """
@@ -913,6 +924,53 @@ def is_up_to_date(current: str, rendered: str, braced: bool) -> bool:
     return _comparable_tokens(current, braced) == _comparable_tokens(rendered, braced)
 
 
+_INT_LITERAL = re.compile(r"(0[xX][0-9a-fA-F']+|0[bB][01']+|\d[\d']*)([uUlLzZ]*)")
+_FLOAT_LITERAL = re.compile(r"(\d[\d']*\.?[\d']*(?:[eE][+-]?\d+)?|\.\d[\d']*(?:[eE][+-]?\d+)?)([fFlL]?)")
+
+
+def literal_kind_and_suffix(literal: str) -> tuple[str, str] | None:
+    """("int" | "float", suffix) of a numeric literal, e.g. ("int", "u")."""
+    match = _INT_LITERAL.fullmatch(literal)
+    if match:
+        return "int", match.group(2)
+    match = _FLOAT_LITERAL.fullmatch(literal)
+    if match and any(c in match.group(1) for c in ".eE"):
+        return "float", match.group(2)
+    return None
+
+
+def uniform_literal_suffixes(text: str) -> dict[str, str]:
+    """Per literal kind, the suffix every such literal in `text` carries."""
+    suffixes: dict[str, set[str]] = {}
+    for token in tokenize(text):
+        parsed = literal_kind_and_suffix(token.text) if token.kind == "number" else None
+        if parsed:
+            suffixes.setdefault(parsed[0], set()).add(parsed[1])
+    return {kind: found.pop() for kind, found in suffixes.items()
+            if len(found) == 1 and "" not in found}
+
+
+def keep_literal_suffixes(old: str, new: str) -> str:
+    """Carry a suffix the author put on every literal (`2584u`, `0.5f`) over
+    to the new literals of the same kind; the suffix is usually there to pick
+    a type (e.g. to compare with size_t without a sign-compare warning)."""
+    suffixes = uniform_literal_suffixes(old)
+    if not suffixes:
+        return new
+    tokens = tokenize(new)
+    for index in reversed(range(len(tokens))):
+        token = tokens[index]
+        parsed = literal_kind_and_suffix(token.text) if token.kind == "number" else None
+        if not parsed or parsed[1] or parsed[0] not in suffixes:
+            continue
+        suffix = suffixes[parsed[0]]
+        negated = index > 0 and tokens[index - 1].text == "-"
+        if negated and "u" in suffix.lower():
+            continue  # an unsigned literal cannot hold a negative value
+        new = new[:token.end] + suffix + new[token.end:]
+    return new
+
+
 @dataclass
 class Replacement:
     evaluation: Evaluation
@@ -925,7 +983,7 @@ def stale_replacements(source: SourceFile, evaluations: Iterable[Evaluation]) ->
     for evaluation in evaluations:
         target = evaluation.marker.target
         old = source.text[target.start:target.end]
-        new = render_for_target(evaluation, source.path)
+        new = keep_literal_suffixes(old, render_for_target(evaluation, source.path))
         if not is_up_to_date(old, new, target.braced):
             stale.append(Replacement(evaluation, old, new))
     return stale

@@ -9,6 +9,7 @@
 #include "flash_powder/abi/error.h"
 #include "flash_powder/abi/runtime.h"
 #include "flash_powder/abi/schema.h"
+#include "flash_powder/core/conversion.h"
 #include "flash_powder/core/device.h"
 #include "flash_powder/core/dtype.h"
 #include "flash_powder/core/half.h"

@@ -84,6 +84,15 @@ class Boxed {
 struct CallContext {
   const Schema& schema;
   std::size_t index;  // which argument is being boxed
+  // Inside an optional or a list, mismatches are reported for the whole
+  // argument ("expects int[], got float[]"), not for the item.
+  const SchemaType* outer_type = nullptr;
+  const Arg* outer_arg = nullptr;
+
+  CallContext entering(const SchemaType& type, const Arg& arg) const {
+    if (outer_type != nullptr) return *this;
+    return {schema, index, &type, &arg};
+  }
 
   [[noreturn]] void fail(const std::string& problem) const {
     const SchemaArgument& argument = schema.arguments[index];
@@ -92,7 +101,9 @@ struct CallContext {
   }
 
   [[noreturn]] void mismatch(const SchemaType& type, const Arg& arg) const {
-    fail("expects " + type.spelling + ", got " + std::string(arg.type_name()));
+    const SchemaType& reported_type = outer_type ? *outer_type : type;
+    const Arg& reported_arg = outer_arg ? *outer_arg : arg;
+    fail("expects " + reported_type.spelling + ", got " + std::string(reported_arg.type_name()));
   }
 };
 
@@ -179,9 +190,9 @@ StableIValue box(const SchemaType& type, const Arg& arg, const CallContext& cont
   const auto& value = arg.value;
   switch (type.kind) {
     case Kind::Optional:
-      return box_optional(type, arg, context);
+      return box_optional(type, arg, context.entering(type, arg));
     case Kind::List:
-      return box_list(type, arg, context);
+      return box_list(type, arg, context.entering(type, arg));
     case Kind::Tensor:
       if (auto* tensor = std::get_if<RawTensor>(&value)) return box_tensor(*tensor, type, context);
       break;

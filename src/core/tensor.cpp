@@ -11,10 +11,15 @@ namespace fp {
 namespace {
 
 /// `_lazy_clone`: a new TensorImpl sharing the storage copy-on-write, so the
-/// copy costs nothing until one side writes.
+/// copy costs nothing until one side writes. Memory libtorch did not allocate
+/// (from_blob, mmap) cannot be shared that way; it is copied at once.
 abi::TensorHandle lazy_clone(abi::RawTensor tensor) {
   if (tensor == nullptr) return {};
-  return dispatch<abi::TensorHandle>("aten::_lazy_clone", "", tensor);
+  try {
+    return dispatch<abi::TensorHandle>("aten::_lazy_clone", "", tensor);
+  } catch (const Error&) {
+    return dispatch<abi::TensorHandle>("aten::clone", "", tensor, std::nullopt);
+  }
 }
 
 /// A CPU, contiguous copy of `tensor` with dtype `dtype` (the tensor itself

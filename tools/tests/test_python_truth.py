@@ -232,7 +232,7 @@ def test_nested_list_into_brace_group(tmp_path):
 
 
 @pytest.mark.parametrize("declaration, expected", [
-    ("const float x = 0.0f;", "const float x = 0.25;"),
+    ("const float x = 0.0f;", "const float x = 0.25f;"),
     ("constexpr double x = 0;", "constexpr double x = 0.25;"),
     ("static const float x = 1;", "static const float x = 0.25;"),
     ("auto x = f(1, 2);", "auto x = 0.25;"),
@@ -244,6 +244,13 @@ def test_nested_list_into_brace_group(tmp_path):
 def test_declarations(tmp_path, declaration, expected):
     result = substitute_text(tmp_path, one_test(f"{declaration}  // #PYTHON 0.25\n"))
     assert f"{expected}  // #PYTHON 0.25" in result
+
+
+def test_nested_braces_already_in_target_are_replaced_as_a_whole(tmp_path):
+    result = substitute_text(tmp_path, one_test("""\
+        EXPECT_EQ(m, (std::vector<std::vector<int>>{{0, 0}, {0}}));  // #PYTHON [[1, 2], [3]]
+    """))
+    assert "EXPECT_EQ(m, (std::vector<std::vector<int>>{{1, 2}, {3}}));" in result
 
 
 def test_list_into_target_without_braces_gets_braces(tmp_path):
@@ -267,7 +274,11 @@ def test_commas_in_template_arguments_are_not_argument_separators(tmp_path):
         EXPECT_EQ(lookup(std::map<int, int>{{1, 2}}, 1), 0);  // #PYTHON 2
         EXPECT_EQ(std::pair<int, int>(1, 2).first, 0);  // #PYTHON 1
         EXPECT_EQ(p, (std::pair<int, int>{0, 0}));  // #PYTHON [3, 4]
+        EXPECT_EQ(v, convert<float, int>(0));  // #PYTHON 5
+        const std::map<int, std::vector<int>> m = {};  // #PYTHON [(1, [2, 3])]
     """))
+    assert "EXPECT_EQ(v, 5);" in result
+    assert "const std::map<int, std::vector<int>> m = {{1, {2, 3}}};" in result
     assert "EXPECT_EQ(lookup(std::map<int, int>{{1, 2}}, 1), 2);" in result
     assert "EXPECT_EQ(std::pair<int, int>(1, 2).first, 1);" in result
     assert "EXPECT_EQ(p, (std::pair<int, int>{3, 4}));" in result
@@ -276,8 +287,10 @@ def test_commas_in_template_arguments_are_not_argument_separators(tmp_path):
 def test_less_than_comparison_is_not_a_template(tmp_path):
     result = substitute_text(tmp_path, one_test("""\
         EXPECT_EQ(a < b, false);  // #PYTHON 1 < 2
+        EXPECT_EQ(f(1) < 2, x > 3);  // #PYTHON True
     """))
     assert "EXPECT_EQ(a < b, true);" in result
+    assert "EXPECT_EQ(f(1) < 2, true);" in result
 
 
 def test_commas_in_strings_chars_comments_and_raw_strings(tmp_path):
@@ -368,6 +381,28 @@ def test_only_targeted_bytes_change_and_crlf_is_kept(tmp_path):
     path.write_bytes(text.encode("utf-8"))
     result = pt.substitute(pt.read_source(str(path)))
     assert result == text.replace("EXPECT_EQ(a,   0);", "EXPECT_EQ(a,   5);")
+
+
+@pytest.mark.parametrize("old, value, new", [
+    ("0u", 2584, "2584u"),
+    ("7ull", 2**63, "9223372036854775808ULL"),     # already suffixed: left alone
+    ("0ul", -3, "-3"),                             # no unsigned negatives
+    ("0l", -3, "-3l"),
+    ("0.0f", 0.25, "0.25f"),
+    ("0.0f", 2, "2"),                              # `2f` would not compile
+    ("0x1Fu", 31, "31u"),
+    ("(std::vector<float>{0.5f, 1.5f})", [1e-05, 2.5], "(std::vector<float>{1e-05f, 2.5f})"),
+    ("(std::vector<float>{0.5f, 1.5})", [1.0], "(std::vector<float>{1.0})"),  # mixed: none
+    ("(std::vector<size_t>{1u, 2u})", [3, 4], "(std::vector<size_t>{3u, 4u})"),
+])
+def test_uniform_literal_suffix_is_kept(tmp_path, old, value, new):
+    result = substitute_text(tmp_path, one_test(f"EXPECT_EQ(x, {old});  // #PYTHON {value!r}\n"))
+    assert f"EXPECT_EQ(x, {new});" in result
+
+
+def test_suffixed_literal_that_matches_is_not_stale(tmp_path):
+    text = one_test("EXPECT_EQ(n, 2584u);  // #PYTHON 2584\n")
+    assert substitute_text(tmp_path, text) == text
 
 
 def test_unchanged_values_keep_their_formatting(tmp_path):
@@ -526,6 +561,7 @@ def test_block_exception_reports_cpp_line(tmp_path):
     assert result.returncode == 2
     assert f"{path}:5: ZeroDivisionError" in result.stderr
     assert "y = x / 0" in result.stderr  # traceback shows the Python line
+    assert "python_truth.py" not in result.stderr  # only the test's frames
 
 
 def test_exception_inside_global_helper_reports_helper_line(tmp_path):

@@ -264,11 +264,28 @@ struct ReturnTraits<T> {
       if (auto* integer = std::get_if<std::int64_t>(&value.value)) return static_cast<T>(*integer);
       return static_cast<T>(detail::take_alternative<double>(std::move(value), results, "float"));
     } else {
-      return detail::take_alternative<T>(std::move(value), results, "that type");
+      return detail::take_alternative<T>(std::move(value), results, label());
     }
   }
   static T take(Results&& results) {
     return from_one(std::move(detail::only_value(results, "value")), results);
+  }
+
+ private:
+  /// The schema's name for T, for messages.
+  static constexpr std::string_view label() {
+    if constexpr (std::is_same_v<T, DType>) return "ScalarType";
+    if constexpr (std::is_same_v<T, Layout>) return "Layout";
+    if constexpr (std::is_same_v<T, MemoryFormat>) return "MemoryFormat";
+    if constexpr (std::is_same_v<T, Device>) return "Device";
+    if constexpr (std::is_same_v<T, std::string>) return "str";
+    if constexpr (std::is_same_v<T, TensorHandle>) return "Tensor";
+    if constexpr (std::is_same_v<T, GeneratorHandle>) return "Generator";
+    if constexpr (std::is_same_v<T, std::vector<TensorHandle>>) return "Tensor[]";
+    if constexpr (std::is_same_v<T, std::vector<std::int64_t>>) return "int[]";
+    if constexpr (std::is_same_v<T, std::vector<double>>) return "float[]";
+    if constexpr (std::is_same_v<T, std::vector<bool>>) return "bool[]";
+    return "that type";
   }
 };
 

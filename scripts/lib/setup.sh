@@ -1,0 +1,80 @@
+# Shared set-up for scripts/demo and scripts/test; sourced, not run.
+# Each step checks first and does nothing when already done, so a second run
+# costs a few seconds.
+
+set -euo pipefail
+
+REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+BUILD="${FP_BUILD_DIR:-$REPO/build}"
+VENV="$REPO/.venv"
+PYTHON="$VENV/bin/python"
+TORCH_VERSION="2.13.0"
+# Python packages the demo, the tests and the ground-truth tool use.
+PYTHON_PACKAGES=("torch==$TORCH_VERSION" "numpy" "pytest" "safetensors")
+APT_PACKAGES=(ninja-build libgtest-dev libbenchmark-dev nlohmann-json3-dev libpng-dev
+  libturbojpeg0-dev valgrind clang-format python3-venv)
+
+say() { printf '\033[1m==> %s\033[0m\n' "$*"; }
+
+missing_apt_packages() {
+  local missing=()
+  for package in "${APT_PACKAGES[@]}"; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" ||
+      missing+=("$package")
+  done
+  echo "${missing[@]:-}"
+}
+
+ensure_apt_packages() {
+  command -v dpkg-query >/dev/null || { say "not a Debian/Ubuntu system: install ${APT_PACKAGES[*]} yourself"; return; }
+  local missing
+  missing="$(missing_apt_packages)"
+  [ -z "$missing" ] && return
+  local sudo=""
+  if [ "$(id -u)" -ne 0 ]; then
+    if command -v sudo >/dev/null && sudo -n true 2>/dev/null; then
+      sudo="sudo"
+    else
+      echo "flash_powder needs these Debian packages; install them and run again:" >&2
+      echo "  sudo apt-get install -y $missing" >&2
+      exit 1
+    fi
+  fi
+  say "installing Debian packages: $missing"
+  $sudo apt-get update -qq
+  # shellcheck disable=SC2086
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends $missing >/dev/null
+}
+
+ensure_venv() {
+  local stamp="$VENV/.fp-packages"
+  local wanted="${PYTHON_PACKAGES[*]}"
+  if [ -x "$PYTHON" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$wanted" ]; then
+    return
+  fi
+  if [ ! -x "$PYTHON" ]; then
+    say "creating $VENV"
+    python3 -m venv "$VENV"
+  fi
+  say "installing Python packages: $wanted"
+  "$PYTHON" -m pip install -q --disable-pip-version-check "${PYTHON_PACKAGES[@]}"
+  echo "$wanted" >"$stamp"
+}
+
+ensure_build() {
+  local generator=()
+  command -v ninja >/dev/null && generator=(-G Ninja)
+  if [ ! -f "$BUILD/CMakeCache.txt" ]; then
+    say "configuring $BUILD"
+    cmake -S "$REPO" -B "$BUILD" "${generator[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+      -DFP_BORROW_CHECK=ON "$@" >/dev/null
+  fi
+  say "building"
+  cmake --build "$BUILD" --parallel "$(nproc)"
+}
+
+setup_all() {
+  ensure_apt_packages
+  ensure_venv
+  ensure_build "$@"
+}
