@@ -50,13 +50,17 @@ endif()
 
 set(FP_TORCH_DIR "${FP_TORCH_DIR}" CACHE PATH "torch/ or libtorch/ folder providing the stable C ABI" FORCE)
 set(_fp_version_header "${FP_TORCH_DIR}/include/torch/headeronly/version.h")
+if(NOT IS_DIRECTORY "${FP_TORCH_DIR}")
+  message(FATAL_ERROR "flash_powder: FP_TORCH_DIR=${FP_TORCH_DIR} is not a folder.")
+endif()
 if(NOT EXISTS "${_fp_version_header}")
   # Older wheels say their version in version.py, libtorch archives in build-version.
-  set(_fp_old_version "an unknown version")
+  set(_fp_old_version "of an unknown version")
   if(EXISTS "${FP_TORCH_DIR}/version.py")
-    file(STRINGS "${FP_TORCH_DIR}/version.py" _fp_old_version REGEX "^__version__")
+    file(STRINGS "${FP_TORCH_DIR}/version.py" _fp_line REGEX "^__version__")
+    string(REGEX REPLACE "^__version__ *= *['\"]([^'\"]+)['\"].*" "\\1" _fp_old_version "${_fp_line}")
   elseif(EXISTS "${FP_TORCH_DIR}/build-version")
-    file(READ "${FP_TORCH_DIR}/build-version" _fp_old_version)
+    file(STRINGS "${FP_TORCH_DIR}/build-version" _fp_old_version LIMIT_COUNT 1)
   endif()
   message(FATAL_ERROR
     "flash_powder: found torch ${_fp_old_version} at ${FP_TORCH_DIR}; building needs the "
