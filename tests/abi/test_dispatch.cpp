@@ -374,3 +374,29 @@ TEST(DispatchErrors, AnOpTheLoadedTorchLacksFailsCleanly) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(Dispatch, RunsOnCuda) {
+  if (!fp::cuda_is_available()) GTEST_SKIP() << "no CUDA device here";
+  /*
+  #|PYTHON
+  m = torch.arange(6.).reshape(2, 3)
+  r = torch.ops.aten.flip(m, [1])
+  */
+  const Tensor on_gpu = fp::dispatch<Tensor>("aten::_to_copy", "", two_by_three(), std::nullopt,
+                                             std::nullopt, fp::Device::cuda(0));
+  EXPECT_EQ(on_gpu.device(), fp::Device::cuda(0));
+  const Tensor r = fp::dispatch<Tensor>("aten::flip", "", on_gpu, std::vector<int64_t>{1});
+  EXPECT_EQ(r.device(), fp::Device::cuda(0));
+  EXPECT_EQ(r.to_vector<float>(), (std::vector<float>{2.0, 1.0, 0.0, 5.0, 4.0, 3.0}));  // #PYTHON r.flatten().tolist()
+}
+
+TEST(DispatchErrors, CudaWithoutADeviceIsAnError) {
+  if (fp::cuda_is_available()) GTEST_SKIP() << "a CUDA device is present";
+  EXPECT_FP_ERROR("aten::_to_copy: ",
+                  fp::dispatch<Tensor>("aten::_to_copy", "", two_by_three(), std::nullopt,
+                                       std::nullopt, fp::Device::cuda(0)));
+}
+
+}  // namespace

@@ -115,3 +115,22 @@ TEST(ReturnedErrors, MismatchesNameTheOpAndSchema) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(Generator, NoneGeneratorUsesTheDefault) {
+  const fp::Tensor noise = fp::dispatch<fp::Tensor>("aten::randn", "generator",
+                                                    std::vector<int64_t>{2, 3}, std::nullopt);
+  EXPECT_EQ(noise.numel(), 6);
+  EXPECT_EQ(noise.dtype(), fp::DType::F32);
+}
+
+TEST(GeneratorErrors, NullGeneratorHandles) {
+  EXPECT_FP_ERROR_EXACT("GeneratorHandle::share: the generator handle is null",
+                        fp::abi::GeneratorHandle().share());
+  EXPECT_FP_ERROR("aten::randn.generator: argument 1 'generator' got a null generator handle",
+                  fp::dispatch<fp::Tensor>("aten::randn", "generator", std::vector<int64_t>{2},
+                                           fp::abi::RawGenerator{nullptr}));
+}
+
+}  // namespace

@@ -157,6 +157,11 @@ struct ArgTraits<TensorHandle> {
 };
 
 template <>
+struct ArgTraits<RawGenerator> {
+  static Arg make(RawGenerator generator) { return {generator}; }
+};
+
+template <>
 struct ArgTraits<GeneratorHandle> {
   static Arg make(const GeneratorHandle& generator) { return {generator.get()}; }
 };
