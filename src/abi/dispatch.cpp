@@ -478,7 +478,10 @@ bool schema_was_not_found(const std::string& message) {
 }  // namespace
 
 Results call(std::string_view op, std::string_view overload, std::span<const Arg> args) {
-  const Schema& schema = find_schema(op, overload);
+  return call(find_schema(op, overload), args);
+}
+
+Results call(const Schema& schema, std::span<const Arg> args) {
   check_call_shape(schema, args);
 
   const std::size_t argument_count = schema.arguments.size();
@@ -500,9 +503,8 @@ Results call(std::string_view op, std::string_view overload, std::span<const Arg
 
   std::vector<StableIValue> stack(std::max(argument_count, schema.returns.size()), 0);
   for (std::size_t i = 0; i < argument_count; ++i) stack[i] = boxed[i].get();
-  const std::string op_name(op);
-  const std::string overload_name(overload);
-  const auto status = torch_call_dispatcher(op_name.c_str(), overload_name.c_str(), stack.data(),
+  const std::string op_name = schema.ns + "::" + schema.name;
+  const auto status = torch_call_dispatcher(op_name.c_str(), schema.overload.c_str(), stack.data(),
                                             builtin_schema_abi_version());
   if (status != AOTI_TORCH_SUCCESS) {
     const std::string message = last_torch_error();

@@ -16,6 +16,11 @@ namespace abi {
 /// the results. Throws fp::Error on any mismatch or libtorch failure; never
 /// leaks what it boxed.
 Results call(std::string_view op, std::string_view overload, std::span<const Arg> args);
+
+struct Schema;
+/// The same with the schema already looked up (fp::abi::find_schema), which
+/// callers that make the same call often keep in a static.
+Results call(const Schema& schema, std::span<const Arg> args);
 }  // namespace abi
 
 /// Calls an op through libtorch's dispatcher, like `torch.ops.aten.flip(m, [0])`:

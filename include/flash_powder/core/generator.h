@@ -1,0 +1,53 @@
+// fp::Generator: reproducible random numbers, equal to Python's.
+//
+// libtorch's stable ABI offers no way to create or seed a torch.Generator, so
+// flash_powder carries torch's CPU generator itself: the same Mersenne
+// Twister, seeded the same way, and the same transformations from random bits
+// to uniform, normal and integer samples. Hence
+//
+//     fp::Generator generator(42);
+//     fp::Tensor x = fp::randn({2, 3}, generator);
+//
+// holds the numbers `torch.randn(2, 3, generator=torch.Generator().manual_seed(42))`
+// does. Samples are drawn on the CPU and then moved to the requested device,
+// so on CUDA they equal Python's CPU generator, not its CUDA one.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+
+namespace fp {
+
+class Generator {
+ public:
+  /// torch's default seed (`torch.Generator().initial_seed()`).
+  static constexpr std::uint64_t default_seed = 67280421310721ULL;
+
+  explicit Generator(std::uint64_t seed = default_seed) { manual_seed(seed); }
+
+  /// Restarts the sequence. Python: `generator.manual_seed(seed)`.
+  void manual_seed(std::uint64_t seed);
+  /// Python: `generator.initial_seed()`.
+  std::uint64_t initial_seed() const { return seed_; }
+
+  /// The next 32 random bits (torch's `CPUGeneratorImpl::random()`).
+  std::uint32_t random();
+  /// The next 64 random bits (torch's `CPUGeneratorImpl::random64()`).
+  std::uint64_t random64();
+
+  /// The spare sample of torch's Box-Muller normal sampling, kept between calls
+  /// exactly as torch keeps it (part of the generator's state).
+  std::optional<double>& next_double_normal_sample() { return next_double_normal_; }
+  std::optional<float>& next_float_normal_sample() { return next_float_normal_; }
+
+ private:
+  static constexpr int kStateSize = 624;
+  std::uint64_t seed_ = default_seed;
+  std::array<std::uint32_t, kStateSize> state_{};
+  int next_ = kStateSize;
+  std::optional<double> next_double_normal_;
+  std::optional<float> next_float_normal_;
+};
+
+}  // namespace fp

@@ -1,0 +1,68 @@
+// fp::TensorOptions: the dtype, device, layout and pinning of a new tensor,
+// like torch's `dtype=`, `device=`, `layout=` and `pin_memory=` keywords.
+#pragma once
+
+#include <optional>
+
+#include "flash_powder/core/device.h"
+#include "flash_powder/core/dtype.h"
+#include "flash_powder/core/layout.h"
+
+namespace fp {
+
+/// What a factory makes. Converts implicitly from a DType, a Device or a
+/// Layout alone, so `fp::zeros({2}, fp::DType::I64)` and
+/// `fp::zeros({2}, fp::Device::cuda())` read like Python; chain for more:
+/// `fp::TensorOptions(fp::DType::F16).device(fp::Device::cuda(1))`.
+/// Unset fields take the factory's default (float32 and the CPU for most,
+/// the source tensor's for the `*_like` factories).
+class TensorOptions {
+ public:
+  TensorOptions() = default;
+  TensorOptions(DType dtype) : dtype_(dtype) {}      // NOLINT: implicit, like Python's dtype=
+  TensorOptions(Device device) : device_(device) {}  // NOLINT: implicit
+  TensorOptions(Layout layout) : layout_(layout) {}  // NOLINT: implicit
+  TensorOptions(DType dtype, Device device) : dtype_(dtype), device_(device) {}
+
+  std::optional<DType> dtype() const { return dtype_; }
+  std::optional<Device> device() const { return device_; }
+  std::optional<Layout> layout() const { return layout_; }
+  bool pinned_memory() const { return pinned_memory_; }
+
+  /// Copies with one field changed.
+  TensorOptions dtype(DType dtype) const {
+    TensorOptions copy = *this;
+    copy.dtype_ = dtype;
+    return copy;
+  }
+  TensorOptions device(Device device) const {
+    TensorOptions copy = *this;
+    copy.device_ = device;
+    return copy;
+  }
+  TensorOptions layout(Layout layout) const {
+    TensorOptions copy = *this;
+    copy.layout_ = layout;
+    return copy;
+  }
+  /// Page-locked host memory, for fast copies to a GPU. Python: pin_memory=True.
+  TensorOptions pinned_memory(bool pinned) const {
+    TensorOptions copy = *this;
+    copy.pinned_memory_ = pinned;
+    return copy;
+  }
+
+  /// The dtype, or `fallback` when unset.
+  DType dtype_or(DType fallback) const { return dtype_.value_or(fallback); }
+  Device device_or(Device fallback) const { return device_.value_or(fallback); }
+
+  friend bool operator==(const TensorOptions&, const TensorOptions&) = default;
+
+ private:
+  std::optional<DType> dtype_;
+  std::optional<Device> device_;
+  std::optional<Layout> layout_;
+  bool pinned_memory_ = false;
+};
+
+}  // namespace fp

@@ -1,0 +1,38 @@
+#include "flash_powder/nn/state_dict.h"
+
+namespace fp::nn {
+
+void StateDict::insert(std::string name, Tensor tensor) {
+  if (index_.contains(name)) {
+    throw Error("fp::nn::StateDict::insert: the key \"" + name + "\" is already present");
+  }
+  index_.emplace(name, entries_.size());
+  entries_.emplace_back(std::move(name), std::move(tensor));
+}
+
+const Tensor& StateDict::at(std::string_view name) const {
+  const auto found = index_.find(std::string(name));
+  if (found == index_.end()) {
+    throw Error("fp::nn::StateDict::at: no tensor under the key \"" + std::string(name) + "\"");
+  }
+  return entries_[found->second].second;
+}
+
+Tensor& StateDict::at(std::string_view name) {
+  return const_cast<Tensor&>(static_cast<const StateDict&>(*this).at(name));
+}
+
+std::vector<std::string> StateDict::keys() const {
+  std::vector<std::string> names;
+  names.reserve(entries_.size());
+  for (const auto& [name, tensor] : entries_) names.push_back(name);
+  return names;
+}
+
+std::optional<TensorView> StateDict::find(std::string_view key) const {
+  const auto found = index_.find(std::string(key));
+  if (found == index_.end()) return std::nullopt;
+  return TensorView(entries_[found->second].second);
+}
+
+}  // namespace fp::nn
