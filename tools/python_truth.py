@@ -912,11 +912,25 @@ def render_for_target(evaluation: Evaluation, path: str, braced: bool | None = N
         raise TruthError(path, marker.line, f"{exc} (marker `{marker.expression}`)") from None
 
 
+def _joined_string_literals(tokens: list[str]) -> list[str]:
+    """Adjacent plain string literals as one ("a" "b" -> "ab"): clang-format
+    splits long literals that way, which changes nothing in the value."""
+    joined: list[str] = []
+    for token in tokens:
+        plain = token.startswith('"') and token.endswith('"') and len(token) >= 2
+        previous_plain = joined and joined[-1].startswith('"') and joined[-1].endswith('"')
+        if plain and previous_plain:
+            joined[-1] = joined[-1][:-1] + token[1:]
+        else:
+            joined.append(token)
+    return joined
+
+
 def _comparable_tokens(text: str, braced: bool) -> list[str]:
     tokens = [t.text for t in tokenize(text) if t.kind != "comment"]
     if braced and tokens and tokens[-1] == ",":
         tokens.pop()  # a trailing comma is only formatting
-    return tokens
+    return _joined_string_literals(tokens)
 
 
 def is_up_to_date(current: str, rendered: str, braced: bool) -> bool:

@@ -18,5 +18,6 @@
 #include "flash_powder/core/half.h"
 #include "flash_powder/core/layout.h"
 #include "flash_powder/core/options.h"
+#include "flash_powder/core/print.h"
 #include "flash_powder/core/tensor.h"
 #include "flash_powder/nn/state_dict.h"

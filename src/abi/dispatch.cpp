@@ -471,6 +471,25 @@ void check_call_shape(const Schema& schema, std::span<const Arg> args) {
   }
 }
 
+/// Arguments the schema writes to (`Tensor(a!)`) must have been lent for
+/// writing, and their owners must have no other live views (the borrow rules).
+void check_writes(const Schema& schema, std::span<const Arg> args) {
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const SchemaArgument& argument = schema.arguments[i];
+    if (!argument.type.is_mutable() || std::holds_alternative<None>(args[i].value)) continue;
+    const CallContext context{schema, i};
+    if (!args[i].writable) {
+      context.fail("is written to (" + argument.type.spelling +
+                   "); pass a non-const fp::Tensor or an fp::TensorMutView, not a const "
+                   "reference, a TensorView or a temporary");
+    }
+    if (args[i].owner_state == nullptr || args[i].check_mutation == nullptr) continue;
+    int own_arguments = 0;
+    for (const Arg& other : args) own_arguments += other.viewed_state == args[i].owner_state;
+    args[i].check_mutation(args[i].owner_state, schema.qualified_name().c_str(), own_arguments);
+  }
+}
+
 bool schema_was_not_found(const std::string& message) {
   return message.find("Could not find schema") != std::string::npos;
 }
@@ -483,6 +502,7 @@ Results call(std::string_view op, std::string_view overload, std::span<const Arg
 
 Results call(const Schema& schema, std::span<const Arg> args) {
   check_call_shape(schema, args);
+  check_writes(schema, args);
 
   const std::size_t argument_count = schema.arguments.size();
   std::vector<Boxed> boxed;
@@ -526,6 +546,7 @@ Results call(const Schema& schema, std::span<const Arg> args) {
   Results results{{}, schema.qualified_name(), schema.text};
   for (std::size_t i = 0; i < owned.size(); ++i) {
     results.values.push_back(unbox(schema.returns[i].type, owned[i].release()));
+    results.values.back().aliases_argument = !schema.returns[i].type.alias.empty();
   }
   return results;
 }

@@ -26,6 +26,12 @@ TorchVersion torch_build_version() { return version_from_abi(TORCH_ABI_VERSION);
 
 TorchVersion torch_target_version() { return version_from_abi(TORCH_TARGET_VERSION); }
 
+int torch_num_threads() {
+  std::uint32_t threads = 1;
+  abi::check(torch_get_num_threads(&threads), "torch_get_num_threads");
+  return static_cast<int>(threads);
+}
+
 bool cuda_is_available() {
   // libtorch_cuda registers its kernels when loaded; without it (or without a
   // GPU) an empty CUDA tensor cannot be made. That probe needs no CUDA symbol.

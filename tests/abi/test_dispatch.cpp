@@ -389,7 +389,8 @@ TEST(Dispatch, RunsOnCuda) {
   EXPECT_EQ(on_gpu.device(), fp::Device::cuda(0));
   const Tensor r = fp::dispatch<Tensor>("aten::flip", "", on_gpu, std::vector<int64_t>{1});
   EXPECT_EQ(r.device(), fp::Device::cuda(0));
-  EXPECT_EQ(r.to_vector<float>(), (std::vector<float>{2.0, 1.0, 0.0, 5.0, 4.0, 3.0}));  // #PYTHON r.flatten().tolist()
+  EXPECT_EQ(r.to_vector<float>(),
+            (std::vector<float>{2.0, 1.0, 0.0, 5.0, 4.0, 3.0}));  // #PYTHON r.flatten().tolist()
 }
 
 TEST(DispatchErrors, CudaWithoutADeviceIsAnError) {
@@ -398,5 +399,55 @@ TEST(DispatchErrors, CudaWithoutADeviceIsAnError) {
                   fp::dispatch<Tensor>("aten::_to_copy", "", two_by_three(), std::nullopt,
                                        std::nullopt, fp::Device::cuda(0)));
 }
+
+}  // namespace
+
+namespace {
+
+// --- the tensor promises hold through fp::dispatch -------------------------------
+
+TEST(DispatchSemantics, ViewOpsReturnIndependentTensors) {
+  Tensor m = two_by_three();
+  const Tensor transposed = fp::dispatch<Tensor>("aten::transpose", "int", m, 0, 1);
+  m.data_mut<float>()[1] = 100.f;
+  EXPECT_EQ(transposed.at<float>({1, 0}), 1.f);
+  const auto rows = fp::dispatch<std::vector<Tensor>>("aten::unbind", "int", m, 0);
+  m.data_mut<float>()[0] = -5.f;
+  EXPECT_EQ(rows[0].at<float>({0}), 0.f);
+}
+
+TEST(DispatchSemantics, WritesNeedATensorLentForWriting) {
+  const Tensor constant = two_by_three();
+  EXPECT_FP_ERROR(
+      "aten::fill_.Tensor: argument 0 'self' is written to (Tensor(a!)); pass a non-const "
+      "fp::Tensor or an fp::TensorMutView",
+      fp::dispatch("aten::fill_", "Tensor", constant, fp::tensor(1.f)));
+  EXPECT_EQ(constant.at<float>({0, 0}), 0.f);
+  Tensor variable = two_by_three();
+  const fp::TensorView view = variable;
+  EXPECT_FP_ERROR("argument 0 'self' is written to",
+                  fp::dispatch("aten::fill_", "Tensor", view, fp::tensor(1.f)));
+  EXPECT_FP_ERROR("argument 0 'self' is written to",
+                  fp::dispatch("aten::fill_", "Tensor", two_by_three(), fp::tensor(1.f)));
+}
+
+#if FP_BORROW_CHECK
+TEST(DispatchSemantics, WritesFollowTheBorrowRules) {
+  Tensor t = two_by_three();
+  {
+    const fp::TensorView reader = t;
+    EXPECT_FP_ERROR(
+        "fp::BorrowError: cannot call aten::fill_.Tensor on a Tensor while 1 "
+        "TensorView of it",
+        fp::dispatch("aten::fill_", "Tensor", t, fp::tensor(1.f)));
+  }
+  // A view of `t` passed to the very call that writes `t` is the op's own
+  // business (like t.mul_(t) in Python): allowed.
+  fp::dispatch("aten::mul_", "Tensor", t, fp::TensorView(t));
+  EXPECT_EQ(t.to_vector<float>(),
+            (std::vector<float>{0.0, 1.0, 4.0, 9.0, 16.0,
+                                25.0}));  // #PYTHON (torch.arange(6.) * torch.arange(6.)).tolist()
+}
+#endif
 
 }  // namespace

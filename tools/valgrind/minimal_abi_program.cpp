@@ -148,6 +148,10 @@ int main() {
        {int_list({2, 2}), optional_arg(int32_arg(f32)), optional_arg(int32_arg(aoti_torch_layout_strided())),
         optional_arg(cpu), 0, 0},
        1);
+  const StableIValue meta = static_cast<StableIValue>(static_cast<uint32_t>(-1)) |
+                            (static_cast<StableIValue>(aoti_torch_device_type_meta()) << 32);
+  call("aten::empty", "memory_format",
+       {int_list({2, 3}), optional_arg(int32_arg(f32)), 0, optional_arg(meta), 0, 0}, 1);
   call("aten::_to_copy", "",
        {tensor_arg(a), optional_arg(int32_arg(aoti_torch_dtype_float64())), 0, optional_arg(cpu), 0,
         int32_arg(0), optional_arg(int32_arg(aoti_torch_memory_format_contiguous_format()))},

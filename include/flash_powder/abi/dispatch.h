@@ -34,9 +34,15 @@ Results call(const Schema& schema, std::span<const Arg> args);
 /// std::tuple, std::vector<fp::Tensor>, or a scalar (int64_t, double, bool).
 /// Throws fp::Error with the op's schema when the arguments or R do not match
 /// it, and with libtorch's message when the op fails.
+///
+/// The tensor promises hold here too: an argument the schema writes to
+/// (`Tensor(a!)`, e.g. `self` of `aten::fill_`) must be a non-const
+/// fp::Tensor or an fp::TensorMutView and obeys the borrow rules, and a
+/// result that would share memory with an argument (a view op such as
+/// `aten::transpose`) comes back as an independent fp::Tensor (a lazy copy).
 template <class R = void, class... Args>
-R dispatch(std::string_view op, std::string_view overload, const Args&... args) {
-  const std::array<abi::Arg, sizeof...(Args)> captured{abi::to_arg(args)...};
+R dispatch(std::string_view op, std::string_view overload, Args&&... args) {
+  const std::array<abi::Arg, sizeof...(Args)> captured{abi::to_arg(std::forward<Args>(args))...};
   return abi::ReturnTraits<R>::take(abi::call(op, overload, captured));
 }
 

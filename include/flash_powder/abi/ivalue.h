@@ -45,6 +45,20 @@ struct Arg {
                    std::vector<bool>, std::vector<RawTensor>>;
   Value value;
 
+  // --- what keeps fp::dispatch honest about tensors (set by core's ArgTraits) ---
+  /// The caller lent this tensor for writing: a non-const fp::Tensor or an
+  /// fp::TensorMutView. Only such tensors may fill a `Tensor(a!)` argument.
+  bool writable = false;
+  /// For an owner (Tensor, TensorMutView): the borrow state its views register
+  /// with (core/borrow.h); null when none exists or checks are compiled out.
+  const void* owner_state = nullptr;
+  /// For a view: the borrow state it is registered with.
+  const void* viewed_state = nullptr;
+  /// Throws fp::BorrowError if `owner_state` may not be written by `operation`
+  /// now; `own_arguments` views of it are arguments of this very call.
+  void (*check_mutation)(const void* owner_state, const char* operation,
+                         int own_arguments) = nullptr;
+
   /// How the value reads in an error message, e.g. "int", "Tensor[]".
   std::string_view type_name() const;
 };
@@ -56,6 +70,9 @@ struct Returned {
                              std::vector<TensorHandle>, std::vector<std::int64_t>,
                              std::vector<double>, std::vector<bool>>;
   Value value;
+  /// The schema marks this result as (possibly) sharing memory with an
+  /// argument, e.g. `transpose -> Tensor(a)` or in-place `add_ -> Tensor(a!)`.
+  bool aliases_argument = false;
 
   std::string_view type_name() const;
 };
@@ -77,9 +94,18 @@ struct Results {
 template <class T, class Enable = void>
 struct ArgTraits;  // no conversion: a compile error names T
 
+/// Captures `value`; a non-const lvalue of a type whose ArgTraits has
+/// `make_writable` (fp::Tensor, fp::TensorMutView) is lent for writing.
 template <class T>
-Arg to_arg(const T& value) {
-  return ArgTraits<std::remove_cvref_t<T>>::make(value);
+Arg to_arg(T&& value) {
+  using Traits = ArgTraits<std::remove_cvref_t<T>>;
+  constexpr bool lent_for_writing =
+      std::is_lvalue_reference_v<T> && !std::is_const_v<std::remove_reference_t<T>>;
+  if constexpr (lent_for_writing && requires { Traits::make_writable(value); }) {
+    return Traits::make_writable(value);
+  } else {
+    return Traits::make(value);
+  }
 }
 
 template <class T>
@@ -142,18 +168,24 @@ struct ArgTraits<char[N]> {
   static Arg make(const char (&value)[N]) { return {std::string(value)}; }
 };
 
+// Raw handles are the escape hatch below the tensor types: no borrow rules,
+// and libtorch may write through them.
 template <>
 struct ArgTraits<RawTensor> {
   static constexpr bool is_tensor = true;
   static RawTensor raw(RawTensor tensor) { return tensor; }
-  static Arg make(RawTensor tensor) { return {tensor}; }
+  static Arg make(RawTensor tensor) {
+    Arg arg{tensor};
+    arg.writable = true;
+    return arg;
+  }
 };
 
 template <>
 struct ArgTraits<TensorHandle> {
   static constexpr bool is_tensor = true;
   static RawTensor raw(const TensorHandle& tensor) { return tensor.get(); }
-  static Arg make(const TensorHandle& tensor) { return {tensor.get()}; }
+  static Arg make(const TensorHandle& tensor) { return ArgTraits<RawTensor>::make(tensor.get()); }
 };
 
 template <>

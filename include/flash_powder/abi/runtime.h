@@ -27,6 +27,10 @@ TorchVersion torch_build_version();
 /// The oldest torch the binaries load on: the stable ABI they target.
 TorchVersion torch_target_version();
 
+/// The number of threads libtorch's intra-op parallelism uses
+/// (`torch.get_num_threads()`).
+int torch_num_threads();
+
 /// True when libtorch can run CUDA kernels here: it was built with CUDA and a
 /// device is present. Never throws; tests use it to skip CUDA cases cleanly.
 bool cuda_is_available();

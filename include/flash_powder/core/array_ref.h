@@ -22,8 +22,17 @@ class ArrayRef {
   /// A single value: a one-element list (and, where a fixed size is
   /// expected, that value repeated, as Python does).
   constexpr ArrayRef(const T& value) : data_(&value), size_(1) {}  // NOLINT: implicit
-  constexpr ArrayRef(std::initializer_list<T> values)              // NOLINT: implicit
+// A braced list lives until the end of the full expression that holds the
+// call, which is all a parameter needs; GCC warns about the pointer anyway.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Winit-list-lifetime"
+#endif
+  constexpr ArrayRef(std::initializer_list<T> values)  // NOLINT: implicit
       : data_(values.begin()), size_(values.size()) {}
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
   constexpr ArrayRef(std::span<const T> values)  // NOLINT: implicit
       : data_(values.data()), size_(values.size()) {}
   template <class Alloc>

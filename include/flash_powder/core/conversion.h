@@ -18,6 +18,7 @@
 #include <span>
 #include <vector>
 
+#include "flash_powder/core/array_ref.h"
 #include "flash_powder/core/element_type.h"
 #include "flash_powder/core/tensor.h"
 
@@ -26,12 +27,14 @@ namespace fp {
 namespace detail {
 /// A CPU tensor of `sizes` and dtype `dtype` holding a copy of `bytes`.
 Tensor tensor_from_bytes(const void* bytes, std::span<const std::int64_t> sizes, DType dtype);
-/// `tensor.to(dtype)` for freshly made tensors.
+/// `tensor` converted to `dtype` the way `torch.tensor(values, dtype=...)`
+/// converts: integer targets reject values they cannot hold (fp::Error).
 Tensor converted(Tensor tensor, DType dtype);
 
 template <class T>
 struct Nested {
-  std::vector<T> values;
+  // std::vector<bool> packs bits; bools are gathered as bytes instead.
+  std::vector<std::conditional_t<std::is_same_v<T, bool>, std::uint8_t, T>> values;
   std::vector<std::int64_t> sizes;
 };
 
@@ -138,21 +141,17 @@ Tensor tensor(detail::List4<T> values, DType dtype) {
 /// and the memory must outlive every tensor that uses it (as with std::span).
 /// Throws fp::Error when sizes/strides reach past `bytes.size()`. Empty
 /// `strides` means contiguous.
-TensorMutView from_blob(std::span<std::byte> bytes, std::span<const std::int64_t> sizes,
-                        std::span<const std::int64_t> strides, DType dtype);
+TensorMutView from_blob(std::span<std::byte> bytes, IntList sizes, IntList strides, DType dtype);
 /// The same over read-only memory: a TensorView.
-TensorView from_blob(std::span<const std::byte> bytes, std::span<const std::int64_t> sizes,
-                     std::span<const std::int64_t> strides, DType dtype);
+TensorView from_blob(std::span<const std::byte> bytes, IntList sizes, IntList strides, DType dtype);
 
 /// Typed forms: `fp::from_blob(std::span(values), {2, 3})`.
 template <Element T>
-TensorMutView from_blob(std::span<T> values, std::span<const std::int64_t> sizes,
-                        std::span<const std::int64_t> strides = {}) {
+TensorMutView from_blob(std::span<T> values, IntList sizes, IntList strides = {}) {
   return from_blob(std::as_writable_bytes(values), sizes, strides, dtype_of<T>);
 }
 template <Element T>
-TensorView from_blob(std::span<const T> values, std::span<const std::int64_t> sizes,
-                     std::span<const std::int64_t> strides = {}) {
+TensorView from_blob(std::span<const T> values, IntList sizes, IntList strides = {}) {
   return from_blob(std::as_bytes(values), sizes, strides, dtype_of<T>);
 }
 

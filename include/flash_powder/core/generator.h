@@ -19,6 +19,8 @@
 
 namespace fp {
 
+/// Not thread-safe: one generator belongs to one thread at a time (torch
+/// locks its generators; give each thread its own fp::Generator instead).
 class Generator {
  public:
   /// torch's default seed (`torch.Generator().initial_seed()`).
@@ -42,6 +44,9 @@ class Generator {
   std::optional<float>& next_float_normal_sample() { return next_float_normal_; }
 
  private:
+  /// MT19937's "twist": computes the next 624 words of state at once.
+  void regenerate_state();
+
   static constexpr int kStateSize = 624;
   std::uint64_t seed_ = default_seed;
   std::array<std::uint32_t, kStateSize> state_{};

@@ -190,6 +190,8 @@ class TensorMutView : public detail::TensorBase,
   TensorMutView(abi::TensorHandle handle, detail::BorrowState* parent, const char* origin);
   /// Internal: the state views of this view register with (made on first use).
   detail::BorrowState* borrow_state() const;
+  /// Internal: that state if it exists yet (null otherwise or when unchecked).
+  detail::BorrowState* existing_borrow_state() const noexcept { return own_.load(); }
   /// Internal: throws fp::BorrowError if `operation` may not write now.
   void check_mutation(const char* operation, int own_arguments = 0) const;
 
@@ -220,6 +222,8 @@ class Tensor : public detail::TensorBase, public detail::MutableAccess<Tensor> {
 
   /// Internal: the state views of this tensor register with (made on first use).
   detail::BorrowState* borrow_state() const;
+  /// Internal: that state if it exists yet (null otherwise or when unchecked).
+  detail::BorrowState* existing_borrow_state() const noexcept { return borrow_.load(); }
   /// Internal: throws fp::BorrowError if `operation` may not write now.
   void check_mutation(const char* operation, int own_arguments = 0) const;
 
@@ -273,21 +277,51 @@ std::vector<T> detail::TensorBase::to_vector() const {
 }  // namespace fp
 
 // --- teaching fp::dispatch about the tensor types ----------------------------
+namespace fp::detail {
+void check_borrow_mutation(const void* owner_state, const char* operation, int own_arguments);
+/// An independent Tensor from a handle that may share memory with another.
+Tensor independent(abi::TensorHandle handle);
+}  // namespace fp::detail
+
 namespace fp::abi {
 
 template <class T>
-  requires(std::is_same_v<T, Tensor> || std::is_same_v<T, TensorView> ||
-           std::is_same_v<T, TensorMutView>)
+  requires(std::is_same_v<T, Tensor> || std::is_same_v<T, TensorMutView>)
 struct ArgTraits<T> {
   static constexpr bool is_tensor = true;
   static RawTensor raw(const T& tensor) { return tensor.raw(); }
-  static Arg make(const T& tensor) { return {tensor.raw()}; }
+  static Arg make(const T& tensor) {
+    Arg arg{tensor.raw()};
+    arg.owner_state = tensor.existing_borrow_state();
+    arg.check_mutation = &fp::detail::check_borrow_mutation;
+    return arg;
+  }
+  /// A non-const Tensor or TensorMutView: lent for writing.
+  static Arg make_writable(T& tensor) {
+    Arg arg = make(tensor);
+    arg.writable = true;
+    return arg;
+  }
+};
+
+template <>
+struct ArgTraits<TensorView> {
+  static constexpr bool is_tensor = true;
+  static RawTensor raw(const TensorView& view) { return view.raw(); }
+  static Arg make(const TensorView& view) {
+    Arg arg{view.raw()};
+    arg.viewed_state = view.borrowed_from();
+    return arg;
+  }
 };
 
 template <>
 struct ReturnTraits<Tensor> {
   static Tensor from_one(Returned&& value, const Results& results) {
-    return Tensor(detail::take_alternative<TensorHandle>(std::move(value), results, "a Tensor"));
+    const bool shared = value.aliases_argument;
+    TensorHandle handle =
+        detail::take_alternative<TensorHandle>(std::move(value), results, "a Tensor");
+    return shared ? fp::detail::independent(std::move(handle)) : Tensor(std::move(handle));
   }
   static Tensor take(Results&& results) {
     return from_one(std::move(detail::only_value(results, "Tensor")), results);
@@ -297,11 +331,15 @@ struct ReturnTraits<Tensor> {
 template <>
 struct ReturnTraits<std::vector<Tensor>> {
   static std::vector<Tensor> from_one(Returned&& value, const Results& results) {
+    const bool shared = value.aliases_argument;
     auto handles = detail::take_alternative<std::vector<TensorHandle>>(std::move(value), results,
                                                                       "a list of Tensors");
     std::vector<Tensor> tensors;
     tensors.reserve(handles.size());
-    for (auto& handle : handles) tensors.emplace_back(std::move(handle));
+    for (auto& handle : handles) {
+      tensors.push_back(shared ? fp::detail::independent(std::move(handle))
+                               : Tensor(std::move(handle)));
+    }
     return tensors;
   }
   static std::vector<Tensor> take(Results&& results) {

@@ -1,0 +1,322 @@
+// The deterministic factories: empty, zeros, ones, full, arange, linspace,
+// eye and their `*_like` forms. (The random ones live in random.cpp.)
+#include "flash_powder/core/factory.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "flash_powder/abi/dispatch.h"
+#include "flash_powder/abi/runtime.h"
+
+namespace fp {
+namespace {
+
+std::span<const std::int64_t> as_span(IntList sizes) { return sizes; }
+
+void check_sizes(IntList sizes, const char* operation) {
+  for (std::int64_t size : sizes) {
+    if (size < 0) {
+      throw Error(std::string(operation) + ": Trying to create tensor with negative dimension " +
+                  std::to_string(size));
+    }
+  }
+}
+
+/// Calls a factory op whose schema ends in `dtype, layout, device, pin_memory`.
+template <class... Leading>
+Tensor call_factory(const char* op, const char* overload, TensorOptions options,
+                    DType default_dtype, const Leading&... leading) {
+  const std::optional<bool> pinned =
+      options.pinned_memory() ? std::optional<bool>(true) : std::nullopt;
+  return dispatch<Tensor>(op, overload, leading..., options.dtype_or(default_dtype),
+                          options.layout(), options.device_or(Device::cpu()), pinned);
+}
+
+/// Calls a `*_like` op: dtype, layout and device default to the source's.
+Tensor call_like(const char* op, TensorView source, TensorOptions options) {
+  const std::optional<bool> pinned =
+      options.pinned_memory() ? std::optional<bool>(true) : std::nullopt;
+  return dispatch<Tensor>(op, "", source, options.dtype(), options.layout(), options.device(),
+                          pinned);
+}
+
+/// `tensor.to(dtype)` converting like a C++ cast (integers wrap), as kernels do.
+Tensor cast(Tensor tensor, DType dtype) {
+  if (tensor.dtype() == dtype) return tensor;
+  return dispatch<Tensor>("aten::_to_copy", "", tensor, dtype);
+}
+
+/// `tensor.to(device)` for freshly made CPU tensors.
+Tensor moved_to(Tensor tensor, Device device) {
+  if (device.is_cpu()) return tensor;
+  return dispatch<Tensor>("aten::_to_copy", "", tensor, std::nullopt, std::nullopt, device);
+}
+
+/// The number of elements of arange(start, end, step), with PyTorch's checks
+/// and messages (aten/src/ATen/native/RangeUtils.h).
+std::int64_t arange_size(double start, double end, double step) {
+  if (step == 0) throw Error("fp::arange: step must be nonzero");
+  if (!std::isfinite(start) || !std::isfinite(end)) {
+    throw Error("fp::arange: unsupported range: " + std::to_string(start) + " -> " +
+                std::to_string(end));
+  }
+  if ((step > 0 && end < start) || (step < 0 && end > start)) {
+    throw Error("fp::arange: upper bound and larger bound inconsistent with step sign");
+  }
+  const double size = std::ceil((end - start) / step);
+  if (size > static_cast<double>(std::numeric_limits<std::int64_t>::max())) {
+    throw Error("fp::arange: invalid size, possible overflow?");
+  }
+  return static_cast<std::int64_t>(size);
+}
+
+/// What torch's checked conversion (c10::checked_convert, used when it fills
+/// with a Python number) knows about a target dtype.
+struct FillTarget {
+  const char* name;  // as torch's message spells the C++ type
+  double lowest;
+  double highest;
+  bool has_infinity;
+  bool checked = true;  // false: nothing overflows (bool, float64, complex128)
+};
+
+FillTarget fill_target(DType dtype) {
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  constexpr double float_max = std::numeric_limits<float>::max();
+  switch (dtype) {
+    case DType::U8: return {"uint8_t", 0, 255, false};
+    case DType::U16: return {"uint16_t", 0, 65535, false};
+    case DType::U32: return {"uint32_t", 0, 4294967295.0, false};
+    case DType::U64: return {"uint64_t", 0, 18446744073709551615.0, false};
+    case DType::I8: return {"int8_t", -128, 127, false};
+    case DType::I16: return {"int16_t", -32768, 32767, false};
+    case DType::I32: return {"int", -2147483648.0, 2147483647, false};
+    case DType::I64: return {"int64_t", -9223372036854775808.0, 9223372036854775807.0, false};
+    case DType::F16: return {"c10::Half", -65504, 65504, true};
+    case DType::BF16: return {"c10::BFloat16", -3.3895313892515355e38, 3.3895313892515355e38, true};
+    case DType::F32: return {"float", -float_max, float_max, true};
+    case DType::C32:  // torch fills complex32 through complex<float>
+    case DType::C64: return {"c10::complex<float>", -float_max, float_max, true};
+    case DType::F8_E4M3FN: return {"c10::Float8_e4m3fn", -448, 448, false};
+    case DType::F8_E5M2: return {"c10::Float8_e5m2", -57344, 57344, true};
+    case DType::F8_E4M3FNUZ: return {"c10::Float8_e4m3fnuz", -240, 240, false};
+    case DType::F8_E5M2FNUZ: return {"c10::Float8_e5m2fnuz", -57344, 57344, false};
+    case DType::F8_E8M0FNU: return {"c10::Float8_e8m0fnu", -inf, 1.7014118346046923e38, false};
+    default: return {"", 0, 0, false, false};
+  }
+}
+
+/// Mirrors c10::overflows for the value Python's full would convert: floats
+/// must lie in the dtype's range (infinity passes where the dtype has one, NaN
+/// where it is floating); integers too, except that negative ones may wrap
+/// into unsigned dtypes of the same magnitude (-1 fills uint8 with 255).
+void check_fill_value(const Tensor& value, DType target, const char* operation) {
+  const FillTarget limits = fill_target(target);
+  if (!limits.checked || value.dtype() == DType::Bool) return;
+  bool overflows = false;
+  if (value.dtype() == DType::F64) {
+    const double v = value.item<double>();
+    if (std::isnan(v)) {
+      overflows = is_integral(target);
+    } else if (std::isinf(v)) {
+      overflows = !limits.has_infinity;
+    } else {
+      overflows = v < limits.lowest || v > limits.highest;
+    }
+  } else if (value.dtype() == DType::U64) {
+    overflows = static_cast<double>(value.item<std::uint64_t>()) > limits.highest;
+  } else {
+    const auto v = static_cast<double>(value.item<std::int64_t>());
+    const bool wraps = is_integral(target) && !is_signed(target) && v < 0 && -v <= limits.highest;
+    overflows = !wraps && (v < limits.lowest || v > limits.highest);
+  }
+  if (overflows) {
+    throw Error(std::string(operation) + ": value cannot be converted to type " + limits.name +
+                " without overflow");
+  }
+}
+
+}  // namespace
+
+Tensor empty(IntList sizes, TensorOptions options) {
+  check_sizes(sizes, "fp::empty");
+  return call_factory("aten::empty", "memory_format", options, DType::F32, as_span(sizes));
+}
+
+Tensor zeros(IntList sizes, TensorOptions options) {
+  check_sizes(sizes, "fp::zeros");
+  return call_factory("aten::zeros", "", options, DType::F32, as_span(sizes));
+}
+
+Tensor ones(IntList sizes, TensorOptions options) {
+  check_sizes(sizes, "fp::ones");
+  return call_factory("aten::ones", "", options, DType::F32, as_span(sizes));
+}
+
+Tensor linspace(double start, double end, std::int64_t steps, TensorOptions options) {
+  if (steps < 0) throw Error("fp::linspace: number of steps must be non-negative");
+  // The Tensor_Tensor overload takes the bounds as 0-dim tensors, which the
+  // stable ABI can carry; libtorch reads them back as the same doubles.
+  return call_factory("aten::linspace", "Tensor_Tensor", options, DType::F32, tensor(start),
+                      tensor(end), steps);
+}
+
+Tensor eye(std::int64_t n, TensorOptions options) {
+  if (n < 0) throw Error("fp::eye: n must be greater or equal to 0, got " + std::to_string(n));
+  return call_factory("aten::eye", "", options, DType::F32, n);
+}
+
+Tensor eye(std::int64_t n, std::int64_t m, TensorOptions options) {
+  if (n < 0) throw Error("fp::eye: n must be greater or equal to 0, got " + std::to_string(n));
+  if (m < 0) throw Error("fp::eye: m must be greater or equal to 0, got " + std::to_string(m));
+  return call_factory("aten::eye", "m", options, DType::F32, n, m);
+}
+
+Tensor empty_like(TensorView source, TensorOptions options) {
+  return call_like("aten::empty_like", source, options);
+}
+
+Tensor zeros_like(TensorView source, TensorOptions options) {
+  return call_like("aten::zeros_like", source, options);
+}
+
+Tensor ones_like(TensorView source, TensorOptions options) {
+  return call_like("aten::ones_like", source, options);
+}
+
+namespace detail {
+
+Tensor full_impl(IntList sizes, const Tensor& value, DType inferred, TensorOptions options) {
+  check_sizes(sizes, "fp::full");
+  check_fill_value(value, options.dtype_or(inferred), "fp::full");
+  // No Scalar crosses the stable ABI: fill an empty tensor from a 0-dim one,
+  // which libtorch converts exactly as it converts Python's fill_value.
+  Tensor result = empty(sizes, options.dtype(options.dtype_or(inferred)));
+  dispatch("aten::fill_", "Tensor", result, value);
+  return result;
+}
+
+Tensor full_like_impl(TensorView source, const Tensor& value, TensorOptions options) {
+  Tensor result = empty_like(source, options);
+  check_fill_value(value, result.dtype(), "fp::full_like");
+  dispatch("aten::fill_", "Tensor", result, value);
+  return result;
+}
+
+// libtorch's arange overloads all take Scalars, which the stable ABI cannot
+// carry, so the values are computed here exactly as its CPU kernel computes
+// them (aten/src/ATen/native/cpu/RangeFactoriesKernel.cpp), then moved to the
+// device. That kernel splits [0, size) into parallel chunks; in each chunk a
+// vectorised loop fills whole pairs of 32-byte vectors from a base value
+// `start + step * block` rounded to the dtype, each lane adding `lane * step`
+// to that rounded base, and a scalar loop fills the rest with
+// `start + step * i`. (Checked bit for bit against torch 2.13 on x86-64,
+// including sizes past the parallel grain.) Both compute in the dtype's accumulation type (double
+// for float32/float64, float for float16/bfloat16) and round on storing. The
+// rounded base makes a visible difference in the last bit, so it is mirrored.
+namespace {
+
+constexpr std::int64_t kGrainSize = 32768;  // at::internal::GRAIN_SIZE
+constexpr std::int64_t kVectorBytes = 32;   // Vectorized<T> on x86 (AVX2 and default builds)
+
+/// The [begin, end) chunks at::parallel_for hands to its threads.
+std::vector<std::pair<std::int64_t, std::int64_t>> parallel_chunks(std::int64_t size) {
+  const std::int64_t threads = torch_num_threads();
+  if (size < kGrainSize || threads <= 1) return {{0, size}};
+  const std::int64_t used = std::min(threads, (size + kGrainSize - 1) / kGrainSize);
+  const std::int64_t chunk = (size + used - 1) / used;
+  std::vector<std::pair<std::int64_t, std::int64_t>> chunks;
+  for (std::int64_t begin = 0; begin < size; begin += chunk) {
+    chunks.emplace_back(begin, std::min(size, begin + chunk));
+  }
+  return chunks;
+}
+
+template <class Stored, class Accumulated>
+std::vector<Stored> arange_like_torch(Accumulated start, Accumulated step, std::int64_t size) {
+  constexpr std::int64_t lanes = kVectorBytes / static_cast<std::int64_t>(sizeof(Stored));
+  std::vector<Stored> values(static_cast<std::size_t>(size));
+  for (const auto& [begin, end] : parallel_chunks(size)) {
+    const std::int64_t vectorised_end = begin + (end - begin) / (2 * lanes) * (2 * lanes);
+    for (std::int64_t i = begin; i < end; ++i) {
+      Accumulated value;
+      // libtorch's kernels are compiled with multiply-add contraction, so
+      // `start + step * i` is one fused operation there; std::fma matches it.
+      if (i < vectorised_end) {
+        const std::int64_t block = begin + (i - begin) / lanes * lanes;
+        const auto base =
+            static_cast<Stored>(std::fma(step, static_cast<Accumulated>(block), start));
+        value = std::fma(static_cast<Accumulated>(i - block), step,
+                         static_cast<Accumulated>(base));
+      } else {
+        value = std::fma(step, static_cast<Accumulated>(i), start);
+      }
+      values[static_cast<std::size_t>(i)] = static_cast<Stored>(value);
+    }
+  }
+  return values;
+}
+
+/// Integers are exact whatever the order: start + step * i, wrapping like int64.
+std::vector<std::int64_t> integer_arange(std::int64_t start, std::int64_t step,
+                                         std::int64_t size) {
+  std::vector<std::int64_t> values(static_cast<std::size_t>(size));
+  for (std::int64_t i = 0; i < size; ++i) {
+    values[static_cast<std::size_t>(i)] = static_cast<std::int64_t>(
+        static_cast<std::uint64_t>(start) +
+        static_cast<std::uint64_t>(step) * static_cast<std::uint64_t>(i));
+  }
+  return values;
+}
+
+Tensor arange_in(DType dtype, double start, double step, std::int64_t size) {
+  switch (dtype) {
+    case DType::F16:
+      return tensor(arange_like_torch<Half, float>(static_cast<float>(start),
+                                                   static_cast<float>(step), size));
+    case DType::BF16:
+      return tensor(arange_like_torch<BFloat16, float>(static_cast<float>(start),
+                                                       static_cast<float>(step), size));
+    case DType::F32:
+      return tensor(arange_like_torch<float, double>(start, step, size));
+    case DType::F64:
+      return tensor(arange_like_torch<double, double>(start, step, size));
+    default:
+      if (!is_integral(dtype)) {
+        throw Error("fp::arange: \"arange_cpu\" not implemented for '" +
+                    std::string(name(dtype)) + "'");
+      }
+      // As in torch, integer dtypes truncate start and step first.
+      return cast(tensor(integer_arange(static_cast<std::int64_t>(start),
+                                        static_cast<std::int64_t>(step), size)),
+                  dtype);
+  }
+}
+
+}  // namespace
+
+Tensor arange_impl(double start, double end, double step, bool integral, TensorOptions options) {
+  const DType dtype = options.dtype_or(integral ? DType::I64 : DType::F32);
+  const std::int64_t size = arange_size(start, end, step);
+  return moved_to(arange_in(dtype, start, step, size), options.device_or(Device::cpu()));
+}
+
+Tensor arange_impl(std::int64_t start, std::int64_t end, std::int64_t step,
+                   TensorOptions options) {
+  const DType dtype = options.dtype_or(DType::I64);
+  const std::int64_t size = arange_size(static_cast<double>(start), static_cast<double>(end),
+                                        static_cast<double>(step));
+  if (!is_integral(dtype)) {
+    return moved_to(arange_in(dtype, static_cast<double>(start), static_cast<double>(step), size),
+                    options.device_or(Device::cpu()));
+  }
+  return moved_to(cast(tensor(integer_arange(start, step, size)), dtype),
+                  options.device_or(Device::cpu()));
+}
+
+}  // namespace detail
+}  // namespace fp

@@ -1,0 +1,286 @@
+// empty, zeros, ones, full, arange, linspace, eye and the *_like forms.
+#include <gtest/gtest.h>
+
+#include <flash_powder/flash_powder.h>
+
+#include <bit>
+#include <limits>
+
+#include "support/expect_error.h"
+
+namespace {
+
+std::vector<int64_t> shape(const fp::Tensor& t) {
+  return {t.sizes().begin(), t.sizes().end()};
+}
+
+TEST(Factory, EmptyZerosOnesWithOptions) {
+  /*
+  #|PYTHON
+  e = torch.empty(5, 5)
+  z = torch.zeros(6, 6, dtype=torch.uint8)
+  o = torch.ones(2, 3, dtype=torch.float16)
+  */
+  const fp::Tensor e = fp::empty({5, 5});
+  EXPECT_EQ(shape(e), (std::vector<int64_t>{5, 5}));  // #PYTHON list(e.shape)
+  EXPECT_EQ(e.dtype(), fp::DType::F32);               // #PYTHON e.dtype
+  EXPECT_EQ(e.device(), fp::Device::cpu());
+  const fp::Tensor z = fp::zeros({6, 6}, fp::DType::U8);
+  EXPECT_EQ(z.dtype(), fp::DType::U8);  // #PYTHON z.dtype
+  EXPECT_EQ(z.to_vector<uint8_t>(), std::vector<uint8_t>(36, 0));
+  const fp::Tensor o = fp::ones({2, 3}, fp::DType::F16);
+  EXPECT_EQ(o.to_vector<float>(),
+            (std::vector<float>{1.0, 1.0, 1.0, 1.0, 1.0, 1.0}));  // #PYTHON o.flatten().tolist()
+  EXPECT_EQ(fp::zeros(4).numel(), 4);
+  EXPECT_EQ(fp::zeros({}).dim(), 0);
+}
+
+TEST(Factory, FullInfersTheDTypeLikePython) {
+  /*
+  #|PYTHON
+  i = torch.full((2,), 3)
+  f = torch.full((2,), 3.5)
+  b = torch.full((2,), True)
+  big = torch.full((1,), 2**62 + 1)
+  cast = torch.full((2,), 2.7, dtype=torch.int32)
+  */
+  EXPECT_EQ(fp::full({2}, 3).dtype(), fp::DType::I64);    // #PYTHON i.dtype
+  EXPECT_EQ(fp::full({2}, 3.5).dtype(), fp::DType::F32);  // #PYTHON f.dtype
+  EXPECT_EQ(fp::full({2}, 3.5).to_vector<float>(),
+            (std::vector<float>{3.5, 3.5}));                // #PYTHON f.tolist()
+  EXPECT_EQ(fp::full({2}, true).dtype(), fp::DType::Bool);  // #PYTHON b.dtype
+  EXPECT_EQ(fp::full({1}, (int64_t{1} << 62) + 1).item<int64_t>(),
+            4611686018427387905);  // #PYTHON big.item()
+  EXPECT_EQ(fp::full({2}, 2.7, fp::DType::I32).to_vector<int32_t>(),
+            (std::vector<int32_t>{2, 2}));  // #PYTHON cast.tolist()
+}
+
+TEST(Factory, ArangeIntegerAndFloatingForms) {
+  /*
+  #|PYTHON
+  a = torch.arange(5)
+  b = torch.arange(1, 10, 3)
+  c = torch.arange(0, 1, 0.1)
+  d = torch.arange(10, 0, -2.5)
+  e = torch.arange(-3.7, 5.2, 0.3)
+  f = torch.arange(0.5, 3.5, dtype=torch.int64)
+  g = torch.arange(0, 2, 0.25, dtype=torch.float16)
+  h = torch.arange(5, dtype=torch.float64)
+  */
+  EXPECT_EQ(fp::arange(5).to_vector<int64_t>(),
+            (std::vector<int64_t>{0, 1, 2, 3, 4}));  // #PYTHON a.tolist()
+  EXPECT_EQ(fp::arange(5).dtype(), fp::DType::I64);  // #PYTHON a.dtype
+  EXPECT_EQ(fp::arange(1, 10, 3).to_vector<int64_t>(),
+            (std::vector<int64_t>{1, 4, 7}));  // #PYTHON b.tolist()
+  EXPECT_EQ(fp::arange(0, 1, 0.1).to_vector<float>(),
+            (std::vector<float>{0.0, 0.10000000149011612, 0.20000000298023224, 0.30000001192092896,
+                                0.4000000059604645, 0.5, 0.6000000238418579, 0.699999988079071,
+                                0.800000011920929, 0.8999999761581421}));  // #PYTHON c.tolist()
+  EXPECT_EQ(fp::arange(0, 1, 0.1).dtype(), fp::DType::F32);                // #PYTHON c.dtype
+  EXPECT_EQ(fp::arange(10, 0, -2.5).to_vector<float>(),
+            (std::vector<float>{10.0, 7.5, 5.0, 2.5}));  // #PYTHON d.tolist()
+  EXPECT_EQ(fp::arange(-3.7, 5.2, 0.3).to_vector<float>(),
+            (std::vector<float>{-3.700000047683716,
+                                -3.4000000953674316,
+                                -3.1000001430511475,
+                                -2.799999952316284,
+                                -2.5,
+                                -2.200000047683716,
+                                -1.9000000953674316,
+                                -1.600000023841858,
+                                -1.2999999523162842,
+                                -0.9999999403953552,
+                                -0.6999999284744263,
+                                -0.3999999463558197,
+                                -0.09999994933605194,
+                                0.20000004768371582,
+                                0.5000000596046448,
+                                0.8000000715255737,
+                                1.100000023841858,
+                                1.399999976158142,
+                                1.7000000476837158,
+                                2.0,
+                                2.299999952316284,
+                                2.5999999046325684,
+                                2.9000000953674316,
+                                3.200000047683716,
+                                3.5,
+                                3.799999952316284,
+                                4.099999904632568,
+                                4.400000095367432,
+                                4.699999809265137,
+                                5.0}));  // #PYTHON e.tolist()
+  EXPECT_EQ(fp::arange(0.5, 3.5, 1, fp::DType::I64).to_vector<int64_t>(),
+            (std::vector<int64_t>{0, 1, 2}));  // #PYTHON f.tolist()
+  EXPECT_EQ(
+      fp::arange(0, 2, 0.25, fp::DType::F16).to_vector<float>(),
+      (std::vector<float>{0.0, 0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 1.75}));  // #PYTHON g.tolist()
+  EXPECT_EQ(fp::arange(5, fp::DType::F64).to_vector<double>(),
+            (std::vector<double>{0.0, 1.0, 2.0, 3.0, 4.0}));  // #PYTHON h.tolist()
+}
+
+TEST(Factory, LinspaceAndEye) {
+  /*
+  #|PYTHON
+  l = torch.linspace(-1, 1, 7)
+  l64 = torch.linspace(0, 1, 11, dtype=torch.float64)
+  e = torch.eye(3)
+  r = torch.eye(2, 3, dtype=torch.int32)
+  */
+  EXPECT_EQ(
+      fp::linspace(-1, 1, 7).to_vector<float>(),
+      (std::vector<float>{-1.0, -0.6666666269302368, -0.3333333134651184, -2.9802322387695312e-08,
+                          0.3333333134651184, 0.6666666269302368, 1.0}));  // #PYTHON l.tolist()
+  EXPECT_EQ(fp::linspace(0, 1, 11, fp::DType::F64).to_vector<double>(),
+            (std::vector<double>{0.0, 0.1, 0.2, 0.30000000000000004, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9,
+                                 1.0}));  // #PYTHON l64.tolist()
+  EXPECT_EQ(fp::eye(3).to_vector<float>(),
+            (std::vector<float>{1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0,
+                                1.0}));  // #PYTHON e.flatten().tolist()
+  EXPECT_EQ(fp::eye(2, 3, fp::DType::I32).to_vector<int32_t>(),
+            (std::vector<int32_t>{1, 0, 0, 0, 1, 0}));            // #PYTHON r.flatten().tolist()
+  EXPECT_EQ(shape(fp::eye(2, 3)), (std::vector<int64_t>{2, 3}));  // #PYTHON list(r.shape)
+}
+
+TEST(Factory, LikeFormsFollowTheSource) {
+  const fp::Tensor source = fp::zeros({2, 2}, fp::DType::I16);
+  EXPECT_EQ(fp::ones_like(source).dtype(), fp::DType::I16);
+  EXPECT_EQ(fp::ones_like(source).to_vector<int16_t>(), (std::vector<int16_t>{1, 1, 1, 1}));
+  EXPECT_EQ(fp::zeros_like(source, fp::DType::F64).dtype(), fp::DType::F64);
+  EXPECT_EQ(shape(fp::empty_like(source)), (std::vector<int64_t>{2, 2}));
+  EXPECT_EQ(fp::full_like(source, 7).to_vector<int16_t>(), (std::vector<int16_t>{7, 7, 7, 7}));
+  EXPECT_EQ(fp::full_like(source, 2.5, fp::DType::F32).to_vector<float>(),
+            (std::vector<float>{2.5, 2.5, 2.5, 2.5}));
+}
+
+TEST(Factory, MetaAndCudaDevices) {
+  EXPECT_EQ(fp::zeros({3}, fp::Device::meta()).device(), fp::Device::meta());
+  EXPECT_EQ(fp::arange(3, fp::TensorOptions(fp::Device::meta())).device(), fp::Device::meta());
+  if (!fp::cuda_is_available()) GTEST_SKIP() << "no CUDA device here";
+  const fp::Tensor on_gpu = fp::ones({2}, fp::Device::cuda());
+  EXPECT_TRUE(on_gpu.device().is_cuda());
+  EXPECT_EQ(on_gpu.to_vector<float>(), (std::vector<float>{1, 1}));
+}
+
+TEST(FactoryErrors, NegativeSizesAndBadRanges) {
+  EXPECT_FP_ERROR("fp::empty: Trying to create tensor with negative dimension -1", fp::empty({-1}));
+  EXPECT_FP_ERROR("fp::zeros: Trying to create tensor with negative dimension -2",
+                  fp::zeros({2, -2}));
+  EXPECT_FP_ERROR("fp::ones: Trying to create tensor with negative dimension -1", fp::ones({-1}));
+  EXPECT_FP_ERROR("fp::full: Trying to create tensor with negative dimension -1",
+                  fp::full({-1}, 1));
+  EXPECT_FP_ERROR("fp::arange: step must be nonzero", fp::arange(0, 5, 0));
+  EXPECT_FP_ERROR("fp::arange: upper bound and larger bound inconsistent with step sign",
+                  fp::arange(0, 5, -1));
+  EXPECT_FP_ERROR("fp::arange: unsupported range",
+                  fp::arange(0.0, std::numeric_limits<double>::infinity()));
+  EXPECT_FP_ERROR("fp::linspace: number of steps must be non-negative", fp::linspace(0, 1, -1));
+  EXPECT_FP_ERROR("fp::eye: n must be greater or equal to 0, got -1", fp::eye(-1));
+  EXPECT_FP_ERROR("fp::eye: m must be greater or equal to 0, got -3", fp::eye(2, -3));
+}
+
+TEST(FactoryErrors, UndefinedSources) {
+  const fp::Tensor undefined;
+  EXPECT_FP_ERROR("expects Tensor, got a null tensor handle", fp::zeros_like(undefined));
+  EXPECT_FP_ERROR("expects Tensor, got a null tensor handle", fp::ones_like(undefined));
+  EXPECT_FP_ERROR("expects Tensor, got a null tensor handle", fp::empty_like(undefined));
+  EXPECT_FP_ERROR("expects Tensor, got a null tensor handle", fp::full_like(undefined, 1));
+}
+
+TEST(FactoryErrors, FullRejectsValuesTheDTypeCannotHoldLikePython) {
+  /*
+  #|PYTHON
+  def message(value, dtype):
+      try:
+          torch.full((2,), value, dtype=dtype)
+      except RuntimeError as e:
+          return str(e)
+      return "no error"
+  */
+  const std::string message1 =
+      "value cannot be converted to type c10::Half without overflow";  // #PYTHON message(1e300, torch.float16)
+  EXPECT_FP_ERROR("fp::full: " + message1, fp::full({2}, 1e300, fp::DType::F16));
+  const std::string message2 =
+      "value cannot be converted to type c10::Half without overflow";  // #PYTHON message(70000, torch.float16)
+  EXPECT_FP_ERROR("fp::full: " + message2, fp::full({2}, 70000, fp::DType::F16));
+  const std::string message3 =
+      "value cannot be converted to type float without overflow";  // #PYTHON message(1e300, torch.float32)
+  EXPECT_FP_ERROR("fp::full: " + message3, fp::full({2}, 1e300, fp::DType::F32));
+  const std::string message4 =
+      "value cannot be converted to type uint8_t without overflow";  // #PYTHON message(300, torch.uint8)
+  EXPECT_FP_ERROR("fp::full: " + message4, fp::full({2}, 300, fp::DType::U8));
+  const std::string message5 =
+      "value cannot be converted to type int without overflow";  // #PYTHON message(2e10, torch.int32)
+  EXPECT_FP_ERROR("fp::full: " + message5, fp::full({2}, 2.0e10, fp::DType::I32));
+  const std::string message6 =
+      "value cannot be converted to type int64_t without overflow";  // #PYTHON message(float("nan"), torch.int64)
+  EXPECT_FP_ERROR("fp::full: " + message6,
+                  fp::full({2}, std::numeric_limits<double>::quiet_NaN(), fp::DType::I64));
+  const std::string message7 =
+      "value cannot be converted to type c10::Float8_e4m3fn without overflow";  // #PYTHON message(float("inf"), torch.float8_e4m3fn)
+  EXPECT_FP_ERROR("fp::full: " + message7,
+                  fp::full({2}, std::numeric_limits<double>::infinity(), fp::DType::F8_E4M3FN));
+  const std::string message8 =
+      "value cannot be converted to type int8_t without overflow";  // #PYTHON message(200, torch.int8)
+  const fp::Tensor int8_source = fp::zeros({2}, fp::DType::I8);
+  EXPECT_FP_ERROR("fp::full_like: " + message8, fp::full_like(int8_source, 200));
+}
+
+TEST(Factory, FullAcceptsWhatPythonAccepts) {
+  /*
+  #|PYTHON
+  wrapped = torch.full((2,), -1, dtype=torch.uint8)
+  infinite = torch.full((2,), float("inf"), dtype=torch.float16)
+  truncated = torch.full((2,), -2.9, dtype=torch.int8)
+  */
+  EXPECT_EQ(fp::full({2}, -1, fp::DType::U8).to_vector<uint8_t>(),
+            (std::vector<uint8_t>{255, 255}));  // #PYTHON wrapped.tolist()
+  EXPECT_EQ(
+      fp::full({2}, std::numeric_limits<double>::infinity(), fp::DType::F16).to_vector<double>(),
+      (std::vector<double>{std::numeric_limits<double>::infinity(),
+                           std::numeric_limits<double>::infinity()}));  // #PYTHON infinite.tolist()
+  EXPECT_EQ(fp::full({2}, -2.9, fp::DType::I8).to_vector<int8_t>(),
+            (std::vector<int8_t>{-2, -2}));  // #PYTHON truncated.tolist()
+}
+
+/// The bits of every element, summed: equal sums (with the sampled values)
+/// show two large float tensors agree bit for bit without listing them all.
+template <class Bits, class T>
+int64_t bit_checksum(const std::vector<T>& values) {
+  int64_t sum = 0;
+  for (const T& value : values)
+    sum += static_cast<int64_t>(std::bit_cast<Bits>(value));
+  return sum;
+}
+
+TEST(Factory, LargeAranges) {
+  // Past 32768 elements libtorch fills arange in parallel chunks, each with
+  // its own vectorised blocks; every value must still match bit for bit.
+  /*
+  #|PYTHON
+  def checksum(t, bits):
+      return t.view(bits).to(torch.int64).sum().item()
+  f32 = torch.arange(-3.0, 7.0, 0.0001)
+  f64 = torch.arange(0.1, 9.7, 0.0003, dtype=torch.float64)
+  f16 = torch.arange(0, 1000, 0.01, dtype=torch.float16)
+  u8 = torch.arange(0, 300, dtype=torch.uint8)
+  */
+  const fp::Tensor f32 = fp::arange(-3.0, 7.0, 0.0001);
+  EXPECT_EQ(f32.numel(), 100000);  // #PYTHON f32.numel()
+  EXPECT_EQ(bit_checksum<int32_t>(f32.to_vector<float>()),
+            42896930354977);  // #PYTHON checksum(f32, torch.int32)
+  const fp::Tensor f64 = fp::arange(0.1, 9.7, 0.0003, fp::DType::F64);
+  EXPECT_EQ(f64.numel(), 32000);  // #PYTHON f64.numel()
+  EXPECT_EQ(bit_checksum<int64_t>(f64.to_vector<double>()),
+            -6597277776663805059);  // #PYTHON checksum(f64, torch.int64)
+  const fp::Tensor f16 = fp::arange(0, 1000, 0.01, fp::DType::F16);
+  std::vector<int16_t> f16_bits;
+  for (float value : f16.to_vector<float>())
+    f16_bits.push_back(static_cast<int16_t>(fp::Half(value).bits));
+  EXPECT_EQ(f16.numel(), 100000);                          // #PYTHON f16.numel()
+  EXPECT_EQ(bit_checksum<int16_t>(f16_bits), 2402744511);  // #PYTHON checksum(f16, torch.int16)
+  const fp::Tensor u8 = fp::arange(0, 300, 1, fp::DType::U8);
+  EXPECT_EQ(u8.to_vector<uint8_t>()[299], 43);  // #PYTHON u8[299].item()
+}
+
+}  // namespace
