@@ -450,6 +450,18 @@ Returned unbox(const SchemaType& type, StableIValue value) {
 
 // ---------------------------------------------------------------------------
 
+/// A type's spelling without its alias annotation: "Tensor(a!)" -> "Tensor".
+std::string strip_alias(const std::string& spelling) {
+  std::string out;
+  int depth = 0;
+  for (char c : spelling) {
+    if (c == '(') ++depth;
+    if (depth == 0) out += c;
+    if (c == ')') --depth;
+  }
+  return out;
+}
+
 void check_call_shape(const Schema& schema, std::span<const Arg> args) {
   const auto fail = [&](const std::string& problem) {
     throw Error(schema.qualified_name() + ": " + problem + "; the schema is " + schema.text);
@@ -467,6 +479,18 @@ void check_call_shape(const Schema& schema, std::span<const Arg> args) {
   for (const auto& result : schema.returns) {
     if (result.type.carries_unsupported()) {
       fail("returns " + result.type.spelling + ", which libtorch's stable ABI cannot carry");
+    }
+  }
+  // torch_call_dispatcher (2.13) pops results from the back of its stack but
+  // takes their types from the front, so a result tuple whose types do not
+  // read the same both ways fails inside libtorch after the op has run.
+  const auto& returns = schema.returns;
+  for (std::size_t i = 0; i < returns.size() / 2; ++i) {
+    const auto& front = returns[i].type.spelling;
+    const auto& back = returns[returns.size() - 1 - i].type.spelling;
+    if (strip_alias(front) != strip_alias(back)) {
+      fail("returns a tuple of mixed types, which libtorch's stable-ABI dispatcher converts in "
+           "the wrong order (torch 2.13)");
     }
   }
 }

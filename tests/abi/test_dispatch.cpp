@@ -451,3 +451,18 @@ TEST(DispatchSemantics, WritesFollowTheBorrowRules) {
 #endif
 
 }  // namespace
+
+namespace {
+
+TEST(DispatchErrors, MixedTypeResultTuplesAreRefused) {
+  // libtorch 2.13's dispatcher converts (float, int) or (Tensor, Tensor[])
+  // results in the wrong order; refusing up front beats failing after the op ran.
+  EXPECT_FP_ERROR("aten::_choose_qparams_per_tensor: returns a tuple of mixed types",
+                  fp::dispatch<std::tuple<double, int64_t>>("aten::_choose_qparams_per_tensor", "",
+                                                            two_by_three()));
+  EXPECT_FP_ERROR("aten::histogramdd.int_bins: returns a tuple of mixed types",
+                  fp::dispatch<std::tuple<Tensor, std::vector<Tensor>>>(
+                      "aten::histogramdd", "int_bins", two_by_three(), 3));
+}
+
+}  // namespace

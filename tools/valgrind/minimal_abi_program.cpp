@@ -141,6 +141,8 @@ int main() {
   call("aten::index", "Tensor", {tensor_arg(a), tensor_list({nullptr, index}, true)}, 1);
   // A string argument (libtorch 2.10-2.13 leaks one std::string per call).
   call("aten::div", "Tensor_mode", {tensor_arg(a), tensor_arg(a), optional_arg(string_arg("floor"))}, 1);
+  // A plain (not optional) string argument leaks through another path.
+  call("aten::gelu", "", {tensor_arg(a), string_arg("tanh")}, 1);
   // Factories with dtype, layout, device and memory format.
   const StableIValue cpu = static_cast<StableIValue>(static_cast<uint32_t>(-1)) |
                            (static_cast<StableIValue>(aoti_torch_device_type_cpu()) << 32);

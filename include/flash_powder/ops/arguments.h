@@ -1,0 +1,358 @@
+// Parameter types of op functions (the generated fp::aten::* and the ops built
+// on them): how C++ callers hand tensors, lists and optional values to an op.
+//
+//   fp::TensorArg          a tensor the op reads: a Tensor (a temporary too),
+//                          a TensorView or a TensorMutView
+//   fp::MutableTensor      a tensor the op writes: a non-const Tensor or a
+//                          TensorMutView (never a const reference, a TensorView
+//                          or a temporary Tensor, whose change would be lost)
+//   fp::TensorList         `Tensor[]`: a braced list, a vector or a span
+//   fp::OptionalTensorList `Tensor?[]`: the same with std::nullopt for None
+//   fp::MutableTensorList  `Tensor(a!)[]`: tensors the op writes
+//   fp::OptionalIntList    `int[]?`: std::nullopt, one value, a braced list, a vector
+//
+// Like std::string_view and fp::IntList, these refer to the caller's values
+// and are meant for parameters: they stay valid until the call returns, not
+// beyond.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <initializer_list>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "flash_powder/abi/ivalue.h"
+#include "flash_powder/core/array_ref.h"
+#include "flash_powder/core/tensor.h"
+
+namespace fp {
+
+namespace abi {
+struct Schema;
+}  // namespace abi
+
+/// A tensor an op reads. Converts implicitly from `const Tensor&` (temporaries
+/// included: they live until the call returns), `TensorView` and
+/// `TensorMutView`, so `fp::aten::abs(fp::aten::neg(x))` works.
+class TensorArg {
+ public:
+  TensorArg(const Tensor& tensor) noexcept  // NOLINT: implicit
+      : raw_(tensor.raw()), source_(&tensor), kind_(Kind::Tensor) {}
+  TensorArg(const TensorView& view) noexcept  // NOLINT: implicit
+      : raw_(view.raw()), source_(&view), kind_(Kind::View) {}
+  TensorArg(const TensorMutView& view) noexcept  // NOLINT: implicit
+      : raw_(view.raw()), source_(&view), kind_(Kind::MutView) {}
+
+  /// The libtorch handle (not owned).
+  abi::RawTensor raw() const noexcept { return raw_; }
+  /// Internal: the borrow state a view of this argument registers with (the
+  /// tensor's own, or the one a TensorView borrows from); null when unchecked.
+  detail::BorrowState* borrowed_from() const;
+  /// Internal: the borrow state this argument is registered with as a view
+  /// (a TensorView's owner); null for a Tensor or a TensorMutView.
+  detail::BorrowState* viewing() const noexcept {
+    return kind_ == Kind::View ? static_cast<const TensorView*>(source_)->borrowed_from() : nullptr;
+  }
+  /// Internal: this argument as fp::dispatch captures it.
+  abi::Arg to_arg() const;
+
+ private:
+  enum class Kind : std::uint8_t { Tensor, View, MutView };
+  abi::RawTensor raw_;
+  const void* source_;
+  Kind kind_;
+};
+
+/// A tensor an op writes to (`Tensor(a!)` in a schema: `self` of in-place ops,
+/// `out` of out= variants). Converts implicitly from a non-const `Tensor&`
+/// and from a `TensorMutView` (a temporary one too: its writes reach its
+/// parent). Before the op runs, the borrow checker makes sure no view of the
+/// tensor is alive except the op's own arguments.
+class MutableTensor {
+ public:
+  MutableTensor(Tensor& tensor) noexcept : tensor_(&tensor) {}    // NOLINT: implicit
+  MutableTensor(TensorMutView& view) noexcept : view_(&view) {}   // NOLINT: implicit
+  MutableTensor(TensorMutView&& view) noexcept : view_(&view) {}  // NOLINT: implicit
+  /// A const tensor cannot be written, and a temporary's change would be lost.
+  MutableTensor(const Tensor&) = delete;
+  MutableTensor(Tensor&&) = delete;
+  MutableTensor(const TensorMutView&) = delete;
+  /// Views are read-only; write through a TensorMutView (`i_mut()`).
+  MutableTensor(const TensorView&) = delete;
+
+  abi::RawTensor raw() const noexcept { return tensor_ ? tensor_->raw() : view_->raw(); }
+  /// Internal: the state views of this tensor register with (made on first use).
+  detail::BorrowState* borrow_state() const;
+  /// Internal: throws fp::BorrowError if `operation` may not write now.
+  void check_mutation(const char* operation, int own_arguments) const;
+  /// Internal: this argument as fp::dispatch captures it (lent for writing).
+  abi::Arg to_arg() const;
+
+ private:
+  Tensor* tensor_ = nullptr;
+  TensorMutView* view_ = nullptr;
+};
+
+/// `Tensor[]`: `{a, b}` (any TensorArg), `std::vector<Tensor>`,
+/// `std::vector<TensorView>`, `std::span<const Tensor>`, `std::span<const TensorView>`.
+class TensorList {
+ public:
+  TensorList() = default;
+  TensorList(std::initializer_list<TensorArg> tensors) noexcept  // NOLINT: implicit
+      : items_(tensors.begin(), tensors.size()) {}
+  TensorList(const std::vector<Tensor>& tensors)  // NOLINT: implicit
+      : TensorList(std::span<const Tensor>(tensors)) {}
+  TensorList(const std::vector<TensorView>& views)  // NOLINT: implicit
+      : TensorList(std::span<const TensorView>(views)) {}
+  TensorList(std::span<const Tensor> tensors);    // NOLINT: implicit
+  TensorList(std::span<const TensorView> views);  // NOLINT: implicit
+  TensorList(const TensorList&) = delete;
+  TensorList& operator=(const TensorList&) = delete;
+
+  std::span<const TensorArg> items() const noexcept { return items_; }
+  std::size_t size() const noexcept { return items_.size(); }
+
+ private:
+  std::vector<TensorArg> owned_;
+  std::span<const TensorArg> items_;
+};
+
+/// `Tensor?[]` (e.g. the indices of `index.Tensor`): `{rows, std::nullopt}`,
+/// or a vector of Tensors, TensorViews or optionals of them.
+class OptionalTensorList {
+ public:
+  OptionalTensorList() = default;
+  OptionalTensorList(std::initializer_list<std::optional<TensorArg>> tensors) noexcept  // NOLINT
+      : items_(tensors.begin(), tensors.size()) {}
+  OptionalTensorList(const std::vector<Tensor>& tensors);                   // NOLINT
+  OptionalTensorList(const std::vector<TensorView>& views);                 // NOLINT
+  OptionalTensorList(const std::vector<std::optional<Tensor>>& tensors);    // NOLINT
+  OptionalTensorList(const std::vector<std::optional<TensorView>>& views);  // NOLINT
+  OptionalTensorList(const OptionalTensorList&) = delete;
+  OptionalTensorList& operator=(const OptionalTensorList&) = delete;
+
+  std::span<const std::optional<TensorArg>> items() const noexcept { return items_; }
+
+ private:
+  std::vector<std::optional<TensorArg>> owned_;
+  std::span<const std::optional<TensorArg>> items_;
+};
+
+/// `Tensor(a!)[]`, tensors an op writes (the `_foreach_*_` ops):
+/// `{a, b}` (non-const Tensors or TensorMutViews), `std::vector<Tensor>&`,
+/// `std::span<Tensor>`.
+class MutableTensorList {
+ public:
+  MutableTensorList(std::initializer_list<MutableTensor> tensors)  // NOLINT: implicit
+      : items_(tensors.begin(), tensors.size()) {}
+  MutableTensorList(std::vector<Tensor>& tensors)  // NOLINT: implicit
+      : MutableTensorList(std::span<Tensor>(tensors)) {}
+  MutableTensorList(std::span<Tensor> tensors);  // NOLINT: implicit
+  MutableTensorList(const std::vector<Tensor>&) = delete;
+  MutableTensorList(const MutableTensorList&) = delete;
+  MutableTensorList& operator=(const MutableTensorList&) = delete;
+
+  std::span<const MutableTensor> items() const noexcept { return items_; }
+
+ private:
+  std::vector<MutableTensor> owned_;
+  std::span<const MutableTensor> items_;
+};
+
+/// An optional list (`int[]?`, `float[]?`): std::nullopt (None), one value,
+/// a braced list, a vector, an fp::ArrayRef. Unlike std::optional<IntList>,
+/// a single `int` converts without dangling.
+template <class T>
+class OptionalArrayRef {
+ public:
+  constexpr OptionalArrayRef() = default;
+  constexpr OptionalArrayRef(std::nullopt_t) noexcept {}  // NOLINT: implicit
+  constexpr OptionalArrayRef(const T& value) noexcept : value_(ArrayRef<T>(value)) {}  // NOLINT
+  constexpr OptionalArrayRef(std::initializer_list<T> values) noexcept  // NOLINT: implicit
+      : value_(ArrayRef<T>(values)) {}
+  constexpr OptionalArrayRef(ArrayRef<T> values) noexcept : value_(values) {}  // NOLINT
+  constexpr OptionalArrayRef(std::span<const T> values) noexcept               // NOLINT: implicit
+      : value_(ArrayRef<T>(values)) {}
+  template <class Alloc>
+  constexpr OptionalArrayRef(const std::vector<T, Alloc>& values) noexcept  // NOLINT: implicit
+      : value_(ArrayRef<T>(values)) {}
+  template <std::size_t N>
+  constexpr OptionalArrayRef(const std::array<T, N>& values) noexcept  // NOLINT: implicit
+      : value_(ArrayRef<T>(values)) {}
+  template <class Alloc>
+  constexpr OptionalArrayRef(const std::optional<std::vector<T, Alloc>>& values) noexcept  // NOLINT
+  {
+    if (values) value_ = ArrayRef<T>(*values);
+  }
+
+  constexpr bool has_value() const noexcept { return value_.has_value(); }
+  constexpr explicit operator bool() const noexcept { return value_.has_value(); }
+  constexpr const ArrayRef<T>& operator*() const { return *value_; }
+  constexpr const ArrayRef<T>* operator->() const { return &*value_; }
+
+ private:
+  std::optional<ArrayRef<T>> value_;
+};
+
+/// `int[]?`, e.g. the `dim` of `sum.dim_IntList`.
+using OptionalIntList = OptionalArrayRef<std::int64_t>;
+
+// ---------------------------------------------------------------------------
+// Internal: what the generated wrappers (src/ops/generated) call.
+namespace ops::detail {
+
+// Arguments -> abi::Arg, for fp::abi::call.
+abi::Arg arg(const TensorArg& tensor);
+abi::Arg arg(const std::optional<TensorArg>& tensor);
+abi::Arg arg(const MutableTensor& tensor);
+abi::Arg arg(const std::optional<MutableTensor>& tensor);
+abi::Arg arg(const TensorList& tensors);
+abi::Arg arg(const OptionalTensorList& tensors);
+abi::Arg arg(const MutableTensorList& tensors);
+abi::Arg arg(std::int64_t value);
+abi::Arg arg(double value);
+abi::Arg arg(bool value);
+abi::Arg arg(std::string_view value);
+abi::Arg arg(DType value);
+abi::Arg arg(Layout value);
+abi::Arg arg(Device value);
+abi::Arg arg(MemoryFormat value);
+abi::Arg arg(const std::optional<std::int64_t>& value);
+abi::Arg arg(const std::optional<double>& value);
+abi::Arg arg(const std::optional<bool>& value);
+abi::Arg arg(const std::optional<std::string_view>& value);
+abi::Arg arg(const std::optional<DType>& value);
+abi::Arg arg(const std::optional<Layout>& value);
+abi::Arg arg(const std::optional<Device>& value);
+abi::Arg arg(const std::optional<MemoryFormat>& value);
+abi::Arg arg(const std::optional<abi::RawGenerator>& value);
+abi::Arg arg(IntList values);
+abi::Arg arg(const OptionalIntList& values);
+abi::Arg arg(ArrayRef<double> values);
+abi::Arg arg(const OptionalArrayRef<double>& values);
+/// `int[N]`: a single value stands for N copies of it, as in Python.
+abi::Arg int_list(IntList values, std::size_t fixed_size);
+abi::Arg int_list(const OptionalIntList& values, std::size_t fixed_size);
+abi::Arg bool_list(std::span<const bool> values);
+/// None, for the `Scalar?` arguments the stable ABI cannot carry otherwise.
+abi::Arg none();
+
+/// One call of an op: collects its arguments (each `arg()` takes what the
+/// free function of the same name takes), runs it and keeps the results.
+/// Everything is out of line, so that the ~2000 generated wrappers stay small
+/// and quick to compile.
+class Call {
+ public:
+  explicit Call(const abi::Schema& schema);
+  Call(const Call&) = delete;
+  Call& operator=(const Call&) = delete;
+  ~Call();
+
+  Call& arg(const TensorArg& tensor);
+  Call& arg(const std::optional<TensorArg>& tensor);
+  Call& arg(const MutableTensor& tensor);
+  Call& arg(const std::optional<MutableTensor>& tensor);
+  Call& arg(const TensorList& tensors);
+  Call& arg(const OptionalTensorList& tensors);
+  Call& arg(const MutableTensorList& tensors);
+  Call& arg(std::int64_t value);
+  Call& arg(double value);
+  Call& arg(bool value);
+  Call& arg(std::string_view value);
+  Call& arg(DType value);
+  Call& arg(Layout value);
+  Call& arg(Device value);
+  Call& arg(MemoryFormat value);
+  Call& arg(const std::optional<std::int64_t>& value);
+  Call& arg(const std::optional<double>& value);
+  Call& arg(const std::optional<bool>& value);
+  Call& arg(const std::optional<std::string_view>& value);
+  Call& arg(const std::optional<DType>& value);
+  Call& arg(const std::optional<Layout>& value);
+  Call& arg(const std::optional<Device>& value);
+  Call& arg(const std::optional<MemoryFormat>& value);
+  Call& arg(const std::optional<abi::RawGenerator>& value);
+  Call& arg(IntList values);
+  Call& arg(const OptionalIntList& values);
+  Call& arg(ArrayRef<double> values);
+  Call& arg(const OptionalArrayRef<double>& values);
+  Call& int_list(IntList values, std::size_t fixed_size);
+  Call& int_list(const OptionalIntList& values, std::size_t fixed_size);
+  Call& bool_list(std::span<const bool> values);
+  Call& none();
+
+  /// Runs the op (fp::abi::call); throws fp::Error on failure.
+  void run();
+  abi::Results& results() noexcept { return *results_; }
+
+ private:
+  const abi::Schema* schema_;
+  std::vector<abi::Arg> args_;
+  std::unique_ptr<abi::Results> results_;
+};
+
+/// The tensor arguments of a call, for the alias check of its results.
+class Input {
+ public:
+  Input(const TensorArg& tensor) noexcept : pointer_(&tensor), kind_(Kind::Tensor) {}
+  Input(const std::optional<TensorArg>& tensor) noexcept
+      : pointer_(&tensor), kind_(Kind::OptionalTensor) {}
+  Input(const MutableTensor& tensor) noexcept : pointer_(&tensor), kind_(Kind::Mutable) {}
+  Input(const std::optional<MutableTensor>& tensor) noexcept
+      : pointer_(&tensor), kind_(Kind::OptionalMutable) {}
+  Input(const TensorList& tensors) noexcept : pointer_(&tensors), kind_(Kind::List) {}
+  Input(const OptionalTensorList& tensors) noexcept
+      : pointer_(&tensors), kind_(Kind::OptionalList) {}
+  Input(const MutableTensorList& tensors) noexcept : pointer_(&tensors), kind_(Kind::MutableList) {}
+
+  /// Calls `visit(raw, argument)` for each tensor in it (`argument` is null
+  /// for tensors the call writes).
+  template <class Visit>
+  void each(Visit&& visit) const;  // defined where used (src/ops/arguments.cpp)
+
+ private:
+  enum class Kind : std::uint8_t {
+    Tensor,
+    OptionalTensor,
+    Mutable,
+    OptionalMutable,
+    List,
+    OptionalList,
+    MutableList
+  };
+  const void* pointer_;
+  Kind kind_;
+};
+
+/// Throws fp::BorrowError unless `tensor` may be written by `operation` now
+/// (views among `inputs` are the call's own and allowed). fp::abi::call checks
+/// the `Tensor(a!)` arguments of a schema itself; lists and the writes a schema
+/// does not declare need this.
+void check_mutation(const MutableTensor& tensor, const char* operation,
+                    std::initializer_list<Input> inputs);
+void check_mutation(const std::optional<MutableTensor>& tensor, const char* operation,
+                    std::initializer_list<Input> inputs);
+void check_mutation(const MutableTensorList& tensors, const char* operation,
+                    std::initializer_list<Input> inputs);
+
+// Results -> C++ values. `i` is the index of the result.
+/// A new Tensor; a lazy copy if libtorch handed back (the memory of) an input.
+Tensor tensor_result(Call& call, std::size_t i, std::initializer_list<Input> inputs);
+std::vector<Tensor> tensors_result(Call& call, std::size_t i, std::initializer_list<Input> inputs);
+/// A view of `of`, registered with the borrow checker under `origin` (a literal).
+TensorView view_result(Call& call, std::size_t i, const TensorArg& of, const char* origin);
+std::vector<TensorView> views_result(Call& call, std::size_t i, const TensorArg& of,
+                                     const char* origin);
+std::int64_t int_result(Call& call, std::size_t i);
+double float_result(Call& call, std::size_t i);
+bool bool_result(Call& call, std::size_t i);
+DType dtype_result(Call& call, std::size_t i);
+std::vector<std::int64_t> ints_result(Call& call, std::size_t i);
+
+}  // namespace ops::detail
+}  // namespace fp

@@ -1,0 +1,475 @@
+// The parameter types of ops and the conversions the generated wrappers use.
+#include "flash_powder/ops/arguments.h"
+
+#include <string>
+#include <utility>
+
+#include "flash_powder/abi/dispatch.h"
+#include "flash_powder/abi/schema.h"
+#include "flash_powder/abi/tensor_handle.h"
+
+namespace fp {
+
+// --- TensorArg, MutableTensor -------------------------------------------------
+
+detail::BorrowState* TensorArg::borrowed_from() const {
+  switch (kind_) {
+    case Kind::Tensor:
+      return static_cast<const Tensor*>(source_)->borrow_state();
+    case Kind::View:
+      return static_cast<const TensorView*>(source_)->borrowed_from();
+    case Kind::MutView:
+      return static_cast<const TensorMutView*>(source_)->borrow_state();
+  }
+  return nullptr;
+}
+
+abi::Arg TensorArg::to_arg() const {
+  switch (kind_) {
+    case Kind::Tensor:
+      return abi::to_arg(*static_cast<const Tensor*>(source_));
+    case Kind::View:
+      return abi::to_arg(*static_cast<const TensorView*>(source_));
+    case Kind::MutView:
+      return abi::to_arg(*static_cast<const TensorMutView*>(source_));
+  }
+  return {raw_};
+}
+
+detail::BorrowState* MutableTensor::borrow_state() const {
+  return tensor_ ? tensor_->borrow_state() : view_->borrow_state();
+}
+
+void MutableTensor::check_mutation(const char* operation, int own_arguments) const {
+  if (tensor_) {
+    tensor_->check_mutation(operation, own_arguments);
+  } else {
+    view_->check_mutation(operation, own_arguments);
+  }
+}
+
+abi::Arg MutableTensor::to_arg() const {
+  // Non-const lvalues: fp::dispatch takes them as lent for writing.
+  return tensor_ ? abi::to_arg(*tensor_) : abi::to_arg(*view_);
+}
+
+// --- lists ------------------------------------------------------------------------
+
+TensorList::TensorList(std::span<const Tensor> tensors)
+    : owned_(tensors.begin(), tensors.end()), items_(owned_) {}
+
+TensorList::TensorList(std::span<const TensorView> views)
+    : owned_(views.begin(), views.end()), items_(owned_) {}
+
+namespace {
+template <class Range>
+std::vector<std::optional<TensorArg>> optional_arguments(const Range& range) {
+  std::vector<std::optional<TensorArg>> out;
+  out.reserve(range.size());
+  for (const auto& item : range) {
+    if constexpr (requires { item.has_value(); }) {
+      out.push_back(item ? std::optional<TensorArg>(*item) : std::nullopt);
+    } else {
+      out.emplace_back(item);
+    }
+  }
+  return out;
+}
+}  // namespace
+
+OptionalTensorList::OptionalTensorList(const std::vector<Tensor>& tensors)
+    : owned_(optional_arguments(tensors)), items_(owned_) {}
+OptionalTensorList::OptionalTensorList(const std::vector<TensorView>& views)
+    : owned_(optional_arguments(views)), items_(owned_) {}
+OptionalTensorList::OptionalTensorList(const std::vector<std::optional<Tensor>>& tensors)
+    : owned_(optional_arguments(tensors)), items_(owned_) {}
+OptionalTensorList::OptionalTensorList(const std::vector<std::optional<TensorView>>& views)
+    : owned_(optional_arguments(views)), items_(owned_) {}
+
+MutableTensorList::MutableTensorList(std::span<Tensor> tensors)
+    : owned_(tensors.begin(), tensors.end()), items_(owned_) {}
+
+namespace ops::detail {
+
+// --- arguments -> abi::Arg -------------------------------------------------------------
+
+abi::Arg arg(const TensorArg& tensor) {
+  return tensor.to_arg();
+}
+abi::Arg arg(const std::optional<TensorArg>& tensor) {
+  return tensor ? tensor->to_arg() : none();
+}
+abi::Arg arg(const MutableTensor& tensor) {
+  return tensor.to_arg();
+}
+abi::Arg arg(const std::optional<MutableTensor>& tensor) {
+  return tensor ? tensor->to_arg() : none();
+}
+
+abi::Arg arg(const TensorList& tensors) {
+  std::vector<abi::RawTensor> raw;
+  raw.reserve(tensors.size());
+  for (const auto& tensor : tensors.items())
+    raw.push_back(tensor.raw());
+  return {std::move(raw)};
+}
+
+abi::Arg arg(const OptionalTensorList& tensors) {
+  // A null handle stands for None in a `Tensor?[]`.
+  std::vector<abi::RawTensor> raw;
+  for (const auto& tensor : tensors.items())
+    raw.push_back(tensor ? tensor->raw() : nullptr);
+  return {std::move(raw)};
+}
+
+abi::Arg arg(const MutableTensorList& tensors) {
+  std::vector<abi::RawTensor> raw;
+  for (const auto& tensor : tensors.items())
+    raw.push_back(tensor.raw());
+  abi::Arg result{std::move(raw)};
+  result.writable = true;  // every item is a non-const Tensor or a TensorMutView
+  return result;
+}
+
+abi::Arg arg(std::int64_t value) {
+  return {value};
+}
+abi::Arg arg(double value) {
+  return {value};
+}
+abi::Arg arg(bool value) {
+  return {value};
+}
+abi::Arg arg(std::string_view value) {
+  return {std::string(value)};
+}
+abi::Arg arg(DType value) {
+  return {value};
+}
+abi::Arg arg(Layout value) {
+  return {value};
+}
+abi::Arg arg(Device value) {
+  return {value};
+}
+abi::Arg arg(MemoryFormat value) {
+  return {value};
+}
+
+namespace {
+template <class T>
+abi::Arg optional_arg(const std::optional<T>& value) {
+  if (!value) return none();
+  return {abi::Arg::Value(std::in_place_type<T>, *value)};
+}
+}  // namespace
+
+abi::Arg arg(const std::optional<std::int64_t>& value) {
+  return optional_arg(value);
+}
+abi::Arg arg(const std::optional<double>& value) {
+  return optional_arg(value);
+}
+abi::Arg arg(const std::optional<bool>& value) {
+  return optional_arg(value);
+}
+abi::Arg arg(const std::optional<std::string_view>& value) {
+  return value ? arg(*value) : none();
+}
+abi::Arg arg(const std::optional<DType>& value) {
+  return optional_arg(value);
+}
+abi::Arg arg(const std::optional<Layout>& value) {
+  return optional_arg(value);
+}
+abi::Arg arg(const std::optional<Device>& value) {
+  return optional_arg(value);
+}
+abi::Arg arg(const std::optional<MemoryFormat>& value) {
+  return optional_arg(value);
+}
+abi::Arg arg(const std::optional<abi::RawGenerator>& value) {
+  return optional_arg(value);
+}
+
+abi::Arg arg(IntList values) {
+  return {values.vec()};
+}
+abi::Arg arg(const OptionalIntList& values) {
+  return values ? arg(*values) : none();
+}
+abi::Arg arg(ArrayRef<double> values) {
+  return {values.vec()};
+}
+abi::Arg arg(const OptionalArrayRef<double>& values) {
+  return values ? arg(*values) : none();
+}
+
+abi::Arg int_list(IntList values, std::size_t fixed_size) {
+  if (values.size() == 1 && fixed_size > 1) {
+    return {std::vector<std::int64_t>(fixed_size, values[0])};
+  }
+  return arg(values);
+}
+
+abi::Arg int_list(const OptionalIntList& values, std::size_t fixed_size) {
+  return values ? int_list(*values, fixed_size) : none();
+}
+
+abi::Arg bool_list(std::span<const bool> values) {
+  return {std::vector<bool>(values.begin(), values.end())};
+}
+
+abi::Arg none() {
+  return {abi::None{}};
+}
+
+// --- Call ----------------------------------------------------------------------------------
+
+Call::Call(const abi::Schema& schema) : schema_(&schema) {
+  args_.reserve(schema.arguments.size());
+}
+
+Call::~Call() = default;
+
+#define FP_CALL_ARG(Type)                     \
+  Call& Call::arg(Type value) {               \
+    args_.push_back(ops::detail::arg(value)); \
+    return *this;                             \
+  }
+FP_CALL_ARG(const TensorArg&)
+FP_CALL_ARG(const std::optional<TensorArg>&)
+FP_CALL_ARG(const MutableTensor&)
+FP_CALL_ARG(const std::optional<MutableTensor>&)
+FP_CALL_ARG(const TensorList&)
+FP_CALL_ARG(const OptionalTensorList&)
+FP_CALL_ARG(const MutableTensorList&)
+FP_CALL_ARG(std::int64_t)
+FP_CALL_ARG(double)
+FP_CALL_ARG(bool)
+FP_CALL_ARG(std::string_view)
+FP_CALL_ARG(DType)
+FP_CALL_ARG(Layout)
+FP_CALL_ARG(Device)
+FP_CALL_ARG(MemoryFormat)
+FP_CALL_ARG(const std::optional<std::int64_t>&)
+FP_CALL_ARG(const std::optional<double>&)
+FP_CALL_ARG(const std::optional<bool>&)
+FP_CALL_ARG(const std::optional<std::string_view>&)
+FP_CALL_ARG(const std::optional<DType>&)
+FP_CALL_ARG(const std::optional<Layout>&)
+FP_CALL_ARG(const std::optional<Device>&)
+FP_CALL_ARG(const std::optional<MemoryFormat>&)
+FP_CALL_ARG(const std::optional<abi::RawGenerator>&)
+FP_CALL_ARG(IntList)
+FP_CALL_ARG(const OptionalIntList&)
+FP_CALL_ARG(ArrayRef<double>)
+FP_CALL_ARG(const OptionalArrayRef<double>&)
+#undef FP_CALL_ARG
+
+Call& Call::int_list(IntList values, std::size_t fixed_size) {
+  args_.push_back(ops::detail::int_list(values, fixed_size));
+  return *this;
+}
+
+Call& Call::int_list(const OptionalIntList& values, std::size_t fixed_size) {
+  args_.push_back(ops::detail::int_list(values, fixed_size));
+  return *this;
+}
+
+Call& Call::bool_list(std::span<const bool> values) {
+  args_.push_back(ops::detail::bool_list(values));
+  return *this;
+}
+
+Call& Call::none() {
+  args_.push_back(ops::detail::none());
+  return *this;
+}
+
+void Call::run() {
+  results_ = std::make_unique<abi::Results>(abi::call(*schema_, args_));
+}
+
+// --- the borrow check of written lists ---------------------------------------------------
+
+template <class Visit>
+void Input::each(Visit&& visit) const {
+  switch (kind_) {
+    case Kind::Tensor: {
+      const auto& tensor = *static_cast<const TensorArg*>(pointer_);
+      visit(tensor.raw(), &tensor);
+      return;
+    }
+    case Kind::OptionalTensor: {
+      const auto& tensor = *static_cast<const std::optional<TensorArg>*>(pointer_);
+      if (tensor) visit(tensor->raw(), &*tensor);
+      return;
+    }
+    case Kind::Mutable:
+      visit(static_cast<const MutableTensor*>(pointer_)->raw(), nullptr);
+      return;
+    case Kind::OptionalMutable: {
+      const auto& tensor = *static_cast<const std::optional<MutableTensor>*>(pointer_);
+      if (tensor) visit(tensor->raw(), nullptr);
+      return;
+    }
+    case Kind::List:
+      for (const auto& tensor : static_cast<const TensorList*>(pointer_)->items()) {
+        visit(tensor.raw(), &tensor);
+      }
+      return;
+    case Kind::OptionalList:
+      for (const auto& tensor : static_cast<const OptionalTensorList*>(pointer_)->items()) {
+        if (tensor) visit(tensor->raw(), &*tensor);
+      }
+      return;
+    case Kind::MutableList:
+      for (const auto& tensor : static_cast<const MutableTensorList*>(pointer_)->items()) {
+        visit(tensor.raw(), nullptr);
+      }
+      return;
+  }
+}
+
+void check_mutation(const MutableTensor& tensor, const char* operation,
+                    std::initializer_list<Input> inputs) {
+  bool any_views = false;
+  for (const Input& input : inputs) {
+    input.each([&](abi::RawTensor, const TensorArg* argument) {
+      any_views = any_views || (argument != nullptr && argument->viewing() != nullptr);
+    });
+  }
+  // Only views register with a borrow state, so without views among the
+  // arguments there is nothing to count (and no state needs making).
+  int own_arguments = 0;
+  if (any_views) {
+    const fp::detail::BorrowState* state = tensor.borrow_state();
+    for (const Input& input : inputs) {
+      input.each([&](abi::RawTensor, const TensorArg* argument) {
+        own_arguments += argument != nullptr && state != nullptr && argument->viewing() == state;
+      });
+    }
+  }
+  tensor.check_mutation(operation, own_arguments);
+}
+
+void check_mutation(const std::optional<MutableTensor>& tensor, const char* operation,
+                    std::initializer_list<Input> inputs) {
+  if (tensor) check_mutation(*tensor, operation, inputs);
+}
+
+void check_mutation(const MutableTensorList& tensors, const char* operation,
+                    std::initializer_list<Input> inputs) {
+  for (const MutableTensor& tensor : tensors.items())
+    check_mutation(tensor, operation, inputs);
+}
+
+// --- results -> C++ values ----------------------------------------------------------------
+
+namespace {
+
+template <class T>
+T take(Call& call, std::size_t i, const char* wanted) {
+  abi::Results& results = call.results();
+  if (i >= results.values.size()) {
+    results.fail("returned " + std::to_string(results.values.size()) + " values, expected " +
+                 std::to_string(i + 1));
+  }
+  if (auto* value = std::get_if<T>(&results.values[i].value)) return std::move(*value);
+  results.fail("returned " + std::string(results.values[i].type_name()) + " as result " +
+               std::to_string(i) + ", expected " + wanted);
+}
+
+/// The first byte of a strided tensor's data, or null when it has none (undefined,
+/// empty, sparse, meta) or cannot tell.
+const void* data_of(abi::RawTensor tensor) noexcept {
+  try {
+    if (tensor == nullptr || !abi::is_defined(tensor) || abi::layout(tensor) != Layout::Strided) {
+      return nullptr;
+    }
+    return abi::const_data_ptr(tensor);
+  } catch (const Error&) {
+    return nullptr;
+  }
+}
+
+/// Whether `result` is (the memory of) one of the call's tensor arguments: a
+/// composite op may hand an input back (`atleast_1d`, `type_as`, `_unsafe_view`).
+bool aliases_an_input(abi::RawTensor result, std::initializer_list<Input> inputs) {
+  const void* data = data_of(result);
+  if (data == nullptr) return false;
+  bool found = false;
+  for (const Input& input : inputs) {
+    input.each([&](abi::RawTensor raw, const TensorArg*) {
+      found = found || (raw != nullptr && data_of(raw) == data);
+    });
+    if (found) return true;
+  }
+  return false;
+}
+
+Tensor independent_tensor(abi::TensorHandle handle, std::initializer_list<Input> inputs) {
+  Tensor result(std::move(handle));
+  if (aliases_an_input(result.raw(), inputs)) return result.to_owned();
+  return result;
+}
+
+}  // namespace
+
+Tensor tensor_result(Call& call, std::size_t i, std::initializer_list<Input> inputs) {
+  return independent_tensor(take<abi::TensorHandle>(call, i, "Tensor"), inputs);
+}
+
+std::vector<Tensor> tensors_result(Call& call, std::size_t i, std::initializer_list<Input> inputs) {
+  auto handles = take<std::vector<abi::TensorHandle>>(call, i, "Tensor[]");
+  std::vector<Tensor> tensors;
+  tensors.reserve(handles.size());
+  for (auto& handle : handles)
+    tensors.push_back(independent_tensor(std::move(handle), inputs));
+  return tensors;
+}
+
+TensorView view_result(Call& call, std::size_t i, const TensorArg& of, const char* origin) {
+  return TensorView(take<abi::TensorHandle>(call, i, "Tensor"), of.borrowed_from(), origin);
+}
+
+std::vector<TensorView> views_result(Call& call, std::size_t i, const TensorArg& of,
+                                     const char* origin) {
+  auto handles = take<std::vector<abi::TensorHandle>>(call, i, "Tensor[]");
+  fp::detail::BorrowState* owner = of.borrowed_from();
+  std::vector<TensorView> views;
+  views.reserve(handles.size());
+  for (auto& handle : handles)
+    views.emplace_back(std::move(handle), owner, origin);
+  return views;
+}
+
+std::int64_t int_result(Call& call, std::size_t i) {
+  return take<std::int64_t>(call, i, "int");
+}
+
+double float_result(Call& call, std::size_t i) {
+  const abi::Results& results = call.results();
+  if (i < results.values.size()) {
+    if (auto* integer = std::get_if<std::int64_t>(&results.values[i].value)) {
+      return static_cast<double>(*integer);
+    }
+  }
+  return take<double>(call, i, "float");
+}
+
+bool bool_result(Call& call, std::size_t i) {
+  return take<bool>(call, i, "bool");
+}
+
+DType dtype_result(Call& call, std::size_t i) {
+  return take<DType>(call, i, "ScalarType");
+}
+
+std::vector<std::int64_t> ints_result(Call& call, std::size_t i) {
+  return take<std::vector<std::int64_t>>(call, i, "int[]");
+}
+
+}  // namespace ops::detail
+}  // namespace fp

@@ -1,0 +1,949 @@
+#!/usr/bin/env python3
+"""Generates fp::aten::*: a typed C++ function for every ATen op overload the
+stable ABI can carry.
+
+Reads the op schemas from the `native_functions.yaml` every torch wheel ships
+(`torchgen/packaged/ATen/native/`, the same file tools/generate_schemas.py
+reads) and writes
+
+    include/flash_powder/ops/aten.h        declarations, each with its schema
+    src/ops/generated/aten_<k>.cpp         definitions, split to build in parallel
+    docs/ops.md                            the counts and every excluded overload
+
+The output is committed, so building needs no Python; regenerate it when
+moving the build baseline to a new torch:
+
+    .venv/bin/python tools/generate_ops.py          # rewrite the files
+    .venv/bin/python tools/generate_ops.py --check  # exit 1 if any is stale
+
+Mapping rules (documented for users in docs/ops.md):
+
+* `aten::<name>` (default overload) becomes `fp::aten::<name>`, any other
+  overload `fp::aten::<name>_<overload>`; `__and__` becomes `dunder_and`; a
+  C++ keyword gets a trailing `_`. A non-default overload whose name collides
+  with another function is left out.
+* Tensor -> fp::TensorArg, Tensor? -> std::optional<fp::TensorArg>,
+  Tensor(a!) -> fp::MutableTensor, Tensor[] -> fp::TensorList, ... (see
+  param_type() below and include/flash_powder/ops/arguments.h).
+* Schema defaults become C++ default arguments (only on the trailing run of
+  arguments that all have one). Keyword-only arguments stay positional.
+* `Scalar?` arguments are left out of the C++ signature and passed as None:
+  the stable ABI of torch 2.13 cannot carry a Scalar. Overloads with a
+  non-optional Scalar, and other types the ABI cannot carry, are excluded.
+* Returns: Tensor -> fp::Tensor (a lazy clone if libtorch handed back an input),
+  `Tensor(a)` (a view or maybe-view of input `a`) -> fp::TensorView borrowing
+  from that input, mutated inputs (`-> Tensor(a!)`) -> nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import dataclasses
+import importlib.util
+import pathlib
+import re
+import shutil
+import subprocess
+import sys
+
+REPO = pathlib.Path(__file__).resolve().parent.parent
+HEADER = pathlib.Path("include/flash_powder/ops/aten.h")
+SOURCE_DIR = pathlib.Path("src/ops/generated")
+DOC = pathlib.Path("docs/ops.md")
+SOURCE_FILES = 8
+
+CPP_KEYWORDS = set("""
+alignas alignof and and_eq asm auto bitand bitor bool break case catch char char8_t char16_t
+char32_t class co_await co_return co_yield compl concept const consteval constexpr constinit
+const_cast continue decltype default delete do double dynamic_cast else enum explicit export
+extern false float for friend goto if inline int long mutable namespace new noexcept not not_eq
+nullptr operator or or_eq private protected public register reinterpret_cast requires return
+short signed sizeof static static_assert static_cast struct switch template this thread_local
+throw true try typedef typeid typename union unsigned using virtual void volatile wchar_t while
+xor xor_eq
+""".split())
+
+# Ops that are useless without their `Scalar?` arguments (which can only be None
+# here); the `.Tensor` overloads do the same with tensor bounds.
+USELESS_WITHOUT_SCALARS = {"clamp", "clamp_", "clamp.out", "clip", "clip_", "clip.out"}
+
+# Ops that make a written argument share memory with another tensor: after
+# them, writing one tensor would change another, which fp::Tensor promises away.
+MAKE_ALIASES = {"set_.source_Tensor", "set_.source_Tensor_storage_offset", "set_data"}
+
+# Arguments ops write without their schema saying so: the running statistics
+# of batch norm in training mode. Their wrappers take fp::MutableTensor.
+UNANNOTATED_WRITES = {
+    op: ("running_mean", "running_var")
+    for op in ("batch_norm", "_batch_norm_impl_index", "cudnn_batch_norm", "cudnn_batch_norm.out",
+               "instance_norm", "miopen_batch_norm", "native_batch_norm", "native_batch_norm.out",
+               "batch_norm_gather_stats", "batch_norm_gather_stats_with_counts",
+               "batch_norm_update_stats")
+}
+
+# ---------------------------------------------------------------------------
+# Schemas
+
+
+@dataclasses.dataclass
+class Type:
+    """A schema type: `base` with `?`/`[N]` wrappers, e.g. `Tensor(a!)[]`."""
+
+    kind: str  # "base", "optional", "list"
+    name: str = ""  # for "base": Tensor, int, SymInt, ...
+    elem: Type | None = None
+    fixed: int | None = None  # `int[2]` -> 2
+    alias: str = ""  # the annotation anywhere in the type, e.g. "a!", "a -> *"
+    text: str = ""
+
+    @property
+    def base(self) -> Type:
+        return self if self.kind == "base" else self.elem.base
+
+    @property
+    def mutable(self) -> bool:
+        return "!" in self.alias
+
+    @property
+    def alias_set(self) -> str:
+        """The alias letter(s), e.g. "a" for `Tensor(a!)` and `Tensor(a -> *)`."""
+        return self.alias.split("->")[0].replace("!", "").strip()
+
+
+@dataclasses.dataclass
+class Argument:
+    type: Type
+    name: str
+    default: str | None = None
+    kwarg_only: bool = False
+
+
+@dataclasses.dataclass
+class Schema:
+    text: str
+    name: str
+    overload: str
+    arguments: list[Argument]
+    returns: list[Argument]
+
+    @property
+    def key(self) -> str:
+        return self.name + ("." + self.overload if self.overload else "")
+
+
+def split_top_level(text: str) -> list[str]:
+    """Splits at commas outside brackets, parentheses and quotes."""
+    parts, depth, quote, start, i = [], 0, "", 0, 0
+    while i < len(text):
+        c = text[i]
+        if quote:
+            if c == "\\":
+                i += 1
+            elif c == quote:
+                quote = ""
+        elif c in "'\"":
+            quote = c
+        elif c in "([":
+            depth += 1
+        elif c in ")]":
+            depth -= 1
+        elif c == "," and depth == 0:
+            parts.append(text[start:i].strip())
+            start = i + 1
+        i += 1
+    if text[start:].strip():
+        parts.append(text[start:].strip())
+    return parts
+
+
+TYPE_RE = re.compile(r"(\w+)(\([^)]*\))?((?:\?|\[\d*\])*)(\([^)]*\))?$")
+
+
+def parse_type(text: str) -> Type:
+    match = TYPE_RE.match(text)
+    if not match:
+        raise ValueError(f"cannot parse type {text!r}")
+    base, alias1, suffixes, alias2 = match.groups()
+    alias = (alias1 or alias2 or "()")[1:-1]
+    result = Type("base", name=base, alias=alias, text=text)
+    for suffix in re.findall(r"\?|\[\d*\]", suffixes):
+        if suffix == "?":
+            result = Type("optional", elem=result, alias=alias, text=text)
+        else:
+            fixed = int(suffix[1:-1]) if len(suffix) > 2 else None
+            result = Type("list", elem=result, fixed=fixed, alias=alias, text=text)
+    return result
+
+
+def parse_argument(text: str, kwarg_only: bool) -> Argument:
+    """`<type> <name>[=<default>]`; the type may hold spaces (`Tensor(a -> *)`)."""
+    match = re.match(r"^(.*?\S)\s+(\w+)(?:=(.*))?$", text, re.S)
+    if not match:
+        raise ValueError(f"cannot parse argument {text!r}")
+    type_text, name, default = match.groups()
+    return Argument(parse_type(type_text.strip()), name, default, kwarg_only)
+
+
+def parse_schema(text: str) -> Schema:
+    head, rest = text.split("(", 1)
+    name, _, overload = head.partition(".")
+    arguments_text, returns_text = rest.rsplit(") -> ", 1)
+    arguments, kwarg_only = [], False
+    for part in split_top_level(arguments_text):
+        if part == "*":
+            kwarg_only = True
+            continue
+        arguments.append(parse_argument(part, kwarg_only))
+    returns_text = returns_text.strip()
+    if returns_text.startswith("(") and returns_text.endswith(")"):
+        items = split_top_level(returns_text[1:-1])
+    else:
+        items = [returns_text]
+    returns = []
+    for item in items:
+        match = re.match(r"^(.*?)(?:\s+(\w+))?$", item)
+        returns.append(Argument(parse_type(match.group(1)), match.group(2) or ""))
+    return Schema(text, name, overload, arguments, returns)
+
+
+def torch_dir() -> pathlib.Path:
+    spec = importlib.util.find_spec("torch")
+    if spec is None or not spec.submodule_search_locations:
+        sys.exit("generate_ops: torch is not installed for " + sys.executable)
+    return pathlib.Path(spec.submodule_search_locations[0])
+
+
+def torch_version(torch: pathlib.Path) -> str:
+    header = (torch / "include" / "torch" / "headeronly" / "version.h").read_text()
+    parts = [re.search(rf"#define TORCH_VERSION_{part} (\d+)", header).group(1)
+             for part in ("MAJOR", "MINOR", "PATCH")]
+    return ".".join(parts)
+
+
+def read_schemas(torch: pathlib.Path) -> list[Schema]:
+    yaml = torch.parent / "torchgen" / "packaged" / "ATen" / "native" / "native_functions.yaml"
+    if not yaml.exists():
+        sys.exit(f"generate_ops: {yaml} is missing from this torch installation")
+    texts = [m.group(1).strip() for m in re.finditer(r"^- func: (.*)$", yaml.read_text(), re.M)]
+    return [parse_schema(t) for t in texts]
+
+
+# ---------------------------------------------------------------------------
+# C++ types and values
+
+
+class Excluded(Exception):
+    """An overload that gets no wrapper; args[0] is the reason (a group name)."""
+
+
+# Reasons, in the order docs/ops.md lists them.
+R_SCALAR = "Scalar arguments"
+R_SCALAR_RETURN = "Scalar results"
+R_OTHER_TYPE = "Other types the stable ABI cannot carry"
+R_RETURN_ORDER = "Results of mixed types (a libtorch bug)"
+R_USELESS = "Useless without their `Scalar?` arguments"
+R_ALIASING = "Ops that make tensors share memory"
+R_NAME = "Name collisions"
+
+# Why each group is excluded, for docs/ops.md.
+EXPLANATIONS = {
+    R_SCALAR: "A non-optional `Scalar` or `Scalar[]` argument (a Python number) cannot cross "
+    "the stable ABI of torch 2.13, not even as its default. Most of these ops have an "
+    "overload taking a Tensor instead, and a 0-dim tensor serves where a number is meant "
+    "(`mul_Tensor(x, fp::tensor(2.f))` for `mul.Scalar`). Note that `add.Tensor`, "
+    "`sub.Tensor` and their relatives are here too: their `Scalar alpha=1` cannot be passed.",
+    R_SCALAR_RETURN: "A `Scalar` cannot come back through the stable ABI either "
+    "(`fp::Tensor::item<T>()` does what `item` does).",
+    R_OTHER_TYPE: "`Storage`, `Stream`, `DeviceIndex`, `QScheme` and `SymBool` have no "
+    "representation in the stable ABI.",
+    R_RETURN_ORDER: "`torch_call_dispatcher` in torch 2.13 converts the results from the last "
+    "to the first but takes their schema types from the first to the last, so a result tuple "
+    "whose types do not read the same backwards (`(float, int)`, `(Tensor, Tensor[])`) fails "
+    "inside libtorch (\"INTERNAL ASSERT FAILED ... expected double\"). Tuples of Tensors only "
+    "are not affected.",
+    R_USELESS: "`clamp` and `clip` with both bounds None always fail; `clamp.Tensor`, "
+    "`clamp_min.Tensor` and `clamp_max.Tensor` take tensor bounds.",
+    R_ALIASING: "After `set_(self, source)` or `set_data(self, new_data)` writing one tensor "
+    "would change another, which `fp::Tensor`'s value semantics rule out.",
+    R_NAME: "A non-default overload whose mangled name is another function's name.",
+}
+
+SCALARS = {
+    "int": "std::int64_t",
+    "SymInt": "std::int64_t",
+    "float": "double",
+    "bool": "bool",
+    "str": "std::string_view",
+    "ScalarType": "DType",
+    "Layout": "Layout",
+    "Device": "Device",
+    "MemoryFormat": "MemoryFormat",
+    "Generator": "abi::RawGenerator",
+}
+
+
+@dataclasses.dataclass
+class Param:
+    """One C++ parameter (or an argument always passed as None: `dropped`)."""
+
+    arg: Argument
+    cpp: str = ""  # the declared type
+    cpp_name: str = ""
+    default: str | None = None  # C++ default, if the schema has one
+    dropped: bool = False  # a `Scalar?`, always None
+    tensor_input: str = ""  # "", "in" (read), "mut" (written): what the borrow check sees
+    converter: str = ""  # the expression making its abi::Arg
+    unannotated_write: bool = False  # written, though the schema does not say so
+
+
+def unsupported(type_: Type) -> str | None:
+    """The base type name the stable ABI cannot carry, if any."""
+    name = type_.base.name
+    return None if name in SCALARS or name == "Tensor" else name
+
+
+def param_type(type_: Type) -> tuple[str, str]:
+    """(C++ type, tensor role) for an argument of this schema type."""
+    if type_.kind == "base":
+        if type_.name == "Tensor":
+            return ("MutableTensor", "mut") if type_.mutable else ("TensorArg", "in")
+        return SCALARS[type_.name], ""
+    if type_.kind == "optional":
+        inner = type_.elem
+        if inner.kind == "list":
+            element = inner.elem
+            if element.kind == "base" and element.name in ("int", "SymInt"):
+                return "OptionalIntList", ""
+            if element.kind == "base" and element.name == "float":
+                return "OptionalArrayRef<double>", ""
+            raise Excluded(R_OTHER_TYPE, type_.text)
+        cpp, role = param_type(inner)
+        return f"std::optional<{cpp}>", role
+    # lists
+    element = type_.elem
+    if element.kind == "base" and element.name == "Tensor":
+        if type_.mutable:
+            return "const MutableTensorList&", "mut"
+        return "const TensorList&", "in"
+    if element.kind == "optional" and element.elem.kind == "base" and element.elem.name == "Tensor":
+        return "const OptionalTensorList&", "in"
+    if element.kind == "base" and element.name in ("int", "SymInt"):
+        return "IntList", ""
+    if element.kind == "base" and element.name == "float":
+        return "ArrayRef<double>", ""
+    if element.kind == "base" and element.name == "bool" and type_.fixed:
+        return f"std::array<bool, {type_.fixed}>", ""
+    raise Excluded(R_OTHER_TYPE, type_.text)
+
+
+def cpp_string(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def python_string(literal: str) -> str:
+    """The value of a quoted schema string default, e.g. `'"\\'\\\\'`."""
+    quote, body, out, i = literal[0], literal[1:-1], [], 0
+    assert literal[-1] == quote, literal
+    while i < len(body):
+        if body[i] == "\\" and i + 1 < len(body):
+            i += 1
+        out.append(body[i])
+        i += 1
+    return "".join(out)
+
+
+DTYPE_DEFAULTS = {"long": "DType::I64", "int": "DType::I32", "float": "DType::F32",
+                  "double": "DType::F64", "half": "DType::F16", "bool": "DType::Bool"}
+MEMORY_FORMATS = {"contiguous_format": "MemoryFormat::Contiguous",
+                  "preserve_format": "MemoryFormat::Preserve",
+                  "channels_last": "MemoryFormat::ChannelsLast",
+                  "channels_last_3d": "MemoryFormat::ChannelsLast3d"}
+
+
+def scalar_default(type_: Type, text: str) -> str:
+    name = type_.name
+    if name in ("int", "SymInt"):
+        named = {"Mean": "1", "Sum": "2"}  # at::Reduction
+        return named[text] if text in named else str(int(text))
+    if name == "float":
+        if text in ("inf", "-inf"):
+            return ("-" if text[0] == "-" else "") + "std::numeric_limits<double>::infinity()"
+        value = float(text)
+        return repr(value) if "." in repr(value) or "e" in repr(value) else repr(value) + ".0"
+    if name == "bool":
+        return {"True": "true", "False": "false"}[text]
+    if name == "str":
+        return cpp_string(python_string(text))
+    if name == "ScalarType":
+        return DTYPE_DEFAULTS[text]
+    if name == "MemoryFormat":
+        return MEMORY_FORMATS[text]
+    if name == "Layout" and text == "strided":
+        return "Layout::Strided"
+    raise ValueError(f"no C++ default for {type_.text}={text}")
+
+
+def cpp_default(type_: Type, text: str) -> str:
+    if text == "None":
+        if type_.kind != "optional":
+            raise ValueError(f"None default for non-optional {type_.text}")
+        return "std::nullopt"
+    if type_.kind == "optional":
+        return cpp_default(type_.elem, text)
+    if type_.kind == "base":
+        return scalar_default(type_, text)
+    element = type_.elem
+    if text.startswith("["):
+        items = [item.strip() for item in text[1:-1].split(",") if item.strip()]
+        return "{" + ", ".join(scalar_default(element, item) for item in items) + "}"
+    # `int[2] stride=1`: a single value fills the list, as in Python.
+    value = scalar_default(element, text)
+    if element.name == "bool":
+        return "{" + ", ".join([value] * (type_.fixed or 1)) + "}"
+    return value
+
+
+# ---------------------------------------------------------------------------
+# Overloads -> wrappers
+
+
+@dataclasses.dataclass
+class Return:
+    arg: Argument
+    cpp: str
+    take: str  # the expression that converts this result
+
+
+@dataclasses.dataclass
+class Wrapper:
+    schema: Schema
+    cpp_name: str
+    params: list[Param]
+    returns: list[Return]  # kept returns (mutated inputs are dropped)
+    dropped_returns: list[Argument]
+
+    @property
+    def result_type(self) -> str:
+        if not self.returns:
+            return "void"
+        if len(self.returns) == 1:
+            return self.returns[0].cpp
+        return "std::tuple<" + ", ".join(r.cpp for r in self.returns) + ">"
+
+    @property
+    def qualified(self) -> str:
+        return "aten::" + self.schema.key
+
+
+def mangle(schema: Schema) -> str:
+    name = schema.name
+    if name.startswith("__") and name.endswith("__"):
+        name = "dunder_" + name[2:-2]
+    if schema.overload:
+        name += "_" + schema.overload
+    if name in CPP_KEYWORDS:
+        name += "_"
+    return name
+
+
+# Names the generated definitions use for themselves.
+LOCAL_NAMES = {"op", "op_schema", "op_call", "abi", "fp", "std"}
+
+
+def param_name(name: str) -> str:
+    return name + "_" if name in CPP_KEYWORDS or name in LOCAL_NAMES else name
+
+
+INTS = ("int", "SymInt")
+RETURN_SCALARS = {"int": ("std::int64_t", "int"), "SymInt": ("std::int64_t", "int"),
+                  "float": ("double", "float"), "bool": ("bool", "bool"),
+                  "ScalarType": ("DType", "dtype")}
+
+
+def make_wrapper(schema: Schema) -> Wrapper:
+    # --- arguments
+    for argument in schema.arguments:
+        base = argument.type.base.name
+        if base == "Scalar" and not (argument.type.kind == "optional"
+                                     and argument.type.elem.kind == "base"):
+            raise Excluded(R_SCALAR, argument.type.text)
+    for result in schema.returns:
+        if result.type.base.name == "Scalar":
+            raise Excluded(R_SCALAR_RETURN, result.type.text)
+    for argument in schema.arguments:
+        name = unsupported(argument.type)
+        if name is not None and name != "Scalar":
+            raise Excluded(R_OTHER_TYPE, name)
+    for result in schema.returns:
+        name = unsupported(result.type)
+        if name is not None:
+            raise Excluded(R_OTHER_TYPE, "returns " + name)
+    # libtorch pops the results from the back but takes their types from the
+    # front, so only tuples that read the same both ways come back intact.
+    kinds = [re.sub(r"\(.*?\)", "", r.type.text).replace("SymInt", "int") for r in schema.returns]
+    if kinds != kinds[::-1]:
+        raise Excluded(R_RETURN_ORDER, "-> (" + ", ".join(kinds) + ")")
+    if schema.key in USELESS_WITHOUT_SCALARS:
+        raise Excluded(R_USELESS, "")
+    if schema.key in MAKE_ALIASES:
+        raise Excluded(R_ALIASING, "")
+    unannotated_writes = UNANNOTATED_WRITES.get(schema.key, ())
+    for name in unannotated_writes:
+        argument = next(a for a in schema.arguments if a.name == name)
+        argument.type = parse_type(argument.type.text.replace("Tensor", f"Tensor({name}!)"))
+
+    params = []
+    for argument in schema.arguments:
+        param = Param(argument, cpp_name=param_name(argument.name),
+                      unannotated_write=argument.name in unannotated_writes)
+        if argument.type.base.name == "Scalar":
+            param.dropped = True
+            params.append(param)
+            continue
+        param.cpp, param.tensor_input = param_type(argument.type)
+        if argument.default is not None:
+            param.default = cpp_default(argument.type, argument.default)
+        fixed = argument.type.fixed if argument.type.kind == "list" else (
+            argument.type.elem.fixed if argument.type.kind == "optional"
+            and argument.type.elem.kind == "list" else None)
+        if "IntList" in param.cpp and fixed and fixed > 1:
+            param.converter = f"int_list({param.cpp_name}, {fixed})"
+        elif param.cpp.startswith("std::array<bool"):
+            param.converter = f"bool_list({param.cpp_name})"
+        else:
+            param.converter = f"arg({param.cpp_name})"
+        params.append(param)
+    # C++ defaults only on the trailing run of arguments that all have one.
+    required_seen = False
+    for param in reversed(params):
+        if param.dropped:
+            continue
+        if param.default is None:
+            required_seen = True
+        elif required_seen:
+            param.default = None
+
+    # --- returns
+    by_alias = {}
+    for param in params:
+        alias = param.arg.type.alias_set
+        if alias and not param.dropped:
+            by_alias[alias] = param
+    returns, dropped = [], []
+    inputs = "{" + ", ".join(p.cpp_name for p in params if p.tensor_input) + "}"
+    for index, result in enumerate(schema.returns):
+        type_ = result.type
+        alias = type_.alias_set
+        source = by_alias.get(alias) if alias else None
+        if alias and source is None:
+            raise Excluded(R_OTHER_TYPE, f"return aliases unknown {alias}")
+        if type_.mutable or (source is not None and source.tensor_input == "mut"):
+            if type_.kind == "base" and type_.name == "Tensor" or type_.kind == "list":
+                dropped.append(result)
+                continue
+            raise Excluded(R_OTHER_TYPE, type_.text)
+        origin = cpp_string(f"aten::{schema.key}")
+        view_of = f"{source.cpp_name}, {origin}" if source is not None else ""
+        if type_.kind == "base" and type_.name == "Tensor":
+            if source is not None:
+                if source.cpp != "TensorArg":
+                    raise Excluded(R_OTHER_TYPE, f"view of {source.arg.type.text}")
+                returns.append(Return(result, "TensorView",
+                                      f"op::view_result(op_call, {index}, {view_of})"))
+            else:
+                returns.append(Return(result, "Tensor",
+                                      f"op::tensor_result(op_call, {index}, {inputs})"))
+        elif type_.kind == "list" and type_.elem.kind == "base" and type_.elem.name == "Tensor":
+            if source is not None:
+                if source.cpp != "TensorArg":
+                    raise Excluded(R_OTHER_TYPE, f"views of {source.arg.type.text}")
+                returns.append(Return(result, "std::vector<TensorView>",
+                                      f"op::views_result(op_call, {index}, {view_of})"))
+            else:
+                returns.append(Return(result, "std::vector<Tensor>",
+                                      f"op::tensors_result(op_call, {index}, {inputs})"))
+        elif type_.kind == "base" and type_.name in RETURN_SCALARS:
+            cpp, kind = RETURN_SCALARS[type_.name]
+            returns.append(Return(result, cpp, f"op::{kind}_result(op_call, {index})"))
+        elif type_.kind == "list" and type_.elem.kind == "base" and type_.elem.name in INTS:
+            returns.append(Return(result, "std::vector<std::int64_t>",
+                                  f"op::ints_result(op_call, {index})"))
+        else:
+            raise Excluded(R_OTHER_TYPE, "returns " + type_.text)
+    return Wrapper(schema, mangle(schema), params, returns, dropped)
+
+
+def build(schemas: list[Schema]) -> tuple[list[Wrapper], dict[str, list[tuple[Schema, str]]]]:
+    wrappers, excluded = [], collections.defaultdict(list)
+    for schema in schemas:
+        try:
+            wrappers.append(make_wrapper(schema))
+        except Excluded as why:
+            excluded[why.args[0]].append((schema, why.args[1] if len(why.args) > 1 else ""))
+    # Name collisions: a default overload keeps its plain name; any other
+    # overload mangled onto a taken name is left out.
+    by_name = collections.defaultdict(list)
+    for wrapper in wrappers:
+        by_name[wrapper.cpp_name].append(wrapper)
+    kept = []
+    for wrapper in wrappers:
+        rivals = by_name[wrapper.cpp_name]
+        if len(rivals) == 1 or not wrapper.schema.overload:
+            kept.append(wrapper)
+        else:
+            other = next(w for w in rivals if w is not wrapper)
+            excluded[R_NAME].append((wrapper.schema, f"`{wrapper.cpp_name}` is also aten::"
+                                     f"{other.schema.key}"))
+    kept.sort(key=lambda w: w.cpp_name)
+    return kept, excluded
+
+
+# ---------------------------------------------------------------------------
+# Rendering: one line per statement, then clang-format with the project's style.
+
+
+def clang_format(text: str, path: pathlib.Path) -> str:
+    """`text` formatted as the project formats `path`; unchanged without clang-format."""
+    tool = shutil.which("clang-format")
+    if tool is None:
+        print(f"generate_ops: clang-format not found; {path} is left unformatted", file=sys.stderr)
+        return text
+    result = subprocess.run([tool, f"--assume-filename={REPO / path}", "--style=file"],
+                            input=text, capture_output=True, text=True, cwd=REPO, check=True)
+    return result.stdout
+
+
+def same_code(a: str, b: str) -> bool:
+    """Equal but for whitespace: formatting may differ between clang-format versions."""
+    return re.sub(r"\s+", "", a) == re.sub(r"\s+", "", b)
+
+
+def one_line(head: str, items: list[str], tail: str) -> str:
+    return head + "(" + ", ".join(items) + ")" + tail
+
+
+def declaration_params(wrapper: Wrapper, with_defaults: bool) -> list[str]:
+    items = []
+    for param in wrapper.params:
+        if param.dropped:
+            continue
+        item = f"{param.cpp} {param.cpp_name}"
+        if with_defaults and param.default is not None:
+            item += f" = {param.default}"
+        items.append(item)
+    return items
+
+
+def doc_comment(wrapper: Wrapper) -> list[str]:
+    schema = wrapper.schema
+    lines = [f"/// `aten::{schema.text}`"]
+    notes = []
+    mutated = [p.cpp_name for p in wrapper.params if p.tensor_input == "mut"]
+    if mutated:
+        notes.append("Writes to " + ", ".join(f"`{m}`" for m in mutated) + ".")
+    for result in wrapper.returns:
+        if result.cpp in ("TensorView", "std::vector<TensorView>"):
+            source = result.take.split(", ")[2]
+            what = "a view" if result.cpp == "TensorView" else "views"
+            notes.append(f"Returns {what} of `{source}` (borrow-checked).")
+            break
+    dropped = [p.arg.name for p in wrapper.params if p.dropped]
+    if dropped:
+        notes.append("Passes " + ", ".join(f"`{d}`" for d in dropped) +
+                     " as None (a Scalar cannot cross the stable ABI).")
+    if notes:
+        lines.append("/// " + " ".join(notes))
+    return lines
+
+
+def render_header(wrappers: list[Wrapper], version: str, callable_: int, total: int) -> str:
+    lines = [
+        f"// Generated by tools/generate_ops.py from the native_functions.yaml of torch {version}.",
+        "// Do not edit; regenerate instead.",
+        "//",
+        "// fp::aten::<op>[_<overload>]: a typed function for each ATen op overload that",
+        f"// libtorch's stable ABI can carry ({callable_} of {total}; docs/ops.md lists the others",
+        "// and the mapping rules). Each calls libtorch's dispatcher with PyTorch's defaults",
+        "// for omitted trailing arguments. Tensor inputs are fp::TensorArg (a Tensor,",
+        "// TensorView or TensorMutView); tensors an op writes are fp::MutableTensor",
+        "// (a non-const Tensor or a TensorMutView), checked by the borrow checker before",
+        "// the op runs. Results are new Tensors, except where the schema says an op returns",
+        "// (or may return) a view of an input: those are TensorViews borrowing from it.",
+        "// Failures throw fp::Error with libtorch's message.",
+        "#pragma once",
+        "",
+        "#include <array>",
+        "#include <cstdint>",
+    ] + (["#include <limits>"] if any("numeric_limits" in (p.default or "")
+                                      for w in wrappers for p in w.params) else []) + [
+        "#include <optional>",
+        "#include <string_view>",
+        "#include <tuple>",
+        "#include <vector>",
+        "",
+        "#include \"flash_powder/ops/arguments.h\"",
+        "",
+        "namespace fp::aten {",
+        "",
+    ]
+    for wrapper in wrappers:
+        lines += doc_comment(wrapper)
+        lines.append(one_line(f"{wrapper.result_type} {wrapper.cpp_name}",
+                              declaration_params(wrapper, True), ";"))
+    lines += ["", "}  // namespace fp::aten", ""]
+    return "\n".join(lines)
+
+
+def render_definition(wrapper: Wrapper) -> list[str]:
+    schema = wrapper.schema
+    lines = [one_line(f"{wrapper.result_type} {wrapper.cpp_name}",
+                      declaration_params(wrapper, False), " {")]
+    lines.append(f"  static const abi::Schema& op_schema = abi::find_schema("
+                 f"{cpp_string('aten::' + schema.name)}, {cpp_string(schema.overload)});")
+    origin = cpp_string(wrapper.qualified)
+    inputs = [p.cpp_name for p in wrapper.params if p.tensor_input == "in"]
+    # abi::call checks the tensors its schema says are written; written lists
+    # and the writes the schema does not declare are checked here.
+    for param in wrapper.params:
+        if param.cpp == "const MutableTensorList&" or param.unannotated_write:
+            lines.append(one_line("  op::check_mutation",
+                                  [param.cpp_name, origin, "{" + ", ".join(inputs) + "}"], ";"))
+    converters = [p.converter if not p.dropped else "none()" for p in wrapper.params]
+    lines.append("  op::Call op_call(op_schema);")
+    lines.append("  op_call" + "".join("." + c for c in converters) + ".run();")
+    if wrapper.returns:
+        takes = [ret.take for ret in wrapper.returns]
+        if len(takes) == 1:
+            lines.append(f"  return {takes[0]};")
+        else:
+            lines.append("  return {" + ", ".join(takes) + "};")
+    lines.append("}")
+    return lines
+
+
+def render_sources(wrappers: list[Wrapper], version: str) -> list[str]:
+    # Split by op name, so that one file holds all overloads of an op.
+    total = len(wrappers)
+    chunks, start = [], 0
+    for k in range(SOURCE_FILES):
+        end = total * (k + 1) // SOURCE_FILES
+        while 0 < end < total and wrappers[end].schema.name == wrappers[end - 1].schema.name:
+            end += 1
+        chunks.append(wrappers[start:end])
+        start = end
+    texts = []
+    for k, chunk in enumerate(chunks):
+        lines = [
+            f"// Generated by tools/generate_ops.py from the native_functions.yaml of torch "
+            f"{version}.",
+            f"// Do not edit; regenerate instead. Part {k + 1} of {SOURCE_FILES} of the "
+            "definitions of",
+            "// include/flash_powder/ops/aten.h.",
+            "#include \"flash_powder/ops/aten.h\"",
+            "",
+            "#include \"flash_powder/abi/dispatch.h\"",
+            "#include \"flash_powder/abi/schema.h\"",
+            "",
+            "namespace fp::aten {",
+            "",
+            "namespace op = ::fp::ops::detail;",
+            "",
+        ]
+        for wrapper in chunk:
+            lines += render_definition(wrapper)
+            lines.append("")
+        lines += ["}  // namespace fp::aten", ""]
+        texts.append("\n".join(lines))
+    return texts
+
+
+def render_doc(wrappers: list[Wrapper], excluded: dict, version: str, total: int) -> str:
+    callable_ = len(wrappers)
+    n_excluded = sum(len(v) for v in excluded.values())
+    views = sum(1 for w in wrappers if any("View" in r.cpp for r in w.returns))
+    mutating = sum(1 for w in wrappers if any(p.tensor_input == "mut" for p in w.params))
+    dropped = sum(1 for w in wrappers if any(p.dropped for p in w.params))
+    lines = [
+        "# Generated ATen ops: `fp::aten::*`",
+        "",
+        f"<!-- Generated by tools/generate_ops.py from torch {version}; do not edit. -->",
+        "",
+        f"**{callable_} of {total} ATen op overloads are callable** as typed C++ functions "
+        f"in `#include <flash_powder/ops/aten.h>`; {n_excluded} are excluded (listed below). "
+        f"{views} return views, {mutating} write to an argument, {dropped} pass a `Scalar?` "
+        "argument as None.",
+        "",
+        "```cpp",
+        "#include <flash_powder/ops/aten.h>",
+        "",
+        "fp::Tensor m = fp::tensor({{5.f, 3.f}, {1.f, 2.f}});",
+        "fp::Tensor y = fp::aten::flip(m, {0});                // aten::flip",
+        "auto [values, indices] = fp::aten::max_dim(m, 1);     // aten::max.dim, keepdim=False",
+        "fp::aten::abs_(m);                                    // in place (m is not const)",
+        "fp::TensorView t = fp::aten::transpose_int(m, 0, 1);  // a view of m",
+        "// fp::aten::abs_(m) would now throw fp::BorrowError: t would change under it",
+        "```",
+        "",
+        "## Mapping rules",
+        "",
+        "* **Names.** `aten::<name>` (the default overload) is `fp::aten::<name>`; any other "
+        "overload `aten::<name>.<overload>` is `fp::aten::<name>_<overload>` (`max.dim` -> "
+        "`max_dim`, `fill_.Tensor` -> `fill__Tensor`). Python's dunder ops drop the "
+        "underscores for a `dunder_` prefix (`__and__.Tensor` -> `dunder_and_Tensor`). A name "
+        "that is a C++ keyword gets a trailing `_`. Where a non-default overload's name "
+        "collides with another function, that overload is left out.",
+        "* **Arguments** keep the schema's order, keyword-only ones included (they become "
+        "positional). Schema defaults become C++ default arguments on the trailing run of "
+        "arguments that all have one (an argument with a default before one without must be "
+        "passed).",
+        "* **Argument types** (`include/flash_powder/ops/arguments.h`):",
+        "",
+        "  | schema | C++ |",
+        "  |---|---|",
+        "  | `Tensor` | `fp::TensorArg`: a `const Tensor&` (temporaries too), `TensorView` or "
+        "`TensorMutView` |",
+        "  | `Tensor?` | `std::optional<fp::TensorArg>` (`std::nullopt` is None) |",
+        "  | `Tensor(a!)` (written by the op) | `fp::MutableTensor`: a non-const `Tensor&` or a "
+        "`TensorMutView` |",
+        "  | `Tensor[]`, `Tensor?[]`, `Tensor(a!)[]` | `fp::TensorList`, `fp::OptionalTensorList`, "
+        "`fp::MutableTensorList` (braced lists, vectors, spans) |",
+        "  | `int`, `SymInt` | `std::int64_t` |",
+        "  | `int[]`, `int[N]`, `SymInt[]` | `fp::IntList` (a braced list, a vector or one value; "
+        "one value fills an `int[N]`, as in Python) |",
+        "  | `int[]?` | `fp::OptionalIntList` |",
+        "  | `float`, `float[]`, `float[]?` | `double`, `fp::ArrayRef<double>`, "
+        "`fp::OptionalArrayRef<double>` |",
+        "  | `bool`, `bool[N]` | `bool`, `std::array<bool, N>` |",
+        "  | `str` | `std::string_view` |",
+        "  | `ScalarType`, `Layout`, `Device`, `MemoryFormat` | `fp::DType`, `fp::Layout`, "
+        "`fp::Device`, `fp::MemoryFormat` |",
+        "  | `Generator?` | `std::optional<fp::abi::RawGenerator>` |",
+        "  | `T?` (other) | `std::optional<T>` |",
+        "  | `Scalar?` | left out of the signature, always None (the stable ABI cannot carry a "
+        "Scalar) |",
+        "",
+        "  Defaults translate as: `None` -> `std::nullopt`, `True` -> `true`, `[0, 1]` -> "
+        "`{0, 1}`, `'linear'` -> `\"linear\"`, `Mean` -> `1`, `long` -> `fp::DType::I64`, "
+        "`contiguous_format` -> `fp::MemoryFormat::Contiguous`, `int[2] stride=1` -> `1`.",
+        "* **Returns.** `Tensor` -> `fp::Tensor`, tuples -> `std::tuple`, `Tensor[]` -> "
+        "`std::vector<fp::Tensor>`, `int` -> `std::int64_t`, `float` -> `double`, `bool`, "
+        "`ScalarType` -> `fp::DType`, `()` -> `void`. A returned Tensor is never an alias of "
+        "an input: where a composite op hands back one of its inputs (`atleast_1d`, "
+        "`type_as`, ...), the result is a lazy copy-on-write clone.",
+        "* **Views.** A return annotated `Tensor(a)` (a view such as `transpose`, `select`, "
+        "`expand`, `unbind`, or a maybe-view such as `reshape`, `contiguous`) is a "
+        "`fp::TensorView` (or `std::vector<fp::TensorView>`) that borrows from the same owner "
+        "as input `a`: with the borrow checker on, mutating that owner while the view lives "
+        "throws `fp::BorrowError`.",
+        "* **Writes.** An op that writes to an argument (`abs_`, the `out=` variants, the "
+        "`_foreach_*_` ops) checks the borrow rules first: no view of the written tensor may be "
+        "alive, except the op's own arguments, as in `mul__Tensor(t, t)`; a TensorMutView's "
+        "parent cannot be written at all while the view lives. A temporary TensorMutView may "
+        "be written (`abs_(t.i_mut(0))`: the write reaches `t`); a temporary or const Tensor "
+        "may not (the change would be lost, or break const). Returns that are the written "
+        "arguments (`-> Tensor(a!)`) are dropped: the caller already has them.",
+        "* **Writes the schema does not declare.** Batch norm in training mode updates "
+        "`running_mean` and `running_var`, though its schema does not mark them `(a!)`; in "
+        + ", ".join(f"`{w.schema.key}`" for w in wrappers if w.schema.key in UNANNOTATED_WRITES) +
+        " they are `std::optional<fp::MutableTensor>`. (Inference code can pass const "
+        "statistics to `_native_batch_norm_legit_no_training`.)",
+        "",
+        "## Known libtorch issues",
+        "",
+        "* torch 2.10-2.13 leak one `std::string` (32 bytes) per plain `str` argument "
+        "(`gelu`'s `approximate`, `meshgrid.indexing`, ...) in `torch_call_dispatcher`; "
+        "fixed in 2.14. Optional strings (`str?`) are affected the same way.",
+        "* torch 2.13's `torch_call_dispatcher` reads the types of tuple results in reverse "
+        "order (see the excluded group below); tuples of Tensors only are fine.",
+        "",
+        "## Excluded overloads",
+        "",
+    ]
+    order = list(EXPLANATIONS)
+    lines.append("| reason | overloads |")
+    lines.append("|---|---:|")
+    for reason in order:
+        if excluded.get(reason):
+            lines.append(f"| {reason} | {len(excluded[reason])} |")
+    lines.append(f"| **all excluded** | **{n_excluded}** |")
+    lines.append("")
+    for reason in order:
+        entries = excluded.get(reason)
+        if not entries:
+            continue
+        lines.append(f"### {reason} ({len(entries)})")
+        lines.append("")
+        lines.append(EXPLANATIONS[reason])
+        lines.append("")
+        if reason == R_SCALAR:
+            names = sorted(s.key for s, _ in entries)
+            lines.append(", ".join(f"`{n}`" for n in names))
+        else:
+            for schema, detail in sorted(entries, key=lambda e: e[0].key):
+                suffix = f" ({detail})" if detail else ""
+                lines.append(f"* `{schema.key}`{suffix}")
+        lines.append("")
+    return "\n".join(lines)
+
+
+def generate(torch: pathlib.Path) -> tuple[dict[pathlib.Path, str], int, int]:
+    version = torch_version(torch)
+    schemas = read_schemas(torch)
+    wrappers, excluded = build(schemas)
+    files = {HEADER: render_header(wrappers, version, len(wrappers), len(schemas))}
+    for k, text in enumerate(render_sources(wrappers, version)):
+        files[SOURCE_DIR / f"aten_{k}.cpp"] = text
+    files[DOC] = render_doc(wrappers, excluded, version, len(schemas))
+    return files, len(wrappers), len(schemas)
+
+
+def is_cpp(path: pathlib.Path) -> bool:
+    return path.suffix in (".h", ".cpp")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true",
+                        help="exit 1 if a committed file differs from what this torch gives")
+    parser.add_argument("--root", type=pathlib.Path, default=REPO,
+                        help="write under this directory instead of the repository")
+    args = parser.parse_args()
+
+    files, callable_, total = generate(torch_dir())
+    if args.check:
+        # C++ files are compared ignoring whitespace, so the check needs no
+        # clang-format (and no particular version of it).
+        def fresh(path: pathlib.Path, text: str) -> bool:
+            target = args.root / path
+            if not target.exists():
+                return False
+            current = target.read_text()
+            return same_code(current, text) if is_cpp(path) else current == text
+
+        stale = [p for p, text in files.items() if not fresh(p, text)]
+        if stale:
+            for path in stale:
+                print(f"generate_ops: {path} is stale for this torch; rerun without --check")
+            return 1
+        print(f"generate_ops: callable {callable_} / all {total}; up to date")
+        return 0
+    written = 0
+    for path, text in files.items():
+        if is_cpp(path):
+            text = clang_format(text, path)
+        target = args.root / path
+        if target.exists() and target.read_text() == text:
+            continue  # unchanged: keep its time stamp, so nothing rebuilds
+        target.parent.mkdir(parents=True, exist_ok=True)
+        tmp = target.with_suffix(target.suffix + ".tmp")
+        tmp.write_text(text)
+        tmp.replace(target)
+        written += 1
+    print(f"generate_ops: callable {callable_} / all {total}; "
+          f"{written} of {len(files)} files changed")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
