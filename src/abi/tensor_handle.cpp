@@ -155,4 +155,12 @@ void copy_(RawTensor dst, RawTensor src) {
         "copy_");
 }
 
+TensorHandle subtract(RawTensor a, RawTensor b, double alpha) {
+  RawTensor result = nullptr;
+  check(aoti_torch_aten_subtract_Tensor(checked(a, "subtract"), checked(b, "subtract"), alpha,
+                                        &result),
+        "subtract");
+  return TensorHandle(result);
+}
+
 }  // namespace fp::abi

@@ -35,9 +35,10 @@ void BorrowState::borrow_exclusive(const char* origin) {
   if (!borrows_.compare_exchange_strong(expected, kExclusive, std::memory_order_acq_rel)) {
     const std::string alive = expected >= kExclusive ? std::string("a TensorMutView")
                                                      : describe_views(expected);
+    const bool one = expected == 1 || expected >= kExclusive;
     throw BorrowError(std::string("fp::BorrowError: cannot take a TensorMutView (") + origin +
                       ") of a " + owner_ + " while " + alive + " of it (" +
-                      last_origin_.load() + ") " + (expected == 1 ? "is" : "are") + " alive");
+                      last_origin_.load() + ") " + (one ? "is" : "are") + " alive");
   }
   last_origin_.store(origin);
 }

@@ -11,6 +11,7 @@
 
 #include "flash_powder/abi/dispatch.h"
 #include "flash_powder/abi/runtime.h"
+#include "torch_parallel.h"
 
 namespace fp {
 namespace {
@@ -220,28 +221,13 @@ Tensor full_like_impl(TensorView source, const Tensor& value, TensorOptions opti
 // rounded base makes a visible difference in the last bit, so it is mirrored.
 namespace {
 
-constexpr std::int64_t kGrainSize = 32768;  // at::internal::GRAIN_SIZE
-constexpr std::int64_t kVectorBytes = 32;   // Vectorized<T> on x86 (AVX2 and default builds)
-
-/// The [begin, end) chunks at::parallel_for hands to its threads.
-std::vector<std::pair<std::int64_t, std::int64_t>> parallel_chunks(std::int64_t size) {
-  const std::int64_t threads = torch_num_threads();
-  if (size < kGrainSize || threads <= 1) return {{0, size}};
-  const std::int64_t used = std::min(threads, (size + kGrainSize - 1) / kGrainSize);
-  const std::int64_t chunk = (size + used - 1) / used;
-  std::vector<std::pair<std::int64_t, std::int64_t>> chunks;
-  for (std::int64_t begin = 0; begin < size; begin += chunk) {
-    chunks.emplace_back(begin, std::min(size, begin + chunk));
-  }
-  return chunks;
-}
-
 template <class Stored, class Accumulated>
 std::vector<Stored> arange_like_torch(Accumulated start, Accumulated step, std::int64_t size) {
-  constexpr std::int64_t lanes = kVectorBytes / static_cast<std::int64_t>(sizeof(Stored));
+  constexpr std::int64_t lanes = kTorchVectorBytes / static_cast<std::int64_t>(sizeof(Stored));
   std::vector<Stored> values(static_cast<std::size_t>(size));
-  for (const auto& [begin, end] : parallel_chunks(size)) {
-    const std::int64_t vectorised_end = begin + (end - begin) / (2 * lanes) * (2 * lanes);
+  for (const auto& [begin, end] : torch_parallel_chunks(size)) {
+    const std::int64_t vectorised_end =
+        torch_vectorised_end(begin, end, static_cast<std::int64_t>(sizeof(Stored)));
     for (std::int64_t i = begin; i < end; ++i) {
       Accumulated value;
       // libtorch's kernels are compiled with multiply-add contraction, so

@@ -83,4 +83,9 @@ TensorHandle from_blob(void* data, std::span<const std::int64_t> sizes,
 /// `dst.copy_(src)`: broadcasts, converts dtype, moves across devices.
 void copy_(RawTensor dst, RawTensor src);
 
+/// `torch.sub(a, b, alpha=alpha)` through the C shim that takes alpha as a
+/// double (the dispatcher cannot carry the Scalar). Integer results reject a
+/// floating alpha, as in PyTorch.
+TensorHandle subtract(RawTensor a, RawTensor b, double alpha);
+
 }  // namespace fp::abi

@@ -1,11 +1,7 @@
 // Parameter types of op functions (the generated fp::aten::* and the ops built
 // on them): how C++ callers hand tensors, lists and optional values to an op.
 //
-//   fp::TensorArg          a tensor the op reads: a Tensor (a temporary too),
-//                          a TensorView or a TensorMutView
-//   fp::MutableTensor      a tensor the op writes: a non-const Tensor or a
-//                          TensorMutView (never a const reference, a TensorView
-//                          or a temporary Tensor, whose change would be lost)
+//   fp::TensorArg, fp::MutableTensor (core/tensor_arg.h) for single tensors
 //   fp::TensorList         `Tensor[]`: a braced list, a vector or a span
 //   fp::OptionalTensorList `Tensor?[]`: the same with std::nullopt for None
 //   fp::MutableTensorList  `Tensor(a!)[]`: tensors the op writes
@@ -29,74 +25,13 @@
 #include "flash_powder/abi/ivalue.h"
 #include "flash_powder/core/array_ref.h"
 #include "flash_powder/core/tensor.h"
+#include "flash_powder/core/tensor_arg.h"
 
 namespace fp {
 
 namespace abi {
 struct Schema;
 }  // namespace abi
-
-/// A tensor an op reads. Converts implicitly from `const Tensor&` (temporaries
-/// included: they live until the call returns), `TensorView` and
-/// `TensorMutView`, so `fp::aten::abs(fp::aten::neg(x))` works.
-class TensorArg {
- public:
-  TensorArg(const Tensor& tensor) noexcept  // NOLINT: implicit
-      : raw_(tensor.raw()), source_(&tensor), kind_(Kind::Tensor) {}
-  TensorArg(const TensorView& view) noexcept  // NOLINT: implicit
-      : raw_(view.raw()), source_(&view), kind_(Kind::View) {}
-  TensorArg(const TensorMutView& view) noexcept  // NOLINT: implicit
-      : raw_(view.raw()), source_(&view), kind_(Kind::MutView) {}
-
-  /// The libtorch handle (not owned).
-  abi::RawTensor raw() const noexcept { return raw_; }
-  /// Internal: the borrow state a view of this argument registers with (the
-  /// tensor's own, or the one a TensorView borrows from); null when unchecked.
-  detail::BorrowState* borrowed_from() const;
-  /// Internal: the borrow state this argument is registered with as a view
-  /// (a TensorView's owner); null for a Tensor or a TensorMutView.
-  detail::BorrowState* viewing() const noexcept {
-    return kind_ == Kind::View ? static_cast<const TensorView*>(source_)->borrowed_from() : nullptr;
-  }
-  /// Internal: this argument as fp::dispatch captures it.
-  abi::Arg to_arg() const;
-
- private:
-  enum class Kind : std::uint8_t { Tensor, View, MutView };
-  abi::RawTensor raw_;
-  const void* source_;
-  Kind kind_;
-};
-
-/// A tensor an op writes to (`Tensor(a!)` in a schema: `self` of in-place ops,
-/// `out` of out= variants). Converts implicitly from a non-const `Tensor&`
-/// and from a `TensorMutView` (a temporary one too: its writes reach its
-/// parent). Before the op runs, the borrow checker makes sure no view of the
-/// tensor is alive except the op's own arguments.
-class MutableTensor {
- public:
-  MutableTensor(Tensor& tensor) noexcept : tensor_(&tensor) {}    // NOLINT: implicit
-  MutableTensor(TensorMutView& view) noexcept : view_(&view) {}   // NOLINT: implicit
-  MutableTensor(TensorMutView&& view) noexcept : view_(&view) {}  // NOLINT: implicit
-  /// A const tensor cannot be written, and a temporary's change would be lost.
-  MutableTensor(const Tensor&) = delete;
-  MutableTensor(Tensor&&) = delete;
-  MutableTensor(const TensorMutView&) = delete;
-  /// Views are read-only; write through a TensorMutView (`i_mut()`).
-  MutableTensor(const TensorView&) = delete;
-
-  abi::RawTensor raw() const noexcept { return tensor_ ? tensor_->raw() : view_->raw(); }
-  /// Internal: the state views of this tensor register with (made on first use).
-  detail::BorrowState* borrow_state() const;
-  /// Internal: throws fp::BorrowError if `operation` may not write now.
-  void check_mutation(const char* operation, int own_arguments) const;
-  /// Internal: this argument as fp::dispatch captures it (lent for writing).
-  abi::Arg to_arg() const;
-
- private:
-  Tensor* tensor_ = nullptr;
-  TensorMutView* view_ = nullptr;
-};
 
 /// `Tensor[]`: `{a, b}` (any TensorArg), `std::vector<Tensor>`,
 /// `std::vector<TensorView>`, `std::span<const Tensor>`, `std::span<const TensorView>`.
@@ -133,6 +68,10 @@ class OptionalTensorList {
   OptionalTensorList(const std::vector<TensorView>& views);                 // NOLINT
   OptionalTensorList(const std::vector<std::optional<Tensor>>& tensors);    // NOLINT
   OptionalTensorList(const std::vector<std::optional<TensorView>>& views);  // NOLINT
+  OptionalTensorList(std::span<const std::optional<TensorArg>> items) noexcept  // NOLINT
+      : items_(items) {}
+  OptionalTensorList(const std::vector<std::optional<TensorArg>>& items) noexcept  // NOLINT
+      : items_(items) {}
   OptionalTensorList(const OptionalTensorList&) = delete;
   OptionalTensorList& operator=(const OptionalTensorList&) = delete;
 

@@ -1,0 +1,63 @@
+// The member templates of the tensor types (indexing), defined once the
+// argument types they need are complete. Included by core/tensor.h.
+#pragma once
+
+#include <array>
+#include <span>
+
+#include "flash_powder/core/tensor.h"
+#include "flash_powder/core/tensor_arg.h"
+
+namespace fp {
+
+inline TensorArg::TensorArg(const Tensor& tensor) noexcept
+    : raw_(tensor.raw()), source_(&tensor), kind_(Kind::Tensor) {}
+inline TensorArg::TensorArg(const TensorView& view) noexcept
+    : raw_(view.raw()), source_(&view), kind_(Kind::View) {}
+inline TensorArg::TensorArg(const TensorMutView& view) noexcept
+    : raw_(view.raw()), source_(&view), kind_(Kind::MutView) {}
+inline TensorArg TensorArg::unchecked(const detail::TensorBase& tensor) noexcept {
+  return TensorArg(tensor.raw());
+}
+inline detail::BorrowState* TensorArg::viewing() const noexcept {
+  return kind_ == Kind::View ? static_cast<const TensorView*>(source_)->borrowed_from() : nullptr;
+}
+inline abi::RawTensor MutableTensor::raw() const noexcept {
+  return tensor_ ? tensor_->raw() : view_->raw();
+}
+
+}  // namespace fp
+
+namespace fp::detail {
+
+/// The handle of `raw[items...]` (basic indexing: always a view).
+abi::TensorHandle index_view_handle(abi::RawTensor raw, std::span<const ViewIndex> items);
+/// `self[items...]` with index tensors among the items: a new Tensor.
+Tensor index_copy(TensorArg self, std::span<const TensorIndex> items);
+/// `self[items...] = values` (or `+=` when accumulating).
+void index_put(MutableTensor self, std::span<const TensorIndex> items, TensorArg values,
+               bool accumulate);
+
+template <class Derived>
+template <class... Items>
+TensorView ViewOps<Derived>::i(const Items&... items) const {
+  const std::array<ViewIndex, sizeof...(Items)> list{to_view_index(items)...};
+  const ViewSource self = source();
+  return view_of(self, index_view_handle(self.raw, list), "i()");
+}
+
+template <class Derived>
+template <class... Items>
+TensorMutView MutableAccess<Derived>::i_mut(const Items&... items) {
+  const std::array<ViewIndex, sizeof...(Items)> list{to_view_index(items)...};
+  Derived& self = static_cast<Derived&>(*this);
+  return TensorMutView(index_view_handle(self.raw(), list), self.borrow_state(), "i_mut()");
+}
+
+template <class... Items>
+Tensor TensorBase::index(const Items&... items) const {
+  const std::array<TensorIndex, sizeof...(Items)> list{to_tensor_index(items)...};
+  return index_copy(as_arg(), list);
+}
+
+}  // namespace fp::detail

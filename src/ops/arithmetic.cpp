@@ -1,0 +1,151 @@
+#include "arithmetic.h"
+
+#include <cmath>
+#include <string>
+
+#include "flash_powder/abi/tensor_handle.h"
+#include "flash_powder/ops/aten.h"
+#include "../core/torch_parallel.h"
+
+namespace fp::ops {
+namespace {
+
+/// PyTorch's name of a dtype in messages about casts ("Float", "Long", ...).
+std::string scalar_type_name(DType dtype) {
+  switch (dtype) {
+    case DType::Bool: return "Bool";
+    case DType::U8: return "Byte";
+    case DType::I8: return "Char";
+    case DType::I16: return "Short";
+    case DType::I32: return "Int";
+    case DType::I64: return "Long";
+    case DType::F16: return "Half";
+    case DType::BF16: return "BFloat16";
+    case DType::F32: return "Float";
+    case DType::F64: return "Double";
+    case DType::C32: return "ComplexHalf";
+    case DType::C64: return "ComplexFloat";
+    case DType::C128: return "ComplexDouble";
+    case DType::U16: return "UInt16";
+    case DType::U32: return "UInt32";
+    case DType::U64: return "UInt64";
+    default: return std::string(name(dtype));
+  }
+}
+
+Tensor converted_to(TensorArg tensor, DType dtype) {
+  if (abi::dtype(tensor.raw()) == dtype) return Tensor(abi::share(tensor.raw()));
+  return aten::_to_copy(tensor, dtype);
+}
+
+/// `a + sign * b` for integer dtypes, exactly: `_foreach_addcmul` takes its
+/// multiplier as a tensor, and integer arithmetic wraps like Python's.
+Tensor integer_add(TensorArg a, TensorArg b, DType result, std::int64_t sign) {
+  const Tensor left = converted_to(a, result);
+  const Tensor right = converted_to(b, result);
+  const Tensor one = aten::_to_copy(tensor(std::int64_t{1}), result);
+  auto sums = aten::_foreach_addcmul_Tensor({left}, {right}, {one}, fp::tensor({sign}));
+  return std::move(sums.front());
+}
+
+/// libtorch's float32 pow with a number exponent computes the elements its
+/// vector loop leaves over as `std::pow(double(x), exponent)`; the Tensor
+/// overload computes them in float. Where the input is a contiguous float32
+/// CPU tensor those elements are recomputed here, so every bit matches.
+void redo_scalar_tail_in_double(TensorArg base, double exponent, Tensor& powered) {
+  const Device where = abi::device(base.raw());
+  if (!where.is_cpu() || abi::dtype(base.raw()) != DType::F32 || !abi::is_contiguous(base.raw())) {
+    return;
+  }
+  const auto* in = static_cast<const float*>(abi::const_data_ptr(base.raw()));
+  float* out = powered.data_mut<float>().data();
+  for (const auto& [begin, end] : torch_parallel_chunks(abi::numel(base.raw()))) {
+    for (std::int64_t i = torch_vectorised_end(begin, end, sizeof(float)); i < end; ++i) {
+      out[i] = static_cast<float>(std::pow(static_cast<double>(in[i]), exponent));
+    }
+  }
+}
+
+}  // namespace
+
+Tensor add(TensorArg a, TensorArg b) {
+  const DType result = aten::result_type_Tensor(a, b);
+  // bool + bool is logical or in PyTorch.
+  if (result == DType::Bool) return aten::logical_or(a, b);
+  if (is_integral(result)) return integer_add(a, b, result, 1);
+  // a - (-1) * b is exactly a + b: libtorch turns sub into add with -alpha.
+  // sub refuses bool operands, so those become 0/1 of the result dtype first,
+  // which is what add computes with anyway.
+  const Tensor left = abi::dtype(a.raw()) == DType::Bool ? converted_to(a, result)
+                                                         : Tensor(abi::share(a.raw()));
+  const Tensor right = abi::dtype(b.raw()) == DType::Bool ? converted_to(b, result)
+                                                          : Tensor(abi::share(b.raw()));
+  return Tensor(abi::subtract(left.raw(), right.raw(), -1.0));
+}
+
+Tensor sub(TensorArg a, TensorArg b) {
+  // PyTorch's sub_check, with its messages.
+  const bool a_bool = abi::dtype(a.raw()) == DType::Bool;
+  const bool b_bool = abi::dtype(b.raw()) == DType::Bool;
+  if (a_bool && b_bool) {
+    throw Error(
+        "sub: Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` "
+        "or `logical_xor()` operator instead.");
+  }
+  if (a_bool || b_bool) {
+    throw Error(
+        "sub: Subtraction, the `-` operator, with a bool tensor is not supported. If you are "
+        "trying to invert a mask, use the `~` or `logical_not()` operator instead.");
+  }
+  const DType result = aten::result_type_Tensor(a, b);
+  if (is_integral(result)) return integer_add(a, b, result, -1);
+  return Tensor(abi::subtract(a.raw(), b.raw(), 1.0));
+}
+
+Tensor number(const Scalar& value, TensorArg beside) {
+  return value.as_tensor_beside(abi::dtype(beside.raw()));
+}
+
+// pow with a number exponent has special cases in libtorch
+// (aten/src/ATen/native/Pow.cpp and cpu/PowKernel.cpp) that the general
+// kernel would not reproduce bit for bit; those are mirrored here, and so is
+// the float32 kernel's double-precision tail (redo_scalar_tail_in_double).
+// Other float dtypes and devices take the Tensor overload, whose scalar tail
+// may differ from Python's by an ulp.
+Tensor pow(TensorArg base, Scalar exponent) {
+  const Tensor exponent_tensor = number(exponent, base);
+  const DType result = aten::result_type_Tensor(base, exponent_tensor);
+  if (is_integral(result, true) && exponent.kind() == Scalar::Kind::Integer &&
+      exponent.to_int() < 0) {
+    throw Error("pow: Integers to negative integer powers are not allowed.");
+  }
+  if (is_floating_point(result) && exponent.kind() != Scalar::Kind::Complex) {
+    const double e = exponent.to_double();
+    const Tensor promoted = converted_to(base, result);
+    if (e == 0) return aten::ones_like(promoted);
+    if (e == 1) return promoted.clone();
+    if (e == 0.5) return aten::sqrt(promoted);
+    if (e == -0.5) return aten::rsqrt(promoted);
+    if (e == -1) return aten::reciprocal(promoted);
+    if (e == 2) return aten::mul_Tensor(promoted, promoted);
+    if (e == 3) return aten::mul_Tensor(aten::mul_Tensor(promoted, promoted), promoted);
+    if (e == -2) return aten::reciprocal(aten::mul_Tensor(promoted, promoted));
+  }
+  Tensor powered = aten::pow_Tensor_Tensor(base, exponent_tensor);
+  if (result == DType::F32 && exponent.kind() == Scalar::Kind::Floating) {
+    redo_scalar_tail_in_double(base, exponent.to_double(), powered);
+  }
+  return powered;
+}
+
+void assign_in_place(MutableTensor self, const Tensor& result, const char* operation) {
+  const DType target = abi::dtype(self.raw());
+  const DType computed = result.dtype();
+  if (computed != target && !aten::can_cast(computed, target)) {
+    throw Error(std::string(operation) + ": result type " + scalar_type_name(computed) +
+                " can't be cast to the desired output type " + scalar_type_name(target));
+  }
+  aten::copy_(self, result);
+}
+
+}  // namespace fp::ops

@@ -1,0 +1,66 @@
+#include "flash_powder/safetensors/mapped_file.h"
+
+#include <utility>
+
+#include "file_tensors.h"
+#include "flash_powder/abi/dispatch.h"
+#include "messages.h"
+#include "posix_file.h"
+
+namespace fp::safetensors {
+
+MappedFile::MappedFile(std::shared_ptr<const detail::Mapping> mapping, Header header,
+                       std::string source)
+    : mapping_(std::move(mapping)), header_(std::move(header)), source_(std::move(source)) {
+  index_.reserve(header_.tensors.size());
+  for (std::size_t i = 0; i < header_.tensors.size(); ++i)
+    index_.emplace(header_.tensors[i].name, i);
+}
+
+const TensorInfo* MappedFile::info(std::string_view name) const {
+  const auto found = index_.find(std::string(name));
+  return found == index_.end() ? nullptr : &header_.tensors[found->second];
+}
+
+MappedFile MappedFile::open(const std::filesystem::path& path) {
+  std::string source = path.string();
+  auto mapping = detail::Mapping::map(path);
+  Header header = parse(mapping->bytes(), source);
+  return MappedFile(std::move(mapping), std::move(header), std::move(source));
+}
+
+std::vector<std::string> MappedFile::keys() const {
+  std::vector<std::string> names;
+  names.reserve(header_.tensors.size());
+  for (const TensorInfo& info : header_.tensors)
+    names.push_back(info.name);
+  return names;
+}
+
+std::optional<TensorView> MappedFile::find(std::string_view key) const {
+  const TensorInfo* found = info(key);
+  if (found == nullptr) return std::nullopt;
+  return detail::mapped_view(*found, header_.data_start, mapping_, source_);
+}
+
+TensorView MappedFile::get(std::string_view name) const {
+  std::optional<TensorView> view = find(name);
+  if (!view) {
+    throw Error(detail::message_prefix(source_) + "no tensor called " + detail::in_quotes(name));
+  }
+  return std::move(*view);
+}
+
+nn::StateDict MappedFile::to(Device device) const {
+  nn::StateDict tensors;
+  for (const TensorInfo& info : header_.tensors) {
+    const TensorView view = detail::mapped_view(info, header_.data_start, mapping_, source_);
+    // One copy, from the mapped pages to the device.
+    tensors.insert(info.name,
+                   dispatch<Tensor>("aten::_to_copy", "", view, std::nullopt, std::nullopt, device,
+                                    std::nullopt, false, MemoryFormat::Contiguous));
+  }
+  return tensors;
+}
+
+}  // namespace fp::safetensors

@@ -1,0 +1,174 @@
+#include "posix_file.h"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <utility>
+
+#include "flash_powder/abi/error.h"
+#include "messages.h"
+
+namespace fp::safetensors::detail {
+namespace {
+
+[[noreturn]] void fail_system(std::string_view source, const std::string& what, int error) {
+  throw Error(message_prefix(source) + what + ": " + std::strerror(error));
+}
+
+int open_or_throw(const std::filesystem::path& path, int flags, const char* what) {
+  int descriptor;
+  do {
+    descriptor = ::open(path.c_str(), flags | O_CLOEXEC, 0666);
+  } while (descriptor < 0 && errno == EINTR);
+  if (descriptor < 0) fail_system(path.string(), what, errno);
+  return descriptor;
+}
+
+std::uint64_t size_of(int descriptor, const std::string& source) {
+  struct stat status {};
+  if (::fstat(descriptor, &status) != 0) fail_system(source, "cannot stat the file", errno);
+  if (!S_ISREG(status.st_mode)) throw Error(message_prefix(source) + "not a regular file");
+  return static_cast<std::uint64_t>(status.st_size);
+}
+
+}  // namespace
+
+// --- InputFile ------------------------------------------------------------------
+
+InputFile::InputFile(const std::filesystem::path& path)
+    : source_(path.string()), descriptor_(open_or_throw(path, O_RDONLY, "cannot open the file")) {
+  try {
+    size_ = size_of(descriptor_, source_);
+  } catch (...) {
+    ::close(descriptor_);
+    throw;
+  }
+}
+
+InputFile::~InputFile() {
+  ::close(descriptor_);
+}
+
+void InputFile::read(void* out, std::size_t size, std::uint64_t offset) const {
+  auto* cursor = static_cast<char*>(out);
+  while (size > 0) {
+    const ssize_t got = ::pread(descriptor_, cursor, size, static_cast<off_t>(offset));
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) fail_system(source_, "cannot read the file", errno);
+    if (got == 0) {
+      throw Error(message_prefix(source_) + "the file ended at byte " + std::to_string(offset) +
+                  " (was it changed while being read?)");
+    }
+    cursor += got;
+    size -= static_cast<std::size_t>(got);
+    offset += static_cast<std::uint64_t>(got);
+  }
+}
+
+// --- Mapping ----------------------------------------------------------------------
+
+std::shared_ptr<const Mapping> Mapping::map(const std::filesystem::path& path) {
+  const InputFile file(path);
+  if (file.size() == 0) return std::shared_ptr<const Mapping>(new Mapping(nullptr, 0));
+  // Read-only: a view of a mapping must never be written. Private: changes
+  // others make to the file after this call are not promised to show.
+  void* address = ::mmap(nullptr, file.size(), PROT_READ, MAP_PRIVATE, file.descriptor(), 0);
+  if (address == MAP_FAILED) fail_system(path.string(), "cannot map the file", errno);
+  return std::shared_ptr<const Mapping>(
+      new Mapping(static_cast<const std::byte*>(address), file.size()));
+}
+
+Mapping::~Mapping() {
+  if (address_ != nullptr) ::munmap(const_cast<std::byte*>(address_), size_);
+}
+
+// --- AtomicFileWriter -------------------------------------------------------------
+
+namespace {
+
+constexpr std::size_t buffer_capacity = std::size_t{1} << 20;
+
+/// A name in the directory of `path` that no other writer (thread or process) uses.
+std::filesystem::path temporary_name(const std::filesystem::path& path, unsigned attempt) {
+  static std::atomic<unsigned> counter{0};
+  const std::string name = "." + path.filename().string() + ".tmp." + std::to_string(::getpid()) +
+                           "." + std::to_string(counter.fetch_add(1)) + "." +
+                           std::to_string(attempt);
+  return path.parent_path() / name;
+}
+
+}  // namespace
+
+AtomicFileWriter::AtomicFileWriter(const std::filesystem::path& path) : path_(path) {
+  if (path.filename().empty()) throw Error(message_prefix(path.string()) + "not a file name");
+  for (unsigned attempt = 0;; ++attempt) {
+    temporary_ = temporary_name(path, attempt);
+    // 0666 minus the umask: the permissions a plainly created file gets.
+    descriptor_ = ::open(temporary_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (descriptor_ >= 0) break;
+    if (errno != EEXIST && errno != EINTR) {
+      fail_system(path.string(), "cannot create a temporary file in its directory", errno);
+    }
+  }
+  buffer_.reserve(buffer_capacity);
+}
+
+AtomicFileWriter::~AtomicFileWriter() {
+  if (descriptor_ >= 0) {
+    ::close(descriptor_);
+    ::unlink(temporary_.c_str());
+  }
+}
+
+// Small pieces (the header, small tensors) are gathered into one write;
+// large ones go straight to the file without a copy.
+void AtomicFileWriter::write(const void* data, std::size_t size) {
+  if (buffer_.size() + size > buffer_capacity) flush();
+  if (size >= buffer_capacity) {
+    write_through(data, size);
+    return;
+  }
+  const auto* bytes = static_cast<const std::byte*>(data);
+  buffer_.insert(buffer_.end(), bytes, bytes + size);
+}
+
+void AtomicFileWriter::flush() {
+  write_through(buffer_.data(), buffer_.size());
+  buffer_.clear();
+}
+
+void AtomicFileWriter::write_through(const void* data, std::size_t size) {
+  const auto* cursor = static_cast<const char*>(data);
+  while (size > 0) {
+    const ssize_t written = ::write(descriptor_, cursor, size);
+    if (written < 0 && errno == EINTR) continue;
+    if (written < 0) fail_system(path_.string(), "cannot write the temporary file", errno);
+    cursor += written;
+    size -= static_cast<std::size_t>(written);
+  }
+}
+
+void AtomicFileWriter::commit() {
+  flush();
+  // On disk before the rename: a crash must leave the old file or the whole
+  // new one, never a renamed file whose data never arrived.
+  if (::fsync(descriptor_) != 0) fail_system(path_.string(), "cannot flush the file", errno);
+  const int descriptor = std::exchange(descriptor_, -1);
+  if (::close(descriptor) != 0) {
+    const int error = errno;
+    ::unlink(temporary_.c_str());
+    fail_system(path_.string(), "cannot close the file", error);
+  }
+  if (::rename(temporary_.c_str(), path_.c_str()) != 0) {
+    const int error = errno;
+    ::unlink(temporary_.c_str());
+    fail_system(path_.string(), "cannot rename the temporary file over it", error);
+  }
+}
+
+}  // namespace fp::safetensors::detail

@@ -1,0 +1,325 @@
+// fp::safetensors::MappedFile: zero-copy views of a mapped file that keep
+// the mapping alive. Run under valgrind by the test suite (valgrind.test_safetensors).
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <sstream>
+
+#include "helpers.h"
+#include "support/expect_error.h"
+
+namespace {
+
+using namespace st_test;
+
+/*
+#|PYTHON_GLOBAL
+import os, tempfile
+import safetensors.torch
+
+def file_bytes(tensors, metadata=None):
+    """The bytes save_file writes, as a list of ints."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, "t.safetensors")
+        safetensors.torch.save_file(tensors, path, metadata=metadata)
+        with open(path, "rb") as f:
+            return list(f.read())
+
+def header_order(data):
+    """The tensor names in the order the file's header lists them."""
+    import json
+    length = int.from_bytes(bytes(data[:8]), "little")
+    return [k for k in json.loads(bytes(data[8:8 + length])) if k != "__metadata__"]
+*/
+
+/// How many mappings of `path` this process has (Linux: /proc/self/maps).
+int mappings_of(const std::filesystem::path& path) {
+  std::ifstream maps("/proc/self/maps");
+  const std::string wanted = std::filesystem::canonical(path).string();
+  int count = 0;
+  for (std::string line; std::getline(maps, line);) {
+    if (line.size() >= wanted.size() &&
+        line.compare(line.size() - wanted.size(), wanted.size(), wanted) == 0) {
+      ++count;
+    }
+  }
+  return count;
+}
+
+/// True when `address` lies in a mapping of `path`.
+bool inside_mapping_of(const void* address, const std::filesystem::path& path) {
+  std::ifstream maps("/proc/self/maps");
+  const std::string wanted = std::filesystem::canonical(path).string();
+  const auto where = reinterpret_cast<std::uintptr_t>(address);
+  for (std::string line; std::getline(maps, line);) {
+    if (line.find(wanted) == std::string::npos) continue;
+    std::uintptr_t begin = 0, end = 0;
+    char dash = 0;
+    std::istringstream(line) >> std::hex >> begin >> dash >> end;
+    if (where >= begin && where < end) return true;
+  }
+  return false;
+}
+
+TEST(SafetensorsMappedFile, GivesViewsOfTheMappedBytes) {
+  /*
+  #|PYTHON
+  w = torch.randn(2, 3)
+  ids = torch.arange(5, dtype=torch.int32)
+  data = file_bytes({"w": w, "ids": ids}, metadata={"format": "pt"})
+  */
+  TempDir folder;
+  write_file(
+      folder / "f.safetensors",
+      {152, 0,  0,   0,   0,   0,   0,   0,   123, 34,  95,  95,  109, 101, 116, 97,  100, 97,
+       116, 97, 95,  95,  34,  58,  123, 34,  102, 111, 114, 109, 97,  116, 34,  58,  34,  112,
+       116, 34, 125, 44,  34,  119, 34,  58,  123, 34,  100, 116, 121, 112, 101, 34,  58,  34,
+       70,  51, 50,  34,  44,  34,  115, 104, 97,  112, 101, 34,  58,  91,  50,  44,  51,  93,
+       44,  34, 100, 97,  116, 97,  95,  111, 102, 102, 115, 101, 116, 115, 34,  58,  91,  48,
+       44,  50, 52,  93,  125, 44,  34,  105, 100, 115, 34,  58,  123, 34,  100, 116, 121, 112,
+       101, 34, 58,  34,  73,  51,  50,  34,  44,  34,  115, 104, 97,  112, 101, 34,  58,  91,
+       53,  93, 44,  34,  100, 97,  116, 97,  95,  111, 102, 102, 115, 101, 116, 115, 34,  58,
+       91,  50, 52,  44,  52,  52,  93,  125, 125, 32,  32,  32,  32,  32,  32,  32,  92,  63,
+       197, 63, 80,  60,  150, 190, 73,  113, 11,  192, 182, 132, 17,  63,  161, 209, 138, 191,
+       45,  5,  179, 191, 0,   0,   0,   0,   1,   0,   0,   0,   2,   0,   0,   0,   3,   0,
+       0,   0,  4,   0,   0,   0});  // #PYTHON data
+  const auto file = st::MappedFile::open(folder / "f.safetensors");
+  EXPECT_EQ(file.keys(), (std::vector<std::string>{"w", "ids"}));  // #PYTHON header_order(data)
+  EXPECT_EQ(file.size(), 2u);
+  EXPECT_TRUE(file.contains("w"));
+  EXPECT_FALSE(file.contains("x"));
+  ASSERT_TRUE(file.metadata().has_value());
+  EXPECT_EQ(*file.metadata(), (st::Metadata{{"format", "pt"}}));
+  EXPECT_EQ(file.header().tensors.size(), 2u);
+
+  const fp::TensorView w = file.get("w");
+  EXPECT_EQ(w.dtype(), fp::DType::F32);
+  EXPECT_EQ(sizes_of(w), (std::vector<std::int64_t>{2, 3}));
+  EXPECT_EQ(w.to_vector<float>(),
+            (std::vector<float>{1.5409960746765137, -0.293428897857666, -2.1787893772125244,
+                                0.5684312582015991, -1.0845223665237427,
+                                -1.3985954523086548}));  // #PYTHON w.flatten().tolist()
+  EXPECT_EQ(file.get("ids").to_vector<std::int32_t>(),
+            (std::vector<std::int32_t>{0, 1, 2, 3, 4}));  // #PYTHON ids.tolist()
+
+  // No copy: the data lies inside the mapping, and two views share it.
+  EXPECT_TRUE(inside_mapping_of(fp::abi::const_data_ptr(w.raw()), folder / "f.safetensors"));
+  EXPECT_EQ(fp::abi::const_data_ptr(file.get("w").raw()), fp::abi::const_data_ptr(w.raw()));
+}
+
+TEST(SafetensorsMappedFile, AViewOutlivesTheMappedFileAndKeepsTheMappingAlive) {
+  /*
+  #|PYTHON
+  w = torch.linspace(-1, 1, 8)
+  data = file_bytes({"w": w})
+  */
+  TempDir folder;
+  const auto path = folder / "f.safetensors";
+  write_file(path,
+             {56,  0,   0,   0,   0,   0,   0,   0,   123, 34,  119, 34,  58,  123, 34,  100, 116,
+              121, 112, 101, 34,  58,  34,  70,  51,  50,  34,  44,  34,  115, 104, 97,  112, 101,
+              34,  58,  91,  56,  93,  44,  34,  100, 97,  116, 97,  95,  111, 102, 102, 115, 101,
+              116, 115, 34,  58,  91,  48,  44,  51,  50,  93,  125, 125, 32,  0,   0,   128, 191,
+              110, 219, 54,  191, 182, 109, 219, 190, 34,  73,  18,  190, 34,  73,  18,  62,  182,
+              109, 219, 62,  110, 219, 54,  63,  0,   0,   128, 63});  // #PYTHON data
+  fp::TensorView view;
+  {
+    const auto file = st::MappedFile::open(path);
+    view = file.get("w");
+    EXPECT_EQ(mappings_of(path), 1);
+  }
+  // The MappedFile is gone; the view still reads the mapped bytes (valgrind
+  // checks the reads), and its copies do too.
+  EXPECT_EQ(mappings_of(path), 1);
+  EXPECT_EQ(view.to_vector<float>(),
+            (std::vector<float>{-1.0, -0.7142857313156128, -0.4285714030265808,
+                                -0.14285710453987122, 0.14285710453987122, 0.4285714030265808,
+                                0.7142857313156128, 1.0}));  // #PYTHON w.tolist()
+  fp::TensorView copy = view;
+  const fp::Tensor owned{view};
+  view = fp::TensorView();
+  EXPECT_EQ(mappings_of(path), 1);
+  EXPECT_EQ(copy.to_vector<float>(), owned.to_vector<float>());
+  copy = fp::TensorView();
+  // The last view is gone: so is the mapping. The owned copy stays.
+  EXPECT_EQ(mappings_of(path), 0);
+  EXPECT_EQ(owned.to_vector<float>(),
+            (std::vector<float>{-1.0, -0.7142857313156128, -0.4285714030265808,
+                                -0.14285710453987122, 0.14285710453987122, 0.4285714030265808,
+                                0.7142857313156128, 1.0}));  // #PYTHON w.tolist()
+}
+
+TEST(SafetensorsMappedFile, ViewsSurviveTheFileBeingReplacedBySave) {
+  TempDir folder;
+  const auto path = folder / "f.safetensors";
+  const fp::Tensor old_values = fp::tensor({1.f, 2.f});
+  const fp::Tensor new_values = fp::tensor({7.f, 8.f, 9.f});
+  st::save({{"w", old_values}}, path);
+  const auto file = st::MappedFile::open(path);
+  const fp::TensorView before = file.get("w");
+  st::save({{"w", new_values}}, path);  // renamed over the mapped file
+  EXPECT_EQ(before.to_vector<float>(), (std::vector<float>{1.f, 2.f}));
+  EXPECT_EQ(st::MappedFile::open(path).get("w").to_vector<float>(),
+            (std::vector<float>{7.f, 8.f, 9.f}));
+}
+
+TEST(SafetensorsMappedFile, CopiesToADeviceStraightFromTheMapping) {
+  /*
+  #|PYTHON
+  a = torch.randn(4, 4).to(torch.bfloat16)
+  b = torch.arange(3, dtype=torch.uint8)
+  data = file_bytes({"a": a, "b": b})
+  */
+  TempDir folder;
+  write_file(
+      folder / "f.safetensors",
+      {112, 0,   0,   0,   0,   0,  0,   0,   123, 34,  97,  34,  58,  123, 34,  100, 116, 121,
+       112, 101, 34,  58,  34,  66, 70,  49,  54,  34,  44,  34,  115, 104, 97,  112, 101, 34,
+       58,  91,  52,  44,  52,  93, 44,  34,  100, 97,  116, 97,  95,  111, 102, 102, 115, 101,
+       116, 115, 34,  58,  91,  48, 44,  51,  50,  93,  125, 44,  34,  98,  34,  58,  123, 34,
+       100, 116, 121, 112, 101, 34, 58,  34,  85,  56,  34,  44,  34,  115, 104, 97,  112, 101,
+       34,  58,  91,  51,  93,  44, 34,  100, 97,  116, 97,  95,  111, 102, 102, 115, 101, 116,
+       115, 34,  58,  91,  51,  50, 44,  51,  53,  93,  125, 125, 144, 191, 148, 191, 128, 190,
+       222, 190, 89,  63,  49,  63, 162, 190, 7,   192, 165, 62,  162, 191, 179, 62,  158, 62,
+       245, 61,  158, 63,  143, 63, 125, 190, 0,   1,   2});  // #PYTHON data
+  const auto file = st::MappedFile::open(folder / "f.safetensors");
+  fp::nn::StateDict on_cpu = file.to(fp::Device::cpu());
+  EXPECT_EQ(on_cpu.keys(), file.keys());
+  EXPECT_EQ(on_cpu.at("a").to_vector<float>(),
+            (std::vector<float>{-1.125, -1.15625, -0.25, -0.43359375, 0.84765625, 0.69140625,
+                                -0.31640625, -2.109375, 0.322265625, -1.265625, 0.349609375,
+                                0.30859375, 0.11962890625, 1.234375, 1.1171875,
+                                -0.2470703125}));  // #PYTHON a.float().flatten().tolist()
+  EXPECT_FALSE(
+      inside_mapping_of(fp::abi::const_data_ptr(on_cpu.at("a").raw()), folder / "f.safetensors"));
+  on_cpu.at("b").data_mut<std::uint8_t>()[0] = 42;  // owned and writable
+  EXPECT_EQ(file.get("b").to_vector<std::uint8_t>()[0], 0);
+
+  if (!fp::cuda_is_available()) {
+    EXPECT_THROW(file.to(fp::Device::cuda(0)), fp::Error);  // libtorch's message, as an fp::Error
+    GTEST_SKIP() << "no CUDA device here";
+  }
+  const fp::nn::StateDict on_gpu = file.to(fp::Device::cuda(0));
+  EXPECT_TRUE(on_gpu.at("a").device().is_cuda());
+  EXPECT_EQ(on_gpu.at("a").to_vector<float>(), on_cpu.at("a").to_vector<float>());
+}
+
+/// What Module::load_state_dict does: copies each tensor of the reader into
+/// the preallocated tensor of the same name.
+void load_into(fp::nn::StateDict& target, const fp::nn::StateDictReader& reader) {
+  for (const std::string& key : reader.keys()) {
+    const std::optional<fp::TensorView> source = reader.find(key);
+    ASSERT_TRUE(source.has_value());
+    fp::abi::copy_(target.at(key).raw(), source->raw());
+  }
+}
+
+TEST(SafetensorsMappedFile, IsAStateDictReader) {
+  /*
+  #|PYTHON
+  weight = torch.randn(3, 2)
+  bias = torch.randn(3)
+  data = file_bytes({"layer.weight": weight, "layer.bias": bias})
+  */
+  TempDir folder;
+  write_file(folder / "f.safetensors",
+             {136, 0,   0,   0,   0,   0,   0,   0,   123, 34,  108, 97,  121, 101, 114, 46,  98,
+              105, 97,  115, 34,  58,  123, 34,  100, 116, 121, 112, 101, 34,  58,  34,  70,  51,
+              50,  34,  44,  34,  115, 104, 97,  112, 101, 34,  58,  91,  51,  93,  44,  34,  100,
+              97,  116, 97,  95,  111, 102, 102, 115, 101, 116, 115, 34,  58,  91,  48,  44,  49,
+              50,  93,  125, 44,  34,  108, 97,  121, 101, 114, 46,  119, 101, 105, 103, 104, 116,
+              34,  58,  123, 34,  100, 116, 121, 112, 101, 34,  58,  34,  70,  51,  50,  34,  44,
+              34,  115, 104, 97,  112, 101, 34,  58,  91,  51,  44,  50,  93,  44,  34,  100, 97,
+              116, 97,  95,  111, 102, 102, 115, 101, 116, 115, 34,  58,  91,  49,  50,  44,  51,
+              54,  93,  125, 125, 32,  32,  32,  32,  122, 131, 206, 62,  229, 136, 86,  63,  68,
+              33,  56,  191, 92,  63,  197, 63,  80,  60,  150, 190, 73,  113, 11,  192, 182, 132,
+              17,  63,  161, 209, 138, 191, 45,  5,   179, 191});  // #PYTHON data
+  const auto file = st::MappedFile::open(folder / "f.safetensors");
+  const fp::nn::StateDictReader& reader = file;
+  EXPECT_FALSE(reader.find("missing").has_value());
+
+  fp::nn::StateDict model;
+  model.insert("layer.weight", fp::Tensor(fp::abi::empty_strided(
+                                   std::vector<std::int64_t>{3, 2}, std::vector<std::int64_t>{2, 1},
+                                   fp::DType::F32, fp::Device::cpu())));
+  model.insert("layer.bias", fp::Tensor(fp::abi::empty_strided(std::vector<std::int64_t>{3},
+                                                               std::vector<std::int64_t>{1},
+                                                               fp::DType::F32, fp::Device::cpu())));
+  load_into(model, reader);
+  EXPECT_EQ(model.at("layer.weight").to_vector<float>(),
+            (std::vector<float>{1.5409960746765137, -0.293428897857666, -2.1787893772125244,
+                                0.5684312582015991, -1.0845223665237427,
+                                -1.3985954523086548}));  // #PYTHON weight.flatten().tolist()
+  EXPECT_EQ(model.at("layer.bias").to_vector<float>(),
+            (std::vector<float>{0.40334683656692505, 0.8380263447761536,
+                                -0.7192575931549072}));  // #PYTHON bias.tolist()
+
+  // A loaded StateDict is a reader too.
+  fp::nn::StateDict again;
+  again.insert("layer.weight", fp::Tensor(fp::abi::empty_strided(
+                                   std::vector<std::int64_t>{3, 2}, std::vector<std::int64_t>{2, 1},
+                                   fp::DType::F32, fp::Device::cpu())));
+  again.insert("layer.bias", fp::Tensor(fp::abi::empty_strided(std::vector<std::int64_t>{3},
+                                                               std::vector<std::int64_t>{1},
+                                                               fp::DType::F32, fp::Device::cpu())));
+  load_into(again, st::load(folder / "f.safetensors"));
+  EXPECT_EQ(again.at("layer.bias").to_vector<float>(), model.at("layer.bias").to_vector<float>());
+}
+
+TEST(SafetensorsMappedFile, CopiesTensorsStoredMisaligned) {
+  // I8 at data offset 0, F32 at data offset 1: a float view there would be
+  // misaligned, so that one tensor is copied.
+  const std::string header = R"({"i":{"dtype":"I8","shape":[1],"data_offsets":[0,1]},)"
+                             R"("f":{"dtype":"F32","shape":[1],"data_offsets":[1,5]}})";
+  std::vector<std::uint8_t> bytes(8 + header.size() + 5);
+  const std::uint64_t length = header.size();
+  std::memcpy(bytes.data(), &length, 8);
+  std::memcpy(bytes.data() + 8, header.data(), header.size());
+  const float value = -2.5f;
+  bytes[8 + header.size()] = 3;
+  std::memcpy(bytes.data() + 8 + header.size() + 1, &value, 4);
+  TempDir folder;
+  write_file(folder / "odd.safetensors", bytes);
+  const auto file = st::MappedFile::open(folder / "odd.safetensors");
+  const fp::TensorView f = file.get("f");
+  EXPECT_EQ(f.item<float>(), -2.5f);
+  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(fp::abi::const_data_ptr(f.raw())) % 4, 0u);
+  EXPECT_EQ(file.get("i").item<std::int8_t>(), 3);
+}
+
+TEST(SafetensorsMappedFile, ReportsBadFilesAndKeys) {
+  TempDir folder;
+  const auto missing = folder / "missing.safetensors";
+  EXPECT_FP_ERROR(
+      "fp::safetensors: " + missing.string() + ": cannot open the file: No such file or directory",
+      st::MappedFile::open(missing));
+  write_file(folder / "empty.safetensors", {});
+  EXPECT_FP_ERROR("empty.safetensors: the file has 0 bytes, too few for the 8-byte header length",
+                  st::MappedFile::open(folder / "empty.safetensors"));
+  write_file(folder / "junk.safetensors", {2, 0, 0, 0, 0, 0, 0, 0, '[', ']'});
+  EXPECT_FP_ERROR("junk.safetensors: the header is not a JSON object",
+                  st::MappedFile::open(folder / "junk.safetensors"));
+
+  const fp::Tensor one = fp::tensor({1.f});
+  st::save({{"w", one}}, folder / "ok.safetensors");
+  const auto file = st::MappedFile::open(folder / "ok.safetensors");
+  EXPECT_FP_ERROR("ok.safetensors: no tensor called \"nope\"", file.get("nope"));
+  EXPECT_FALSE(file.metadata().has_value());
+}
+
+TEST(SafetensorsMappedFile, OpensFilesWithDtypesTorchLacksButCannotViewThem) {
+  const std::string header = R"({"w":{"dtype":"F6_E3M2","shape":[4],"data_offsets":[0,3]}}     )";
+  std::vector<std::uint8_t> bytes(8 + header.size() + 3);
+  const std::uint64_t length = header.size();
+  std::memcpy(bytes.data(), &length, 8);
+  std::memcpy(bytes.data() + 8, header.data(), header.size());
+  TempDir folder;
+  write_file(folder / "f6.safetensors", bytes);
+  const auto file = st::MappedFile::open(folder / "f6.safetensors");
+  EXPECT_EQ(file.keys(), (std::vector<std::string>{"w"}));
+  EXPECT_FP_ERROR(
+      "f6.safetensors: tensor \"w\": torch has no dtype for the safetensors dtype F6_E3M2",
+      file.get("w"));
+}
+
+}  // namespace
