@@ -7,7 +7,8 @@ named aoti_torch_* or torch_*): the frames inside libtorch above it say what
 libtorch did, the frames below it are the caller, which a suppression must not
 depend on. Long paths inside libtorch keep their first frames and the entry
 point, with `...` between, so the same internal allocation is recognised
-whichever kernel reaches it first.
+whichever kernel reaches it first. MKL's own process-lifetime bookkeeping is
+recognised by its allocator alone, whichever stable-ABI call starts MKL.
 
     make_suppressions.py valgrind.log > libtorch.supp
 """
@@ -33,11 +34,20 @@ def blocks(log: str):
             current.append(line)
 
 
+# Allocators of libraries inside libtorch whose bookkeeping lives for the
+# whole process, whichever call happens to start it (MKL's service layer).
+PROCESS_LIFETIME_ALLOCATORS = re.compile(r"^fun:mkl_serv_malloc$")
+
+
 def generalise(block):
     kind_lines = [line for line in block[1:] if not line.startswith(("fun:", "obj:", "..."))]
     frames = [line for line in block[1:] if line.startswith(("fun:", "obj:", "..."))]
     entry = next((i for i, frame in enumerate(frames) if ENTRY.match(frame)), None)
-    if entry is None:
+    allocator = next((i for i, frame in enumerate(frames)
+                      if PROCESS_LIFETIME_ALLOCATORS.match(frame)), None)
+    if allocator is not None:
+        kept = frames[:allocator + 1] + ["..."]
+    elif entry is None:
         # Not under a stable-ABI call: library loading or exit. Keep the top.
         kept = frames[:KEEP_TOP + 2] + ["..."]
     elif entry <= KEEP_TOP + 1:
