@@ -27,3 +27,4 @@
 #include "flash_powder/ops/functions.h"
 #include "flash_powder/ops/operators.h"
 #include "flash_powder/nn/state_dict.h"
+#include "flash_powder/nn/nn.h"

@@ -72,19 +72,9 @@ FileShape file_shape(std::string_view tensor_name, DType dtype,
   return shape;
 }
 
-std::vector<std::int64_t> contiguous_strides(std::span<const std::int64_t> sizes) {
-  std::vector<std::int64_t> strides(sizes.size());
-  std::int64_t stride = 1;
-  for (std::size_t d = sizes.size(); d-- > 0;) {
-    strides[d] = stride;
-    stride *= std::max<std::int64_t>(sizes[d], 1);
-  }
-  return strides;
-}
-
 Tensor empty_tensor(const TorchShape& shape) {
   return Tensor(
-      abi::empty_strided(shape.sizes, contiguous_strides(shape.sizes), shape.dtype, Device::cpu()));
+      abi::empty_strided(shape.sizes, fp::detail::contiguous_strides(shape.sizes), shape.dtype, Device::cpu()));
 }
 
 Tensor copied_tensor(const TensorInfo& info, const std::byte* data, std::string_view source) {
@@ -106,7 +96,7 @@ TensorView mapped_view(const TensorInfo& info, std::uint64_t data_start,
   // already; `owner` is then left alone: a leaked reference (the file stays
   // mapped) is safe, a second delete would not be.
   abi::TensorHandle handle =
-      abi::from_blob(const_cast<std::byte*>(data), shape.sizes, contiguous_strides(shape.sizes), 0,
+      abi::from_blob(const_cast<std::byte*>(data), shape.sizes, fp::detail::contiguous_strides(shape.sizes), 0,
                      shape.dtype, Device::cpu(), &release_mapping, owner);
   return TensorView(std::move(handle), nullptr, "safetensors::MappedFile::get");
 }

@@ -35,9 +35,6 @@ struct FileShape {
 };
 FileShape file_shape(std::string_view name, DType dtype, std::span<const std::int64_t> sizes);
 
-/// Row-major strides for `sizes`.
-std::vector<std::int64_t> contiguous_strides(std::span<const std::int64_t> sizes);
-
 /// A new, uninitialised, contiguous CPU tensor.
 Tensor empty_tensor(const TorchShape& shape);
 

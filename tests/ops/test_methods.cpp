@@ -5,19 +5,17 @@
 #include <flash_powder/flash_powder.h>
 
 #include "support/expect_error.h"
+#include "support/shapes.h"
 
 namespace {
+
+using fp_test::shape;
+using fp_test::strides;
 
 using fp::DType;
 using fp::Tensor;
 using fp::TensorView;
 
-std::vector<int64_t> shape(const fp::detail::TensorBase& t) {
-  return {t.sizes().begin(), t.sizes().end()};
-}
-std::vector<int64_t> strides(const fp::detail::TensorBase& t) {
-  return {t.strides().begin(), t.strides().end()};
-}
 
 /// torch.arange(24.).reshape(2, 3, 4), the `x` of the Python blocks.
 Tensor cube() {

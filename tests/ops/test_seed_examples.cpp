@@ -5,11 +5,13 @@
 #include <flash_powder/flash_powder.h>
 #include <flash_powder/ops/aten.h>
 
+#include "support/shapes.h"
+
 namespace {
 
-std::vector<int64_t> shape(const fp::detail::TensorBase& t) {
-  return {t.sizes().begin(), t.sizes().end()};
-}
+using fp_test::shape;
+using fp_test::strides;
+
 
 TEST(SeedExamples, Conversion) {
   // Convert a scalar like so:

@@ -25,6 +25,8 @@
 namespace fp {
 
 namespace detail {
+/// The strides of a contiguous (row-major) tensor of `sizes`.
+std::vector<std::int64_t> contiguous_strides(IntList sizes);
 /// A CPU tensor of `sizes` and dtype `dtype` holding a copy of `bytes`.
 Tensor tensor_from_bytes(const void* bytes, std::span<const std::int64_t> sizes, DType dtype);
 /// `tensor` converted to `dtype` the way `torch.tensor(values, dtype=...)`

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -48,6 +49,52 @@ class StateDict final : public StateDictReader {
 
  private:
   std::vector<Entry> entries_;
+  std::unordered_map<std::string, std::size_t> index_;
+};
+
+/// What a state-dict entry is to its module: a parameter (`weight`, `bias`),
+/// or a buffer (BatchNorm's `running_mean`, `running_var`, `num_batches_tracked`).
+enum class TensorKind : std::uint8_t { Parameter, Buffer };
+
+/// "parameter" or "buffer".
+std::string_view name(TensorKind kind);
+
+/// Named read-only views of a module's tensors, in PyTorch's order, each with
+/// its kind: what `Module::state_dict()` returns. The views share the
+/// module's memory (no copy); `to_owned()` copies. It is a StateDictReader,
+/// so one module can load another's: `b.load_state_dict(a.state_dict())`.
+///
+/// To save it with safetensors: `fp::safetensors::save(net.state_dict().entries(), path)`.
+class StateDictView final : public StateDictReader {
+ public:
+  using Entry = std::pair<std::string, TensorView>;
+
+  /// Adds `tensor` under `name`; throws fp::Error if the name is taken.
+  void insert(std::string name, TensorView tensor, TensorKind kind);
+  /// The view under `name`; throws fp::Error naming the key if missing.
+  const TensorView& at(std::string_view name) const;
+  /// The kind of the entry under `name`; throws fp::Error if missing.
+  TensorKind kind(std::string_view name) const;
+  bool contains(std::string_view name) const { return index_.contains(std::string(name)); }
+  std::size_t size() const { return entries_.size(); }
+  bool empty() const { return entries_.empty(); }
+
+  /// (name, view) pairs in order.
+  const std::vector<Entry>& entries() const { return entries_; }
+  auto begin() const { return entries_.begin(); }
+  auto end() const { return entries_.end(); }
+
+  /// Independent copies of every tensor (lazy copy-on-write clones).
+  StateDict to_owned() const;
+
+  std::vector<std::string> keys() const override;
+  std::optional<TensorView> find(std::string_view key) const override;
+
+ private:
+  std::size_t position(std::string_view name, const char* operation) const;
+
+  std::vector<Entry> entries_;
+  std::vector<TensorKind> kinds_;
   std::unordered_map<std::string, std::size_t> index_;
 };
 

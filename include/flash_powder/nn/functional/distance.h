@@ -1,0 +1,19 @@
+// torch.nn.functional.cosine_similarity.
+// https://pytorch.org/docs/stable/nn.functional.html#distance-functions
+#pragma once
+
+#include <cstdint>
+
+#include "flash_powder/core/tensor.h"
+
+namespace fp::functional {
+
+struct CosineSimilarityOptions {
+  std::int64_t dim = 1;
+  double eps = 1e-8;
+};
+/// x1 . x2 / max(||x1|| ||x2||, eps) along `dim` (inputs broadcast); a new Tensor.
+/// https://pytorch.org/docs/stable/generated/torch.nn.functional.cosine_similarity.html
+Tensor cosine_similarity(TensorView x1, TensorView x2, const CosineSimilarityOptions& options = {});
+
+}  // namespace fp::functional

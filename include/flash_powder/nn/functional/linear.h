@@ -1,0 +1,16 @@
+// torch.nn.functional.linear.
+// https://pytorch.org/docs/stable/nn.functional.html#linear-functions
+#pragma once
+
+#include <optional>
+
+#include "flash_powder/core/tensor.h"
+
+namespace fp::functional {
+
+/// `input @ weight.T + bias`; a new Tensor. Throws fp::Error when the last
+/// dimension of `input` differs from the second of `weight`.
+/// https://pytorch.org/docs/stable/generated/torch.nn.functional.linear.html
+Tensor linear(TensorView input, TensorView weight, std::optional<TensorView> bias = std::nullopt);
+
+}  // namespace fp::functional

@@ -1,0 +1,139 @@
+// Convolution layers: torch.nn.Conv1d/2d/3d and ConvTranspose1d/2d.
+// https://pytorch.org/docs/stable/nn.html#convolution-layers
+//
+//     fp::nn::Conv2d conv(3, 8, 3, {.stride = 2, .padding = 1, .padding_mode = "reflect"});
+//
+// Parameters `weight` ([out, in/groups, *kernel]; transposed: [in, out/groups, *kernel])
+// and `bias` ([out], undefined with `.bias = false`) are public like Python's
+// attributes, and are the state-dict keys "weight" and "bias".
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "flash_powder/core/array_ref.h"
+#include "flash_powder/core/device.h"
+#include "flash_powder/core/dtype.h"
+#include "flash_powder/nn/module.h"
+#include "flash_powder/nn/options.h"
+
+namespace fp::nn {
+
+/// The keyword arguments of Conv1d/2d/3d, with PyTorch's defaults.
+template <std::size_t N>
+struct ConvOptions {
+  ExpandingArray<N> stride = 1;
+  /// Numbers, or "valid" / "same" (the latter for stride 1 only).
+  ConvPadding<N> padding = 0;
+  ExpandingArray<N> dilation = 1;
+  std::int64_t groups = 1;
+  bool bias = true;
+  /// "zeros", "reflect", "replicate" or "circular".
+  std::string padding_mode = "zeros";
+  std::optional<Device> device;
+  /// float32 when absent.
+  std::optional<DType> dtype;
+};
+using Conv1dOptions = ConvOptions<1>;
+using Conv2dOptions = ConvOptions<2>;
+using Conv3dOptions = ConvOptions<3>;
+
+namespace detail {
+/// What Conv1d/2d/3d share; use those.
+template <std::size_t N>
+class ConvNd : public Module {
+ public:
+  /// Throws fp::Error (with Python's message) for channels not divisible by
+  /// groups, an unknown padding mode or padding="same" with a stride.
+  ConvNd(std::int64_t in_channels, std::int64_t out_channels, ExpandingArray<N> kernel_size,
+         const ConvOptions<N>& options = {});
+
+  void visit(Visitor& visitor) override;
+  Tensor forward(TensorView input) const override;
+
+  std::int64_t in_channels;
+  std::int64_t out_channels;
+  ExpandingArray<N> kernel_size;
+  ConvOptions<N> options;
+  Tensor weight;
+  Tensor bias;
+
+ private:
+  /// Python's `_reversed_padding_repeated_twice`, for padding modes other than zeros.
+  std::vector<std::int64_t> reversed_padding_repeated_twice() const;
+};
+}  // namespace detail
+
+/// https://pytorch.org/docs/stable/generated/torch.nn.Conv1d.html
+class Conv1d : public detail::ConvNd<1> {
+ public:
+  using ConvNd::ConvNd;
+};
+/// https://pytorch.org/docs/stable/generated/torch.nn.Conv2d.html
+class Conv2d : public detail::ConvNd<2> {
+ public:
+  using ConvNd::ConvNd;
+};
+/// https://pytorch.org/docs/stable/generated/torch.nn.Conv3d.html
+class Conv3d : public detail::ConvNd<3> {
+ public:
+  using ConvNd::ConvNd;
+};
+
+/// The keyword arguments of ConvTranspose1d/2d, with PyTorch's defaults.
+template <std::size_t N>
+struct ConvTransposeOptions {
+  ExpandingArray<N> stride = 1;
+  ExpandingArray<N> padding = 0;
+  ExpandingArray<N> output_padding = 0;
+  std::int64_t groups = 1;
+  bool bias = true;
+  ExpandingArray<N> dilation = 1;
+  /// Only "zeros", as in PyTorch.
+  std::string padding_mode = "zeros";
+  std::optional<Device> device;
+  std::optional<DType> dtype;
+};
+using ConvTranspose1dOptions = ConvTransposeOptions<1>;
+using ConvTranspose2dOptions = ConvTransposeOptions<2>;
+
+namespace detail {
+template <std::size_t N>
+class ConvTransposeNd : public Module {
+ public:
+  ConvTransposeNd(std::int64_t in_channels, std::int64_t out_channels,
+                  ExpandingArray<N> kernel_size, const ConvTransposeOptions<N>& options = {});
+
+  void visit(Visitor& visitor) override;
+  Tensor forward(TensorView input) const override;
+  /// Python's `forward(input, output_size)`: picks the output padding that
+  /// gives `output_size` (spatial sizes, optionally with batch and channels).
+  Tensor forward(TensorView input, IntList output_size) const;
+
+  std::int64_t in_channels;
+  std::int64_t out_channels;
+  ExpandingArray<N> kernel_size;
+  ConvTransposeOptions<N> options;
+  Tensor weight;
+  Tensor bias;
+
+ private:
+  std::vector<std::int64_t> output_padding_for(TensorView input, IntList output_size) const;
+  Tensor run(TensorView input, const std::vector<std::int64_t>& output_padding) const;
+};
+}  // namespace detail
+
+/// https://pytorch.org/docs/stable/generated/torch.nn.ConvTranspose1d.html
+class ConvTranspose1d : public detail::ConvTransposeNd<1> {
+ public:
+  using ConvTransposeNd::ConvTransposeNd;
+};
+/// https://pytorch.org/docs/stable/generated/torch.nn.ConvTranspose2d.html
+class ConvTranspose2d : public detail::ConvTransposeNd<2> {
+ public:
+  using ConvTransposeNd::ConvTransposeNd;
+};
+
+}  // namespace fp::nn

@@ -1,0 +1,43 @@
+// torch.nn.Linear and torch.nn.Identity.
+// https://pytorch.org/docs/stable/nn.html#linear-layers
+#pragma once
+
+#include <cstdint>
+#include <optional>
+
+#include "flash_powder/core/device.h"
+#include "flash_powder/core/dtype.h"
+#include "flash_powder/nn/module.h"
+
+namespace fp::nn {
+
+struct LinearOptions {
+  bool bias = true;
+  std::optional<Device> device;
+  /// float32 when absent.
+  std::optional<DType> dtype;
+};
+
+/// y = x W^T + b. Parameters `weight` [out_features, in_features] and `bias`
+/// [out_features] (undefined with `.bias = false`).
+/// https://pytorch.org/docs/stable/generated/torch.nn.Linear.html
+class Linear : public Module {
+ public:
+  Linear(std::int64_t in_features, std::int64_t out_features, const LinearOptions& options = {});
+
+  void visit(Visitor& visitor) override;
+  Tensor forward(TensorView input) const override;
+
+  std::int64_t in_features;
+  std::int64_t out_features;
+  Tensor weight;
+  Tensor bias;
+};
+
+/// Returns (a copy of) its input. https://pytorch.org/docs/stable/generated/torch.nn.Identity.html
+class Identity : public Module {
+ public:
+  Tensor forward(TensorView input) const override;
+};
+
+}  // namespace fp::nn

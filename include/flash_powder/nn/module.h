@@ -1,0 +1,145 @@
+// fp::nn::Module: the base of every layer and of your own networks, like
+// torch.nn.Module. https://pytorch.org/docs/stable/generated/torch.nn.Module.html
+//
+// A module owns its parameters and buffers as fp::Tensor members and its
+// children as members, and says what they are called in one function, visit():
+//
+//     struct Net : fp::nn::Module {
+//       fp::nn::Conv2d conv{3, 8, 3, {.padding = 1}};
+//       fp::nn::Linear head{8, 10};
+//       void visit(fp::nn::Visitor& v) override { v.child("conv", conv); v.child("head", head); }
+//       fp::Tensor forward(fp::TensorView x) const override { ... }
+//     };
+//
+// Everything else (state_dict, load_state_dict, named_parameters, to, ...) is
+// built on that one traversal, so modules hold no pointers into themselves
+// and stay copyable and movable like any struct. State-dict keys are
+// PyTorch's for the same tree ("conv.weight", "head.bias", ...), so a
+// PyTorch state dict (e.g. a safetensors file) loads unchanged.
+//
+// Modules have inference semantics (PyTorch's eval mode). forward() is const
+// and changes nothing, so one module may run forward() on several threads at
+// once; changing it (load_state_dict, to) needs exclusive access, as for any
+// C++ object.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "flash_powder/core/options.h"
+#include "flash_powder/core/tensor.h"
+#include "flash_powder/nn/state_dict.h"
+
+namespace fp::nn {
+
+class Module;
+
+/// How a buffer takes part in state dicts (Python's `register_buffer`).
+struct BufferOptions {
+  /// Part of the state dict (Python's `persistent=True`).
+  bool persistent = true;
+  /// A state dict without this key still loads, and the buffer keeps its
+  /// value. PyTorch allows this for BatchNorm's num_batches_tracked when the
+  /// state dict carries no version metadata (safetensors files, plain dicts).
+  bool may_be_missing = false;
+};
+
+/// What Module::visit reports its tensors and children to. Undefined tensors
+/// (e.g. the bias of a layer made with `.bias = false`) are skipped, as
+/// PyTorch skips parameters that are None. Names must be non-empty, unique
+/// within the module and free of '.'.
+class Visitor {
+ public:
+  void parameter(std::string_view name, Tensor& tensor) {
+    on_tensor(name, tensor, TensorKind::Parameter, {});
+  }
+  void buffer(std::string_view name, Tensor& tensor, const BufferOptions& options = {}) {
+    on_tensor(name, tensor, TensorKind::Buffer, options);
+  }
+  void child(std::string_view name, Module& module) { on_child(name, module); }
+
+ protected:
+  Visitor() = default;
+  Visitor(const Visitor&) = default;
+  Visitor& operator=(const Visitor&) = default;
+  ~Visitor() = default;
+  virtual void on_tensor(std::string_view name, Tensor& tensor, TensorKind kind,
+                         const BufferOptions& options) = 0;
+  virtual void on_child(std::string_view name, Module& module) = 0;
+};
+
+/// Python's `load_state_dict(state_dict, strict=True, assign=False)`.
+struct LoadOptions {
+  /// Missing and unexpected keys are errors (otherwise they are returned).
+  bool strict = true;
+  /// The module takes the loaded tensors (their dtype and device) instead of
+  /// copying their values into its own.
+  bool assign = false;
+};
+
+/// The keys load_state_dict did not match (Python's `_IncompatibleKeys`).
+struct LoadResult {
+  std::vector<std::string> missing_keys;
+  std::vector<std::string> unexpected_keys;
+};
+
+/// The base of every module. See the top of this file.
+class Module {
+ public:
+  virtual ~Module() = default;
+
+  /// Reports parameters, buffers and children to `visitor`, in the order
+  /// PyTorch registers them. Modules without any need not override it.
+  virtual void visit(Visitor& visitor);
+
+  /// The module's computation; a new Tensor. Throws fp::Error unless overridden.
+  virtual Tensor forward(TensorView input) const;
+  Tensor operator()(TensorView input) const { return forward(input); }
+  /// The same for a Tensor, a temporary too (`head(h.flatten(1))`): it lives
+  /// until the whole expression is done, which outlasts the call.
+  Tensor operator()(const Tensor& input) const { return forward(TensorView(input)); }
+
+  /// The class name PyTorch would print, e.g. "Conv2d" (by default the C++
+  /// class name without namespaces).
+  virtual std::string type_name() const;
+
+  /// Views of every parameter and persistent buffer under its dotted key,
+  /// in PyTorch's order: a module's parameters, its buffers, then each child's.
+  StateDictView state_dict() const;
+
+  /// Loads parameters and persistent buffers from `source`, matching keys
+  /// like PyTorch. Missing and unexpected keys (strict mode) and every shape
+  /// or dtype mismatch are reported together in one fp::Error worded like
+  /// PyTorch's. Values are copied into the existing tensors, converted to
+  /// their dtype (floating-point to floating-point etc.; a change of kind such
+  /// as integer to floating point is a mismatch), unless `assign` is set.
+  /// Nothing is changed unless everything matches.
+  LoadResult load_state_dict(const StateDictReader& source, const LoadOptions& options = {});
+
+  /// (dotted name, view) of every parameter, recursively unless `recurse` is false.
+  std::vector<std::pair<std::string, TensorView>> named_parameters(bool recurse = true) const;
+  std::vector<std::pair<std::string, TensorView>> named_buffers(bool recurse = true) const;
+  std::vector<TensorView> parameters(bool recurse = true) const;
+  std::vector<TensorView> buffers(bool recurse = true) const;
+  /// The direct children with their names.
+  std::vector<std::pair<std::string, Module*>> named_children();
+  std::vector<std::pair<std::string, const Module*>> named_children() const;
+  /// This module (named "") and all below it, parents first.
+  std::vector<std::pair<std::string, const Module*>> named_modules() const;
+
+  /// Converts every parameter and buffer in place, like Python's `module.to()`:
+  /// a dtype applies to floating-point and complex tensors only (it must be
+  /// one of those kinds itself), a device to all. Returns *this.
+  Module& to(TensorOptions options);
+
+ protected:
+  Module() = default;
+  Module(const Module&) = default;
+  Module(Module&&) = default;
+  Module& operator=(const Module&) = default;
+  Module& operator=(Module&&) = default;
+};
+
+}  // namespace fp::nn

@@ -1,0 +1,18 @@
+// fp::nn: torch.nn for C++ (inference). Modules, layers, containers, state
+// dicts, and fp::functional (torch.nn.functional).
+// https://pytorch.org/docs/stable/nn.html
+#pragma once
+
+#include "flash_powder/nn/functional.h"
+#include "flash_powder/nn/layers/activation.h"
+#include "flash_powder/nn/layers/attention.h"
+#include "flash_powder/nn/layers/containers.h"
+#include "flash_powder/nn/layers/conv.h"
+#include "flash_powder/nn/layers/linear.h"
+#include "flash_powder/nn/layers/misc.h"
+#include "flash_powder/nn/layers/normalization.h"
+#include "flash_powder/nn/layers/pooling.h"
+#include "flash_powder/nn/layers/sparse.h"
+#include "flash_powder/nn/module.h"
+#include "flash_powder/nn/options.h"
+#include "flash_powder/nn/state_dict.h"

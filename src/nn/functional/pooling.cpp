@@ -1,0 +1,105 @@
+#include "flash_powder/nn/functional/pooling.h"
+
+#include <string>
+#include <vector>
+
+#include "../aten_op.h"
+
+namespace fp::functional {
+namespace {
+
+using nn::detail::AtenOp;
+
+/// ATen's `int[N] stride=[]` means "the kernel size", Python's stride=None.
+template <std::size_t N>
+std::vector<std::int64_t> stride_or_empty(const nn::OptionalExpandingArray<N>& stride) {
+  return stride.has_value() ? (*stride).vec() : std::vector<std::int64_t>{};
+}
+
+template <std::size_t N>
+std::tuple<Tensor, Tensor> max_pool_with_indices(const AtenOp& op, TensorView input,
+                                                 const nn::ExpandingArray<N>& kernel_size,
+                                                 const MaxPoolOptions<N>& options) {
+  return op.call<std::tuple<Tensor, Tensor>>(
+      input, kernel_size.values(), stride_or_empty(options.stride), options.padding.values(),
+      options.dilation.values(), options.ceil_mode);
+}
+
+template <std::size_t N>
+Tensor max_pool(const AtenOp& op, TensorView input, const nn::ExpandingArray<N>& kernel_size,
+                const MaxPoolOptions<N>& options) {
+  return op(input, kernel_size.values(), stride_or_empty(options.stride), options.padding.values(),
+            options.dilation.values(), options.ceil_mode);
+}
+
+/// Python's `_list_with_default`: None entries take the input's size.
+std::vector<std::int64_t> with_input_sizes(TensorView input, const nn::OutputSize<2>& output_size) {
+  const auto& wanted = output_size.values();
+  if (input.dim() <= static_cast<std::int64_t>(wanted.size())) {
+    throw Error("fp::functional: adaptive pooling: Input dimension should be at least " +
+                std::to_string(wanted.size() + 1));
+  }
+  std::vector<std::int64_t> sizes;
+  const std::int64_t first = input.dim() - static_cast<std::int64_t>(wanted.size());
+  for (std::size_t i = 0; i < wanted.size(); ++i) {
+    sizes.push_back(wanted[i].value_or(input.size(first + static_cast<std::int64_t>(i))));
+  }
+  return sizes;
+}
+
+}  // namespace
+
+Tensor max_pool1d(TensorView input, nn::ExpandingArray<1> kernel_size,
+                  const MaxPool1dOptions& options) {
+  static const AtenOp op("aten::max_pool1d", "");
+  return max_pool(op, input, kernel_size, options);
+}
+
+std::tuple<Tensor, Tensor> max_pool1d_with_indices(TensorView input,
+                                                   nn::ExpandingArray<1> kernel_size,
+                                                   const MaxPool1dOptions& options) {
+  static const AtenOp op("aten::max_pool1d_with_indices", "");
+  return max_pool_with_indices(op, input, kernel_size, options);
+}
+
+Tensor max_pool2d(TensorView input, nn::ExpandingArray<2> kernel_size,
+                  const MaxPool2dOptions& options) {
+  static const AtenOp op("aten::max_pool2d", "");
+  return max_pool(op, input, kernel_size, options);
+}
+
+std::tuple<Tensor, Tensor> max_pool2d_with_indices(TensorView input,
+                                                   nn::ExpandingArray<2> kernel_size,
+                                                   const MaxPool2dOptions& options) {
+  static const AtenOp op("aten::max_pool2d_with_indices", "");
+  return max_pool_with_indices(op, input, kernel_size, options);
+}
+
+Tensor avg_pool2d(TensorView input, nn::ExpandingArray<2> kernel_size,
+                  const AvgPool2dOptions& options) {
+  static const AtenOp op("aten::avg_pool2d", "");
+  return op(input, kernel_size.values(), stride_or_empty(options.stride), options.padding.values(),
+            options.ceil_mode, options.count_include_pad, options.divisor_override);
+}
+
+Tensor adaptive_avg_pool1d(TensorView input, nn::ExpandingArray<1> output_size) {
+  static const AtenOp op("aten::adaptive_avg_pool1d", "");
+  return op(input, output_size.values());
+}
+
+Tensor adaptive_avg_pool2d(TensorView input, const nn::OutputSize<2>& output_size) {
+  static const AtenOp op("aten::adaptive_avg_pool2d", "");
+  return op(input, with_input_sizes(input, output_size));
+}
+
+Tensor adaptive_max_pool2d(TensorView input, const nn::OutputSize<2>& output_size) {
+  return std::get<0>(adaptive_max_pool2d_with_indices(input, output_size));
+}
+
+std::tuple<Tensor, Tensor> adaptive_max_pool2d_with_indices(TensorView input,
+                                                            const nn::OutputSize<2>& output_size) {
+  static const AtenOp op("aten::adaptive_max_pool2d", "");
+  return op.call<std::tuple<Tensor, Tensor>>(input, with_input_sizes(input, output_size));
+}
+
+}  // namespace fp::functional

@@ -1,0 +1,200 @@
+#include "flash_powder/nn/functional/vision.h"
+
+#include <string>
+#include <vector>
+
+#include "../aten_op.h"
+#include "../python_text.h"
+#include "../tensor_ops.h"
+
+namespace fp::functional {
+namespace {
+
+using nn::detail::AtenOp;
+
+/// What interpolate hands to the ATen op: exactly one of the two is set.
+struct Target {
+  std::optional<std::vector<std::int64_t>> output_size;
+  std::optional<std::vector<double>> scale_factors;
+};
+
+[[noreturn]] void fail(const std::string& message) {
+  throw Error("fp::functional::interpolate: " + message);
+}
+
+bool is_interpolating(const std::string& mode) {
+  return mode != "nearest" && mode != "area" && mode != "nearest-exact";
+}
+
+std::string spatial_sizes(TensorView input) {
+  const auto sizes = nn::detail::sizes_of(input);
+  return nn::detail::list_text(IntList(sizes.data() + 2, sizes.size() - 2));
+}
+
+std::string python_list(const std::vector<std::int64_t>& values) {
+  return nn::detail::list_text(values);
+}
+
+std::string python_list(const std::vector<double>& values) {
+  std::string text = "[";
+  for (std::size_t i = 0; i < values.size(); ++i)
+    text += (i > 0 ? ", " : "") + nn::detail::python_float(values[i]);
+  return text + "]";
+}
+
+/// Python's processing of `size` and `scale_factor`, in its order and words.
+Target resolve_target(TensorView input, const InterpolateOptions& options, std::size_t dims) {
+  const bool has_size = options.size.has_value();
+  const bool has_scale = options.scale_factor.has_value();
+  if (has_size && has_scale) fail("only one of size or scale_factor should be defined");
+  if (!has_size && !has_scale) fail("either size or scale_factor should be defined");
+  Target target;
+  if (has_size) {
+    if (!options.size.is_single() && options.size.values().size() != dims) {
+      fail(
+          "Input and output must have the same number of spatial dimensions, but got input with "
+          "spatial dimensions of " +
+          spatial_sizes(input) + " and output size of " + python_list(options.size.values()) +
+          ". Please provide input tensor in (N, C, d1, d2, ...,dK) format and output size in "
+          "(o1, o2, ...,oK) format.");
+    }
+    target.output_size = options.size.expand(dims);
+  } else {
+    if (!options.scale_factor.is_single() && options.scale_factor.values().size() != dims) {
+      fail(
+          "Input and scale_factor must have the same number of spatial dimensions, but got input "
+          "with spatial dimensions of " +
+          spatial_sizes(input) + " and scale_factor of shape " +
+          python_list(options.scale_factor.values()) +
+          ". Please provide input tensor in (N, C, d1, d2, ...,dK) format and scale_factor in "
+          "(s1, s2, ...,sK) format.");
+    }
+    target.scale_factors = options.scale_factor.expand(dims);
+  }
+  return target;
+}
+
+/// recompute_scale_factor (and area mode): the output size is computed here,
+/// as Python does with `int(size * scale)`, and the op derives its scale from it.
+void recompute_output_size(TensorView input, Target& target) {
+  std::vector<std::int64_t> sizes;
+  for (std::size_t i = 0; i < target.scale_factors->size(); ++i) {
+    const double scaled = static_cast<double>(input.size(static_cast<std::int64_t>(i) + 2)) *
+                          (*target.scale_factors)[i];
+    sizes.push_back(static_cast<std::int64_t>(scaled));  // int() truncates toward zero
+  }
+  target.output_size = std::move(sizes);
+  target.scale_factors.reset();
+}
+
+Tensor resize_nearest(TensorView input, const Target& target, const std::string& mode) {
+  static const AtenOp nearest[] = {{"aten::upsample_nearest1d", "vec"},
+                                   {"aten::upsample_nearest2d", "vec"},
+                                   {"aten::upsample_nearest3d", "vec"}};
+  static const AtenOp exact[] = {{"aten::_upsample_nearest_exact1d", "vec"},
+                                 {"aten::_upsample_nearest_exact2d", "vec"},
+                                 {"aten::_upsample_nearest_exact3d", "vec"}};
+  const auto& op = (mode == "nearest" ? nearest : exact)[input.dim() - 3];
+  return op(input, target.output_size, target.scale_factors);
+}
+
+Tensor resize_area(TensorView input, const Target& target) {
+  static const AtenOp pools[] = {{"aten::adaptive_avg_pool1d", ""},
+                                 {"aten::adaptive_avg_pool2d", ""},
+                                 {"aten::adaptive_avg_pool3d", ""}};
+  return pools[input.dim() - 3](input, *target.output_size);
+}
+
+/// The interpolating modes: the ATen op for `mode` on this input, if any.
+const AtenOp* interpolating_op(const std::string& mode, std::int64_t dim, bool antialias) {
+  static const AtenOp linear("aten::upsample_linear1d", "vec");
+  static const AtenOp bilinear("aten::upsample_bilinear2d", "vec");
+  static const AtenOp bilinear_aa("aten::_upsample_bilinear2d_aa", "vec");
+  static const AtenOp bicubic("aten::upsample_bicubic2d", "vec");
+  static const AtenOp bicubic_aa("aten::_upsample_bicubic2d_aa", "vec");
+  static const AtenOp trilinear("aten::upsample_trilinear3d", "vec");
+  static const AtenOp lanczos("aten::_upsample_lanczos2d_aa", "vec");
+  if (dim == 3 && mode == "linear") return &linear;
+  if (dim == 4 && mode == "bilinear") return antialias ? &bilinear_aa : &bilinear;
+  if (dim == 4 && mode == "bicubic") return antialias ? &bicubic_aa : &bicubic;
+  if (dim == 5 && mode == "trilinear") return &trilinear;
+  if (dim == 4 && mode == "lanczos") return &lanczos;
+  return nullptr;
+}
+
+/// Python's NotImplementedError for a mode that needs another rank.
+[[noreturn]] void fail_unsupported(std::int64_t dim, const std::string& mode) {
+  static const std::pair<const char*, std::int64_t> needs[] = {
+      {"linear", 3}, {"bilinear", 4}, {"trilinear", 5}};
+  for (const auto& [name, rank] : needs) {
+    if (mode == name && dim >= 3 && dim <= 5 && dim != rank) {
+      fail("Got " + std::to_string(dim) + "D input, but " + mode + " mode needs " +
+           std::to_string(rank) + "D input");
+    }
+  }
+  fail("Input Error: Only 3D, 4D and 5D input Tensors supported (got " + std::to_string(dim) +
+       "D) for the modes: nearest | linear | bilinear | bicubic | trilinear | lanczos | area | "
+       "nearest-exact (got " +
+       mode + ")");
+}
+
+}  // namespace
+
+Tensor pad(TensorView input, IntList pad, const PadOptions& options) {
+  static const AtenOp op("aten::pad", "");
+  return op(input, pad.vec(), options.mode, options.value);
+}
+
+Tensor interpolate(TensorView input, const InterpolateOptions& options) {
+  const std::string& mode = options.mode;
+  if (!is_interpolating(mode) && options.align_corners.has_value()) {
+    fail(
+        "align_corners option can only be set with the interpolating modes: linear | bilinear | "
+        "bicubic | trilinear");
+  }
+  const bool align_corners = options.align_corners.value_or(false);
+  if (input.dim() < 3) fail_unsupported(input.dim(), mode);
+  const auto dims = static_cast<std::size_t>(input.dim() - 2);
+  Target target = resolve_target(input, options, dims);
+  bool recompute = options.recompute_scale_factor.value_or(false);
+  if (recompute && options.size.has_value()) {
+    fail("recompute_scale_factor is not meaningful with an explicit size.");
+  }
+  if (mode == "area" && !target.output_size) recompute = true;
+  if (recompute) recompute_output_size(input, target);
+  const bool antialias_mode = mode == "bilinear" || mode == "bicubic" || mode == "lanczos";
+  if (options.antialias && !(antialias_mode && input.dim() == 4)) {
+    fail(
+        "Anti-alias option is restricted to bilinear, bicubic, and lanczos modes and requires a "
+        "4-D tensor as input");
+  }
+  if (input.dim() > 5) fail_unsupported(input.dim(), mode);
+  if (mode == "nearest" || mode == "nearest-exact") return resize_nearest(input, target, mode);
+  if (mode == "area") return resize_area(input, target);
+  if (mode == "lanczos") {
+    if (align_corners) fail("Lanczos mode does not support align_corners=True");
+    if (!options.antialias) fail("Lanczos mode requires antialias=True");
+  }
+  const AtenOp* op = interpolating_op(mode, input.dim(), options.antialias);
+  if (op == nullptr) fail_unsupported(input.dim(), mode);
+  return (*op)(input, target.output_size, align_corners, target.scale_factors);
+}
+
+Tensor upsample(TensorView input, const InterpolateOptions& options) {
+  InterpolateOptions plain = options;
+  plain.recompute_scale_factor.reset();
+  plain.antialias = false;
+  return interpolate(input, plain);
+}
+
+Tensor pixel_shuffle(TensorView input, std::int64_t upscale_factor) {
+  static const AtenOp op("aten::pixel_shuffle", "");
+  return op(input, upscale_factor);
+}
+
+Tensor pixel_unshuffle(TensorView input, std::int64_t downscale_factor) {
+  static const AtenOp op("aten::pixel_unshuffle", "");
+  return op(input, downscale_factor);
+}
+
+}  // namespace fp::functional

@@ -1,0 +1,353 @@
+#include "flash_powder/nn/layers/attention.h"
+
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "../aten_op.h"
+#include "../tensor_ops.h"
+#include "flash_powder/core/conversion.h"
+#include "flash_powder/core/factory.h"
+#include "flash_powder/nn/functional/activation.h"
+#include "flash_powder/nn/functional/attention.h"
+#include "flash_powder/nn/functional/vision.h"
+#include "common.h"
+
+// The forward pass follows torch/nn/functional.py's multi_head_attention_forward
+// step by step (eval mode, no static keys), so that it rounds as Python does.
+
+namespace fp::nn {
+namespace {
+
+using detail::fail;
+
+constexpr const char* kLayer = "MultiheadAttention";
+
+/// Python's `_canonical_mask`: a bool mask becomes 0 / -inf in `dtype`.
+std::optional<Tensor> canonical_mask(const std::optional<TensorView>& mask, const char* name,
+                                     DType dtype) {
+  if (!mask) return std::nullopt;
+  if (mask->dtype() == DType::Bool) {
+    const Tensor zero = zeros_like(*mask, dtype);
+    const Tensor minus_infinity = tensor(-std::numeric_limits<double>::infinity(), dtype);
+    return detail::masked_fill(zero, *mask, minus_infinity);
+  }
+  if (!is_floating_point(mask->dtype())) {
+    fail(kLayer, std::string("only bool and floating types of ") + name + " are supported");
+  }
+  return mask->to_owned();
+}
+
+/// Python's `_mha_shape_check`; returns whether the input is batched.
+bool check_shapes(TensorView query, TensorView key, TensorView value,
+                  const MultiheadAttentionForwardOptions& options, std::int64_t num_heads) {
+  const auto dims = [](TensorView t) { return std::to_string(t.dim()); };
+  if (query.dim() == 3) {
+    if (key.dim() != 3 || value.dim() != 3) {
+      fail(kLayer, "For batched (3-D) `query`, expected `key` and `value` to be 3-D but found " +
+                       dims(key) + "-D and " + dims(value) + "-D tensors respectively");
+    }
+    if (options.key_padding_mask && options.key_padding_mask->dim() != 2) {
+      fail(kLayer,
+           "For batched (3-D) `query`, expected `key_padding_mask` to be `None` or 2-D but "
+           "found " +
+               dims(*options.key_padding_mask) + "-D tensor instead");
+    }
+    if (options.attn_mask && options.attn_mask->dim() != 2 && options.attn_mask->dim() != 3) {
+      fail(kLayer,
+           "For batched (3-D) `query`, expected `attn_mask` to be `None`, 2-D or 3-D but "
+           "found " +
+               dims(*options.attn_mask) + "-D tensor instead");
+    }
+    return true;
+  }
+  if (query.dim() != 2) {
+    fail(kLayer, "query should be unbatched 2D or batched 3D tensor but received " + dims(query) +
+                     "-D query tensor");
+  }
+  if (key.dim() != 2 || value.dim() != 2) {
+    fail(kLayer, "For unbatched (2-D) `query`, expected `key` and `value` to be 2-D but found " +
+                     dims(key) + "-D and " + dims(value) + "-D tensors respectively");
+  }
+  if (options.key_padding_mask && options.key_padding_mask->dim() != 1) {
+    fail(kLayer,
+         "For unbatched (2-D) `query`, expected `key_padding_mask` to be `None` or 1-D but "
+         "found " +
+             dims(*options.key_padding_mask) + "-D tensor instead");
+  }
+  if (options.attn_mask && options.attn_mask->dim() == 3) {
+    const std::vector<std::int64_t> expected{num_heads, query.size(0), key.size(0)};
+    if (detail::sizes_of(*options.attn_mask) != expected) {
+      fail(kLayer, "Expected `attn_mask` shape to be " + detail::list_text(expected) + " but got " +
+                       detail::torch_size(*options.attn_mask));
+    }
+  }
+  return false;
+}
+
+Tensor project(TensorView input, TensorView weight, const std::optional<Tensor>& bias) {
+  return detail::layer_linear(
+      input, weight, bias ? std::optional<TensorView>(*bias) : std::optional<TensorView>());
+}
+
+std::optional<Tensor> rows(const Tensor& tensor, std::int64_t start, std::int64_t length) {
+  if (!tensor.is_defined()) return std::nullopt;
+  return detail::narrow(tensor, 0, start, length);
+}
+
+/// The projection by rows [start, start + length) of the packed weight and
+/// bias (Python's `w.split(...)` / `w.chunk(3)`).
+Tensor project_rows(TensorView input, const Tensor& weight, const Tensor& bias, std::int64_t start,
+                    std::int64_t length) {
+  const Tensor weight_rows = detail::narrow(weight, 0, start, length);
+  return project(input, weight_rows, rows(bias, start, length));
+}
+
+/// Appends one zero column to the last dimension of a mask (Python's pad(mask, (0, 1))).
+void pad_mask(std::optional<Tensor>& mask) {
+  if (mask) mask = functional::pad(*mask, {0, 1});
+}
+
+/// Queries, keys and values on their way through the computation, [sequence, batch, feature]
+/// until split into heads.
+struct Projected {
+  Tensor q, k, v;
+};
+
+}  // namespace
+
+MultiheadAttention::MultiheadAttention(std::int64_t embed_dim, std::int64_t num_heads,
+                                       const MultiheadAttentionOptions& options)
+    : embed_dim(embed_dim),
+      num_heads(num_heads),
+      kdim(options.kdim.value_or(embed_dim)),
+      vdim(options.vdim.value_or(embed_dim)),
+      options(options),
+      out_proj(embed_dim, embed_dim,
+               {.bias = options.bias, .device = options.device, .dtype = options.dtype}) {
+  if (embed_dim <= 0 || num_heads <= 0) {
+    fail(kLayer, "embed_dim and num_heads must be greater than 0, got embed_dim=" +
+                     std::to_string(embed_dim) + " and num_heads=" + std::to_string(num_heads) +
+                     " instead");
+  }
+  if ((embed_dim / num_heads) * num_heads != embed_dim) {
+    fail(kLayer, "embed_dim must be divisible by num_heads");
+  }
+  const TensorOptions tensor_options = detail::layer_options(options.dtype, options.device);
+  // PyTorch: xavier_uniform_ projections, zero biases, xavier_normal_ bias_k/v.
+  const auto xavier_bound = [](std::int64_t fan_in, std::int64_t fan_out) {
+    return std::sqrt(6.0 / static_cast<double>(fan_in + fan_out));
+  };
+  if (same_embed_dim()) {
+    in_proj_weight = detail::uniform_init({3 * embed_dim, embed_dim},
+                                          xavier_bound(embed_dim, 3 * embed_dim), tensor_options);
+  } else {
+    q_proj_weight = detail::uniform_init({embed_dim, embed_dim}, xavier_bound(embed_dim, embed_dim),
+                                         tensor_options);
+    k_proj_weight =
+        detail::uniform_init({embed_dim, kdim}, xavier_bound(kdim, embed_dim), tensor_options);
+    v_proj_weight =
+        detail::uniform_init({embed_dim, vdim}, xavier_bound(vdim, embed_dim), tensor_options);
+  }
+  if (options.bias) {
+    in_proj_bias = zeros({3 * embed_dim}, tensor_options);
+    out_proj.bias = zeros({embed_dim}, tensor_options);
+  }
+  if (options.add_bias_kv) {
+    const Tensor deviation = tensor(std::sqrt(1.0 / static_cast<double>(embed_dim)));
+    const Tensor k_values = detail::normal_init({1, 1, embed_dim}, tensor_options);
+    const Tensor v_values = detail::normal_init({1, 1, embed_dim}, tensor_options);
+    bias_k = detail::mul(k_values, deviation);
+    bias_v = detail::mul(v_values, deviation);
+  }
+}
+
+void MultiheadAttention::visit(Visitor& visitor) {
+  visitor.parameter("in_proj_weight", in_proj_weight);
+  visitor.parameter("q_proj_weight", q_proj_weight);
+  visitor.parameter("k_proj_weight", k_proj_weight);
+  visitor.parameter("v_proj_weight", v_proj_weight);
+  visitor.parameter("in_proj_bias", in_proj_bias);
+  visitor.parameter("bias_k", bias_k);
+  visitor.parameter("bias_v", bias_v);
+  visitor.child("out_proj", out_proj);
+}
+
+Tensor MultiheadAttention::forward(TensorView) const {
+  fail(kLayer,
+       "takes a query, a key and a value: call forward(query, key, value, {...}), which returns "
+       "the output and the attention weights");
+}
+
+std::tuple<Tensor, Tensor> MultiheadAttention::forward(
+    TensorView query_in, TensorView key_in, TensorView value_in,
+    const MultiheadAttentionForwardOptions& options) const {
+  const bool batched = check_shapes(query_in, key_in, value_in, options, num_heads);
+  std::optional<Tensor> key_padding_mask =
+      canonical_mask(options.key_padding_mask, "key_padding_mask", query_in.dtype());
+  std::optional<Tensor> attn_mask =
+      canonical_mask(options.attn_mask, "attn_mask", query_in.dtype());
+
+  // Python chooses the in-projection by identity (`key is value`, `query is
+  // key`), which survives the batch_first transposes but not the unsqueeze of
+  // unbatched inputs.
+  const bool key_is_value = batched && detail::same_tensor(key_in, value_in);
+  const bool query_is_key = key_is_value && detail::same_tensor(query_in, key_in);
+
+  Projected x{query_in.to_owned(), key_in.to_owned(), value_in.to_owned()};
+  if (this->options.batch_first && batched) {
+    x = {detail::transpose(query_in, 1, 0), detail::transpose(key_in, 1, 0),
+         detail::transpose(value_in, 1, 0)};
+  }
+  if (!batched) {
+    x = {detail::unsqueeze(x.q, 1), detail::unsqueeze(x.k, 1), detail::unsqueeze(x.v, 1)};
+    if (key_padding_mask) key_padding_mask = detail::unsqueeze(*key_padding_mask, 0);
+  }
+  const std::int64_t target_length = x.q.size(0);
+  const std::int64_t batch = x.q.size(1);
+  bool is_causal = options.is_causal;
+  if (is_causal && !attn_mask) {
+    fail(kLayer,
+         "Need attn_mask if specifying the is_causal hint. You may use the Transformer module "
+         "method `generate_square_subsequent_mask` to create this mask.");
+  }
+  if (is_causal && !key_padding_mask && !options.need_weights) {
+    attn_mask.reset();  // scaled_dot_product_attention applies the causal mask itself
+  } else if (key_padding_mask) {
+    is_causal = false;
+  }
+  if (x.q.size(2) != embed_dim) {
+    fail(kLayer, "was expecting embedding dimension of " + std::to_string(embed_dim) +
+                     ", but got " + std::to_string(x.q.size(2)));
+  }
+  const std::int64_t head_dim = embed_dim / num_heads;
+  const auto key_sizes = detail::sizes_of(x.k), value_sizes = detail::sizes_of(x.v);
+  if (!same_embed_dim()) {
+    if (key_sizes[0] != value_sizes[0] || key_sizes[1] != value_sizes[1]) {
+      fail(kLayer, "key's sequence and batch dims " +
+                       detail::torch_size(IntList(key_sizes.data(), 2)) + " do not match value's " +
+                       detail::torch_size(IntList(value_sizes.data(), 2)));
+    }
+  } else if (key_sizes != value_sizes) {
+    fail(kLayer, "key shape " + detail::torch_size(x.k) + " does not match value shape " +
+                     detail::torch_size(x.v));
+  }
+
+  // In-projection (Python's _in_projection_packed / _in_projection).
+  const std::int64_t e = embed_dim;
+  if (!same_embed_dim()) {
+    x = {project(x.q, q_proj_weight, rows(in_proj_bias, 0, e)),
+         project(x.k, k_proj_weight, rows(in_proj_bias, e, e)),
+         project(x.v, v_proj_weight, rows(in_proj_bias, 2 * e, e))};
+  } else if (query_is_key) {
+    const Tensor packed = project(x.q, in_proj_weight, rows(in_proj_bias, 0, 3 * e));
+    x = {detail::narrow(packed, -1, 0, e), detail::narrow(packed, -1, e, e),
+         detail::narrow(packed, -1, 2 * e, e)};
+  } else if (key_is_value) {
+    const Tensor q = project_rows(x.q, in_proj_weight, in_proj_bias, 0, e);
+    const Tensor kv = project_rows(x.k, in_proj_weight, in_proj_bias, e, 2 * e);
+    x = {q, detail::narrow(kv, -1, 0, e), detail::narrow(kv, -1, e, e)};
+  } else {
+    x = {project_rows(x.q, in_proj_weight, in_proj_bias, 0, e),
+         project_rows(x.k, in_proj_weight, in_proj_bias, e, e),
+         project_rows(x.v, in_proj_weight, in_proj_bias, 2 * e, e)};
+  }
+
+  std::int64_t source_length = x.k.size(0);
+  if (attn_mask) {
+    if (attn_mask->dim() == 2) {
+      if (detail::sizes_of(*attn_mask) != std::vector<std::int64_t>{target_length, source_length}) {
+        fail(kLayer, "The shape of the 2D attn_mask is " + detail::torch_size(*attn_mask) +
+                         ", but should be " + detail::list_text({target_length, source_length}) +
+                         ".");
+      }
+      attn_mask = detail::unsqueeze(*attn_mask, 0);
+    } else if (attn_mask->dim() == 3) {
+      const std::vector<std::int64_t> expected{batch * num_heads, target_length, source_length};
+      if (detail::sizes_of(*attn_mask) != expected) {
+        fail(kLayer, "The shape of the 3D attn_mask is " + detail::torch_size(*attn_mask) +
+                         ", but should be " + detail::list_text(expected) + ".");
+      }
+    } else {
+      fail(kLayer,
+           "attn_mask's dimension " + std::to_string(attn_mask->dim()) + " is not supported");
+    }
+  }
+  if (bias_k.is_defined() && bias_v.is_defined()) {
+    const Tensor repeated_k =
+        fp::dispatch<Tensor>("aten::repeat", "", bias_k, std::vector<std::int64_t>{1, batch, 1});
+    const Tensor repeated_v =
+        fp::dispatch<Tensor>("aten::repeat", "", bias_v, std::vector<std::int64_t>{1, batch, 1});
+    x.k = detail::cat({x.k, repeated_k}, 0);
+    x.v = detail::cat({x.v, repeated_v}, 0);
+    pad_mask(attn_mask);
+    pad_mask(key_padding_mask);
+  }
+
+  // Split into heads: [batch * heads, sequence, head_dim].
+  const std::int64_t heads = batch * num_heads;
+  Tensor q = detail::transpose(detail::reshape(x.q, {target_length, heads, head_dim}), 0, 1);
+  Tensor k = detail::transpose(detail::reshape(x.k, {x.k.size(0), heads, head_dim}), 0, 1);
+  Tensor v = detail::transpose(detail::reshape(x.v, {x.v.size(0), heads, head_dim}), 0, 1);
+  if (this->options.add_zero_attn) {
+    const Tensor zero = zeros({heads, 1, head_dim}, TensorOptions(k.dtype(), k.device()));
+    k = detail::cat({k, zero}, 1);
+    v = detail::cat({v, zero}, 1);
+    pad_mask(attn_mask);
+    pad_mask(key_padding_mask);
+  }
+  source_length = k.size(1);
+  if (key_padding_mask) {
+    const std::vector<std::int64_t> expected{batch, source_length};
+    if (detail::sizes_of(*key_padding_mask) != expected) {
+      fail(kLayer, "expecting key_padding_mask shape of " + detail::list_text(expected) +
+                       ", but got " + detail::torch_size(*key_padding_mask));
+    }
+    const Tensor per_batch = detail::reshape(*key_padding_mask, {batch, 1, 1, source_length});
+    const Tensor per_head = detail::expand(per_batch, {-1, num_heads, -1, -1});
+    const Tensor merged = detail::reshape(per_head, {heads, 1, source_length});
+    attn_mask = attn_mask ? detail::add(*attn_mask, merged) : merged;
+  }
+
+  Tensor output, weights;
+  if (options.need_weights) {
+    const Tensor scale = tensor(std::sqrt(1.0 / static_cast<double>(head_dim)));
+    const Tensor q_scaled = detail::mul(q, scale);
+    const Tensor k_transposed = detail::transpose(k, -2, -1);
+    const Tensor scores = detail::bmm(q_scaled, k_transposed);
+    // Python's baddbmm(attn_mask, q, k^T): aten::baddbmm takes Scalars, which
+    // the stable ABI cannot carry; mask + (q k^T) with one rounding instead.
+    const Tensor masked = attn_mask ? detail::add(*attn_mask, scores) : scores;
+    weights = functional::softmax(masked, -1);
+    const Tensor attended = detail::bmm(weights, v);
+    const Tensor rows_first =
+        detail::reshape(detail::transpose(attended, 0, 1), {target_length * batch, embed_dim});
+    const Tensor projected = out_proj.forward(rows_first);
+    output = detail::reshape(projected, {target_length, batch, embed_dim});
+    weights = detail::reshape(weights, {batch, num_heads, target_length, source_length});
+    if (options.average_attn_weights) weights = detail::mean(weights, 1);
+    if (!batched) weights = detail::squeeze(weights, 0);
+  } else {
+    if (attn_mask) {
+      attn_mask = attn_mask->size(0) == 1 && attn_mask->dim() == 3
+                      ? detail::unsqueeze(*attn_mask, 0)
+                      : detail::reshape(*attn_mask, {batch, num_heads, -1, source_length});
+    }
+    q = detail::reshape(q, {batch, num_heads, target_length, head_dim});
+    k = detail::reshape(k, {batch, num_heads, source_length, head_dim});
+    v = detail::reshape(v, {batch, num_heads, source_length, head_dim});
+    std::optional<TensorView> mask_view;
+    if (attn_mask) mask_view = *attn_mask;
+    const Tensor attended = functional::scaled_dot_product_attention(
+        q, k, v, {.attn_mask = mask_view, .is_causal = is_causal});
+    const Tensor rows_first = detail::reshape(detail::permute(attended, {2, 0, 1, 3}),
+                                              {batch * target_length, embed_dim});
+    const Tensor projected = out_proj.forward(rows_first);
+    output = detail::reshape(projected, {target_length, batch, embed_dim});
+  }
+  if (!batched) output = detail::squeeze(output, 1);
+  if (this->options.batch_first && batched) output = detail::transpose(output, 1, 0);
+  return {std::move(output), std::move(weights)};
+}
+
+}  // namespace fp::nn

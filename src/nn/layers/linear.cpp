@@ -1,0 +1,31 @@
+#include "flash_powder/nn/layers/linear.h"
+
+#include <cmath>
+
+#include "common.h"
+
+namespace fp::nn {
+
+Linear::Linear(std::int64_t in_features, std::int64_t out_features, const LinearOptions& options)
+    : in_features(in_features), out_features(out_features) {
+  // PyTorch's kaiming_uniform_(a=sqrt(5)) and bias init: uniform(+-1/sqrt(in_features)).
+  const double bound = in_features > 0 ? 1.0 / std::sqrt(static_cast<double>(in_features)) : 0.0;
+  const TensorOptions tensor_options = detail::layer_options(options.dtype, options.device);
+  weight = detail::uniform_init({out_features, in_features}, bound, tensor_options);
+  if (options.bias) bias = detail::uniform_init({out_features}, bound, tensor_options);
+}
+
+void Linear::visit(Visitor& visitor) {
+  visitor.parameter("weight", weight);
+  visitor.parameter("bias", bias);
+}
+
+Tensor Linear::forward(TensorView input) const {
+  return detail::layer_linear(input, weight, detail::optional_view(bias));
+}
+
+Tensor Identity::forward(TensorView input) const {
+  return input.to_owned();
+}
+
+}  // namespace fp::nn

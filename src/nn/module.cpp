@@ -1,0 +1,360 @@
+#include "flash_powder/nn/module.h"
+
+#include <cxxabi.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <memory>
+#include <typeinfo>
+#include <unordered_set>
+
+#include "aten_op.h"
+#include "tensor_ops.h"
+
+namespace fp::nn {
+namespace {
+
+/// One tensor a module reported to its visitor.
+struct LocalTensor {
+  std::string name;
+  Tensor* tensor;
+  TensorKind kind;
+  BufferOptions options;
+};
+
+/// What one module's visit() reported, in PyTorch's order: parameters, then
+/// buffers, then children (PyTorch keeps them in three registries).
+struct Locals {
+  std::vector<LocalTensor> tensors;
+  std::vector<std::pair<std::string, Module*>> children;
+};
+
+class Collector final : public Visitor {
+ public:
+  explicit Collector(const Module& module) : module_(module) {}
+
+  Locals take() {
+    Locals ordered;
+    for (auto kind : {TensorKind::Parameter, TensorKind::Buffer}) {
+      for (auto& local : locals_.tensors) {
+        if (local.kind == kind) ordered.tensors.push_back(std::move(local));
+      }
+    }
+    ordered.children = std::move(locals_.children);
+    return ordered;
+  }
+
+ private:
+  void on_tensor(std::string_view name, Tensor& tensor, TensorKind kind,
+                 const BufferOptions& options) override {
+    check_name(name);
+    if (!tensor.is_defined()) return;  // PyTorch's `None` parameter
+    locals_.tensors.push_back({std::string(name), &tensor, kind, options});
+  }
+
+  void on_child(std::string_view name, Module& module) override {
+    check_name(name);
+    locals_.children.emplace_back(std::string(name), &module);
+  }
+
+  void check_name(std::string_view name) {
+    if (name.empty()) fail("a name is empty");
+    const std::string quoted = "the name \"" + std::string(name) + "\"";
+    if (name.find('.') != std::string_view::npos) fail(quoted + " contains \".\"");
+    if (!seen_.insert(std::string(name)).second) fail(quoted + " is used twice");
+  }
+
+  [[noreturn]] void fail(const std::string& problem) const {
+    throw Error("fp::nn: " + module_.type_name() + "::visit: " + problem);
+  }
+
+  const Module& module_;
+  Locals locals_;
+  std::unordered_set<std::string> seen_;
+};
+
+Locals locals_of(Module& module) {
+  Collector collector(module);
+  module.visit(collector);
+  return collector.take();
+}
+
+/// Reading never changes a module; visit() is non-const only so that the
+/// same traversal can also load and convert.
+Module& readable(const Module& module) {
+  return const_cast<Module&>(module);
+}
+
+/// Calls `each(module, prefix, locals)` for `module` and every module below
+/// it, parents first (PyTorch's `named_modules` order).
+template <class Each>
+void walk(Module& module, const std::string& prefix, bool recurse, Each&& each) {
+  const Locals locals = locals_of(module);
+  each(module, prefix, locals);
+  if (!recurse) return;
+  for (const auto& [name, child] : locals.children) {
+    walk(*child, prefix + name + ".", true, each);
+  }
+}
+
+std::vector<std::pair<std::string, TensorView>> named_tensors(const Module& module, TensorKind kind,
+                                                              bool recurse) {
+  std::vector<std::pair<std::string, TensorView>> named;
+  walk(readable(module), "", recurse,
+       [&](Module&, const std::string& prefix, const Locals& locals) {
+         for (const auto& local : locals.tensors) {
+           if (local.kind == kind) named.emplace_back(prefix + local.name, *local.tensor);
+         }
+       });
+  return named;
+}
+
+/// bool, integer, floating point, complex: a value changes kind only lossily.
+int dtype_kind(DType dtype) {
+  if (dtype == DType::Bool) return 0;
+  if (is_complex(dtype)) return 3;
+  if (is_floating_point(dtype)) return 2;
+  return 1;
+}
+
+std::string torch_dtype(DType dtype) {
+  return "torch." + std::string(name(dtype));
+}
+
+std::string quoted_list(const std::vector<std::string>& keys) {
+  std::string text;
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    text += (i > 0 ? ", \"" : "\"") + keys[i] + "\"";
+  }
+  return text;
+}
+
+/// PyTorch's `Module.load_state_dict` algorithm: each module, parents first,
+/// matches its own keys and reports the unexpected ones under its prefix.
+class Loader {
+ public:
+  Loader(const StateDictReader& source, const LoadOptions& options)
+      : source_(source), keys_(source.keys()), options_(options) {}
+
+  void load(Module& root) {
+    walk(root, "", true, [&](Module&, const std::string& prefix, const Locals& locals) {
+      match_locals(prefix, locals);
+      find_unexpected(prefix, locals);
+    });
+  }
+
+  /// PyTorch's message: missing and unexpected keys first, then mismatches.
+  std::vector<std::string> errors() const {
+    std::vector<std::string> all;
+    if (options_.strict && !result_.missing_keys.empty()) {
+      all.push_back("Missing key(s) in state_dict: " + quoted_list(result_.missing_keys) + ". ");
+    }
+    if (options_.strict && !result_.unexpected_keys.empty()) {
+      all.push_back("Unexpected key(s) in state_dict: " + quoted_list(result_.unexpected_keys) +
+                    ". ");
+    }
+    all.insert(all.end(), mismatches_.begin(), mismatches_.end());
+    return all;
+  }
+
+  /// Writes every matched value; call only when errors() is empty.
+  void apply() {
+    static const detail::AtenOp copy("aten::copy_", "");
+    for (auto& [target, value] : pending_) {
+      if (options_.assign) {
+        *target = Tensor(value);
+      } else {
+        copy.call<void>(*target, value, false);
+      }
+    }
+  }
+
+  LoadResult result() const { return result_; }
+
+ private:
+  void match_locals(const std::string& prefix, const Locals& locals) {
+    for (const auto& local : locals.tensors) {
+      if (local.kind == TensorKind::Buffer && !local.options.persistent) continue;
+      const std::string key = prefix + local.name;
+      const std::optional<TensorView> value = source_.find(key);
+      if (!value) {
+        if (!local.options.may_be_missing) result_.missing_keys.push_back(key);
+        continue;
+      }
+      match(key, *local.tensor, *value);
+    }
+  }
+
+  void match(const std::string& key, Tensor& target, TensorView value) {
+    // PyTorch's backward compatibility: a [1] tensor loads into a 0-dim one.
+    // (The view keeps its own handle, so the element may go out of scope.)
+    const bool unwrapped = target.dim() == 0 && value.dim() == 1 && value.size(0) >= 1;
+    if (unwrapped) {
+      const Tensor element = detail::select(value, 0, 0);
+      value = element;
+    }
+    if (!std::ranges::equal(value.sizes(), target.sizes())) {
+      mismatches_.push_back(
+          "size mismatch for " + key + ": copying a param with shape " + detail::torch_size(value) +
+          " from checkpoint, the shape in current model is " + detail::torch_size(target) + ".");
+      return;
+    }
+    if (dtype_kind(value.dtype()) != dtype_kind(target.dtype())) {
+      mismatches_.push_back("dtype mismatch for " + key + ": copying a param with dtype " +
+                            torch_dtype(value.dtype()) +
+                            " from checkpoint, the dtype in current model is " +
+                            torch_dtype(target.dtype()) + ".");
+      return;
+    }
+    // Loading a module's own state dict: copying a tensor onto itself is a no-op
+    // (and would trip the borrow checker, which sees the state dict's view).
+    if (!unwrapped && detail::same_tensor(value, target)) return;
+    pending_.emplace_back(&target, value);
+  }
+
+  /// Keys under `prefix` that name neither a local tensor nor a child.
+  void find_unexpected(const std::string& prefix, const Locals& locals) {
+    for (const auto& key : keys_) {
+      if (!key.starts_with(prefix)) continue;
+      const std::string_view rest = std::string_view(key).substr(prefix.size());
+      const auto dot = rest.find('.');
+      const bool known = dot == std::string_view::npos ? is_loadable(locals, rest)
+                                                       : is_child(locals, rest.substr(0, dot));
+      if (!known) result_.unexpected_keys.push_back(key);
+    }
+  }
+
+  static bool is_loadable(const Locals& locals, std::string_view name) {
+    for (const auto& local : locals.tensors) {
+      if (local.name == name)
+        return local.kind == TensorKind::Parameter || local.options.persistent;
+    }
+    return false;
+  }
+
+  static bool is_child(const Locals& locals, std::string_view name) {
+    for (const auto& [child_name, child] : locals.children) {
+      if (child_name == name) return true;
+    }
+    return false;
+  }
+
+  const StateDictReader& source_;
+  std::vector<std::string> keys_;
+  LoadOptions options_;
+  LoadResult result_;
+  std::vector<std::string> mismatches_;
+  std::vector<std::pair<Tensor*, TensorView>> pending_;
+};
+
+/// The class name as PyTorch prints it: without namespaces or template arguments.
+std::string unqualified(const char* mangled) {
+  int status = 0;
+  std::unique_ptr<char, void (*)(void*)> demangled(
+      ::abi::__cxa_demangle(mangled, nullptr, nullptr, &status), std::free);
+  std::string full = status == 0 ? demangled.get() : mangled;
+  if (const auto bracket = full.find('<'); bracket != std::string::npos) full.resize(bracket);
+  const auto colon = full.rfind("::");
+  return colon == std::string::npos ? full : full.substr(colon + 2);
+}
+
+}  // namespace
+
+void Module::visit(Visitor&) {}
+
+Tensor Module::forward(TensorView) const {
+  throw Error("fp::nn: Module [" + type_name() +
+              "] is missing the required \"forward\" function: override "
+              "forward(fp::TensorView) const");
+}
+
+std::string Module::type_name() const {
+  return unqualified(typeid(*this).name());
+}
+
+StateDictView Module::state_dict() const {
+  StateDictView dict;
+  walk(readable(*this), "", true, [&](Module&, const std::string& prefix, const Locals& locals) {
+    for (const auto& local : locals.tensors) {
+      if (local.kind == TensorKind::Buffer && !local.options.persistent) continue;
+      dict.insert(prefix + local.name, *local.tensor, local.kind);
+    }
+  });
+  return dict;
+}
+
+LoadResult Module::load_state_dict(const StateDictReader& source, const LoadOptions& options) {
+  Loader loader(source, options);
+  loader.load(*this);
+  const std::vector<std::string> errors = loader.errors();
+  if (!errors.empty()) {
+    std::string message =
+        "fp::nn::Module::load_state_dict: Error(s) in loading state_dict for " + type_name() + ":";
+    for (const auto& error : errors)
+      message += "\n\t" + error;
+    throw Error(message);
+  }
+  loader.apply();
+  return loader.result();
+}
+
+std::vector<std::pair<std::string, TensorView>> Module::named_parameters(bool recurse) const {
+  return named_tensors(*this, TensorKind::Parameter, recurse);
+}
+
+std::vector<std::pair<std::string, TensorView>> Module::named_buffers(bool recurse) const {
+  return named_tensors(*this, TensorKind::Buffer, recurse);
+}
+
+std::vector<TensorView> Module::parameters(bool recurse) const {
+  std::vector<TensorView> views;
+  for (auto& [name, view] : named_parameters(recurse))
+    views.push_back(std::move(view));
+  return views;
+}
+
+std::vector<TensorView> Module::buffers(bool recurse) const {
+  std::vector<TensorView> views;
+  for (auto& [name, view] : named_buffers(recurse))
+    views.push_back(std::move(view));
+  return views;
+}
+
+std::vector<std::pair<std::string, Module*>> Module::named_children() {
+  return locals_of(*this).children;
+}
+
+std::vector<std::pair<std::string, const Module*>> Module::named_children() const {
+  std::vector<std::pair<std::string, const Module*>> children;
+  for (auto& [name, child] : locals_of(readable(*this)).children)
+    children.emplace_back(name, child);
+  return children;
+}
+
+std::vector<std::pair<std::string, const Module*>> Module::named_modules() const {
+  std::vector<std::pair<std::string, const Module*>> modules;
+  walk(readable(*this), "", true, [&](Module& module, const std::string& prefix, const Locals&) {
+    modules.emplace_back(prefix.empty() ? prefix : prefix.substr(0, prefix.size() - 1), &module);
+  });
+  return modules;
+}
+
+Module& Module::to(TensorOptions options) {
+  const std::optional<DType> dtype = options.dtype();
+  if (dtype && !is_floating_point(*dtype) && !is_complex(*dtype)) {
+    throw Error(
+        "fp::nn::Module::to: nn.Module.to only accepts floating point or complex dtypes, but got "
+        "desired dtype=" +
+        torch_dtype(*dtype));
+  }
+  walk(*this, "", true, [&](Module&, const std::string&, const Locals& locals) {
+    for (const auto& local : locals.tensors) {
+      Tensor& tensor = *local.tensor;
+      const bool convertible = is_floating_point(tensor.dtype()) || is_complex(tensor.dtype());
+      tensor = detail::to(tensor, convertible ? dtype : std::nullopt, options.device());
+    }
+  });
+  return *this;
+}
+
+}  // namespace fp::nn

@@ -1,0 +1,156 @@
+// fp::nn::Sequential, ModuleList and ModuleDict against torch.nn's.
+#include <gtest/gtest.h>
+
+#include <flash_powder/flash_powder.h>
+
+#include <type_traits>
+
+#include "nn/helpers.h"
+#include "support/expect_error.h"
+
+/*
+#|PYTHON_GLOBAL
+import torch.nn as nn
+from collections import OrderedDict
+def g(seed):
+    return torch.Generator().manual_seed(seed)
+def values(t):
+    return t.flatten().tolist()
+def filled(module, seed=100):
+    new = {}
+    for i, (k, v) in enumerate(module.state_dict().items()):
+        if not v.dtype.is_floating_point:
+            new[k] = v
+        elif k.endswith("running_var"):
+            new[k] = torch.rand(v.shape, generator=g(seed + i))
+        else:
+            new[k] = torch.randn(v.shape, generator=g(seed + i))
+    module.load_state_dict(new)
+    return module.eval()
+*/
+
+namespace {
+
+using nn_test::keys;
+using nn_test::randn;
+using nn_test::values;
+
+static_assert(!std::is_copy_constructible_v<fp::nn::Sequential>, "containers are move-only");
+static_assert(std::is_nothrow_move_constructible_v<fp::nn::Sequential>);
+static_assert(std::is_move_constructible_v<fp::nn::ModuleDict>);
+
+TEST(Sequential, KeysAndOutputArePyTorchs) {
+  /*
+  #|PYTHON
+  inner = nn.Sequential(nn.Linear(4, 4), nn.Tanh())
+  seq = filled(nn.Sequential(nn.Linear(3, 4), nn.ReLU(), inner, nn.BatchNorm1d(4)))
+  x = torch.randn(5, 3, generator=g(1))
+  with torch.no_grad():
+      y = seq(x)
+  */
+  fp::nn::Sequential inner(fp::nn::Linear(4, 4), fp::nn::Tanh());
+  fp::nn::Sequential seq(fp::nn::Linear(3, 4), fp::nn::ReLU());
+  seq.push(std::move(inner)).push(fp::nn::BatchNorm1d(4));
+  EXPECT_EQ(keys(seq), (std::vector<std::string>{
+                           "0.weight", "0.bias", "2.0.weight", "2.0.bias", "3.weight", "3.bias",
+                           "3.running_mean", "3.running_var",
+                           "3.num_batches_tracked"}));  // #PYTHON list(seq.state_dict().keys())
+  seq.load_state_dict(nn_test::filled(seq));
+  const fp::Tensor x = randn({5, 3}, 1);
+  EXPECT_PYTHON(
+      values(seq(x)),
+      (std::vector<float>{2.657069206237793,   0.013752409256994724, 1.0008171796798706,
+                          -4.16627836227417,   2.7097861766815186,   -0.2775675058364868,
+                          1.000616192817688,   -4.204028606414795,   2.732975482940674,
+                          -0.3389507532119751, 1.0006427764892578,   -4.160983562469482,
+                          2.7225680351257324,  -0.4897196888923645,  1.0005896091461182,
+                          -4.219827175140381,  2.6950132846832275,   -0.45030510425567627,
+                          1.0005903244018555,  -4.220010757446289}));  // #PYTHON values(y)
+  EXPECT_EQ(seq.size(), 4u);                                           // #PYTHON len(seq)
+}
+
+TEST(Sequential, NamedEntriesAndTypedAccess) {
+  /*
+  #|PYTHON
+  seq = nn.Sequential(OrderedDict([("conv", nn.Conv2d(1, 2, 3)), ("act", nn.ReLU())]))
+  */
+  fp::nn::Sequential seq;
+  seq.push("conv", fp::nn::Conv2d(1, 2, 3)).push("act", fp::nn::ReLU());
+  EXPECT_EQ(keys(seq), (std::vector<std::string>{
+                           "conv.weight", "conv.bias"}));  // #PYTHON list(seq.state_dict().keys())
+  fp::nn::Conv2d& conv = seq.at<fp::nn::Conv2d>(0);
+  EXPECT_EQ(conv.out_channels, 2);
+  EXPECT_EQ(&seq[-2], &conv);
+  EXPECT_EQ(seq[1].type_name(), "ReLU");
+  EXPECT_FP_ERROR("fp::nn::Sequential: module 1 is a ReLU, not a fp::nn::Conv2d",
+                  seq.at<fp::nn::Conv2d>(1));
+  EXPECT_FP_ERROR("fp::nn::Sequential: index 2 is out of range for 2 modules", seq[2]);
+  EXPECT_FP_ERROR("fp::nn::Sequential: the name \"act\" is already taken",
+                  seq.push("act", fp::nn::Tanh()));
+}
+
+TEST(Sequential, EmptyPassesTheInputThrough) {
+  const fp::nn::Sequential empty;
+  const fp::Tensor x = randn({2, 2}, 1);
+  EXPECT_EQ(values(empty(x)), values(x));
+}
+
+TEST(ModuleList, KeysAndNoForward) {
+  /*
+  #|PYTHON
+  layers = nn.ModuleList([nn.Linear(2, 3), nn.Linear(3, 1, bias=False)])
+  */
+  fp::nn::ModuleList layers;
+  layers.push(fp::nn::Linear(2, 3)).push(fp::nn::Linear(3, 1, {.bias = false}));
+  EXPECT_EQ(keys(layers),
+            (std::vector<std::string>{"0.weight", "0.bias",
+                                      "1.weight"}));  // #PYTHON list(layers.state_dict().keys())
+  EXPECT_EQ(layers.at<fp::nn::Linear>(-1).out_features, 1);
+  const fp::Tensor x = randn({2, 2}, 1);
+  EXPECT_FP_ERROR("fp::nn::ModuleList: has no forward(): it only holds modules", layers(x));
+  const fp::Tensor h = layers[0](x);
+  EXPECT_EQ(nn_test::shape(layers[1](h)), (std::vector<int64_t>{2, 1}));
+}
+
+TEST(ModuleDict, KeysReplaceInPlaceAndMissingKeys) {
+  /*
+  #|PYTHON
+  d = nn.ModuleDict()
+  d["encoder"] = nn.Linear(2, 2)
+  d["norm"] = nn.LayerNorm(2)
+  d["encoder"] = nn.Linear(2, 2, bias=False)
+  */
+  fp::nn::ModuleDict d;
+  d.insert("encoder", fp::nn::Linear(2, 2)).insert("norm", fp::nn::LayerNorm(2));
+  d.insert("encoder", fp::nn::Linear(2, 2, {.bias = false}));
+  EXPECT_EQ(keys(d),
+            (std::vector<std::string>{"encoder.weight", "norm.weight",
+                                      "norm.bias"}));  // #PYTHON list(d.state_dict().keys())
+  EXPECT_EQ(d.keys(), (std::vector<std::string>{"encoder", "norm"}));  // #PYTHON list(d.keys())
+  EXPECT_TRUE(d.contains("norm"));
+  EXPECT_EQ(d.at<fp::nn::LayerNorm>("norm").normalized_shape, (std::vector<int64_t>{2}));
+  EXPECT_FP_ERROR("fp::nn::ModuleDict: no module under the key \"decoder\"", d["decoder"]);
+  const fp::Tensor x = randn({2, 2}, 1);
+  EXPECT_FP_ERROR("fp::nn::ModuleDict: has no forward()", d(x));
+}
+
+TEST(Containers, HoldUserModulesAndLoadThroughThem) {
+  struct Scale : fp::nn::Module {
+    fp::Tensor factor = fp::ones({1});
+    void visit(fp::nn::Visitor& v) override { v.parameter("factor", factor); }
+    fp::Tensor forward(fp::TensorView x) const override {
+      return fp::dispatch<fp::Tensor>("aten::mul", "Tensor", x, factor);
+    }
+  };
+  fp::nn::Sequential seq{Scale(), Scale()};
+  fp::nn::StateDict source;
+  source.insert("0.factor", fp::tensor(std::vector<float>{2.f}));
+  source.insert("1.factor", fp::tensor(std::vector<float>{3.f}));
+  seq.load_state_dict(source);
+  const fp::Tensor x = fp::ones({2});
+  EXPECT_PYTHON(values(seq(x)), (std::vector<float>{6.f, 6.f}));
+  fp::nn::Sequential moved = std::move(seq);
+  EXPECT_PYTHON(values(moved(x)), (std::vector<float>{6.f, 6.f}));
+}
+
+}  // namespace
