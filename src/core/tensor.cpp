@@ -227,6 +227,8 @@ TensorView::TensorView(const Tensor& tensor)
     : TensorView(tensor.raw() ? abi::share(tensor.raw()) : abi::TensorHandle(),
                  tensor.borrow_state(), "a view of a Tensor") {}
 
+TensorView::TensorView(Tensor&& tensor) noexcept : TensorBase(std::move(tensor.handle_)) {}
+
 TensorView::TensorView(const TensorMutView& view)
     : TensorView(view.raw() ? abi::share(view.raw()) : abi::TensorHandle(),
                  view.borrow_state(), "a view of a TensorMutView") {}

@@ -76,6 +76,15 @@ TEST(TensorView, SharesDataAndOutlivesItsParent) {
   EXPECT_EQ(view.data<float>()[4], 4.f);
 }
 
+TEST(TensorView, OfATemporaryTakesItsData) {
+  const TensorView view = counting().transpose(0, 1).to_owned();
+  EXPECT_EQ(view.at<float>({2, 1}), 5.f);
+  Tensor named = counting();
+  const TensorView moved = std::move(named);
+  EXPECT_FALSE(named.is_defined());  // NOLINT(bugprone-use-after-move): defined state
+  EXPECT_EQ(moved.numel(), 6);
+}
+
 TEST(TensorView, ConvertsToAnIndependentTensorOnlyExplicitly) {
   Tensor parent = counting();
   Tensor owned;
@@ -117,7 +126,7 @@ TEST(TensorTypes, StayTwoPointersWide) {
   static_assert(std::is_convertible_v<const Tensor&, TensorView>);
   static_assert(std::is_convertible_v<const TensorMutView&, TensorView>);
   static_assert(!std::is_convertible_v<TensorView, Tensor>);  // explicit only
-  static_assert(!std::is_convertible_v<Tensor&&, TensorView>);  // no view of a temporary
+  static_assert(std::is_convertible_v<Tensor&&, TensorView>);  // takes over a temporary
 }
 
 // --- the debug borrow checker (FP_BORROW_CHECK is on in the test build) -----------

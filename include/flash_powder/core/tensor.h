@@ -392,8 +392,10 @@ class TensorView : public detail::TensorBase, public detail::ViewOps<TensorView>
   TensorView& operator=(TensorView&& other) noexcept;
   ~TensorView();
 
-  /// Views are made from Tensors; a temporary would leave nothing to view.
-  TensorView(Tensor&&) = delete;
+  /// A view of a temporary Tensor takes over its data: nothing else can reach
+  /// that data any more, so nothing can change it, and the view's own handle
+  /// keeps it alive. This is what lets `relu(conv2d(x, w))` take views.
+  TensorView(Tensor&& tensor) noexcept;  // NOLINT: implicit
 
   /// Internal: a view with its own handle that borrows from `owner` (may be null).
   TensorView(abi::TensorHandle handle, detail::BorrowState* owner, const char* origin);
@@ -469,6 +471,7 @@ class Tensor : public detail::TensorBase,
 
  private:
   friend class detail::MutableAccess<Tensor>;
+  friend class TensorView;  // takes over a temporary's handle
   mutable std::atomic<detail::BorrowState*> borrow_{nullptr};
 };
 
