@@ -45,7 +45,8 @@ int main(int argc, char** argv) {
 
     std::cout << "torch " << fp::torch_version().str() << ": logits[0] =" << std::fixed
               << std::setprecision(6);
-    for (float value : logits.i(0).to_vector<float>()) std::cout << ' ' << value;
+    for (float value : logits.i(0).to_vector<float>())
+      std::cout << ' ' << value;
     const float largest = difference.item<float>();
     std::cout << "\nlargest difference from PyTorch over " << logits.numel()
               << " logits: " << std::scientific << largest << '\n';

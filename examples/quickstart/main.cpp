@@ -28,7 +28,8 @@ int main() {
       std::cout << (d ? ", " : "") << result.sizes()[d];
     }
     std::cout << "], values";
-    for (float value : result.to_vector<float>()) std::cout << ' ' << value;
+    for (float value : result.to_vector<float>())
+      std::cout << ' ' << value;
     std::cout << '\n';
     return 0;
   } catch (const fp::Error& error) {

@@ -149,13 +149,17 @@ std::vector<Arg> list_items(const SchemaType& type, const Arg& arg, const CallCo
   std::vector<Arg> items;
   const SchemaType& element = *type.element;
   if (const auto* ints = std::get_if<std::vector<std::int64_t>>(&arg.value)) {
-    for (auto value : *ints) items.push_back({value});
+    for (auto value : *ints)
+      items.push_back({value});
   } else if (const auto* doubles = std::get_if<std::vector<double>>(&arg.value)) {
-    for (auto value : *doubles) items.push_back({value});
+    for (auto value : *doubles)
+      items.push_back({value});
   } else if (const auto* bools = std::get_if<std::vector<bool>>(&arg.value)) {
-    for (bool value : *bools) items.push_back({value});
+    for (bool value : *bools)
+      items.push_back({value});
   } else if (const auto* tensors = std::get_if<std::vector<RawTensor>>(&arg.value)) {
-    for (auto* tensor : *tensors) items.push_back(tensor ? Arg{tensor} : Arg{None{}});
+    for (auto* tensor : *tensors)
+      items.push_back(tensor ? Arg{tensor} : Arg{None{}});
   } else if (type.fixed_size > 0 && (std::holds_alternative<std::int64_t>(arg.value) ||
                                      std::holds_alternative<double>(arg.value) ||
                                      std::holds_alternative<bool>(arg.value))) {
@@ -310,8 +314,10 @@ std::vector<std::string_view> split_list(std::string_view text) {
   while (!text.empty()) {
     const auto comma = text.find(',');
     std::string_view item = text.substr(0, comma);
-    while (!item.empty() && item.front() == ' ') item.remove_prefix(1);
-    while (!item.empty() && item.back() == ' ') item.remove_suffix(1);
+    while (!item.empty() && item.front() == ' ')
+      item.remove_prefix(1);
+    while (!item.empty() && item.back() == ' ')
+      item.remove_suffix(1);
     if (!item.empty()) items.push_back(item);
     if (comma == std::string_view::npos) break;
     text.remove_prefix(comma + 1);
@@ -330,7 +336,8 @@ Arg parse_default(const SchemaType& type, std::string_view text, const CallConte
   const SchemaType& element = *type.element;
   std::vector<Arg> items;
   if (text.front() == '[') {
-    for (auto item : split_list(text)) items.push_back(parse_scalar_default(element, item, context));
+    for (auto item : split_list(text))
+      items.push_back(parse_scalar_default(element, item, context));
   } else {
     // A single value fills the list: `int[2] dilation=1` means [1, 1].
     const auto count = static_cast<std::size_t>(std::max<std::int64_t>(type.fixed_size, 1));
@@ -339,17 +346,20 @@ Arg parse_default(const SchemaType& type, std::string_view text, const CallConte
   switch (element.kind) {
     case Kind::Int: {
       std::vector<std::int64_t> values;
-      for (const auto& item : items) values.push_back(std::get<std::int64_t>(item.value));
+      for (const auto& item : items)
+        values.push_back(std::get<std::int64_t>(item.value));
       return {std::move(values)};
     }
     case Kind::Float: {
       std::vector<double> values;
-      for (const auto& item : items) values.push_back(std::get<double>(item.value));
+      for (const auto& item : items)
+        values.push_back(std::get<double>(item.value));
       return {std::move(values)};
     }
     case Kind::Bool: {
       std::vector<bool> values;
-      for (const auto& item : items) values.push_back(std::get<bool>(item.value));
+      for (const auto& item : items)
+        values.push_back(std::get<bool>(item.value));
       return {std::move(values)};
     }
     default:
@@ -387,7 +397,8 @@ Returned unbox_list(const SchemaType& type, StableIValue value) {
   check(torch_delete_list(raw), "torch_delete_list");
   std::vector<Boxed> owned;
   owned.reserve(size);
-  for (auto item : items) owned.emplace_back(*type.element, item);
+  for (auto item : items)
+    owned.emplace_back(*type.element, item);
 
   switch (type.element->kind) {
     case Kind::Tensor:
@@ -489,8 +500,9 @@ void check_call_shape(const Schema& schema, std::span<const Arg> args) {
     const auto& front = returns[i].type.spelling;
     const auto& back = returns[returns.size() - 1 - i].type.spelling;
     if (strip_alias(front) != strip_alias(back)) {
-      fail("returns a tuple of mixed types, which libtorch's stable-ABI dispatcher converts in "
-           "the wrong order (torch 2.13)");
+      fail(
+          "returns a tuple of mixed types, which libtorch's stable-ABI dispatcher converts in "
+          "the wrong order (torch 2.13)");
     }
   }
 }
@@ -509,7 +521,8 @@ void check_writes(const Schema& schema, std::span<const Arg> args) {
     }
     if (args[i].owner_state == nullptr || args[i].check_mutation == nullptr) continue;
     int own_arguments = 0;
-    for (const Arg& other : args) own_arguments += other.viewed_state == args[i].owner_state;
+    for (const Arg& other : args)
+      own_arguments += other.viewed_state == args[i].owner_state;
     args[i].check_mutation(args[i].owner_state, schema.qualified_name().c_str(), own_arguments);
   }
 }
@@ -539,14 +552,14 @@ Results call(const Schema& schema, std::span<const Arg> args) {
                    ") cannot be passed through libtorch's stable ABI, not even as its default; "
                    "use an overload without it");
     }
-    const Arg value = i < args.size() ? args[i]
-                                      : parse_default(argument.type, *argument.default_value,
-                                                      context);
+    const Arg value =
+        i < args.size() ? args[i] : parse_default(argument.type, *argument.default_value, context);
     boxed.emplace_back(argument.type, box(argument.type, value, context));
   }
 
   std::vector<StableIValue> stack(std::max(argument_count, schema.returns.size()), 0);
-  for (std::size_t i = 0; i < argument_count; ++i) stack[i] = boxed[i].get();
+  for (std::size_t i = 0; i < argument_count; ++i)
+    stack[i] = boxed[i].get();
   const std::string op_name = schema.ns + "::" + schema.name;
   const auto status = torch_call_dispatcher(op_name.c_str(), schema.overload.c_str(), stack.data(),
                                             builtin_schema_abi_version());
@@ -555,11 +568,13 @@ Results call(const Schema& schema, std::span<const Arg> args) {
     // libtorch consumes the stack once it has found the op; only when the
     // loaded torch lacks the op is it still ours to free.
     if (!schema_was_not_found(message)) {
-      for (auto& value : boxed) value.release();
+      for (auto& value : boxed)
+        value.release();
     }
     throw Error(schema.qualified_name() + ": " + message);
   }
-  for (auto& value : boxed) value.release();
+  for (auto& value : boxed)
+    value.release();
 
   // Own every result before converting any, so a failing conversion frees the rest.
   std::vector<Boxed> owned;

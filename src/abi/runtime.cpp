@@ -20,11 +20,17 @@ std::string TorchVersion::str() const {
   return std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(patch);
 }
 
-TorchVersion torch_version() { return version_from_abi(aoti_torch_abi_version()); }
+TorchVersion torch_version() {
+  return version_from_abi(aoti_torch_abi_version());
+}
 
-TorchVersion torch_build_version() { return version_from_abi(TORCH_ABI_VERSION); }
+TorchVersion torch_build_version() {
+  return version_from_abi(TORCH_ABI_VERSION);
+}
 
-TorchVersion torch_target_version() { return version_from_abi(TORCH_TARGET_VERSION); }
+TorchVersion torch_target_version() {
+  return version_from_abi(TORCH_TARGET_VERSION);
+}
 
 int torch_num_threads() {
   std::uint32_t threads = 1;

@@ -16,13 +16,17 @@ namespace {
 using Kind = SchemaType::Kind;
 
 Kind kind_of_base(std::string_view base) {
-  static const std::map<std::string_view, Kind> kinds = {
-      {"Tensor", Kind::Tensor},         {"int", Kind::Int},
-      {"SymInt", Kind::Int},            {"float", Kind::Float},
-      {"bool", Kind::Bool},             {"str", Kind::Str},
-      {"ScalarType", Kind::ScalarType}, {"Layout", Kind::Layout},
-      {"MemoryFormat", Kind::MemoryFormat}, {"Device", Kind::Device},
-      {"Generator", Kind::Generator}};
+  static const std::map<std::string_view, Kind> kinds = {{"Tensor", Kind::Tensor},
+                                                         {"int", Kind::Int},
+                                                         {"SymInt", Kind::Int},
+                                                         {"float", Kind::Float},
+                                                         {"bool", Kind::Bool},
+                                                         {"str", Kind::Str},
+                                                         {"ScalarType", Kind::ScalarType},
+                                                         {"Layout", Kind::Layout},
+                                                         {"MemoryFormat", Kind::MemoryFormat},
+                                                         {"Device", Kind::Device},
+                                                         {"Generator", Kind::Generator}};
   const auto found = kinds.find(base);
   return found == kinds.end() ? Kind::Unsupported : found->second;
 }
@@ -55,7 +59,8 @@ class Parser {
   }
 
   void skip_space() {
-    while (pos_ < text_.size() && std::isspace(static_cast<unsigned char>(text_[pos_]))) ++pos_;
+    while (pos_ < text_.size() && std::isspace(static_cast<unsigned char>(text_[pos_])))
+      ++pos_;
   }
 
   bool peek(char c) {
@@ -156,7 +161,8 @@ class Parser {
   std::string alias_annotation() {
     expect('(');
     const std::size_t start = pos_;
-    while (pos_ < text_.size() && text_[pos_] != ')') ++pos_;
+    while (pos_ < text_.size() && text_[pos_] != ')')
+      ++pos_;
     if (pos_ == text_.size()) fail("unterminated alias annotation");
     std::string alias(text_.substr(start, pos_ - start));
     ++pos_;
@@ -217,8 +223,8 @@ class Parser {
     SchemaArgument result;
     result.type = parse_type();
     skip_space();
-    if (pos_ < text_.size() && (std::isalpha(static_cast<unsigned char>(text_[pos_])) ||
-                                text_[pos_] == '_')) {
+    if (pos_ < text_.size() &&
+        (std::isalpha(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '_')) {
       result.name = std::string(identifier());
     }
     return result;
@@ -360,6 +366,8 @@ const Schema& find_schema(std::string_view op, std::string_view overload) {
   return registry().find(op, overload);
 }
 
-void register_schema(std::string_view text) { registry().add(text); }
+void register_schema(std::string_view text) {
+  registry().add(text);
+}
 
 }  // namespace fp::abi

@@ -41,7 +41,9 @@ void TensorHandle::reset() noexcept {
   if (raw_ != nullptr) aoti_torch_delete_tensor_object(release());
 }
 
-TensorHandle TensorHandle::share() const { return abi::share(raw_); }
+TensorHandle TensorHandle::share() const {
+  return abi::share(raw_);
+}
 
 TensorHandle share(RawTensor tensor) {
   RawTensor shared = nullptr;
@@ -120,8 +122,7 @@ const void* const_data_ptr(RawTensor tensor) {
 
 void* mutable_data_ptr(RawTensor tensor) {
   void* data = nullptr;
-  check(torch_get_mutable_data_ptr(checked(tensor, "mutable_data_ptr"), &data),
-        "mutable_data_ptr");
+  check(torch_get_mutable_data_ptr(checked(tensor, "mutable_data_ptr"), &data), "mutable_data_ptr");
   return data;
 }
 
@@ -130,22 +131,20 @@ TensorHandle empty_strided(std::span<const std::int64_t> sizes,
   check_rank(sizes, strides, "empty_strided");
   RawTensor result = nullptr;
   check(aoti_torch_empty_strided(static_cast<std::int64_t>(sizes.size()), sizes.data(),
-                                 strides.data(), to_code(dtype), to_code(device.type),
-                                 device.index, &result),
+                                 strides.data(), to_code(dtype), to_code(device.type), device.index,
+                                 &result),
         "empty_strided");
   return TensorHandle(result);
 }
 
 TensorHandle from_blob(void* data, std::span<const std::int64_t> sizes,
                        std::span<const std::int64_t> strides, std::int64_t storage_offset,
-                       DType dtype, Device device, void (*deleter)(void*, void*),
-                       void* context) {
+                       DType dtype, Device device, void (*deleter)(void*, void*), void* context) {
   check_rank(sizes, strides, "from_blob");
   RawTensor result = nullptr;
-  check(torch_from_blob(data, static_cast<std::int64_t>(sizes.size()), sizes.data(),
-                        strides.data(), storage_offset, to_code(dtype), to_code(device.type),
-                        device.index, &result, aoti_torch_layout_strided(),
-                        nullptr, 0, deleter, context),
+  check(torch_from_blob(data, static_cast<std::int64_t>(sizes.size()), sizes.data(), strides.data(),
+                        storage_offset, to_code(dtype), to_code(device.type), device.index, &result,
+                        aoti_torch_layout_strided(), nullptr, 0, deleter, context),
         "from_blob");
   return TensorHandle(result);
 }

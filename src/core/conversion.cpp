@@ -23,7 +23,8 @@ Tensor tensor_from_bytes(const void* bytes, std::span<const std::int64_t> sizes,
   abi::TensorHandle handle =
       abi::empty_strided(sizes, contiguous_strides(sizes), dtype, Device::cpu());
   std::int64_t count = 1;
-  for (auto size : sizes) count *= size;
+  for (auto size : sizes)
+    count *= size;
   if (count > 0) {
     std::memcpy(abi::mutable_data_ptr(handle.get()), bytes,
                 static_cast<std::size_t>(count) * element_size(dtype));
@@ -41,14 +42,22 @@ struct IntegerRange {
 
 IntegerRange range_of(DType dtype) {
   switch (dtype) {
-    case DType::U8: return {0, 255};
-    case DType::U16: return {0, 65535};
-    case DType::U32: return {0, 4294967295.0};
-    case DType::U64: return {0, 18446744073709551615.0};
-    case DType::I8: return {-128, 127};
-    case DType::I16: return {-32768, 32767};
-    case DType::I32: return {-2147483648.0, 2147483647};
-    default: return {-9223372036854775808.0, 9223372036854775807.0};
+    case DType::U8:
+      return {0, 255};
+    case DType::U16:
+      return {0, 65535};
+    case DType::U32:
+      return {0, 4294967295.0};
+    case DType::U64:
+      return {0, 18446744073709551615.0};
+    case DType::I8:
+      return {-128, 127};
+    case DType::I16:
+      return {-32768, 32767};
+    case DType::I32:
+      return {-2147483648.0, 2147483647};
+    default:
+      return {-9223372036854775808.0, 9223372036854775807.0};
   }
 }
 
@@ -77,8 +86,9 @@ void check_integer_target(const Tensor& source, DType target) {
     const bool unsigned_target = !is_signed(target);
     for (std::int64_t value : source.to_vector<std::int64_t>()) {
       const auto magnitude = static_cast<double>(value);
-      const bool too_low = unsigned_target ? (target == DType::U64 ? value < 0 : -magnitude > range.highest)
-                                           : magnitude < range.lowest;
+      const bool too_low = unsigned_target
+                               ? (target == DType::U64 ? value < 0 : -magnitude > range.highest)
+                               : magnitude < range.lowest;
       if (too_low || magnitude > range.highest) overflow(target);
     }
   }
@@ -118,14 +128,14 @@ void check_blob_bounds(std::size_t available, IntList sizes, IntList strides, DT
     throw Error("fp::from_blob: " + std::to_string(sizes.size()) + " sizes but " +
                 std::to_string(strides.size()) + " strides");
   }
-  const auto layout = strides.empty() ? detail::contiguous_strides(sizes)
-                                      : strides.vec();
+  const auto layout = strides.empty() ? detail::contiguous_strides(sizes) : strides.vec();
   std::int64_t last = 0;  // index of the furthest element
   for (std::size_t d = 0; d < sizes.size(); ++d) {
     if (sizes[d] < 0) throw Error("fp::from_blob: negative size " + std::to_string(sizes[d]));
     if (sizes[d] == 0) return;  // no element is read
     if (layout[d] < 0) throw Error("fp::from_blob: negative stride " + std::to_string(layout[d]));
-    if (layout[d] > 0 && sizes[d] - 1 > (std::numeric_limits<std::int64_t>::max() - last) / layout[d]) {
+    if (layout[d] > 0 &&
+        sizes[d] - 1 > (std::numeric_limits<std::int64_t>::max() - last) / layout[d]) {
       throw Error("fp::from_blob: sizes and strides overflow int64");
     }
     last += (sizes[d] - 1) * layout[d];
@@ -140,8 +150,7 @@ void check_blob_bounds(std::size_t available, IntList sizes, IntList strides, DT
 abi::TensorHandle blob_handle(const std::byte* data, std::size_t available, IntList sizes,
                               IntList strides, DType dtype) {
   check_blob_bounds(available, sizes, strides, dtype);
-  const auto layout = strides.empty() ? detail::contiguous_strides(sizes)
-                                      : strides.vec();
+  const auto layout = strides.empty() ? detail::contiguous_strides(sizes) : strides.vec();
   // libtorch's from_blob takes a non-const pointer; TensorView never writes.
   return abi::from_blob(const_cast<std::byte*>(data), sizes, layout, 0, dtype, Device::cpu(),
                         nullptr, nullptr);
@@ -154,7 +163,8 @@ TensorMutView from_blob(std::span<std::byte> bytes, IntList sizes, IntList strid
                        "from_blob");
 }
 
-TensorView from_blob(std::span<const std::byte> bytes, IntList sizes, IntList strides, DType dtype) {
+TensorView from_blob(std::span<const std::byte> bytes, IntList sizes, IntList strides,
+                     DType dtype) {
   return TensorView(blob_handle(bytes.data(), bytes.size(), sizes, strides, dtype), nullptr,
                     "from_blob");
 }

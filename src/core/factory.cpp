@@ -16,7 +16,9 @@
 namespace fp {
 namespace {
 
-std::span<const std::int64_t> as_span(IntList sizes) { return sizes; }
+std::span<const std::int64_t> as_span(IntList sizes) {
+  return sizes;
+}
 
 void check_sizes(IntList sizes, const char* operation) {
   for (std::int64_t size : sizes) {
@@ -89,25 +91,43 @@ FillTarget fill_target(DType dtype) {
   constexpr double inf = std::numeric_limits<double>::infinity();
   constexpr double float_max = std::numeric_limits<float>::max();
   switch (dtype) {
-    case DType::U8: return {"uint8_t", 0, 255, false};
-    case DType::U16: return {"uint16_t", 0, 65535, false};
-    case DType::U32: return {"uint32_t", 0, 4294967295.0, false};
-    case DType::U64: return {"uint64_t", 0, 18446744073709551615.0, false};
-    case DType::I8: return {"int8_t", -128, 127, false};
-    case DType::I16: return {"int16_t", -32768, 32767, false};
-    case DType::I32: return {"int", -2147483648.0, 2147483647, false};
-    case DType::I64: return {"int64_t", -9223372036854775808.0, 9223372036854775807.0, false};
-    case DType::F16: return {"c10::Half", -65504, 65504, true};
-    case DType::BF16: return {"c10::BFloat16", -3.3895313892515355e38, 3.3895313892515355e38, true};
-    case DType::F32: return {"float", -float_max, float_max, true};
+    case DType::U8:
+      return {"uint8_t", 0, 255, false};
+    case DType::U16:
+      return {"uint16_t", 0, 65535, false};
+    case DType::U32:
+      return {"uint32_t", 0, 4294967295.0, false};
+    case DType::U64:
+      return {"uint64_t", 0, 18446744073709551615.0, false};
+    case DType::I8:
+      return {"int8_t", -128, 127, false};
+    case DType::I16:
+      return {"int16_t", -32768, 32767, false};
+    case DType::I32:
+      return {"int", -2147483648.0, 2147483647, false};
+    case DType::I64:
+      return {"int64_t", -9223372036854775808.0, 9223372036854775807.0, false};
+    case DType::F16:
+      return {"c10::Half", -65504, 65504, true};
+    case DType::BF16:
+      return {"c10::BFloat16", -3.3895313892515355e38, 3.3895313892515355e38, true};
+    case DType::F32:
+      return {"float", -float_max, float_max, true};
     case DType::C32:  // torch fills complex32 through complex<float>
-    case DType::C64: return {"c10::complex<float>", -float_max, float_max, true};
-    case DType::F8_E4M3FN: return {"c10::Float8_e4m3fn", -448, 448, false};
-    case DType::F8_E5M2: return {"c10::Float8_e5m2", -57344, 57344, true};
-    case DType::F8_E4M3FNUZ: return {"c10::Float8_e4m3fnuz", -240, 240, false};
-    case DType::F8_E5M2FNUZ: return {"c10::Float8_e5m2fnuz", -57344, 57344, false};
-    case DType::F8_E8M0FNU: return {"c10::Float8_e8m0fnu", -inf, 1.7014118346046923e38, false};
-    default: return {"", 0, 0, false, false};
+    case DType::C64:
+      return {"c10::complex<float>", -float_max, float_max, true};
+    case DType::F8_E4M3FN:
+      return {"c10::Float8_e4m3fn", -448, 448, false};
+    case DType::F8_E5M2:
+      return {"c10::Float8_e5m2", -57344, 57344, true};
+    case DType::F8_E4M3FNUZ:
+      return {"c10::Float8_e4m3fnuz", -240, 240, false};
+    case DType::F8_E5M2FNUZ:
+      return {"c10::Float8_e5m2fnuz", -57344, 57344, false};
+    case DType::F8_E8M0FNU:
+      return {"c10::Float8_e8m0fnu", -inf, 1.7014118346046923e38, false};
+    default:
+      return {"", 0, 0, false, false};
   }
 }
 
@@ -236,8 +256,7 @@ std::vector<Stored> arange_like_torch(Accumulated start, Accumulated step, std::
         const std::int64_t block = begin + (i - begin) / lanes * lanes;
         const auto base =
             static_cast<Stored>(std::fma(step, static_cast<Accumulated>(block), start));
-        value = std::fma(static_cast<Accumulated>(i - block), step,
-                         static_cast<Accumulated>(base));
+        value = std::fma(static_cast<Accumulated>(i - block), step, static_cast<Accumulated>(base));
       } else {
         value = std::fma(step, static_cast<Accumulated>(i), start);
       }
@@ -248,13 +267,12 @@ std::vector<Stored> arange_like_torch(Accumulated start, Accumulated step, std::
 }
 
 /// Integers are exact whatever the order: start + step * i, wrapping like int64.
-std::vector<std::int64_t> integer_arange(std::int64_t start, std::int64_t step,
-                                         std::int64_t size) {
+std::vector<std::int64_t> integer_arange(std::int64_t start, std::int64_t step, std::int64_t size) {
   std::vector<std::int64_t> values(static_cast<std::size_t>(size));
   for (std::int64_t i = 0; i < size; ++i) {
-    values[static_cast<std::size_t>(i)] = static_cast<std::int64_t>(
-        static_cast<std::uint64_t>(start) +
-        static_cast<std::uint64_t>(step) * static_cast<std::uint64_t>(i));
+    values[static_cast<std::size_t>(i)] =
+        static_cast<std::int64_t>(static_cast<std::uint64_t>(start) +
+                                  static_cast<std::uint64_t>(step) * static_cast<std::uint64_t>(i));
   }
   return values;
 }
@@ -273,8 +291,8 @@ Tensor arange_in(DType dtype, double start, double step, std::int64_t size) {
       return tensor(arange_like_torch<double, double>(start, step, size));
     default:
       if (!is_integral(dtype)) {
-        throw Error("fp::arange: \"arange_cpu\" not implemented for '" +
-                    std::string(name(dtype)) + "'");
+        throw Error("fp::arange: \"arange_cpu\" not implemented for '" + std::string(name(dtype)) +
+                    "'");
       }
       // As in torch, integer dtypes truncate start and step first.
       return cast(tensor(integer_arange(static_cast<std::int64_t>(start),
@@ -291,11 +309,10 @@ Tensor arange_impl(double start, double end, double step, bool integral, TensorO
   return moved_to(arange_in(dtype, start, step, size), options.device_or(Device::cpu()));
 }
 
-Tensor arange_impl(std::int64_t start, std::int64_t end, std::int64_t step,
-                   TensorOptions options) {
+Tensor arange_impl(std::int64_t start, std::int64_t end, std::int64_t step, TensorOptions options) {
   const DType dtype = options.dtype_or(DType::I64);
-  const std::int64_t size = arange_size(static_cast<double>(start), static_cast<double>(end),
-                                        static_cast<double>(step));
+  const std::int64_t size =
+      arange_size(static_cast<double>(start), static_cast<double>(end), static_cast<double>(step));
   if (!is_integral(dtype)) {
     return moved_to(arange_in(dtype, static_cast<double>(start), static_cast<double>(step), size),
                     options.device_or(Device::cpu()));

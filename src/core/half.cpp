@@ -9,7 +9,7 @@ std::uint16_t Half::from_float(float value) {
   const auto word = std::bit_cast<std::uint32_t>(value);
   const auto sign = static_cast<std::uint16_t>((word >> 16) & 0x8000u);
   const std::uint32_t magnitude = word & 0x7fffffffu;
-  if (magnitude > 0x7f800000u) return sign | 0x7e00u;  // NaN: torch's canonical quiet NaN
+  if (magnitude > 0x7f800000u) return sign | 0x7e00u;   // NaN: torch's canonical quiet NaN
   if (magnitude >= 0x47800000u) return sign | 0x7c00u;  // >= 65536: overflows to infinity
   if (magnitude < 0x38800000u) {
     // Below the smallest normal half (2^-14): a subnormal or zero. Adding 0.5
@@ -39,7 +39,9 @@ float Half::to_float(std::uint16_t bits) {
   return std::bit_cast<float>(sign | ((exponent + 112) << 23) | (mantissa << 13));
 }
 
-std::ostream& operator<<(std::ostream& out, Half value) { return out << static_cast<float>(value); }
+std::ostream& operator<<(std::ostream& out, Half value) {
+  return out << static_cast<float>(value);
+}
 
 std::ostream& operator<<(std::ostream& out, BFloat16 value) {
   return out << static_cast<float>(value);

@@ -10,7 +10,9 @@
 
 namespace fp {
 
-std::ostream& operator<<(std::ostream& out, DType dtype) { return out << "torch." << name(dtype); }
+std::ostream& operator<<(std::ostream& out, DType dtype) {
+  return out << "torch." << name(dtype);
+}
 
 std::string_view name(DeviceType type) {
   constexpr std::array<std::string_view, 6> names = {"cpu", "cuda", "meta",
@@ -49,12 +51,14 @@ Device Device::parse(std::string_view text) {
               "\"): expected a device like \"cpu\", \"cuda\", \"cuda:1\" or \"meta\"");
 }
 
-std::ostream& operator<<(std::ostream& out, const Device& device) { return out << device.str(); }
+std::ostream& operator<<(std::ostream& out, const Device& device) {
+  return out << device.str();
+}
 
 std::string_view name(Layout layout) {
-  constexpr std::array<std::string_view, 8> names = {
-      "strided", "sparse_coo", "sparse_csr", "sparse_csc", "sparse_bsr", "sparse_bsc",
-      "_mkldnn", "jagged"};
+  constexpr std::array<std::string_view, 8> names = {"strided",    "sparse_coo", "sparse_csr",
+                                                     "sparse_csc", "sparse_bsr", "sparse_bsc",
+                                                     "_mkldnn",    "jagged"};
   return names[static_cast<std::size_t>(layout)];
 }
 
@@ -64,7 +68,9 @@ std::string_view name(MemoryFormat format) {
   return names[static_cast<std::size_t>(format)];
 }
 
-std::ostream& operator<<(std::ostream& out, Layout layout) { return out << "torch." << name(layout); }
+std::ostream& operator<<(std::ostream& out, Layout layout) {
+  return out << "torch." << name(layout);
+}
 
 std::ostream& operator<<(std::ostream& out, MemoryFormat format) {
   return out << "torch." << name(format);

@@ -23,12 +23,13 @@ Tensor Scalar::as_tensor_beside(DType other) const {
     case Kind::Floating:
       return floating_other ? tensor(real_) : tensor(static_cast<float>(real_));
     case Kind::Complex:
-      return floating_other ? tensor(to_complex())
-                            : tensor(std::complex<float>(to_complex()));
+      return floating_other ? tensor(to_complex()) : tensor(std::complex<float>(to_complex()));
   }
   return {};
 }
 
-Tensor Scalar::as_tensor() const { return as_tensor_beside(DType::Bool); }
+Tensor Scalar::as_tensor() const {
+  return as_tensor_beside(DType::Bool);
+}
 
 }  // namespace fp

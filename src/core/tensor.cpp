@@ -26,28 +26,43 @@ abi::TensorHandle lazy_clone(abi::RawTensor tensor) {
 /// when it already is one).
 abi::TensorHandle cpu_contiguous(abi::RawTensor tensor, DType dtype) {
   return dispatch<abi::TensorHandle>("aten::_to_copy", "", tensor, dtype, std::nullopt,
-                                     Device::cpu(), std::nullopt, false,
-                                     MemoryFormat::Contiguous);
+                                     Device::cpu(), std::nullopt, false, MemoryFormat::Contiguous);
 }
 
 std::string cpp_type_name(DType dtype) {
   switch (dtype) {
-    case DType::Bool: return "bool";
-    case DType::U8: return "std::uint8_t";
-    case DType::U16: return "std::uint16_t";
-    case DType::U32: return "std::uint32_t";
-    case DType::U64: return "std::uint64_t";
-    case DType::I8: return "std::int8_t";
-    case DType::I16: return "std::int16_t";
-    case DType::I32: return "std::int32_t";
-    case DType::I64: return "std::int64_t";
-    case DType::F16: return "fp::Half";
-    case DType::BF16: return "fp::BFloat16";
-    case DType::F32: return "float";
-    case DType::F64: return "double";
-    case DType::C64: return "std::complex<float>";
-    case DType::C128: return "std::complex<double>";
-    default: return "";
+    case DType::Bool:
+      return "bool";
+    case DType::U8:
+      return "std::uint8_t";
+    case DType::U16:
+      return "std::uint16_t";
+    case DType::U32:
+      return "std::uint32_t";
+    case DType::U64:
+      return "std::uint64_t";
+    case DType::I8:
+      return "std::int8_t";
+    case DType::I16:
+      return "std::int16_t";
+    case DType::I32:
+      return "std::int32_t";
+    case DType::I64:
+      return "std::int64_t";
+    case DType::F16:
+      return "fp::Half";
+    case DType::BF16:
+      return "fp::BFloat16";
+    case DType::F32:
+      return "float";
+    case DType::F64:
+      return "double";
+    case DType::C64:
+      return "std::complex<float>";
+    case DType::C128:
+      return "std::complex<double>";
+    default:
+      return "";
   }
 }
 
@@ -83,16 +98,30 @@ abi::RawTensor TensorBase::defined_raw(const char* operation) const {
   return handle_.get();
 }
 
-std::int64_t TensorBase::dim() const { return abi::dim(defined_raw("dim")); }
-std::span<const std::int64_t> TensorBase::sizes() const { return abi::sizes(defined_raw("sizes")); }
+std::int64_t TensorBase::dim() const {
+  return abi::dim(defined_raw("dim"));
+}
+std::span<const std::int64_t> TensorBase::sizes() const {
+  return abi::sizes(defined_raw("sizes"));
+}
 std::span<const std::int64_t> TensorBase::strides() const {
   return abi::strides(defined_raw("strides"));
 }
-std::int64_t TensorBase::numel() const { return abi::numel(defined_raw("numel")); }
-DType TensorBase::dtype() const { return abi::dtype(defined_raw("dtype")); }
-Device TensorBase::device() const { return abi::device(defined_raw("device")); }
-Layout TensorBase::layout() const { return abi::layout(defined_raw("layout")); }
-bool TensorBase::is_contiguous() const { return abi::is_contiguous(defined_raw("is_contiguous")); }
+std::int64_t TensorBase::numel() const {
+  return abi::numel(defined_raw("numel"));
+}
+DType TensorBase::dtype() const {
+  return abi::dtype(defined_raw("dtype"));
+}
+Device TensorBase::device() const {
+  return abi::device(defined_raw("device"));
+}
+Layout TensorBase::layout() const {
+  return abi::layout(defined_raw("layout"));
+}
+bool TensorBase::is_contiguous() const {
+  return abi::is_contiguous(defined_raw("is_contiguous"));
+}
 std::int64_t TensorBase::storage_offset() const {
   return abi::storage_offset(defined_raw("storage_offset"));
 }
@@ -105,7 +134,9 @@ std::int64_t TensorBase::stride(std::int64_t d) const {
   return strides()[static_cast<std::size_t>(wrap_dim(d, dim(), "stride"))];
 }
 
-Tensor TensorBase::to_owned() const { return Tensor(lazy_clone(handle_.get())); }
+Tensor TensorBase::to_owned() const {
+  return Tensor(lazy_clone(handle_.get()));
+}
 
 const void* TensorBase::checked_data(DType wanted, const char* operation) const {
   const abi::RawTensor tensor = defined_raw(operation);
@@ -117,9 +148,10 @@ const void* TensorBase::checked_data(DType wanted, const char* operation) const 
   const DType actual = abi::dtype(tensor);
   if (actual != wanted) {
     const std::string matching = cpp_type_name(actual);
-    throw Error(accessor(operation, wanted) + ": the tensor is " + std::string(name(actual)) +
-                (matching.empty() ? "" : "; use " + std::string(operation) + "<" + matching + ">()") +
-                " or convert it with .to(fp::DType::...)");
+    throw Error(
+        accessor(operation, wanted) + ": the tensor is " + std::string(name(actual)) +
+        (matching.empty() ? "" : "; use " + std::string(operation) + "<" + matching + ">()") +
+        " or convert it with .to(fp::DType::...)");
   }
   if (!abi::is_contiguous(tensor)) {
     throw Error(accessor(operation, wanted) +
@@ -160,7 +192,8 @@ std::int64_t element_offset(std::span<const std::int64_t> indices,
 const void* checked_cpu_pointer(abi::RawTensor tensor, DType wanted, const std::string& operation) {
   const Device where = abi::device(tensor);
   if (!where.is_cpu()) {
-    throw Error(operation + ": the tensor is on " + where.str() + "; copy it to the CPU with .cpu()");
+    throw Error(operation + ": the tensor is on " + where.str() +
+                "; copy it to the CPU with .cpu()");
   }
   const DType actual = abi::dtype(tensor);
   if (actual != wanted) {
@@ -230,8 +263,8 @@ TensorView::TensorView(const Tensor& tensor)
 TensorView::TensorView(Tensor&& tensor) noexcept : TensorBase(std::move(tensor.handle_)) {}
 
 TensorView::TensorView(const TensorMutView& view)
-    : TensorView(view.raw() ? abi::share(view.raw()) : abi::TensorHandle(),
-                 view.borrow_state(), "a view of a TensorMutView") {}
+    : TensorView(view.raw() ? abi::share(view.raw()) : abi::TensorHandle(), view.borrow_state(),
+                 "a view of a TensorMutView") {}
 
 TensorView::TensorView(const TensorView& other)
     : TensorView(other.handle_ ? other.handle_.share() : abi::TensorHandle(), other.owner_,
@@ -254,7 +287,9 @@ TensorView& TensorView::operator=(TensorView&& other) noexcept {
   return *this;
 }
 
-TensorView::~TensorView() { release_borrow(); }
+TensorView::~TensorView() {
+  release_borrow();
+}
 
 void TensorView::release_borrow() noexcept {
   if (owner_ != nullptr) {
@@ -290,7 +325,9 @@ TensorMutView& TensorMutView::operator=(TensorMutView&& other) noexcept {
   return *this;
 }
 
-TensorMutView::~TensorMutView() { release_borrows(); }
+TensorMutView::~TensorMutView() {
+  release_borrows();
+}
 
 void TensorMutView::release_borrows() noexcept {
   if (parent_ != nullptr) {
@@ -347,9 +384,13 @@ Tensor& Tensor::operator=(Tensor&& other) noexcept {
   return *this;
 }
 
-Tensor::~Tensor() { detail::BorrowState::release(borrow_.exchange(nullptr)); }
+Tensor::~Tensor() {
+  detail::BorrowState::release(borrow_.exchange(nullptr));
+}
 
-detail::BorrowState* Tensor::borrow_state() const { return lazily_created(borrow_, "Tensor"); }
+detail::BorrowState* Tensor::borrow_state() const {
+  return lazily_created(borrow_, "Tensor");
+}
 
 namespace detail {
 
@@ -357,7 +398,9 @@ void check_borrow_mutation(const void* owner_state, const char* operation, int o
   static_cast<const BorrowState*>(owner_state)->check_mutation(operation, own_arguments);
 }
 
-Tensor independent(abi::TensorHandle handle) { return Tensor(lazy_clone(handle.get())); }
+Tensor independent(abi::TensorHandle handle) {
+  return Tensor(lazy_clone(handle.get()));
+}
 
 }  // namespace detail
 }  // namespace fp

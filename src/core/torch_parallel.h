@@ -22,7 +22,8 @@ constexpr std::int64_t kTorchVectorBytes = 32;
 inline std::vector<std::pair<std::int64_t, std::int64_t>> torch_parallel_chunks(std::int64_t size) {
   const std::int64_t threads = torch_num_threads();
   if (size < kTorchGrainSize || threads <= 1) return {{0, size}};
-  const std::int64_t used = std::min<std::int64_t>(threads, (size + kTorchGrainSize - 1) / kTorchGrainSize);
+  const std::int64_t used =
+      std::min<std::int64_t>(threads, (size + kTorchGrainSize - 1) / kTorchGrainSize);
   const std::int64_t chunk = (size + used - 1) / used;
   std::vector<std::pair<std::int64_t, std::int64_t>> chunks;
   for (std::int64_t begin = 0; begin < size; begin += chunk) {

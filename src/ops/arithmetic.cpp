@@ -3,9 +3,9 @@
 #include <cmath>
 #include <string>
 
+#include "../core/torch_parallel.h"
 #include "flash_powder/abi/tensor_handle.h"
 #include "flash_powder/ops/aten.h"
-#include "../core/torch_parallel.h"
 
 namespace fp::ops {
 namespace {
@@ -13,23 +13,40 @@ namespace {
 /// PyTorch's name of a dtype in messages about casts ("Float", "Long", ...).
 std::string scalar_type_name(DType dtype) {
   switch (dtype) {
-    case DType::Bool: return "Bool";
-    case DType::U8: return "Byte";
-    case DType::I8: return "Char";
-    case DType::I16: return "Short";
-    case DType::I32: return "Int";
-    case DType::I64: return "Long";
-    case DType::F16: return "Half";
-    case DType::BF16: return "BFloat16";
-    case DType::F32: return "Float";
-    case DType::F64: return "Double";
-    case DType::C32: return "ComplexHalf";
-    case DType::C64: return "ComplexFloat";
-    case DType::C128: return "ComplexDouble";
-    case DType::U16: return "UInt16";
-    case DType::U32: return "UInt32";
-    case DType::U64: return "UInt64";
-    default: return std::string(name(dtype));
+    case DType::Bool:
+      return "Bool";
+    case DType::U8:
+      return "Byte";
+    case DType::I8:
+      return "Char";
+    case DType::I16:
+      return "Short";
+    case DType::I32:
+      return "Int";
+    case DType::I64:
+      return "Long";
+    case DType::F16:
+      return "Half";
+    case DType::BF16:
+      return "BFloat16";
+    case DType::F32:
+      return "Float";
+    case DType::F64:
+      return "Double";
+    case DType::C32:
+      return "ComplexHalf";
+    case DType::C64:
+      return "ComplexFloat";
+    case DType::C128:
+      return "ComplexDouble";
+    case DType::U16:
+      return "UInt16";
+    case DType::U32:
+      return "UInt32";
+    case DType::U64:
+      return "UInt64";
+    default:
+      return std::string(name(dtype));
   }
 }
 
@@ -76,10 +93,10 @@ Tensor add(TensorArg a, TensorArg b) {
   // a - (-1) * b is exactly a + b: libtorch turns sub into add with -alpha.
   // sub refuses bool operands, so those become 0/1 of the result dtype first,
   // which is what add computes with anyway.
-  const Tensor left = abi::dtype(a.raw()) == DType::Bool ? converted_to(a, result)
-                                                         : Tensor(abi::share(a.raw()));
-  const Tensor right = abi::dtype(b.raw()) == DType::Bool ? converted_to(b, result)
-                                                          : Tensor(abi::share(b.raw()));
+  const Tensor left =
+      abi::dtype(a.raw()) == DType::Bool ? converted_to(a, result) : Tensor(abi::share(a.raw()));
+  const Tensor right =
+      abi::dtype(b.raw()) == DType::Bool ? converted_to(b, result) : Tensor(abi::share(b.raw()));
   return Tensor(abi::subtract(left.raw(), right.raw(), -1.0));
 }
 

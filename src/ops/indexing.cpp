@@ -17,17 +17,21 @@ struct Overloaded : Ts... {
 };
 
 /// A tensor handle standing for the intermediate results of an expression.
-Tensor holding(abi::TensorHandle handle) { return Tensor(std::move(handle)); }
+Tensor holding(abi::TensorHandle handle) {
+  return Tensor(std::move(handle));
+}
 
-abi::TensorHandle handle_of(const TensorView& view) { return abi::share(view.raw()); }
+abi::TensorHandle handle_of(const TensorView& view) {
+  return abi::share(view.raw());
+}
 
 template <class Item>
 bool consumes_a_dimension(const Item& item) {
-  return std::visit(Overloaded{[](std::int64_t) { return true; }, [](const Slice&) { return true; },
-                               [](All) { return true; }, [](Ellipsis) { return false; },
-                               [](NewAxis) { return false; },
-                               [](const TensorArg&) { return true; }},
-                    item);
+  return std::visit(
+      Overloaded{[](std::int64_t) { return true; }, [](const Slice&) { return true; },
+                 [](All) { return true; }, [](Ellipsis) { return false; },
+                 [](NewAxis) { return false; }, [](const TensorArg&) { return true; }},
+      item);
 }
 
 /// Checks the expression's shape and returns how many dimensions an
@@ -36,7 +40,8 @@ bool consumes_a_dimension(const Item& item) {
 template <class Item>
 std::int64_t ellipsis_width(std::span<const Item> items, std::int64_t rank) {
   std::int64_t consumed = 0;
-  for (const Item& item : items) consumed += consumes_a_dimension(item);
+  for (const Item& item : items)
+    consumed += consumes_a_dimension(item);
   if (consumed > rank) {
     throw Error("index: too many indices for tensor of dimension " + std::to_string(rank));
   }
@@ -59,8 +64,8 @@ struct BasicStep {
   }
   void operator()(const Slice& slice) const {
     if (slice.step <= 0) throw Error("index: step must be greater than zero");
-    current = holding(handle_of(
-        aten::slice_Tensor(TensorArg::unchecked(current), dim, slice.start, slice.stop, slice.step)));
+    current = holding(handle_of(aten::slice_Tensor(TensorArg::unchecked(current), dim, slice.start,
+                                                   slice.stop, slice.step)));
     ++dim;
   }
   void operator()(All) const { ++dim; }

@@ -21,7 +21,9 @@ std::optional<Tensor> optional_number(const std::optional<Scalar>& value, Tensor
 
 }  // namespace
 
-TensorArg TensorBase::as_arg() const { return TensorArg::unchecked(*this); }
+TensorArg TensorBase::as_arg() const {
+  return TensorArg::unchecked(*this);
+}
 
 TensorView view_of(const ViewSource& source, abi::TensorHandle handle, const char* origin) {
   (void)source.raw;
@@ -37,9 +39,15 @@ Tensor TensorBase::to(TensorOptions options, bool non_blocking) const {
                         non_blocking);
 }
 
-Tensor TensorBase::clone() const { return aten::clone(as_arg()); }
-Tensor TensorBase::cpu() const { return to(Device::cpu()); }
-Tensor TensorBase::cuda(std::int8_t index) const { return to(Device::cuda(index)); }
+Tensor TensorBase::clone() const {
+  return aten::clone(as_arg());
+}
+Tensor TensorBase::cpu() const {
+  return to(Device::cpu());
+}
+Tensor TensorBase::cuda(std::int8_t index) const {
+  return to(Device::cuda(index));
+}
 
 Tensor TensorBase::contiguous() const {
   return aten::clone(as_arg(), MemoryFormat::Contiguous);
@@ -55,12 +63,24 @@ Tensor TensorBase::flatten(std::int64_t start_dim, std::int64_t end_dim) const {
 
 // --- arithmetic -------------------------------------------------------------------
 
-Tensor TensorBase::add(TensorArg other) const { return ops::add(as_arg(), other); }
-Tensor TensorBase::add(Scalar other) const { return add(ops::number(other, as_arg())); }
-Tensor TensorBase::sub(TensorArg other) const { return ops::sub(as_arg(), other); }
-Tensor TensorBase::sub(Scalar other) const { return sub(ops::number(other, as_arg())); }
-Tensor TensorBase::mul(TensorArg other) const { return aten::mul_Tensor(as_arg(), other); }
-Tensor TensorBase::mul(Scalar other) const { return mul(ops::number(other, as_arg())); }
+Tensor TensorBase::add(TensorArg other) const {
+  return ops::add(as_arg(), other);
+}
+Tensor TensorBase::add(Scalar other) const {
+  return add(ops::number(other, as_arg()));
+}
+Tensor TensorBase::sub(TensorArg other) const {
+  return ops::sub(as_arg(), other);
+}
+Tensor TensorBase::sub(Scalar other) const {
+  return sub(ops::number(other, as_arg()));
+}
+Tensor TensorBase::mul(TensorArg other) const {
+  return aten::mul_Tensor(as_arg(), other);
+}
+Tensor TensorBase::mul(Scalar other) const {
+  return mul(ops::number(other, as_arg()));
+}
 
 Tensor TensorBase::div(TensorArg other, std::optional<std::string_view> rounding_mode) const {
   return aten::div_Tensor_mode(as_arg(), other, rounding_mode);
@@ -75,68 +95,134 @@ Tensor TensorBase::remainder(TensorArg other) const {
 Tensor TensorBase::remainder(Scalar other) const {
   return remainder(ops::number(other, as_arg()));
 }
-Tensor TensorBase::fmod(TensorArg other) const { return aten::fmod_Tensor(as_arg(), other); }
-Tensor TensorBase::fmod(Scalar other) const { return fmod(ops::number(other, as_arg())); }
+Tensor TensorBase::fmod(TensorArg other) const {
+  return aten::fmod_Tensor(as_arg(), other);
+}
+Tensor TensorBase::fmod(Scalar other) const {
+  return fmod(ops::number(other, as_arg()));
+}
 Tensor TensorBase::pow(TensorArg exponent) const {
   return aten::pow_Tensor_Tensor(as_arg(), exponent);
 }
-Tensor TensorBase::pow(Scalar exponent) const { return ops::pow(as_arg(), exponent); }
+Tensor TensorBase::pow(Scalar exponent) const {
+  return ops::pow(as_arg(), exponent);
+}
 
-Tensor TensorBase::neg() const { return aten::neg(as_arg()); }
-Tensor TensorBase::abs() const { return aten::abs(as_arg()); }
-Tensor TensorBase::sqrt() const { return aten::sqrt(as_arg()); }
-Tensor TensorBase::rsqrt() const { return aten::rsqrt(as_arg()); }
-Tensor TensorBase::exp() const { return aten::exp(as_arg()); }
-Tensor TensorBase::log() const { return aten::log(as_arg()); }
-Tensor TensorBase::sin() const { return aten::sin(as_arg()); }
-Tensor TensorBase::cos() const { return aten::cos(as_arg()); }
-Tensor TensorBase::tanh() const { return aten::tanh(as_arg()); }
-Tensor TensorBase::sigmoid() const { return aten::sigmoid(as_arg()); }
-Tensor TensorBase::floor() const { return aten::floor(as_arg()); }
-Tensor TensorBase::ceil() const { return aten::ceil(as_arg()); }
+Tensor TensorBase::neg() const {
+  return aten::neg(as_arg());
+}
+Tensor TensorBase::abs() const {
+  return aten::abs(as_arg());
+}
+Tensor TensorBase::sqrt() const {
+  return aten::sqrt(as_arg());
+}
+Tensor TensorBase::rsqrt() const {
+  return aten::rsqrt(as_arg());
+}
+Tensor TensorBase::exp() const {
+  return aten::exp(as_arg());
+}
+Tensor TensorBase::log() const {
+  return aten::log(as_arg());
+}
+Tensor TensorBase::sin() const {
+  return aten::sin(as_arg());
+}
+Tensor TensorBase::cos() const {
+  return aten::cos(as_arg());
+}
+Tensor TensorBase::tanh() const {
+  return aten::tanh(as_arg());
+}
+Tensor TensorBase::sigmoid() const {
+  return aten::sigmoid(as_arg());
+}
+Tensor TensorBase::floor() const {
+  return aten::floor(as_arg());
+}
+Tensor TensorBase::ceil() const {
+  return aten::ceil(as_arg());
+}
 Tensor TensorBase::round(std::int64_t decimals) const {
   return decimals == 0 ? aten::round(as_arg()) : aten::round_decimals(as_arg(), decimals);
 }
 
 // --- comparisons ------------------------------------------------------------------
 
-Tensor TensorBase::eq(TensorArg other) const { return aten::eq_Tensor(as_arg(), other); }
-Tensor TensorBase::eq(Scalar other) const { return eq(ops::number(other, as_arg())); }
-Tensor TensorBase::ne(TensorArg other) const { return aten::ne_Tensor(as_arg(), other); }
-Tensor TensorBase::ne(Scalar other) const { return ne(ops::number(other, as_arg())); }
-Tensor TensorBase::lt(TensorArg other) const { return aten::lt_Tensor(as_arg(), other); }
-Tensor TensorBase::lt(Scalar other) const { return lt(ops::number(other, as_arg())); }
-Tensor TensorBase::le(TensorArg other) const { return aten::le_Tensor(as_arg(), other); }
-Tensor TensorBase::le(Scalar other) const { return le(ops::number(other, as_arg())); }
-Tensor TensorBase::gt(TensorArg other) const { return aten::gt_Tensor(as_arg(), other); }
-Tensor TensorBase::gt(Scalar other) const { return gt(ops::number(other, as_arg())); }
-Tensor TensorBase::ge(TensorArg other) const { return aten::ge_Tensor(as_arg(), other); }
-Tensor TensorBase::ge(Scalar other) const { return ge(ops::number(other, as_arg())); }
+Tensor TensorBase::eq(TensorArg other) const {
+  return aten::eq_Tensor(as_arg(), other);
+}
+Tensor TensorBase::eq(Scalar other) const {
+  return eq(ops::number(other, as_arg()));
+}
+Tensor TensorBase::ne(TensorArg other) const {
+  return aten::ne_Tensor(as_arg(), other);
+}
+Tensor TensorBase::ne(Scalar other) const {
+  return ne(ops::number(other, as_arg()));
+}
+Tensor TensorBase::lt(TensorArg other) const {
+  return aten::lt_Tensor(as_arg(), other);
+}
+Tensor TensorBase::lt(Scalar other) const {
+  return lt(ops::number(other, as_arg()));
+}
+Tensor TensorBase::le(TensorArg other) const {
+  return aten::le_Tensor(as_arg(), other);
+}
+Tensor TensorBase::le(Scalar other) const {
+  return le(ops::number(other, as_arg()));
+}
+Tensor TensorBase::gt(TensorArg other) const {
+  return aten::gt_Tensor(as_arg(), other);
+}
+Tensor TensorBase::gt(Scalar other) const {
+  return gt(ops::number(other, as_arg()));
+}
+Tensor TensorBase::ge(TensorArg other) const {
+  return aten::ge_Tensor(as_arg(), other);
+}
+Tensor TensorBase::ge(Scalar other) const {
+  return ge(ops::number(other, as_arg()));
+}
 
-bool TensorBase::is_equal(TensorArg other) const { return aten::equal(as_arg(), other); }
+bool TensorBase::is_equal(TensorArg other) const {
+  return aten::equal(as_arg(), other);
+}
 bool TensorBase::allclose(TensorArg other, double rtol, double atol, bool equal_nan) const {
   return aten::allclose(as_arg(), other, rtol, atol, equal_nan);
 }
 
 // --- reductions ---------------------------------------------------------------------
 
-Tensor TensorBase::sum(std::optional<DType> dtype) const { return aten::sum(as_arg(), dtype); }
+Tensor TensorBase::sum(std::optional<DType> dtype) const {
+  return aten::sum(as_arg(), dtype);
+}
 Tensor TensorBase::sum(IntList dims, bool keepdim, std::optional<DType> dtype) const {
   return aten::sum_dim_IntList(as_arg(), dims, keepdim, dtype);
 }
-Tensor TensorBase::mean(std::optional<DType> dtype) const { return aten::mean(as_arg(), dtype); }
+Tensor TensorBase::mean(std::optional<DType> dtype) const {
+  return aten::mean(as_arg(), dtype);
+}
 Tensor TensorBase::mean(IntList dims, bool keepdim, std::optional<DType> dtype) const {
   return aten::mean_dim(as_arg(), dims, keepdim, dtype);
 }
-Tensor TensorBase::prod(std::optional<DType> dtype) const { return aten::prod(as_arg(), dtype); }
+Tensor TensorBase::prod(std::optional<DType> dtype) const {
+  return aten::prod(as_arg(), dtype);
+}
 Tensor TensorBase::prod(std::int64_t dim, bool keepdim, std::optional<DType> dtype) const {
   return aten::prod_dim_int(as_arg(), dim, keepdim, dtype);
 }
-Tensor TensorBase::min() const { return aten::min(as_arg()); }
+Tensor TensorBase::min() const {
+  return aten::min(as_arg());
+}
 std::tuple<Tensor, Tensor> TensorBase::min(std::int64_t dim, bool keepdim) const {
   return aten::min_dim(as_arg(), dim, keepdim);
 }
-Tensor TensorBase::max() const { return aten::max(as_arg()); }
+Tensor TensorBase::max() const {
+  return aten::max(as_arg());
+}
 std::tuple<Tensor, Tensor> TensorBase::max(std::int64_t dim, bool keepdim) const {
   return aten::max_dim(as_arg(), dim, keepdim);
 }
@@ -196,9 +282,15 @@ Tensor TensorBase::clamp(std::optional<TensorArg> min, std::optional<TensorArg> 
   }
   return aten::clamp_Tensor(as_arg(), min, max);
 }
-Tensor TensorBase::matmul(TensorArg other) const { return aten::matmul(as_arg(), other); }
-Tensor TensorBase::mm(TensorArg other) const { return aten::mm(as_arg(), other); }
-Tensor TensorBase::bmm(TensorArg other) const { return aten::bmm(as_arg(), other); }
+Tensor TensorBase::matmul(TensorArg other) const {
+  return aten::matmul(as_arg(), other);
+}
+Tensor TensorBase::mm(TensorArg other) const {
+  return aten::mm(as_arg(), other);
+}
+Tensor TensorBase::bmm(TensorArg other) const {
+  return aten::bmm(as_arg(), other);
+}
 
 // --- views ----------------------------------------------------------------------------
 
@@ -310,8 +402,7 @@ Derived& MutableAccess<Derived>::div_(TensorArg other,
   return self;
 }
 template <class Derived>
-Derived& MutableAccess<Derived>::div_(Scalar other,
-                                      std::optional<std::string_view> rounding_mode) {
+Derived& MutableAccess<Derived>::div_(Scalar other, std::optional<std::string_view> rounding_mode) {
   Derived& self = static_cast<Derived&>(*this);
   return div_(ops::number(other, self), rounding_mode);
 }

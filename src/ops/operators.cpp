@@ -8,52 +8,130 @@ namespace fp {
 namespace {
 
 /// A number on the left: the 0-dim tensor it stands for next to `b`.
-Tensor left(const Scalar& a, TensorArg b) { return ops::number(a, b); }
+Tensor left(const Scalar& a, TensorArg b) {
+  return ops::number(a, b);
+}
 
 }  // namespace
 
-Tensor operator+(TensorArg a, TensorArg b) { return ops::add(a, b); }
-Tensor operator+(TensorArg a, Scalar b) { return ops::add(a, ops::number(b, a)); }
-Tensor operator+(Scalar a, TensorArg b) { return ops::add(left(a, b), b); }
-Tensor operator-(TensorArg a, TensorArg b) { return ops::sub(a, b); }
-Tensor operator-(TensorArg a, Scalar b) { return ops::sub(a, ops::number(b, a)); }
-Tensor operator-(Scalar a, TensorArg b) { return ops::sub(left(a, b), b); }
-Tensor operator*(TensorArg a, TensorArg b) { return aten::mul_Tensor(a, b); }
-Tensor operator*(TensorArg a, Scalar b) { return aten::mul_Tensor(a, ops::number(b, a)); }
-Tensor operator*(Scalar a, TensorArg b) { return aten::mul_Tensor(left(a, b), b); }
-Tensor operator/(TensorArg a, TensorArg b) { return aten::div_Tensor(a, b); }
-Tensor operator/(TensorArg a, Scalar b) { return aten::div_Tensor(a, ops::number(b, a)); }
-Tensor operator/(Scalar a, TensorArg b) { return aten::div_Tensor(left(a, b), b); }
-Tensor operator%(TensorArg a, TensorArg b) { return aten::remainder_Tensor(a, b); }
-Tensor operator%(TensorArg a, Scalar b) { return aten::remainder_Tensor(a, ops::number(b, a)); }
-Tensor operator%(Scalar a, TensorArg b) { return aten::remainder_Tensor(left(a, b), b); }
-Tensor operator-(TensorArg a) { return aten::neg(a); }
+Tensor operator+(TensorArg a, TensorArg b) {
+  return ops::add(a, b);
+}
+Tensor operator+(TensorArg a, Scalar b) {
+  return ops::add(a, ops::number(b, a));
+}
+Tensor operator+(Scalar a, TensorArg b) {
+  return ops::add(left(a, b), b);
+}
+Tensor operator-(TensorArg a, TensorArg b) {
+  return ops::sub(a, b);
+}
+Tensor operator-(TensorArg a, Scalar b) {
+  return ops::sub(a, ops::number(b, a));
+}
+Tensor operator-(Scalar a, TensorArg b) {
+  return ops::sub(left(a, b), b);
+}
+Tensor operator*(TensorArg a, TensorArg b) {
+  return aten::mul_Tensor(a, b);
+}
+Tensor operator*(TensorArg a, Scalar b) {
+  return aten::mul_Tensor(a, ops::number(b, a));
+}
+Tensor operator*(Scalar a, TensorArg b) {
+  return aten::mul_Tensor(left(a, b), b);
+}
+Tensor operator/(TensorArg a, TensorArg b) {
+  return aten::div_Tensor(a, b);
+}
+Tensor operator/(TensorArg a, Scalar b) {
+  return aten::div_Tensor(a, ops::number(b, a));
+}
+Tensor operator/(Scalar a, TensorArg b) {
+  return aten::div_Tensor(left(a, b), b);
+}
+Tensor operator%(TensorArg a, TensorArg b) {
+  return aten::remainder_Tensor(a, b);
+}
+Tensor operator%(TensorArg a, Scalar b) {
+  return aten::remainder_Tensor(a, ops::number(b, a));
+}
+Tensor operator%(Scalar a, TensorArg b) {
+  return aten::remainder_Tensor(left(a, b), b);
+}
+Tensor operator-(TensorArg a) {
+  return aten::neg(a);
+}
 
-Tensor operator==(TensorArg a, TensorArg b) { return aten::eq_Tensor(a, b); }
-Tensor operator==(TensorArg a, Scalar b) { return aten::eq_Tensor(a, ops::number(b, a)); }
-Tensor operator==(Scalar a, TensorArg b) { return aten::eq_Tensor(left(a, b), b); }
-Tensor operator!=(TensorArg a, TensorArg b) { return aten::ne_Tensor(a, b); }
-Tensor operator!=(TensorArg a, Scalar b) { return aten::ne_Tensor(a, ops::number(b, a)); }
-Tensor operator!=(Scalar a, TensorArg b) { return aten::ne_Tensor(left(a, b), b); }
-Tensor operator<(TensorArg a, TensorArg b) { return aten::lt_Tensor(a, b); }
-Tensor operator<(TensorArg a, Scalar b) { return aten::lt_Tensor(a, ops::number(b, a)); }
-Tensor operator<(Scalar a, TensorArg b) { return aten::lt_Tensor(left(a, b), b); }
-Tensor operator<=(TensorArg a, TensorArg b) { return aten::le_Tensor(a, b); }
-Tensor operator<=(TensorArg a, Scalar b) { return aten::le_Tensor(a, ops::number(b, a)); }
-Tensor operator<=(Scalar a, TensorArg b) { return aten::le_Tensor(left(a, b), b); }
-Tensor operator>(TensorArg a, TensorArg b) { return aten::gt_Tensor(a, b); }
-Tensor operator>(TensorArg a, Scalar b) { return aten::gt_Tensor(a, ops::number(b, a)); }
-Tensor operator>(Scalar a, TensorArg b) { return aten::gt_Tensor(left(a, b), b); }
-Tensor operator>=(TensorArg a, TensorArg b) { return aten::ge_Tensor(a, b); }
-Tensor operator>=(TensorArg a, Scalar b) { return aten::ge_Tensor(a, ops::number(b, a)); }
-Tensor operator>=(Scalar a, TensorArg b) { return aten::ge_Tensor(left(a, b), b); }
+Tensor operator==(TensorArg a, TensorArg b) {
+  return aten::eq_Tensor(a, b);
+}
+Tensor operator==(TensorArg a, Scalar b) {
+  return aten::eq_Tensor(a, ops::number(b, a));
+}
+Tensor operator==(Scalar a, TensorArg b) {
+  return aten::eq_Tensor(left(a, b), b);
+}
+Tensor operator!=(TensorArg a, TensorArg b) {
+  return aten::ne_Tensor(a, b);
+}
+Tensor operator!=(TensorArg a, Scalar b) {
+  return aten::ne_Tensor(a, ops::number(b, a));
+}
+Tensor operator!=(Scalar a, TensorArg b) {
+  return aten::ne_Tensor(left(a, b), b);
+}
+Tensor operator<(TensorArg a, TensorArg b) {
+  return aten::lt_Tensor(a, b);
+}
+Tensor operator<(TensorArg a, Scalar b) {
+  return aten::lt_Tensor(a, ops::number(b, a));
+}
+Tensor operator<(Scalar a, TensorArg b) {
+  return aten::lt_Tensor(left(a, b), b);
+}
+Tensor operator<=(TensorArg a, TensorArg b) {
+  return aten::le_Tensor(a, b);
+}
+Tensor operator<=(TensorArg a, Scalar b) {
+  return aten::le_Tensor(a, ops::number(b, a));
+}
+Tensor operator<=(Scalar a, TensorArg b) {
+  return aten::le_Tensor(left(a, b), b);
+}
+Tensor operator>(TensorArg a, TensorArg b) {
+  return aten::gt_Tensor(a, b);
+}
+Tensor operator>(TensorArg a, Scalar b) {
+  return aten::gt_Tensor(a, ops::number(b, a));
+}
+Tensor operator>(Scalar a, TensorArg b) {
+  return aten::gt_Tensor(left(a, b), b);
+}
+Tensor operator>=(TensorArg a, TensorArg b) {
+  return aten::ge_Tensor(a, b);
+}
+Tensor operator>=(TensorArg a, Scalar b) {
+  return aten::ge_Tensor(a, ops::number(b, a));
+}
+Tensor operator>=(Scalar a, TensorArg b) {
+  return aten::ge_Tensor(left(a, b), b);
+}
 
 // --- functions.h -----------------------------------------------------------------
 
-Tensor cat(const TensorList& tensors, std::int64_t dim) { return aten::cat(tensors, dim); }
-Tensor stack(const TensorList& tensors, std::int64_t dim) { return aten::stack(tensors, dim); }
-Tensor hstack(const TensorList& tensors) { return aten::hstack(tensors); }
-Tensor vstack(const TensorList& tensors) { return aten::vstack(tensors); }
+Tensor cat(const TensorList& tensors, std::int64_t dim) {
+  return aten::cat(tensors, dim);
+}
+Tensor stack(const TensorList& tensors, std::int64_t dim) {
+  return aten::stack(tensors, dim);
+}
+Tensor hstack(const TensorList& tensors) {
+  return aten::hstack(tensors);
+}
+Tensor vstack(const TensorList& tensors) {
+  return aten::vstack(tensors);
+}
 
 Tensor where(TensorArg condition, TensorArg x, TensorArg y) {
   return aten::where_self(condition, x, y);
@@ -77,6 +155,8 @@ Tensor clamp(TensorArg t, std::optional<Scalar> min, std::optional<Scalar> max) 
                             high ? std::optional<TensorArg>(*high) : std::nullopt);
 }
 
-Tensor matmul(TensorArg a, TensorArg b) { return aten::matmul(a, b); }
+Tensor matmul(TensorArg a, TensorArg b) {
+  return aten::matmul(a, b);
+}
 
 }  // namespace fp

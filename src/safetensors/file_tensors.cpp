@@ -73,8 +73,8 @@ FileShape file_shape(std::string_view tensor_name, DType dtype,
 }
 
 Tensor empty_tensor(const TorchShape& shape) {
-  return Tensor(
-      abi::empty_strided(shape.sizes, fp::detail::contiguous_strides(shape.sizes), shape.dtype, Device::cpu()));
+  return Tensor(abi::empty_strided(shape.sizes, fp::detail::contiguous_strides(shape.sizes),
+                                   shape.dtype, Device::cpu()));
 }
 
 Tensor copied_tensor(const TensorInfo& info, const std::byte* data, std::string_view source) {
@@ -95,9 +95,9 @@ TensorView mapped_view(const TensorInfo& info, std::uint64_t data_start,
   // If from_blob throws, libtorch may or may not have run the deleter
   // already; `owner` is then left alone: a leaked reference (the file stays
   // mapped) is safe, a second delete would not be.
-  abi::TensorHandle handle =
-      abi::from_blob(const_cast<std::byte*>(data), shape.sizes, fp::detail::contiguous_strides(shape.sizes), 0,
-                     shape.dtype, Device::cpu(), &release_mapping, owner);
+  abi::TensorHandle handle = abi::from_blob(const_cast<std::byte*>(data), shape.sizes,
+                                            fp::detail::contiguous_strides(shape.sizes), 0,
+                                            shape.dtype, Device::cpu(), &release_mapping, owner);
   return TensorView(std::move(handle), nullptr, "safetensors::MappedFile::get");
 }
 

@@ -7,7 +7,9 @@
 
 namespace {
 
-TEST(Error, CheckPassesSuccess) { EXPECT_NO_THROW(fp::abi::check(0, "anything")); }
+TEST(Error, CheckPassesSuccess) {
+  EXPECT_NO_THROW(fp::abi::check(0, "anything"));
+}
 
 TEST(Error, CheckThrowsWithTheOperationAndLibtorchsMessage) {
   /*
@@ -18,8 +20,8 @@ TEST(Error, CheckThrowsWithTheOperationAndLibtorchsMessage) {
       message = str(e)
   */
   // Make libtorch fail once so that its message slot holds something known.
-  EXPECT_ANY_THROW(fp::dispatch<fp::Tensor>("aten::view", "", fp::tensor({1.f, 2.f}),
-                                            std::vector<int64_t>{3}));
+  EXPECT_ANY_THROW(
+      fp::dispatch<fp::Tensor>("aten::view", "", fp::tensor({1.f, 2.f}), std::vector<int64_t>{3}));
   const std::string expected = "shape '[3]' is invalid for input of size 2";  // #PYTHON message
   EXPECT_EQ(fp::abi::last_torch_error(), expected);
   EXPECT_FP_ERROR_EXACT("my_shim_call: " + expected, fp::abi::check(1, "my_shim_call"));

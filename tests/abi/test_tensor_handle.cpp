@@ -30,12 +30,14 @@ TEST(TensorHandle, EmptyStridedHasTheAskedMetadata) {
   const std::vector<int64_t> strides{1, 2};
   const TensorHandle t = fp::abi::empty_strided(sizes, strides, fp::DType::F64, fp::Device::cpu());
   EXPECT_EQ(fp::abi::dim(t.get()), 2);  // #PYTHON t.dim()
-  EXPECT_EQ(as_vector(fp::abi::sizes(t.get())), (std::vector<int64_t>{2, 3}));  // #PYTHON list(t.shape)
-  EXPECT_EQ(as_vector(fp::abi::strides(t.get())), (std::vector<int64_t>{1, 2}));  // #PYTHON list(t.stride())
-  EXPECT_EQ(fp::abi::numel(t.get()), 6);  // #PYTHON t.numel()
+  EXPECT_EQ(as_vector(fp::abi::sizes(t.get())),
+            (std::vector<int64_t>{2, 3}));  // #PYTHON list(t.shape)
+  EXPECT_EQ(as_vector(fp::abi::strides(t.get())),
+            (std::vector<int64_t>{1, 2}));             // #PYTHON list(t.stride())
+  EXPECT_EQ(fp::abi::numel(t.get()), 6);               // #PYTHON t.numel()
   EXPECT_EQ(fp::abi::dtype(t.get()), fp::DType::F64);  // #PYTHON t.dtype
-  EXPECT_EQ(fp::abi::is_contiguous(t.get()), false);  // #PYTHON t.is_contiguous()
-  EXPECT_EQ(fp::abi::storage_offset(t.get()), 0);  // #PYTHON t.storage_offset()
+  EXPECT_EQ(fp::abi::is_contiguous(t.get()), false);   // #PYTHON t.is_contiguous()
+  EXPECT_EQ(fp::abi::storage_offset(t.get()), 0);      // #PYTHON t.storage_offset()
   EXPECT_EQ(fp::abi::device(t.get()), fp::Device::cpu());
   EXPECT_EQ(fp::abi::layout(t.get()), fp::Layout::Strided);
   EXPECT_TRUE(fp::abi::is_defined(t.get()));
@@ -103,11 +105,15 @@ TEST(TensorHandleErrors, NullHandles) {
   EXPECT_FP_ERROR_EXACT("dtype: the tensor handle is null", fp::abi::dtype(nullptr));
   EXPECT_FP_ERROR_EXACT("device: the tensor handle is null", fp::abi::device(nullptr));
   EXPECT_FP_ERROR_EXACT("layout: the tensor handle is null", fp::abi::layout(nullptr));
-  EXPECT_FP_ERROR_EXACT("storage_offset: the tensor handle is null", fp::abi::storage_offset(nullptr));
-  EXPECT_FP_ERROR_EXACT("is_contiguous: the tensor handle is null", fp::abi::is_contiguous(nullptr));
+  EXPECT_FP_ERROR_EXACT("storage_offset: the tensor handle is null",
+                        fp::abi::storage_offset(nullptr));
+  EXPECT_FP_ERROR_EXACT("is_contiguous: the tensor handle is null",
+                        fp::abi::is_contiguous(nullptr));
   EXPECT_FP_ERROR_EXACT("is_defined: the tensor handle is null", fp::abi::is_defined(nullptr));
-  EXPECT_FP_ERROR_EXACT("const_data_ptr: the tensor handle is null", fp::abi::const_data_ptr(nullptr));
-  EXPECT_FP_ERROR_EXACT("mutable_data_ptr: the tensor handle is null", fp::abi::mutable_data_ptr(nullptr));
+  EXPECT_FP_ERROR_EXACT("const_data_ptr: the tensor handle is null",
+                        fp::abi::const_data_ptr(nullptr));
+  EXPECT_FP_ERROR_EXACT("mutable_data_ptr: the tensor handle is null",
+                        fp::abi::mutable_data_ptr(nullptr));
   EXPECT_FP_ERROR_EXACT("share: the tensor handle is null", fp::abi::share(nullptr));
   EXPECT_FP_ERROR_EXACT("share: the tensor handle is null", TensorHandle().share());
   const TensorHandle t = empty_2x3();
@@ -140,10 +146,14 @@ TEST(TensorHandleErrors, LibtorchRejectionsBecomeErrors) {
   */
   const std::vector<int64_t> bad_sizes{-1};
   const std::vector<int64_t> one{1};
-  const std::string negative = "Trying to create tensor with negative dimension -1: [-1]";  // #PYTHON negative
+  const std::string negative =
+      "Trying to create tensor with negative dimension -1: [-1]";  // #PYTHON negative
   EXPECT_FP_ERROR_EXACT("empty_strided: " + negative,
                         fp::abi::empty_strided(bad_sizes, one, fp::DType::F32, fp::Device::cpu()));
-  const std::string broadcast = "The size of tensor a (3) must match the size of tensor b (2) at non-singleton dimension 1";  // #PYTHON broadcast
+  const std::string
+      broadcast =
+          "The size of tensor a (3) must match the size of tensor b (2) at non-singleton dimension "
+          "1";  // #PYTHON broadcast
   const TensorHandle dst = empty_2x3();
   const fp::Tensor src = fp::tensor({1.f, 2.f});
   EXPECT_FP_ERROR_EXACT("copy_: " + broadcast, fp::abi::copy_(dst.get(), src.raw()));

@@ -105,7 +105,7 @@ TEST(Conversion, ExplicitDTypeConvertsLikePython) {
   const fp::Tensor h = fp::tensor({65519.0, 65520.0, 1e300}, fp::DType::F16);
   EXPECT_EQ(h.to_vector<double>(),
             (std::vector<double>{65504.0, std::numeric_limits<double>::infinity(),
-                                std::numeric_limits<double>::infinity()}));  // #PYTHON h.tolist()
+                                 std::numeric_limits<double>::infinity()}));  // #PYTHON h.tolist()
 }
 
 TEST(ConversionErrors, IntegerTargetsRejectValuesTheyCannotHold) {

@@ -14,7 +14,9 @@ using fp::Tensor;
 using fp::TensorMutView;
 using fp::TensorView;
 
-Tensor counting() { return fp::tensor({{0.f, 1.f, 2.f}, {3.f, 4.f, 5.f}}); }
+Tensor counting() {
+  return fp::tensor({{0.f, 1.f, 2.f}, {3.f, 4.f, 5.f}});
+}
 
 /// A mutable view of the whole tensor (indexing comes with the ops layer).
 TensorMutView mutable_view_of(Tensor& tensor) {
@@ -125,7 +127,7 @@ TEST(TensorTypes, StayTwoPointersWide) {
   static_assert(std::is_nothrow_move_constructible_v<TensorMutView>);
   static_assert(std::is_convertible_v<const Tensor&, TensorView>);
   static_assert(std::is_convertible_v<const TensorMutView&, TensorView>);
-  static_assert(!std::is_convertible_v<TensorView, Tensor>);  // explicit only
+  static_assert(!std::is_convertible_v<TensorView, Tensor>);   // explicit only
   static_assert(std::is_convertible_v<Tensor&&, TensorView>);  // takes over a temporary
 }
 
@@ -178,9 +180,10 @@ TEST(BorrowChecker, OneMutableViewAtATime) {
   EXPECT_FP_ERROR(
       "cannot take a TensorMutView (mutable_view_of()) of a Tensor while a TensorMutView of it",
       mutable_view_of(parent));
-  EXPECT_FP_ERROR("cannot take a TensorView (a view of a Tensor) of a Tensor while a "
-                  "TensorMutView of it (mutable_view_of()) is alive",
-                  TensorView{parent});
+  EXPECT_FP_ERROR(
+      "cannot take a TensorView (a view of a Tensor) of a Tensor while a "
+      "TensorMutView of it (mutable_view_of()) is alive",
+      TensorView{parent});
   EXPECT_FP_ERROR("cannot call data_mut() on a Tensor while a TensorMutView of it",
                   parent.data_mut<float>());
 }
@@ -229,7 +232,8 @@ TEST(BorrowChecker, IsThreadSafe) {
       }
     });
   }
-  for (auto& reader : readers) reader.join();
+  for (auto& reader : readers)
+    reader.join();
   EXPECT_NO_THROW(parent.data_mut<float>()[0] = 1.f);
 }
 

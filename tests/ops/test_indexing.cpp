@@ -15,7 +15,6 @@ using fp_test::strides;
 using fp::Tensor;
 using fp::TensorView;
 
-
 /// torch.arange(1., 17.).reshape(4, 4) as in the seed, `d` in the Python blocks.
 Tensor seed_matrix() {
   return fp::arange(1.0, 17.0).reshape({4, 4});

@@ -16,7 +16,6 @@ using fp::DType;
 using fp::Tensor;
 using fp::TensorView;
 
-
 /// torch.arange(24.).reshape(2, 3, 4), the `x` of the Python blocks.
 Tensor cube() {
   return fp::arange(24.0).reshape({2, 3, 4});

@@ -12,7 +12,6 @@ namespace {
 using fp_test::shape;
 using fp_test::strides;
 
-
 TEST(SeedExamples, Conversion) {
   // Convert a scalar like so:
   const fp::Tensor d = fp::tensor(int64_t{5});

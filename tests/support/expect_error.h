@@ -37,6 +37,8 @@ void expect_error(const char* file, int line, Statement&& statement, const std::
 }  // namespace fp_test
 
 #define EXPECT_FP_ERROR(message, ...) \
-  ::fp_test::expect_error(__FILE__, __LINE__, [&] { __VA_ARGS__; }, (message), false)
+  ::fp_test::expect_error(            \
+      __FILE__, __LINE__, [&] { __VA_ARGS__; }, (message), false)
 #define EXPECT_FP_ERROR_EXACT(message, ...) \
-  ::fp_test::expect_error(__FILE__, __LINE__, [&] { __VA_ARGS__; }, (message), true)
+  ::fp_test::expect_error(                  \
+      __FILE__, __LINE__, [&] { __VA_ARGS__; }, (message), true)

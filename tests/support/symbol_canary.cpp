@@ -9,4 +9,6 @@ namespace c10::detail {
                                  const std::string& message);
 }  // namespace c10::detail
 
-void fp_symbol_canary() { c10::detail::torchCheckFail("canary", __FILE__, __LINE__, "canary"); }
+void fp_symbol_canary() {
+  c10::detail::torchCheckFail("canary", __FILE__, __LINE__, "canary");
+}

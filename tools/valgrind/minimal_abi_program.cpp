@@ -28,7 +28,8 @@ void check(AOTITorchError status, const char* what) {
 
 AtenTensorHandle make(std::vector<int64_t> sizes, int32_t dtype) {
   std::vector<int64_t> strides(sizes.size(), 1);
-  for (std::size_t d = sizes.size(); d-- > 1;) strides[d - 1] = strides[d] * sizes[d];
+  for (std::size_t d = sizes.size(); d-- > 1;)
+    strides[d - 1] = strides[d] * sizes[d];
   AtenTensorHandle tensor = nullptr;
   check(aoti_torch_empty_strided(static_cast<int64_t>(sizes.size()), sizes.data(), strides.data(),
                                  dtype, aoti_torch_device_type_cpu(), 0, &tensor),
@@ -117,7 +118,9 @@ void call_expecting_failure(const char* op, std::vector<StableIValue> stack) {
   }
 }
 
-void count_deleter(void*, void* context) { ++*static_cast<int*>(context); }
+void count_deleter(void*, void* context) {
+  ++*static_cast<int*>(context);
+}
 
 }  // namespace
 
@@ -140,15 +143,16 @@ int main() {
   call("aten::cat", "", {tensor_list({a, a}, false), 0}, 1);
   call("aten::index", "Tensor", {tensor_arg(a), tensor_list({nullptr, index}, true)}, 1);
   // A string argument (libtorch 2.10-2.13 leaks one std::string per call).
-  call("aten::div", "Tensor_mode", {tensor_arg(a), tensor_arg(a), optional_arg(string_arg("floor"))}, 1);
+  call("aten::div", "Tensor_mode",
+       {tensor_arg(a), tensor_arg(a), optional_arg(string_arg("floor"))}, 1);
   // A plain (not optional) string argument leaks through another path.
   call("aten::gelu", "", {tensor_arg(a), string_arg("tanh")}, 1);
   // Factories with dtype, layout, device and memory format.
   const StableIValue cpu = static_cast<StableIValue>(static_cast<uint32_t>(-1)) |
                            (static_cast<StableIValue>(aoti_torch_device_type_cpu()) << 32);
   call("aten::empty", "memory_format",
-       {int_list({2, 2}), optional_arg(int32_arg(f32)), optional_arg(int32_arg(aoti_torch_layout_strided())),
-        optional_arg(cpu), 0, 0},
+       {int_list({2, 2}), optional_arg(int32_arg(f32)),
+        optional_arg(int32_arg(aoti_torch_layout_strided())), optional_arg(cpu), 0, 0},
        1);
   const StableIValue meta = static_cast<StableIValue>(static_cast<uint32_t>(-1)) |
                             (static_cast<StableIValue>(aoti_torch_device_type_meta()) << 32);

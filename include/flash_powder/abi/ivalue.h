@@ -65,10 +65,10 @@ struct Arg {
 
 /// One result of a dispatched op; owns the handles libtorch returned.
 struct Returned {
-  using Value = std::variant<None, TensorHandle, std::int64_t, double, bool, DType, Layout,
-                             MemoryFormat, Device, std::string, GeneratorHandle,
-                             std::vector<TensorHandle>, std::vector<std::int64_t>,
-                             std::vector<double>, std::vector<bool>>;
+  using Value =
+      std::variant<None, TensorHandle, std::int64_t, double, bool, DType, Layout, MemoryFormat,
+                   Device, std::string, GeneratorHandle, std::vector<TensorHandle>,
+                   std::vector<std::int64_t>, std::vector<double>, std::vector<bool>>;
   Value value;
   /// The schema marks this result as (possibly) sharing memory with an
   /// argument, e.g. `transpose -> Tensor(a)` or in-place `add_ -> Tensor(a!)`.
@@ -111,12 +111,13 @@ Arg to_arg(T&& value) {
 template <class T>
 inline constexpr bool is_tensor_like_v = false;
 template <class T>
-  requires requires { ArgTraits<T>::is_tensor; }
+requires requires {
+  ArgTraits<T>::is_tensor;
+}
 inline constexpr bool is_tensor_like_v<T> = ArgTraits<T>::is_tensor;
 
 template <class T>
-  requires(std::is_integral_v<T> && !std::is_same_v<T, bool>)
-struct ArgTraits<T> {
+requires(std::is_integral_v<T> && !std::is_same_v<T, bool>) struct ArgTraits<T> {
   static Arg make(T value) {
     if constexpr (std::is_unsigned_v<T> && sizeof(T) >= sizeof(std::int64_t)) {
       if (value > static_cast<T>(INT64_MAX)) {
@@ -129,7 +130,7 @@ struct ArgTraits<T> {
 };
 
 template <class T>
-  requires std::is_floating_point_v<T>
+requires std::is_floating_point_v<T>
 struct ArgTraits<T> {
   static Arg make(T value) { return {static_cast<double>(value)}; }
 };
@@ -140,9 +141,8 @@ struct ArgTraits<bool> {
 };
 
 template <class T>
-  requires(std::is_same_v<T, DType> || std::is_same_v<T, Layout> ||
-           std::is_same_v<T, MemoryFormat> || std::is_same_v<T, Device>)
-struct ArgTraits<T> {
+requires(std::is_same_v<T, DType> || std::is_same_v<T, Layout> || std::is_same_v<T, MemoryFormat> ||
+         std::is_same_v<T, Device>) struct ArgTraits<T> {
   static Arg make(T value) { return {value}; }
 };
 
@@ -157,9 +157,8 @@ struct ArgTraits<None> {
 };
 
 template <class T>
-  requires(std::is_same_v<T, std::string> || std::is_same_v<T, std::string_view> ||
-           std::is_same_v<T, const char*> || std::is_same_v<T, char*>)
-struct ArgTraits<T> {
+requires(std::is_same_v<T, std::string> || std::is_same_v<T, std::string_view> ||
+         std::is_same_v<T, const char*> || std::is_same_v<T, char*>) struct ArgTraits<T> {
   static Arg make(std::string_view value) { return {std::string(value)}; }
 };
 
@@ -200,9 +199,7 @@ struct ArgTraits<GeneratorHandle> {
 
 template <class T>
 struct ArgTraits<std::optional<T>> {
-  static Arg make(const std::optional<T>& value) {
-    return value ? to_arg(*value) : Arg{None{}};
-  }
+  static Arg make(const std::optional<T>& value) { return value ? to_arg(*value) : Arg{None{}}; }
 };
 
 /// Sequences: int[], float[], bool[], Tensor[] and Tensor?[].
@@ -215,13 +212,15 @@ struct SequenceArg {
       return {std::vector<bool>(std::begin(range), std::end(range))};
     } else if constexpr (std::is_integral_v<Element>) {
       std::vector<std::int64_t> out;
-      for (const auto& item : range) out.push_back(std::get<std::int64_t>(to_arg(item).value));
+      for (const auto& item : range)
+        out.push_back(std::get<std::int64_t>(to_arg(item).value));
       return {std::move(out)};
     } else if constexpr (std::is_floating_point_v<Element>) {
       return {std::vector<double>(std::begin(range), std::end(range))};
     } else if constexpr (is_tensor_like_v<Element>) {
       std::vector<RawTensor> out;
-      for (const auto& item : range) out.push_back(ArgTraits<Element>::raw(item));
+      for (const auto& item : range)
+        out.push_back(ArgTraits<Element>::raw(item));
       return {std::move(out)};
     } else {
       static_assert(is_optional_tensor, "fp::dispatch: unsupported list element type");
@@ -285,18 +284,18 @@ struct ReturnTraits<void> {
 
 /// Plain values: int64_t (any integral type), double, bool, DType, ...
 template <class T>
-  requires(std::is_arithmetic_v<T> || std::is_same_v<T, DType> || std::is_same_v<T, Layout> ||
-           std::is_same_v<T, MemoryFormat> || std::is_same_v<T, Device> ||
-           std::is_same_v<T, std::string> || std::is_same_v<T, TensorHandle> ||
-           std::is_same_v<T, GeneratorHandle> || std::is_same_v<T, std::vector<TensorHandle>> ||
-           std::is_same_v<T, std::vector<std::int64_t>> ||
-           std::is_same_v<T, std::vector<double>> || std::is_same_v<T, std::vector<bool>>)
-struct ReturnTraits<T> {
+requires(std::is_arithmetic_v<T> || std::is_same_v<T, DType> || std::is_same_v<T, Layout> ||
+         std::is_same_v<T, MemoryFormat> || std::is_same_v<T, Device> ||
+         std::is_same_v<T, std::string> || std::is_same_v<T, TensorHandle> ||
+         std::is_same_v<T, GeneratorHandle> || std::is_same_v<T, std::vector<TensorHandle>> ||
+         std::is_same_v<T, std::vector<std::int64_t>> || std::is_same_v<T, std::vector<double>> ||
+         std::is_same_v<T, std::vector<bool>>) struct ReturnTraits<T> {
   static T from_one(Returned&& value, const Results& results) {
     if constexpr (std::is_same_v<T, bool>) {
       return detail::take_alternative<bool>(std::move(value), results, "bool");
     } else if constexpr (std::is_integral_v<T>) {
-      return static_cast<T>(detail::take_alternative<std::int64_t>(std::move(value), results, "int"));
+      return static_cast<T>(
+          detail::take_alternative<std::int64_t>(std::move(value), results, "int"));
     } else if constexpr (std::is_floating_point_v<T>) {
       if (auto* integer = std::get_if<std::int64_t>(&value.value)) return static_cast<T>(*integer);
       return static_cast<T>(detail::take_alternative<double>(std::move(value), results, "float"));
@@ -340,8 +339,7 @@ struct ReturnTraits<std::tuple<Ts...>> {
  private:
   template <std::size_t... I>
   static std::tuple<Ts...> take_each(Results& results, std::index_sequence<I...>) {
-    return std::tuple<Ts...>{
-        ReturnTraits<Ts>::from_one(std::move(results.values[I]), results)...};
+    return std::tuple<Ts...>{ReturnTraits<Ts>::from_one(std::move(results.values[I]), results)...};
   }
 };
 

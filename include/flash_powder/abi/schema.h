@@ -29,8 +29,8 @@ struct SchemaType {
     MemoryFormat,
     Device,
     Generator,
-    Optional,  // element: the wrapped type
-    List,      // element: the item type; fixed_size for `int[2]`
+    Optional,     // element: the wrapped type
+    List,         // element: the item type; fixed_size for `int[2]`
     Unsupported,  // Scalar, Dimname, Storage, Stream, ...: the stable ABI cannot carry them
   };
   Kind kind = Kind::Unsupported;

@@ -43,14 +43,30 @@ class ArrayRef {
       : data_(values.data()), size_(N) {}
   constexpr ArrayRef(const T* data, std::size_t size) : data_(data), size_(size) {}
 
-  constexpr const T* data() const { return data_; }
-  constexpr std::size_t size() const { return size_; }
-  constexpr bool empty() const { return size_ == 0; }
-  constexpr const T* begin() const { return data_; }
-  constexpr const T* end() const { return data_ + size_; }
-  constexpr const T& operator[](std::size_t i) const { return data_[i]; }
-  constexpr operator std::span<const T>() const { return {data_, size_}; }  // NOLINT
-  std::vector<T> vec() const { return {begin(), end()}; }
+  constexpr const T* data() const {
+    return data_;
+  }
+  constexpr std::size_t size() const {
+    return size_;
+  }
+  constexpr bool empty() const {
+    return size_ == 0;
+  }
+  constexpr const T* begin() const {
+    return data_;
+  }
+  constexpr const T* end() const {
+    return data_ + size_;
+  }
+  constexpr const T& operator[](std::size_t i) const {
+    return data_[i];
+  }
+  constexpr operator std::span<const T>() const {
+    return {data_, size_};
+  }  // NOLINT
+  std::vector<T> vec() const {
+    return {begin(), end()};
+  }
 
  private:
   const T* data_ = nullptr;

@@ -52,7 +52,8 @@ void check_not_ragged(std::vector<std::int64_t>& sizes, std::size_t depth, std::
 template <class T, class Inner>
 void flatten_into(std::initializer_list<Inner> list, Nested<T>& out, std::size_t depth) {
   check_not_ragged(out.sizes, depth, static_cast<std::int64_t>(list.size()));
-  for (const auto& item : list) flatten_into(item, out, depth + 1);
+  for (const auto& item : list)
+    flatten_into(item, out, depth + 1);
 }
 
 template <class T>

@@ -40,20 +40,20 @@ enum class DType : std::int8_t {
 };
 
 inline constexpr std::array<DType, 22> all_dtypes = {
-    DType::Bool,        DType::U8,          DType::U16,        DType::U32,         DType::U64,
-    DType::I8,          DType::I16,         DType::I32,        DType::I64,         DType::F16,
-    DType::BF16,        DType::F32,         DType::F64,        DType::C32,         DType::C64,
-    DType::C128,        DType::F8_E4M3FN,   DType::F8_E5M2,    DType::F8_E4M3FNUZ, DType::F8_E5M2FNUZ,
-    DType::F8_E8M0FNU,  DType::F4_E2M1FN_X2};
+    DType::Bool,       DType::U8,          DType::U16,     DType::U32,         DType::U64,
+    DType::I8,         DType::I16,         DType::I32,     DType::I64,         DType::F16,
+    DType::BF16,       DType::F32,         DType::F64,     DType::C32,         DType::C64,
+    DType::C128,       DType::F8_E4M3FN,   DType::F8_E5M2, DType::F8_E4M3FNUZ, DType::F8_E5M2FNUZ,
+    DType::F8_E8M0FNU, DType::F4_E2M1FN_X2};
 
 /// The name torch uses after `torch.`, e.g. "float32". Python: `str(dtype)[6:]`.
 constexpr std::string_view name(DType dtype) {
   constexpr std::array<std::string_view, all_dtypes.size()> names = {
-      "bool",        "uint8",         "uint16",         "uint32",        "uint64",
-      "int8",        "int16",         "int32",          "int64",         "float16",
-      "bfloat16",    "float32",       "float64",        "complex32",     "complex64",
-      "complex128",  "float8_e4m3fn", "float8_e5m2",    "float8_e4m3fnuz",
-      "float8_e5m2fnuz", "float8_e8m0fnu", "float4_e2m1fn_x2"};
+      "bool",           "uint8",           "uint16",      "uint32",          "uint64",
+      "int8",           "int16",           "int32",       "int64",           "float16",
+      "bfloat16",       "float32",         "float64",     "complex32",       "complex64",
+      "complex128",     "float8_e4m3fn",   "float8_e5m2", "float8_e4m3fnuz", "float8_e5m2fnuz",
+      "float8_e8m0fnu", "float4_e2m1fn_x2"};
   return names[static_cast<std::size_t>(dtype)];
 }
 

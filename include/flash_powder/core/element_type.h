@@ -16,10 +16,10 @@ inline constexpr bool has_dtype_v = false;
 template <class T>
 inline constexpr DType dtype_of = DType::Bool;
 
-#define FP_ELEMENT_TYPE(T, D)                \
-  template <>                                \
+#define FP_ELEMENT_TYPE(T, D)                  \
+  template <>                                  \
   inline constexpr bool has_dtype_v<T> = true; \
-  template <>                                \
+  template <>                                  \
   inline constexpr DType dtype_of<T> = DType::D;
 
 FP_ELEMENT_TYPE(bool, Bool)

@@ -40,18 +40,16 @@ Tensor arange_impl(std::int64_t start, std::int64_t end, std::int64_t step, Tens
 /// Python's: bool -> bool, integers -> int64, floating -> float32.
 /// https://pytorch.org/docs/stable/generated/torch.full.html
 template <class T>
-  requires std::is_arithmetic_v<T>
-Tensor full(IntList sizes, T value, TensorOptions options = {});
+requires std::is_arithmetic_v<T> Tensor full(IntList sizes, T value, TensorOptions options = {});
 
 /// [0, end) with step 1. Integer arguments give int64, floating ones float32,
 /// as in Python. https://pytorch.org/docs/stable/generated/torch.arange.html
 template <class T>
-  requires std::is_arithmetic_v<T>
-Tensor arange(T end, TensorOptions options = {});
+requires std::is_arithmetic_v<T> Tensor arange(T end, TensorOptions options = {});
 /// [start, end) in steps of `step`.
 template <class A, class B, class C = int>
-  requires(std::is_arithmetic_v<A> && std::is_arithmetic_v<B> && std::is_arithmetic_v<C>)
-Tensor arange(A start, B end, C step = 1, TensorOptions options = {});
+requires(std::is_arithmetic_v<A>&& std::is_arithmetic_v<B>&& std::is_arithmetic_v<C>) Tensor
+    arange(A start, B end, C step = 1, TensorOptions options = {});
 
 /// `steps` values from `start` to `end` inclusive, evenly spaced.
 /// https://pytorch.org/docs/stable/generated/torch.linspace.html
@@ -82,8 +80,8 @@ Tensor empty_like(TensorView source, TensorOptions options = {});
 Tensor zeros_like(TensorView source, TensorOptions options = {});
 Tensor ones_like(TensorView source, TensorOptions options = {});
 template <class T>
-  requires std::is_arithmetic_v<T>
-Tensor full_like(TensorView source, T value, TensorOptions options = {});
+requires std::is_arithmetic_v<T> Tensor full_like(TensorView source, T value,
+                                                  TensorOptions options = {});
 Tensor rand_like(TensorView source, TensorOptions options = {});
 Tensor randn_like(TensorView source, TensorOptions options = {});
 Tensor randint_like(TensorView source, std::int64_t low, std::int64_t high,
@@ -112,27 +110,25 @@ Tensor exact_scalar(T value) {
 }  // namespace detail
 
 template <class T>
-  requires std::is_arithmetic_v<T>
-Tensor full(IntList sizes, T value, TensorOptions options) {
-  return detail::full_impl(sizes, detail::exact_scalar(value),
-                           detail::python_dtype_of_number<T>(), options);
+requires std::is_arithmetic_v<T> Tensor full(IntList sizes, T value, TensorOptions options) {
+  return detail::full_impl(sizes, detail::exact_scalar(value), detail::python_dtype_of_number<T>(),
+                           options);
 }
 
 template <class T>
-  requires std::is_arithmetic_v<T>
-Tensor full_like(TensorView source, T value, TensorOptions options) {
+requires std::is_arithmetic_v<T> Tensor full_like(TensorView source, T value,
+                                                  TensorOptions options) {
   return detail::full_like_impl(source, detail::exact_scalar(value), options);
 }
 
 template <class T>
-  requires std::is_arithmetic_v<T>
-Tensor arange(T end, TensorOptions options) {
+requires std::is_arithmetic_v<T> Tensor arange(T end, TensorOptions options) {
   return arange(T{0}, end, T{1}, options);
 }
 
 template <class A, class B, class C>
-  requires(std::is_arithmetic_v<A> && std::is_arithmetic_v<B> && std::is_arithmetic_v<C>)
-Tensor arange(A start, B end, C step, TensorOptions options) {
+requires(std::is_arithmetic_v<A>&& std::is_arithmetic_v<B>&& std::is_arithmetic_v<C>) Tensor
+    arange(A start, B end, C step, TensorOptions options) {
   constexpr bool integral = std::is_integral_v<A> && std::is_integral_v<B> && std::is_integral_v<C>;
   if constexpr (integral) {
     return detail::arange_impl(static_cast<std::int64_t>(start), static_cast<std::int64_t>(end),

@@ -14,7 +14,7 @@ struct Half {
   std::uint16_t bits = 0;
 
   constexpr Half() = default;
-  Half(float value) : bits(from_float(value)) {}  // NOLINT: converts like torch
+  Half(float value) : bits(from_float(value)) {}           // NOLINT: converts like torch
   Half(double value) : Half(static_cast<float>(value)) {}  // NOLINT
   Half(int value) : Half(static_cast<float>(value)) {}     // NOLINT
   operator float() const { return to_float(bits); }        // NOLINT

@@ -92,8 +92,7 @@ TensorIndex to_tensor_index(const T& item) {
                 std::is_same_v<T, TensorMutView> || std::is_same_v<T, TensorArg>) {
     return std::conditional_t<true, TensorArg, T>(item);
   } else {
-    return std::visit([](const auto& basic) -> TensorIndex { return basic; },
-                      to_view_index(item));
+    return std::visit([](const auto& basic) -> TensorIndex { return basic; }, to_view_index(item));
   }
 }
 }  // namespace detail

@@ -11,7 +11,16 @@ namespace fp {
 
 /// How a tensor's elements are stored. Python: `torch.layout`.
 /// flash_powder creates strided tensors; the others can still arrive from ops.
-enum class Layout : std::int8_t { Strided, SparseCoo, SparseCsr, SparseCsc, SparseBsr, SparseBsc, Mkldnn, Jagged };
+enum class Layout : std::int8_t {
+  Strided,
+  SparseCoo,
+  SparseCsr,
+  SparseCsc,
+  SparseBsr,
+  SparseBsc,
+  Mkldnn,
+  Jagged
+};
 
 /// The order of dimensions in memory. Python: `torch.memory_format`.
 enum class MemoryFormat : std::int8_t { Contiguous, Preserve, ChannelsLast, ChannelsLast3d };

@@ -35,24 +35,25 @@ class Scalar {
 
   Scalar(bool value) : kind_(Kind::Bool), integer_(value) {}  // NOLINT: implicit, like Python
   template <class T>
-    requires(std::is_integral_v<T> && !std::is_same_v<T, bool>)
-  Scalar(T value)  // NOLINT: implicit
+  requires(std::is_integral_v<T> && !std::is_same_v<T, bool>) Scalar(T value)  // NOLINT: implicit
       : kind_(Kind::Integer), integer_(static_cast<std::int64_t>(value)) {
     if constexpr (std::is_unsigned_v<T> && sizeof(T) == 8) check_fits_int64(value);
   }
   template <class T>
-    requires std::is_floating_point_v<T>
-  Scalar(T value) : kind_(Kind::Floating), real_(static_cast<double>(value)) {}  // NOLINT
+  requires std::is_floating_point_v<T> Scalar(T value)
+      : kind_(Kind::Floating), real_(static_cast<double>(value)) {}  // NOLINT
   template <class T>
   Scalar(std::complex<T> value)  // NOLINT: implicit
-      : kind_(Kind::Complex), real_(static_cast<double>(value.real())),
+      : kind_(Kind::Complex),
+        real_(static_cast<double>(value.real())),
         imaginary_(static_cast<double>(value.imag())) {}
 
   Kind kind() const { return kind_; }
   bool to_bool() const { return integer_ != 0; }
   std::int64_t to_int() const { return integer_; }
   double to_double() const {
-    return kind_ == Kind::Floating || kind_ == Kind::Complex ? real_ : static_cast<double>(integer_);
+    return kind_ == Kind::Floating || kind_ == Kind::Complex ? real_
+                                                             : static_cast<double>(integer_);
   }
   std::complex<double> to_complex() const { return {to_double(), imaginary_}; }
 

@@ -384,8 +384,8 @@ class TensorView : public detail::TensorBase, public detail::ViewOps<TensorView>
  public:
   /// An undefined view.
   TensorView() = default;
-  TensorView(const Tensor& tensor);         // NOLINT: implicit, like std::string -> string_view
-  TensorView(const TensorMutView& view);    // NOLINT: implicit
+  TensorView(const Tensor& tensor);       // NOLINT: implicit, like std::string -> string_view
+  TensorView(const TensorMutView& view);  // NOLINT: implicit
   TensorView(const TensorView& other);
   TensorView(TensorView&& other) noexcept;
   TensorView& operator=(const TensorView& other);
@@ -529,8 +529,7 @@ Tensor independent(abi::TensorHandle handle);
 namespace fp::abi {
 
 template <class T>
-  requires(std::is_same_v<T, Tensor> || std::is_same_v<T, TensorMutView>)
-struct ArgTraits<T> {
+requires(std::is_same_v<T, Tensor> || std::is_same_v<T, TensorMutView>) struct ArgTraits<T> {
   static constexpr bool is_tensor = true;
   static RawTensor raw(const T& tensor) { return tensor.raw(); }
   static Arg make(const T& tensor) {
@@ -576,7 +575,7 @@ struct ReturnTraits<std::vector<Tensor>> {
   static std::vector<Tensor> from_one(Returned&& value, const Results& results) {
     const bool shared = value.aliases_argument;
     auto handles = detail::take_alternative<std::vector<TensorHandle>>(std::move(value), results,
-                                                                      "a list of Tensors");
+                                                                       "a list of Tensors");
     std::vector<Tensor> tensors;
     tensors.reserve(handles.size());
     for (auto& handle : handles) {

@@ -31,9 +31,9 @@ class BorrowState;
 class TensorArg {
  public:
   // Defined in core/tensor_inl.h, where the tensor types are complete.
-  TensorArg(const Tensor& tensor) noexcept;        // NOLINT: implicit
-  TensorArg(const TensorView& view) noexcept;      // NOLINT: implicit
-  TensorArg(const TensorMutView& view) noexcept;   // NOLINT: implicit
+  TensorArg(const Tensor& tensor) noexcept;       // NOLINT: implicit
+  TensorArg(const TensorView& view) noexcept;     // NOLINT: implicit
+  TensorArg(const TensorMutView& view) noexcept;  // NOLINT: implicit
   /// Internal: any tensor as an argument whose borrows nobody tracks (for
   /// operations that only read it and return new tensors).
   static TensorArg unchecked(const detail::TensorBase& tensor) noexcept;

@@ -64,10 +64,10 @@ class OptionalTensorList {
   OptionalTensorList() = default;
   OptionalTensorList(std::initializer_list<std::optional<TensorArg>> tensors) noexcept  // NOLINT
       : items_(tensors.begin(), tensors.size()) {}
-  OptionalTensorList(const std::vector<Tensor>& tensors);                   // NOLINT
-  OptionalTensorList(const std::vector<TensorView>& views);                 // NOLINT
-  OptionalTensorList(const std::vector<std::optional<Tensor>>& tensors);    // NOLINT
-  OptionalTensorList(const std::vector<std::optional<TensorView>>& views);  // NOLINT
+  OptionalTensorList(const std::vector<Tensor>& tensors);                       // NOLINT
+  OptionalTensorList(const std::vector<TensorView>& views);                     // NOLINT
+  OptionalTensorList(const std::vector<std::optional<Tensor>>& tensors);        // NOLINT
+  OptionalTensorList(const std::vector<std::optional<TensorView>>& views);      // NOLINT
   OptionalTensorList(std::span<const std::optional<TensorArg>> items) noexcept  // NOLINT
       : items_(items) {}
   OptionalTensorList(const std::vector<std::optional<TensorArg>>& items) noexcept  // NOLINT

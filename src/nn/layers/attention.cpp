@@ -6,12 +6,12 @@
 
 #include "../aten_op.h"
 #include "../tensor_ops.h"
+#include "common.h"
 #include "flash_powder/core/conversion.h"
 #include "flash_powder/core/factory.h"
 #include "flash_powder/nn/functional/activation.h"
 #include "flash_powder/nn/functional/attention.h"
 #include "flash_powder/nn/functional/vision.h"
-#include "common.h"
 
 // The forward pass follows torch/nn/functional.py's multi_head_attention_forward
 // step by step (eval mode, no static keys), so that it rounds as Python does.

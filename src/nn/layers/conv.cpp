@@ -4,9 +4,9 @@
 #include <string>
 
 #include "../tensor_ops.h"
+#include "common.h"
 #include "flash_powder/nn/functional/conv.h"
 #include "flash_powder/nn/functional/vision.h"
-#include "common.h"
 
 namespace fp::nn {
 namespace {

@@ -2,8 +2,8 @@
 
 #include "../aten_op.h"
 #include "../python_text.h"
-#include "flash_powder/nn/functional/dropout.h"
 #include "common.h"
+#include "flash_powder/nn/functional/dropout.h"
 
 namespace fp::nn {
 

@@ -2,10 +2,10 @@
 
 #include <string>
 
+#include "common.h"
 #include "flash_powder/core/conversion.h"
 #include "flash_powder/core/factory.h"
 #include "flash_powder/nn/functional/normalization.h"
-#include "common.h"
 
 namespace fp::nn {
 

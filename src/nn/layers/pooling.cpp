@@ -1,7 +1,7 @@
 #include "flash_powder/nn/layers/pooling.h"
 
-#include "flash_powder/nn/functional/pooling.h"
 #include "common.h"
+#include "flash_powder/nn/functional/pooling.h"
 
 namespace fp::nn {
 namespace {

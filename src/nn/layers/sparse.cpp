@@ -2,10 +2,10 @@
 
 #include "../aten_op.h"
 #include "../tensor_ops.h"
+#include "common.h"
 #include "flash_powder/core/conversion.h"
 #include "flash_powder/core/factory.h"
 #include "flash_powder/nn/functional/sparse.h"
-#include "common.h"
 
 namespace fp::nn {
 
