@@ -326,10 +326,8 @@ struct ReadmeNet : fp::nn::Module {
     v.child("head", head);
   }
   fp::Tensor forward(fp::TensorView x) const override {
-    const fp::Tensor h = bn(conv(x));              // modules take temporaries
-    const fp::Tensor a = fp::functional::relu(h);  // functions take views: name the input
-    const fp::Tensor pooled = fp::functional::adaptive_avg_pool2d(a, 1);
-    return head(pooled.flatten(1));
+    const fp::Tensor h = fp::functional::relu(bn(conv(x)));
+    return head(fp::functional::adaptive_avg_pool2d(h, 1).flatten(1));
   }
 };
 
