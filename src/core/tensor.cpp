@@ -73,7 +73,7 @@ std::string accessor(const char* operation, DType wanted) {
 /// Wraps `d` like PyTorch's maybe_wrap_dim, with PyTorch's messages.
 std::int64_t wrap_dim(std::int64_t d, std::int64_t rank, const char* operation) {
   if (rank == 0) {
-    throw Error(std::string(operation) + ": dimension specified as " + std::to_string(d) +
+    throw Error(std::string(operation) + ": Dimension specified as " + std::to_string(d) +
                 " but tensor has no dimensions");
   }
   if (d < -rank || d >= rank) {

@@ -505,6 +505,7 @@ T detail::TensorBase::item() const {
 
 template <Element T>
 std::vector<T> detail::TensorBase::to_vector() const {
+  defined_raw("to_vector");
   if constexpr (std::is_same_v<T, bool>) {
     // std::vector<bool> packs bits; go through bytes.
     std::vector<std::uint8_t> bytes(static_cast<std::size_t>(numel()));
