@@ -154,11 +154,9 @@ void copy_(RawTensor dst, RawTensor src) {
         "copy_");
 }
 
-TensorHandle subtract(RawTensor a, RawTensor b, double alpha) {
+TensorHandle subtract(RawTensor a, RawTensor b, double alpha, const char* what) {
   RawTensor result = nullptr;
-  check(aoti_torch_aten_subtract_Tensor(checked(a, "subtract"), checked(b, "subtract"), alpha,
-                                        &result),
-        "subtract");
+  check(aoti_torch_aten_subtract_Tensor(checked(a, what), checked(b, what), alpha, &result), what);
   return TensorHandle(result);
 }
 

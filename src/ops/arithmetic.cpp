@@ -97,7 +97,7 @@ Tensor add(TensorArg a, TensorArg b) {
       abi::dtype(a.raw()) == DType::Bool ? converted_to(a, result) : Tensor(abi::share(a.raw()));
   const Tensor right =
       abi::dtype(b.raw()) == DType::Bool ? converted_to(b, result) : Tensor(abi::share(b.raw()));
-  return Tensor(abi::subtract(left.raw(), right.raw(), -1.0));
+  return Tensor(abi::subtract(left.raw(), right.raw(), -1.0, "add"));
 }
 
 Tensor sub(TensorArg a, TensorArg b) {
@@ -116,7 +116,7 @@ Tensor sub(TensorArg a, TensorArg b) {
   }
   const DType result = aten::result_type_Tensor(a, b);
   if (is_integral(result)) return integer_add(a, b, result, -1);
-  return Tensor(abi::subtract(a.raw(), b.raw(), 1.0));
+  return Tensor(abi::subtract(a.raw(), b.raw(), 1.0, "sub"));
 }
 
 Tensor number(const Scalar& value, TensorArg beside) {

@@ -86,6 +86,7 @@ void copy_(RawTensor dst, RawTensor src);
 /// `torch.sub(a, b, alpha=alpha)` through the C shim that takes alpha as a
 /// double (the dispatcher cannot carry the Scalar). Integer results reject a
 /// floating alpha, as in PyTorch.
-TensorHandle subtract(RawTensor a, RawTensor b, double alpha);
+/// `what` names the operation in errors.
+TensorHandle subtract(RawTensor a, RawTensor b, double alpha, const char* what = "subtract");
 
 }  // namespace fp::abi

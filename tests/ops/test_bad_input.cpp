@@ -1,0 +1,134 @@
+// One bad input for every tensor method and free function: each throws
+// fp::Error naming the operation (with libtorch's own explanation), never
+// crashes. Messages worded exactly like PyTorch's are checked against Python
+// in test_arithmetic.cpp, test_methods.cpp and test_indexing.cpp.
+#include <gtest/gtest.h>
+
+#include <flash_powder/flash_powder.h>
+
+#include "support/expect_error.h"
+
+namespace {
+
+using fp::Tensor;
+
+Tensor matrix() {
+  return fp::ones({2, 3});
+}
+Tensor other_shape() {
+  return fp::ones({4});
+}
+
+TEST(BadInput, ReadOnlyMethods) {
+  const Tensor m = matrix();
+  const Tensor wrong = other_shape();
+  EXPECT_FP_ERROR("aten::_to_copy", m.to(fp::DType::F4_E2M1FN_X2));
+  EXPECT_FP_ERROR("aten::reshape", m.reshape({7}));
+  EXPECT_FP_ERROR("aten::flatten", m.flatten(5));
+  EXPECT_FP_ERROR("add: The size of tensor a", m.add(wrong));
+  EXPECT_FP_ERROR("sub: The size of tensor a", m.sub(wrong));
+  EXPECT_FP_ERROR("aten::mul", m.mul(wrong));
+  EXPECT_FP_ERROR("aten::div", m.div(wrong));
+  EXPECT_FP_ERROR("aten::div", m.div(2, "round"));
+  EXPECT_FP_ERROR("aten::remainder", m.remainder(wrong));
+  EXPECT_FP_ERROR("aten::fmod", m.fmod(wrong));
+  EXPECT_FP_ERROR("aten::pow", m.pow(wrong));
+  EXPECT_FP_ERROR("aten::neg", fp::tensor(std::vector<bool>{true}).neg());
+  EXPECT_FP_ERROR("aten::sqrt", fp::ones({2}, fp::DType::F8_E4M3FN).sqrt());
+  EXPECT_FP_ERROR("aten::round", m.round(2).to(fp::DType::I32).round(1));
+  EXPECT_FP_ERROR("aten::eq", m.eq(wrong));
+  EXPECT_FP_ERROR("aten::lt", m.lt(wrong));
+  EXPECT_FP_ERROR("aten::allclose", m.allclose(wrong));
+  EXPECT_FP_ERROR("aten::sum", m.sum({5}));
+  EXPECT_FP_ERROR("aten::mean", fp::ones({2}, fp::DType::I64).mean());
+  EXPECT_FP_ERROR("aten::prod", m.prod(5));
+  EXPECT_FP_ERROR("aten::min", m.min(5));
+  EXPECT_FP_ERROR("aten::max", fp::zeros({0}).max());
+  EXPECT_FP_ERROR("aten::amax", m.amax({5}));
+  EXPECT_FP_ERROR("aten::argmax", m.argmax(5));
+  EXPECT_FP_ERROR("aten::std", m.std(std::vector<int64_t>{5}));
+  EXPECT_FP_ERROR("aten::var", m.var(std::vector<int64_t>{5}));
+  EXPECT_FP_ERROR("aten::topk", m.topk(10));
+  EXPECT_FP_ERROR("aten::sort", m.sort(5));
+  EXPECT_FP_ERROR("aten::cumsum", m.cumsum(5));
+  EXPECT_FP_ERROR("aten::where", m.where(wrong > 0, 0.0));
+  EXPECT_FP_ERROR("aten::masked_fill", m.masked_fill(wrong > 0, 1));
+  EXPECT_FP_ERROR("aten::clamp", m.clamp(std::optional<fp::TensorArg>(wrong), std::nullopt));
+  EXPECT_FP_ERROR("aten::matmul", m.matmul(m));
+  EXPECT_FP_ERROR("aten::mm", m.mm(wrong));
+  EXPECT_FP_ERROR("aten::bmm", m.bmm(m));
+  if (!fp::cuda_is_available()) EXPECT_FP_ERROR("aten::_to_copy", m.cuda());
+}
+
+TEST(BadInput, ViewMethods) {
+  const Tensor m = matrix();
+  EXPECT_FP_ERROR("aten::view", m.view({7}));
+  EXPECT_FP_ERROR("aten::permute", m.permute({0}));
+  EXPECT_FP_ERROR("aten::transpose", m.transpose(0, 5));
+  EXPECT_FP_ERROR("aten::squeeze", m.squeeze(5));
+  EXPECT_FP_ERROR("aten::unsqueeze", m.unsqueeze(9));
+  EXPECT_FP_ERROR("aten::narrow", m.narrow(0, 0, 9));
+  EXPECT_FP_ERROR("aten::select", m.select(0, 9));
+  EXPECT_FP_ERROR("aten::expand", m.expand({1}));
+  EXPECT_FP_ERROR("aten::chunk", m.chunk(0));
+  EXPECT_FP_ERROR("aten::split", m.split(-1));
+  EXPECT_FP_ERROR("aten::split_with_sizes", m.split({1, 1}, 1));
+  EXPECT_FP_ERROR("aten::unbind", m.unbind(5));
+  EXPECT_FP_ERROR("index: too many indices", m.i(0, 0, 0));
+  EXPECT_FP_ERROR("index: index 9 is out of bounds", m.index(9));
+}
+
+TEST(BadInput, InPlaceMethods) {
+  Tensor m = matrix();
+  const Tensor wrong = other_shape();
+  EXPECT_FP_ERROR("add: The size of tensor a", m.add_(wrong));
+  EXPECT_FP_ERROR("sub: The size of tensor a", m.sub_(wrong));
+  EXPECT_FP_ERROR("aten::mul_", m.mul_(wrong));
+  EXPECT_FP_ERROR("aten::div_", m.div_(wrong));
+  EXPECT_FP_ERROR("aten::remainder_", m.remainder_(wrong));
+  EXPECT_FP_ERROR("aten::pow_", m.pow_(wrong));
+  Tensor flags = fp::tensor(std::vector<bool>{true, false});
+  EXPECT_FP_ERROR("aten::neg_", flags.neg_());
+  EXPECT_FP_ERROR("aten::abs_", flags.abs_());
+  Tensor integers = fp::tensor({int64_t{4}});
+  EXPECT_FP_ERROR("aten::sqrt_", integers.sqrt_());
+  EXPECT_FP_ERROR("aten::exp_", integers.exp_());
+  EXPECT_FP_ERROR("aten::log_", integers.log_());
+  EXPECT_FP_ERROR("clamp_: At least one of 'min' or 'max' must not be None",
+                  m.clamp_(std::nullopt, std::nullopt));
+  EXPECT_FP_ERROR("aten::fill_", m.fill_(fp::TensorArg(wrong)));
+  EXPECT_FP_ERROR("aten::zero_", Tensor().zero_());
+  EXPECT_FP_ERROR("aten::copy_", m.copy_(wrong));
+  EXPECT_FP_ERROR("aten::masked_fill_", m.masked_fill_(wrong > 0, 1));
+  EXPECT_FP_ERROR("aten::index_put_", m.index_put_({fp::tensor({int64_t{5}})}, 1.0));
+  EXPECT_FP_ERROR("index: too many indices", m.i_mut(0, 0, 0));
+  EXPECT_FP_ERROR("add: The size of tensor a", m += wrong);
+}
+
+TEST(BadInput, FreeFunctionsAndOperators) {
+  const Tensor m = matrix();
+  const Tensor wrong = other_shape();
+  EXPECT_FP_ERROR("aten::cat", fp::cat({m, wrong}));
+  EXPECT_FP_ERROR("aten::stack", fp::stack({m, wrong}));
+  EXPECT_FP_ERROR("aten::hstack", fp::hstack({m, wrong}));
+  EXPECT_FP_ERROR("aten::vstack", fp::vstack({m, wrong}));
+  EXPECT_FP_ERROR("aten::where", fp::where(wrong > 0, m, 0.0));
+  EXPECT_FP_ERROR("aten::where", fp::where(wrong > 0, 1, m));
+  EXPECT_FP_ERROR("aten::where", fp::where(wrong > 0, m, m));
+  EXPECT_FP_ERROR("clamp: At least one of 'min' or 'max' must not be None",
+                  fp::clamp(m, std::nullopt, std::nullopt));
+  EXPECT_FP_ERROR("aten::matmul", fp::matmul(m, m));
+  EXPECT_FP_ERROR("aten::mul", m * wrong);
+  EXPECT_FP_ERROR("aten::div", m / wrong);
+  EXPECT_FP_ERROR("aten::remainder", m % wrong);
+  EXPECT_FP_ERROR("aten::neg", -fp::tensor(std::vector<bool>{true}));
+  EXPECT_FP_ERROR("aten::eq", m == wrong);
+  EXPECT_FP_ERROR("aten::ne", m != wrong);
+  EXPECT_FP_ERROR("aten::lt", m < wrong);
+  EXPECT_FP_ERROR("aten::le", m <= wrong);
+  EXPECT_FP_ERROR("aten::gt", m > wrong);
+  EXPECT_FP_ERROR("aten::ge", m >= wrong);
+  EXPECT_FP_ERROR("fp::Scalar: 18446744073709551615 does not fit int64", m + ~uint64_t{0});
+}
+
+}  // namespace
