@@ -22,8 +22,15 @@ abi::TensorHandle lazy_clone(abi::RawTensor tensor) {
   }
 }
 
-/// A CPU, contiguous copy of `tensor` with dtype `dtype` (the tensor itself
-/// when it already is one).
+/// Whether `tensor`'s memory can be read as elements of `dtype` without a
+/// conversion. (flash_powder's tensors never carry lazy conjugation or negation
+/// bits: see view_result in src/ops/arguments.cpp.)
+bool readable_as_is(abi::RawTensor tensor, DType dtype) {
+  return abi::dtype(tensor) == dtype && abi::device(tensor).is_cpu() &&
+         abi::layout(tensor) == Layout::Strided;
+}
+
+/// A CPU, contiguous copy of `tensor` with dtype `dtype`.
 abi::TensorHandle cpu_contiguous(abi::RawTensor tensor, DType dtype) {
   return dispatch<abi::TensorHandle>("aten::_to_copy", "", tensor, dtype, std::nullopt,
                                      Device::cpu(), std::nullopt, false, MemoryFormat::Contiguous);
@@ -231,6 +238,10 @@ void TensorBase::item_into(DType wanted, void* out) const {
     throw Error(accessor("item", wanted) + ": a Tensor with " + std::to_string(count) +
                 " elements cannot be converted to Scalar");
   }
+  if (readable_as_is(tensor, wanted)) {  // one element: no stride matters
+    std::memcpy(out, abi::const_data_ptr(tensor), fp::element_size(wanted));
+    return;
+  }
   const abi::TensorHandle converted = cpu_contiguous(tensor, wanted);
   std::memcpy(out, abi::const_data_ptr(converted.get()), fp::element_size(wanted));
 }
@@ -238,9 +249,13 @@ void TensorBase::item_into(DType wanted, void* out) const {
 void TensorBase::copy_out(DType wanted, void* out) const {
   const abi::RawTensor tensor = defined_raw("to_vector");
   if (abi::numel(tensor) == 0) return;
+  const auto bytes = static_cast<std::size_t>(abi::numel(tensor)) * fp::element_size(wanted);
+  if (readable_as_is(tensor, wanted) && abi::is_contiguous(tensor)) {
+    std::memcpy(out, abi::const_data_ptr(tensor), bytes);
+    return;
+  }
   const abi::TensorHandle converted = cpu_contiguous(tensor, wanted);
-  std::memcpy(out, abi::const_data_ptr(converted.get()),
-              static_cast<std::size_t>(abi::numel(tensor)) * fp::element_size(wanted));
+  std::memcpy(out, abi::const_data_ptr(converted.get()), bytes);
 }
 
 }  // namespace detail

@@ -2,6 +2,7 @@
 #include "flash_powder/ops/arguments.h"
 
 #include <string>
+#include <string_view>
 #include <utility>
 
 #include "flash_powder/abi/dispatch.h"
@@ -387,8 +388,39 @@ std::vector<Tensor> tensors_result(Call& call, std::size_t i, std::initializer_l
   return tensors;
 }
 
+namespace {
+
+/// The view ops that can set a tensor's lazy conjugation or negation bit:
+/// `conj` of a complex tensor, `_neg_view`, and the ops built on them.
+bool may_set_lazy_bits(std::string_view op) {
+  return op == "aten::conj" || op == "aten::_conj" || op == "aten::_neg_view" ||
+         op == "aten::adjoint" || op == "aten::mH" || op == "aten::matrix_H";
+}
+
+/// `view` with its conjugation and negation applied to the data, or null when
+/// it carries neither bit. Such a view's memory holds the values before the
+/// conjugation, and data<T>()/at<T>() read memory; so flash_powder never
+/// hands out a tensor with these bits. Views of a tensor without them never
+/// acquire them, so checking the results of `may_set_lazy_bits` ops suffices.
+abi::TensorHandle resolved_lazy_bits(abi::RawTensor view) {
+  if (!dispatch<bool>("aten::is_conj", "", view) && !dispatch<bool>("aten::is_neg", "", view)) {
+    return {};
+  }
+  const auto conjugated = dispatch<abi::TensorHandle>("aten::resolve_conj", "", view);
+  return dispatch<abi::TensorHandle>("aten::resolve_neg", "", conjugated.get());
+}
+
+}  // namespace
+
 TensorView view_result(Call& call, std::size_t i, const TensorArg& of, const char* origin) {
-  return TensorView(take<abi::TensorHandle>(call, i, "Tensor"), of.borrowed_from(), origin);
+  auto handle = take<abi::TensorHandle>(call, i, "Tensor");
+  if (may_set_lazy_bits(origin)) {
+    // Resolving copies, so the result no longer aliases `of`: a TensorView
+    // owning its data, which reads the same as the view would.
+    if (auto resolved = resolved_lazy_bits(handle.get()))
+      return TensorView(Tensor(std::move(resolved)));
+  }
+  return TensorView(std::move(handle), of.borrowed_from(), origin);
 }
 
 std::vector<TensorView> views_result(Call& call, std::size_t i, const TensorArg& of,

@@ -52,6 +52,13 @@ TEST(DataAccess, DataAtItemToVector) {
   EXPECT_EQ(x.i(1, 2, 3).item<double>(), 23.0);    // #PYTHON x[1, 2, 3].item()
   EXPECT_EQ(x.i(0, 0, 1).item<int64_t>(), 1);      // #PYTHON int(x[0, 0, 1].item())
   EXPECT_EQ(fp::tensor(2.7f).item<int32_t>(), 2);  // #PYTHON int(torch.tensor(2.7).item())
+  // Read in place (same dtype, on the CPU), at an offset and through strides.
+  EXPECT_EQ(x.i(1, 2, 3).item<float>(), 23.0f);  // #PYTHON x[1, 2, 3].item()
+  EXPECT_EQ(x.transpose(0, 2).i(3, 2, 1).item<float>(),
+            23.0f);  // #PYTHON x.transpose(0, 2)[3, 2, 1].item()
+  EXPECT_EQ(x.i(1).to_vector<float>(),
+            (std::vector<float>{12.0, 13.0, 14.0, 15.0, 16.0, 17.0, 18.0, 19.0, 20.0, 21.0, 22.0,
+                                23.0}));  // #PYTHON x[1].flatten().tolist()
   {
     const fp::TensorView t = x.transpose(0, 2);
     EXPECT_EQ(t.to_vector<float>(),

@@ -7,6 +7,7 @@
 #include <flash_powder/flash_powder.h>
 #include <flash_powder/ops/aten.h>
 
+#include <complex>
 #include <limits>
 #include <optional>
 #include <string>
@@ -545,6 +546,54 @@ TEST(GeneratedOps, ResultsThatWouldAliasAnInputAreCopies) {
   Tensor flat = fp::aten::_unsafe_view(m, {6});
   flat.data_mut<float>()[1] = -1.f;
   EXPECT_EQ(m.at<float>({0, 1}), 1.f);
+}
+
+TEST(GeneratedOps, LazyConjugationAndNegationAreApplied) {
+  // PyTorch's conj and _neg_view only set a bit on the view; its memory keeps
+  // the old values. data<T>() and at<T>() read memory, so they must see the
+  // conjugated values.
+  /*
+  #|PYTHON
+  x = torch.tensor([[1 + 2j, 3 - 4j], [-5 + 6j, 7j]], dtype=torch.complex64)
+  c = torch.ops.aten.conj(x)
+  h = torch.ops.aten.mH(x)
+  n = torch.ops.aten._neg_view(torch.tensor([1., -2.]))
+  def parts(t):
+      return torch.view_as_real(t.resolve_conj()).flatten().tolist()
+  */
+  const Tensor x = fp::tensor({{std::complex<float>(1, 2), std::complex<float>(3, -4)},
+                               {std::complex<float>(-5, 6), std::complex<float>(0, 7)}});
+  const auto parts = [](const TensorView& t) {
+    std::vector<float> out;
+    for (std::int64_t i = 0; i < t.size(0); ++i) {
+      for (std::int64_t j = 0; j < t.size(1); ++j) {
+        const auto value = t.at<std::complex<float>>({i, j});
+        out.insert(out.end(), {value.real(), value.imag()});
+      }
+    }
+    return out;
+  };
+  const TensorView c = fp::aten::conj(x);
+  EXPECT_EQ(parts(c),
+            (std::vector<float>{1.0, -2.0, 3.0, 4.0, -5.0, -6.0, 0.0, -7.0}));  // #PYTHON parts(c)
+  EXPECT_EQ(c.data<std::complex<float>>()[1].imag(), 4.0);  // #PYTHON c[0, 1].imag.item()
+  EXPECT_FALSE(fp::aten::is_conj(c));                       // unlike Python: the data is conjugated
+  const TensorView h = fp::aten::mH(x);
+  EXPECT_EQ(parts(h),
+            (std::vector<float>{1.0, -2.0, -5.0, -6.0, 3.0, 4.0, 0.0, -7.0}));  // #PYTHON parts(h)
+  const TensorView imaginary = fp::aten::imag(c);
+  EXPECT_EQ(imaginary.at<float>({0, 0}), -2.0);  // #PYTHON c.imag[0, 0].item()
+  const TensorView n = fp::aten::_neg_view(fp::tensor({1.f, -2.f}));
+  EXPECT_EQ(n.data<float>()[0], -1.0);  // #PYTHON n[0].item()
+  EXPECT_EQ(n.at<float>({1}), 2.0);     // #PYTHON n[1].item()
+  EXPECT_FALSE(fp::aten::is_neg(n));
+  // conj of a real tensor sets no bit: it stays a view, borrow-checked as one.
+  Tensor m = two_by_three();
+  {
+    const TensorView same = fp::aten::conj(m);
+    EXPECT_EQ(fp::abi::const_data_ptr(same.raw()), fp::abi::const_data_ptr(m.raw()));
+    EXPECT_THROW(fp::aten::abs_(m), fp::BorrowError);
+  }
 }
 
 // --- writes -----------------------------------------------------------------------------------------
