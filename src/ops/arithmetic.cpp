@@ -83,10 +83,16 @@ void redo_scalar_tail_in_double(TensorArg base, double exponent, Tensor& powered
   }
 }
 
+/// torch.result_type(a, b), without a dispatcher call when the dtypes agree.
+DType result_type(TensorArg a, TensorArg b) {
+  const DType left = abi::dtype(a.raw());
+  return left == abi::dtype(b.raw()) ? left : aten::result_type_Tensor(a, b);
+}
+
 }  // namespace
 
 Tensor add(TensorArg a, TensorArg b) {
-  const DType result = aten::result_type_Tensor(a, b);
+  const DType result = result_type(a, b);
   // bool + bool is logical or in PyTorch.
   if (result == DType::Bool) return aten::logical_or(a, b);
   if (is_integral(result)) return integer_add(a, b, result, 1);
@@ -114,7 +120,7 @@ Tensor sub(TensorArg a, TensorArg b) {
         "sub: Subtraction, the `-` operator, with a bool tensor is not supported. If you are "
         "trying to invert a mask, use the `~` or `logical_not()` operator instead.");
   }
-  const DType result = aten::result_type_Tensor(a, b);
+  const DType result = result_type(a, b);
   if (is_integral(result)) return integer_add(a, b, result, -1);
   return Tensor(abi::subtract(a.raw(), b.raw(), 1.0, "sub"));
 }
