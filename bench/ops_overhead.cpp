@@ -223,7 +223,9 @@ AtenTensorHandle new_handle(fp::abi::RawTensor tensor) {
   return out;
 }
 
-StableIValue boxed(AtenTensorHandle tensor) { return std::bit_cast<StableIValue>(tensor); }
+StableIValue boxed(AtenTensorHandle tensor) {
+  return std::bit_cast<StableIValue>(tensor);
+}
 
 /// torch_call_dispatcher with a prepared stack; frees the one tensor it returns.
 template <std::size_t N>
@@ -333,6 +335,14 @@ void cabi_sizes(benchmark::State& state) {
   }
 }
 
+/// FP_BENCH_ITERATIONS=N fixes every case's iteration count (for callgrind:
+/// run_ops_overhead.sh --callgrind divides instruction counts by it).
+void set_iterations(benchmark::internal::Benchmark* benchmark) {
+  if (const char* iterations = std::getenv("FP_BENCH_ITERATIONS")) {
+    benchmark->Iterations(std::atoll(iterations));
+  }
+}
+
 void register_all() {
   using Function = void (*)(benchmark::State&);
   const std::pair<const char*, Function> tiny_cases[] = {
@@ -362,13 +372,13 @@ void register_all() {
       {"cabi_sizes", &cabi_sizes},
   };
   for (const auto& [name, function] : tiny_cases) {
-    benchmark::RegisterBenchmark(name, function)->Unit(benchmark::kNanosecond)->UseRealTime();
+    set_iterations(benchmark::RegisterBenchmark(name, function)->Unit(benchmark::kNanosecond));
   }
   std::vector<std::pair<const char*, Function>> kernel_cases = {{"matmul_512", &matmul_512},
                                                                 {"conv2d_224", &conv2d_224}};
   if (!checkpoint_path.empty()) kernel_cases.emplace_back("network_forward", &network_forward);
   for (const auto& [name, function] : kernel_cases) {
-    benchmark::RegisterBenchmark(name, function)->Unit(benchmark::kMicrosecond)->UseRealTime();
+    set_iterations(benchmark::RegisterBenchmark(name, function)->Unit(benchmark::kMicrosecond));
   }
 }
 

@@ -4,22 +4,34 @@ and the report that puts the three sides next to each other.
 
     ops_overhead.py run OUT.json [--checkpoint FILE] [--repetitions N] [--min-time S]
     ops_overhead.py report --fp A.json... --libtorch B.json... --python C.json...
-                           [--fp-borrow D.json...] [--markdown]
+                           [--fp-borrow D.json...] [--markdown] [--clock cpu|real]
+    ops_overhead.py instructions --iterations N --fp A.callgrind [--libtorch B.callgrind]
+                                 [--fp-borrow C.callgrind] [--markdown]
 
 Timing is the same as Google Benchmark's on the C++ sides: per case, the
 number of calls is raised until one batch takes at least `--min-time`
-seconds; then `--repetitions` batches of that many calls are timed (wall
-clock) and each gives one time per call. The report shows the median of all
-batches of a case (over every JSON file given for a side) and their range.
+seconds of CPU time; then `--repetitions` batches of that many calls are
+timed, each giving one time per call, on the process's CPU clock and on the
+wall clock. The report shows the median of all batches of a case (over every
+JSON file given for a side) and their range, by default on the CPU clock:
+on a shared machine, time spent waiting for a core does not count there.
+With more than one intra-op thread, CPU time adds up the threads; use
+`--clock real` then.
+
+`instructions` reads callgrind profiles of the C++ programs run with a fixed
+iteration count (run_ops_overhead.sh --callgrind) and prints instructions per
+call of each case: unlike times, they do not depend on the machine's load.
 """
 
 import argparse
 import json
 import os
+import re
+import subprocess
 import statistics
 import sys
 import time
-import timeit
+import itertools
 
 import torch
 import torch.nn.functional as F
@@ -85,7 +97,7 @@ def network():
 
 
 def statements(checkpoint):
-    """{case: (statement, namespace)} for timeit."""
+    """({case: Python statement}, the names the statements use)."""
     a, b = tiny(1), tiny(2)
     m = tiny(1, (2, 2))
     s = torch.tensor(2.5)
@@ -130,18 +142,27 @@ def statements(checkpoint):
 
 
 def time_case(statement, names, repetitions, min_time):
-    """Seconds per call of each of `repetitions` batches (Google Benchmark's scheme)."""
-    timer = timeit.Timer(statement, globals=names)
-    timer.timeit(3)  # warm-up
+    """[(CPU seconds, wall seconds) per call] of `repetitions` batches (Google
+    Benchmark's scheme: the batch size is chosen on the CPU clock)."""
+    namespace = dict(names, _repeat=itertools.repeat)
+    exec(f"def _loop(_n):\n    for _ in _repeat(None, _n):\n        {statement}\n", namespace)
+    loop = namespace["_loop"]
+
+    def batch(number):
+        cpu, wall = time.process_time_ns(), time.perf_counter_ns()
+        loop(number)
+        return (time.process_time_ns() - cpu) * 1e-9, (time.perf_counter_ns() - wall) * 1e-9
+
+    loop(3)  # warm-up
     number = 1
     while True:
-        elapsed = timer.timeit(number)
+        elapsed = batch(number)[0]
         if elapsed >= min_time:
             break
         # Like Google Benchmark: aim 40% past the minimum, grow at most 10x a step.
         factor = min(10.0, max(1.4 * min_time / max(elapsed, 1e-9), 2.0))
         number = max(number + 1, int(number * factor))
-    return [timer.timeit(number) / number for _ in range(repetitions)]
+    return [tuple(t / number for t in batch(number)) for _ in range(repetitions)]
 
 
 def run(out_path, checkpoint, repetitions, min_time):
@@ -156,8 +177,9 @@ def run(out_path, checkpoint, repetitions, min_time):
                 times = time_case(statement, names, repetitions, min_time)
         else:
             times = time_case(statement, names, repetitions, min_time)
-        results[name] = [t * 1e9 for t in times]
-        print(f"{name:16} {statistics.median(results[name]):12.1f} ns", file=sys.stderr)
+        results[name] = {"cpu": [cpu * 1e9 for cpu, _ in times],
+                         "real": [wall * 1e9 for _, wall in times]}
+        print(f"{name:16} {statistics.median(results[name]['cpu']):12.1f} ns", file=sys.stderr)
     with open(out_path, "w") as f:
         json.dump({"unit": "ns", "cases": results}, f, indent=1)
 
@@ -165,7 +187,7 @@ def run(out_path, checkpoint, repetitions, min_time):
 # --- report ---------------------------------------------------------------------
 
 
-def google_benchmark_times(path):
+def google_benchmark_times(path, clock):
     """{case: [ns per call of each repetition]} from a Google Benchmark JSON file."""
     with open(path) as f:
         report = json.load(f)
@@ -175,19 +197,19 @@ def google_benchmark_times(path):
         if entry.get("run_type", "iteration") != "iteration" or entry.get("error_occurred"):
             continue
         case = entry.get("run_name", entry["name"]).split("/")[0]
-        times.setdefault(case, []).append(entry["real_time"] * scale[entry["time_unit"]])
+        times.setdefault(case, []).append(entry[f"{clock}_time"] * scale[entry["time_unit"]])
     return times
 
 
-def python_times(path):
+def python_times(path, clock):
     with open(path) as f:
-        return json.load(f)["cases"]
+        return {case: clocks[clock] for case, clocks in json.load(f)["cases"].items()}
 
 
-def merged(paths, reader):
+def merged(paths, reader, clock):
     times = {}
     for path in paths or []:
-        for case, values in reader(path).items():
+        for case, values in reader(path, clock).items():
             times.setdefault(case, []).extend(values)
     return times
 
@@ -216,11 +238,11 @@ def ratio(numerator, denominator):
     return f"{numerator / denominator:.2f}"
 
 
-def report(fp_paths, libtorch_paths, python_paths, borrow_paths, markdown):
-    fp = merged(fp_paths, google_benchmark_times)
-    libtorch = merged(libtorch_paths, google_benchmark_times)
-    python = merged(python_paths, python_times)
-    borrow = merged(borrow_paths, google_benchmark_times)
+def report(fp_paths, libtorch_paths, python_paths, borrow_paths, markdown, clock):
+    fp = merged(fp_paths, google_benchmark_times, clock)
+    libtorch = merged(libtorch_paths, google_benchmark_times, clock)
+    python = merged(python_paths, python_times, clock)
+    borrow = merged(borrow_paths, google_benchmark_times, clock)
 
     header = ["case", "flash_powder", "C ABI floor", "libtorch C++", "Python",
               "fp / C++", "fp / Python"]
@@ -243,6 +265,59 @@ def report(fp_paths, libtorch_paths, python_paths, borrow_paths, markdown):
             row.append(ratio(borrow_median, fp_median))
         rows.append(row)
 
+    print_table(header, rows, markdown)
+    print()
+    samples = len(fp.get("mul", []))
+    print(f"{'CPU' if clock == 'cpu' else 'Wall-clock'} time per call: median of {samples} batches "
+          "[fastest–slowest]; ratios of medians (> 1: flash_powder is slower).")
+    print("C ABI floor: the same work in bare stable-ABI calls (ops_overhead.cpp's cabi_* cases).")
+    print()
+    for case, code, what in CASES:
+        print(f"  {case:16} fp: {code};  {what}")
+
+
+def callgrind_counts(path, iterations):
+    """{case: instructions per call}: the inclusive cost of each benchmark
+    function `(anonymous namespace)::CASE(benchmark::State&)`, whose loop ran
+    `iterations` times."""
+    if not path:
+        return {}
+    text = subprocess.run(["callgrind_annotate", "--inclusive=yes", "--threshold=100", path],
+                          check=True, capture_output=True, text=True).stdout
+    pattern = re.compile(r"^\s*([\d,]+) .*\(anonymous namespace\)::(\w+)\(benchmark::State&\)")
+    counts = {}
+    for line in text.splitlines():
+        if match := pattern.match(line):
+            counts[match.group(2)] = int(match.group(1).replace(",", "")) / iterations
+    return counts
+
+
+def instructions(fp_path, libtorch_path, borrow_path, iterations, markdown):
+    fp = callgrind_counts(fp_path, iterations)
+    libtorch = callgrind_counts(libtorch_path, iterations)
+    borrow = callgrind_counts(borrow_path, iterations)
+    header = ["case", "flash_powder", "C ABI floor", "libtorch C++", "fp / C++", "fp − floor"]
+    if borrow:
+        header[2:2] = ["fp + borrow check"]
+    rows = []
+    for case, _, _ in CASES:
+        if case not in fp:
+            continue
+        floor = fp.get(FLOOR.get(case, ""))
+        row = [case, f"{fp[case]:,.0f}", f"{floor:,.0f}" if floor else "—",
+               f"{libtorch[case]:,.0f}" if case in libtorch else "—",
+               ratio(fp[case], libtorch.get(case)),
+               f"{fp[case] - floor:,.0f}" if floor else "—"]
+        if borrow:
+            row[2:2] = [f"{borrow[case]:,.0f}" if case in borrow else "—"]
+        rows.append(row)
+    print_table(header, rows, markdown)
+    print()
+    print(f"Instructions per call (callgrind, {iterations} calls per case, setup included).")
+    print("fp − floor: what flash_powder adds to the bare stable-ABI calls.")
+
+
+def print_table(header, rows, markdown):
     if markdown:
         print("| " + " | ".join(header) + " |")
         print("|" + "|".join(["---"] + ["---:"] * (len(header) - 1)) + "|")
@@ -253,12 +328,6 @@ def report(fp_paths, libtorch_paths, python_paths, borrow_paths, markdown):
         for row in [header] + rows:
             print("  ".join(str(cell).ljust(width) if i == 0 else str(cell).rjust(width)
                             for i, (cell, width) in enumerate(zip(row, widths))))
-    print()
-    print("Median per call [fastest–slowest batch]; ratios of medians (> 1: flash_powder is slower).")
-    print("C ABI floor: the same work in bare stable-ABI calls (ops_overhead.cpp's cabi_* cases).")
-    print()
-    for case, code, what in CASES:
-        print(f"  {case:16} fp: {code};  {what}")
 
 
 def main():
@@ -275,11 +344,20 @@ def main():
     report_parser.add_argument("--python", nargs="*")
     report_parser.add_argument("--fp-borrow", nargs="*")
     report_parser.add_argument("--markdown", action="store_true")
+    report_parser.add_argument("--clock", choices=["cpu", "real"], default="cpu")
+    instructions_parser = commands.add_parser("instructions")
+    instructions_parser.add_argument("--iterations", type=int, required=True)
+    instructions_parser.add_argument("--fp", required=True)
+    instructions_parser.add_argument("--libtorch")
+    instructions_parser.add_argument("--fp-borrow")
+    instructions_parser.add_argument("--markdown", action="store_true")
     args = parser.parse_args()
     if args.command == "run":
         run(args.out, args.checkpoint, args.repetitions, args.min_time)
+    elif args.command == "instructions":
+        instructions(args.fp, args.libtorch, args.fp_borrow, args.iterations, args.markdown)
     else:
-        report(args.fp, args.libtorch, args.python, args.fp_borrow, args.markdown)
+        report(args.fp, args.libtorch, args.python, args.fp_borrow, args.markdown, args.clock)
 
 
 if __name__ == "__main__":

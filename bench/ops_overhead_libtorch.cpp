@@ -7,13 +7,14 @@
 // Each case does what the case of the same name in ops_overhead.cpp does, the
 // way a libtorch user would write it.
 #include <benchmark/benchmark.h>
-#include <nlohmann/json.hpp>
 #include <torch/torch.h>
+#include <nlohmann/json.hpp>
 
 #include <ATen/core/dispatch/Dispatcher.h>
 
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <map>
@@ -186,7 +187,8 @@ std::map<std::string, torch::Tensor> read_safetensors(const std::string& path) {
     if (name == "__metadata__") continue;
     const std::string dtype = info.at("dtype");
     if (dtype != "F32" && dtype != "I64") throw std::runtime_error("unexpected dtype " + dtype);
-    const auto options = torch::TensorOptions().dtype(dtype == "F32" ? torch::kFloat32 : torch::kInt64);
+    const auto options =
+        torch::TensorOptions().dtype(dtype == "F32" ? torch::kFloat32 : torch::kInt64);
     const std::vector<std::int64_t> shape = info.at("shape");
     const std::vector<std::size_t> offsets = info.at("data_offsets");
     torch::Tensor tensor = torch::empty(shape, options);
@@ -215,12 +217,12 @@ void network_forward(benchmark::State& state) {
       item.value().copy_(tensors.at("net." + item.key()));
       item.value().requires_grad_(false);
     }
-    for (auto& item : net->named_buffers()) item.value().copy_(tensors.at("net." + item.key()));
+    for (auto& item : net->named_buffers())
+      item.value().copy_(tensors.at("net." + item.key()));
   }
   const torch::Tensor input = tensors.at("input");
   torch::NoGradGuard no_grad;
-  const float difference =
-      (net->forward(input) - tensors.at("expected")).abs().max().item<float>();
+  const float difference = (net->forward(input) - tensors.at("expected")).abs().max().item<float>();
   if (difference > 1e-5f) {
     state.SkipWithError(("output differs from PyTorch's by " + std::to_string(difference)).c_str());
     return;
@@ -228,6 +230,14 @@ void network_forward(benchmark::State& state) {
   for (auto _ : state) {
     torch::Tensor logits = net->forward(input);
     benchmark::DoNotOptimize(logits.unsafeGetTensorImpl());
+  }
+}
+
+/// FP_BENCH_ITERATIONS=N fixes every case's iteration count (for callgrind:
+/// run_ops_overhead.sh --callgrind divides instruction counts by it).
+void set_iterations(benchmark::internal::Benchmark* benchmark) {
+  if (const char* iterations = std::getenv("FP_BENCH_ITERATIONS")) {
+    benchmark->Iterations(std::atoll(iterations));
   }
 }
 
@@ -249,13 +259,13 @@ void register_all() {
       {"sizes", &sizes},
   };
   for (const auto& [name, function] : tiny_cases) {
-    benchmark::RegisterBenchmark(name, function)->Unit(benchmark::kNanosecond)->UseRealTime();
+    set_iterations(benchmark::RegisterBenchmark(name, function)->Unit(benchmark::kNanosecond));
   }
   std::vector<std::pair<const char*, Function>> kernel_cases = {{"matmul_512", &matmul_512},
                                                                 {"conv2d_224", &conv2d_224}};
   if (!checkpoint_path.empty()) kernel_cases.emplace_back("network_forward", &network_forward);
   for (const auto& [name, function] : kernel_cases) {
-    benchmark::RegisterBenchmark(name, function)->Unit(benchmark::kMicrosecond)->UseRealTime();
+    set_iterations(benchmark::RegisterBenchmark(name, function)->Unit(benchmark::kMicrosecond));
   }
 }
 
@@ -268,8 +278,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   if (argc == 2) checkpoint_path = argv[1];
-  std::fprintf(stderr, "libtorch %s, %d intra-op threads\n", TORCH_VERSION,
-               at::get_num_threads());
+  std::fprintf(stderr, "libtorch %s, %d intra-op threads\n", TORCH_VERSION, at::get_num_threads());
   register_all();
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
