@@ -4,14 +4,17 @@ stable ABI can carry.
 
 Reads the op schemas from the `native_functions.yaml` every torch wheel ships
 (`torchgen/packaged/ATen/native/`, the same file tools/generate_schemas.py
-reads) and writes
+reads), and the torch releases that have each op from
+tools/data/aten_ops_by_release.txt, and writes
 
     include/flash_powder/ops/aten.h        declarations, each with its schema
     src/ops/generated/aten_<k>.cpp         definitions, split to build in parallel
-    docs/ops.md                            the counts and every excluded overload
+    docs/ops.md                            the counts, the ops not every supported
+                                           torch has, and every excluded overload
 
 The output is committed, so building needs no Python; regenerate it when
-moving the build baseline to a new torch:
+moving the build baseline to a new torch or after rederiving the data file
+(tools/generate_schemas.py --wheels DIR):
 
     .venv/bin/python tools/generate_ops.py          # rewrite the files
     .venv/bin/python tools/generate_ops.py --check  # exit 1 if any is stale
@@ -40,14 +43,15 @@ from __future__ import annotations
 import argparse
 import collections
 import dataclasses
-import importlib.util
 import pathlib
 import re
 import shutil
 import subprocess
 import sys
 
-REPO = pathlib.Path(__file__).resolve().parent.parent
+import torch_schemas as ts
+from torch_schemas import REPO, cpp_string
+
 HEADER = pathlib.Path("include/flash_powder/ops/aten.h")
 SOURCE_DIR = pathlib.Path("src/ops/generated")
 DOC = pathlib.Path("docs/ops.md")
@@ -126,6 +130,8 @@ class Schema:
     overload: str
     arguments: list[Argument]
     returns: list[Argument]
+    # The torch releases that have it (tools/data/aten_ops_by_release.txt).
+    availability: ts.Availability | None = None
 
     @property
     def key(self) -> str:
@@ -205,28 +211,6 @@ def parse_schema(text: str) -> Schema:
         match = re.match(r"^(.*?)(?:\s+(\w+))?$", item)
         returns.append(Argument(parse_type(match.group(1)), match.group(2) or ""))
     return Schema(text, name, overload, arguments, returns)
-
-
-def torch_dir() -> pathlib.Path:
-    spec = importlib.util.find_spec("torch")
-    if spec is None or not spec.submodule_search_locations:
-        sys.exit("generate_ops: torch is not installed for " + sys.executable)
-    return pathlib.Path(spec.submodule_search_locations[0])
-
-
-def torch_version(torch: pathlib.Path) -> str:
-    header = (torch / "include" / "torch" / "headeronly" / "version.h").read_text()
-    parts = [re.search(rf"#define TORCH_VERSION_{part} (\d+)", header).group(1)
-             for part in ("MAJOR", "MINOR", "PATCH")]
-    return ".".join(parts)
-
-
-def read_schemas(torch: pathlib.Path) -> list[Schema]:
-    yaml = torch.parent / "torchgen" / "packaged" / "ATen" / "native" / "native_functions.yaml"
-    if not yaml.exists():
-        sys.exit(f"generate_ops: {yaml} is missing from this torch installation")
-    texts = [m.group(1).strip() for m in re.finditer(r"^- func: (.*)$", yaml.read_text(), re.M)]
-    return [parse_schema(t) for t in texts]
 
 
 # ---------------------------------------------------------------------------
@@ -335,10 +319,6 @@ def param_type(type_: Type) -> tuple[str, str]:
     if element.kind == "base" and element.name == "bool" and type_.fixed:
         return f"std::array<bool, {type_.fixed}>", ""
     raise Excluded(R_OTHER_TYPE, type_.text)
-
-
-def cpp_string(text: str) -> str:
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
 def python_string(literal: str) -> str:
@@ -635,7 +615,17 @@ def declaration_params(wrapper: Wrapper, with_defaults: bool) -> list[str]:
     return items
 
 
-def doc_comment(wrapper: Wrapper) -> list[str]:
+def release_notes(availability: ts.Availability, oldest: ts.Version) -> list[str]:
+    """What a wrapper's comment says about the torch releases that lack its op."""
+    notes = []
+    if availability.since > oldest:
+        notes.append(f"Needs torch {ts.version_text(availability.since)} or later.")
+    if availability.removed_in:
+        notes.append(f"Not in torch {ts.version_text(availability.removed_in)} and later.")
+    return notes
+
+
+def doc_comment(wrapper: Wrapper, oldest: ts.Version) -> list[str]:
     schema = wrapper.schema
     lines = [f"/// `aten::{schema.text}`"]
     notes = []
@@ -652,12 +642,14 @@ def doc_comment(wrapper: Wrapper) -> list[str]:
     if dropped:
         notes.append("Passes " + ", ".join(f"`{d}`" for d in dropped) +
                      " as None (a Scalar cannot cross the stable ABI).")
+    notes += release_notes(schema.availability, oldest)
     if notes:
         lines.append("/// " + " ".join(notes))
     return lines
 
 
-def render_header(wrappers: list[Wrapper], version: str, callable_: int, total: int) -> str:
+def render_header(wrappers: list[Wrapper], version: str, callable_: int, total: int,
+                  oldest: ts.Version) -> str:
     lines = [
         f"// Generated by tools/generate_ops.py from the native_functions.yaml of torch {version}.",
         "// Do not edit; regenerate instead.",
@@ -688,7 +680,7 @@ def render_header(wrappers: list[Wrapper], version: str, callable_: int, total: 
         "",
     ]
     for wrapper in wrappers:
-        lines += doc_comment(wrapper)
+        lines += doc_comment(wrapper, oldest)
         lines.append(one_line(f"{wrapper.result_type} {wrapper.cpp_name}",
                               declaration_params(wrapper, True), ";"))
     lines += ["", "}  // namespace fp::aten", ""]
@@ -758,7 +750,66 @@ def render_sources(wrappers: list[Wrapper], version: str) -> list[str]:
     return texts
 
 
-def render_doc(wrappers: list[Wrapper], excluded: dict, version: str, total: int) -> str:
+def render_releases(schemas: list[Schema], wrappers: list[Wrapper],
+                    ops: ts.OpsByRelease) -> list[str]:
+    """The section on the overloads that not every supported torch has."""
+    functions = {w.schema.key: w.cpp_name for w in wrappers}
+    releases = ", ".join(ts.version_text(r) for r in ops.releases)
+    lines = [
+        "## Ops by torch release",
+        "",
+        f"The same binaries run with every torch from {ts.version_text(ops.oldest)} on, but not "
+        "every release has every op. Calling an overload that the loaded torch lacks (through "
+        "`fp::aten::*`, `fp::dispatch` or `fp::abi::call`) throws `fp::Error` before anything "
+        "reaches libtorch, e.g. `aten::_upsample_lanczos2d_aa needs torch 2.12 or later; this "
+        "process loaded torch 2.11.0`. The overloads below are the ones that torch "
+        f"{releases} do not all have (from `tools/data/aten_ops_by_release.txt`); every other "
+        "overload is in all of them. `fp::abi::find_schema(op, overload).availability` tells "
+        "the same at run time.",
+        "",
+        "| overload | `fp::aten::` | first release | removed in |",
+        "|---|---|---|---|",
+    ]
+    for schema in sorted(schemas, key=lambda s: s.key):
+        availability = schema.availability
+        if availability.since == ops.oldest and availability.removed_in is None:
+            continue
+        function = f"`{functions[schema.key]}`" if schema.key in functions else "(excluded)"
+        removed = ts.version_text(availability.removed_in) if availability.removed_in else ""
+        lines.append(f"| `{schema.key}` | {function} | {ts.version_text(availability.since)} | "
+                     f"{removed} |")
+    lines.append("")
+    lines += tensor_property_note(ops, functions)
+    return lines
+
+
+# Tensor properties that older torch releases have as TorchScript operators
+# only, and the fp::Tensor methods that read them on every release.
+TENSOR_PROPERTIES = {"dim": "dim()", "numel": "numel()", "storage_offset": "storage_offset()",
+                     "is_contiguous": "is_contiguous()", "get_device": "device()"}
+
+
+def tensor_property_note(ops: ts.OpsByRelease, functions: dict[str, str]) -> list[str]:
+    newer = [key for key in TENSOR_PROPERTIES if ops.availability(key).since > ops.oldest]
+    if not newer:
+        return []
+    since = max(ops.availability(key).since for key in newer)
+    symbolic = [f"`fp::aten::{functions['sym_' + k]}`" for k in newer
+                if "sym_" + k in functions and ops.availability("sym_" + k).since == ops.oldest]
+    return [
+        f"Before torch {ts.version_text(since)}, " + ", ".join(f"`aten::{k}`" for k in newer) +
+        " are TorchScript operators only: Python's `torch.ops.aten` finds them, libtorch's "
+        "dispatcher does not. The `fp::Tensor` methods " +
+        ", ".join(f"`{TENSOR_PROPERTIES[k]}`" for k in newer) +
+        " read the same through C shims with every torch" +
+        (", and so do " + " and ".join(symbolic) if symbolic else "") + ".",
+        "",
+    ]
+
+
+def render_doc(wrappers: list[Wrapper], excluded: dict, version: str, schemas: list[Schema],
+               ops: ts.OpsByRelease) -> str:
+    total = len(schemas)
     callable_ = len(wrappers)
     n_excluded = sum(len(v) for v in excluded.values())
     views = sum(1 for w in wrappers if any("View" in r.cpp for r in w.returns))
@@ -857,6 +908,9 @@ def render_doc(wrappers: list[Wrapper], excluded: dict, version: str, total: int
         "* torch 2.13's `torch_call_dispatcher` reads the types of tuple results in reverse "
         "order (see the excluded group below); tuples of Tensors only are fine.",
         "",
+    ]
+    lines += render_releases(schemas, wrappers, ops)
+    lines += [
         "## Excluded overloads",
         "",
     ]
@@ -887,14 +941,24 @@ def render_doc(wrappers: list[Wrapper], excluded: dict, version: str, total: int
     return "\n".join(lines)
 
 
+def read_schemas(torch: pathlib.Path, ops: ts.OpsByRelease) -> list[Schema]:
+    texts = ts.read_schemas(torch)
+    ts.check_ops_by_release(ops, ts.torch_version(torch), texts)
+    schemas = [parse_schema(text) for text in texts]
+    for schema in schemas:
+        schema.availability = ops.availability(schema.key)
+    return schemas
+
+
 def generate(torch: pathlib.Path) -> tuple[dict[pathlib.Path, str], int, int]:
-    version = torch_version(torch)
-    schemas = read_schemas(torch)
+    version = ts.version_text(ts.torch_version(torch))
+    ops = ts.read_ops_by_release()
+    schemas = read_schemas(torch, ops)
     wrappers, excluded = build(schemas)
-    files = {HEADER: render_header(wrappers, version, len(wrappers), len(schemas))}
+    files = {HEADER: render_header(wrappers, version, len(wrappers), len(schemas), ops.oldest)}
     for k, text in enumerate(render_sources(wrappers, version)):
         files[SOURCE_DIR / f"aten_{k}.cpp"] = text
-    files[DOC] = render_doc(wrappers, excluded, version, len(schemas))
+    files[DOC] = render_doc(wrappers, excluded, version, schemas, ops)
     return files, len(wrappers), len(schemas)
 
 
@@ -910,7 +974,7 @@ def main() -> int:
                         help="write under this directory instead of the repository")
     args = parser.parse_args()
 
-    files, callable_, total = generate(torch_dir())
+    files, callable_, total = generate(ts.torch_dir())
     if args.check:
         # C++ files are compared ignoring whitespace, so the check needs no
         # clang-format (and no particular version of it).

@@ -86,6 +86,8 @@ import bisect
 import builtins
 import contextlib
 import fnmatch
+import hashlib
+import json
 import math
 import os
 import re
@@ -384,6 +386,7 @@ class PythonBlock:
     line: int  # C++ line of the block's first code line
     code: str
     is_global: bool
+    offset: int = 0  # where it starts in the file: steps run in this order
 
 
 @dataclass
@@ -399,6 +402,16 @@ class Marker:
     line: int
     expression: str
     target: Target
+    offset: int = 0
+
+
+@dataclass
+class Truth:
+    """A `truth<T>("expression")` call: a value the test reads at run time
+    from the cache `evaluate` writes, computed by the PyTorch beside it."""
+    line: int
+    expression: str
+    offset: int = 0
 
 
 @dataclass
@@ -408,7 +421,7 @@ class TestCase:
     line: int
     body_start: int
     body_end: int
-    steps: list[Union[PythonBlock, Marker]] = field(default_factory=list)
+    steps: list[Union[PythonBlock, Marker, Truth]] = field(default_factory=list)
 
     @property
     def full_name(self) -> str:
@@ -431,6 +444,10 @@ class SourceFile:
     def markers(self, patterns=None) -> list[Marker]:
         return [step for test in self.tests if test.matches(patterns)
                 for step in test.steps if isinstance(step, Marker)]
+
+    def truths(self, patterns=None) -> list[Truth]:
+        return [step for test in self.tests if test.matches(patterns)
+                for step in test.steps if isinstance(step, Truth)]
 
 
 TEST_MACROS = {"TEST", "TEST_F", "TEST_P", "TYPED_TEST", "TYPED_TEST_P"}
@@ -744,6 +761,41 @@ def parse_marker_expression(comment: Token) -> str | None:
     return (match.group(1) or "").strip()
 
 
+TRUTH_FUNCTION = "truth"
+
+_SIMPLE_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "\\": "\\", '"': '"', "'": "'",
+                   "?": "?", "a": "\a", "b": "\b", "f": "\f", "v": "\v", "0": "\0"}
+
+
+def decode_cpp_string_literal(literal: str, path: str = "<text>", line: int = 0) -> str:
+    """The characters of a plain or raw narrow C++ string literal."""
+    if literal.startswith("R\""):
+        open_paren = literal.index("(")
+        return literal[open_paren + 1:-(open_paren - 1) - 1]
+    if not literal.startswith('"'):
+        raise TruthError(path, line, f"{TRUTH_FUNCTION}(...) takes a plain string literal, "
+                         f"not {literal[:3]}...")
+    body, out, i = literal[1:-1], [], 0
+    while i < len(body):
+        char = body[i]
+        if char != "\\":
+            out.append(char)
+            i += 1
+            continue
+        escape = body[i + 1]
+        if escape in "01234567" and escape != "0" or (escape == "0" and body[i + 2:i + 3].isdigit()):
+            digits = re.match(r"[0-7]{1,3}", body[i + 1:]).group()
+            out.append(chr(int(digits, 8)))
+            i += 1 + len(digits)
+        elif escape in _SIMPLE_ESCAPES:
+            out.append(_SIMPLE_ESCAPES[escape])
+            i += 2
+        else:
+            raise TruthError(path, line, f"unsupported escape \\{escape} in a "
+                             f"{TRUTH_FUNCTION}(...) expression")
+    return "".join(out)
+
+
 class SourceParser:
     def __init__(self, path: str, text: str):
         self.path, self.text = path, text
@@ -760,8 +812,51 @@ class SourceParser:
         for token in self.tokens:
             if token.kind == "comment":
                 self._add_comment(source, token)
+        self._add_truths(source)
+        for test in tests:
+            test.steps.sort(key=lambda step: step.offset)
         self._check_overlaps(source)
         return source
+
+    def _add_truths(self, source: SourceFile) -> None:
+        view = self.view
+        for index, token in enumerate(view.code):
+            if token.kind != "ident" or token.text != TRUTH_FUNCTION:
+                continue
+            if view.is_punct(index - 1, ".", "->"):
+                continue  # a member named truth, not ours
+            expression = self._truth_argument(index)
+            if expression is None:
+                continue  # the declaration, or a call without a literal
+            test = self._test_containing(source.tests, token.start)
+            if test is None:
+                raise self.error(token.start, f"{TRUTH_FUNCTION}(...) outside of a TEST body")
+            if not expression.strip():
+                raise self.error(token.start, f"empty {TRUTH_FUNCTION}(\"\") expression")
+            test.steps.append(Truth(self.lines.line_of(token.start), expression, token.start))
+
+    def _truth_argument(self, index: int) -> str | None:
+        """The decoded string of `truth<...>("literal" "literal")`, else None."""
+        view = self.view
+        j = index + 1
+        if view.is_punct(j, "<"):
+            close = view.angle_end(j)
+            if close is None:
+                return None
+            j = close + 1
+        if not view.is_punct(j, "("):
+            return None
+        close = view.partner.get(j)
+        if close is None:
+            return None
+        literals = view.code[j + 1:close]
+        if not literals or any(t.kind != "string" for t in literals):
+            if any(t.kind == "string" for t in literals):
+                raise self.error(view.code[j].start, f"{TRUTH_FUNCTION}(...) takes one "
+                                 "string literal: the Python expression")
+            return None
+        return "".join(decode_cpp_string_literal(t.text, self.path, self.lines.line_of(t.start))
+                       for t in literals)
 
     def _test_containing(self, tests: list[TestCase], offset: int) -> TestCase | None:
         return next((t for t in tests if t.body_start < offset < t.body_end), None)
@@ -781,7 +876,7 @@ class SourceParser:
             raise self.error(comment.start, "empty #PYTHON marker")
         if test is None:
             raise self.error(comment.start, "#PYTHON marker outside of a TEST body")
-        test.steps.append(Marker(line, expression, self._marker_target(comment)))
+        test.steps.append(Marker(line, expression, self._marker_target(comment), comment.start))
 
     def _add_block(self, source, test, block: PythonBlock, comment: Token) -> None:
         if block.is_global and test is not None:
@@ -789,6 +884,7 @@ class SourceParser:
         if not block.is_global and test is None:
             raise self.error(comment.start, "#|PYTHON block outside of a TEST; "
                              "use #|PYTHON_GLOBAL for shared code")
+        block.offset = comment.start
         (source.global_blocks if block.is_global else test.steps).append(block)
 
     def _marker_target(self, comment: Token) -> Target:
@@ -880,21 +976,46 @@ def _run_step(path: str, step, namespace: dict, test: TestCase) -> object:
 
 
 def run_test(source: SourceFile, test: TestCase) -> list[Evaluation]:
+    """Runs the test's Python; an Evaluation for each marker and truth."""
     namespace = fresh_namespace()
     results = []
-    for step in [*source.global_blocks, *test.steps]:
-        value = _run_step(source.path, step, namespace, test)
-        if isinstance(step, Marker):
-            results.append(Evaluation(step, value, test))
+    with python_path_for(source.path):
+        for step in [*source.global_blocks, *test.steps]:
+            value = _run_step(source.path, step, namespace, test)
+            if isinstance(step, (Marker, Truth)):
+                results.append(Evaluation(step, value, test))
     return results
 
 
-def evaluate(source: SourceFile, patterns=None) -> list[Evaluation]:
+def evaluate_all(source: SourceFile, patterns=None) -> list[Evaluation]:
     results = []
     for test in source.tests:
         if test.steps and test.matches(patterns):
             results.extend(run_test(source, test))
     return results
+
+
+def evaluate(source: SourceFile, patterns=None) -> list[Evaluation]:
+    """The markers' evaluations (the values written into the source)."""
+    return [e for e in evaluate_all(source, patterns) if isinstance(e.marker, Marker)]
+
+
+SUPPORT_DIRECTORY = "support"
+
+
+@contextlib.contextmanager
+def python_path_for(path: str):
+    """Python modules beside the test file, or in a `support/` folder of one
+    of its directories, are importable from its blocks (shared helpers)."""
+    directory = Path(path).resolve().parent
+    extra = [str(directory)] + [str(d / SUPPORT_DIRECTORY) for d in [directory, *directory.parents]
+                                if (d / SUPPORT_DIRECTORY).is_dir()]
+    saved = list(sys.path)
+    sys.path[:0] = extra
+    try:
+        yield
+    finally:
+        sys.path[:] = saved
 
 
 # --------------------------------------------------------------------------
@@ -1131,7 +1252,7 @@ def command_update(args) -> int:
 
 
 SOURCE_SUFFIXES = {".cpp", ".cc", ".h", ".hpp"}
-_ANY_PYTHON = re.compile(r"#\|?PYTHON")
+_ANY_PYTHON = re.compile(r"#\|?PYTHON|\btruth\s*[<(]")
 
 
 def collect_sources(paths: Sequence[str]) -> list[str]:
@@ -1188,6 +1309,119 @@ def command_check(args) -> int:
     return 1 if stale_count else 0
 
 
+# --------------------------------------------------------------------------
+# The run-time truth cache
+# --------------------------------------------------------------------------
+
+# The settings that pick libtorch's CPU kernels. A cache holds values computed
+# under one combination; its file name says which, so that the C++ side (see
+# tests/support/truth.cpp) finds the file that matches its own process.
+CPU_SETTINGS = ("ATEN_CPU_CAPABILITY", "MKL_ENABLE_INSTRUCTIONS", "ONEDNN_MAX_CPU_ISA")
+CACHE_FORMAT = 1
+
+
+def torch_release() -> str:
+    """`2.13.0` for `2.13.0+cpu`: what the C++ side reads from libtorch."""
+    return torch.__version__.split("+")[0]
+
+
+def cpu_settings() -> dict[str, str]:
+    return {name: os.environ.get(name, "") for name in CPU_SETTINGS}
+
+
+def cache_file_name(release: str, settings: dict[str, str]) -> str:
+    """truth-<torch>-<capability>-<mkl>-<onednn>.json; unset is `auto`."""
+    parts = [release] + [settings.get(name) or "auto" for name in CPU_SETTINGS]
+    return "truth-" + "-".join(re.sub(r"[^A-Za-z0-9_.]", "_", p) for p in parts) + ".json"
+
+
+def to_json(value, where: str = ""):
+    """A Python value as JSON the C++ side converts (tests/support/truth.h):
+    non-finite floats as "nan"/"inf"/"-inf", complex as {"complex": [re, im]},
+    dtypes as {"dtype": "float32"}, devices as {"device": "cuda:0"}."""
+    value = _as_plain_python(value)
+    if value is None or isinstance(value, (bool, str)):
+        return value
+    if isinstance(value, int):
+        render_int(value, where)  # range check
+        return value
+    if isinstance(value, float):
+        if math.isnan(value):
+            return "nan"
+        return value if math.isfinite(value) else ("inf" if value > 0 else "-inf")
+    if isinstance(value, complex):
+        return {"complex": [to_json(value.real), to_json(value.imag)]}
+    if isinstance(value, torch.dtype):
+        return {"dtype": str(value).removeprefix("torch.")}
+    if isinstance(value, torch.device):
+        return {"device": str(value)}
+    if _is_sequence(value):
+        return [to_json(item, where) for item in value]
+    type_name = f"{type(value).__module__}.{type(value).__qualname__}"
+    raise RenderError(f"cannot pass a value of type {type_name} to C++", where)
+
+
+def inputs_digest(files: Sequence[str], settings: dict[str, str]) -> str:
+    """What a cache depends on: this tool, the test sources and the Python
+    modules they import from support folders, torch, and the CPU settings."""
+    digest = hashlib.sha256()
+    support = {str(p) for f in files for d in Path(f).resolve().parents
+               if (d / SUPPORT_DIRECTORY).is_dir() for p in (d / SUPPORT_DIRECTORY).glob("*.py")}
+    for path in [__file__, *files, *sorted(support)]:
+        digest.update(path.encode() + b"\0" + Path(path).read_bytes() + b"\0")
+    digest.update(repr((torch.__version__, torch.__file__, sorted(settings.items()))).encode())
+    return digest.hexdigest()
+
+
+def build_cache(files: Sequence[str], patterns=None) -> tuple[dict, int]:
+    tests: dict[str, dict] = {}
+    count = 0
+    for path in files:
+        source = read_source(path)
+        for test in source.tests:
+            if not test.matches(patterns) or not any(isinstance(s, Truth) for s in test.steps):
+                continue
+            if test.full_name in tests:
+                raise TruthError(path, test.line, f"{test.full_name} also has truth values in "
+                                 f"{tests[test.full_name]['file']}; test names must be unique")
+            values: dict[str, object] = {}
+            for evaluation in run_test(source, test):
+                step = evaluation.marker
+                if not isinstance(step, Truth):
+                    continue
+                try:
+                    value = to_json(evaluation.value)
+                except RenderError as exc:
+                    raise TruthError(path, step.line, f"{exc} (truth `{step.expression}`)") from None
+                if step.expression in values and values[step.expression] != value:
+                    raise TruthError(path, step.line, f"truth(\"{step.expression}\") has two "
+                                     f"values in {test.full_name}; use distinct expressions")
+                values[step.expression] = value
+                count += 1
+            tests[test.full_name] = {"file": path, "line": test.line, "values": values}
+    return tests, count
+
+
+def command_evaluate(args) -> int:
+    files = collect_sources(args.paths)
+    settings = cpu_settings()
+    path = Path(args.cache_dir) / cache_file_name(torch_release(), settings)
+    digest = inputs_digest(files, settings)
+    with contextlib.suppress(OSError, ValueError):
+        if json.loads(path.read_text()).get("inputs") == digest and not args.test_case:
+            print(f"python_truth: {path} is up to date")
+            return 0
+    tests, count = build_cache(files, args.test_case)
+    cache = {"format": CACHE_FORMAT, "inputs": digest, "torch": torch_release(),
+             "torch_file": torch.__file__, "settings": settings,
+             "cpu_capability": torch.backends.cpu.get_cpu_capability(), "tests": tests}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write(str(path), json.dumps(cache, indent=0, allow_nan=False) + "\n")
+    print(f"python_truth: {count} values of {len(tests)} tests in {len(files)} files "
+          f"(torch {torch_release()}, CPU capability {cache['cpu_capability']}) -> {path}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--test-case", action="append", metavar="GLOB",
@@ -1208,12 +1442,17 @@ def build_parser() -> argparse.ArgumentParser:
     sub = commands.add_parser("check", parents=[common],
                               help="exit 1 if any value is stale")
     sub.add_argument("paths", nargs="+", metavar="PATH")
+    sub = commands.add_parser("evaluate", parents=[common],
+                              help="compute every truth(...) value into the run-time cache")
+    sub.add_argument("paths", nargs="+", metavar="PATH")
+    sub.add_argument("--cache-dir", required=True, metavar="DIR",
+                     help="where truth-<torch>-<cpu settings>.json goes")
     return parser
 
 
 COMMANDS = {"extract": command_extract, "execute": command_execute,
             "substitute": command_substitute, "update": command_update,
-            "check": command_check}
+            "check": command_check, "evaluate": command_evaluate}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

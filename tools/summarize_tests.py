@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
-"""Prints one line counting every test case scripts/test ran.
+"""Prints the lines counting every test case scripts/test ran.
 
 CTest runs whole programs; GoogleTest and pytest inside them write JUnit XML
 with the individual cases. This reads CTest's own JUnit report and, for each
 CTest test that left a detailed report named `<test>.xml` beside it, counts
-that report's cases instead of the program as one.
+that report's cases instead of the program as one. Given several folders
+(one per lane: test-results, test-results-default, ...) it prints a line per
+lane, then the total.
 
-    tools/summarize_tests.py build/test-results
+    tools/summarize_tests.py build/test-results [build/test-results-default ...]
 """
 
 import pathlib
@@ -29,12 +31,15 @@ def cases(report: pathlib.Path, qualified: bool = True):
             yield name, "passed"
 
 
-def main() -> int:
-    results = pathlib.Path(sys.argv[1])
+def lane_name(results: pathlib.Path) -> str:
+    return results.name.removeprefix("test-results-") if "-" in results.name else "native"
+
+
+def count(results: pathlib.Path):
+    """({passed, failed, skipped}, failed names), or None without a report."""
     ctest_report = results / "ctest.xml"
     if not ctest_report.exists():
-        print(f"summary: no CTest report in {results}; did CTest run?")
-        return 1
+        return None
     counts = {"passed": 0, "failed": 0, "skipped": 0}
     failed_names = []
     for test, outcome in cases(ctest_report, qualified=False):
@@ -48,11 +53,29 @@ def main() -> int:
             counts[outcome] += 1
             if outcome == "failed":
                 failed_names.append(test)
-    for name in failed_names:
-        print(f"FAILED: {name}")
-    print(f"summary: {counts['passed']} passed, {counts['failed']} failed, "
-          f"{counts['skipped']} skipped")
-    return 1 if counts["failed"] else 0
+    return counts, failed_names
+
+
+def line(counts) -> str:
+    return f"{counts['passed']} passed, {counts['failed']} failed, {counts['skipped']} skipped"
+
+
+def main() -> int:
+    folders = [pathlib.Path(arg) for arg in sys.argv[1:]]
+    total = {"passed": 0, "failed": 0, "skipped": 0}
+    for results in folders:
+        counted = count(results)
+        if counted is None:
+            print(f"summary: no CTest report in {results}; did CTest run?")
+            return 1
+        counts, failed_names = counted
+        for name in failed_names:
+            print(f"FAILED ({lane_name(results)}): {name}")
+        if len(folders) > 1:
+            print(f"{lane_name(results)}: {line(counts)}")
+        total = {k: total[k] + counts[k] for k in total}
+    print(f"summary: {line(total)}")
+    return 1 if total["failed"] else 0
 
 
 if __name__ == "__main__":

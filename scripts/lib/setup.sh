@@ -9,10 +9,14 @@ BUILD="${FP_BUILD_DIR:-$REPO/build}"
 VENV="$REPO/.venv"
 PYTHON="$VENV/bin/python"
 TORCH_VERSION="2.13.0"
+# Every torch the binaries are tested with (scripts/test --torch X.Y.Z): the
+# one place that lists them. One build (TORCH_VERSION's headers, targeting the
+# oldest) loads into each.
+SUPPORTED_TORCH_VERSIONS=(2.11.0 2.12.1 2.13.0 2.14.1 2.15.0)
 # Python packages the demo, the tests and the ground-truth tool use.
 PYTHON_PACKAGES=("torch==$TORCH_VERSION" "numpy" "pytest" "safetensors")
-APT_PACKAGES=(ninja-build libgtest-dev libbenchmark-dev nlohmann-json3-dev libpng-dev
-  libturbojpeg0-dev valgrind clang-format python3-venv)
+APT_PACKAGES=(ninja-build libgtest-dev libbenchmark-dev nlohmann-json3-dev valgrind clang-format
+  python3-venv)
 
 say() { printf '\033[1m==> %s\033[0m\n' "$*"; }
 
@@ -71,6 +75,40 @@ ensure_build() {
   fi
   say "building"
   cmake --build "$BUILD" --parallel "$(nproc)"
+}
+
+# A venv with torch X.Y.Z under the build folder, for scripts/test --torch.
+# The index's wheels of these releases are CUDA builds: installed without
+# their dependencies (several GB), plus the pure-Python ones `import torch`
+# needs and the CUDA runtime and CUPTI libraries libtorch_cpu.so links to.
+torch_venv() {
+  echo "$BUILD/torch/$1"
+}
+
+ensure_torch_venv() {
+  local version="$1"
+  local venv
+  venv="$(torch_venv "$version")"
+  local stamp="$venv/.fp-torch"
+  if [ -x "$venv/bin/python" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$version" ]; then
+    return
+  fi
+  say "creating $venv with torch $version"
+  python3 -m venv "$venv"
+  # A constraints file on some machines caps torch; this one version is wanted.
+  PIP_CONSTRAINT=/dev/null "$venv/bin/python" -m pip install -q --disable-pip-version-check \
+    --no-deps "torch==$version"
+  "$venv/bin/python" -m pip install -q --disable-pip-version-check \
+    filelock typing-extensions sympy networkx jinja2 fsspec numpy pytest safetensors \
+    "nvidia-cuda-runtime==13.*" "nvidia-cuda-cupti==13.*"
+  echo "$version" >"$stamp"
+}
+
+# The folders whose libraries a process must load to run torch X.Y.Z.
+torch_library_path() {
+  local site
+  site="$("$(torch_venv "$1")/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')"
+  echo "$site/torch/lib:$site/nvidia/cu13/lib"
 }
 
 setup_all() {

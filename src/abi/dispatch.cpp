@@ -13,7 +13,9 @@
 #include <utility>
 
 #include "flash_powder/abi/dispatch.h"
+#include "flash_powder/abi/runtime.h"
 #include "flash_powder/abi/schema.h"
+#include "flash_powder/abi/testing.h"
 #include "torch_c.h"
 
 namespace fp::abi {
@@ -531,13 +533,52 @@ bool schema_was_not_found(const std::string& message) {
   return message.find("Could not find schema") != std::string::npos;
 }
 
+// ---------------------------------------------------------------------------
+// Releases: an op the loaded torch lacks is refused before anything is boxed,
+// with a message that says why. libtorch itself would only say that it found
+// no schema, and before 2.13 only on stderr: then not even the boxed stack
+// could be freed, as nothing tells that libtorch never took it.
+
+/// The loaded torch as the release check sees it, read once: every call
+/// compares with it.
+TorchVersion& loaded_torch_for_checks() {
+  static TorchVersion loaded = torch_version();
+  return loaded;
+}
+
+/// "2.12": releases add and remove ops, their patch releases do not.
+std::string release_name(const TorchVersion& version) {
+  return std::to_string(version.major) + "." + std::to_string(version.minor);
+}
+
+[[noreturn]] void refuse_unavailable(const Schema& schema, const TorchVersion& loaded) {
+  const Availability& availability = schema.availability;
+  const std::string needs = loaded < availability.since
+                                ? "needs torch " + release_name(availability.since) + " or later"
+                                : "was removed in torch " + release_name(*availability.removed_in);
+  throw Error(schema.qualified_name() + " " + needs + "; this process loaded torch " +
+              loaded.str());
+}
+
+void check_available(const Schema& schema) {
+  const TorchVersion& loaded = loaded_torch_for_checks();
+  if (!schema.availability.includes(loaded)) [[unlikely]] {
+    refuse_unavailable(schema, loaded);
+  }
+}
+
 }  // namespace
+
+void testing::pretend_loaded_torch(std::optional<TorchVersion> version) {
+  loaded_torch_for_checks() = version.value_or(torch_version());
+}
 
 Results call(std::string_view op, std::string_view overload, std::span<const Arg> args) {
   return call(find_schema(op, overload), args);
 }
 
 Results call(const Schema& schema, std::span<const Arg> args) {
+  check_available(schema);
   check_call_shape(schema, args);
   check_writes(schema, args);
 

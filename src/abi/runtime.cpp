@@ -2,6 +2,9 @@
 
 #include <dlfcn.h>
 
+#include <cstdlib>
+#include <string_view>
+
 #include "torch_c.h"
 
 namespace fp {
@@ -30,6 +33,37 @@ TorchVersion torch_build_version() {
 
 TorchVersion torch_target_version() {
   return version_from_abi(TORCH_TARGET_VERSION);
+}
+
+namespace {
+
+// libtorch's compute_cpu_capability (aten/src/ATen/native/DispatchStub.cpp):
+// the environment variable wins when it names a capability (it is not checked
+// against the CPU); otherwise AVX512 needs AVX512VL/BW/DQ and FMA, AVX2 needs
+// AVX2 and FMA.
+std::string_view compute_cpu_capability() {
+#if defined(__x86_64__)
+  if (const char* forced = std::getenv("ATEN_CPU_CAPABILITY")) {
+    const std::string_view name = forced;
+    if (name == "avx512") return "AVX512";
+    if (name == "avx2") return "AVX2";
+    if (name == "default") return "DEFAULT";
+  }
+  __builtin_cpu_init();
+  if (__builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512bw") &&
+      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("fma")) {
+    return "AVX512";
+  }
+  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return "AVX2";
+#endif
+  return "DEFAULT";
+}
+
+}  // namespace
+
+std::string_view torch_cpu_capability() {
+  static const std::string_view capability = compute_cpu_capability();  // read once, like libtorch
+  return capability;
 }
 
 int torch_num_threads() {

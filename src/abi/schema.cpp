@@ -266,7 +266,9 @@ class Registry {
     std::lock_guard lock(mutex_);
     if (auto found = parsed_.find(key); found != parsed_.end()) return found->second;
     if (auto text = builtin_text(op, overload)) {
-      return parsed_.emplace(key, Schema::parse(*text, "aten")).first->second;
+      Schema schema = Schema::parse(*text, "aten");
+      schema.availability = availability_of(key_of(*text));
+      return parsed_.emplace(key, std::move(schema)).first->second;
     }
     throw Error(key + ": no such op in the schemas flash_powder knows" + suggestions(op));
   }
@@ -298,6 +300,17 @@ class Registry {
         [](std::string_view entry, const std::string& wanted) { return key_of(entry) < wanted; });
     if (found == table.end() || key_of(*found) != key) return std::nullopt;
     return *found;
+  }
+
+  // The releases that have a builtin overload: most have been in every one
+  // since the oldest, so only the others are listed.
+  static Availability availability_of(std::string_view key) {
+    const auto table = builtin_availability();
+    const auto found = std::lower_bound(table.begin(), table.end(), key,
+                                        [](const BuiltinAvailability& entry,
+                                           std::string_view wanted) { return entry.key < wanted; });
+    if (found != table.end() && found->key == key) return found->availability;
+    return {builtin_oldest_release(), std::nullopt};
   }
 
   // Lists the overloads of `op` so a user who got the overload name wrong sees

@@ -235,30 +235,39 @@ Tensor full_like_impl(TensorView source, const Tensor& value, TensorOptions opti
 // vectorised loop fills whole pairs of 32-byte vectors from a base value
 // `start + step * block` rounded to the dtype, each lane adding `lane * step`
 // to that rounded base, and a scalar loop fills the rest with
-// `start + step * i`. (Checked bit for bit against torch 2.13 on x86-64,
-// including sizes past the parallel grain.) Both compute in the dtype's accumulation type (double
+// `start + step * i`. Both compute in the dtype's accumulation type (double
 // for float32/float64, float for float16/bfloat16) and round on storing. The
 // rounded base makes a visible difference in the last bit, so it is mirrored.
+// libtorch compiles its AVX2 and AVX512 kernels with FMA and multiply-add
+// contraction, so there `start + step * i` is one fused operation; its
+// generic kernels (ATEN_CPU_CAPABILITY=default) round the product first.
+// (Checked bit for bit against torch 2.13 on x86-64 in each capability,
+// including sizes past the parallel grain.)
 namespace {
+
+template <class T>
+T multiply_add(T a, T b, T c, bool fused) {
+  return fused ? std::fma(a, b, c) : a * b + c;  // (this file is compiled without FMA)
+}
 
 template <class Stored, class Accumulated>
 std::vector<Stored> arange_like_torch(Accumulated start, Accumulated step, std::int64_t size) {
   constexpr std::int64_t lanes = kTorchVectorBytes / static_cast<std::int64_t>(sizeof(Stored));
+  const bool fused = torch_cpu_capability() != "DEFAULT";
   std::vector<Stored> values(static_cast<std::size_t>(size));
   for (const auto& [begin, end] : torch_parallel_chunks(size)) {
     const std::int64_t vectorised_end =
         torch_vectorised_end(begin, end, static_cast<std::int64_t>(sizeof(Stored)));
     for (std::int64_t i = begin; i < end; ++i) {
       Accumulated value;
-      // libtorch's kernels are compiled with multiply-add contraction, so
-      // `start + step * i` is one fused operation there; std::fma matches it.
       if (i < vectorised_end) {
         const std::int64_t block = begin + (i - begin) / lanes * lanes;
         const auto base =
-            static_cast<Stored>(std::fma(step, static_cast<Accumulated>(block), start));
-        value = std::fma(static_cast<Accumulated>(i - block), step, static_cast<Accumulated>(base));
+            static_cast<Stored>(multiply_add(step, static_cast<Accumulated>(block), start, fused));
+        value = multiply_add(static_cast<Accumulated>(i - block), step,
+                             static_cast<Accumulated>(base), fused);
       } else {
-        value = std::fma(step, static_cast<Accumulated>(i), start);
+        value = multiply_add(step, static_cast<Accumulated>(i), start, fused);
       }
       values[static_cast<std::size_t>(i)] = static_cast<Stored>(value);
     }

@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "flash_powder/abi/dispatch.h"
+#include "flash_powder/abi/runtime.h"
 #include "flash_powder/core/factory.h"
 
 namespace fp {
@@ -487,20 +488,10 @@ void generic_normal_fill_16(T* data, T stddev) {
   }
 }
 
-/// Whether torch runs its AVX2 kernels here: an x86 CPU with AVX2 and FMA
-/// (what torch's dispatch checks), unless ATEN_CPU_CAPABILITY=default says
-/// otherwise. Read once, as torch reads it once.
+/// Whether torch runs its AVX2 normal_fill here: in its AVX2 and AVX512
+/// dispatch (see above), not in the generic one.
 bool torch_runs_avx2_kernels() {
-  static const bool avx2 = [] {
-#if defined(__x86_64__) || defined(__i386__)
-    const char* forced = std::getenv("ATEN_CPU_CAPABILITY");
-    if (forced != nullptr && std::string_view(forced) == "default") return false;
-    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-#else
-    return false;
-#endif
-  }();
-  return avx2;
+  return torch_cpu_capability() != "DEFAULT";
 }
 
 void normal_fill_16(float* data, float stddev) {

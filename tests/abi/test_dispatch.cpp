@@ -7,8 +7,11 @@
 
 #include <limits>
 #include "support/expect_error.h"
+#include "support/truth.h"
 
 namespace {
+
+using fp_test::truth;
 
 using fp::Tensor;
 
@@ -24,8 +27,7 @@ TEST(Dispatch, ReturnsOneTensor) {
   r = torch.ops.aten.flip(m, [0])
   */
   const Tensor r = fp::dispatch<Tensor>("aten::flip", "", two_by_three(), std::vector<int64_t>{0});
-  EXPECT_EQ(r.to_vector<float>(),
-            (std::vector<float>{3.0, 4.0, 5.0, 0.0, 1.0, 2.0}));  // #PYTHON r.flatten().tolist()
+  EXPECT_EQ(r.to_vector<float>(), truth<std::vector<float>>("r.flatten().tolist()"));
   EXPECT_EQ(std::vector<int64_t>(r.sizes().begin(), r.sizes().end()),
             (std::vector<int64_t>{2, 3}));  // #PYTHON list(r.shape)
 }
@@ -38,7 +40,7 @@ TEST(Dispatch, ReturnsATuple) {
   */
   const auto m = fp::tensor({{1.f, 7.f, 3.f}, {9.f, 2.f, 9.f}});
   auto [values, indices] = fp::dispatch<std::tuple<Tensor, Tensor>>("aten::max", "dim", m, 1);
-  EXPECT_EQ(values.to_vector<float>(), (std::vector<float>{7.0, 9.0}));  // #PYTHON values.tolist()
+  EXPECT_EQ(values.to_vector<float>(), truth<std::vector<float>>("values.tolist()"));
   EXPECT_EQ(indices.to_vector<int64_t>(),
             (std::vector<int64_t>{1, 0}));     // #PYTHON indices.tolist()
   EXPECT_EQ(indices.dtype(), fp::DType::I64);  // #PYTHON indices.dtype
@@ -53,10 +55,8 @@ TEST(Dispatch, ReturnsAList) {
   const auto parts =
       fp::dispatch<std::vector<Tensor>>("aten::split", "Tensor", two_by_three(), 2, 1);
   ASSERT_EQ(parts.size(), 2);  // #PYTHON len(parts)
-  EXPECT_EQ(parts[0].to_vector<float>(),
-            (std::vector<float>{0.0, 1.0, 3.0, 4.0}));  // #PYTHON parts[0].flatten().tolist()
-  EXPECT_EQ(parts[1].to_vector<float>(),
-            (std::vector<float>{2.0, 5.0}));  // #PYTHON parts[1].flatten().tolist()
+  EXPECT_EQ(parts[0].to_vector<float>(), truth<std::vector<float>>("parts[0].flatten().tolist()"));
+  EXPECT_EQ(parts[1].to_vector<float>(), truth<std::vector<float>>("parts[1].flatten().tolist()"));
 }
 
 TEST(Dispatch, ReturnsScalars) {
@@ -68,7 +68,7 @@ TEST(Dispatch, ReturnsScalars) {
   EXPECT_EQ(fp::dispatch<int64_t>("aten::size", "int", m, -1),
             3);  // #PYTHON torch.ops.aten.size.int(m, -1)
   EXPECT_EQ(fp::dispatch<double>("aten::size", "int", m, 0),
-            2.0);  // #PYTHON float(torch.ops.aten.size.int(m, 0))
+            truth<double>("float(torch.ops.aten.size.int(m, 0))"));
   EXPECT_EQ(fp::dispatch<bool>("aten::equal", "", m, m),
             true);  // #PYTHON torch.ops.aten.equal(m, m)
   EXPECT_EQ(fp::dispatch<bool>("aten::is_nonzero", "", fp::tensor(0.f)),
@@ -86,15 +86,14 @@ TEST(Dispatch, OptionalArgumentAsNoneAndAsValue) {
   */
   const Tensor m = two_by_three();
   const Tensor whole = fp::dispatch<Tensor>("aten::sum", "dim_IntList", m, std::nullopt);
-  EXPECT_EQ(whole.item<float>(), 15.0);  // #PYTHON whole.item()
-  EXPECT_EQ(whole.dim(), 0);             // #PYTHON whole.dim()
+  EXPECT_EQ(whole.item<float>(), truth<double>("whole.item()"));
+  EXPECT_EQ(whole.dim(), 0);  // #PYTHON whole.dim()
   const Tensor rows =
       fp::dispatch<Tensor>("aten::sum", "dim_IntList", m, std::optional(std::vector<int64_t>{1}),
                            true, std::optional<fp::DType>(fp::DType::F64));
-  EXPECT_EQ(rows.to_vector<double>(),
-            (std::vector<double>{3.0, 12.0}));  // #PYTHON rows.flatten().tolist()
-  EXPECT_EQ(rows.dtype(), fp::DType::F64);      // #PYTHON rows.dtype
-  EXPECT_EQ(rows.dim(), 2);                     // #PYTHON rows.dim()
+  EXPECT_EQ(rows.to_vector<double>(), truth<std::vector<double>>("rows.flatten().tolist()"));
+  EXPECT_EQ(rows.dtype(), fp::DType::F64);  // #PYTHON rows.dtype
+  EXPECT_EQ(rows.dim(), 2);                 // #PYTHON rows.dim()
 }
 
 TEST(Dispatch, OptionalTensorArguments) {
@@ -107,10 +106,10 @@ TEST(Dispatch, OptionalTensorArguments) {
   const auto x = fp::tensor({-2.f, 0.5f, 3.f});
   const Tensor low =
       fp::dispatch<Tensor>("aten::clamp", "Tensor", x, fp::tensor(0.f), std::nullopt);
-  EXPECT_EQ(low.to_vector<float>(), (std::vector<float>{0.0, 0.5, 3.0}));  // #PYTHON low.tolist()
+  EXPECT_EQ(low.to_vector<float>(), truth<std::vector<float>>("low.tolist()"));
   const Tensor both =
       fp::dispatch<Tensor>("aten::clamp", "Tensor", x, fp::tensor(0.f), fp::tensor(1.f));
-  EXPECT_EQ(both.to_vector<float>(), (std::vector<float>{0.0, 0.5, 1.0}));  // #PYTHON both.tolist()
+  EXPECT_EQ(both.to_vector<float>(), truth<std::vector<float>>("both.tolist()"));
 }
 
 TEST(Dispatch, StringArgument) {
@@ -132,9 +131,8 @@ TEST(Dispatch, StringArgument) {
   EXPECT_EQ(trunc.to_vector<int64_t>(),
             (std::vector<int64_t>{3, -3, -2}));  // #PYTHON trunc.tolist()
   const auto true_div = fp::dispatch<Tensor>("aten::div", "Tensor_mode", a, b, std::nullopt);
-  EXPECT_EQ(true_div.to_vector<float>(),
-            (std::vector<float>{3.5, -3.5, -2.25}));  // #PYTHON true_div.tolist()
-  EXPECT_EQ(true_div.dtype(), fp::DType::F32);        // #PYTHON true_div.dtype
+  EXPECT_EQ(true_div.to_vector<float>(), truth<std::vector<float>>("true_div.tolist()"));
+  EXPECT_EQ(true_div.dtype(), fp::DType::F32);  // #PYTHON true_div.dtype
 }
 
 TEST(Dispatch, OmittedArgumentsTakeTheSchemaDefaults) {
@@ -151,12 +149,9 @@ TEST(Dispatch, OmittedArgumentsTakeTheSchemaDefaults) {
                                         std::vector<int64_t>{1, 1, 4, 4});
   // A single int fills a fixed-size list, as in Python: kernel_size=2 means [2, 2].
   const Tensor pooled = fp::dispatch<Tensor>("aten::max_pool2d", "", m, 2);
-  EXPECT_EQ(pooled.to_vector<double>(),
-            (std::vector<double>{5.0, 7.0, 13.0, 15.0}));  // #PYTHON pooled.flatten().tolist()
+  EXPECT_EQ(pooled.to_vector<double>(), truth<std::vector<double>>("pooled.flatten().tolist()"));
   const Tensor strided = fp::dispatch<Tensor>("aten::max_pool2d", "", m, 2, 1);
-  EXPECT_EQ(strided.to_vector<double>(),
-            (std::vector<double>{5.0, 6.0, 7.0, 9.0, 10.0, 11.0, 13.0, 14.0,
-                                 15.0}));  // #PYTHON strided.flatten().tolist()
+  EXPECT_EQ(strided.to_vector<double>(), truth<std::vector<double>>("strided.flatten().tolist()"));
 }
 
 TEST(Dispatch, EnumArguments) {
@@ -196,15 +191,13 @@ TEST(Dispatch, TensorListsAndOptionalTensorLists) {
   const auto a = fp::tensor({{1.f, 2.f}});
   const auto b = fp::tensor({{3.f, 4.f}});
   const Tensor joined = fp::dispatch<Tensor>("aten::cat", "", std::vector<fp::TensorView>{a, b}, 0);
-  EXPECT_EQ(joined.to_vector<float>(),
-            (std::vector<float>{1.0, 2.0, 3.0, 4.0}));  // #PYTHON joined.flatten().tolist()
-  EXPECT_EQ(joined.size(0), 2);                         // #PYTHON joined.size(0)
+  EXPECT_EQ(joined.to_vector<float>(), truth<std::vector<float>>("joined.flatten().tolist()"));
+  EXPECT_EQ(joined.size(0), 2);  // #PYTHON joined.size(0)
 
   const Tensor columns = fp::tensor({int64_t{2}, int64_t{0}});
   const std::vector<std::optional<fp::TensorView>> indices = {std::nullopt, columns};
   const Tensor picked = fp::dispatch<Tensor>("aten::index", "Tensor", two_by_three(), indices);
-  EXPECT_EQ(picked.to_vector<float>(),
-            (std::vector<float>{2.0, 0.0, 5.0, 3.0}));  // #PYTHON picked.flatten().tolist()
+  EXPECT_EQ(picked.to_vector<float>(), truth<std::vector<float>>("picked.flatten().tolist()"));
 }
 
 TEST(Dispatch, FloatAndBoolLists) {
@@ -221,9 +214,7 @@ TEST(Dispatch, FloatAndBoolLists) {
                                          std::vector<double>{2.0, 1.5});
   EXPECT_EQ(std::vector<int64_t>(up.sizes().begin(), up.sizes().end()),
             (std::vector<int64_t>{1, 1, 4, 3}));  // #PYTHON list(up.shape)
-  EXPECT_EQ(up.to_vector<float>(),
-            (std::vector<float>{0.0, 0.0, 1.0, 0.0, 0.0, 1.0, 2.0, 2.0, 3.0, 2.0, 2.0,
-                                3.0}));  // #PYTHON up.flatten().tolist()
+  EXPECT_EQ(up.to_vector<float>(), truth<std::vector<float>>("up.flatten().tolist()"));
 
   const Tensor g = fp::tensor({{{{1.f, 1.f}, {1.f, 1.f}}}});
   const Tensor grid = fp::dispatch<Tensor>("aten::zeros", "", std::vector<int64_t>{1, 2, 2, 2});
@@ -231,7 +222,7 @@ TEST(Dispatch, FloatAndBoolLists) {
       fp::dispatch<std::tuple<Tensor, Tensor>>("aten::grid_sampler_2d_backward", "", g, x, grid, 0,
                                                0, false, std::vector<bool>{true, false});
   EXPECT_EQ(grad_input.to_vector<float>(),
-            (std::vector<float>{1.0, 1.0, 1.0, 1.0}));  // #PYTHON grad_input.flatten().tolist()
+            truth<std::vector<float>>("grad_input.flatten().tolist()"));
   EXPECT_EQ(grad_grid.is_defined(),
             true);  // #PYTHON grad_grid is not None and grad_grid.numel() > 0
 }
@@ -254,7 +245,7 @@ TEST(Dispatch, UndefinedResultsComeBackAsUndefinedTensors) {
   EXPECT_EQ(grad_weight.is_defined(), false);  // #PYTHON grads[1] is not None
   EXPECT_EQ(grad_bias.is_defined(), false);    // #PYTHON grads[2] is not None
   EXPECT_EQ(grad_input.to_vector<float>(),
-            (std::vector<float>{0.0, 0.0, 0.0, 0.0}));  // #PYTHON grads[0].flatten().tolist()
+            truth<std::vector<float>>("grads[0].flatten().tolist()"));
 }
 
 TEST(Dispatch, IntegersFillFloatArguments) {
@@ -266,7 +257,7 @@ TEST(Dispatch, IntegersFillFloatArguments) {
   const auto x = fp::tensor(
       {std::numeric_limits<float>::quiet_NaN(), 1.f, std::numeric_limits<float>::infinity()});
   const Tensor r = fp::dispatch<Tensor>("aten::nan_to_num", "", x, 0, 100, -100);
-  EXPECT_EQ(r.to_vector<float>(), (std::vector<float>{0.0, 1.0, 100.0}));  // #PYTHON r.tolist()
+  EXPECT_EQ(r.to_vector<float>(), truth<std::vector<float>>("r.tolist()"));
 }
 
 TEST(Dispatch, VoidDiscardsResultsAndInPlaceOpsWrite) {
@@ -277,7 +268,7 @@ TEST(Dispatch, VoidDiscardsResultsAndInPlaceOpsWrite) {
   */
   Tensor t = fp::tensor({0.f, 0.f, 0.f});
   fp::dispatch("aten::fill_", "Tensor", t, fp::tensor(2.5f));
-  EXPECT_EQ(t.to_vector<float>(), (std::vector<float>{2.5, 2.5, 2.5}));  // #PYTHON t.tolist()
+  EXPECT_EQ(t.to_vector<float>(), truth<std::vector<float>>("t.tolist()"));
 }
 
 // --- bad input -------------------------------------------------------------------
@@ -389,8 +380,7 @@ TEST(Dispatch, RunsOnCuda) {
   EXPECT_EQ(on_gpu.device(), fp::Device::cuda(0));
   const Tensor r = fp::dispatch<Tensor>("aten::flip", "", on_gpu, std::vector<int64_t>{1});
   EXPECT_EQ(r.device(), fp::Device::cuda(0));
-  EXPECT_EQ(r.to_vector<float>(),
-            (std::vector<float>{2.0, 1.0, 0.0, 5.0, 4.0, 3.0}));  // #PYTHON r.flatten().tolist()
+  EXPECT_EQ(r.to_vector<float>(), truth<std::vector<float>>("r.flatten().tolist()"));
 }
 
 TEST(DispatchErrors, CudaWithoutADeviceIsAnError) {
@@ -445,8 +435,7 @@ TEST(DispatchSemantics, WritesFollowTheBorrowRules) {
   // business (like t.mul_(t) in Python): allowed.
   fp::dispatch("aten::mul_", "Tensor", t, fp::TensorView(t));
   EXPECT_EQ(t.to_vector<float>(),
-            (std::vector<float>{0.0, 1.0, 4.0, 9.0, 16.0,
-                                25.0}));  // #PYTHON (torch.arange(6.) * torch.arange(6.)).tolist()
+            truth<std::vector<float>>("(torch.arange(6.) * torch.arange(6.)).tolist()"));
 }
 #endif
 

@@ -1,12 +1,23 @@
 // Schema parsing and the registry fp::dispatch checks calls against.
 #include <gtest/gtest.h>
 
+#include <flash_powder/abi/testing.h>
 #include <flash_powder/flash_powder.h>
+#include <flash_powder/ops/aten.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+#include <string_view>
+#include <tuple>
+#include <vector>
 
 #include "support/expect_error.h"
 
 namespace {
 
+using fp::TorchVersion;
+using fp::abi::Availability;
 using fp::abi::Schema;
 using Kind = fp::abi::SchemaType::Kind;
 
@@ -130,6 +141,124 @@ TEST(SchemaErrors, UnknownOpsListTheOverloadsThatExist) {
   EXPECT_FP_ERROR("aten::div.floor: no such op in the schemas flash_powder knows (its overloads: " +
                       overloads + ")",
                   fp::abi::find_schema("aten::div", "floor"));
+}
+
+// --- Ops by torch release ----------------------------------------------------
+
+TEST(SchemaReleases, BuiltinSchemasSayWhichTorchFirstHasThem) {
+  const Schema& lanczos = fp::abi::find_schema("aten::_upsample_lanczos2d_aa", "");
+  EXPECT_EQ(lanczos.availability.since, (TorchVersion{2, 12, 0}));
+  EXPECT_EQ(lanczos.availability.removed_in, std::nullopt);
+  const Schema& flip = fp::abi::find_schema("aten::flip", "");
+  EXPECT_EQ(flip.availability.since, (TorchVersion{2, 11, 0}));
+  EXPECT_EQ(flip.availability.removed_in, std::nullopt);
+  EXPECT_EQ(fp::abi::builtin_oldest_release(), (TorchVersion{2, 11, 0}));
+}
+
+TEST(SchemaReleases, BuiltinSchemasSayWhichTorchRemovedThem) {
+  const Schema& qr = fp::abi::find_schema("aten::qr", "Q");
+  EXPECT_EQ(qr.availability.since, (TorchVersion{2, 11, 0}));
+  EXPECT_EQ(qr.availability.removed_in, (TorchVersion{2, 14, 0}));
+}
+
+TEST(SchemaReleases, ListedOverloadsAreSortedBuiltinSchemas) {
+  const auto listed = fp::abi::builtin_availability();
+  const auto schemas = fp::abi::builtin_schemas();
+  EXPECT_TRUE(std::is_sorted(listed.begin(), listed.end(),
+                             [](const auto& a, const auto& b) { return a.key < b.key; }));
+  for (const auto& entry : listed) {
+    const auto named = [&](std::string_view text) {
+      return text.substr(0, text.find('(')) == entry.key;
+    };
+    EXPECT_TRUE(std::any_of(schemas.begin(), schemas.end(), named)) << entry.key;
+  }
+}
+
+TEST(SchemaReleases, AvailabilityIncludesPatchReleasesUpToTheRemoval) {
+  const Availability qr{{2, 11, 0}, TorchVersion{2, 14, 0}};
+  EXPECT_FALSE(qr.includes({2, 10, 3}));
+  EXPECT_TRUE(qr.includes({2, 11, 0}));
+  EXPECT_TRUE(qr.includes({2, 13, 9}));
+  EXPECT_FALSE(qr.includes({2, 14, 0}));
+  EXPECT_FALSE(qr.includes({2, 15, 1}));
+  const Availability lanczos{{2, 12, 0}, std::nullopt};
+  EXPECT_FALSE(lanczos.includes({2, 11, 0}));
+  EXPECT_TRUE(lanczos.includes({2, 12, 1}));
+  EXPECT_TRUE(lanczos.includes({3, 0, 0}));
+}
+
+TEST(SchemaReleases, RegisteredSchemasAreInEveryRelease) {
+  fp::abi::register_schema("fp_test::anywhere(Tensor x) -> Tensor");
+  const Schema& anywhere = fp::abi::find_schema("fp_test::anywhere", "");
+  EXPECT_TRUE(anywhere.availability.includes({2, 11, 0}));
+  EXPECT_TRUE(anywhere.availability.includes({9, 0, 0}));
+}
+
+/// Makes fp::dispatch's release check take another torch for the loaded one
+/// while it lives, so that the refusals of other releases can be tested with
+/// the torch the suite runs on.
+class PretendLoadedTorch {
+ public:
+  explicit PretendLoadedTorch(TorchVersion version) {
+    fp::abi::testing::pretend_loaded_torch(version);
+  }
+  ~PretendLoadedTorch() { fp::abi::testing::pretend_loaded_torch(std::nullopt); }
+  PretendLoadedTorch(const PretendLoadedTorch&) = delete;
+  PretendLoadedTorch& operator=(const PretendLoadedTorch&) = delete;
+};
+
+TEST(SchemaReleasesErrors, OpsNewerThanTheLoadedTorchAreRefused) {
+  const fp::Tensor x = fp::ones({1, 1, 4, 4});
+  const PretendLoadedTorch torch_2_11({2, 11, 0});
+  EXPECT_FP_ERROR_EXACT(
+      "aten::_upsample_lanczos2d_aa needs torch 2.12 or later; this process loaded torch 2.11.0",
+      fp::dispatch<fp::Tensor>("aten::_upsample_lanczos2d_aa", "", x,
+                               std::vector<std::int64_t>{2, 2}, false));
+  // The generated wrappers go through the same check.
+  EXPECT_FP_ERROR_EXACT(
+      "aten::_upsample_lanczos2d_aa.vec needs torch 2.12 or later; this process loaded torch "
+      "2.11.0",
+      fp::aten::_upsample_lanczos2d_aa_vec(x, {2, 2}, false, std::nullopt));
+}
+
+TEST(SchemaReleasesErrors, TheReleaseIsCheckedBeforeTheArguments) {
+  // The check comes first, before the arguments are looked at (here: there
+  // are none) and anything is boxed for libtorch.
+  const PretendLoadedTorch torch_2_11({2, 11, 0});
+  EXPECT_FP_ERROR_EXACT(
+      "aten::storage_offset needs torch 2.12 or later; this process loaded torch 2.11.0",
+      fp::dispatch<std::int64_t>("aten::storage_offset", ""));
+}
+
+TEST(SchemaReleasesErrors, OpsRemovedBeforeTheLoadedTorchAreRefused) {
+  const fp::Tensor a = fp::ones({2, 2});
+  const PretendLoadedTorch torch_2_14({2, 14, 1});
+  EXPECT_FP_ERROR_EXACT("aten::qr was removed in torch 2.14; this process loaded torch 2.14.1",
+                        fp::dispatch<std::tuple<fp::Tensor, fp::Tensor>>("aten::qr", "", a));
+  EXPECT_FP_ERROR_EXACT(
+      "aten::cholesky was removed in torch 2.14; this process loaded torch 2.14.1",
+      fp::aten::cholesky(a));
+}
+
+TEST(SchemaReleases, OpsOfTheLoadedTorchAreCalled) {
+  const fp::Tensor x = fp::ones({1, 1, 4, 4});
+  const auto downsample = [&] {
+    return fp::dispatch<fp::Tensor>("aten::_upsample_lanczos2d_aa", "", x,
+                                    std::vector<std::int64_t>{2, 2}, false);
+  };
+  // A pretence ends with its scope: then the check sees the real torch.
+  { const PretendLoadedTorch torch_2_11({2, 11, 0}); }
+  if (fp::torch_version() >= TorchVersion{2, 12, 0}) {
+    const fp::Tensor small = downsample();
+    EXPECT_EQ(std::vector<std::int64_t>(small.sizes().begin(), small.sizes().end()),
+              (std::vector<std::int64_t>{1, 1, 2, 2}));
+  } else {
+    EXPECT_FP_ERROR_EXACT(
+        "aten::_upsample_lanczos2d_aa needs torch 2.12 or later; this process "
+        "loaded torch " +
+            fp::torch_version().str(),
+        downsample());
+  }
 }
 
 }  // namespace

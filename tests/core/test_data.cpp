@@ -6,8 +6,11 @@
 
 #include "support/expect_error.h"
 #include "support/shapes.h"
+#include "support/truth.h"
 
 namespace {
+
+using fp_test::truth;
 
 using fp::Tensor;
 using fp_test::shape;
@@ -47,29 +50,22 @@ TEST(Properties, MatchPython) {
 TEST(DataAccess, DataAtItemToVector) {
   Tensor x = cube();
   EXPECT_EQ(x.data<float>().size(), 24u);
-  EXPECT_EQ(x.data<float>()[5], 5.0f);             // #PYTHON x.flatten()[5].item()
-  EXPECT_EQ(x.at<float>({1, -1, 2}), 22.0f);       // #PYTHON x[1, -1, 2].item()
-  EXPECT_EQ(x.i(1, 2, 3).item<double>(), 23.0);    // #PYTHON x[1, 2, 3].item()
+  EXPECT_EQ(x.data<float>()[5], truth<double>("x.flatten()[5].item()"));
+  EXPECT_EQ(x.at<float>({1, -1, 2}), truth<double>("x[1, -1, 2].item()"));
+  EXPECT_EQ(x.i(1, 2, 3).item<double>(), truth<double>("x[1, 2, 3].item()"));
   EXPECT_EQ(x.i(0, 0, 1).item<int64_t>(), 1);      // #PYTHON int(x[0, 0, 1].item())
   EXPECT_EQ(fp::tensor(2.7f).item<int32_t>(), 2);  // #PYTHON int(torch.tensor(2.7).item())
   // Read in place (same dtype, on the CPU), at an offset and through strides.
-  EXPECT_EQ(x.i(1, 2, 3).item<float>(), 23.0f);  // #PYTHON x[1, 2, 3].item()
+  EXPECT_EQ(x.i(1, 2, 3).item<float>(), truth<double>("x[1, 2, 3].item()"));
   EXPECT_EQ(x.transpose(0, 2).i(3, 2, 1).item<float>(),
-            23.0f);  // #PYTHON x.transpose(0, 2)[3, 2, 1].item()
-  EXPECT_EQ(x.i(1).to_vector<float>(),
-            (std::vector<float>{12.0, 13.0, 14.0, 15.0, 16.0, 17.0, 18.0, 19.0, 20.0, 21.0, 22.0,
-                                23.0}));  // #PYTHON x[1].flatten().tolist()
+            truth<double>("x.transpose(0, 2)[3, 2, 1].item()"));
+  EXPECT_EQ(x.i(1).to_vector<float>(), truth<std::vector<float>>("x[1].flatten().tolist()"));
   {
     const fp::TensorView t = x.transpose(0, 2);
     EXPECT_EQ(t.to_vector<float>(),
-              (
-                  std::
-                      vector<float>{
-                          0.0,  12.0, 4.0,  16.0, 8.0,  20.0, 1.0,  13.0, 5.0,
-                          17.0, 9.0,  21.0, 2.0,  14.0, 6.0,  18.0, 10.0, 22.0,
-                          3.0,  15.0, 7.0,  19.0, 11.0, 23.0}));  // #PYTHON x.transpose(0, 2).flatten().tolist()
-    EXPECT_EQ(t.at<float>({3, 2, 1}), 23.0f);  // #PYTHON x.transpose(0, 2)[3, 2, 1].item()
-  }                                            // the view ends before x is written
+              truth<std::vector<float>>("x.transpose(0, 2).flatten().tolist()"));
+    EXPECT_EQ(t.at<float>({3, 2, 1}), truth<double>("x.transpose(0, 2)[3, 2, 1].item()"));
+  }  // the view ends before x is written
   x.data_mut<float>()[0] = 42.f;
   x.at_mut<float>({0, 0, 1}) = -1.f;
   EXPECT_EQ(x.to_vector<float>()[0], 42.f);

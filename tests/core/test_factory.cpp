@@ -7,8 +7,11 @@
 #include <limits>
 
 #include "support/expect_error.h"
+#include "support/truth.h"
 
 namespace {
+
+using fp_test::truth;
 
 std::vector<int64_t> shape(const fp::Tensor& t) {
   return {t.sizes().begin(), t.sizes().end()};
@@ -29,8 +32,7 @@ TEST(Factory, EmptyZerosOnesWithOptions) {
   EXPECT_EQ(z.dtype(), fp::DType::U8);  // #PYTHON z.dtype
   EXPECT_EQ(z.to_vector<uint8_t>(), std::vector<uint8_t>(36, 0));
   const fp::Tensor o = fp::ones({2, 3}, fp::DType::F16);
-  EXPECT_EQ(o.to_vector<float>(),
-            (std::vector<float>{1.0, 1.0, 1.0, 1.0, 1.0, 1.0}));  // #PYTHON o.flatten().tolist()
+  EXPECT_EQ(o.to_vector<float>(), truth<std::vector<float>>("o.flatten().tolist()"));
   EXPECT_EQ(fp::zeros(4).numel(), 4);
   EXPECT_EQ(fp::zeros({}).dim(), 0);
 }
@@ -46,8 +48,7 @@ TEST(Factory, FullInfersTheDTypeLikePython) {
   */
   EXPECT_EQ(fp::full({2}, 3).dtype(), fp::DType::I64);    // #PYTHON i.dtype
   EXPECT_EQ(fp::full({2}, 3.5).dtype(), fp::DType::F32);  // #PYTHON f.dtype
-  EXPECT_EQ(fp::full({2}, 3.5).to_vector<float>(),
-            (std::vector<float>{3.5, 3.5}));                // #PYTHON f.tolist()
+  EXPECT_EQ(fp::full({2}, 3.5).to_vector<float>(), truth<std::vector<float>>("f.tolist()"));
   EXPECT_EQ(fp::full({2}, true).dtype(), fp::DType::Bool);  // #PYTHON b.dtype
   EXPECT_EQ(fp::full({1}, (int64_t{1} << 62) + 1).item<int64_t>(),
             4611686018427387905);  // #PYTHON big.item()
@@ -72,51 +73,16 @@ TEST(Factory, ArangeIntegerAndFloatingForms) {
   EXPECT_EQ(fp::arange(5).dtype(), fp::DType::I64);  // #PYTHON a.dtype
   EXPECT_EQ(fp::arange(1, 10, 3).to_vector<int64_t>(),
             (std::vector<int64_t>{1, 4, 7}));  // #PYTHON b.tolist()
-  EXPECT_EQ(fp::arange(0, 1, 0.1).to_vector<float>(),
-            (std::vector<float>{0.0, 0.10000000149011612, 0.20000000298023224, 0.30000001192092896,
-                                0.4000000059604645, 0.5, 0.6000000238418579, 0.699999988079071,
-                                0.800000011920929, 0.8999999761581421}));  // #PYTHON c.tolist()
-  EXPECT_EQ(fp::arange(0, 1, 0.1).dtype(), fp::DType::F32);                // #PYTHON c.dtype
-  EXPECT_EQ(fp::arange(10, 0, -2.5).to_vector<float>(),
-            (std::vector<float>{10.0, 7.5, 5.0, 2.5}));  // #PYTHON d.tolist()
-  EXPECT_EQ(fp::arange(-3.7, 5.2, 0.3).to_vector<float>(),
-            (std::vector<float>{-3.700000047683716,
-                                -3.4000000953674316,
-                                -3.1000001430511475,
-                                -2.799999952316284,
-                                -2.5,
-                                -2.200000047683716,
-                                -1.9000000953674316,
-                                -1.600000023841858,
-                                -1.2999999523162842,
-                                -0.9999999403953552,
-                                -0.6999999284744263,
-                                -0.3999999463558197,
-                                -0.09999994933605194,
-                                0.20000004768371582,
-                                0.5000000596046448,
-                                0.8000000715255737,
-                                1.100000023841858,
-                                1.399999976158142,
-                                1.7000000476837158,
-                                2.0,
-                                2.299999952316284,
-                                2.5999999046325684,
-                                2.9000000953674316,
-                                3.200000047683716,
-                                3.5,
-                                3.799999952316284,
-                                4.099999904632568,
-                                4.400000095367432,
-                                4.699999809265137,
-                                5.0}));  // #PYTHON e.tolist()
+  EXPECT_EQ(fp::arange(0, 1, 0.1).to_vector<float>(), truth<std::vector<float>>("c.tolist()"));
+  EXPECT_EQ(fp::arange(0, 1, 0.1).dtype(), fp::DType::F32);  // #PYTHON c.dtype
+  EXPECT_EQ(fp::arange(10, 0, -2.5).to_vector<float>(), truth<std::vector<float>>("d.tolist()"));
+  EXPECT_EQ(fp::arange(-3.7, 5.2, 0.3).to_vector<float>(), truth<std::vector<float>>("e.tolist()"));
   EXPECT_EQ(fp::arange(0.5, 3.5, 1, fp::DType::I64).to_vector<int64_t>(),
             (std::vector<int64_t>{0, 1, 2}));  // #PYTHON f.tolist()
-  EXPECT_EQ(
-      fp::arange(0, 2, 0.25, fp::DType::F16).to_vector<float>(),
-      (std::vector<float>{0.0, 0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 1.75}));  // #PYTHON g.tolist()
+  EXPECT_EQ(fp::arange(0, 2, 0.25, fp::DType::F16).to_vector<float>(),
+            truth<std::vector<float>>("g.tolist()"));
   EXPECT_EQ(fp::arange(5, fp::DType::F64).to_vector<double>(),
-            (std::vector<double>{0.0, 1.0, 2.0, 3.0, 4.0}));  // #PYTHON h.tolist()
+            truth<std::vector<double>>("h.tolist()"));
 }
 
 TEST(Factory, LinspaceAndEye) {
@@ -127,16 +93,10 @@ TEST(Factory, LinspaceAndEye) {
   e = torch.eye(3)
   r = torch.eye(2, 3, dtype=torch.int32)
   */
-  EXPECT_EQ(
-      fp::linspace(-1, 1, 7).to_vector<float>(),
-      (std::vector<float>{-1.0, -0.6666666269302368, -0.3333333134651184, -2.9802322387695312e-08,
-                          0.3333333134651184, 0.6666666269302368, 1.0}));  // #PYTHON l.tolist()
+  EXPECT_EQ(fp::linspace(-1, 1, 7).to_vector<float>(), truth<std::vector<float>>("l.tolist()"));
   EXPECT_EQ(fp::linspace(0, 1, 11, fp::DType::F64).to_vector<double>(),
-            (std::vector<double>{0.0, 0.1, 0.2, 0.30000000000000004, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9,
-                                 1.0}));  // #PYTHON l64.tolist()
-  EXPECT_EQ(fp::eye(3).to_vector<float>(),
-            (std::vector<float>{1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0,
-                                1.0}));  // #PYTHON e.flatten().tolist()
+            truth<std::vector<double>>("l64.tolist()"));
+  EXPECT_EQ(fp::eye(3).to_vector<float>(), truth<std::vector<float>>("e.flatten().tolist()"));
   EXPECT_EQ(fp::eye(2, 3, fp::DType::I32).to_vector<int32_t>(),
             (std::vector<int32_t>{1, 0, 0, 0, 1, 0}));            // #PYTHON r.flatten().tolist()
   EXPECT_EQ(shape(fp::eye(2, 3)), (std::vector<int64_t>{2, 3}));  // #PYTHON list(r.shape)
@@ -237,8 +197,7 @@ TEST(Factory, FullAcceptsWhatPythonAccepts) {
             (std::vector<uint8_t>{255, 255}));  // #PYTHON wrapped.tolist()
   EXPECT_EQ(
       fp::full({2}, std::numeric_limits<double>::infinity(), fp::DType::F16).to_vector<double>(),
-      (std::vector<double>{std::numeric_limits<double>::infinity(),
-                           std::numeric_limits<double>::infinity()}));  // #PYTHON infinite.tolist()
+      truth<std::vector<double>>("infinite.tolist()"));
   EXPECT_EQ(fp::full({2}, -2.9, fp::DType::I8).to_vector<int8_t>(),
             (std::vector<int8_t>{-2, -2}));  // #PYTHON truncated.tolist()
 }
@@ -268,11 +227,11 @@ TEST(Factory, LargeAranges) {
   const fp::Tensor f32 = fp::arange(-3.0, 7.0, 0.0001);
   EXPECT_EQ(f32.numel(), 100000);  // #PYTHON f32.numel()
   EXPECT_EQ(bit_checksum<int32_t>(f32.to_vector<float>()),
-            42896930354977);  // #PYTHON checksum(f32, torch.int32)
+            truth<std::int64_t>("checksum(f32, torch.int32)"));
   const fp::Tensor f64 = fp::arange(0.1, 9.7, 0.0003, fp::DType::F64);
   EXPECT_EQ(f64.numel(), 32000);  // #PYTHON f64.numel()
   EXPECT_EQ(bit_checksum<int64_t>(f64.to_vector<double>()),
-            -6597277776663805059);  // #PYTHON checksum(f64, torch.int64)
+            truth<std::int64_t>("checksum(f64, torch.int64)"));
   const fp::Tensor f16 = fp::arange(0, 1000, 0.01, fp::DType::F16);
   std::vector<int16_t> f16_bits;
   for (float value : f16.to_vector<float>())

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "support/expect_error.h"
+#include "support/truth.h"
 
 /*
 #|PYTHON_GLOBAL
@@ -28,6 +29,8 @@ def ordered_sum(t):
 */
 
 namespace {
+
+using fp_test::truth;
 
 using fp::DType;
 using fp::Generator;
@@ -161,10 +164,7 @@ TEST(Rand, Float32EqualsPython) {
   EXPECT_EQ(shape(x), (std::vector<int64_t>{2, 3}));  // #PYTHON list(x.shape)
   EXPECT_EQ(x.dtype(), fp::DType::F32);               // #PYTHON x.dtype
   EXPECT_EQ(x.device(), fp::Device::cpu());
-  EXPECT_EQ(x.to_vector<float>(),
-            (std::vector<float>{0.8822692632675171, 0.9150039553642273, 0.38286375999450684,
-                                0.9593056440353394, 0.3904482126235962,
-                                0.600895345211029}));  // #PYTHON x.flatten().tolist()
+  EXPECT_EQ(x.to_vector<float>(), truth<std::vector<float>>("x.flatten().tolist()"));
 }
 
 TEST(Rand, EveryFloatingDTypeEqualsPython) {
@@ -178,31 +178,20 @@ TEST(Rand, EveryFloatingDTypeEqualsPython) {
   */
   Generator generator(7);
   EXPECT_EQ(fp::rand({5}, generator, DType::F64).to_vector<double>(),
-            (std::vector<double>{0.279380429906404, 0.27369371365176565, 0.8620929614176255,
-                                 0.6566884305882014, 0.9225293674529872}));  // #PYTHON f64.tolist()
+            truth<std::vector<double>>("f64.tolist()"));
   generator.manual_seed(7);
   const Tensor half = fp::rand({5}, generator, DType::F16);
   EXPECT_EQ(half.dtype(), DType::F16);
-  EXPECT_EQ(half.to_vector<float>(),
-            (std::vector<float>{0.53515625, 0.1988525390625, 0.6591796875, 0.65673828125,
-                                0.2327880859375}));  // #PYTHON f16.float().tolist()
+  EXPECT_EQ(half.to_vector<float>(), truth<std::vector<float>>("f16.float().tolist()"));
   generator.manual_seed(7);
   EXPECT_EQ(fp::rand({5}, generator, DType::BF16).to_vector<float>(),
-            (std::vector<float>{0.53515625, 0.19921875, 0.66015625, 0.65625,
-                                0.232421875}));  // #PYTHON bf16.float().tolist()
+            truth<std::vector<float>>("bf16.float().tolist()"));
   generator.manual_seed(7);
-  EXPECT_EQ(
-      fp::rand({3}, generator, DType::C64).to_vector<std::complex<double>>(),
-      (std::vector<std::complex<double>>{
-          std::complex<double>(0.5349225401878357, 0.19880318641662598),
-          std::complex<double>(0.6592116951942444, 0.6568902730941772),
-          std::complex<double>(0.23276156187057495, 0.4250614047050476)}));  // #PYTHON c64.tolist()
+  EXPECT_EQ(fp::rand({3}, generator, DType::C64).to_vector<std::complex<double>>(),
+            truth<std::vector<std::complex<double>>>("c64.tolist()"));
   generator.manual_seed(7);
-  EXPECT_EQ(
-      fp::rand({2}, generator, DType::C128).to_vector<std::complex<double>>(),
-      (std::vector<std::complex<double>>{
-          std::complex<double>(0.279380429906404, 0.27369371365176565),
-          std::complex<double>(0.8620929614176255, 0.6566884305882014)}));  // #PYTHON c128.tolist()
+  EXPECT_EQ(fp::rand({2}, generator, DType::C128).to_vector<std::complex<double>>(),
+            truth<std::vector<std::complex<double>>>("c128.tolist()"));
 }
 
 TEST(Rand, CallsInARowContinueTheSequence) {
@@ -215,16 +204,12 @@ TEST(Rand, CallsInARowContinueTheSequence) {
   */
   Generator generator(1);
   EXPECT_EQ(fp::rand({3}, generator).to_vector<float>(),
-            (std::vector<float>{0.7576315999031067, 0.2793108820915222,
-                                0.40306925773620605}));  // #PYTHON first.tolist()
+            truth<std::vector<float>>("first.tolist()"));
   EXPECT_EQ(fp::rand({2, 2}, generator, DType::F64).to_vector<double>(),
-            (std::vector<double>{0.8774757385799318, 0.39886918179157627, 0.03497559869570377,
-                                 0.5102234327023485}));  // #PYTHON second.flatten().tolist()
+            truth<std::vector<double>>("second.flatten().tolist()"));
   const Tensor third = fp::rand({1000}, generator);
-  EXPECT_EQ(ordered_sum(third), 501.1442531943321);  // #PYTHON ordered_sum(third)
-  EXPECT_EQ(tail(third, 3),
-            (std::vector<float>{0.4161068797111511, 0.11395704746246338,
-                                0.8781216740608215}));  // #PYTHON third[-3:].tolist()
+  EXPECT_EQ(ordered_sum(third), truth<double>("ordered_sum(third)"));
+  EXPECT_EQ(tail(third, 3), truth<std::vector<float>>("third[-3:].tolist()"));
 }
 
 TEST(Rand, ZeroDimAndEmptyTensors) {
@@ -237,13 +222,12 @@ TEST(Rand, ZeroDimAndEmptyTensors) {
   */
   Generator generator(4);
   const Tensor scalar = fp::rand({}, generator);
-  EXPECT_EQ(scalar.dim(), 0);                           // #PYTHON scalar.dim()
-  EXPECT_EQ(scalar.item<float>(), 0.5596386194229126);  // #PYTHON scalar.item()
+  EXPECT_EQ(scalar.dim(), 0);  // #PYTHON scalar.dim()
+  EXPECT_EQ(scalar.item<float>(), truth<double>("scalar.item()"));
   const Tensor empty = fp::rand({0, 3}, generator);
   EXPECT_EQ(shape(empty), (std::vector<int64_t>{0, 3}));  // #PYTHON list(empty.shape)
-  EXPECT_EQ(
-      fp::rand({2}, generator).to_vector<float>(),
-      (std::vector<float>{0.5590924024581909, 0.0914568305015564}));  // #PYTHON after.tolist()
+  EXPECT_EQ(fp::rand({2}, generator).to_vector<float>(),
+            truth<std::vector<float>>("after.tolist()"));
 }
 
 TEST(Rand, GeneratorFormsPlaceTheSamplesOnTheRequestedDevice) {
@@ -283,14 +267,10 @@ TEST(Randn, FewerThanSixteenValuesTakeTheElementwisePath) {
   Generator generator(42);
   const Tensor x = fp::randn({2, 3}, generator);
   EXPECT_EQ(shape(x), (std::vector<int64_t>{2, 3}));  // #PYTHON list(x.shape)
-  EXPECT_EQ(x.to_vector<float>(),
-            (std::vector<float>{0.33669036626815796, 0.12880940735340118, 0.23446236550807953,
-                                0.23033303022384644, -1.1228563785552979,
-                                -0.18632829189300537}));  // #PYTHON x.flatten().tolist()
+  EXPECT_EQ(x.to_vector<float>(), truth<std::vector<float>>("x.flatten().tolist()"));
   generator.manual_seed(42);
   EXPECT_EQ(fp::randn({5}, generator, DType::F64).to_vector<double>(),
-            (std::vector<double>{0.33669035438385886, 0.1288094051365897, 0.23446236336153173,
-                                 0.2303330279146119, -1.1228563767381703}));  // #PYTHON d.tolist()
+            truth<std::vector<double>>("d.tolist()"));
 }
 
 TEST(Randn, SixteenValuesAndMoreTakeNormalFill) {
@@ -300,34 +280,12 @@ TEST(Randn, SixteenValuesAndMoreTakeNormalFill) {
   ragged = torch.randn(37, generator=seeded(5))
   */
   Generator generator(5);
-  EXPECT_EQ(
-      fp::randn({32}, generator).to_vector<float>(),
-      (std::vector<float>{1.8423298597335815,   0.5188871622085571,  -1.7119213342666626,
-                          -1.7013792991638184,  2.0194194316864014,  -0.26861444115638733,
-                          -0.13071750104427338, -1.4374138116836548, 0.39076822996139526,
-                          -0.0189677607268095,  -1.3526873588562012, -0.7308177947998047,
-                          0.9879222512245178,   -0.4194079339504242, -0.5848958492279053,
-                          -0.782335102558136,   2.779863119125366,   1.2220252752304077,
-                          -0.33644935488700867, -0.9650601744651794, -0.1296626776456833,
-                          -0.6017656326293945,  0.14499856531620026, -0.14982716739177704,
-                          -0.43739840388298035, 0.7792337536811829,  -0.05833946168422699,
-                          -2.0304951667785645,  1.4829323291778564,  0.49403807520866394,
-                          0.24921877682209015,  1.7470314502716064}));  // #PYTHON exact.tolist()
+  EXPECT_EQ(fp::randn({32}, generator).to_vector<float>(),
+            truth<std::vector<float>>("exact.tolist()"));
   generator.manual_seed(5);
   // 37 = 2 * 16 + 5: torch redraws the last 16 values as one block.
-  EXPECT_EQ(
-      fp::randn({37}, generator).to_vector<float>(),
-      (std::vector<float>{
-          1.8423298597335815,  0.5188871622085571,   -1.7119213342666626,  -1.7013792991638184,
-          2.0194194316864014,  -0.26861444115638733, -0.13071750104427338, -1.4374138116836548,
-          0.39076822996139526, -0.0189677607268095,  -1.3526873588562012,  -0.7308177947998047,
-          0.9879222512245178,  -0.4194079339504242,  -0.5848958492279053,  -0.782335102558136,
-          2.779863119125366,   1.2220252752304077,   -0.33644935488700867, -0.9650601744651794,
-          -0.1296626776456833, 0.287949800491333,    0.9367964863777161,   -2.403135061264038,
-          0.8183425664901733,  -0.6632770895957947,  0.2652658224105835,   -1.5660384893417358,
-          -1.6406761407852173, -0.20662859082221985, -0.5259512066841125,  -1.697732925415039,
-          -1.0364670753479004, 0.6704617738723755,   -0.1777045875787735,  0.4313727617263794,
-          1.2417020797729492}));  // #PYTHON ragged.tolist()
+  EXPECT_EQ(fp::randn({37}, generator).to_vector<float>(),
+            truth<std::vector<float>>("ragged.tolist()"));
 }
 
 TEST(Randn, LargeTensorsOfEveryFloatingDTypeEqualPython) {
@@ -340,26 +298,21 @@ TEST(Randn, LargeTensorsOfEveryFloatingDTypeEqualPython) {
   */
   Generator generator(2024);
   const Tensor f32 = fp::randn({10, 101}, generator);
-  EXPECT_EQ(ordered_sum(f32), 32.68489816041256);  // #PYTHON ordered_sum(f32)
-  EXPECT_EQ(tail(f32, 3),
-            (std::vector<float>{-0.5862937569618225, -0.2982133626937866,
-                                0.17790302634239197}));  // #PYTHON f32.flatten()[-3:].tolist()
+  EXPECT_EQ(ordered_sum(f32), truth<double>("ordered_sum(f32)"));
+  EXPECT_EQ(tail(f32, 3), truth<std::vector<float>>("f32.flatten()[-3:].tolist()"));
   generator.manual_seed(2024);
   const Tensor f64 = fp::randn({1001}, generator, DType::F64);
-  EXPECT_EQ(ordered_sum(f64), -7.795594038733868);              // #PYTHON ordered_sum(f64)
-  EXPECT_EQ(f64.to_vector<double>()[1000], 1.587787178996687);  // #PYTHON f64[1000].item()
+  EXPECT_EQ(ordered_sum(f64), truth<double>("ordered_sum(f64)"));
+  EXPECT_EQ(f64.to_vector<double>()[1000], truth<double>("f64[1000].item()"));
   generator.manual_seed(2024);
   const Tensor f16 = fp::randn({1001}, generator, DType::F16);
   EXPECT_EQ(f16.dtype(), DType::F16);
-  EXPECT_EQ(ordered_sum(f16), 45.94694596529007);  // #PYTHON ordered_sum(f16)
-  EXPECT_EQ(tail(f16, 3),
-            (std::vector<float>{1.255859375, 1.201171875,
-                                -0.6318359375}));  // #PYTHON f16[-3:].float().tolist()
+  EXPECT_EQ(ordered_sum(f16), truth<double>("ordered_sum(f16)"));
+  EXPECT_EQ(tail(f16, 3), truth<std::vector<float>>("f16[-3:].float().tolist()"));
   generator.manual_seed(2024);
   const Tensor bf16 = fp::randn({1001}, generator, DType::BF16);
-  EXPECT_EQ(ordered_sum(bf16), 45.964383006095886);  // #PYTHON ordered_sum(bf16)
-  EXPECT_EQ(tail(bf16, 3), (std::vector<float>{1.2578125, 1.203125,
-                                               -0.6328125}));  // #PYTHON bf16[-3:].float().tolist()
+  EXPECT_EQ(ordered_sum(bf16), truth<double>("ordered_sum(bf16)"));
+  EXPECT_EQ(tail(bf16, 3), truth<std::vector<float>>("bf16[-3:].float().tolist()"));
 }
 
 TEST(Randn, ComplexHasUnitVarianceSplitOverTheParts) {
@@ -370,27 +323,12 @@ TEST(Randn, ComplexHasUnitVarianceSplitOverTheParts) {
   */
   Generator generator(11);
   EXPECT_EQ(fp::randn({3}, generator, DType::C64).to_vector<std::complex<double>>(),
-            (std::vector<std::complex<double>>{
-                std::complex<double>(0.5215827822685242, 1.3759796619415283),
-                std::complex<double>(-0.49465060234069824, -0.9208633303642273),
-                std::complex<double>(-0.36293119192123413,
-                                     -0.1906498223543167)}));  // #PYTHON small.tolist()
+            truth<std::vector<std::complex<double>>>("small.tolist()"));
   generator.manual_seed(11);
   const Tensor large = fp::randn({2, 5}, generator, DType::C128);  // 20 reals: normal_fill
   EXPECT_EQ(shape(large), (std::vector<int64_t>{2, 5}));
   EXPECT_EQ(large.to_vector<std::complex<double>>(),
-            (std::vector<std::complex<double>>{
-                std::complex<double>(0.19684427680241534, -1.3248455302270443),
-                std::complex<double>(1.0328675390109439, -0.3757904812653703),
-                std::complex<double>(0.6979154594412156, -0.9390054698442232),
-                std::complex<double>(-0.8365531388015867, -0.8049543770922097),
-                std::complex<double>(0.6011557055812619, 1.6340692645665105),
-                std::complex<double>(-0.20866062009552402, 0.1040101409892929),
-                std::complex<double>(0.08679255219537456, -0.9370721546499291),
-                std::complex<double>(-0.9302927739882361, -1.2861113835958922),
-                std::complex<double>(0.8859624668322479, 0.2818541375335884),
-                std::complex<double>(1.0214143684279517,
-                                     -1.410926189063898)}));  // #PYTHON large.flatten().tolist()
+            truth<std::vector<std::complex<double>>>("large.flatten().tolist()"));
 }
 
 TEST(Randn, TheBoxMullerSpareCarriesOverBetweenCalls) {
@@ -405,18 +343,14 @@ TEST(Randn, TheBoxMullerSpareCarriesOverBetweenCalls) {
   */
   Generator generator(9);
   EXPECT_EQ(fp::randn({3}, generator).to_vector<float>(),
-            (std::vector<float>{0.04472753778100014, 1.9112390279769897,
-                                -0.2310308963060379}));  // #PYTHON first.tolist()
-  EXPECT_EQ(ordered_sum(fp::randn({40}, generator)),
-            -9.816891886293888);  // #PYTHON ordered_sum(block)
-  EXPECT_EQ(
-      fp::rand({2}, generator).to_vector<float>(),
-      (std::vector<float>{0.5365777015686035, 0.0363008975982666}));  // #PYTHON uniform.tolist()
+            truth<std::vector<float>>("first.tolist()"));
+  EXPECT_EQ(ordered_sum(fp::randn({40}, generator)), truth<double>("ordered_sum(block)"));
+  EXPECT_EQ(fp::rand({2}, generator).to_vector<float>(),
+            truth<std::vector<float>>("uniform.tolist()"));
   EXPECT_EQ(fp::randn({1}, generator).to_vector<float>(),
-            (std::vector<float>{0.3459281623363495}));  // #PYTHON second.tolist()
+            truth<std::vector<float>>("second.tolist()"));
   EXPECT_EQ(fp::randn({2, 2}, generator, DType::F64).to_vector<double>(),
-            (std::vector<double>{2.145403786085727, -0.14343841176478717, -0.05322646405977787,
-                                 -0.33490000215504895}));  // #PYTHON third.flatten().tolist()
+            truth<std::vector<double>>("third.flatten().tolist()"));
 }
 
 TEST(Randn, WithoutGeneratorHasTheRequestedShapeAndDType) {
@@ -514,19 +448,16 @@ TEST(Randint, FloatingAndUnsignedDTypesEqualPython) {
   */
   Generator generator(8);
   EXPECT_EQ(fp::randint(-50, 50, {5}, generator, DType::F32).to_vector<float>(),
-            (std::vector<float>{-27.0, -2.0, 31.0, -21.0, -33.0}));  // #PYTHON f32.tolist()
-  EXPECT_EQ(
-      fp::randint(0, 2048, {5}, generator, DType::F16).to_vector<float>(),
-      (std::vector<float>{986.0, 136.0, 851.0, 1384.0, 1727.0}));  // #PYTHON f16.float().tolist()
+            truth<std::vector<float>>("f32.tolist()"));
+  EXPECT_EQ(fp::randint(0, 2048, {5}, generator, DType::F16).to_vector<float>(),
+            truth<std::vector<float>>("f16.float().tolist()"));
   EXPECT_EQ(fp::randint(0, int64_t{1} << 40, {3}, generator, DType::F64).to_vector<double>(),
-            (std::vector<double>{208787093357.0, 368362435388.0,
-                                 761935466611.0}));  // #PYTHON f64.tolist()
+            truth<std::vector<double>>("f64.tolist()"));
   EXPECT_EQ(fp::randint(0, int64_t{1} << 32, {3}, generator, DType::U32).to_vector<int64_t>(),
             (std::vector<int64_t>{3745591963, 3979022605, 629318717}));  // #PYTHON u32.tolist()
   EXPECT_EQ(
       fp::randint((1 << 25) + 1, (1 << 25) + 100, {4}, generator, DType::F32).to_vector<double>(),
-      (std::vector<double>{33554516.0, 33554512.0, 33554520.0,
-                           33554472.0}));  // #PYTHON moved.tolist()
+      truth<std::vector<double>>("moved.tolist()"));
 }
 
 TEST(Randint, WithoutGeneratorHasTheRequestedShapeDTypeAndRange) {

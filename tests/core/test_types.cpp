@@ -8,8 +8,11 @@
 #include <sstream>
 
 #include "support/expect_error.h"
+#include "support/truth.h"
 
 namespace {
+
+using fp_test::truth;
 
 template <class T>
 std::string printed(const T& value) {
@@ -37,52 +40,11 @@ TEST(DType, NamesAndSizesMatchPython) {
     complex.push_back(fp::is_complex(dtype));
     is_signed.push_back(fp::is_signed(dtype));
   }
-  EXPECT_EQ(names, (std::vector<std::string>{
-                       "torch.bool",
-                       "torch.uint8",
-                       "torch.uint16",
-                       "torch.uint32",
-                       "torch.uint64",
-                       "torch.int8",
-                       "torch.int16",
-                       "torch.int32",
-                       "torch.int64",
-                       "torch.float16",
-                       "torch.bfloat16",
-                       "torch.float32",
-                       "torch.float64",
-                       "torch.complex32",
-                       "torch.complex64",
-                       "torch.complex128",
-                       "torch.float8_e4m3fn",
-                       "torch.float8_e5m2",
-                       "torch.float8_e4m3fnuz",
-                       "torch.float8_e5m2fnuz",
-                       "torch.float8_e8m0fnu",
-                       "torch.float4_e2m1fn_x2"}));  // #PYTHON [str(d) for d in dtypes]
-  EXPECT_EQ(sizes, (std::vector<int64_t>{
-                       1, 1, 2, 4, 8,  1, 2, 4, 8, 2, 2,
-                       4, 8, 4, 8, 16, 1, 1, 1, 1, 1, 1}));  // #PYTHON [d.itemsize for d in dtypes]
-  EXPECT_EQ(floating,
-            (std::
-                 vector<bool>{
-                     false, false, false, false, false, false, false, false,
-                     false, true,  true,  true,  true,  false, false, false,
-                     true,  true,  true,  true,  true,  true}));  // #PYTHON [d.is_floating_point for d in dtypes]
-  EXPECT_EQ(
-      complex,
-      (
-          std::
-              vector<bool>{
-                  false, false, false, false, false, false, false, false,
-                  false, false, false, false, false, true,  true,  true,
-                  false, false, false, false, false, false}));  // #PYTHON [d.is_complex for d in dtypes]
-  EXPECT_EQ(
-      is_signed,
-      (std::
-           vector<bool>{false, false, false, false, false, true, true, true,
-                        true,  true,  true,  true,  true,  true, true, true,
-                        true,  true,  true,  true,  false, true}));  // #PYTHON [d.is_signed for d in dtypes]
+  EXPECT_EQ(names, truth<std::vector<std::string>>("[str(d) for d in dtypes]"));
+  EXPECT_EQ(sizes, truth<std::vector<int64_t>>("[d.itemsize for d in dtypes]"));
+  EXPECT_EQ(floating, truth<std::vector<bool>>("[d.is_floating_point for d in dtypes]"));
+  EXPECT_EQ(complex, truth<std::vector<bool>>("[d.is_complex for d in dtypes]"));
+  EXPECT_EQ(is_signed, truth<std::vector<bool>>("[d.is_signed for d in dtypes]"));
 }
 
 TEST(DType, IntegralIncludesBoolOnlyWhenAsked) {
@@ -165,40 +127,8 @@ TEST(Half, ConvertsFromFloatExactlyAsTorch) {
     bits.push_back(half.bits);
     back.push_back(static_cast<float>(half));
   }
-  EXPECT_EQ(bits, (std::vector<int64_t>{
-                      0,     32768, 15360, 48640, 11878, 13653, 31743, 31743, 31744, 31744, 64512,
-                      1023,  1,     0,     1,     0,     16968, 26624, 26626, 15360, 15361, 31744,
-                      64512, 0,     15364, 15372, 23548, 31744, 64512, 32256}));  // #PYTHON bits
-  const std::vector<double> expected = {0.0,
-                                        -0.0,
-                                        1.0,
-                                        -1.5,
-                                        0.0999755859375,
-                                        0.333251953125,
-                                        65504.0,
-                                        65504.0,
-                                        std::numeric_limits<double>::infinity(),
-                                        std::numeric_limits<double>::infinity(),
-                                        -std::numeric_limits<double>::infinity(),
-                                        6.097555160522461e-05,
-                                        5.960464477539063e-08,
-                                        0.0,
-                                        5.960464477539063e-08,
-                                        0.0,
-                                        3.140625,
-                                        2048.0,
-                                        2052.0,
-                                        1.0,
-                                        1.0009765625,
-                                        std::numeric_limits<double>::infinity(),
-                                        -std::numeric_limits<double>::infinity(),
-                                        0.0,
-                                        1.00390625,
-                                        1.01171875,
-                                        255.5,
-                                        std::numeric_limits<double>::infinity(),
-                                        -std::numeric_limits<double>::infinity(),
-                                        std::numeric_limits<double>::quiet_NaN()};  // #PYTHON back
+  EXPECT_EQ(bits, truth<std::vector<int64_t>>("bits"));
+  const std::vector<double> expected = truth<std::vector<double>>("back");
   ASSERT_EQ(back.size(), expected.size());
   for (std::size_t i = 0; i < back.size(); ++i) {
     if (std::isnan(expected[i])) {
@@ -222,10 +152,7 @@ TEST(BFloat16, ConvertsFromFloatExactlyAsTorch) {
   std::vector<int64_t> bits;
   for (float value : awkward_floats())
     bits.push_back(fp::BFloat16(value).bits);
-  EXPECT_EQ(bits, (std::vector<int64_t>{
-                      0,     32768, 16256, 49088, 15821, 16043, 18304, 18304, 18304, 18371, 51139,
-                      14464, 13184, 13056, 13056, 11996, 16457, 17664, 17664, 16256, 16256, 32610,
-                      65408, 127,   16256, 16258, 17280, 32640, 65408, 32704}));  // #PYTHON bits
+  EXPECT_EQ(bits, truth<std::vector<int64_t>>("bits"));
 }
 
 TEST(Half, DoublesRoundThroughFloatAsTorchDoes) {

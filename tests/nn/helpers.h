@@ -55,36 +55,19 @@ inline double max_abs_diff(const fp::detail::TensorBase& actual,
   return max_abs_diff(values(actual), expected);
 }
 
-/// valgrind's emulated CPU lacks AVX-512, so under it libtorch and MKL pick
-/// other kernels, which round differently from the ones Python used for the
-/// expected values. (valgrind preloads its vgpreload_*.so into the program.)
-inline bool under_valgrind() {
-  const char* preload = std::getenv("LD_PRELOAD");
-  return preload != nullptr && std::strstr(preload, "vgpreload") != nullptr;
-}
-
-/// Equal to Python's values bit for bit; under valgrind (see above) within
-/// |a - b| <= 1e-5 + 1e-4 |b|, since there only memory is checked.
+/// Equal to Python's values bit for bit (the expected values come from the
+/// PyTorch beside the test, with the same CPU settings).
 template <class T>
 void expect_python(const char* file, int line, const std::vector<T>& actual,
                    const std::vector<T>& expected) {
   ::testing::ScopedTrace trace(file, line, "EXPECT_PYTHON");
-  if (!under_valgrind()) {
-    EXPECT_EQ(actual, expected);
-    return;
-  }
-  ASSERT_EQ(actual.size(), expected.size());
-  for (std::size_t i = 0; i < actual.size(); ++i) {
-    const double b = expected[i];
-    EXPECT_NEAR(actual[i], b, 1e-5 + 1e-4 * std::abs(b)) << "element " << i;
-  }
+  EXPECT_EQ(actual, expected);
 }
 
-/// max |actual - expected| <= tolerance (looser under valgrind, see above).
+/// max |actual - expected| <= tolerance.
 inline void expect_close(const char* file, int line, const fp::detail::TensorBase& actual,
                          const std::vector<float>& expected, double tolerance) {
   ::testing::ScopedTrace trace(file, line, "EXPECT_CLOSE");
-  if (under_valgrind()) tolerance = std::max(tolerance, 1e-4);
   EXPECT_LE(max_abs_diff(actual, expected), tolerance);
 }
 

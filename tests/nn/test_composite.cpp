@@ -9,25 +9,12 @@
 #include <thread>
 
 #include "nn/helpers.h"
+#include "support/truth.h"
 
 /*
 #|PYTHON_GLOBAL
 import torch.nn as nn
-def g(seed):
-    return torch.Generator().manual_seed(seed)
-def values(t):
-    return t.flatten().tolist()
-def filled(module, seed=100, scale=1.0):
-    new = {}
-    for i, (k, v) in enumerate(module.state_dict().items()):
-        if not v.dtype.is_floating_point:
-            new[k] = v
-        elif k.endswith("running_var"):
-            new[k] = torch.rand(v.shape, generator=g(seed + i))
-        else:
-            new[k] = torch.randn(v.shape, generator=g(seed + i)) * scale
-    module.load_state_dict(new)
-    return module.eval()
+from truth_helpers import g, values, filled
 
 class Composite(nn.Module):
     def __init__(self):
@@ -49,6 +36,8 @@ with torch.no_grad():
 */
 
 namespace {
+
+using fp_test::truth;
 
 using nn_test::randn;
 using nn_test::values;
@@ -96,22 +85,11 @@ TEST(Composite, SameStateDictSameOutput) {
           "features.0.weight", "features.0.bias", "features.1.weight", "features.1.bias",
           "features.1.running_mean", "features.1.running_var", "features.1.num_batches_tracked",
           "classifier.weight", "classifier.bias"}));  // #PYTHON list(net.state_dict().keys())
-  EXPECT_PYTHON(
-      sums(net),
-      (std::vector<double>{
-          0.3281812443747185, -0.453473336994648, 0.3647645693272352, 0.4315090738236904,
-          0.0886432679835707, 3.3512799739837646, 0.0, -5.16417056829232,
-          -0.18223641905933619}));  // #PYTHON [v.double().sum().item() for v in net.state_dict().values()]
+  EXPECT_PYTHON(sums(net), truth<std::vector<double>>(
+                               "[v.double().sum().item() for v in net.state_dict().values()]"));
   const fp::Tensor x = randn({2, 3, 8, 8}, 1);
   const fp::Tensor y = net(x);
-  const std::vector<float> expected = {
-      -0.5518257021903992, -0.4238690435886383, -0.26824235916137695,
-      0.1327311396598816,  -0.5461769104003906, -0.2517300844192505,
-      0.20026972889900208, 0.9820046424865723,  -0.32627514004707336,
-      0.1903335005044937,  -0.5609358549118042, -0.3083736300468445,
-      -0.0105513334274292, 0.21413826942443848, -0.3922633230686188,
-      0.01806771010160446, -0.5492104291915894, 0.7978074550628662,
-      -0.1975003331899643, 0.42311692237854004};  // #PYTHON values(y)
+  const std::vector<float> expected = truth<std::vector<float>>("values(y)");
   const double delta = nn_test::max_abs_diff(y, expected);
   std::cout << "composite conv-BN-ReLU-pool-linear: max |delta| vs PyTorch = " << delta << "\n";
   RecordProperty("max_abs_delta", std::to_string(delta));
@@ -132,14 +110,7 @@ TEST(Composite, AsOneSequential) {
                          fp::nn::Linear(8 * 4 * 4, 10));
   seq.load_state_dict(nn_test::filled(seq, 100, kScale));
   const fp::Tensor x = randn({2, 3, 8, 8}, 1);
-  const std::vector<float> expected = {
-      -0.5518257021903992, -0.4238690435886383, -0.26824235916137695,
-      0.1327311396598816,  -0.5461769104003906, -0.2517300844192505,
-      0.20026972889900208, 0.9820046424865723,  -0.32627514004707336,
-      0.1903335005044937,  -0.5609358549118042, -0.3083736300468445,
-      -0.0105513334274292, 0.21413826942443848, -0.3922633230686188,
-      0.01806771010160446, -0.5492104291915894, 0.7978074550628662,
-      -0.1975003331899643, 0.42311692237854004};  // #PYTHON values(out)
+  const std::vector<float> expected = truth<std::vector<float>>("values(out)");
   EXPECT_CLOSE(seq(x), 1e-6, expected);
   EXPECT_PYTHON(values(seq(x)), expected);
 }

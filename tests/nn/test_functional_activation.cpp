@@ -8,17 +8,17 @@
 
 #include "nn/helpers.h"
 #include "support/expect_error.h"
+#include "support/truth.h"
 
 /*
 #|PYTHON_GLOBAL
 import torch.nn.functional as F
-def g(seed):
-    return torch.Generator().manual_seed(seed)
-def values(t):
-    return t.flatten().tolist()
+from truth_helpers import g, values
 */
 
 namespace {
+
+using fp_test::truth;
 
 namespace F = fp::functional;
 using nn_test::randn;
@@ -29,10 +29,7 @@ TEST(FunctionalActivation, GeneratorMatchesPython) {
   #|PYTHON
   x = torch.randn(2, 3, generator=g(1))
   */
-  EXPECT_PYTHON(values(randn({2, 3}, 1)),
-                (std::vector<float>{0.6613521575927734, 0.266924113035202, 0.06167725846171379,
-                                    0.6213173270225525, -0.4519059658050537,
-                                    -0.16613022983074188}));  // #PYTHON values(x)
+  EXPECT_PYTHON(values(randn({2, 3}, 1)), truth<std::vector<float>>("values(x)"));
 }
 
 TEST(FunctionalActivation, Simple) {
@@ -42,46 +39,15 @@ TEST(FunctionalActivation, Simple) {
   */
   const fp::Tensor x =
       fp::dispatch<fp::Tensor>("aten::mul", "Tensor", randn({2, 5}, 2), fp::tensor(4.f));
-  EXPECT_PYTHON(values(F::relu(x)),
-                (std::vector<float>{1.5691872835159302, 0.0, 0.0, 0.0, 4.177854061126709, 0.0,
-                                    2.2924270629882812, 2.163789749145508, 0.0,
-                                    0.0}));  // #PYTHON values(F.relu(x))
-  EXPECT_PYTHON(values(F::relu6(x)),
-                (std::vector<float>{1.5691872835159302, 0.0, 0.0, 0.0, 4.177854061126709, 0.0,
-                                    2.2924270629882812, 2.163789749145508, 0.0,
-                                    0.0}));  // #PYTHON values(F.relu6(x))
-  EXPECT_PYTHON(values(F::silu(x)),
-                (std::vector<float>{1.2987656593322754, -0.25954198837280273, -0.27846452593803406,
-                                    -0.03856628015637398, 4.114768981933594, -0.1863791048526764,
-                                    2.08209228515625, 1.9408119916915894, -0.270501971244812,
-                                    -0.0634215846657753}));  // #PYTHON values(F.silu(x))
-  EXPECT_PYTHON(values(F::sigmoid(x)),
-                (std::vector<float>{0.827667772769928, 0.2902323007583618, 0.2178906798362732,
-                                    0.008001056499779224, 0.9849001169204712, 0.0735829770565033,
-                                    0.9082479476928711, 0.896950364112854, 0.17255546152591705,
-                                    0.015206404961645603}));  // #PYTHON values(F.sigmoid(x))
-  EXPECT_PYTHON(values(F::tanh(x)),
-                (std::vector<float>{0.916896402835846, -0.7134895324707031, -0.8559514284133911,
-                                    -0.9998698830604553, 0.999530017375946, -0.9874616265296936,
-                                    0.9797956943511963, 0.9739450216293335, -0.9166468977928162,
-                                    -0.9995232820510864}));  // #PYTHON values(F.tanh(x))
-  EXPECT_PYTHON(values(F::hardswish(x)),
-                (std::vector<float>{1.194985032081604, -0.313845694065094, -0.36678609251976013,
-                                    -0.0, 4.177854061126709, -0.1971825361251831,
-                                    2.0220837593078613, 1.862225890159607, -0.37423786520957947,
-                                    -0.0}));  // #PYTHON values(F.hardswish(x))
-  EXPECT_PYTHON(
-      values(F::gelu(x)),
-      (std::vector<float>{1.4777002334594727, -0.1659671664237976, -0.12859825789928436,
-                          -3.303987341496395e-06, 4.177792549133301, -0.014326304197311401,
-                          2.2673468589782715, 2.1308131217956543, -0.09168171137571335,
-                          -6.326717266347259e-05}));  // #PYTHON values(F.gelu(x))
+  EXPECT_PYTHON(values(F::relu(x)), truth<std::vector<float>>("values(F.relu(x))"));
+  EXPECT_PYTHON(values(F::relu6(x)), truth<std::vector<float>>("values(F.relu6(x))"));
+  EXPECT_PYTHON(values(F::silu(x)), truth<std::vector<float>>("values(F.silu(x))"));
+  EXPECT_PYTHON(values(F::sigmoid(x)), truth<std::vector<float>>("values(F.sigmoid(x))"));
+  EXPECT_PYTHON(values(F::tanh(x)), truth<std::vector<float>>("values(F.tanh(x))"));
+  EXPECT_PYTHON(values(F::hardswish(x)), truth<std::vector<float>>("values(F.hardswish(x))"));
+  EXPECT_PYTHON(values(F::gelu(x)), truth<std::vector<float>>("values(F.gelu(x))"));
   EXPECT_PYTHON(values(F::gelu(x, {.approximate = "tanh"})),
-                (std::vector<float>{
-                    1.4775038957595825, -0.16608256101608276, -0.1288260668516159,
-                    -7.182580930020777e-07, 4.1778244972229, -0.013875951059162617,
-                    2.2676799297332764, 2.1310505867004395, -0.09187876433134079,
-                    -3.032846871064976e-05}));  // #PYTHON values(F.gelu(x, approximate="tanh"))
+                truth<std::vector<float>>(R"(values(F.gelu(x, approximate="tanh")))"));
 }
 
 TEST(FunctionalActivation, LeakyReluIsBitExact) {
@@ -93,59 +59,21 @@ TEST(FunctionalActivation, LeakyReluIsBitExact) {
       return F.leaky_relu(t.to(dtype), slope).to(torch.float64).flatten().tolist()
   */
   const fp::Tensor x = randn({3, 7}, 3);
-  EXPECT_PYTHON(values(F::leaky_relu(x)),
-                (std::vector<float>{-0.0007664429140277207, 0.35988152027130127,
-                                    -0.00782016757875681,   0.07152773439884186,
-                                    0.6648393869400024,     0.5221869945526123,
-                                    -0.001668091514147818,  0.05303340032696724,
-                                    0.4046071469783783,     0.6112996339797974,
-                                    0.7603904008865356,     -0.00033643259666860104,
-                                    -0.003448453266173601,  0.45918044447898865,
-                                    2.436397075653076,      -0.0014680817257612944,
-                                    0.4851140081882477,     0.2052343785762787,
-                                    0.33842819929122925,    1.35275399684906,
-                                    0.3736353814601898}));  // #PYTHON values(F.leaky_relu(x))
-  EXPECT_PYTHON(
-      values(F::leaky_relu(x, {.negative_slope = 0.2})),
-      (std::vector<float>{
-          -0.015328858979046345, 0.35988152027130127, -0.15640336275100708, 0.07152773439884186,
-          0.6648393869400024,    0.5221869945526123,  -0.03336183354258537, 0.05303340032696724,
-          0.4046071469783783,    0.6112996339797974,  0.7603904008865356,   -0.006728652399033308,
-          -0.06896906346082687,  0.45918044447898865, 2.436397075653076,    -0.029361635446548462,
-          0.4851140081882477,    0.2052343785762787,  0.33842819929122925,  1.35275399684906,
-          0.3736353814601898}));  // #PYTHON values(F.leaky_relu(x, 0.2))
-  EXPECT_PYTHON(
-      values(F::leaky_relu(x, {.negative_slope = -1.7})),
-      (std::vector<float>{
-          0.1302953064441681, 0.35988152027130127, 1.3294286727905273,  0.07152773439884186,
-          0.6648393869400024, 0.5221869945526123,  0.28357556462287903, 0.05303340032696724,
-          0.4046071469783783, 0.6112996339797974,  0.7603904008865356,  0.05719354376196861,
-          0.5862370729446411, 0.45918044447898865, 2.436397075653076,   0.24957390129566193,
-          0.4851140081882477, 0.2052343785762787,  0.33842819929122925, 1.35275399684906,
-          0.3736353814601898}));  // #PYTHON values(F.leaky_relu(x, -1.7))
+  EXPECT_PYTHON(values(F::leaky_relu(x)), truth<std::vector<float>>("values(F.leaky_relu(x))"));
+  EXPECT_PYTHON(values(F::leaky_relu(x, {.negative_slope = 0.2})),
+                truth<std::vector<float>>("values(F.leaky_relu(x, 0.2))"));
+  EXPECT_PYTHON(values(F::leaky_relu(x, {.negative_slope = -1.7})),
+                truth<std::vector<float>>("values(F.leaky_relu(x, -1.7))"));
   // Long enough for libtorch's vectorised loop and its remainder.
   const fp::Tensor big = randn({4099}, 4);
   const auto mine = F::leaky_relu(big, {.negative_slope = 0.3}).to_vector<double>();
-  EXPECT_EQ(std::accumulate(mine.begin(), mine.end(), 0.0),
-            1081.1781217366442);  // #PYTHON sum(same(0.3, big))
+  EXPECT_EQ(std::accumulate(mine.begin(), mine.end(), 0.0), truth<double>("sum(same(0.3, big))"));
   const fp::Tensor doubles = fp::dispatch<fp::Tensor>("aten::_to_copy", "", x, fp::DType::F64);
-  EXPECT_PYTHON(
-      F::leaky_relu(doubles, {.negative_slope = 0.3}).to_vector<double>(),
-      (std::vector<double>{
-          -0.022993288189172744, 0.35988152027130127, -0.23460504412651062, 0.07152773439884186,
-          0.6648393869400024,    0.5221869945526123,  -0.05004274696111679, 0.05303340032696724,
-          0.4046071469783783,    0.6112996339797974,  0.7603904008865356,   -0.010092978179454802,
-          -0.10345359742641448,  0.45918044447898865, 2.436397075653076,    -0.04404245316982269,
-          0.4851140081882477,    0.2052343785762787,  0.33842819929122925,  1.35275399684906,
-          0.3736353814601898}));  // #PYTHON same(0.3, x, torch.float64)
+  EXPECT_PYTHON(F::leaky_relu(doubles, {.negative_slope = 0.3}).to_vector<double>(),
+                truth<std::vector<double>>("same(0.3, x, torch.float64)"));
   const fp::Tensor halves = fp::dispatch<fp::Tensor>("aten::_to_copy", "", x, fp::DType::BF16);
-  EXPECT_PYTHON(
-      F::leaky_relu(halves, {.negative_slope = 0.3}).to_vector<double>(),
-      (std::vector<double>{
-          -0.02294921875,  0.359375,       -0.234375,   0.0712890625,  0.6640625,  0.5234375,
-          -0.050048828125, 0.052978515625, 0.404296875, 0.609375,      0.76171875, -0.0101318359375,
-          -0.103515625,    0.458984375,    2.4375,      -0.0439453125, 0.484375,   0.205078125,
-          0.337890625,     1.3515625,      0.373046875}));  // #PYTHON same(0.3, x, torch.bfloat16)
+  EXPECT_PYTHON(F::leaky_relu(halves, {.negative_slope = 0.3}).to_vector<double>(),
+                truth<std::vector<double>>("same(0.3, x, torch.bfloat16)"));
 }
 
 TEST(FunctionalActivation, EluWithinOneUlp) {
@@ -155,33 +83,9 @@ TEST(FunctionalActivation, EluWithinOneUlp) {
   */
   const fp::Tensor x =
       fp::dispatch<fp::Tensor>("aten::mul", "Tensor", randn({5, 9}, 5), fp::tensor(3.f));
-  const std::vector<float> expected = {
-      5.526989459991455,   1.5566614866256714,   -0.9941174387931824,  -0.9939284324645996,
-      6.058258056640625,   -0.553288996219635,   -0.3243989050388336,  -0.9865965247154236,
-      1.172304630279541,   -0.0553145669400692,  -0.9827175140380859,  -0.8883574604988098,
-      2.9637668132781982,  -0.7158417105674744,  -0.8270387053489685,  -0.9043447971343994,
-      8.33958911895752,    3.6660757064819336,   -0.6355434656143188,  -0.9447109699249268,
-      -0.3222576081752777, -0.8355743885040283,  0.43499571084976196,  -0.3620411455631256,
-      -0.7307716012001038, 2.3377013206481934,   -0.16055841743946075, -0.9977379441261292,
-      4.448797225952148,   -0.05730172619223595, 0.6833938360214233,   -0.6974519491195679,
-      2.45037579536438,    1.2289257049560547,   0.6487041711807251,   3.269426107406616,
-      0.5190814137458801,  6.450775146484375,    -0.9987495541572571,  -0.9791209101676941,
-      -0.9953837990760803, 2.6315646171569824,   6.492369651794434,    -0.42684611678123474,
-      2.9719326496124268};  // #PYTHON values(F.elu(x))
+  const std::vector<float> expected = truth<std::vector<float>>("values(F.elu(x))");
   EXPECT_CLOSE(F::elu(x), 1.2e-7, expected);
-  const std::vector<float> scaled = {
-      5.526989459991455,    1.5566614866256714,   -0.6958822011947632,  -0.6957498788833618,
-      6.058258056640625,    -0.3873022794723511,  -0.22707922756671906, -0.690617561340332,
-      1.172304630279541,    -0.03872019797563553, -0.6879022717475891,  -0.6218501925468445,
-      2.9637668132781982,   -0.5010892152786255,  -0.5789270997047424,  -0.6330413222312927,
-      8.33958911895752,     3.6660757064819336,   -0.4448804259300232,  -0.6612976789474487,
-      -0.22558031976222992, -0.5849020481109619,  0.43499571084976196,  -0.25342878699302673,
-      -0.5115401148796082,  2.3377013206481934,   -0.11239089071750641, -0.698416531085968,
-      4.448797225952148,    -0.04011120647192001, 0.6833938360214233,   -0.488216370344162,
-      2.45037579536438,     1.2289257049560547,   0.6487041711807251,   3.269426107406616,
-      0.5190814137458801,   6.450775146484375,    -0.6991246938705444,  -0.6853846311569214,
-      -0.6967686414718628,  2.6315646171569824,   6.492369651794434,    -0.2987922728061676,
-      2.9719326496124268};  // #PYTHON values(F.elu(x, 0.7))
+  const std::vector<float> scaled = truth<std::vector<float>>("values(F.elu(x, 0.7))");
   EXPECT_CLOSE(F::elu(x, {.alpha = 0.7}), 1.2e-7, scaled);
 }
 
@@ -191,79 +95,14 @@ TEST(FunctionalActivation, Softmax) {
   x = torch.randn(2, 3, 4, generator=g(6))
   */
   const fp::Tensor x = randn({2, 3, 4}, 6);
-  EXPECT_PYTHON(
-      values(F::softmax(x, -1)),
-      (std::vector<float>{
-          0.11158791184425354, 0.703787088394165,
-          0.08604008704423904, 0.09858491271734238,
-          0.13528496026992798, 0.25183960795402527,
-          0.3069077730178833,  0.30596768856048584,
-          0.41556912660598755, 0.33835598826408386,
-          0.16668733954429626, 0.07938758283853531,
-          0.1435338407754898,  0.2084958255290985,
-          0.4660837948322296,  0.1818864941596985,
-          0.13952863216400146, 0.6157178282737732,
-          0.18667195737361908, 0.0580814965069294,
-          0.28598901629447937, 0.44458097219467163,
-          0.07023334503173828, 0.19919665157794952}));  // #PYTHON values(F.softmax(x, -1))
-  EXPECT_PYTHON(values(F::softmax(x, 1)),
-                (std::vector<float>{
-                    0.08010441809892654, 0.3540826737880707,
-                    0.0836266428232193,  0.1203942522406578,
-                    0.16483891010284424, 0.2150593250989914,
-                    0.506317138671875,   0.6342226266860962,
-                    0.7550566792488098,  0.4308580458164215,
-                    0.4100562334060669,  0.24538317322731018,
-                    0.24616248905658722, 0.18720653653144836,
-                    0.7074338793754578,  0.3900770843029022,
-                    0.13315719366073608, 0.30763739347457886,
-                    0.15766477584838867, 0.06931409984827042,
-                    0.6206803321838379,  0.5051560997962952,
-                    0.13490134477615356, 0.540608823299408}));  // #PYTHON values(F.softmax(x, 1))
-  EXPECT_PYTHON(
-      values(F::log_softmax(x, 0)),
-      (std::vector<float>{
-          -1.2416417598724365,  -0.449078768491745,
-          -2.430579662322998,   -1.5107957124710083,
-          -0.4989539086818695,  -0.9296891093254089,
-          -0.3232114613056183,  -0.11250985413789749,
-          -0.5058498382568359,  -0.8140643835067749,
-          -0.33868926763534546, -1.2239351272583008,
-          -0.34095558524131775, -1.0167075395584106,
-          -0.09209973365068436, -0.24940314888954163,
-          -0.9343669414520264,  -0.5019921064376831,
-          -1.2867053747177124,  -2.2404417991638184,
-          -0.9238011240959167,  -0.5852864980697632,
-          -1.247241735458374,   -0.3482401967048645}));  // #PYTHON values(F.log_softmax(x, 0))
+  EXPECT_PYTHON(values(F::softmax(x, -1)), truth<std::vector<float>>("values(F.softmax(x, -1))"));
+  EXPECT_PYTHON(values(F::softmax(x, 1)), truth<std::vector<float>>("values(F.softmax(x, 1))"));
+  EXPECT_PYTHON(values(F::log_softmax(x, 0)),
+                truth<std::vector<float>>("values(F.log_softmax(x, 0))"));
   const fp::Tensor wide = F::softmax(x, -1, {.dtype = fp::DType::F64});
   EXPECT_EQ(wide.dtype(), fp::DType::F64);  // #PYTHON F.softmax(x, -1, dtype=torch.float64).dtype
-  EXPECT_PYTHON(
-      wide.to_vector<double>(),
-      (std::vector<double>{
-          0.11158791358321463,
-          0.7037870784534959,
-          0.08604008982926531,
-          0.09858491813402438,
-          0.13528495358063133,
-          0.25183958945108326,
-          0.30690776707276135,
-          0.30596768989552403,
-          0.4155691158033283,
-          0.33835597168280007,
-          0.16668734067618116,
-          0.07938757183769034,
-          0.14353385463653226,
-          0.2084958354989508,
-          0.46608381295296236,
-          0.1818864969115545,
-          0.139528638548385,
-          0.6157178847129653,
-          0.1866719712929911,
-          0.058081505445658696,
-          0.2859890356380271,
-          0.444580976282359,
-          0.07023334045432418,
-          0.19919664762528969}));  // #PYTHON values(F.softmax(x, -1, dtype=torch.float64))
+  EXPECT_PYTHON(wide.to_vector<double>(),
+                truth<std::vector<double>>("values(F.softmax(x, -1, dtype=torch.float64))"));
 }
 
 TEST(FunctionalActivation, BadInput) {

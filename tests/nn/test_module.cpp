@@ -11,12 +11,12 @@
 
 #include "nn/helpers.h"
 #include "support/expect_error.h"
+#include "support/truth.h"
 
 /*
 #|PYTHON_GLOBAL
 import torch.nn as nn
-def g(seed):
-    return torch.Generator().manual_seed(seed)
+from truth_helpers import g
 
 class Net(nn.Module):
     def __init__(self):
@@ -30,6 +30,8 @@ class Net(nn.Module):
 */
 
 namespace {
+
+using fp_test::truth;
 
 using nn_test::keys;
 using nn_test::randn;
@@ -363,15 +365,7 @@ TEST(Module, ReadmeExampleLoadsFromSafetensors) {
   net.load_state_dict(fp::safetensors::MappedFile::open(path));
   std::filesystem::remove(path);
   const fp::Tensor images = randn({2, 3, 5, 5}, 1);
-  EXPECT_PYTHON(values(net(images)),
-                (std::vector<float>{
-                    -17.761310577392578, -22.100780487060547, 4.937043190002441,
-                    -4.550411224365234,  -13.42762565612793,  -5.094222068786621,
-                    6.589286804199219,   2.629631280899048,   -13.668176651000977,
-                    -14.921930313110352, -11.511466979980469, -16.291427612304688,
-                    6.409432411193848,   -2.994206428527832,  -12.047353744506836,
-                    -3.4301600456237793, 6.310358047485352,   3.9123244285583496,
-                    -9.919547080993652,  -9.07909107208252}));  // #PYTHON y.flatten().tolist()
+  EXPECT_PYTHON(values(net(images)), truth<std::vector<float>>("y.flatten().tolist()"));
 }
 
 }  // namespace

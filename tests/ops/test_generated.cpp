@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "support/expect_error.h"
+#include "support/truth.h"
 
 /*
 #|PYTHON_GLOBAL
@@ -27,6 +28,8 @@ def error_of(f):
 */
 
 namespace {
+
+using fp_test::truth;
 
 using fp::Tensor;
 using fp::TensorView;
@@ -96,12 +99,11 @@ TEST(GeneratedOps, OneTensorAndAList) {
   */
   const Tensor m = two_by_three();
   const Tensor r = fp::aten::flip(m, {0});
-  EXPECT_EQ(r.to_vector<float>(),
-            (std::vector<float>{3.0, 4.0, 5.0, 0.0, 1.0, 2.0}));  // #PYTHON r.flatten().tolist()
-  EXPECT_EQ(shape(r), (std::vector<int64_t>{2, 3}));              // #PYTHON list(r.shape)
+  EXPECT_EQ(r.to_vector<float>(), truth<std::vector<float>>("r.flatten().tolist()"));
+  EXPECT_EQ(shape(r), (std::vector<int64_t>{2, 3}));  // #PYTHON list(r.shape)
   const std::vector<int64_t> dims = {0, 1};
   EXPECT_EQ(fp::aten::flip(m, dims).to_vector<float>(),
-            (std::vector<float>{5.0, 4.0, 3.0, 2.0, 1.0, 0.0}));  // #PYTHON r2.flatten().tolist()
+            truth<std::vector<float>>("r2.flatten().tolist()"));
   // Chained calls on temporaries.
   EXPECT_EQ(fp::aten::flip(fp::aten::flip(m, {0}), {0}).to_vector<float>(), m.to_vector<float>());
 }
@@ -119,17 +121,17 @@ TEST(GeneratedOps, DefaultsOmittedAndGiven) {
   */
   const Tensor m = two_by_three();
   const Tensor s = fp::aten::sum(m);
-  EXPECT_EQ(s.item<float>(), 15.0);                                     // #PYTHON s.item()
+  EXPECT_EQ(s.item<float>(), truth<double>("s.item()"));
   EXPECT_EQ(s.dtype(), fp::DType::F32);                                 // #PYTHON s.dtype
   EXPECT_EQ(fp::aten::sum(m, fp::DType::F64).dtype(), fp::DType::F64);  // #PYTHON s64.dtype
   // `int[1]? dim`: one value, a braced list, None.
   EXPECT_EQ(fp::aten::sum_dim_IntList(m, 1).to_vector<float>(),
-            (std::vector<float>{3.0, 12.0}));  // #PYTHON rows.tolist()
+            truth<std::vector<float>>("rows.tolist()"));
   const Tensor k = fp::aten::sum_dim_IntList(m, {0, 1}, true);
   EXPECT_EQ(shape(k), (std::vector<int64_t>{1, 1}));  // #PYTHON list(kept.shape)
-  EXPECT_EQ(fp::aten::sum_dim_IntList(m, std::nullopt).item<float>(), 15.0);  // #PYTHON s.item()
+  EXPECT_EQ(fp::aten::sum_dim_IntList(m, std::nullopt).item<float>(), truth<double>("s.item()"));
   EXPECT_EQ(fp::aten::cumsum(m, 1).to_vector<float>(),
-            (std::vector<float>{0.0, 1.0, 3.0, 3.0, 7.0, 12.0}));  // #PYTHON c.flatten().tolist()
+            truth<std::vector<float>>("c.flatten().tolist()"));
   const Tensor ci = fp::aten::cumsum(m, 1, fp::DType::I32);
   EXPECT_EQ(ci.dtype(), fp::DType::I32);  // #PYTHON ci.dtype
   EXPECT_EQ(ci.to_vector<int32_t>(),
@@ -153,18 +155,13 @@ TEST(GeneratedOps, ManyArgumentsWithFixedSizeLists) {
   const Tensor b = fp::tensor({1.f, -1.f});
   const Tensor plain = fp::aten::conv2d(x, w);
   EXPECT_EQ(shape(plain), (std::vector<int64_t>{1, 2, 2, 2}));  // #PYTHON list(plain.shape)
-  EXPECT_EQ(plain.to_vector<float>(),
-            (std::vector<float>{3198.0, 3369.0, 3882.0, 4053.0, 7734.0, 8229.0, 9714.0,
-                                10209.0}));  // #PYTHON plain.flatten().tolist()
+  EXPECT_EQ(plain.to_vector<float>(), truth<std::vector<float>>("plain.flatten().tolist()"));
   // A single value fills an `int[2]`, as in Python.
   const Tensor strided = fp::aten::conv2d(x, w, b, 2, 1);
   EXPECT_EQ(shape(strided), (std::vector<int64_t>{1, 2, 2, 2}));  // #PYTHON list(strided.shape)
-  EXPECT_EQ(strided.to_vector<float>(),
-            (std::vector<float>{1373.0, 2193.0, 2632.0, 4054.0, 3027.0, 4999.0, 6410.0,
-                                10208.0}));  // #PYTHON strided.flatten().tolist()
+  EXPECT_EQ(strided.to_vector<float>(), truth<std::vector<float>>("strided.flatten().tolist()"));
   EXPECT_EQ(fp::aten::max_pool2d(x, 2).to_vector<float>(),
-            (std::vector<float>{6.0, 8.0, 14.0, 16.0, 22.0, 24.0, 30.0,
-                                32.0}));  // #PYTHON pooled.flatten().tolist()
+            truth<std::vector<float>>("pooled.flatten().tolist()"));
 }
 
 TEST(GeneratedOps, OptionalTensorsAsNoneAndAsValue) {
@@ -182,23 +179,19 @@ TEST(GeneratedOps, OptionalTensorsAsNoneAndAsValue) {
   const Tensor w = fp::tensor({{1.f, 0.f, 1.f}, {2.f, 1.f, 0.f}});
   const Tensor b = fp::tensor({0.5f, -0.5f});
   EXPECT_EQ(fp::aten::linear(x, w).to_vector<float>(),
-            (std::vector<float>{5.0, 4.0, 3.0, -1.0}));  // #PYTHON without.flatten().tolist()
+            truth<std::vector<float>>("without.flatten().tolist()"));
   EXPECT_EQ(fp::aten::linear(x, w, b).to_vector<float>(),
-            (std::vector<float>{5.5, 3.5, 3.5, -1.5}));  // #PYTHON with_bias.flatten().tolist()
+            truth<std::vector<float>>("with_bias.flatten().tolist()"));
   const std::optional<TensorView> no_bias;
   EXPECT_EQ(fp::aten::linear(x, w, no_bias).to_vector<float>(),
-            (std::vector<float>{5.0, 4.0, 3.0, -1.0}));  // #PYTHON without.flatten().tolist()
+            truth<std::vector<float>>("without.flatten().tolist()"));
   const auto ln = fp::aten::layer_norm(x, {3}).to_vector<float>();
-  const std::vector<float> expected_ln = {
-      -1.06904137134552,   -0.26726028323173523, 1.3363018035888672, -0.3922315537929535,
-      -0.9805789589881897, 1.3728106021881104};  // #PYTHON ln.flatten().tolist()
+  const std::vector<float> expected_ln = truth<std::vector<float>>("ln.flatten().tolist()");
   for (std::size_t i = 0; i < ln.size(); ++i)
     EXPECT_NEAR(ln[i], expected_ln[i], 1e-6);
   const auto ln_w = fp::aten::layer_norm(x, {3}, fp::tensor({1.f, 2.f, 3.f}), std::nullopt, 1e-3)
                         .to_vector<float>();
-  const std::vector<float> expected_ln_w = {
-      -1.0687013864517212, -0.5343506336212158, 4.007630825042725, -0.3921643793582916,
-      -1.9608218669891357, 4.1177263259887695};  // #PYTHON ln_w.flatten().tolist()
+  const std::vector<float> expected_ln_w = truth<std::vector<float>>("ln_w.flatten().tolist()");
   for (std::size_t i = 0; i < ln_w.size(); ++i)
     EXPECT_NEAR(ln_w[i], expected_ln_w[i], 1e-5);
 }
@@ -218,12 +211,12 @@ TEST(GeneratedOps, StringArguments) {
   const Tensor a = fp::tensor({7.f, -7.f, 5.f});
   const Tensor d = fp::tensor({2.f, 2.f, -3.f});
   EXPECT_EQ(fp::aten::div_Tensor_mode(a, d, std::nullopt).to_vector<float>(),
-            (std::vector<float>{3.5, -3.5, -1.6666666269302368}));  // #PYTHON true_div.tolist()
+            truth<std::vector<float>>("true_div.tolist()"));
   EXPECT_EQ(fp::aten::div_Tensor_mode(a, d, "floor").to_vector<float>(),
-            (std::vector<float>{3.0, -4.0, -2.0}));  // #PYTHON floor.tolist()
+            truth<std::vector<float>>("floor.tolist()"));
   const std::string trunc = "trunc";
   EXPECT_EQ(fp::aten::div_Tensor_mode(a, d, trunc).to_vector<float>(),
-            (std::vector<float>{3.0, -3.0, -1.0}));  // #PYTHON trunc.tolist()
+            truth<std::vector<float>>("trunc.tolist()"));
   // `str? side=None`, omitted and given. (A plain `str` argument, like gelu's
   // `approximate`, works the same way, but libtorch 2.13 leaks it: see README.)
   const Tensor sorted = fp::tensor({1.f, 3.f, 5.f});
@@ -250,7 +243,7 @@ TEST(GeneratedOps, EnumsAndFactories) {
   EXPECT_EQ(fp::aten::zeros({2}, std::nullopt, fp::Layout::Strided, fp::Device::cpu()).dtype(),
             fp::DType::F32);  // #PYTHON torch.ops.aten.zeros([2]).dtype
   EXPECT_EQ(fp::aten::eye_m(2, 3).to_vector<float>(),
-            (std::vector<float>{1.0, 0.0, 0.0, 0.0, 1.0, 0.0}));  // #PYTHON e.flatten().tolist()
+            truth<std::vector<float>>("e.flatten().tolist()"));
   // `ScalarType? dtype=long`.
   const Tensor p = fp::aten::randperm(5);
   EXPECT_EQ(p.dtype(), fp::DType::I64);  // #PYTHON p.dtype
@@ -293,9 +286,9 @@ TEST(GeneratedOps, ScalarOptionalArgumentsPassNone) {
   */
   const Tensor m = two_by_three();
   EXPECT_EQ(fp::aten::std_correction(m, 1).to_vector<float>(),
-            (std::vector<float>{1.0, 1.0}));  // #PYTHON s.tolist()
+            truth<std::vector<float>>("s.tolist()"));
   EXPECT_EQ(fp::aten::norm_ScalarOpt_dim(m, 1).to_vector<float>(),
-            (std::vector<float>{2.2360680103302, 7.071067810058594}));  // #PYTHON n.tolist()
+            truth<std::vector<float>>("n.tolist()"));
 }
 
 TEST(GeneratedOps, FloatListsAndBoolArrays) {
@@ -310,18 +303,15 @@ TEST(GeneratedOps, FloatListsAndBoolArrays) {
   */
   const Tensor x = fp::tensor({{{{0.f, 1.f}, {2.f, 3.f}}}});
   EXPECT_EQ(fp::aten::upsample_nearest2d_vec(x, std::nullopt, {2.0, 2.0}).to_vector<float>(),
-            (std::vector<float>{0.0, 0.0, 1.0, 1.0, 0.0, 0.0, 1.0, 1.0, 2.0, 2.0, 3.0, 3.0, 2.0,
-                                2.0, 3.0, 3.0}));  // #PYTHON up.flatten().tolist()
+            truth<std::vector<float>>("up.flatten().tolist()"));
   EXPECT_EQ(shape(fp::aten::upsample_nearest2d_vec(x, {3, 3}, std::nullopt)),
             (std::vector<int64_t>{1, 1, 3, 3}));  // #PYTHON list(up_sized.shape)
   const Tensor w = fp::aten::ones({1, 1, 2, 2});
   const Tensor g = fp::aten::ones({1, 1, 1, 1});
   auto [gi, gw, gb] = fp::aten::convolution_backward(g, x, w, std::nullopt, {1, 1}, {0, 0}, {1, 1},
                                                      false, {0, 0}, 1, {true, true, false});
-  EXPECT_EQ(gi.to_vector<float>(),
-            (std::vector<float>{1.0, 1.0, 1.0, 1.0}));  // #PYTHON gi.flatten().tolist()
-  EXPECT_EQ(gw.to_vector<float>(),
-            (std::vector<float>{0.0, 1.0, 2.0, 3.0}));  // #PYTHON gw.flatten().tolist()
+  EXPECT_EQ(gi.to_vector<float>(), truth<std::vector<float>>("gi.flatten().tolist()"));
+  EXPECT_EQ(gw.to_vector<float>(), truth<std::vector<float>>("gw.flatten().tolist()"));
   EXPECT_FALSE(gb.is_defined());  // output_mask[2] is False: an undefined tensor comes back
 }
 
@@ -338,7 +328,7 @@ TEST(GeneratedOps, Tuples) {
   */
   const Tensor m = fp::tensor({{1.f, 7.f, 3.f}, {9.f, 2.f, 9.f}});
   auto [values, indices] = fp::aten::max_dim(m, 1);
-  EXPECT_EQ(values.to_vector<float>(), (std::vector<float>{7.0, 9.0}));  // #PYTHON values.tolist()
+  EXPECT_EQ(values.to_vector<float>(), truth<std::vector<float>>("values.tolist()"));
   EXPECT_EQ(indices.to_vector<int64_t>(),
             (std::vector<int64_t>{1, 0}));  // #PYTHON indices.tolist()
   auto [kv, ki] = fp::aten::max_dim(m, 0, true);
@@ -346,14 +336,12 @@ TEST(GeneratedOps, Tuples) {
   EXPECT_EQ(ki.to_vector<int64_t>(),
             (std::vector<int64_t>{1, 0, 1}));  // #PYTHON ki.flatten().tolist()
   auto [sv, si] = fp::aten::sort(m);
-  EXPECT_EQ(sv.to_vector<float>(),
-            (std::vector<float>{1.0, 3.0, 7.0, 2.0, 9.0, 9.0}));  // #PYTHON sv.flatten().tolist()
+  EXPECT_EQ(sv.to_vector<float>(), truth<std::vector<float>>("sv.flatten().tolist()"));
   EXPECT_EQ(si.to_vector<int64_t>(),
             (std::vector<int64_t>{0, 2, 1, 1, 0, 2}));  // #PYTHON si.flatten().tolist()
   // Keyword-only arguments are positional in C++.
   auto [dv, di] = fp::aten::sort_stable(m, true, 0, true);
-  EXPECT_EQ(dv.to_vector<float>(),
-            (std::vector<float>{9.0, 7.0, 9.0, 1.0, 2.0, 3.0}));  // #PYTHON dv.flatten().tolist()
+  EXPECT_EQ(dv.to_vector<float>(), truth<std::vector<float>>("dv.flatten().tolist()"));
   EXPECT_EQ(di.to_vector<int64_t>(),
             (std::vector<int64_t>{1, 0, 1, 0, 1, 0}));  // #PYTHON di.flatten().tolist()
 }
@@ -370,18 +358,13 @@ TEST(GeneratedOps, TensorListsInAndOut) {
   const Tensor m = two_by_three();
   const Tensor c = fp::aten::cat({m, m}, 1);
   EXPECT_EQ(shape(c), (std::vector<int64_t>{2, 6}));  // #PYTHON list(c.shape)
-  EXPECT_EQ(c.to_vector<float>(),
-            (std::vector<float>{0.0, 1.0, 2.0, 0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 3.0, 4.0,
-                                5.0}));  // #PYTHON c.flatten().tolist()
+  EXPECT_EQ(c.to_vector<float>(), truth<std::vector<float>>("c.flatten().tolist()"));
   // Temporaries and vectors.
   const Tensor s = fp::aten::stack({m, fp::aten::neg(m)});
-  EXPECT_EQ(s.to_vector<float>(),
-            (std::vector<float>{0.0, 1.0, 2.0, 3.0, 4.0, 5.0, -0.0, -1.0, -2.0, -3.0, -4.0,
-                                -5.0}));  // #PYTHON s.flatten().tolist()
+  EXPECT_EQ(s.to_vector<float>(), truth<std::vector<float>>("s.flatten().tolist()"));
   const std::vector<Tensor> parts = fp::aten::split_copy_Tensor(m, 2, 1);
   ASSERT_EQ(parts.size(), 2);  // #PYTHON len(parts)
-  EXPECT_EQ(parts[1].to_vector<float>(),
-            (std::vector<float>{2.0, 5.0}));  // #PYTHON parts[1].flatten().tolist()
+  EXPECT_EQ(parts[1].to_vector<float>(), truth<std::vector<float>>("parts[1].flatten().tolist()"));
   EXPECT_EQ(fp::aten::cat(parts, 1).to_vector<float>(), m.to_vector<float>());
   EXPECT_EQ(fp::aten::cat(fp::aten::unbind_int(m), 0).to_vector<float>(), m.to_vector<float>());
   // broadcast_tensors returns expanded views of its inputs, unannotated in its
@@ -389,13 +372,10 @@ TEST(GeneratedOps, TensorListsInAndOut) {
   Tensor column = fp::tensor({{1.f}, {2.f}});
   const auto grid = fp::aten::broadcast_tensors({column, fp::tensor({3.f, 4.f, 5.f})});
   ASSERT_EQ(grid.size(), 2);
-  EXPECT_EQ(grid[0].to_vector<float>(),
-            (std::vector<float>{1.0, 1.0, 1.0, 2.0, 2.0, 2.0}));  // #PYTHON gx.flatten().tolist()
-  EXPECT_EQ(grid[1].to_vector<float>(),
-            (std::vector<float>{3.0, 4.0, 5.0, 3.0, 4.0, 5.0}));  // #PYTHON gy.flatten().tolist()
+  EXPECT_EQ(grid[0].to_vector<float>(), truth<std::vector<float>>("gx.flatten().tolist()"));
+  EXPECT_EQ(grid[1].to_vector<float>(), truth<std::vector<float>>("gy.flatten().tolist()"));
   fp::aten::fill__Tensor(column, fp::tensor(0.f));
-  EXPECT_EQ(grid[0].to_vector<float>(),
-            (std::vector<float>{1.0, 1.0, 1.0, 2.0, 2.0, 2.0}));  // #PYTHON gx.flatten().tolist()
+  EXPECT_EQ(grid[0].to_vector<float>(), truth<std::vector<float>>("gx.flatten().tolist()"));
 }
 
 TEST(GeneratedOps, OptionalTensorLists) {
@@ -409,16 +389,14 @@ TEST(GeneratedOps, OptionalTensorLists) {
   const Tensor m = two_by_three();
   const Tensor index = fp::tensor({int64_t{2}, int64_t{0}});
   EXPECT_EQ(fp::aten::index_Tensor(m, {std::nullopt, index}).to_vector<float>(),
-            (std::vector<float>{2.0, 0.0, 5.0, 3.0}));  // #PYTHON cols.flatten().tolist()
+            truth<std::vector<float>>("cols.flatten().tolist()"));
   const std::vector<Tensor> rows = {fp::tensor({int64_t{1}, int64_t{1}, int64_t{0}})};
   EXPECT_EQ(fp::aten::index_Tensor(m, rows).to_vector<float>(),
-            (std::vector<float>{3.0, 4.0, 5.0, 3.0, 4.0, 5.0, 0.0, 1.0,
-                                2.0}));  // #PYTHON rows.flatten().tolist()
+            truth<std::vector<float>>("rows.flatten().tolist()"));
   const Tensor put = fp::aten::index_put(
       m, {fp::tensor(std::vector<int64_t>{0}), fp::tensor(std::vector<int64_t>{1})},
       fp::tensor(9.f));
-  EXPECT_EQ(put.to_vector<float>(),
-            (std::vector<float>{0.0, 9.0, 2.0, 3.0, 4.0, 5.0}));  // #PYTHON put.flatten().tolist()
+  EXPECT_EQ(put.to_vector<float>(), truth<std::vector<float>>("put.flatten().tolist()"));
   EXPECT_EQ(m.at<float>({0, 1}), 1.f);  // the functional variant left m alone
 }
 
@@ -435,8 +413,7 @@ TEST(GeneratedOps, ViewOpsReturnBorrowCheckedViews) {
   {
     const TensorView t = fp::aten::transpose_int(m, 0, 1);
     EXPECT_EQ(shape(t), (std::vector<int64_t>{3, 2}));  // #PYTHON list(t.shape)
-    EXPECT_EQ(values(t),
-              (std::vector<float>{0.0, 3.0, 1.0, 4.0, 2.0, 5.0}));  // #PYTHON t.flatten().tolist()
+    EXPECT_EQ(values(t), truth<std::vector<float>>("t.flatten().tolist()"));
     EXPECT_EQ(fp::abi::const_data_ptr(t.raw()), fp::abi::const_data_ptr(m.raw()));  // no copy
     // Writing m while the view lives would change the view under it.
     EXPECT_FP_ERROR(
@@ -451,8 +428,7 @@ TEST(GeneratedOps, ViewOpsReturnBorrowCheckedViews) {
   }
   fp::aten::abs_(m);  // no views left
   const TensorView e = fp::aten::expand(fp::tensor({1.f, 2.f}), {3, 2});
-  EXPECT_EQ(values(e),
-            (std::vector<float>{1.0, 2.0, 1.0, 2.0, 1.0, 2.0}));  // #PYTHON e.flatten().tolist()
+  EXPECT_EQ(values(e), truth<std::vector<float>>("e.flatten().tolist()"));
 }
 
 TEST(GeneratedOps, MaybeViewOpsReturnViewsToo) {
@@ -478,13 +454,11 @@ TEST(GeneratedOps, VectorsOfViews) {
   {
     const std::vector<TensorView> parts = fp::aten::split_Tensor(m, 2, 1);
     ASSERT_EQ(parts.size(), 2);  // #PYTHON len(parts)
-    EXPECT_EQ(values(parts[0]),
-              (std::vector<float>{0.0, 1.0, 3.0, 4.0}));  // #PYTHON parts[0].flatten().tolist()
-    EXPECT_EQ(values(parts[1]),
-              (std::vector<float>{2.0, 5.0}));  // #PYTHON parts[1].flatten().tolist()
+    EXPECT_EQ(values(parts[0]), truth<std::vector<float>>("parts[0].flatten().tolist()"));
+    EXPECT_EQ(values(parts[1]), truth<std::vector<float>>("parts[1].flatten().tolist()"));
     const std::vector<TensorView> rows = fp::aten::unbind_int(m);
-    ASSERT_EQ(rows.size(), 2);                                        // #PYTHON len(rows)
-    EXPECT_EQ(values(rows[1]), (std::vector<float>{3.0, 4.0, 5.0}));  // #PYTHON rows[1].tolist()
+    ASSERT_EQ(rows.size(), 2);  // #PYTHON len(rows)
+    EXPECT_EQ(values(rows[1]), truth<std::vector<float>>("rows[1].tolist()"));
     EXPECT_FP_ERROR("while 4 TensorViews of it (latest: aten::unbind.int) are alive",
                     fp::aten::abs_(m));
   }
@@ -503,10 +477,9 @@ TEST(GeneratedOps, WritesThroughAMutableViewReachItsViews) {
     const TensorView all = fp::aten::alias(mv);
     // The view is the op's own argument: allowed, as in `t.mul_(t)`.
     fp::aten::mul__Tensor(mv, all);
-    EXPECT_EQ(values(all),
-              (std::vector<float>{1.0, 4.0, 9.0, 16.0}));  // #PYTHON t.flatten().tolist()
+    EXPECT_EQ(values(all), truth<std::vector<float>>("t.flatten().tolist()"));
     const TensorView row = fp::aten::select_int(mv, 0, 1);
-    EXPECT_EQ(values(row), (std::vector<float>{9.0, 16.0}));  // #PYTHON t[1].tolist()
+    EXPECT_EQ(values(row), truth<std::vector<float>>("t[1].tolist()"));
     // Any other write while views live is refused.
     EXPECT_FP_ERROR(
         "fp::BorrowError: cannot call aten::abs_ on a TensorMutView while 2 TensorViews of it",
@@ -516,8 +489,7 @@ TEST(GeneratedOps, WritesThroughAMutableViewReachItsViews) {
                     fp::aten::abs_(t));
     EXPECT_THROW((void)fp::aten::transpose_int(t, 0, 1), fp::BorrowError);
   }
-  EXPECT_EQ(t.to_vector<float>(),
-            (std::vector<float>{1.0, 4.0, 9.0, 16.0}));  // #PYTHON t.flatten().tolist()
+  EXPECT_EQ(t.to_vector<float>(), truth<std::vector<float>>("t.flatten().tolist()"));
 }
 
 TEST(GeneratedOps, ViewsOfTemporariesAndViewsOutliveTheirParents) {
@@ -526,8 +498,7 @@ TEST(GeneratedOps, ViewsOfTemporariesAndViewsOutliveTheirParents) {
   t = torch.ops.aten.transpose.int(torch.arange(6.).reshape(2, 3), 0, 1)
   */
   const TensorView t = fp::aten::transpose_int(two_by_three(), 0, 1);
-  EXPECT_EQ(values(t),
-            (std::vector<float>{0.0, 3.0, 1.0, 4.0, 2.0, 5.0}));  // #PYTHON t.flatten().tolist()
+  EXPECT_EQ(values(t), truth<std::vector<float>>("t.flatten().tolist()"));
   std::optional<Tensor> parent = two_by_three();
   const TensorView row = fp::aten::select_int(*parent, 0, 1);
   parent.reset();
@@ -574,18 +545,16 @@ TEST(GeneratedOps, LazyConjugationAndNegationAreApplied) {
     return out;
   };
   const TensorView c = fp::aten::conj(x);
-  EXPECT_EQ(parts(c),
-            (std::vector<float>{1.0, -2.0, 3.0, 4.0, -5.0, -6.0, 0.0, -7.0}));  // #PYTHON parts(c)
-  EXPECT_EQ(c.data<std::complex<float>>()[1].imag(), 4.0);  // #PYTHON c[0, 1].imag.item()
-  EXPECT_FALSE(fp::aten::is_conj(c));                       // unlike Python: the data is conjugated
+  EXPECT_EQ(parts(c), truth<std::vector<float>>("parts(c)"));
+  EXPECT_EQ(c.data<std::complex<float>>()[1].imag(), truth<double>("c[0, 1].imag.item()"));
+  EXPECT_FALSE(fp::aten::is_conj(c));  // unlike Python: the data is conjugated
   const TensorView h = fp::aten::mH(x);
-  EXPECT_EQ(parts(h),
-            (std::vector<float>{1.0, -2.0, -5.0, -6.0, 3.0, 4.0, 0.0, -7.0}));  // #PYTHON parts(h)
+  EXPECT_EQ(parts(h), truth<std::vector<float>>("parts(h)"));
   const TensorView imaginary = fp::aten::imag(c);
-  EXPECT_EQ(imaginary.at<float>({0, 0}), -2.0);  // #PYTHON c.imag[0, 0].item()
+  EXPECT_EQ(imaginary.at<float>({0, 0}), truth<double>("c.imag[0, 0].item()"));
   const TensorView n = fp::aten::_neg_view(fp::tensor({1.f, -2.f}));
-  EXPECT_EQ(n.data<float>()[0], -1.0);  // #PYTHON n[0].item()
-  EXPECT_EQ(n.at<float>({1}), 2.0);     // #PYTHON n[1].item()
+  EXPECT_EQ(n.data<float>()[0], truth<double>("n[0].item()"));
+  EXPECT_EQ(n.at<float>({1}), truth<double>("n[1].item()"));
   EXPECT_FALSE(fp::aten::is_neg(n));
   // conj of a real tensor sets no bit: it stays a view, borrow-checked as one.
   Tensor m = two_by_three();
@@ -612,11 +581,11 @@ TEST(GeneratedOps, InPlaceOps) {
   Tensor t = fp::tensor({-1.f, 2.f, -3.f});
   const Tensor before = t;  // a copy is a value: unchanged by what follows
   fp::aten::abs_(t);
-  EXPECT_EQ(t.to_vector<float>(), (std::vector<float>{1.0, 2.0, 3.0}));  // #PYTHON a
+  EXPECT_EQ(t.to_vector<float>(), truth<std::vector<float>>("a"));
   fp::aten::fill__Tensor(t, fp::tensor(7.f));
-  EXPECT_EQ(t.to_vector<float>(), (std::vector<float>{7.0, 7.0, 7.0}));  // #PYTHON f
+  EXPECT_EQ(t.to_vector<float>(), truth<std::vector<float>>("f"));
   fp::aten::mul__Tensor(t, t);  // reading the tensor being written is allowed
-  EXPECT_EQ(t.to_vector<float>(), (std::vector<float>{49.0, 49.0, 49.0}));  // #PYTHON sq
+  EXPECT_EQ(t.to_vector<float>(), truth<std::vector<float>>("sq"));
   EXPECT_EQ(before.to_vector<float>(), (std::vector<float>{-1.f, 2.f, -3.f}));
 }
 
@@ -633,12 +602,11 @@ TEST(GeneratedOps, OutVariants) {
   Tensor out = fp::aten::empty_memory_format({0});
   fp::aten::abs_out(m, out);
   EXPECT_EQ(shape(out), (std::vector<int64_t>{2, 3}));  // #PYTHON list(out.shape)
-  EXPECT_EQ(out.to_vector<float>(),
-            (std::vector<float>{1.0, 7.0, 3.0, 9.0, 2.0, 9.0}));  // #PYTHON out.flatten().tolist()
+  EXPECT_EQ(out.to_vector<float>(), truth<std::vector<float>>("out.flatten().tolist()"));
   Tensor values = fp::aten::empty_memory_format({0});
   Tensor indices = fp::aten::empty_memory_format({0}, fp::DType::I64);
   fp::aten::max_dim_max(m, 1, false, values, indices);
-  EXPECT_EQ(values.to_vector<float>(), (std::vector<float>{3.0, 9.0}));  // #PYTHON values.tolist()
+  EXPECT_EQ(values.to_vector<float>(), truth<std::vector<float>>("values.tolist()"));
   EXPECT_EQ(indices.to_vector<int64_t>(),
             (std::vector<int64_t>{2, 2}));  // #PYTHON indices.tolist()
   // An out tensor with a live view is refused.
@@ -658,8 +626,8 @@ TEST(GeneratedOps, WrittenLists) {
   fp::aten::_foreach_abs_({a, b});
   std::vector<Tensor> both = {a, b};
   fp::aten::_foreach_mul__List(both, {b, b});
-  EXPECT_EQ(both[0].to_vector<float>(), (std::vector<float>{3.0, 8.0}));   // #PYTHON a.tolist()
-  EXPECT_EQ(both[1].to_vector<float>(), (std::vector<float>{9.0, 16.0}));  // #PYTHON b.tolist()
+  EXPECT_EQ(both[0].to_vector<float>(), truth<std::vector<float>>("a.tolist()"));
+  EXPECT_EQ(both[1].to_vector<float>(), truth<std::vector<float>>("b.tolist()"));
   const TensorView view = fp::aten::alias(both[1]);
   EXPECT_FP_ERROR("cannot call aten::_foreach_abs_ on a Tensor while 1 TensorView of it",
                   fp::aten::_foreach_abs_(both));
@@ -680,11 +648,10 @@ TEST(GeneratedOps, BatchNormWritesItsRunningStatistics) {
   Tensor var = fp::aten::ones({2});
   const Tensor y =
       fp::aten::batch_norm(x, std::nullopt, std::nullopt, mean, var, true, 0.5, 1e-5, false);
-  EXPECT_EQ(mean.to_vector<float>(), (std::vector<float>{1.0, 2.0}));  // #PYTHON mean.tolist()
-  EXPECT_EQ(var.to_vector<float>(), (std::vector<float>{1.5, 4.5}));   // #PYTHON var.tolist()
+  EXPECT_EQ(mean.to_vector<float>(), truth<std::vector<float>>("mean.tolist()"));
+  EXPECT_EQ(var.to_vector<float>(), truth<std::vector<float>>("var.tolist()"));
   const auto yv = y.to_vector<float>();
-  const std::vector<float> expected = {-0.9999949932098389, -0.9999987483024597, 0.9999949932098389,
-                                       0.9999987483024597};  // #PYTHON y.flatten().tolist()
+  const std::vector<float> expected = truth<std::vector<float>>("y.flatten().tolist()");
   for (std::size_t i = 0; i < yv.size(); ++i)
     EXPECT_NEAR(yv[i], expected[i], 1e-6);
   const TensorView view = fp::aten::alias(mean);

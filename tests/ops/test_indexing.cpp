@@ -6,8 +6,11 @@
 
 #include "support/expect_error.h"
 #include "support/shapes.h"
+#include "support/truth.h"
 
 namespace {
+
+using fp_test::truth;
 
 using fp_test::shape;
 using fp_test::strides;
@@ -50,9 +53,7 @@ TEST(Indexing, SeedExamples) {
   EXPECT_EQ(shape(z), (std::vector<int64_t>{2, 1}));  // #PYTHON list(d[1:3, 0:1].shape)
   const TensorView w = d.i(fp::slice(-3, 3), fp::slice(-3, 3));
   EXPECT_EQ(shape(w), (std::vector<int64_t>{2, 2}));  // #PYTHON list(d[-3:3, -3:3].shape)
-  EXPECT_EQ(
-      w.to_vector<double>(),
-      (std::vector<double>{6.0, 7.0, 10.0, 11.0}));  // #PYTHON d[-3:3, -3:3].flatten().tolist()
+  EXPECT_EQ(w.to_vector<double>(), truth<std::vector<double>>("d[-3:3, -3:3].flatten().tolist()"));
 }
 
 TEST(Indexing, IntegersSlicesAllEllipsisNewaxis) {
@@ -79,38 +80,14 @@ TEST(Indexing, IntegersSlicesAllEllipsisNewaxis) {
       c.i(fp::all, fp::all, fp::slice(3, 1)),
       c.i(-2),
   };
-  const std::
-      vector<std::vector<int64_t>>
-          sizes =
-              {
-                  {3, 4},       {4},       {2, 4},    {2, 3}, {1, 2, 3, 4},
-                  {1, 3},       {1, 3, 4}, {2, 2, 3}, {2, 4}, {2, 2, 4},
-                  {2, 3, 4, 1}, {3},       {2, 3, 0}, {3, 4}};  // #PYTHON [x[0] for x in described]
+  const std::vector<std::vector<int64_t>> sizes =
+      truth<std::vector<std::vector<int64_t>>>("[x[0] for x in described]");
   const std::vector<std::vector<int64_t>> strides_ =
-      {
-          {4, 1},        {1},        {12, 1},    {12, 4}, {24, 12, 4, 1},
-          {12, 4},       {24, 4, 1}, {12, 8, 1}, {4, 1},  {12, 4, 1},
-          {12, 4, 1, 1}, {4},        {12, 4, 1}, {4, 1}};  // #PYTHON [x[1] for x in described]
+      truth<std::vector<std::vector<int64_t>>>("[x[1] for x in described]");
   const std::vector<int64_t> offsets = {12, 20, 4, 3,  0, 14, 0, 1,
                                         4,  0,  0, 14, 3, 0};  // #PYTHON [x[2] for x in described]
-  const std::vector<std::vector<double>> values = {
-      {12.0, 13.0, 14.0, 15.0, 16.0, 17.0, 18.0, 19.0, 20.0, 21.0, 22.0, 23.0},
-      {20.0, 21.0, 22.0, 23.0},
-      {4.0, 5.0, 6.0, 7.0, 16.0, 17.0, 18.0, 19.0},
-      {3.0, 7.0, 11.0, 15.0, 19.0, 23.0},
-      {0.0,  1.0,  2.0,  3.0,  4.0,  5.0,  6.0,  7.0,  8.0,  9.0,  10.0, 11.0,
-       12.0, 13.0, 14.0, 15.0, 16.0, 17.0, 18.0, 19.0, 20.0, 21.0, 22.0, 23.0},
-      {14.0, 18.0, 22.0},
-      {0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 11.0},
-      {1.0, 2.0, 3.0, 9.0, 10.0, 11.0, 13.0, 14.0, 15.0, 21.0, 22.0, 23.0},
-      {4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 11.0},
-      {0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 12.0, 13.0, 14.0, 15.0, 16.0, 17.0, 18.0, 19.0},
-      {0.0,  1.0,  2.0,  3.0,  4.0,  5.0,  6.0,  7.0,  8.0,  9.0,  10.0, 11.0,
-       12.0, 13.0, 14.0, 15.0, 16.0, 17.0, 18.0, 19.0, 20.0, 21.0, 22.0, 23.0},
-      {14.0, 18.0, 22.0},
-      {},
-      {0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0,
-       11.0}};  // #PYTHON [x[3] for x in described]
+  const std::vector<std::vector<double>> values =
+      truth<std::vector<std::vector<double>>>("[x[3] for x in described]");
   ASSERT_EQ(cases.size(), sizes.size());
   for (std::size_t k = 0; k < cases.size(); ++k) {
     SCOPED_TRACE("case " + std::to_string(k));
@@ -138,9 +115,7 @@ TEST(Indexing, ViewsAliasTheParent) {
   e[2, 1] = -7
   e[::2] += 100
   */
-  EXPECT_EQ(d.to_vector<double>(),
-            (std::vector<double>{101.0, 100.0, 103.0, 104.0, 5.0, 0.0, 7.0, 8.0, 109.0, 93.0, 111.0,
-                                 112.0, 13.0, 0.0, 15.0, 16.0}));  // #PYTHON e.flatten().tolist()
+  EXPECT_EQ(d.to_vector<double>(), truth<std::vector<double>>("e.flatten().tolist()"));
 }
 
 TEST(Indexing, AdvancedIndexingCopies) {
@@ -162,22 +137,17 @@ TEST(Indexing, AdvancedIndexingCopies) {
   const Tensor mask = d.i(fp::all, 0) > 4;
   const Tensor by_rows = d.index(rows);
   EXPECT_EQ(shape(by_rows), (std::vector<int64_t>{3, 4}));  // #PYTHON list(by_rows.shape)
-  EXPECT_EQ(by_rows.to_vector<double>(),
-            (std::vector<double>{13.0, 14.0, 15.0, 16.0, 1.0, 2.0, 3.0, 4.0, 1.0, 2.0, 3.0,
-                                 4.0}));  // #PYTHON by_rows.flatten().tolist()
+  EXPECT_EQ(by_rows.to_vector<double>(), truth<std::vector<double>>("by_rows.flatten().tolist()"));
   EXPECT_EQ(d.index(fp::all, rows).to_vector<double>(),
-            (std::vector<double>{4.0, 1.0, 1.0, 8.0, 5.0, 5.0, 12.0, 9.0, 9.0, 16.0, 13.0,
-                                 13.0}));  // #PYTHON by_cols.flatten().tolist()
+            truth<std::vector<double>>("by_cols.flatten().tolist()"));
   EXPECT_EQ(d.index(rows, fp::tensor({int64_t{1}, int64_t{2}, int64_t{3}})).to_vector<double>(),
-            (std::vector<double>{14.0, 3.0, 4.0}));  // #PYTHON pairs.tolist()
+            truth<std::vector<double>>("pairs.tolist()"));
   EXPECT_EQ(d.index(mask).to_vector<double>(),
-            (std::vector<double>{5.0, 6.0, 7.0, 8.0, 9.0, 10.0, 11.0, 12.0, 13.0, 14.0, 15.0,
-                                 16.0}));  // #PYTHON masked.flatten().tolist()
+            truth<std::vector<double>>("masked.flatten().tolist()"));
   EXPECT_EQ(shape(d.index(fp::slice(1, fp::end), rows)),
             (std::vector<int64_t>{3, 3}));  // #PYTHON list(mixed.shape)
   EXPECT_EQ(c.index(0, fp::tensor({int64_t{2}, int64_t{1}})).to_vector<double>(),
-            (std::vector<double>{8.0, 9.0, 10.0, 11.0, 4.0, 5.0, 6.0,
-                                 7.0}));  // #PYTHON first.flatten().tolist()
+            truth<std::vector<double>>("first.flatten().tolist()"));
   EXPECT_EQ(shape(c.index(fp::tensor({int64_t{1}}), fp::all, fp::tensor({int64_t{0}, int64_t{3}}))),
             (std::vector<int64_t>{2, 3}));  // #PYTHON list(spread.shape)
   // A copy: writing the source afterwards leaves it unchanged.
@@ -201,9 +171,7 @@ TEST(Indexing, IndexPut) {
                fp::tensor({10.f, 10.f}), true);
   const Tensor big = d > 14;
   d.index_put_({big}, 99);
-  EXPECT_EQ(d.to_vector<double>(),
-            (std::vector<double>{0.0, 0.0, 0.0, 0.0, 5.0, 6.0, 7.0, -1.0, 0.0, 0.0, 0.0, -2.0, 99.0,
-                                 14.0, 99.0, 99.0}));  // #PYTHON e.flatten().tolist()
+  EXPECT_EQ(d.to_vector<double>(), truth<std::vector<double>>("e.flatten().tolist()"));
 }
 
 TEST(IndexingErrors, PyTorchsMessages) {

@@ -12,8 +12,11 @@
 #include <vector>
 
 #include "support/expect_error.h"
+#include "support/truth.h"
 
 namespace {
+
+using fp_test::truth;
 
 namespace st = fp::safetensors;
 
@@ -425,15 +428,11 @@ TEST(SafetensorsFormat, RejectsEveryHeaderPythonRejects) {
   */
   // One literal: python_truth compares it whole, so clang-format must not split it.
   // clang-format off
-  const std::vector<std::string> headers = {"[]", "\"x\"", "{", "{} {}", "\357\273\277{}", "{\"w\":5}", "{\"w\":{\"shape\":[1],\"data_offsets\":[0,4]}}", "{\"w\":{\"dtype\":\"F32\",\"data_offsets\":[0,4]}}", "{\"w\":{\"dtype\":\"F32\",\"shape\":[1]}}", "{\"w\":{\"dtype\":\"F7\",\"shape\":[1],\"data_offsets\":[0,4]}}", "{\"w\":{\"dtype\":\"f32\",\"shape\":[1],\"data_offsets\":[0,4]}}", "{\"w\":{\"dtype\":\"F32\",\"shape\":[-1],\"data_offsets\":[0,4]}}", "{\"w\":{\"dtype\":\"F32\",\"shape\":[1.0],\"data_offsets\":[0,4]}}", "{\"w\":{\"dtype\":\"F32\",\"shape\":1,\"data_offsets\":[0,4]}}", "{\"w\":{\"dtype\":\"F32\",\"shape\":[1],\"data_offsets\":[0]}}", "{\"w\":{\"dtype\":\"F32\",\"shape\":[1],\"data_offsets\":[0,4,4]}}", "{\"w\":{\"dtype\":\"F32\",\"shape\":[1],\"data_offsets\":[4,0]}}", "{\"w\":{\"dtype\":\"F32\",\"shape\":[1],\"data_offsets\":[0,8]}}", "{\"w\":{\"dtype\":\"F32\",\"shape\":[2],\"data_offsets\":[0,4]}}", "{\"w\":{\"dtype\":\"U8\",\"shape\":[4294967296,4294967296],\"data_offsets\":[0,0]}}", "{\"w\":{\"dtype\":\"F4\",\"shape\":[3],\"data_offsets\":[0,2]}}", "{\"a\":{\"dtype\":\"F32\",\"shape\":[1],\"data_offsets\":[0,4]},\"b\":{\"dtype\":\"F32\",\"shape\":[1],\"data_offsets\":[8,12]}}", "{\"a\":{\"dtype\":\"F32\",\"shape\":[1],\"data_offsets\":[4,8]}}", "{\"a\":{\"dtype\":\"F32\",\"shape\":[1],\"data_offsets\":[0,4]},\"b\":{\"dtype\":\"F32\",\"shape\":[1],\"data_offsets\":[2,6]}}", "{\"a\":{\"dtype\":\"F32\",\"shape\":[1],\"data_offsets\":[0,4]}}", "{\"__metadata__\":{\"k\":1}}", "{\"__metadata__\":[]}", "{\"a\":{\"dtype\":\"F32\",\"shape\":[1],\"data_offsets\":[0,4]},\"a\":{\"dtype\":\"F32\",\"shape\":[1],\"data_offsets\":[0,4]}}", "{\"__metadata__\":null}", "{\"__metadata__\":{\"k\":\"1\",\"k\":\"2\"}}", "{\"w\":{\"dtype\":\"F32\",\"dtype\":\"F32\",\"shape\":[1],\"data_offsets\":[0,4]}}"};  // #PYTHON [h for h, _ in cases]
+  const std::vector<std::string> headers = truth<std::vector<std::string>>("[h for h, _ in cases]");
   // clang-format on
-  const std::vector<int> data_sizes = {
-      0, 0, 0, 0, 0, 0,  4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
-      4, 4, 4, 0, 2, 12, 8, 6, 5, 0, 0, 4, 0, 0, 4};  // #PYTHON [n for _, n in cases]
-  const std::vector<bool> python_rejects = {
-      true, true, true, true, true, true,  true,  true,  true, true, true,
-      true, true, true, true, true, true,  true,  true,  true, true, true,
-      true, true, true, true, true, false, false, false, true};  // #PYTHON [python_rejects(h, n) for h, n in cases]
+  const std::vector<int> data_sizes = truth<std::vector<int>>("[n for _, n in cases]");
+  const std::vector<bool> python_rejects =
+      truth<std::vector<bool>>("[python_rejects(h, n) for h, n in cases]");
   ASSERT_EQ(headers.size(), data_sizes.size());
   ASSERT_EQ(headers.size(), python_rejects.size());
   int stricter_than_python = 0;
@@ -545,21 +544,8 @@ TEST(SafetensorsFormat, NamesEveryDtypeAsPythonDoes) {
       length = struct.unpack("<Q", data[:8])[0]
       names[dtype] = json.loads(data[8:8 + length])["t"]["dtype"]
   */
-  const std::vector<fp::DType> dtypes = {
-      fp::DType::Bool,       fp::DType::U8,          fp::DType::I8,
-      fp::DType::I16,        fp::DType::U16,         fp::DType::F16,
-      fp::DType::BF16,       fp::DType::I32,         fp::DType::U32,
-      fp::DType::F32,        fp::DType::F64,         fp::DType::I64,
-      fp::DType::U64,        fp::DType::C64,         fp::DType::F8_E4M3FN,
-      fp::DType::F8_E5M2,    fp::DType::F8_E4M3FNUZ, fp::DType::F8_E5M2FNUZ,
-      fp::DType::F8_E8M0FNU, fp::DType::F4_E2M1FN_X2};  // #PYTHON list(names)
-  const std::vector<std::string> expected = {"BOOL",    "U8",          "I8",
-                                             "I16",     "U16",         "F16",
-                                             "BF16",    "I32",         "U32",
-                                             "F32",     "F64",         "I64",
-                                             "U64",     "C64",         "F8_E4M3",
-                                             "F8_E5M2", "F8_E4M3FNUZ", "F8_E5M2FNUZ",
-                                             "F8_E8M0", "F4"};  // #PYTHON list(names.values())
+  const std::vector<fp::DType> dtypes = truth<std::vector<fp::DType>>("list(names)");
+  const std::vector<std::string> expected = truth<std::vector<std::string>>("list(names.values())");
   ASSERT_EQ(dtypes.size(), expected.size());
   for (std::size_t i = 0; i < dtypes.size(); ++i) {
     const auto file_dtype = st::to_file_dtype(dtypes[i]);

@@ -5,8 +5,11 @@
 
 #include "helpers.h"
 #include "support/expect_error.h"
+#include "support/truth.h"
 
 namespace {
+
+using fp_test::truth;
 
 using namespace st_test;
 
@@ -14,20 +17,8 @@ using namespace st_test;
 #|PYTHON_GLOBAL
 import os, tempfile
 import safetensors.torch
+from truth_safetensors import file_bytes, header_order
 
-def file_bytes(tensors, metadata=None):
-    """The bytes save_file writes, as a list of ints."""
-    with tempfile.TemporaryDirectory() as folder:
-        path = os.path.join(folder, "t.safetensors")
-        safetensors.torch.save_file(tensors, path, metadata=metadata)
-        with open(path, "rb") as f:
-            return list(f.read())
-
-def header_order(data):
-    """The tensor names in the order the file's header lists them."""
-    import json
-    length = int.from_bytes(bytes(data[:8]), "little")
-    return [k for k in json.loads(bytes(data[8:8 + length])) if k != "__metadata__"]
 */
 
 /// A file: the 8-byte length, `header`, then `data`.
@@ -48,37 +39,13 @@ TEST(SafetensorsLoad, ReadsAPythonFileIntoOwnedTensors) {
   data = file_bytes({"weight": w, "bias": b, "empty": torch.zeros(0, 2), "scalar": torch.tensor(0.25)})
   */
   TempDir folder;
-  write_file(folder / "python.safetensors",
-             {240, 0,   0,   0,   0,   0,   0,   0,   123, 34,  98,  105, 97,  115, 34,  58,  123,
-              34,  100, 116, 121, 112, 101, 34,  58,  34,  73,  54,  52,  34,  44,  34,  115, 104,
-              97,  112, 101, 34,  58,  91,  51,  93,  44,  34,  100, 97,  116, 97,  95,  111, 102,
-              102, 115, 101, 116, 115, 34,  58,  91,  48,  44,  50,  52,  93,  125, 44,  34,  101,
-              109, 112, 116, 121, 34,  58,  123, 34,  100, 116, 121, 112, 101, 34,  58,  34,  70,
-              51,  50,  34,  44,  34,  115, 104, 97,  112, 101, 34,  58,  91,  48,  44,  50,  93,
-              44,  34,  100, 97,  116, 97,  95,  111, 102, 102, 115, 101, 116, 115, 34,  58,  91,
-              50,  52,  44,  50,  52,  93,  125, 44,  34,  115, 99,  97,  108, 97,  114, 34,  58,
-              123, 34,  100, 116, 121, 112, 101, 34,  58,  34,  70,  51,  50,  34,  44,  34,  115,
-              104, 97,  112, 101, 34,  58,  91,  93,  44,  34,  100, 97,  116, 97,  95,  111, 102,
-              102, 115, 101, 116, 115, 34,  58,  91,  50,  52,  44,  50,  56,  93,  125, 44,  34,
-              119, 101, 105, 103, 104, 116, 34,  58,  123, 34,  100, 116, 121, 112, 101, 34,  58,
-              34,  70,  51,  50,  34,  44,  34,  115, 104, 97,  112, 101, 34,  58,  91,  51,  44,
-              52,  93,  44,  34,  100, 97,  116, 97,  95,  111, 102, 102, 115, 101, 116, 115, 34,
-              58,  91,  50,  56,  44,  55,  54,  93,  125, 125, 0,   0,   0,   0,   0,   0,   0,
-              0,   1,   0,   0,   0,   0,   0,   0,   0,   2,   0,   0,   0,   0,   0,   0,   0,
-              0,   0,   128, 62,  92,  63,  197, 63,  80,  60,  150, 190, 73,  113, 11,  192, 182,
-              132, 17,  63,  161, 209, 138, 191, 45,  5,   179, 191, 122, 131, 206, 62,  229, 136,
-              86,  63,  68,  33,  56,  191, 11,  131, 206, 190, 24,  189, 24,  191, 198, 103, 58,
-              62});  // #PYTHON data
+  write_file(folder / "python.safetensors", truth<std::vector<std::uint8_t>>("data"));
   fp::nn::StateDict loaded = st::load(folder / "python.safetensors");
   // Header order: the writer sorts by dtype (widest first), then name.
   EXPECT_EQ(loaded.keys(), (std::vector<std::string>{"bias", "empty", "scalar",
                                                      "weight"}));  // #PYTHON header_order(data)
   EXPECT_EQ(loaded.at("weight").to_vector<float>(),
-            (std::vector<float>{1.5409960746765137, -0.293428897857666, -2.1787893772125244,
-                                0.5684312582015991, -1.0845223665237427, -1.3985954523086548,
-                                0.40334683656692505, 0.8380263447761536, -0.7192575931549072,
-                                -0.40334352850914, -0.5966353416442871,
-                                0.18203648924827576}));  // #PYTHON w.flatten().tolist()
+            truth<std::vector<float>>("w.flatten().tolist()"));
   EXPECT_EQ(sizes_of(loaded.at("weight")),
             (std::vector<std::int64_t>{3, 4}));  // #PYTHON list(w.shape)
   EXPECT_EQ(loaded.at("bias").to_vector<std::int64_t>(),
@@ -98,19 +65,12 @@ TEST(SafetensorsLoad, ReadsBytesInMemory) {
   x = torch.arange(6, dtype=torch.float16).reshape(2, 3) / 4
   data = file_bytes({"x": x}, metadata={"format": "pt"})
   */
-  std::vector<std::uint8_t> bytes = {
-      88,  0,  0,  0,   0,   0,   0,   0,   123, 34,  95,  95,  109, 101, 116, 97, 100, 97,  116,
-      97,  95, 95, 34,  58,  123, 34,  102, 111, 114, 109, 97,  116, 34,  58,  34, 112, 116, 34,
-      125, 44, 34, 120, 34,  58,  123, 34,  100, 116, 121, 112, 101, 34,  58,  34, 70,  49,  54,
-      34,  44, 34, 115, 104, 97,  112, 101, 34,  58,  91,  50,  44,  51,  93,  44, 34,  100, 97,
-      116, 97, 95, 111, 102, 102, 115, 101, 116, 115, 34,  58,  91,  48,  44,  49, 50,  93,  125,
-      125, 0,  0,  0,   52,  0,   56,  0,   58,  0,   60,  0,   61};  // #PYTHON data
+  std::vector<std::uint8_t> bytes = truth<std::vector<std::uint8_t>>("data");
   const fp::nn::StateDict loaded = st::load(as_bytes(bytes));
   std::fill(bytes.begin(), bytes.end(), 0);  // the tensors do not point into the bytes
   ASSERT_EQ(loaded.size(), 1u);
   EXPECT_EQ(loaded.at("x").dtype(), fp::DType::F16);
-  EXPECT_EQ(loaded.at("x").to_vector<float>(),
-            (std::vector<float>{0.0, 0.25, 0.5, 0.75, 1.0, 1.25}));  // #PYTHON x.flatten().tolist()
+  EXPECT_EQ(loaded.at("x").to_vector<float>(), truth<std::vector<float>>("x.flatten().tolist()"));
 }
 
 TEST(SafetensorsLoad, KeepsTheHeaderOrderOfHandWrittenFiles) {
@@ -144,11 +104,7 @@ TEST(SafetensorsLoad, ReadsFloat4WithTheLastDimensionHalved) {
   packed = torch.tensor([[0x21, 0x43], [0x65, 0x87]], dtype=torch.uint8).view(torch.float4_e2m1fn_x2)
   data = file_bytes({"f4": packed})
   */
-  const std::vector<std::uint8_t> bytes = {
-      56,  0,   0,   0,  0,  0,  0,  0,   123, 34,  102, 52,  34,  58,  123, 34,  100, 116,
-      121, 112, 101, 34, 58, 34, 70, 52,  34,  44,  34,  115, 104, 97,  112, 101, 34,  58,
-      91,  50,  44,  52, 93, 44, 34, 100, 97,  116, 97,  95,  111, 102, 102, 115, 101, 116,
-      115, 34,  58,  91, 48, 44, 52, 93,  125, 125, 33,  67,  101, 135};  // #PYTHON data
+  const std::vector<std::uint8_t> bytes = truth<std::vector<std::uint8_t>>("data");
   const fp::nn::StateDict loaded = st::load(as_bytes(bytes));
   EXPECT_EQ(st::parse(as_bytes(bytes)).tensors[0].shape, (std::vector<std::int64_t>{2, 4}));
   EXPECT_EQ(loaded.at("f4").dtype(), fp::DType::F4_E2M1FN_X2);
@@ -185,12 +141,7 @@ TEST(SafetensorsLoad, RejectsATruncatedFileNamingTheTensor) {
   #|PYTHON
   data = file_bytes({"w": torch.ones(4)})
   */
-  std::vector<std::uint8_t> bytes = {
-      56,  0,   0,   0,   0,   0,  0,   0,  123, 34,  119, 34,  58, 123, 34,  100,
-      116, 121, 112, 101, 34,  58, 34,  70, 51,  50,  34,  44,  34, 115, 104, 97,
-      112, 101, 34,  58,  91,  52, 93,  44, 34,  100, 97,  116, 97, 95,  111, 102,
-      102, 115, 101, 116, 115, 34, 58,  91, 48,  44,  49,  54,  93, 125, 125, 32,
-      0,   0,   128, 63,  0,   0,  128, 63, 0,   0,   128, 63,  0,  0,   128, 63};  // #PYTHON data
+  std::vector<std::uint8_t> bytes = truth<std::vector<std::uint8_t>>("data");
   bytes.pop_back();
   TempDir folder;
   write_file(folder / "cut.safetensors", bytes);

@@ -7,8 +7,11 @@
 
 #include "helpers.h"
 #include "support/expect_error.h"
+#include "support/truth.h"
 
 namespace {
+
+using fp_test::truth;
 
 using namespace st_test;
 
@@ -16,20 +19,8 @@ using namespace st_test;
 #|PYTHON_GLOBAL
 import os, tempfile
 import safetensors.torch
+from truth_safetensors import file_bytes, header_order
 
-def file_bytes(tensors, metadata=None):
-    """The bytes save_file writes, as a list of ints."""
-    with tempfile.TemporaryDirectory() as folder:
-        path = os.path.join(folder, "t.safetensors")
-        safetensors.torch.save_file(tensors, path, metadata=metadata)
-        with open(path, "rb") as f:
-            return list(f.read())
-
-def header_order(data):
-    """The tensor names in the order the file's header lists them."""
-    import json
-    length = int.from_bytes(bytes(data[:8]), "little")
-    return [k for k in json.loads(bytes(data[8:8 + length])) if k != "__metadata__"]
 */
 
 /// How many mappings of `path` this process has (Linux: /proc/self/maps).
@@ -69,20 +60,7 @@ TEST(SafetensorsMappedFile, GivesViewsOfTheMappedBytes) {
   data = file_bytes({"w": w, "ids": ids}, metadata={"format": "pt"})
   */
   TempDir folder;
-  write_file(
-      folder / "f.safetensors",
-      {152, 0,  0,   0,   0,   0,   0,   0,   123, 34,  95,  95,  109, 101, 116, 97,  100, 97,
-       116, 97, 95,  95,  34,  58,  123, 34,  102, 111, 114, 109, 97,  116, 34,  58,  34,  112,
-       116, 34, 125, 44,  34,  119, 34,  58,  123, 34,  100, 116, 121, 112, 101, 34,  58,  34,
-       70,  51, 50,  34,  44,  34,  115, 104, 97,  112, 101, 34,  58,  91,  50,  44,  51,  93,
-       44,  34, 100, 97,  116, 97,  95,  111, 102, 102, 115, 101, 116, 115, 34,  58,  91,  48,
-       44,  50, 52,  93,  125, 44,  34,  105, 100, 115, 34,  58,  123, 34,  100, 116, 121, 112,
-       101, 34, 58,  34,  73,  51,  50,  34,  44,  34,  115, 104, 97,  112, 101, 34,  58,  91,
-       53,  93, 44,  34,  100, 97,  116, 97,  95,  111, 102, 102, 115, 101, 116, 115, 34,  58,
-       91,  50, 52,  44,  52,  52,  93,  125, 125, 32,  32,  32,  32,  32,  32,  32,  92,  63,
-       197, 63, 80,  60,  150, 190, 73,  113, 11,  192, 182, 132, 17,  63,  161, 209, 138, 191,
-       45,  5,  179, 191, 0,   0,   0,   0,   1,   0,   0,   0,   2,   0,   0,   0,   3,   0,
-       0,   0,  4,   0,   0,   0});  // #PYTHON data
+  write_file(folder / "f.safetensors", truth<std::vector<std::uint8_t>>("data"));
   const auto file = st::MappedFile::open(folder / "f.safetensors");
   EXPECT_EQ(file.keys(), (std::vector<std::string>{"w", "ids"}));  // #PYTHON header_order(data)
   EXPECT_EQ(file.size(), 2u);
@@ -95,10 +73,7 @@ TEST(SafetensorsMappedFile, GivesViewsOfTheMappedBytes) {
   const fp::TensorView w = file.get("w");
   EXPECT_EQ(w.dtype(), fp::DType::F32);
   EXPECT_EQ(sizes_of(w), (std::vector<std::int64_t>{2, 3}));
-  EXPECT_EQ(w.to_vector<float>(),
-            (std::vector<float>{1.5409960746765137, -0.293428897857666, -2.1787893772125244,
-                                0.5684312582015991, -1.0845223665237427,
-                                -1.3985954523086548}));  // #PYTHON w.flatten().tolist()
+  EXPECT_EQ(w.to_vector<float>(), truth<std::vector<float>>("w.flatten().tolist()"));
   EXPECT_EQ(file.get("ids").to_vector<std::int32_t>(),
             (std::vector<std::int32_t>{0, 1, 2, 3, 4}));  // #PYTHON ids.tolist()
 
@@ -115,13 +90,7 @@ TEST(SafetensorsMappedFile, AViewOutlivesTheMappedFileAndKeepsTheMappingAlive) {
   */
   TempDir folder;
   const auto path = folder / "f.safetensors";
-  write_file(path,
-             {56,  0,   0,   0,   0,   0,   0,   0,   123, 34,  119, 34,  58,  123, 34,  100, 116,
-              121, 112, 101, 34,  58,  34,  70,  51,  50,  34,  44,  34,  115, 104, 97,  112, 101,
-              34,  58,  91,  56,  93,  44,  34,  100, 97,  116, 97,  95,  111, 102, 102, 115, 101,
-              116, 115, 34,  58,  91,  48,  44,  51,  50,  93,  125, 125, 32,  0,   0,   128, 191,
-              110, 219, 54,  191, 182, 109, 219, 190, 34,  73,  18,  190, 34,  73,  18,  62,  182,
-              109, 219, 62,  110, 219, 54,  63,  0,   0,   128, 63});  // #PYTHON data
+  write_file(path, truth<std::vector<std::uint8_t>>("data"));
   fp::TensorView view;
   {
     const auto file = st::MappedFile::open(path);
@@ -131,10 +100,7 @@ TEST(SafetensorsMappedFile, AViewOutlivesTheMappedFileAndKeepsTheMappingAlive) {
   // The MappedFile is gone; the view still reads the mapped bytes (valgrind
   // checks the reads), and its copies do too.
   EXPECT_EQ(mappings_of(path), 1);
-  EXPECT_EQ(view.to_vector<float>(),
-            (std::vector<float>{-1.0, -0.7142857313156128, -0.4285714030265808,
-                                -0.14285710453987122, 0.14285710453987122, 0.4285714030265808,
-                                0.7142857313156128, 1.0}));  // #PYTHON w.tolist()
+  EXPECT_EQ(view.to_vector<float>(), truth<std::vector<float>>("w.tolist()"));
   fp::TensorView copy = view;
   const fp::Tensor owned{view};
   view = fp::TensorView();
@@ -143,10 +109,7 @@ TEST(SafetensorsMappedFile, AViewOutlivesTheMappedFileAndKeepsTheMappingAlive) {
   copy = fp::TensorView();
   // The last view is gone: so is the mapping. The owned copy stays.
   EXPECT_EQ(mappings_of(path), 0);
-  EXPECT_EQ(owned.to_vector<float>(),
-            (std::vector<float>{-1.0, -0.7142857313156128, -0.4285714030265808,
-                                -0.14285710453987122, 0.14285710453987122, 0.4285714030265808,
-                                0.7142857313156128, 1.0}));  // #PYTHON w.tolist()
+  EXPECT_EQ(owned.to_vector<float>(), truth<std::vector<float>>("w.tolist()"));
 }
 
 TEST(SafetensorsMappedFile, ViewsSurviveTheFileBeingReplacedBySave) {
@@ -171,25 +134,12 @@ TEST(SafetensorsMappedFile, CopiesToADeviceStraightFromTheMapping) {
   data = file_bytes({"a": a, "b": b})
   */
   TempDir folder;
-  write_file(
-      folder / "f.safetensors",
-      {112, 0,   0,   0,   0,   0,  0,   0,   123, 34,  97,  34,  58,  123, 34,  100, 116, 121,
-       112, 101, 34,  58,  34,  66, 70,  49,  54,  34,  44,  34,  115, 104, 97,  112, 101, 34,
-       58,  91,  52,  44,  52,  93, 44,  34,  100, 97,  116, 97,  95,  111, 102, 102, 115, 101,
-       116, 115, 34,  58,  91,  48, 44,  51,  50,  93,  125, 44,  34,  98,  34,  58,  123, 34,
-       100, 116, 121, 112, 101, 34, 58,  34,  85,  56,  34,  44,  34,  115, 104, 97,  112, 101,
-       34,  58,  91,  51,  93,  44, 34,  100, 97,  116, 97,  95,  111, 102, 102, 115, 101, 116,
-       115, 34,  58,  91,  51,  50, 44,  51,  53,  93,  125, 125, 144, 191, 148, 191, 128, 190,
-       222, 190, 89,  63,  49,  63, 162, 190, 7,   192, 165, 62,  162, 191, 179, 62,  158, 62,
-       245, 61,  158, 63,  143, 63, 125, 190, 0,   1,   2});  // #PYTHON data
+  write_file(folder / "f.safetensors", truth<std::vector<std::uint8_t>>("data"));
   const auto file = st::MappedFile::open(folder / "f.safetensors");
   fp::nn::StateDict on_cpu = file.to(fp::Device::cpu());
   EXPECT_EQ(on_cpu.keys(), file.keys());
   EXPECT_EQ(on_cpu.at("a").to_vector<float>(),
-            (std::vector<float>{-1.125, -1.15625, -0.25, -0.43359375, 0.84765625, 0.69140625,
-                                -0.31640625, -2.109375, 0.322265625, -1.265625, 0.349609375,
-                                0.30859375, 0.11962890625, 1.234375, 1.1171875,
-                                -0.2470703125}));  // #PYTHON a.float().flatten().tolist()
+            truth<std::vector<float>>("a.float().flatten().tolist()"));
   EXPECT_FALSE(
       inside_mapping_of(fp::abi::const_data_ptr(on_cpu.at("a").raw()), folder / "f.safetensors"));
   on_cpu.at("b").data_mut<std::uint8_t>()[0] = 42;  // owned and writable
@@ -222,18 +172,7 @@ TEST(SafetensorsMappedFile, IsAStateDictReader) {
   data = file_bytes({"layer.weight": weight, "layer.bias": bias})
   */
   TempDir folder;
-  write_file(folder / "f.safetensors",
-             {136, 0,   0,   0,   0,   0,   0,   0,   123, 34,  108, 97,  121, 101, 114, 46,  98,
-              105, 97,  115, 34,  58,  123, 34,  100, 116, 121, 112, 101, 34,  58,  34,  70,  51,
-              50,  34,  44,  34,  115, 104, 97,  112, 101, 34,  58,  91,  51,  93,  44,  34,  100,
-              97,  116, 97,  95,  111, 102, 102, 115, 101, 116, 115, 34,  58,  91,  48,  44,  49,
-              50,  93,  125, 44,  34,  108, 97,  121, 101, 114, 46,  119, 101, 105, 103, 104, 116,
-              34,  58,  123, 34,  100, 116, 121, 112, 101, 34,  58,  34,  70,  51,  50,  34,  44,
-              34,  115, 104, 97,  112, 101, 34,  58,  91,  51,  44,  50,  93,  44,  34,  100, 97,
-              116, 97,  95,  111, 102, 102, 115, 101, 116, 115, 34,  58,  91,  49,  50,  44,  51,
-              54,  93,  125, 125, 32,  32,  32,  32,  122, 131, 206, 62,  229, 136, 86,  63,  68,
-              33,  56,  191, 92,  63,  197, 63,  80,  60,  150, 190, 73,  113, 11,  192, 182, 132,
-              17,  63,  161, 209, 138, 191, 45,  5,   179, 191});  // #PYTHON data
+  write_file(folder / "f.safetensors", truth<std::vector<std::uint8_t>>("data"));
   const auto file = st::MappedFile::open(folder / "f.safetensors");
   const fp::nn::StateDictReader& reader = file;
   EXPECT_FALSE(reader.find("missing").has_value());
@@ -247,12 +186,8 @@ TEST(SafetensorsMappedFile, IsAStateDictReader) {
                                                                fp::DType::F32, fp::Device::cpu())));
   load_into(model, reader);
   EXPECT_EQ(model.at("layer.weight").to_vector<float>(),
-            (std::vector<float>{1.5409960746765137, -0.293428897857666, -2.1787893772125244,
-                                0.5684312582015991, -1.0845223665237427,
-                                -1.3985954523086548}));  // #PYTHON weight.flatten().tolist()
-  EXPECT_EQ(model.at("layer.bias").to_vector<float>(),
-            (std::vector<float>{0.40334683656692505, 0.8380263447761536,
-                                -0.7192575931549072}));  // #PYTHON bias.tolist()
+            truth<std::vector<float>>("weight.flatten().tolist()"));
+  EXPECT_EQ(model.at("layer.bias").to_vector<float>(), truth<std::vector<float>>("bias.tolist()"));
 
   // A loaded StateDict is a reader too.
   fp::nn::StateDict again;

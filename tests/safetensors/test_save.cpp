@@ -5,8 +5,11 @@
 
 #include "helpers.h"
 #include "support/expect_error.h"
+#include "support/truth.h"
 
 namespace {
+
+using fp_test::truth;
 
 using namespace st_test;
 
@@ -14,14 +17,7 @@ using namespace st_test;
 #|PYTHON_GLOBAL
 import os, tempfile
 import safetensors.torch
-
-def file_bytes(tensors, metadata=None):
-    """The bytes save_file writes, as a list of ints."""
-    with tempfile.TemporaryDirectory() as folder:
-        path = os.path.join(folder, "t.safetensors")
-        safetensors.torch.save_file(tensors, path, metadata=metadata)
-        with open(path, "rb") as f:
-            return list(f.read())
+from truth_safetensors import file_bytes
 
 def refuses(tensors):
     """Whether save_file refuses `tensors` for sharing memory."""
@@ -70,37 +66,7 @@ TEST(SafetensorsSave, OrdersTensorsByDtypeThenNameAsPython) {
   tensors.insert("9", fp::tensor({std::uint8_t{2}}));
   tensors.insert("\xc3\xa9", fp::tensor({4.f}));
   tensors.insert("flag", fp::tensor({true, false}));
-  EXPECT_EQ(saved(tensors),
-            (std::vector<std::uint8_t>{
-                192, 1,   0,   0,   0,   0,   0,   0,   123, 34,  95,  120, 34,  58,  123, 34,  100,
-                116, 121, 112, 101, 34,  58,  34,  73,  54,  52,  34,  44,  34,  115, 104, 97,  112,
-                101, 34,  58,  91,  49,  93,  44,  34,  100, 97,  116, 97,  95,  111, 102, 102, 115,
-                101, 116, 115, 34,  58,  91,  48,  44,  56,  93,  125, 44,  34,  97,  34,  58,  123,
-                34,  100, 116, 121, 112, 101, 34,  58,  34,  70,  51,  50,  34,  44,  34,  115, 104,
-                97,  112, 101, 34,  58,  91,  49,  93,  44,  34,  100, 97,  116, 97,  95,  111, 102,
-                102, 115, 101, 116, 115, 34,  58,  91,  56,  44,  49,  50,  93,  125, 44,  34,  98,
-                34,  58,  123, 34,  100, 116, 121, 112, 101, 34,  58,  34,  70,  51,  50,  34,  44,
-                34,  115, 104, 97,  112, 101, 34,  58,  91,  50,  93,  44,  34,  100, 97,  116, 97,
-                95,  111, 102, 102, 115, 101, 116, 115, 34,  58,  91,  49,  50,  44,  50,  48,  93,
-                125, 44,  34,  195, 169, 34,  58,  123, 34,  100, 116, 121, 112, 101, 34,  58,  34,
-                70,  51,  50,  34,  44,  34,  115, 104, 97,  112, 101, 34,  58,  91,  49,  93,  44,
-                34,  100, 97,  116, 97,  95,  111, 102, 102, 115, 101, 116, 115, 34,  58,  91,  50,
-                48,  44,  50,  52,  93,  125, 44,  34,  66,  34,  58,  123, 34,  100, 116, 121, 112,
-                101, 34,  58,  34,  70,  49,  54,  34,  44,  34,  115, 104, 97,  112, 101, 34,  58,
-                91,  49,  93,  44,  34,  100, 97,  116, 97,  95,  111, 102, 102, 115, 101, 116, 115,
-                34,  58,  91,  50,  52,  44,  50,  54,  93,  125, 44,  34,  49,  48,  34,  58,  123,
-                34,  100, 116, 121, 112, 101, 34,  58,  34,  85,  56,  34,  44,  34,  115, 104, 97,
-                112, 101, 34,  58,  91,  49,  93,  44,  34,  100, 97,  116, 97,  95,  111, 102, 102,
-                115, 101, 116, 115, 34,  58,  91,  50,  54,  44,  50,  55,  93,  125, 44,  34,  57,
-                34,  58,  123, 34,  100, 116, 121, 112, 101, 34,  58,  34,  85,  56,  34,  44,  34,
-                115, 104, 97,  112, 101, 34,  58,  91,  49,  93,  44,  34,  100, 97,  116, 97,  95,
-                111, 102, 102, 115, 101, 116, 115, 34,  58,  91,  50,  55,  44,  50,  56,  93,  125,
-                44,  34,  102, 108, 97,  103, 34,  58,  123, 34,  100, 116, 121, 112, 101, 34,  58,
-                34,  66,  79,  79,  76,  34,  44,  34,  115, 104, 97,  112, 101, 34,  58,  91,  50,
-                93,  44,  34,  100, 97,  116, 97,  95,  111, 102, 102, 115, 101, 116, 115, 34,  58,
-                91,  50,  56,  44,  51,  48,  93,  125, 125, 32,  32,  32,  32,  32,  7,   0,   0,
-                0,   0,   0,   0,   0,   0,   0,   64,  64,  0,   0,   128, 63,  0,   0,   0,   64,
-                0,   0,   128, 64,  0,   62,  1,   2,   1,   0}));  // #PYTHON data
+  EXPECT_EQ(saved(tensors), truth<std::vector<std::uint8_t>>("data"));
 }
 
 TEST(SafetensorsSave, WritesMetadataAsPython) {
@@ -116,32 +82,9 @@ TEST(SafetensorsSave, WritesMetadataAsPython) {
   st::save({{"w", w}}, folder / "none.safetensors");
   st::save({{"w", w}}, folder / "empty.safetensors", st::Metadata{});
   st::save({{"w", w}}, folder / "one.safetensors", {{"format", "pt"}});
-  EXPECT_EQ(read_file(folder / "none.safetensors"),
-            (std::vector<std::uint8_t>{
-                64,  0,   0,   0,   0,   0,   0,   0,   123, 34,  119, 34,  58, 123, 34,
-                100, 116, 121, 112, 101, 34,  58,  34,  70,  51,  50,  34,  44, 34,  115,
-                104, 97,  112, 101, 34,  58,  91,  50,  44,  50,  93,  44,  34, 100, 97,
-                116, 97,  95,  111, 102, 102, 115, 101, 116, 115, 34,  58,  91, 48,  44,
-                49,  54,  93,  125, 125, 32,  32,  32,  32,  32,  32,  32,  0,  0,   128,
-                63,  0,   0,   0,   64,  0,   0,   64,  64,  0,   0,   128, 64}));  // #PYTHON none
-  EXPECT_EQ(
-      read_file(folder / "empty.safetensors"),
-      (std::vector<std::uint8_t>{
-          80,  0,   0,  0,  0,  0,  0,   0,   123, 34,  95,  95,  109, 101, 116, 97,  100, 97,
-          116, 97,  95, 95, 34, 58, 123, 125, 44,  34,  119, 34,  58,  123, 34,  100, 116, 121,
-          112, 101, 34, 58, 34, 70, 51,  50,  34,  44,  34,  115, 104, 97,  112, 101, 34,  58,
-          91,  50,  44, 50, 93, 44, 34,  100, 97,  116, 97,  95,  111, 102, 102, 115, 101, 116,
-          115, 34,  58, 91, 48, 44, 49,  54,  93,  125, 125, 32,  32,  32,  32,  32,  0,   0,
-          128, 63,  0,  0,  0,  64, 0,   0,   64,  64,  0,   0,   128, 64}));  // #PYTHON empty
-  EXPECT_EQ(read_file(folder / "one.safetensors"),
-            (std::vector<std::uint8_t>{
-                88,  0,   0,   0,  0,   0,  0,   0,   123, 34,  95,  95,  109, 101, 116, 97,  100,
-                97,  116, 97,  95, 95,  34, 58,  123, 34,  102, 111, 114, 109, 97,  116, 34,  58,
-                34,  112, 116, 34, 125, 44, 34,  119, 34,  58,  123, 34,  100, 116, 121, 112, 101,
-                34,  58,  34,  70, 51,  50, 34,  44,  34,  115, 104, 97,  112, 101, 34,  58,  91,
-                50,  44,  50,  93, 44,  34, 100, 97,  116, 97,  95,  111, 102, 102, 115, 101, 116,
-                115, 34,  58,  91, 48,  44, 49,  54,  93,  125, 125, 0,   0,   128, 63,  0,   0,
-                0,   64,  0,   0,  64,  64, 0,   0,   128, 64}));  // #PYTHON one
+  EXPECT_EQ(read_file(folder / "none.safetensors"), truth<std::vector<std::uint8_t>>("none"));
+  EXPECT_EQ(read_file(folder / "empty.safetensors"), truth<std::vector<std::uint8_t>>("empty"));
+  EXPECT_EQ(read_file(folder / "one.safetensors"), truth<std::vector<std::uint8_t>>("one"));
 }
 
 TEST(SafetensorsSave, WritesManyMetadataKeysInOneOfPythonsOrders) {
@@ -160,19 +103,7 @@ TEST(SafetensorsSave, WritesManyMetadataKeysInOneOfPythonsOrders) {
   */
   const fp::Tensor ones = fp::tensor({1.f, 1.f, 1.f});
   const st::Metadata metadata = {{"z", "1"}, {"a", "2"}, {"m", "\xc3\xa9"}, {"format", "pt"}};
-  EXPECT_EQ(
-      saved_with({{"w", ones}}, metadata),
-      (std::vector<std::uint8_t>{112, 0,   0,   0,   0,   0,   0,   0,   123, 34,  95,  95,  109,
-                                 101, 116, 97,  100, 97,  116, 97,  95,  95,  34,  58,  123, 34,
-                                 97,  34,  58,  34,  50,  34,  44,  34,  102, 111, 114, 109, 97,
-                                 116, 34,  58,  34,  112, 116, 34,  44,  34,  109, 34,  58,  34,
-                                 195, 169, 34,  44,  34,  122, 34,  58,  34,  49,  34,  125, 44,
-                                 34,  119, 34,  58,  123, 34,  100, 116, 121, 112, 101, 34,  58,
-                                 34,  70,  51,  50,  34,  44,  34,  115, 104, 97,  112, 101, 34,
-                                 58,  91,  51,  93,  44,  34,  100, 97,  116, 97,  95,  111, 102,
-                                 102, 115, 101, 116, 115, 34,  58,  91,  48,  44,  49,  50,  93,
-                                 125, 125, 32,  0,   0,   128, 63,  0,   0,   128, 63,  0,   0,
-                                 128, 63}));  // #PYTHON sorted_python
+  EXPECT_EQ(saved_with({{"w", ones}}, metadata), truth<std::vector<std::uint8_t>>("sorted_python"));
 }
 
 TEST(SafetensorsSave, WritesEmptyScalarAndZeroSizeTensorsAsPython) {
@@ -192,19 +123,7 @@ TEST(SafetensorsSave, WritesEmptyScalarAndZeroSizeTensorsAsPython) {
   EXPECT_EQ(saved(fp::nn::StateDict{}),
             (std::vector<std::uint8_t>{8, 0, 0, 0, 0, 0, 0, 0, 123, 125, 32, 32, 32, 32, 32,
                                        32}));  // #PYTHON nothing
-  EXPECT_EQ(
-      saved(odd),
-      (std::vector<std::uint8_t>{
-          160, 0,   0,  0,   0,   0,   0,   0,   123, 34,  115, 34,  58,  123, 34,  100, 116, 121,
-          112, 101, 34, 58,  34,  70,  54,  52,  34,  44,  34,  115, 104, 97,  112, 101, 34,  58,
-          91,  93,  44, 34,  100, 97,  116, 97,  95,  111, 102, 102, 115, 101, 116, 115, 34,  58,
-          91,  48,  44, 56,  93,  125, 44,  34,  122, 34,  58,  123, 34,  100, 116, 121, 112, 101,
-          34,  58,  34, 70,  51,  50,  34,  44,  34,  115, 104, 97,  112, 101, 34,  58,  91,  48,
-          44,  51,  93, 44,  34,  100, 97,  116, 97,  95,  111, 102, 102, 115, 101, 116, 115, 34,
-          58,  91,  56, 44,  56,  93,  125, 44,  34,  101, 34,  58,  123, 34,  100, 116, 121, 112,
-          101, 34,  58, 34,  73,  56,  34,  44,  34,  115, 104, 97,  112, 101, 34,  58,  91,  48,
-          93,  44,  34, 100, 97,  116, 97,  95,  111, 102, 102, 115, 101, 116, 115, 34,  58,  91,
-          56,  44,  56, 93,  125, 125, 0,   0,   0,   0,   0,   0,   4,   64}));  // #PYTHON odd
+  EXPECT_EQ(saved(odd), truth<std::vector<std::uint8_t>>("odd"));
 }
 
 TEST(SafetensorsSave, PacksNonContiguousTensors) {
@@ -217,14 +136,7 @@ TEST(SafetensorsSave, PacksNonContiguousTensors) {
   const std::vector<float> base = {0.f, 1.f, 2.f, 3.f, 4.f, 5.f};
   const fp::TensorView strided = fp::from_blob(std::span<const float>(base), {2, 3}, {1, 2});
   ASSERT_FALSE(strided.is_contiguous());
-  EXPECT_EQ(saved({{"t", strided}}),
-            (std::vector<std::uint8_t>{
-                64,  0,   0,   0,   0,  0,  0,  0,  123, 34,  116, 34,  58,  123, 34,  100, 116,
-                121, 112, 101, 34,  58, 34, 70, 51, 50,  34,  44,  34,  115, 104, 97,  112, 101,
-                34,  58,  91,  50,  44, 51, 93, 44, 34,  100, 97,  116, 97,  95,  111, 102, 102,
-                115, 101, 116, 115, 34, 58, 91, 48, 44,  50,  52,  93,  125, 125, 32,  32,  32,
-                32,  32,  32,  32,  0,  0,  0,  0,  0,   0,   0,   64,  0,   0,   128, 64,  0,
-                0,   128, 63,  0,   0,  64, 64, 0,  0,   160, 64}));  // #PYTHON data
+  EXPECT_EQ(saved({{"t", strided}}), truth<std::vector<std::uint8_t>>("data"));
 }
 
 TEST(SafetensorsSave, WritesTheValuesOfLazilyConjugatedViews) {
@@ -238,13 +150,7 @@ TEST(SafetensorsSave, WritesTheValuesOfLazilyConjugatedViews) {
   auto handle = fp::dispatch<fp::abi::TensorHandle>("aten::conj", "", with_imag);
   const fp::TensorView conjugated(std::move(handle), nullptr, "test conj");
   ASSERT_TRUE(fp::dispatch<bool>("aten::is_conj", "", conjugated));
-  EXPECT_EQ(saved({{"c", conjugated}}),
-            (std::vector<std::uint8_t>{
-                56,  0,   0,   0,   0,  0,  0,  0,   123, 34,  99,  34,  58,  123, 34,  100, 116,
-                121, 112, 101, 34,  58, 34, 67, 54,  52,  34,  44,  34,  115, 104, 97,  112, 101,
-                34,  58,  91,  50,  93, 44, 34, 100, 97,  116, 97,  95,  111, 102, 102, 115, 101,
-                116, 115, 34,  58,  91, 48, 44, 49,  54,  93,  125, 125, 32,  0,   0,   128, 63,
-                0,   0,   0,   192, 0,  0,  64, 64,  0,   0,   128, 64}));  // #PYTHON data
+  EXPECT_EQ(saved({{"c", conjugated}}), truth<std::vector<std::uint8_t>>("data"));
 }
 
 // --- shared memory, as Python -----------------------------------------------------------
@@ -285,16 +191,7 @@ TEST(SafetensorsSave, RefusesOverlappingViewsButNotDisjointOnesAsPython) {
       "separate tensors): [{\"a\", \"b\"}]",
       st::save_to_bytes({{"a", slice(t, 0, 4)}, {"b", slice(t, 2, 6)}, {"c", one}}));
   EXPECT_EQ(saved({{"a", slice(t, 0, 2)}, {"b", slice(t, 2, 6)}}),
-            (std::vector<std::uint8_t>{
-                112, 0,   0,   0,   0,   0,  0,   0,   123, 34,  97, 34,  58,  123, 34,  100, 116,
-                121, 112, 101, 34,  58,  34, 70,  51,  50,  34,  44, 34,  115, 104, 97,  112, 101,
-                34,  58,  91,  50,  93,  44, 34,  100, 97,  116, 97, 95,  111, 102, 102, 115, 101,
-                116, 115, 34,  58,  91,  48, 44,  56,  93,  125, 44, 34,  98,  34,  58,  123, 34,
-                100, 116, 121, 112, 101, 34, 58,  34,  70,  51,  50, 34,  44,  34,  115, 104, 97,
-                112, 101, 34,  58,  91,  52, 93,  44,  34,  100, 97, 116, 97,  95,  111, 102, 102,
-                115, 101, 116, 115, 34,  58, 91,  56,  44,  50,  52, 93,  125, 125, 32,  32,  32,
-                32,  0,   0,   0,   0,   0,  0,   128, 63,  0,   0,  0,   64,  0,   0,   64,  64,
-                0,   0,   128, 64,  0,   0,  160, 64}));  // #PYTHON data
+            truth<std::vector<std::uint8_t>>("data"));
 }
 
 TEST(SafetensorsSave, SavesCopiesOfOneTensorAsTheIndependentValuesTheyAre) {
@@ -309,17 +206,7 @@ TEST(SafetensorsSave, SavesCopiesOfOneTensorAsTheIndependentValuesTheyAre) {
   fp::nn::StateDict tensors;
   tensors.insert("a", t);
   tensors.insert("b", t);
-  EXPECT_EQ(
-      saved(tensors),
-      (std::vector<std::uint8_t>{
-          112, 0,   0,  0,  0,   0,   0,   0,   123, 34,  97,  34,  58,  123, 34,  100, 116, 121,
-          112, 101, 34, 58, 34,  70,  51,  50,  34,  44,  34,  115, 104, 97,  112, 101, 34,  58,
-          91,  50,  93, 44, 34,  100, 97,  116, 97,  95,  111, 102, 102, 115, 101, 116, 115, 34,
-          58,  91,  48, 44, 56,  93,  125, 44,  34,  98,  34,  58,  123, 34,  100, 116, 121, 112,
-          101, 34,  58, 34, 70,  51,  50,  34,  44,  34,  115, 104, 97,  112, 101, 34,  58,  91,
-          50,  93,  44, 34, 100, 97,  116, 97,  95,  111, 102, 102, 115, 101, 116, 115, 34,  58,
-          91,  56,  44, 49, 54,  93,  125, 125, 32,  32,  32,  32,  0,   0,   128, 63,  0,   0,
-          0,   64,  0,  0,  128, 63,  0,   0,   0,   64}));  // #PYTHON data
+  EXPECT_EQ(saved(tensors), truth<std::vector<std::uint8_t>>("data"));
 }
 
 // --- atomic replacement ----------------------------------------------------------------------

@@ -810,3 +810,156 @@ def test_adjacent_string_literals_compare_as_one():
     """clang-format may split a long literal; the value is unchanged."""
     assert pt.is_up_to_date('"tensor([1., " "2.])"', '"tensor([1., 2.])"', braced=False)
     assert not pt.is_up_to_date('"tensor([1., " "3.])"', '"tensor([1., 2.])"', braced=False)
+
+
+# -- run-time truth: truth<T>("expression") -----------------------------------
+
+def evaluate_cache(tmp_path: Path, text: str, env=None) -> dict:
+    import json
+    path = write_cpp(tmp_path, text)
+    cache_dir = tmp_path / "cache"
+    result = subprocess.run([sys.executable, str(TOOL), "evaluate", str(path),
+                             "--cache-dir", str(cache_dir)],
+                            capture_output=True, text=True, env=env)
+    assert result.returncode == 0, result.stderr
+    files = list(cache_dir.glob("truth-*.json"))
+    assert len(files) == 1
+    return json.loads(files[0].read_text())
+
+
+def test_truth_values_run_in_source_order_with_blocks(tmp_path):
+    cache = evaluate_cache(tmp_path, one_test("""\
+        /*
+        #|PYTHON
+        x = torch.tensor([1.5, 2.0]) * 3
+        */
+        EXPECT_EQ(values(a), truth<std::vector<float>>("x.tolist()"));
+        /*
+        #|PYTHON
+        x = x + 1
+        */
+        EXPECT_EQ(b, truth<double>("x.sum().item()"));
+    """))
+    values = cache["tests"]["Suite.Case"]["values"]
+    assert values == {"x.tolist()": [4.5, 6.0], "x.sum().item()": 12.5}
+
+
+def test_truth_renders_every_kind_of_value(tmp_path):
+    cache = evaluate_cache(tmp_path, one_test("""\
+        truth<bool>("True");
+        truth<double>("float('nan')");
+        truth<double>("-math.inf");
+        truth<std::complex<double>>("complex(1, -2)");
+        truth<fp::DType>("torch.float16");
+        truth<fp::Device>("torch.device('cpu')");
+        truth<std::uint64_t>("2**64 - 1");
+        truth<std::string>(R"(str("q") + 'r')");
+        truth<std::vector<std::vector<int>>>("torch.ones(2, 1, dtype=torch.int32)");
+    """))
+    values = cache["tests"]["Suite.Case"]["values"]
+    assert values == {
+        "True": True, "float('nan')": "nan", "-math.inf": "-inf",
+        "complex(1, -2)": {"complex": [1.0, -2.0]}, "torch.float16": {"dtype": "float16"},
+        "torch.device('cpu')": {"device": "cpu"}, "2**64 - 1": 2**64 - 1,
+        "str(\"q\") + 'r'": "qr", "torch.ones(2, 1, dtype=torch.int32)": [[1], [1]]}
+
+
+def test_truth_string_literals_are_decoded_like_cpp():
+    assert pt.decode_cpp_string_literal(r'"say \"hi\"\n"') == 'say "hi"\n'
+    assert pt.decode_cpp_string_literal('R"(a"b\\n)"') == 'a"b\\n'
+    assert pt.decode_cpp_string_literal('R"x(a)"b)x"') == 'a)"b'
+    assert pt.decode_cpp_string_literal(r'"\101\0"') == "A\0"
+
+
+def test_truth_split_literals_are_joined(tmp_path):
+    source = pt.parse_source("t.cpp", one_test("""\
+        EXPECT_EQ(a, truth<int>("1 + "
+                                "2"));
+    """))
+    assert [s.expression for s in source.truths()] == ["1 + 2"]
+
+
+def test_truth_outside_a_test_is_an_error(tmp_path):
+    with pytest.raises(pt.TruthError, match="outside of a TEST"):
+        pt.parse_source("t.cpp", 'int x = truth<int>("1");\n')
+
+
+def test_truth_with_a_non_literal_argument_is_not_a_step():
+    source = pt.parse_source("t.cpp", one_test("""\
+        const auto value = truth<int>(expression);
+        T truth(std::string_view expression);
+    """))
+    assert source.truths() == []
+
+
+def test_truth_with_two_values_for_one_expression_is_an_error(tmp_path):
+    path = write_cpp(tmp_path, one_test("""\
+        /*
+        #|PYTHON
+        x = 1
+        */
+        truth<int>("x");
+        /*
+        #|PYTHON
+        x = 2
+        */
+        truth<int>("x");
+    """))
+    result = run_tool("evaluate", path, "--cache-dir", tmp_path / "cache")
+    assert result.returncode == 2
+    assert "has two values in Suite.Case" in result.stderr
+
+
+def test_truth_unrenderable_value_names_the_line(tmp_path):
+    path = write_cpp(tmp_path, one_test("""\
+        truth<int>("object()");
+    """))
+    result = run_tool("evaluate", path, "--cache-dir", tmp_path / "cache")
+    assert result.returncode == 2
+    assert "test_sample.cpp:2:" in result.stderr and "cannot pass" in result.stderr
+
+
+def test_truth_cache_is_named_by_torch_and_cpu_settings(tmp_path):
+    env = {**os.environ, "ATEN_CPU_CAPABILITY": "default", "MKL_ENABLE_INSTRUCTIONS": "SSE4_2"}
+    env.pop("ONEDNN_MAX_CPU_ISA", None)
+    cache = evaluate_cache(tmp_path, one_test('truth<int>("1");\n'), env=env)
+    release = torch.__version__.split("+")[0]
+    assert (tmp_path / "cache" / f"truth-{release}-default-SSE4_2-auto.json").exists()
+    assert cache["settings"]["ATEN_CPU_CAPABILITY"] == "default"
+    assert cache["cpu_capability"] == "DEFAULT"  # torch honoured the setting
+
+
+def test_truth_cache_is_reused_until_an_input_changes(tmp_path):
+    path = write_cpp(tmp_path, one_test('truth<int>("1");\n'))
+    first = run_tool("evaluate", path, "--cache-dir", tmp_path / "cache")
+    again = run_tool("evaluate", path, "--cache-dir", tmp_path / "cache")
+    assert "up to date" in again.stdout and "up to date" not in first.stdout
+    path.write_text(one_test('truth<int>("2");\n'))
+    changed = run_tool("evaluate", path, "--cache-dir", tmp_path / "cache")
+    assert "up to date" not in changed.stdout
+
+
+def test_truth_does_not_take_part_in_check_or_update(tmp_path):
+    path = write_cpp(tmp_path, one_test("""\
+        EXPECT_EQ(a, truth<int>("1 + 1"));
+        EXPECT_EQ(b, 0);  // #PYTHON 3
+    """))
+    assert [e.value for e in pt.evaluate(pt.read_source(str(path)))] == [3]
+    result = run_tool("check", path)
+    assert result.returncode == 1 and "1 stale" in result.stdout
+
+
+def test_support_modules_are_importable_from_blocks(tmp_path):
+    (tmp_path / "support").mkdir()
+    (tmp_path / "support" / "shared_helper.py").write_text("def twice(x):\n    return 2 * x\n")
+    (tmp_path / "unit").mkdir()
+    cache = evaluate_cache(tmp_path / "unit", """\
+        /*
+        #|PYTHON_GLOBAL
+        from shared_helper import twice
+        */
+        TEST(S, T) {
+          truth<int>("twice(21)");
+        }
+    """)
+    assert cache["tests"]["S.T"]["values"] == {"twice(21)": 42}

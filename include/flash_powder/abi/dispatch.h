@@ -11,10 +11,10 @@
 namespace fp {
 
 namespace abi {
-/// Checks `args` against the schema of op.overload, fills in omitted trailing
-/// arguments from their defaults, boxes everything, calls libtorch and unboxes
-/// the results. Throws fp::Error on any mismatch or libtorch failure; never
-/// leaks what it boxed.
+/// Checks that the loaded torch has op.overload (Schema::availability) and
+/// `args` against its schema, fills in omitted trailing arguments from their
+/// defaults, boxes everything, calls libtorch and unboxes the results. Throws
+/// fp::Error on any mismatch or libtorch failure; never leaks what it boxed.
 Results call(std::string_view op, std::string_view overload, std::span<const Arg> args);
 
 struct Schema;
@@ -33,7 +33,9 @@ Results call(const Schema& schema, std::span<const Arg> args);
 /// omitted. `std::nullopt` passes None. R may be void, fp::Tensor, a
 /// std::tuple, std::vector<fp::Tensor>, or a scalar (int64_t, double, bool).
 /// Throws fp::Error with the op's schema when the arguments or R do not match
-/// it, and with libtorch's message when the op fails.
+/// it, and with libtorch's message when the op fails. An op the loaded torch
+/// lacks is refused before anything reaches libtorch: "aten::_upsample_lanczos2d_aa
+/// needs torch 2.12 or later; this process loaded torch 2.11.0".
 ///
 /// The tensor promises hold here too: an argument the schema writes to
 /// (`Tensor(a!)`, e.g. `self` of `aten::fill_`) must be a non-const

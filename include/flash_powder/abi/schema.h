@@ -3,7 +3,8 @@
 //
 // flash_powder carries the schemas of every ATen op of the torch it was built
 // with (generated from the wheel's native_functions.yaml by
-// tools/generate_schemas.py). Custom ops are made known with register_schema().
+// tools/generate_schemas.py), each with the torch releases that have it.
+// Custom ops are made known with register_schema().
 #pragma once
 
 #include <cstdint>
@@ -14,7 +15,20 @@
 #include <string_view>
 #include <vector>
 
+#include "flash_powder/abi/runtime.h"
+
 namespace fp::abi {
+
+/// The torch releases that have an op: `since` up to, not including,
+/// `removed_in`. Patch releases add and remove no ops, so both are x.y.0.
+struct Availability {
+  TorchVersion since;
+  std::optional<TorchVersion> removed_in;
+
+  constexpr bool includes(const TorchVersion& version) const {
+    return since <= version && !(removed_in && *removed_in <= version);
+  }
+};
 
 /// A type in a schema, e.g. `Tensor(a!)`, `int[2]`, `Tensor?[]`, `ScalarType?`.
 struct SchemaType {
@@ -63,6 +77,12 @@ struct Schema {
   std::vector<SchemaArgument> arguments;
   std::vector<SchemaArgument> returns;
   std::string text;  ///< the schema as given
+  /// The torch releases that have the op; fp::dispatch refuses to call it
+  /// with any other loaded. For a builtin ATen op, from the
+  /// native_functions.yaml of each release (tools/data/aten_ops_by_release.txt):
+  /// `since` is builtin_oldest_release() (2.11) for the ops that release already
+  /// has. For a schema parsed or registered here: every release.
+  Availability availability;
 
   /// "aten::max.dim" (or "aten::max" for the default overload).
   std::string qualified_name() const;
@@ -88,6 +108,21 @@ void register_schema(std::string_view text);
 
 /// The ATen schemas built into this library, as written in native_functions.yaml.
 std::span<const std::string_view> builtin_schemas();
+
+/// A builtin ATen overload that not every torch from builtin_oldest_release()
+/// on has; `key` is its name part, e.g. "qr.Q".
+struct BuiltinAvailability {
+  std::string_view key;
+  Availability availability;
+};
+
+/// Those overloads, sorted by key. Every other builtin schema is in every
+/// release from builtin_oldest_release() on.
+std::span<const BuiltinAvailability> builtin_availability();
+
+/// The oldest torch release whose ops the builtin schemas were compared with
+/// (the oldest one flash_powder supports).
+TorchVersion builtin_oldest_release();
 
 /// The torch release those schemas come from; fp::dispatch passes it to
 /// libtorch, which adapts calls made with older schemas.

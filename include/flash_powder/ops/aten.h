@@ -406,7 +406,7 @@ std::tuple<Tensor, Tensor, Tensor, Tensor, Tensor> _flash_attention_forward(
     std::optional<TensorArg> block_table = std::nullopt,
     std::optional<std::int64_t> num_splits = std::nullopt);
 /// `aten::_flash_attention_forward_no_dropout_inplace(Tensor(a!) out, Tensor query, Tensor key, Tensor value, Tensor? cum_seq_q, Tensor? cum_seq_k, SymInt max_q, SymInt max_k, float dropout_p, bool is_causal, bool return_debug_mask, *, float? scale=None, SymInt? window_size_left=None, SymInt? window_size_right=None, Tensor? seqused_k=None, Tensor? alibi_slopes=None, Tensor? block_table=None, int? num_splits=None) -> Tensor softmax_logsumexp`
-/// Writes to `out`.
+/// Writes to `out`. Needs torch 2.12 or later.
 Tensor _flash_attention_forward_no_dropout_inplace(
     MutableTensor out, TensorArg query, TensorArg key, TensorArg value,
     std::optional<TensorArg> cum_seq_q, std::optional<TensorArg> cum_seq_k, std::int64_t max_q,
@@ -481,6 +481,7 @@ std::vector<Tensor> _foreach_clamp_min_List(const TensorList& self, const Tensor
 /// Writes to `self`.
 void _foreach_clamp_min__List(const MutableTensorList& self, const TensorList& other);
 /// `aten::_foreach_clone(Tensor[] self, *, MemoryFormat? memory_format=None) -> Tensor[]`
+/// Needs torch 2.12 or later.
 std::vector<Tensor> _foreach_clone(const TensorList& self,
                                    std::optional<MemoryFormat> memory_format = std::nullopt);
 /// `aten::_foreach_copy(Tensor[] self, Tensor[] src, bool non_blocking=False) -> Tensor[] self_out`
@@ -585,6 +586,7 @@ std::vector<Tensor> _foreach_minimum_List(const TensorList& self, const TensorLi
 /// Writes to `self`.
 void _foreach_minimum__List(const MutableTensorList& self, const TensorList& other);
 /// `aten::_foreach_mm(Tensor[] self, Tensor[] mat2) -> Tensor[]`
+/// Needs torch 2.13 or later.
 std::vector<Tensor> _foreach_mm(const TensorList& self, const TensorList& mat2);
 /// `aten::_foreach_mul.List(Tensor[] self, Tensor[] other) -> Tensor[]`
 std::vector<Tensor> _foreach_mul_List(const TensorList& self, const TensorList& other);
@@ -1067,14 +1069,16 @@ Tensor _pdist_backward(TensorArg grad, TensorArg self, double p, TensorArg pdist
 /// `aten::_pdist_forward(Tensor self, float p=2) -> Tensor`
 Tensor _pdist_forward(TensorArg self, double p = 2.0);
 /// `aten::_philox_key_fold_in(Tensor key, int data) -> Tensor`
+/// Needs torch 2.12 or later.
 Tensor _philox_key_fold_in(TensorArg key, std::int64_t data);
 /// `aten::_philox_key_split(Tensor key, int num_splits) -> Tensor`
+/// Needs torch 2.12 or later.
 Tensor _philox_key_split(TensorArg key, std::int64_t num_splits);
 /// `aten::_philox_normal_(Tensor(a!) self, Tensor key, float mean=0, float std=1) -> Tensor(a!)`
-/// Writes to `self`.
+/// Writes to `self`. Needs torch 2.12 or later.
 void _philox_normal_(MutableTensor self, TensorArg key, double mean = 0.0, double std_ = 1.0);
 /// `aten::_philox_uniform_(Tensor(a!) self, Tensor key, float low=0, float high=1) -> Tensor(a!)`
-/// Writes to `self`.
+/// Writes to `self`. Needs torch 2.12 or later.
 void _philox_uniform_(MutableTensor self, TensorArg key, double low = 0.0, double high = 1.0);
 /// `aten::_pin_memory(Tensor self, Device? device=None) -> Tensor`
 Tensor _pin_memory(TensorArg self, std::optional<Device> device = std::nullopt);
@@ -1575,27 +1579,30 @@ void _upsample_bilinear2d_aa_out(TensorArg self, IntList output_size, bool align
 Tensor _upsample_bilinear2d_aa_vec(TensorArg input, OptionalIntList output_size, bool align_corners,
                                    OptionalArrayRef<double> scale_factors);
 /// `aten::_upsample_lanczos2d_aa(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor`
+/// Needs torch 2.12 or later.
 Tensor _upsample_lanczos2d_aa(TensorArg self, IntList output_size, bool align_corners,
                               std::optional<double> scales_h = std::nullopt,
                               std::optional<double> scales_w = std::nullopt);
 /// `aten::_upsample_lanczos2d_aa_backward(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None) -> Tensor`
+/// Needs torch 2.12 or later.
 Tensor _upsample_lanczos2d_aa_backward(TensorArg grad_output, IntList output_size,
                                        IntList input_size, bool align_corners,
                                        std::optional<double> scales_h = std::nullopt,
                                        std::optional<double> scales_w = std::nullopt);
 /// `aten::_upsample_lanczos2d_aa_backward.grad_input(Tensor grad_output, SymInt[2] output_size, SymInt[4] input_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) grad_input) -> Tensor(a!)`
-/// Writes to `grad_input`.
+/// Writes to `grad_input`. Needs torch 2.12 or later.
 void _upsample_lanczos2d_aa_backward_grad_input(TensorArg grad_output, IntList output_size,
                                                 IntList input_size, bool align_corners,
                                                 std::optional<double> scales_h,
                                                 std::optional<double> scales_w,
                                                 MutableTensor grad_input);
 /// `aten::_upsample_lanczos2d_aa.out(Tensor self, SymInt[2] output_size, bool align_corners, float? scales_h=None, float? scales_w=None, *, Tensor(a!) out) -> Tensor(a!)`
-/// Writes to `out`.
+/// Writes to `out`. Needs torch 2.12 or later.
 void _upsample_lanczos2d_aa_out(TensorArg self, IntList output_size, bool align_corners,
                                 std::optional<double> scales_h, std::optional<double> scales_w,
                                 MutableTensor out);
 /// `aten::_upsample_lanczos2d_aa.vec(Tensor input, SymInt[]? output_size, bool align_corners, float[]? scale_factors) -> Tensor`
+/// Needs torch 2.12 or later.
 Tensor _upsample_lanczos2d_aa_vec(TensorArg input, OptionalIntList output_size, bool align_corners,
                                   OptionalArrayRef<double> scale_factors);
 /// `aten::_upsample_nearest_exact1d(Tensor self, SymInt[1] output_size, float? scales=None) -> Tensor`
@@ -2307,6 +2314,7 @@ Tensor chalf(TensorArg self, std::optional<MemoryFormat> memory_format = std::nu
 /// `aten::channel_shuffle(Tensor self, SymInt groups) -> Tensor`
 Tensor channel_shuffle(TensorArg self, std::int64_t groups);
 /// `aten::cholesky(Tensor self, bool upper=False) -> Tensor`
+/// Not in torch 2.14 and later.
 Tensor cholesky(TensorArg self, bool upper = false);
 /// `aten::cholesky_inverse(Tensor self, bool upper=False) -> Tensor`
 Tensor cholesky_inverse(TensorArg self, bool upper = false);
@@ -2314,7 +2322,7 @@ Tensor cholesky_inverse(TensorArg self, bool upper = false);
 /// Writes to `out`.
 void cholesky_inverse_out(TensorArg self, bool upper, MutableTensor out);
 /// `aten::cholesky.out(Tensor self, bool upper=False, *, Tensor(a!) out) -> Tensor(a!)`
-/// Writes to `out`.
+/// Writes to `out`. Not in torch 2.14 and later.
 void cholesky_out(TensorArg self, bool upper, MutableTensor out);
 /// `aten::cholesky_solve(Tensor self, Tensor input2, bool upper=False) -> Tensor`
 Tensor cholesky_solve(TensorArg self, TensorArg input2, bool upper = false);
@@ -2711,6 +2719,7 @@ void digamma_(MutableTensor self);
 /// Writes to `out`.
 void digamma_out(TensorArg self, MutableTensor out);
 /// `aten::dim(Tensor self) -> int`
+/// Needs torch 2.12 or later.
 std::int64_t dim(TensorArg self);
 /// `aten::div.Tensor(Tensor self, Tensor other) -> Tensor`
 Tensor div_Tensor(TensorArg self, TensorArg other);
@@ -3333,6 +3342,7 @@ Tensor ger(TensorArg self, TensorArg vec2);
 /// Writes to `out`.
 void ger_out(TensorArg self, TensorArg vec2, MutableTensor out);
 /// `aten::get_device(Tensor self) -> int`
+/// Needs torch 2.12 or later.
 std::int64_t get_device(TensorArg self);
 /// `aten::glu(Tensor self, int dim=-1) -> Tensor`
 Tensor glu(TensorArg self, std::int64_t dim = -1);
@@ -3665,8 +3675,10 @@ bool is_complex(TensorArg self);
 /// `aten::is_conj(Tensor self) -> bool`
 bool is_conj(TensorArg self);
 /// `aten::is_contiguous(Tensor self) -> bool`
+/// Needs torch 2.12 or later.
 bool is_contiguous(TensorArg self);
 /// `aten::is_contiguous.memory_format(Tensor self, MemoryFormat memory_format) -> bool`
+/// Needs torch 2.12 or later.
 bool is_contiguous_memory_format(TensorArg self, MemoryFormat memory_format);
 /// `aten::is_distributed(Tensor self) -> bool`
 bool is_distributed(TensorArg self);
@@ -5028,6 +5040,7 @@ void nuclear_norm_dim_out(TensorArg self, IntList dim, bool keepdim, MutableTens
 /// Writes to `out`.
 void nuclear_norm_out(TensorArg self, bool keepdim, MutableTensor out);
 /// `aten::numel(Tensor self) -> int`
+/// Needs torch 2.12 or later.
 std::int64_t numel(TensorArg self);
 /// `aten::numpy_T(Tensor(a) self) -> Tensor(a)`
 /// Returns a view of `self` (borrow-checked).
@@ -5150,9 +5163,10 @@ double q_scale(TensorArg self);
 /// `aten::q_zero_point(Tensor self) -> int`
 std::int64_t q_zero_point(TensorArg self);
 /// `aten::qr(Tensor self, bool some=True) -> (Tensor Q, Tensor R)`
+/// Not in torch 2.14 and later.
 std::tuple<Tensor, Tensor> qr(TensorArg self, bool some = true);
 /// `aten::qr.Q(Tensor self, bool some=True, *, Tensor(a!) Q, Tensor(b!) R) -> (Tensor(a!) Q, Tensor(b!) R)`
-/// Writes to `Q`, `R`.
+/// Writes to `Q`, `R`. Not in torch 2.14 and later.
 void qr_Q(TensorArg self, bool some, MutableTensor Q, MutableTensor R);
 /// `aten::quantile(Tensor self, Tensor q, int? dim=None, bool keepdim=False, *, str interpolation='linear') -> Tensor`
 Tensor quantile(TensorArg self, TensorArg q, std::optional<std::int64_t> dim = std::nullopt,
@@ -6337,6 +6351,7 @@ Tensor stft_center(TensorArg self, std::int64_t n_fft,
                    std::optional<bool> return_complex = std::nullopt,
                    std::optional<bool> align_to_window = std::nullopt);
 /// `aten::storage_offset(Tensor self) -> int`
+/// Needs torch 2.12 or later.
 std::int64_t storage_offset(TensorArg self);
 /// `aten::stride.int(Tensor self, int dim) -> int`
 std::int64_t stride_int(TensorArg self, std::int64_t dim);

@@ -1,0 +1,39 @@
+"""Python helpers shared by the tests' Python blocks (tools/python_truth.py
+puts this folder on the path): `from truth_helpers import g, values`.
+
+Each mirrors a C++ test helper, so that both languages draw the same inputs."""
+
+import torch
+
+
+def g(seed):
+    """A CPU generator seeded like fp::Generator(seed) (nn_test::randn/rand)."""
+    return torch.Generator().manual_seed(seed)
+
+
+def values(t):
+    """All elements, row-major, as Python numbers (nn_test::values)."""
+    return t.flatten().tolist()
+
+
+def filled(module, seed=100, scale=1.0):
+    """`module` with new values for every floating-point state-dict entry
+    (nn_test::filled): key i gets randn(shape, generator=g(seed + i)) * scale,
+    or rand(...) for running variances, which must be positive; integer
+    entries keep their value. Returns the module in eval mode."""
+    new = {}
+    for i, (key, value) in enumerate(module.state_dict().items()):
+        if not value.dtype.is_floating_point:
+            new[key] = value
+        elif key.endswith("running_var"):
+            new[key] = torch.rand(value.shape, generator=g(seed + i))
+        else:
+            new[key] = torch.randn(value.shape, generator=g(seed + i)) * scale
+    module.load_state_dict(new)
+    return module.eval()
+
+
+def run(module, x):
+    """values(module(x)) without autograd."""
+    with torch.no_grad():
+        return values(module(x))
