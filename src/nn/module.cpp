@@ -8,8 +8,8 @@
 #include <typeinfo>
 #include <unordered_set>
 
-#include "aten_op.h"
-#include "tensor_ops.h"
+#include "flash_powder/ops/aten.h"
+#include "messages.h"
 
 namespace fp::nn {
 namespace {
@@ -159,12 +159,11 @@ class Loader {
 
   /// Writes every matched value; call only when errors() is empty.
   void apply() {
-    static const detail::AtenOp copy("aten::copy_", "");
     for (auto& [target, value] : pending_) {
       if (options_.assign) {
         *target = Tensor(value);
       } else {
-        copy.call<void>(*target, value, false);
+        target->copy_(value);
       }
     }
   }
@@ -187,16 +186,13 @@ class Loader {
 
   void match(const std::string& key, Tensor& target, TensorView value) {
     // PyTorch's backward compatibility: a [1] tensor loads into a 0-dim one.
-    // (The view keeps its own handle, so the element may go out of scope.)
     const bool unwrapped = target.dim() == 0 && value.dim() == 1 && value.size(0) >= 1;
-    if (unwrapped) {
-      const Tensor element = detail::select(value, 0, 0);
-      value = element;
-    }
+    if (unwrapped) value = value.select(0, 0);
     if (!std::ranges::equal(value.sizes(), target.sizes())) {
-      mismatches_.push_back(
-          "size mismatch for " + key + ": copying a param with shape " + detail::torch_size(value) +
-          " from checkpoint, the shape in current model is " + detail::torch_size(target) + ".");
+      mismatches_.push_back("size mismatch for " + key + ": copying a param with shape " +
+                            detail::torch_size(value.sizes()) +
+                            " from checkpoint, the shape in current model is " +
+                            detail::torch_size(target.sizes()) + ".");
       return;
     }
     if (dtype_kind(value.dtype()) != dtype_kind(target.dtype())) {
@@ -208,7 +204,7 @@ class Loader {
     }
     // Loading a module's own state dict: copying a tensor onto itself is a no-op
     // (and would trip the borrow checker, which sees the state dict's view).
-    if (!unwrapped && detail::same_tensor(value, target)) return;
+    if (!unwrapped && aten::is_set_to(value, target)) return;
     pending_.emplace_back(&target, value);
   }
 
@@ -351,7 +347,8 @@ Module& Module::to(TensorOptions options) {
     for (const auto& local : locals.tensors) {
       Tensor& tensor = *local.tensor;
       const bool convertible = is_floating_point(tensor.dtype()) || is_complex(tensor.dtype());
-      tensor = detail::to(tensor, convertible ? dtype : std::nullopt, options.device());
+      tensor = aten::_to_copy(tensor, convertible ? dtype : std::nullopt, std::nullopt,
+                              options.device());
     }
   });
   return *this;

@@ -1,17 +1,23 @@
 #include "flash_powder/nn/functional/conv.h"
 
-#include <string>
+#include <string_view>
 
-#include "../aten_op.h"
+#include "flash_powder/ops/aten.h"
 
 namespace fp::functional {
 namespace {
 
-using nn::detail::AtenOp;
+/// aten::convNd with numeric padding, and its `.padding` overload, which takes "same"/"valid".
+using NumericConvolution = Tensor (*)(TensorArg, TensorArg, std::optional<TensorArg>, IntList,
+                                      IntList, IntList, std::int64_t);
+using ModeConvolution = Tensor (*)(TensorArg, TensorArg, std::optional<TensorArg>, IntList,
+                                   std::string_view, IntList, std::int64_t);
+/// aten::conv_transposeNd.
+using TransposedConvolution = Tensor (*)(TensorArg, TensorArg, std::optional<TensorArg>, IntList,
+                                         IntList, IntList, std::int64_t, IntList);
 
-/// aten::convNd, or its `.padding` overload when padding is "same"/"valid".
 template <std::size_t N>
-Tensor convolution(const AtenOp& numeric, const AtenOp& by_mode, TensorView input,
+Tensor convolution(NumericConvolution numeric, ModeConvolution by_mode, TensorView input,
                    TensorView weight, const std::optional<TensorView>& bias,
                    const ConvOptions<N>& options) {
   if (options.padding.is_mode()) {
@@ -23,7 +29,7 @@ Tensor convolution(const AtenOp& numeric, const AtenOp& by_mode, TensorView inpu
 }
 
 template <std::size_t N>
-Tensor transposed_convolution(const AtenOp& op, TensorView input, TensorView weight,
+Tensor transposed_convolution(TransposedConvolution op, TensorView input, TensorView weight,
                               const std::optional<TensorView>& bias,
                               const ConvTransposeOptions<N>& options) {
   return op(input, weight, bias, options.stride.values(), options.padding.values(),
@@ -34,32 +40,27 @@ Tensor transposed_convolution(const AtenOp& op, TensorView input, TensorView wei
 
 Tensor conv1d(TensorView input, TensorView weight, std::optional<TensorView> bias,
               const Conv1dOptions& options) {
-  static const AtenOp numeric("aten::conv1d", ""), by_mode("aten::conv1d", "padding");
-  return convolution(numeric, by_mode, input, weight, bias, options);
+  return convolution(&aten::conv1d, &aten::conv1d_padding, input, weight, bias, options);
 }
 
 Tensor conv2d(TensorView input, TensorView weight, std::optional<TensorView> bias,
               const Conv2dOptions& options) {
-  static const AtenOp numeric("aten::conv2d", ""), by_mode("aten::conv2d", "padding");
-  return convolution(numeric, by_mode, input, weight, bias, options);
+  return convolution(&aten::conv2d, &aten::conv2d_padding, input, weight, bias, options);
 }
 
 Tensor conv3d(TensorView input, TensorView weight, std::optional<TensorView> bias,
               const Conv3dOptions& options) {
-  static const AtenOp numeric("aten::conv3d", ""), by_mode("aten::conv3d", "padding");
-  return convolution(numeric, by_mode, input, weight, bias, options);
+  return convolution(&aten::conv3d, &aten::conv3d_padding, input, weight, bias, options);
 }
 
 Tensor conv_transpose1d(TensorView input, TensorView weight, std::optional<TensorView> bias,
                         const ConvTranspose1dOptions& options) {
-  static const AtenOp op("aten::conv_transpose1d", "");
-  return transposed_convolution(op, input, weight, bias, options);
+  return transposed_convolution(&aten::conv_transpose1d, input, weight, bias, options);
 }
 
 Tensor conv_transpose2d(TensorView input, TensorView weight, std::optional<TensorView> bias,
                         const ConvTranspose2dOptions& options) {
-  static const AtenOp op("aten::conv_transpose2d", "input");
-  return transposed_convolution(op, input, weight, bias, options);
+  return transposed_convolution(&aten::conv_transpose2d_input, input, weight, bias, options);
 }
 
 }  // namespace fp::functional

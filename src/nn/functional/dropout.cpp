@@ -1,18 +1,17 @@
 #include "flash_powder/nn/functional/dropout.h"
 
-#include "../aten_op.h"
-#include "../python_text.h"
+#include "../messages.h"
+#include "flash_powder/ops/aten.h"
 
 namespace fp::functional {
 
 Tensor dropout(TensorView input, const DropoutOptions& options) {
-  static const nn::detail::AtenOp op("aten::dropout", "");
   if (options.p < 0.0 || options.p > 1.0) {
     throw Error("fp::functional::dropout: dropout probability has to be between 0 and 1, but got " +
                 nn::detail::python_float(options.p));
   }
   if (!options.training) return input.to_owned();
-  return op(input, options.p, options.training);
+  return aten::dropout(input, options.p, options.training);
 }
 
 }  // namespace fp::functional

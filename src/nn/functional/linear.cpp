@@ -1,12 +1,11 @@
 #include "flash_powder/nn/functional/linear.h"
 
-#include "../aten_op.h"
+#include "flash_powder/ops/aten.h"
 
 namespace fp::functional {
 
 Tensor linear(TensorView input, TensorView weight, std::optional<TensorView> bias) {
-  static const nn::detail::AtenOp op("aten::linear", "");
-  return op(input, weight, bias);
+  return aten::linear(input, weight, bias);
 }
 
 }  // namespace fp::functional

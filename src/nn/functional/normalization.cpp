@@ -5,13 +5,13 @@
 #include <string>
 #include <vector>
 
-#include "../aten_op.h"
-#include "../tensor_ops.h"
+#include "../messages.h"
+#include "flash_powder/core/conversion.h"
+#include "flash_powder/ops/aten.h"
+#include "flash_powder/ops/operators.h"
 
 namespace fp::functional {
 namespace {
-
-using nn::detail::AtenOp;
 
 // torch.backends.cudnn.enabled, which Python passes to these ops.
 constexpr bool kCudnnEnabled = true;
@@ -38,7 +38,7 @@ void verify_spatial_size(TensorView input) {
     throw Error(
         "fp::functional::instance_norm: Expected more than 1 spatial element when training, got "
         "input size " +
-        nn::detail::torch_size(input));
+        nn::detail::torch_size(input.sizes()));
   }
 }
 
@@ -48,62 +48,71 @@ void verify_spatial_size(TensorView input) {
               "inference and does not, so pass std::nullopt for them");
 }
 
+/// A number as Python hands it to the kernels: a 0-dim float64 tensor.
+Tensor number(double value) {
+  return tensor(value, DType::F64);
+}
+
 /// ||x||_p along `dim`, keeping it.
 Tensor vector_norm(TensorView input, double p, std::int64_t dim) {
-  static const AtenOp euclidean("aten::norm", "ScalarOpt_dim");
-  static const AtenOp absolute("aten::abs", "");
-  static const AtenOp amax("aten::amax", ""), amin("aten::amin", "");
-  static const AtenOp sum("aten::sum", "dim_IntList");
-  static const AtenOp not_equal("aten::ne", "Tensor");
-  static const AtenOp power("aten::pow", "Tensor_Tensor");
-  const std::vector<std::int64_t> dims{dim};
   // p = None is Python's p = 2, and the same kernel as linalg.vector_norm(ord=2).
-  if (p == 2.0) return euclidean(input, std::nullopt, dims, true);
-  if (p == 0.0) {
-    const Tensor nonzero = not_equal(input, nn::detail::scalar_tensor(0.0, DType::F64));
-    return sum(nonzero, dims, true, input.dtype());
-  }
-  const Tensor magnitude = absolute(input);
-  if (std::isinf(p)) return p > 0 ? amax(magnitude, dims, true) : amin(magnitude, dims, true);
-  if (p == 1.0) return sum(magnitude, dims, true);
-  const Tensor powered = power(magnitude, nn::detail::scalar_tensor(p, DType::F64));
-  const Tensor total = sum(powered, dims, true);
-  return power(total, nn::detail::scalar_tensor(1.0 / p, DType::F64));
+  if (p == 2.0) return aten::norm_ScalarOpt_dim(input, dim, true);
+  if (p == 0.0) return input.ne(number(0.0)).sum(dim, true, input.dtype());
+  const Tensor magnitude = input.abs();
+  if (std::isinf(p)) return p > 0 ? magnitude.amax(dim, true) : magnitude.amin(dim, true);
+  if (p == 1.0) return magnitude.sum(dim, true);
+  return magnitude.pow(number(p)).sum(dim, true).pow(number(1.0 / p));
+}
+
+/// aten::batch_norm and aten::instance_norm take the running statistics as
+/// tensors they write (fp::MutableTensor), for training mode, which updates
+/// them. flash_powder refuses that (throw_running_stats_update), so here the
+/// ops only read them; each is lent as a lazy copy (copy-on-write: no data is
+/// copied), which also keeps the caller's read-only view unchanged whatever
+/// the op does.
+std::optional<Tensor> lent_statistics(const std::optional<TensorView>& statistics) {
+  if (!statistics) return std::nullopt;
+  return Tensor(*statistics);
+}
+
+std::optional<MutableTensor> writable(std::optional<Tensor>& tensor) {
+  if (!tensor) return std::nullopt;
+  return MutableTensor(*tensor);
 }
 
 }  // namespace
 
 Tensor batch_norm(TensorView input, std::optional<TensorView> running_mean,
                   std::optional<TensorView> running_var, const BatchNormOptions& options) {
-  static const AtenOp op("aten::batch_norm", "");
   if (options.training) {
     if (running_mean || running_var) throw_running_stats_update("batch_norm", "training = true");
-    verify_batch_size(nn::detail::sizes_of(input), nn::detail::torch_size(input), "batch_norm");
+    const auto sizes = input.sizes();
+    verify_batch_size({sizes.begin(), sizes.end()}, nn::detail::torch_size(sizes), "batch_norm");
   }
-  return op(input, options.weight, options.bias, running_mean, running_var, options.training,
-            options.momentum, options.eps, kCudnnEnabled);
+  std::optional<Tensor> mean = lent_statistics(running_mean), var = lent_statistics(running_var);
+  return aten::batch_norm(input, options.weight, options.bias, writable(mean), writable(var),
+                          options.training, options.momentum, options.eps, kCudnnEnabled);
 }
 
 Tensor instance_norm(TensorView input, const InstanceNormOptions& options) {
-  static const AtenOp op("aten::instance_norm", "");
   if (options.use_input_stats) {
     if (options.running_mean || options.running_var) {
       throw_running_stats_update("instance_norm", "use_input_stats = true");
     }
     verify_spatial_size(input);
   }
-  return op(input, options.weight, options.bias, options.running_mean, options.running_var,
-            options.use_input_stats, options.momentum, options.eps, kCudnnEnabled);
+  std::optional<Tensor> mean = lent_statistics(options.running_mean);
+  std::optional<Tensor> var = lent_statistics(options.running_var);
+  return aten::instance_norm(input, options.weight, options.bias, writable(mean), writable(var),
+                             options.use_input_stats, options.momentum, options.eps, kCudnnEnabled);
 }
 
 Tensor layer_norm(TensorView input, IntList normalized_shape, const LayerNormOptions& options) {
-  static const AtenOp op("aten::layer_norm", "");
-  return op(input, normalized_shape.vec(), options.weight, options.bias, options.eps,
-            kCudnnEnabled);
+  return aten::layer_norm(input, normalized_shape, options.weight, options.bias, options.eps,
+                          kCudnnEnabled);
 }
 
 Tensor group_norm(TensorView input, std::int64_t num_groups, const GroupNormOptions& options) {
-  static const AtenOp op("aten::group_norm", "");
   if (input.dim() < 2) {
     throw Error(
         "fp::functional::group_norm: Expected at least 2 dimensions for input tensor but "
@@ -118,14 +127,13 @@ Tensor group_norm(TensorView input, std::int64_t num_groups, const GroupNormOpti
   for (std::int64_t i = 2; i < input.dim(); ++i)
     grouped.push_back(input.size(i));
   verify_batch_size(grouped, nn::detail::list_text(grouped), "group_norm");
-  return op(input, num_groups, options.weight, options.bias, options.eps, kCudnnEnabled);
+  return aten::group_norm(input, num_groups, options.weight, options.bias, options.eps,
+                          kCudnnEnabled);
 }
 
 Tensor normalize(TensorView input, const NormalizeOptions& options) {
-  static const AtenOp clamp_min("aten::clamp_min", "Tensor");
   const Tensor norm = vector_norm(input, options.p, options.dim);
-  const Tensor denominator = clamp_min(norm, nn::detail::scalar_tensor(options.eps, DType::F64));
-  return nn::detail::div(input, denominator);
+  return input / aten::clamp_min_Tensor(norm, number(options.eps));
 }
 
 }  // namespace fp::functional

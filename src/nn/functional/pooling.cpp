@@ -3,12 +3,10 @@
 #include <string>
 #include <vector>
 
-#include "../aten_op.h"
+#include "flash_powder/ops/aten.h"
 
 namespace fp::functional {
 namespace {
-
-using nn::detail::AtenOp;
 
 /// ATen's `int[N] stride=[]` means "the kernel size", Python's stride=None.
 template <std::size_t N>
@@ -16,18 +14,10 @@ std::vector<std::int64_t> stride_or_empty(const nn::OptionalExpandingArray<N>& s
   return stride.has_value() ? (*stride).vec() : std::vector<std::int64_t>{};
 }
 
-template <std::size_t N>
-std::tuple<Tensor, Tensor> max_pool_with_indices(const AtenOp& op, TensorView input,
-                                                 const nn::ExpandingArray<N>& kernel_size,
-                                                 const MaxPoolOptions<N>& options) {
-  return op.call<std::tuple<Tensor, Tensor>>(
-      input, kernel_size.values(), stride_or_empty(options.stride), options.padding.values(),
-      options.dilation.values(), options.ceil_mode);
-}
-
-template <std::size_t N>
-Tensor max_pool(const AtenOp& op, TensorView input, const nn::ExpandingArray<N>& kernel_size,
-                const MaxPoolOptions<N>& options) {
+/// `op`: aten::max_poolNd or aten::max_poolNd_with_indices.
+template <class Op, std::size_t N>
+auto max_pool(Op op, TensorView input, const nn::ExpandingArray<N>& kernel_size,
+              const MaxPoolOptions<N>& options) {
   return op(input, kernel_size.values(), stride_or_empty(options.stride), options.padding.values(),
             options.dilation.values(), options.ceil_mode);
 }
@@ -51,45 +41,39 @@ std::vector<std::int64_t> with_input_sizes(TensorView input, const nn::OutputSiz
 
 Tensor max_pool1d(TensorView input, nn::ExpandingArray<1> kernel_size,
                   const MaxPool1dOptions& options) {
-  static const AtenOp op("aten::max_pool1d", "");
-  return max_pool(op, input, kernel_size, options);
+  return max_pool(&aten::max_pool1d, input, kernel_size, options);
 }
 
 std::tuple<Tensor, Tensor> max_pool1d_with_indices(TensorView input,
                                                    nn::ExpandingArray<1> kernel_size,
                                                    const MaxPool1dOptions& options) {
-  static const AtenOp op("aten::max_pool1d_with_indices", "");
-  return max_pool_with_indices(op, input, kernel_size, options);
+  return max_pool(&aten::max_pool1d_with_indices, input, kernel_size, options);
 }
 
 Tensor max_pool2d(TensorView input, nn::ExpandingArray<2> kernel_size,
                   const MaxPool2dOptions& options) {
-  static const AtenOp op("aten::max_pool2d", "");
-  return max_pool(op, input, kernel_size, options);
+  return max_pool(&aten::max_pool2d, input, kernel_size, options);
 }
 
 std::tuple<Tensor, Tensor> max_pool2d_with_indices(TensorView input,
                                                    nn::ExpandingArray<2> kernel_size,
                                                    const MaxPool2dOptions& options) {
-  static const AtenOp op("aten::max_pool2d_with_indices", "");
-  return max_pool_with_indices(op, input, kernel_size, options);
+  return max_pool(&aten::max_pool2d_with_indices, input, kernel_size, options);
 }
 
 Tensor avg_pool2d(TensorView input, nn::ExpandingArray<2> kernel_size,
                   const AvgPool2dOptions& options) {
-  static const AtenOp op("aten::avg_pool2d", "");
-  return op(input, kernel_size.values(), stride_or_empty(options.stride), options.padding.values(),
-            options.ceil_mode, options.count_include_pad, options.divisor_override);
+  return aten::avg_pool2d(input, kernel_size.values(), stride_or_empty(options.stride),
+                          options.padding.values(), options.ceil_mode, options.count_include_pad,
+                          options.divisor_override);
 }
 
 Tensor adaptive_avg_pool1d(TensorView input, nn::ExpandingArray<1> output_size) {
-  static const AtenOp op("aten::adaptive_avg_pool1d", "");
-  return op(input, output_size.values());
+  return aten::adaptive_avg_pool1d(input, output_size.values());
 }
 
 Tensor adaptive_avg_pool2d(TensorView input, const nn::OutputSize<2>& output_size) {
-  static const AtenOp op("aten::adaptive_avg_pool2d", "");
-  return op(input, with_input_sizes(input, output_size));
+  return aten::adaptive_avg_pool2d(input, with_input_sizes(input, output_size));
 }
 
 Tensor adaptive_max_pool2d(TensorView input, const nn::OutputSize<2>& output_size) {
@@ -98,8 +82,7 @@ Tensor adaptive_max_pool2d(TensorView input, const nn::OutputSize<2>& output_siz
 
 std::tuple<Tensor, Tensor> adaptive_max_pool2d_with_indices(TensorView input,
                                                             const nn::OutputSize<2>& output_size) {
-  static const AtenOp op("aten::adaptive_max_pool2d", "");
-  return op.call<std::tuple<Tensor, Tensor>>(input, with_input_sizes(input, output_size));
+  return aten::adaptive_max_pool2d(input, with_input_sizes(input, output_size));
 }
 
 }  // namespace fp::functional

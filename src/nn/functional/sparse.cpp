@@ -2,12 +2,11 @@
 
 #include <string>
 
-#include "../aten_op.h"
+#include "flash_powder/ops/aten.h"
 
 namespace fp::functional {
 
 Tensor embedding(TensorView input, TensorView weight, const EmbeddingOptions& options) {
-  static const nn::detail::AtenOp op("aten::embedding", "");
   std::int64_t padding_idx = -1;  // ATen's "none"
   if (options.padding_idx) {
     // Python's checks and normalisation of a negative index, in its words.
@@ -23,12 +22,11 @@ Tensor embedding(TensorView input, TensorView weight, const EmbeddingOptions& op
       padding_idx += rows;
     }
   }
-  return op(weight, input, padding_idx, false, false);
+  return aten::embedding(weight, input, padding_idx);
 }
 
 Tensor one_hot(TensorView input, std::int64_t num_classes) {
-  static const nn::detail::AtenOp op("aten::one_hot", "");
-  return op(input, num_classes);
+  return aten::one_hot(input, num_classes);
 }
 
 }  // namespace fp::functional

@@ -3,14 +3,18 @@
 #include <string>
 #include <vector>
 
-#include "../aten_op.h"
-#include "../python_text.h"
-#include "../tensor_ops.h"
+#include "../messages.h"
+#include "flash_powder/ops/aten.h"
 
 namespace fp::functional {
 namespace {
 
-using nn::detail::AtenOp;
+/// aten::upsample_nearestNd.vec and aten::_upsample_nearest_exactNd.vec.
+using NearestOp = Tensor (*)(TensorArg, OptionalIntList, OptionalArrayRef<double>);
+/// aten::adaptive_avg_poolNd.
+using AreaOp = Tensor (*)(TensorArg, IntList);
+/// The interpolating modes' aten::upsample_*.vec and aten::_upsample_*_aa.vec.
+using InterpolatingOp = Tensor (*)(TensorArg, OptionalIntList, bool, OptionalArrayRef<double>);
 
 /// What interpolate hands to the ATen op: exactly one of the two is set.
 struct Target {
@@ -27,8 +31,7 @@ bool is_interpolating(const std::string& mode) {
 }
 
 std::string spatial_sizes(TensorView input) {
-  const auto sizes = nn::detail::sizes_of(input);
-  return nn::detail::list_text(IntList(sizes.data() + 2, sizes.size() - 2));
+  return nn::detail::list_text(input.sizes().subspan(2));
 }
 
 std::string python_list(const std::vector<std::int64_t>& values) {
@@ -88,37 +91,32 @@ void recompute_output_size(TensorView input, Target& target) {
 }
 
 Tensor resize_nearest(TensorView input, const Target& target, const std::string& mode) {
-  static const AtenOp nearest[] = {{"aten::upsample_nearest1d", "vec"},
-                                   {"aten::upsample_nearest2d", "vec"},
-                                   {"aten::upsample_nearest3d", "vec"}};
-  static const AtenOp exact[] = {{"aten::_upsample_nearest_exact1d", "vec"},
-                                 {"aten::_upsample_nearest_exact2d", "vec"},
-                                 {"aten::_upsample_nearest_exact3d", "vec"}};
-  const auto& op = (mode == "nearest" ? nearest : exact)[input.dim() - 3];
+  static constexpr NearestOp nearest[] = {
+      &aten::upsample_nearest1d_vec, &aten::upsample_nearest2d_vec, &aten::upsample_nearest3d_vec};
+  static constexpr NearestOp exact[] = {&aten::_upsample_nearest_exact1d_vec,
+                                        &aten::_upsample_nearest_exact2d_vec,
+                                        &aten::_upsample_nearest_exact3d_vec};
+  const NearestOp op = (mode == "nearest" ? nearest : exact)[input.dim() - 3];
   return op(input, target.output_size, target.scale_factors);
 }
 
 Tensor resize_area(TensorView input, const Target& target) {
-  static const AtenOp pools[] = {{"aten::adaptive_avg_pool1d", ""},
-                                 {"aten::adaptive_avg_pool2d", ""},
-                                 {"aten::adaptive_avg_pool3d", ""}};
+  static constexpr AreaOp pools[] = {&aten::adaptive_avg_pool1d, &aten::adaptive_avg_pool2d,
+                                     &aten::adaptive_avg_pool3d};
   return pools[input.dim() - 3](input, *target.output_size);
 }
 
 /// The interpolating modes: the ATen op for `mode` on this input, if any.
-const AtenOp* interpolating_op(const std::string& mode, std::int64_t dim, bool antialias) {
-  static const AtenOp linear("aten::upsample_linear1d", "vec");
-  static const AtenOp bilinear("aten::upsample_bilinear2d", "vec");
-  static const AtenOp bilinear_aa("aten::_upsample_bilinear2d_aa", "vec");
-  static const AtenOp bicubic("aten::upsample_bicubic2d", "vec");
-  static const AtenOp bicubic_aa("aten::_upsample_bicubic2d_aa", "vec");
-  static const AtenOp trilinear("aten::upsample_trilinear3d", "vec");
-  static const AtenOp lanczos("aten::_upsample_lanczos2d_aa", "vec");
-  if (dim == 3 && mode == "linear") return &linear;
-  if (dim == 4 && mode == "bilinear") return antialias ? &bilinear_aa : &bilinear;
-  if (dim == 4 && mode == "bicubic") return antialias ? &bicubic_aa : &bicubic;
-  if (dim == 5 && mode == "trilinear") return &trilinear;
-  if (dim == 4 && mode == "lanczos") return &lanczos;
+InterpolatingOp interpolating_op(const std::string& mode, std::int64_t dim, bool antialias) {
+  if (dim == 3 && mode == "linear") return &aten::upsample_linear1d_vec;
+  if (dim == 4 && mode == "bilinear") {
+    return antialias ? &aten::_upsample_bilinear2d_aa_vec : &aten::upsample_bilinear2d_vec;
+  }
+  if (dim == 4 && mode == "bicubic") {
+    return antialias ? &aten::_upsample_bicubic2d_aa_vec : &aten::upsample_bicubic2d_vec;
+  }
+  if (dim == 5 && mode == "trilinear") return &aten::upsample_trilinear3d_vec;
+  if (dim == 4 && mode == "lanczos") return &aten::_upsample_lanczos2d_aa_vec;
   return nullptr;
 }
 
@@ -141,8 +139,7 @@ const AtenOp* interpolating_op(const std::string& mode, std::int64_t dim, bool a
 }  // namespace
 
 Tensor pad(TensorView input, IntList pad, const PadOptions& options) {
-  static const AtenOp op("aten::pad", "");
-  return op(input, pad.vec(), options.mode, options.value);
+  return aten::pad(input, pad, options.mode, options.value);
 }
 
 Tensor interpolate(TensorView input, const InterpolateOptions& options) {
@@ -175,9 +172,9 @@ Tensor interpolate(TensorView input, const InterpolateOptions& options) {
     if (align_corners) fail("Lanczos mode does not support align_corners=True");
     if (!options.antialias) fail("Lanczos mode requires antialias=True");
   }
-  const AtenOp* op = interpolating_op(mode, input.dim(), options.antialias);
+  const InterpolatingOp op = interpolating_op(mode, input.dim(), options.antialias);
   if (op == nullptr) fail_unsupported(input.dim(), mode);
-  return (*op)(input, target.output_size, align_corners, target.scale_factors);
+  return op(input, target.output_size, align_corners, target.scale_factors);
 }
 
 Tensor upsample(TensorView input, const InterpolateOptions& options) {
@@ -188,13 +185,11 @@ Tensor upsample(TensorView input, const InterpolateOptions& options) {
 }
 
 Tensor pixel_shuffle(TensorView input, std::int64_t upscale_factor) {
-  static const AtenOp op("aten::pixel_shuffle", "");
-  return op(input, upscale_factor);
+  return aten::pixel_shuffle(input, upscale_factor);
 }
 
 Tensor pixel_unshuffle(TensorView input, std::int64_t downscale_factor) {
-  static const AtenOp op("aten::pixel_unshuffle", "");
-  return op(input, downscale_factor);
+  return aten::pixel_unshuffle(input, downscale_factor);
 }
 
 }  // namespace fp::functional

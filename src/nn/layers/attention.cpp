@@ -1,17 +1,23 @@
 #include "flash_powder/nn/layers/attention.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
+#include <utility>
+#include <vector>
 
-#include "../aten_op.h"
-#include "../tensor_ops.h"
-#include "common.h"
+#include "../messages.h"
 #include "flash_powder/core/conversion.h"
 #include "flash_powder/core/factory.h"
 #include "flash_powder/nn/functional/activation.h"
 #include "flash_powder/nn/functional/attention.h"
 #include "flash_powder/nn/functional/vision.h"
+#include "flash_powder/ops/aten.h"
+#include "flash_powder/ops/functions.h"
+#include "flash_powder/ops/operators.h"
+#include "layer_linear.h"
+#include "parameters.h"
 
 // The forward pass follows torch/nn/functional.py's multi_head_attention_forward
 // step by step (eval mode, no static keys), so that it rounds as Python does.
@@ -30,7 +36,7 @@ std::optional<Tensor> canonical_mask(const std::optional<TensorView>& mask, cons
   if (mask->dtype() == DType::Bool) {
     const Tensor zero = zeros_like(*mask, dtype);
     const Tensor minus_infinity = tensor(-std::numeric_limits<double>::infinity(), dtype);
-    return detail::masked_fill(zero, *mask, minus_infinity);
+    return zero.masked_fill(*mask, minus_infinity);
   }
   if (!is_floating_point(mask->dtype())) {
     fail(kLayer, std::string("only bool and floating types of ") + name + " are supported");
@@ -77,30 +83,25 @@ bool check_shapes(TensorView query, TensorView key, TensorView value,
   }
   if (options.attn_mask && options.attn_mask->dim() == 3) {
     const std::vector<std::int64_t> expected{num_heads, query.size(0), key.size(0)};
-    if (detail::sizes_of(*options.attn_mask) != expected) {
+    if (!std::ranges::equal(options.attn_mask->sizes(), expected)) {
       fail(kLayer, "Expected `attn_mask` shape to be " + detail::list_text(expected) + " but got " +
-                       detail::torch_size(*options.attn_mask));
+                       detail::torch_size(options.attn_mask->sizes()));
     }
   }
   return false;
 }
 
-Tensor project(TensorView input, TensorView weight, const std::optional<Tensor>& bias) {
-  return detail::layer_linear(
-      input, weight, bias ? std::optional<TensorView>(*bias) : std::optional<TensorView>());
-}
-
-std::optional<Tensor> rows(const Tensor& tensor, std::int64_t start, std::int64_t length) {
+/// Rows [start, start + length) of a weight or bias; std::nullopt for an absent bias.
+std::optional<TensorView> rows(const Tensor& tensor, std::int64_t start, std::int64_t length) {
   if (!tensor.is_defined()) return std::nullopt;
-  return detail::narrow(tensor, 0, start, length);
+  return tensor.narrow(0, start, length);
 }
 
 /// The projection by rows [start, start + length) of the packed weight and
 /// bias (Python's `w.split(...)` / `w.chunk(3)`).
 Tensor project_rows(TensorView input, const Tensor& weight, const Tensor& bias, std::int64_t start,
                     std::int64_t length) {
-  const Tensor weight_rows = detail::narrow(weight, 0, start, length);
-  return project(input, weight_rows, rows(bias, start, length));
+  return detail::layer_linear(input, weight.narrow(0, start, length), rows(bias, start, length));
 }
 
 /// Appends one zero column to the last dimension of a mask (Python's pad(mask, (0, 1))).
@@ -157,8 +158,8 @@ MultiheadAttention::MultiheadAttention(std::int64_t embed_dim, std::int64_t num_
     const Tensor deviation = tensor(std::sqrt(1.0 / static_cast<double>(embed_dim)));
     const Tensor k_values = detail::normal_init({1, 1, embed_dim}, tensor_options);
     const Tensor v_values = detail::normal_init({1, 1, embed_dim}, tensor_options);
-    bias_k = detail::mul(k_values, deviation);
-    bias_v = detail::mul(v_values, deviation);
+    bias_k = k_values * deviation;
+    bias_v = v_values * deviation;
   }
 }
 
@@ -191,17 +192,17 @@ std::tuple<Tensor, Tensor> MultiheadAttention::forward(
   // Python chooses the in-projection by identity (`key is value`, `query is
   // key`), which survives the batch_first transposes but not the unsqueeze of
   // unbatched inputs.
-  const bool key_is_value = batched && detail::same_tensor(key_in, value_in);
-  const bool query_is_key = key_is_value && detail::same_tensor(query_in, key_in);
+  const bool key_is_value = batched && aten::is_set_to(key_in, value_in);
+  const bool query_is_key = key_is_value && aten::is_set_to(query_in, key_in);
 
   Projected x{query_in.to_owned(), key_in.to_owned(), value_in.to_owned()};
   if (this->options.batch_first && batched) {
-    x = {detail::transpose(query_in, 1, 0), detail::transpose(key_in, 1, 0),
-         detail::transpose(value_in, 1, 0)};
+    x = {Tensor(query_in.transpose(1, 0)), Tensor(key_in.transpose(1, 0)),
+         Tensor(value_in.transpose(1, 0))};
   }
   if (!batched) {
-    x = {detail::unsqueeze(x.q, 1), detail::unsqueeze(x.k, 1), detail::unsqueeze(x.v, 1)};
-    if (key_padding_mask) key_padding_mask = detail::unsqueeze(*key_padding_mask, 0);
+    x = {Tensor(x.q.unsqueeze(1)), Tensor(x.k.unsqueeze(1)), Tensor(x.v.unsqueeze(1))};
+    if (key_padding_mask) key_padding_mask = Tensor(key_padding_mask->unsqueeze(0));
   }
   const std::int64_t target_length = x.q.size(0);
   const std::int64_t batch = x.q.size(1);
@@ -221,32 +222,31 @@ std::tuple<Tensor, Tensor> MultiheadAttention::forward(
                      ", but got " + std::to_string(x.q.size(2)));
   }
   const std::int64_t head_dim = embed_dim / num_heads;
-  const auto key_sizes = detail::sizes_of(x.k), value_sizes = detail::sizes_of(x.v);
+  const auto key_sizes = x.k.sizes(), value_sizes = x.v.sizes();
   if (!same_embed_dim()) {
     if (key_sizes[0] != value_sizes[0] || key_sizes[1] != value_sizes[1]) {
-      fail(kLayer, "key's sequence and batch dims " +
-                       detail::torch_size(IntList(key_sizes.data(), 2)) + " do not match value's " +
-                       detail::torch_size(IntList(value_sizes.data(), 2)));
+      fail(kLayer, "key's sequence and batch dims " + detail::torch_size(key_sizes.first(2)) +
+                       " do not match value's " + detail::torch_size(value_sizes.first(2)));
     }
-  } else if (key_sizes != value_sizes) {
-    fail(kLayer, "key shape " + detail::torch_size(x.k) + " does not match value shape " +
-                     detail::torch_size(x.v));
+  } else if (!std::ranges::equal(key_sizes, value_sizes)) {
+    fail(kLayer, "key shape " + detail::torch_size(key_sizes) + " does not match value shape " +
+                     detail::torch_size(value_sizes));
   }
 
   // In-projection (Python's _in_projection_packed / _in_projection).
   const std::int64_t e = embed_dim;
   if (!same_embed_dim()) {
-    x = {project(x.q, q_proj_weight, rows(in_proj_bias, 0, e)),
-         project(x.k, k_proj_weight, rows(in_proj_bias, e, e)),
-         project(x.v, v_proj_weight, rows(in_proj_bias, 2 * e, e))};
+    x = {detail::layer_linear(x.q, q_proj_weight, rows(in_proj_bias, 0, e)),
+         detail::layer_linear(x.k, k_proj_weight, rows(in_proj_bias, e, e)),
+         detail::layer_linear(x.v, v_proj_weight, rows(in_proj_bias, 2 * e, e))};
   } else if (query_is_key) {
-    const Tensor packed = project(x.q, in_proj_weight, rows(in_proj_bias, 0, 3 * e));
-    x = {detail::narrow(packed, -1, 0, e), detail::narrow(packed, -1, e, e),
-         detail::narrow(packed, -1, 2 * e, e)};
+    const Tensor packed = detail::layer_linear(x.q, in_proj_weight, rows(in_proj_bias, 0, 3 * e));
+    x = {Tensor(packed.narrow(-1, 0, e)), Tensor(packed.narrow(-1, e, e)),
+         Tensor(packed.narrow(-1, 2 * e, e))};
   } else if (key_is_value) {
     const Tensor q = project_rows(x.q, in_proj_weight, in_proj_bias, 0, e);
     const Tensor kv = project_rows(x.k, in_proj_weight, in_proj_bias, e, 2 * e);
-    x = {q, detail::narrow(kv, -1, 0, e), detail::narrow(kv, -1, e, e)};
+    x = {q, Tensor(kv.narrow(-1, 0, e)), Tensor(kv.narrow(-1, e, e))};
   } else {
     x = {project_rows(x.q, in_proj_weight, in_proj_bias, 0, e),
          project_rows(x.k, in_proj_weight, in_proj_bias, e, e),
@@ -256,16 +256,16 @@ std::tuple<Tensor, Tensor> MultiheadAttention::forward(
   std::int64_t source_length = x.k.size(0);
   if (attn_mask) {
     if (attn_mask->dim() == 2) {
-      if (detail::sizes_of(*attn_mask) != std::vector<std::int64_t>{target_length, source_length}) {
-        fail(kLayer, "The shape of the 2D attn_mask is " + detail::torch_size(*attn_mask) +
-                         ", but should be " + detail::list_text({target_length, source_length}) +
-                         ".");
+      const std::vector<std::int64_t> expected{target_length, source_length};
+      if (!std::ranges::equal(attn_mask->sizes(), expected)) {
+        fail(kLayer, "The shape of the 2D attn_mask is " + detail::torch_size(attn_mask->sizes()) +
+                         ", but should be " + detail::list_text(expected) + ".");
       }
-      attn_mask = detail::unsqueeze(*attn_mask, 0);
+      attn_mask = Tensor(attn_mask->unsqueeze(0));
     } else if (attn_mask->dim() == 3) {
       const std::vector<std::int64_t> expected{batch * num_heads, target_length, source_length};
-      if (detail::sizes_of(*attn_mask) != expected) {
-        fail(kLayer, "The shape of the 3D attn_mask is " + detail::torch_size(*attn_mask) +
+      if (!std::ranges::equal(attn_mask->sizes(), expected)) {
+        fail(kLayer, "The shape of the 3D attn_mask is " + detail::torch_size(attn_mask->sizes()) +
                          ", but should be " + detail::list_text(expected) + ".");
       }
     } else {
@@ -274,79 +274,69 @@ std::tuple<Tensor, Tensor> MultiheadAttention::forward(
     }
   }
   if (bias_k.is_defined() && bias_v.is_defined()) {
-    const Tensor repeated_k =
-        fp::dispatch<Tensor>("aten::repeat", "", bias_k, std::vector<std::int64_t>{1, batch, 1});
-    const Tensor repeated_v =
-        fp::dispatch<Tensor>("aten::repeat", "", bias_v, std::vector<std::int64_t>{1, batch, 1});
-    x.k = detail::cat({x.k, repeated_k}, 0);
-    x.v = detail::cat({x.v, repeated_v}, 0);
+    x.k = fp::cat({x.k, aten::repeat(bias_k, {1, batch, 1})}, 0);
+    x.v = fp::cat({x.v, aten::repeat(bias_v, {1, batch, 1})}, 0);
     pad_mask(attn_mask);
     pad_mask(key_padding_mask);
   }
 
   // Split into heads: [batch * heads, sequence, head_dim].
   const std::int64_t heads = batch * num_heads;
-  Tensor q = detail::transpose(detail::reshape(x.q, {target_length, heads, head_dim}), 0, 1);
-  Tensor k = detail::transpose(detail::reshape(x.k, {x.k.size(0), heads, head_dim}), 0, 1);
-  Tensor v = detail::transpose(detail::reshape(x.v, {x.v.size(0), heads, head_dim}), 0, 1);
+  Tensor q(x.q.reshape({target_length, heads, head_dim}).transpose(0, 1));
+  Tensor k(x.k.reshape({x.k.size(0), heads, head_dim}).transpose(0, 1));
+  Tensor v(x.v.reshape({x.v.size(0), heads, head_dim}).transpose(0, 1));
   if (this->options.add_zero_attn) {
     const Tensor zero = zeros({heads, 1, head_dim}, TensorOptions(k.dtype(), k.device()));
-    k = detail::cat({k, zero}, 1);
-    v = detail::cat({v, zero}, 1);
+    k = fp::cat({k, zero}, 1);
+    v = fp::cat({v, zero}, 1);
     pad_mask(attn_mask);
     pad_mask(key_padding_mask);
   }
   source_length = k.size(1);
   if (key_padding_mask) {
     const std::vector<std::int64_t> expected{batch, source_length};
-    if (detail::sizes_of(*key_padding_mask) != expected) {
+    if (!std::ranges::equal(key_padding_mask->sizes(), expected)) {
       fail(kLayer, "expecting key_padding_mask shape of " + detail::list_text(expected) +
-                       ", but got " + detail::torch_size(*key_padding_mask));
+                       ", but got " + detail::torch_size(key_padding_mask->sizes()));
     }
-    const Tensor per_batch = detail::reshape(*key_padding_mask, {batch, 1, 1, source_length});
-    const Tensor per_head = detail::expand(per_batch, {-1, num_heads, -1, -1});
-    const Tensor merged = detail::reshape(per_head, {heads, 1, source_length});
-    attn_mask = attn_mask ? detail::add(*attn_mask, merged) : merged;
+    const Tensor per_batch = key_padding_mask->reshape({batch, 1, 1, source_length});
+    Tensor merged = per_batch.expand({-1, num_heads, -1, -1}).reshape({heads, 1, source_length});
+    attn_mask = attn_mask ? *attn_mask + merged : std::move(merged);
   }
 
   Tensor output, weights;
   if (options.need_weights) {
     const Tensor scale = tensor(std::sqrt(1.0 / static_cast<double>(head_dim)));
-    const Tensor q_scaled = detail::mul(q, scale);
-    const Tensor k_transposed = detail::transpose(k, -2, -1);
-    const Tensor scores = detail::bmm(q_scaled, k_transposed);
+    const Tensor scores = (q * scale).bmm(k.transpose(-2, -1));
     // Python's baddbmm(attn_mask, q, k^T): aten::baddbmm takes Scalars, which
     // the stable ABI cannot carry; mask + (q k^T) with one rounding instead.
-    const Tensor masked = attn_mask ? detail::add(*attn_mask, scores) : scores;
-    weights = functional::softmax(masked, -1);
-    const Tensor attended = detail::bmm(weights, v);
-    const Tensor rows_first =
-        detail::reshape(detail::transpose(attended, 0, 1), {target_length * batch, embed_dim});
-    const Tensor projected = out_proj.forward(rows_first);
-    output = detail::reshape(projected, {target_length, batch, embed_dim});
-    weights = detail::reshape(weights, {batch, num_heads, target_length, source_length});
-    if (options.average_attn_weights) weights = detail::mean(weights, 1);
-    if (!batched) weights = detail::squeeze(weights, 0);
+    weights =
+        attn_mask ? functional::softmax(*attn_mask + scores, -1) : functional::softmax(scores, -1);
+    const Tensor attended = weights.bmm(v);
+    const Tensor rows_first = attended.transpose(0, 1).reshape({target_length * batch, embed_dim});
+    output = out_proj.forward(rows_first).reshape({target_length, batch, embed_dim});
+    weights = weights.reshape({batch, num_heads, target_length, source_length});
+    if (options.average_attn_weights) weights = weights.mean({1});
+    if (!batched) weights = Tensor(weights.squeeze(0));
   } else {
     if (attn_mask) {
       attn_mask = attn_mask->size(0) == 1 && attn_mask->dim() == 3
-                      ? detail::unsqueeze(*attn_mask, 0)
-                      : detail::reshape(*attn_mask, {batch, num_heads, -1, source_length});
+                      ? Tensor(attn_mask->unsqueeze(0))
+                      : attn_mask->reshape({batch, num_heads, -1, source_length});
     }
-    q = detail::reshape(q, {batch, num_heads, target_length, head_dim});
-    k = detail::reshape(k, {batch, num_heads, source_length, head_dim});
-    v = detail::reshape(v, {batch, num_heads, source_length, head_dim});
+    q = q.reshape({batch, num_heads, target_length, head_dim});
+    k = k.reshape({batch, num_heads, source_length, head_dim});
+    v = v.reshape({batch, num_heads, source_length, head_dim});
     std::optional<TensorView> mask_view;
     if (attn_mask) mask_view = *attn_mask;
     const Tensor attended = functional::scaled_dot_product_attention(
         q, k, v, {.attn_mask = mask_view, .is_causal = is_causal});
-    const Tensor rows_first = detail::reshape(detail::permute(attended, {2, 0, 1, 3}),
-                                              {batch * target_length, embed_dim});
-    const Tensor projected = out_proj.forward(rows_first);
-    output = detail::reshape(projected, {target_length, batch, embed_dim});
+    const Tensor rows_first =
+        attended.permute({2, 0, 1, 3}).reshape({batch * target_length, embed_dim});
+    output = out_proj.forward(rows_first).reshape({target_length, batch, embed_dim});
   }
-  if (!batched) output = detail::squeeze(output, 1);
-  if (this->options.batch_first && batched) output = detail::transpose(output, 1, 0);
+  if (!batched) output = Tensor(output.squeeze(1));
+  if (this->options.batch_first && batched) output = Tensor(output.transpose(1, 0));
   return {std::move(output), std::move(weights)};
 }
 

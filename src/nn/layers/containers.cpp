@@ -4,7 +4,7 @@
 
 #include <cstdlib>
 
-#include "common.h"
+#include "../messages.h"
 
 namespace fp::nn {
 

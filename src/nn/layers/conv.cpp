@@ -3,10 +3,10 @@
 #include <cmath>
 #include <string>
 
-#include "../tensor_ops.h"
-#include "common.h"
+#include "../messages.h"
 #include "flash_powder/nn/functional/conv.h"
 #include "flash_powder/nn/functional/vision.h"
+#include "parameters.h"
 
 namespace fp::nn {
 namespace {
@@ -208,11 +208,10 @@ std::vector<std::int64_t> ConvTransposeNd<N>::output_padding_for(TensorView inpu
   std::vector<std::int64_t> padding;
   for (std::size_t d = 0; d < N; ++d) {
     if (wanted[d] < min_sizes[d] || wanted[d] > max_sizes[d]) {
-      const auto sizes = detail::sizes_of(input);
       fail(layer, "requested an output size of " + list_text(wanted) +
                       ", but valid sizes range from " + list_text(min_sizes) + " to " +
                       list_text(max_sizes) + " (for an input of " +
-                      torch_size(IntList(sizes.data() + 2, sizes.size() - 2)) + ")");
+                      torch_size(input.sizes().subspan(2)) + ")");
     }
     padding.push_back(wanted[d] - min_sizes[d]);
   }

@@ -2,9 +2,20 @@
 
 #include <cmath>
 
-#include "common.h"
+#include "flash_powder/nn/functional/linear.h"
+#include "layer_linear.h"
+#include "parameters.h"
 
 namespace fp::nn {
+
+namespace detail {
+
+Tensor layer_linear(TensorView input, TensorView weight, std::optional<TensorView> bias) {
+  if (input.dim() < 3 || input.is_contiguous()) return functional::linear(input, weight, bias);
+  return functional::linear(input.contiguous(), weight, bias);
+}
+
+}  // namespace detail
 
 Linear::Linear(std::int64_t in_features, std::int64_t out_features, const LinearOptions& options)
     : in_features(in_features), out_features(out_features) {

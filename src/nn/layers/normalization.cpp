@@ -2,10 +2,11 @@
 
 #include <string>
 
-#include "common.h"
+#include "../messages.h"
 #include "flash_powder/core/conversion.h"
 #include "flash_powder/core/factory.h"
 #include "flash_powder/nn/functional/normalization.h"
+#include "parameters.h"
 
 namespace fp::nn {
 

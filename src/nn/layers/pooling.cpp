@@ -1,6 +1,6 @@
 #include "flash_powder/nn/layers/pooling.h"
 
-#include "common.h"
+#include "../messages.h"
 #include "flash_powder/nn/functional/pooling.h"
 
 namespace fp::nn {

@@ -1,11 +1,11 @@
 #include "flash_powder/nn/layers/sparse.h"
 
-#include "../aten_op.h"
-#include "../tensor_ops.h"
-#include "common.h"
+#include "../messages.h"
 #include "flash_powder/core/conversion.h"
 #include "flash_powder/core/factory.h"
 #include "flash_powder/nn/functional/sparse.h"
+#include "flash_powder/ops/aten.h"
+#include "parameters.h"
 
 namespace fp::nn {
 
@@ -23,11 +23,9 @@ Embedding::Embedding(std::int64_t num_embeddings, std::int64_t embedding_dim,
                                detail::layer_options(options.dtype, options.device));
   if (padding_idx) {
     // PyTorch zeroes the padding row.
-    static const detail::AtenOp index_fill("aten::index_fill", "int_Tensor");
-    const Tensor row =
-        detail::to(tensor(std::vector<std::int64_t>{*padding_idx}), std::nullopt, weight.device());
-    const Tensor zero = detail::to(tensor(0.0), weight.dtype(), weight.device());
-    weight = index_fill(weight, 0, row, zero);
+    const Tensor row = tensor(std::vector<std::int64_t>{*padding_idx}).to(weight.device());
+    const Tensor zero = tensor(0.0).to(TensorOptions(weight.dtype(), weight.device()));
+    weight = aten::index_fill_int_Tensor(weight, 0, row, zero);
   }
 }
 

@@ -1,8 +1,10 @@
-#include "python_text.h"
+#include "messages.h"
 
 #include <array>
 #include <charconv>
 #include <cmath>
+
+#include "flash_powder/abi/error.h"
 
 namespace fp::nn::detail {
 
@@ -14,6 +16,23 @@ std::string python_float(double value) {
   std::string text(buffer.data(), end);
   if (text.find_first_of(".e") == std::string::npos) text += ".0";
   return text;
+}
+
+std::string list_text(IntList values) {
+  std::string text = "[";
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    if (i > 0) text += ", ";
+    text += std::to_string(values[i]);
+  }
+  return text + "]";
+}
+
+std::string torch_size(IntList sizes) {
+  return "torch.Size(" + list_text(sizes) + ")";
+}
+
+void fail(const std::string& layer, const std::string& message) {
+  throw Error("fp::nn::" + layer + ": " + message);
 }
 
 }  // namespace fp::nn::detail

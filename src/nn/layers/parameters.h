@@ -1,8 +1,8 @@
-// What the layers share: initial values and small helpers. Internal.
+// The layers' parameters: where they live, their initial values, and absent
+// ones. Internal.
 #pragma once
 
 #include <optional>
-#include <string>
 
 #include "flash_powder/core/array_ref.h"
 #include "flash_powder/core/device.h"
@@ -25,15 +25,5 @@ Tensor normal_init(IntList sizes, const TensorOptions& options);
 
 /// std::nullopt for an undefined tensor (an absent bias), else a view.
 std::optional<TensorView> optional_view(const Tensor& tensor);
-
-/// F.linear as torch.nn layers compute it. PyTorch's parameters require grad,
-/// and then matmul folds an input of 3 or more dimensions into a matrix even
-/// when that takes a copy (a non-contiguous input, e.g. batch_first attention);
-/// F.linear on plain tensors would not, and rounds differently. So a
-/// non-contiguous input is made contiguous first, which is what the fold does.
-Tensor layer_linear(TensorView input, TensorView weight, std::optional<TensorView> bias);
-
-/// Throws fp::Error("fp::nn::<layer>: <message>").
-[[noreturn]] void fail(const std::string& layer, const std::string& message);
 
 }  // namespace fp::nn::detail

@@ -1,13 +1,11 @@
-#include "common.h"
+#include "parameters.h"
 
 #include <mutex>
 
-#include "../aten_op.h"
-#include "../tensor_ops.h"
 #include "flash_powder/core/conversion.h"
 #include "flash_powder/core/factory.h"
 #include "flash_powder/core/generator.h"
-#include "flash_powder/nn/functional/linear.h"
+#include "flash_powder/ops/aten.h"
 
 namespace fp::nn::detail {
 namespace {
@@ -35,11 +33,6 @@ Tensor standard_normal(IntList sizes) {
   return randn(sizes, generator);
 }
 
-Tensor placed(const Tensor& values, const TensorOptions& options) {
-  static const AtenOp to("aten::_to_copy", "");
-  return to(values, options.dtype(), std::nullopt, options.device());
-}
-
 }  // namespace
 
 TensorOptions layer_options(std::optional<DType> dtype, std::optional<Device> device) {
@@ -47,30 +40,19 @@ TensorOptions layer_options(std::optional<DType> dtype, std::optional<Device> de
 }
 
 Tensor uniform_init(IntList sizes, double bound, const TensorOptions& options) {
-  static const AtenOp lerp("aten::lerp", "Tensor");
   const Tensor unit = uniform_unit(sizes);
   const Tensor low = tensor(static_cast<float>(-bound));
   const Tensor high = tensor(static_cast<float>(bound));
-  return placed(lerp(low, high, unit), options);
+  return aten::lerp_Tensor(low, high, unit).to(options);
 }
 
 Tensor normal_init(IntList sizes, const TensorOptions& options) {
-  return placed(standard_normal(sizes), options);
+  return standard_normal(sizes).to(options);
 }
 
 std::optional<TensorView> optional_view(const Tensor& tensor) {
   if (!tensor.is_defined()) return std::nullopt;
   return TensorView(tensor);
-}
-
-Tensor layer_linear(TensorView input, TensorView weight, std::optional<TensorView> bias) {
-  if (input.dim() < 3 || input.is_contiguous()) return functional::linear(input, weight, bias);
-  const Tensor folded = contiguous(input);
-  return functional::linear(folded, weight, bias);
-}
-
-void fail(const std::string& layer, const std::string& message) {
-  throw Error("fp::nn::" + layer + ": " + message);
 }
 
 }  // namespace fp::nn::detail

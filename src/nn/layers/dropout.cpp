@@ -1,0 +1,19 @@
+#include "flash_powder/nn/layers/dropout.h"
+
+#include "../messages.h"
+#include "flash_powder/nn/functional/dropout.h"
+
+namespace fp::nn {
+
+Dropout::Dropout(double p) : p(p) {
+  if (p < 0.0 || p > 1.0) {
+    detail::fail("Dropout", "dropout probability has to be between 0 and 1, but got " +
+                                detail::python_float(p));
+  }
+}
+
+Tensor Dropout::forward(TensorView input) const {
+  return functional::dropout(input, {.p = p, .training = false});
+}
+
+}  // namespace fp::nn
