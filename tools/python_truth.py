@@ -2,8 +2,15 @@
 """python_truth: take the expected values in C++ tests from Python PyTorch.
 
 C++ tests compare flash_powder against PyTorch.  Instead of pasting numbers by
-hand, a test states how Python computes them and this tool writes the values
-into the C++ source (and, in CI, checks that they are still up to date).
+hand, a test states how Python computes them, and the values reach the test
+in one of two ways:
+
+* markers (below) write values that cannot differ between machines (shapes,
+  dtypes, integers, messages) into the C++ source, and ``check`` fails when
+  one is stale;
+* ``truth<T>("expression")`` calls (tests/support/truth.h) read values that
+  depend on libtorch's kernels at run time: ``evaluate`` computes them with
+  the torch and CPU settings of the run into a cache the tests read.
 
 Format
 ------
@@ -59,6 +66,10 @@ Commands
 ``update FILE...``             substitute in place (then clang-format if the
                                project has a .clang-format)
 ``check PATH...``              fail (exit 1) if any value is stale
+``evaluate PATH... --cache-dir DIR``
+                               compute every ``truth<T>("expr")`` value into
+                               DIR/truth-<torch>-<cpu settings>.json (nothing
+                               to do when that file is current)
 
 ``--test-case GLOB`` limits any command to tests whose ``Suite.Name`` or
 ``Name`` matches.  Python errors are reported as ``file.cpp:line:`` of the
@@ -74,6 +85,14 @@ clang-format: its comment reflow would break long Python lines, so
 ``update`` verifies the Python is unchanged after formatting and otherwise
 restores the unformatted file with an error.  Use ``ReflowComments: false``
 in .clang-format (or keep Python lines within the column limit).
+
+Run-time truth: a call ``truth<T>("expr")`` (or ``truth<T>(R"(expr)")``) in a
+test body is a step like a marker, run in source order with the blocks; its
+value goes into the cache under the test's ``Suite.Name`` and the expression.
+The cache file is named by ``torch.__version__`` (without a local part) and
+ATEN_CPU_CAPABILITY, MKL_ENABLE_INSTRUCTIONS, ONEDNN_MAX_CPU_ISA and MKL_CBWR
+(``auto`` when unset), which the C++ side reads from its own process. Python modules
+in a ``support/`` folder of the test file's directories are importable.
 
 Limitations: ``*/`` cannot appear in a Python block (it ends the comment);
 markers must be inside a test; ``print`` output from blocks goes to stderr.
@@ -1316,7 +1335,7 @@ def command_check(args) -> int:
 # The settings that pick libtorch's CPU kernels. A cache holds values computed
 # under one combination; its file name says which, so that the C++ side (see
 # tests/support/truth.cpp) finds the file that matches its own process.
-CPU_SETTINGS = ("ATEN_CPU_CAPABILITY", "MKL_ENABLE_INSTRUCTIONS", "ONEDNN_MAX_CPU_ISA")
+CPU_SETTINGS = ("ATEN_CPU_CAPABILITY", "MKL_ENABLE_INSTRUCTIONS", "ONEDNN_MAX_CPU_ISA", "MKL_CBWR")
 CACHE_FORMAT = 1
 
 
@@ -1330,7 +1349,7 @@ def cpu_settings() -> dict[str, str]:
 
 
 def cache_file_name(release: str, settings: dict[str, str]) -> str:
-    """truth-<torch>-<capability>-<mkl>-<onednn>.json; unset is `auto`."""
+    """truth-<torch>-<capability>-<mkl>-<onednn>-<mkl cbwr>.json; unset is `auto`."""
     parts = [release] + [settings.get(name) or "auto" for name in CPU_SETTINGS]
     return "truth-" + "-".join(re.sub(r"[^A-Za-z0-9_.]", "_", p) for p in parts) + ".json"
 

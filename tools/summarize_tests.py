@@ -32,7 +32,8 @@ def cases(report: pathlib.Path, qualified: bool = True):
 
 
 def lane_name(results: pathlib.Path) -> str:
-    return results.name.removeprefix("test-results-") if "-" in results.name else "native"
+    prefix = "test-results-"
+    return results.name[len(prefix):] if results.name.startswith(prefix) else "native"
 
 
 def count(results: pathlib.Path):

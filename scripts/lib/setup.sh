@@ -78,17 +78,36 @@ ensure_build() {
 }
 
 # A venv with torch X.Y.Z under the build folder, for scripts/test --torch.
-# The index's wheels of these releases are CUDA builds: installed without
-# their dependencies (several GB), plus the pure-Python ones `import torch`
-# needs and the CUDA runtime and CUPTI libraries libtorch_cpu.so links to.
+# The index's wheels of these releases are CUDA builds: each is installed
+# without its dependencies, plus the pure-Python ones `import torch` needs.
+# The CUDA libraries they link to (libtorch_cpu.so: the runtime and CUPTI;
+# Python's torch._C: cuBLAS, cuDNN, NCCL, ...) are installed once, for all of
+# them, under build/torch/cuda13 (CUDA 13 keeps its ABI within the major
+# version; nothing runs on a GPU here, the libraries only have to load).
+CUDA_LIBRARY_PACKAGES=("cuda-toolkit[cublas,cudart,cufft,cufile,cupti,curand,cusolver,cusparse,nvjitlink,nvrtc,nvtx]==13.2.2"
+  "nvidia-cudnn-cu13==9.26.0.51" "nvidia-cusparselt-cu13==0.8.1" "nvidia-nccl-cu13==2.30.7"
+  "nvidia-nvshmem-cu13==3.7.2")
+
 torch_venv() {
   echo "$BUILD/torch/$1"
+}
+
+ensure_cuda_libraries() {
+  local target="$BUILD/torch/cuda13"
+  local stamp="$target/.fp-packages"
+  local wanted="${CUDA_LIBRARY_PACKAGES[*]}"
+  [ "$(cat "$stamp" 2>/dev/null)" = "$wanted" ] && return
+  say "installing the CUDA 13 libraries the torch wheels link to (about 3 GB) into $target"
+  rm -rf "$target"
+  python3 -m pip install -q --disable-pip-version-check --target "$target" "${CUDA_LIBRARY_PACKAGES[@]}"
+  echo "$wanted" >"$stamp"
 }
 
 ensure_torch_venv() {
   local version="$1"
   local venv
   venv="$(torch_venv "$version")"
+  ensure_cuda_libraries
   local stamp="$venv/.fp-torch"
   if [ -x "$venv/bin/python" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$version" ]; then
     return
@@ -99,8 +118,7 @@ ensure_torch_venv() {
   PIP_CONSTRAINT=/dev/null "$venv/bin/python" -m pip install -q --disable-pip-version-check \
     --no-deps "torch==$version"
   "$venv/bin/python" -m pip install -q --disable-pip-version-check \
-    filelock typing-extensions sympy networkx jinja2 fsspec numpy pytest safetensors \
-    "nvidia-cuda-runtime==13.*" "nvidia-cuda-cupti==13.*"
+    filelock typing-extensions sympy networkx jinja2 fsspec numpy pytest safetensors
   echo "$version" >"$stamp"
 }
 
@@ -108,7 +126,9 @@ ensure_torch_venv() {
 torch_library_path() {
   local site
   site="$("$(torch_venv "$1")/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')"
-  echo "$site/torch/lib:$site/nvidia/cu13/lib"
+  local path="$site/torch/lib"
+  for lib in "$BUILD"/torch/cuda13/nvidia/*/lib; do path="$path:$lib"; done
+  echo "$path"
 }
 
 setup_all() {

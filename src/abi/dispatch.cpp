@@ -1,7 +1,7 @@
 // fp::abi::call: checks a call against its schema, boxes the arguments into
 // StableIValues, runs torch_call_dispatcher and unboxes the results.
 //
-// Ownership on the wire (see DESIGN.md §4): every boxed input (tensor handle,
+// Ownership on the wire (torch_call_dispatcher's rules): every boxed input (tensor handle,
 // list, string, optional box) is consumed by libtorch once the call starts, and
 // every returned handle belongs to the caller. Until libtorch takes them, the
 // boxed values are owned by a BoxedStack here, so an exception never leaks one.
@@ -588,7 +588,12 @@ Results call(const Schema& schema, std::span<const Arg> args) {
   for (std::size_t i = 0; i < argument_count; ++i) {
     const SchemaArgument& argument = schema.arguments[i];
     const CallContext context{schema, i};
-    if (i >= args.size() && argument.type.carries_unsupported()) {
+    // An omitted `Scalar? x=None` is None on the wire, like an explicit None;
+    // any other default of a type the stable ABI cannot carry is refused.
+    const bool omitted_none = i >= args.size() &&
+                              argument.type.kind == SchemaType::Kind::Optional &&
+                              argument.default_value == "None";
+    if (i >= args.size() && argument.type.carries_unsupported() && !omitted_none) {
       context.fail("(" + argument.type.spelling + ", default " + *argument.default_value +
                    ") cannot be passed through libtorch's stable ABI, not even as its default; "
                    "use an overload without it");

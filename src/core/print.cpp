@@ -6,6 +6,8 @@
 // then formatted here.
 #include "flash_powder/core/print.h"
 
+#include "flash_powder/abi/runtime.h"
+
 #include <algorithm>
 #include <array>
 #include <charconv>
@@ -117,10 +119,14 @@ Elements read_elements(const Tensor& kept, DType dtype) {
 // --- the number format of one column of values (Python: _Formatter) ----------------
 
 /// Python counts "nonzero finite" values with `isfinite(t) & t.ne(0)`. For
-/// float8_e8m0fnu isfinite is always true (NaN included) and `0` converts to
-/// its smallest value, 2**-127, which therefore counts as the zero.
+/// float8_e8m0fnu `0` converts to its smallest value, 2**-127, which
+/// therefore counts as the zero, and before torch 2.15 isfinite is true for
+/// its NaN too (the loaded torch decides, as it does for Python's repr).
 bool counts_as_nonzero_finite(double value, DType dtype) {
-  if (dtype == DType::F8_E8M0FNU) return value != std::ldexp(1.0, -127);
+  if (dtype == DType::F8_E8M0FNU) {
+    static const bool nan_is_finite = torch_version() < TorchVersion{2, 15, 0};
+    return value != std::ldexp(1.0, -127) && (nan_is_finite || !std::isnan(value));
+  }
   return std::isfinite(value) && value != 0.0;
 }
 

@@ -312,10 +312,29 @@ double uniform_double(Generator& generator) {
   return static_cast<double>(generator.random64() & ((std::uint64_t{1} << 53) - 1)) * scale;
 }
 
+/// Whether the loaded torch samples float16/bfloat16 in their own precision,
+/// as torch before 2.12 did: uniforms from the low 11 (float16) or 8
+/// (bfloat16) bits of a draw, and randn's Box-Muller in that precision. From
+/// 2.12 on both sample in float and round the result.
+bool torch_samples_reduced_floats_natively() {
+  static const bool native = torch_version() < TorchVersion{2, 12, 0};
+  return native;
+}
+
+/// torch < 2.12's uniform_real_distribution<T> for float16/bfloat16: the low
+/// std::numeric_limits<T>::digits bits of a 32-bit draw, scaled in float.
+template <class T>
+T reduced_uniform_before_2_12(Generator& generator) {
+  constexpr int digits = std::is_same_v<T, Half> ? 11 : 8;
+  constexpr float scale = 1.0f / static_cast<float>(1U << digits);
+  return T(static_cast<float>(generator.random() & ((1U << digits) - 1)) * scale);
+}
+
 /// torch's uniform_kernel for float16/bfloat16: a float sample rounded to T,
 /// where a value that rounds up to 1 becomes 0 to keep the range [0, 1).
 template <class T>
 T narrowed_uniform(Generator& generator) {
+  if (torch_samples_reduced_floats_natively()) return reduced_uniform_before_2_12<T>(generator);
   const T value(uniform_float(generator));
   return static_cast<float>(value) == 1.0f ? T(0.0f) : value;
 }
@@ -524,22 +543,66 @@ std::vector<T> filled_normal_samples(Generator& generator, std::int64_t count, T
   return values;
 }
 
-/// normal_fill for float16/bfloat16: each block of 16 float uniforms is drawn
-/// into a buffer, transformed, then rounded into the tensor.
+/// normal_fill for float16/bfloat16 (torch 2.12 and later): each block of 16
+/// float uniforms is drawn into a buffer, transformed, then rounded into the
+/// tensor. torch 2.12 transforms the buffer with the generic normal_fill_16
+/// on every CPU, later releases with the one their float tensors use.
 template <class T>
 std::vector<T> buffered_normal_samples(Generator& generator, std::int64_t count, float stddev) {
+  static const bool generic_only = torch_version() < TorchVersion{2, 13, 0};
   std::vector<T> values(static_cast<std::size_t>(count));
   const auto fill_block = [&](std::int64_t offset) {
     float block[16];
     for (float& value : block)
       value = uniform_float(generator);
-    normal_fill_16(block, stddev);
+    if (generic_only) {
+      generic_normal_fill_16(block, stddev);
+    } else {
+      normal_fill_16(block, stddev);
+    }
     for (int j = 0; j < 16; ++j)
       values[static_cast<std::size_t>(offset + j)] = T(block[j]);
   };
   for (std::int64_t i = 0; i + 16 <= count; i += 16)
     fill_block(i);
   if (count % 16 != 0) fill_block(count - 16);
+  return values;
+}
+
+/// torch < 2.12's normal_fill_16<T> for float16/bfloat16, in T's arithmetic:
+/// c10 computes each operation (and std::log, sqrt, cos, sin of a T, from
+/// c10/util/BFloat16-math.h) in float and rounds the result to T; theta is
+/// computed in double and stored as T through float.
+template <class T>
+void reduced_normal_fill_16_before_2_12(T* data, float stddev) {
+  const auto in_t = [](float value) { return static_cast<float>(T(value)); };
+  const float std_t = in_t(stddev);
+  for (int j = 0; j < 8; ++j) {
+    const float u1 = in_t(1.0f - static_cast<float>(data[j]));
+    const float u2 = static_cast<float>(data[j + 8]);
+    const float radius = in_t(std::sqrt(in_t(-2.0f * in_t(std::log(u1)))));
+    const float theta = in_t(static_cast<float>(2.0 * std::numbers::pi * static_cast<double>(u2)));
+    data[j] = T(in_t(in_t(radius * in_t(std::cos(theta))) * std_t) + 0.0f);
+    data[j + 8] = T(in_t(in_t(radius * in_t(std::sin(theta))) * std_t) + 0.0f);
+  }
+}
+
+/// torch < 2.12's normal_fill<T> for float16/bfloat16: uniforms in T, drawn
+/// into the tensor, then transformed in place like filled_normal_samples.
+template <class T>
+std::vector<T> reduced_normal_samples_before_2_12(Generator& generator, std::int64_t count,
+                                                  float stddev) {
+  std::vector<T> values(static_cast<std::size_t>(count));
+  for (T& value : values)
+    value = reduced_uniform_before_2_12<T>(generator);
+  for (std::int64_t i = 0; i + 16 <= count; i += 16)
+    reduced_normal_fill_16_before_2_12(values.data() + i, stddev);
+  if (count % 16 != 0) {
+    T* last_block = values.data() + count - 16;
+    for (int j = 0; j < 16; ++j)
+      last_block[j] = reduced_uniform_before_2_12<T>(generator);
+    reduced_normal_fill_16_before_2_12(last_block, stddev);
+  }
   return values;
 }
 
@@ -550,6 +613,8 @@ std::vector<T> normal_samples(Generator& generator, std::int64_t count, double s
   if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
     return filled_normal_samples<T>(generator, count, static_cast<T>(stddev));
   } else {
+    if (torch_samples_reduced_floats_natively())
+      return reduced_normal_samples_before_2_12<T>(generator, count, static_cast<float>(stddev));
     return buffered_normal_samples<T>(generator, count, static_cast<float>(stddev));
   }
 }

@@ -23,8 +23,8 @@ TEST(Error, CheckThrowsWithTheOperationAndLibtorchsMessage) {
   EXPECT_ANY_THROW(
       fp::dispatch<fp::Tensor>("aten::view", "", fp::tensor({1.f, 2.f}), std::vector<int64_t>{3}));
   const std::string expected = "shape '[3]' is invalid for input of size 2";  // #PYTHON message
-  EXPECT_EQ(fp::abi::last_torch_error(), expected);
-  EXPECT_FP_ERROR_EXACT("my_shim_call: " + expected, fp::abi::check(1, "my_shim_call"));
+  EXPECT_EQ(fp::abi::last_torch_error(), fp_test::torch_message(expected));
+  EXPECT_TORCH_ERROR_EXACT("my_shim_call", expected, fp::abi::check(1, "my_shim_call"));
 }
 
 TEST(Error, ErrorIsARuntimeError) {

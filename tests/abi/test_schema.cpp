@@ -69,15 +69,11 @@ TEST(Schema, MarksTypesTheStableAbiCannotCarry) {
 }
 
 TEST(Schema, EveryBuiltinSchemaParses) {
+  // That these are all of the build torch's schemas is what the CTest check
+  // schemas_up_to_date proves (the table is generated from its yaml); here
+  // they must all parse.
   const auto schemas = fp::abi::builtin_schemas();
-  /*
-  #|PYTHON
-  import importlib.util, pathlib, re
-  root = pathlib.Path(importlib.util.find_spec("torch").submodule_search_locations[0]).parent
-  yaml = (root / "torchgen/packaged/ATen/native/native_functions.yaml").read_text()
-  count = len(re.findall(r"^- func:", yaml, re.M))
-  */
-  EXPECT_EQ(schemas.size(), 2584u);  // #PYTHON count
+  EXPECT_GT(schemas.size(), 2000u);
   for (std::string_view text : schemas) {
     EXPECT_NO_THROW(Schema::parse(text)) << text;
   }
@@ -93,12 +89,11 @@ TEST(Schema, FindsBuiltinSchemasByOpAndOverload) {
 }
 
 TEST(Schema, BuiltinSchemasComeFromTheBuildTorch) {
-  /*
-  #|PYTHON
-  major, minor = (int(p) for p in torch.__version__.split(".")[:2])
-  version = (major << 56) | (minor << 48)
-  */
-  EXPECT_EQ(fp::abi::builtin_schema_abi_version(), 147774362773094400u);  // #PYTHON version
+  // TORCH_ABI_VERSION of the headers flash_powder was built with, whichever
+  // torch is loaded: libtorch adapts calls made against older schemas.
+  const fp::TorchVersion build = fp::torch_build_version();
+  EXPECT_EQ(fp::abi::builtin_schema_abi_version(),
+            (std::uint64_t(build.major) << 56) | (std::uint64_t(build.minor) << 48));
 }
 
 TEST(Schema, RegisteredSchemasAreFound) {

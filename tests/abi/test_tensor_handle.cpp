@@ -148,14 +148,15 @@ TEST(TensorHandleErrors, LibtorchRejectionsBecomeErrors) {
   const std::vector<int64_t> one{1};
   const std::string negative =
       "Trying to create tensor with negative dimension -1: [-1]";  // #PYTHON negative
-  EXPECT_FP_ERROR_EXACT("empty_strided: " + negative,
-                        fp::abi::empty_strided(bad_sizes, one, fp::DType::F32, fp::Device::cpu()));
+  EXPECT_TORCH_ERROR_EXACT(
+      "empty_strided", negative,
+      fp::abi::empty_strided(bad_sizes, one, fp::DType::F32, fp::Device::cpu()));
   const std::string broadcast =
       "The size of tensor a (3) must match the size of tensor b (2) at non-singleton dimension "
       "1";  // #PYTHON broadcast
   const TensorHandle dst = empty_2x3();
   const fp::Tensor src = fp::tensor({1.f, 2.f});
-  EXPECT_FP_ERROR_EXACT("copy_: " + broadcast, fp::abi::copy_(dst.get(), src.raw()));
+  EXPECT_TORCH_ERROR_EXACT("copy_", broadcast, fp::abi::copy_(dst.get(), src.raw()));
 }
 
 }  // namespace

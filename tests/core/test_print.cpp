@@ -328,9 +328,9 @@ TEST_F(Print, Float8E8M0FollowsPythonsQuirks) {
       return torch.tensor(bytes, dtype=torch.uint8).view(torch.float8_e8m0fnu)
   with_nan, tiny, wide = e8m0(255, 127, 0), e8m0(127, 0), e8m0(127, 0, 254)
   */
-  EXPECT_EQ(
-      fp::to_string(from_bytes({255, 127, 0}, DType::F8_E8M0FNU)),
-      "tensor([   nan, 1.0000, 0.0000], dtype=torch.float8_e8m0fnu)");  // #PYTHON repr(with_nan)
+  // (torch 2.15 made isfinite false for that NaN, which changes the format again.)
+  EXPECT_EQ(fp::to_string(from_bytes({255, 127, 0}, DType::F8_E8M0FNU)),
+            truth<std::string>("repr(with_nan)"));
   EXPECT_EQ(fp::to_string(from_bytes({127, 0}, DType::F8_E8M0FNU)),
             "tensor([1., 0.], dtype=torch.float8_e8m0fnu)");  // #PYTHON repr(tiny)
   EXPECT_EQ(fp::to_string(from_bytes({127, 0, 254}, DType::F8_E8M0FNU)),

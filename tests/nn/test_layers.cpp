@@ -140,9 +140,9 @@ TEST(Layers, WrongChannelCountSaysSo) {
   const std::string message =
       "Given groups=1, weight of size [8, 3, 3, 3], expected input[1, 4, 5, 5] to have 3 channels, "
       "but got 4 channels instead";  // #PYTHON message
-  EXPECT_FP_ERROR("aten::conv2d: " + message, conv(x));
+  EXPECT_TORCH_ERROR("aten::conv2d: " + message, conv(x));
   const fp::nn::Linear linear(4, 2);
-  EXPECT_FP_ERROR("mat1 and mat2 shapes cannot be multiplied (20x5 and 4x2)", linear(x));
+  EXPECT_TORCH_ERROR("mat1 and mat2 shapes cannot be multiplied (20x5 and 4x2)", linear(x));
 }
 
 TEST(Layers, LinearAndIdentity) {
@@ -273,7 +273,7 @@ TEST(Layers, BatchNormBadInput) {
   const fp::nn::BatchNorm2d norm(3);
   const fp::Tensor three_d = randn({2, 3, 4}, 1), wrong_channels = randn({2, 5, 2, 2}, 2);
   EXPECT_FP_ERROR("fp::nn::BatchNorm2d: expected 4D input (got 3D input)", norm(three_d));
-  EXPECT_FP_ERROR("running_mean should contain 5 elements not 3", norm(wrong_channels));
+  EXPECT_TORCH_ERROR("running_mean should contain 5 elements not 3", norm(wrong_channels));
   const fp::nn::BatchNorm1d norm1(3);
   const fp::Tensor four_d = randn({2, 3, 4, 4}, 1);
   EXPECT_FP_ERROR("fp::nn::BatchNorm1d: expected 2D or 3D input (got 4D input)", norm1(four_d));
@@ -299,7 +299,7 @@ TEST(Layers, LayerNormGroupNorm) {
   EXPECT_FP_ERROR("fp::nn::GroupNorm: num_channels must be divisible by num_groups",
                   fp::nn::GroupNorm(4, 6));
   const fp::Tensor wrong = randn({2, 5, 3}, 1);
-  EXPECT_FP_ERROR(
+  EXPECT_TORCH_ERROR(
       "Given normalized_shape=[3, 4], expected input with shape [*, 3, 4], but got "
       "input of size[2, 5, 3]",
       ln(wrong));
@@ -323,7 +323,7 @@ TEST(Layers, DropoutFlattenUpsamplePixelShuffle) {
       truth<std::vector<float>>(R"(run(nn.Upsample(scale_factor=2, mode="bilinear"), x))"));
   EXPECT_PYTHON(values(fp::nn::Upsample({.size = {3, 4}, .mode = "nearest"})(x)),
                 truth<std::vector<float>>("run(nn.Upsample(size=(3, 4)), x)"));
-  EXPECT_FP_ERROR("Dimension out of range", fp::nn::Flatten(1, 7)(x));
+  EXPECT_TORCH_ERROR("Dimension out of range", fp::nn::Flatten(1, 7)(x));
   EXPECT_FP_ERROR("fp::functional::interpolate: either size or scale_factor should be defined",
                   fp::nn::Upsample({.mode = "bilinear"})(x));
   EXPECT_PYTHON(values(fp::nn::PixelShuffle(2)(x)),

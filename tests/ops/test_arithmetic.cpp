@@ -417,7 +417,7 @@ TEST(InPlaceErrors, ResultsThatCannotBeCastBack) {
   EXPECT_FP_ERROR(int_plus_float, integers.add_(2.5));
   const std::string int_times_float =
       "result type Float can't be cast to the desired output type Long";  // #PYTHON int_times_float
-  EXPECT_FP_ERROR(int_times_float, integers.mul_(fp::tensor({2.5f, 1.f})));
+  EXPECT_TORCH_ERROR(int_times_float, integers.mul_(fp::tensor({2.5f, 1.f})));
   EXPECT_EQ(integers.to_vector<int64_t>(), (std::vector<int64_t>{1, 2}));
 }
 
@@ -449,9 +449,9 @@ TEST(ArithmeticErrors, PyTorchsMessages) {
   const std::string shape =
       "The size of tensor a (3) must match the size of tensor b (4) at non-singleton dimension "
       "1";  // #PYTHON shape
-  EXPECT_FP_ERROR(shape, fp::ones({2, 3}) + fp::ones({4}));
-  EXPECT_FP_ERROR(shape, fp::ones({2, 3}) - fp::ones({4}));
-  EXPECT_FP_ERROR(shape, fp::ones({2, 3}) * fp::ones({4}));
+  EXPECT_TORCH_ERROR(shape, fp::ones({2, 3}) + fp::ones({4}));
+  EXPECT_TORCH_ERROR(shape, fp::ones({2, 3}) - fp::ones({4}));
+  EXPECT_TORCH_ERROR(shape, fp::ones({2, 3}) * fp::ones({4}));
   const std::string bool_sub =
       "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or "
       "`logical_xor()` operator instead.";  // #PYTHON bool_sub
@@ -464,8 +464,8 @@ TEST(ArithmeticErrors, PyTorchsMessages) {
   const std::string int_neg_pow =
       "Integers to negative integer powers are not allowed.";  // #PYTHON int_neg_pow
   EXPECT_FP_ERROR(int_neg_pow, fp::tensor({int64_t{2}}).pow(-1));
-  const std::string mm = "mat1 and mat2 shapes cannot be multiplied (2x3 and 2x3)";  // #PYTHON mm
-  EXPECT_FP_ERROR(mm, fp::ones({2, 3}).mm(fp::ones({2, 3})));
+  const std::string mm = truth<std::string>("mm");  // libtorch's wording changes between releases
+  EXPECT_TORCH_ERROR(mm, fp::ones({2, 3}).mm(fp::ones({2, 3})));
   EXPECT_FP_ERROR("the tensor handle is null", Tensor() + 1);
 }
 

@@ -270,8 +270,18 @@ TEST(GeneratedOps, ScalarResults) {
   EXPECT_EQ(fp::aten::size_int(m, -1), 3);   // #PYTHON torch.ops.aten.size.int(m, -1)
   EXPECT_EQ(fp::aten::stride_int(m, 0), 3);  // #PYTHON torch.ops.aten.stride.int(m, 0)
   EXPECT_EQ(fp::aten::sym_numel(m), 6);      // #PYTHON torch.ops.aten.sym_numel(m)
-  EXPECT_EQ(fp::aten::storage_offset(fp::aten::select_int(m, 0, 1)),
-            3);                            // #PYTHON torch.ops.aten.storage_offset(m[1])
+  EXPECT_EQ(fp::aten::sym_storage_offset(fp::aten::select_int(m, 0, 1)),
+            3);  // #PYTHON torch.ops.aten.sym_storage_offset(m[1])
+  if (fp::torch_version() < fp::TorchVersion{2, 12, 0}) {
+    // torch 2.11 has storage_offset as a TorchScript operator only, not in its dispatcher.
+    EXPECT_FP_ERROR_EXACT(
+        "aten::storage_offset needs torch 2.12 or later; this process loaded torch " +
+            fp::torch_version().str(),
+        fp::aten::storage_offset(m));
+  } else {
+    EXPECT_EQ(fp::aten::storage_offset(fp::aten::select_int(m, 0, 1)),
+              3);  // #PYTHON torch.ops.aten.storage_offset(m[1])
+  }
   EXPECT_EQ(fp::aten::equal(m, m), true);  // #PYTHON torch.ops.aten.equal(m, m)
   EXPECT_EQ(fp::aten::is_nonzero(fp::tensor(0.f)),
             false);  // #PYTHON torch.ops.aten.is_nonzero(torch.tensor(0.))
@@ -667,9 +677,9 @@ TEST(GeneratedOpsErrors, ShapeMismatch) {
   #|PYTHON
   message = error_of(lambda: torch.ops.aten.mm(torch.zeros(2, 3), torch.zeros(2, 3)))
   */
-  const std::string expected =
-      "mat1 and mat2 shapes cannot be multiplied (2x3 and 2x3)";  // #PYTHON message
-  EXPECT_FP_ERROR_EXACT("aten::mm: " + expected, fp::aten::mm(two_by_three(), two_by_three()));
+  // libtorch's wording changes between releases (2.15 prefixes "mm: ").
+  const std::string expected = truth<std::string>("message");
+  EXPECT_TORCH_ERROR_EXACT("aten::mm", expected, fp::aten::mm(two_by_three(), two_by_three()));
 }
 
 TEST(GeneratedOpsErrors, WrongDtype) {
@@ -681,12 +691,12 @@ TEST(GeneratedOpsErrors, WrongDtype) {
   */
   const std::string expected =
       "\"bitwise_and_cpu\" not implemented for 'Float'";  // #PYTHON message
-  EXPECT_FP_ERROR_EXACT("aten::bitwise_and.Tensor: " + expected,
-                        fp::aten::bitwise_and_Tensor(two_by_three(), two_by_three()));
+  EXPECT_TORCH_ERROR_EXACT("aten::bitwise_and.Tensor", expected,
+                           fp::aten::bitwise_and_Tensor(two_by_three(), two_by_three()));
   const std::string mixed =
       "expected m1 and m2 to have the same dtype, but got: float != long int";  // #PYTHON mixed
-  EXPECT_FP_ERROR_EXACT("aten::mm: " + mixed,
-                        fp::aten::mm(two_by_three(), fp::aten::ones({3, 2}, fp::DType::I64)));
+  EXPECT_TORCH_ERROR_EXACT("aten::mm", mixed,
+                           fp::aten::mm(two_by_three(), fp::aten::ones({3, 2}, fp::DType::I64)));
 }
 
 TEST(GeneratedOpsErrors, IndexOutOfRange) {
@@ -699,16 +709,16 @@ TEST(GeneratedOpsErrors, IndexOutOfRange) {
   */
   const std::string select =
       "select(): index 5 out of range for tensor of size [2, 3] at dimension 0";  // #PYTHON select
-  EXPECT_FP_ERROR_EXACT("aten::select.int: " + select, fp::aten::select_int(two_by_three(), 0, 5));
+  EXPECT_TORCH_ERROR_EXACT("aten::select.int", select, fp::aten::select_int(two_by_three(), 0, 5));
   const std::string gather =
       "INDICES element is out of DATA bounds, id=7 axis_dim=3";  // #PYTHON gather
-  EXPECT_FP_ERROR_EXACT(
-      "aten::index_select: " + gather,
+  EXPECT_TORCH_ERROR_EXACT(
+      "aten::index_select", gather,
       fp::aten::index_select(two_by_three(), 1, fp::tensor(std::vector<int64_t>{7})));
   const std::string dim =
       "Dimension out of range (expected to be in range of [-2, 1], but got 2)";  // #PYTHON dim
-  EXPECT_FP_ERROR_EXACT("aten::sum.dim_IntList: " + dim,
-                        fp::aten::sum_dim_IntList(two_by_three(), 2));
+  EXPECT_TORCH_ERROR_EXACT("aten::sum.dim_IntList", dim,
+                           fp::aten::sum_dim_IntList(two_by_three(), 2));
 }
 
 TEST(GeneratedOpsErrors, BadStringsAndLists) {
@@ -723,13 +733,14 @@ TEST(GeneratedOpsErrors, BadStringsAndLists) {
   const Tensor a = fp::tensor({1.f});
   const std::string mode =
       "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found 'round'";  // #PYTHON mode
-  EXPECT_FP_ERROR_EXACT("aten::div.Tensor_mode: " + mode, fp::aten::div_Tensor_mode(a, a, "round"));
+  EXPECT_TORCH_ERROR_EXACT("aten::div.Tensor_mode", mode, fp::aten::div_Tensor_mode(a, a, "round"));
   const std::string stride =
       "expected stride to be a single integer value or a list of 2 values to match the convolution "
       "dimensions, but got stride=[1, 2, 3]";  // #PYTHON stride
-  EXPECT_FP_ERROR_EXACT("aten::conv2d: " + stride,
-                        fp::aten::conv2d(fp::aten::zeros({1, 1, 4, 4}),
-                                         fp::aten::zeros({1, 1, 3, 3}), std::nullopt, {1, 2, 3}));
+  EXPECT_TORCH_ERROR_EXACT(
+      "aten::conv2d", stride,
+      fp::aten::conv2d(fp::aten::zeros({1, 1, 4, 4}), fp::aten::zeros({1, 1, 3, 3}), std::nullopt,
+                       {1, 2, 3}));
 }
 
 TEST(GeneratedOpsErrors, UndefinedTensors) {

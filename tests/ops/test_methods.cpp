@@ -300,17 +300,17 @@ TEST(MethodErrors, PyTorchsMessages) {
   const std::string view =
       "view size is not compatible with input tensor's size and stride (at least one dimension "
       "spans across two contiguous subspaces). Use .reshape(...) instead.";  // #PYTHON view
-  EXPECT_FP_ERROR(view, x.transpose(0, 1).view({24}));
+  EXPECT_TORCH_ERROR(view, x.transpose(0, 1).view({24}));
   const std::string dim =
       "Dimension out of range (expected to be in range of [-3, 2], but got 3)";  // #PYTHON dim
-  EXPECT_FP_ERROR(dim, x.sum({3}));
+  EXPECT_TORCH_ERROR(dim, x.sum({3}));
   const std::string cat =
       "Sizes of tensors must match except in dimension 0. Expected size 2 but got size 3 for "
       "tensor number 1 in the list.";  // #PYTHON cat
-  EXPECT_FP_ERROR(cat, fp::cat({fp::ones({2, 2}), fp::ones({3, 3})}));
+  EXPECT_TORCH_ERROR(cat, fp::cat({fp::ones({2, 2}), fp::ones({3, 3})}));
   const std::string unsqueeze =
       "Dimension out of range (expected to be in range of [-4, 3], but got 5)";  // #PYTHON unsqueeze
-  EXPECT_FP_ERROR(unsqueeze, x.unsqueeze(5));
+  EXPECT_TORCH_ERROR(unsqueeze, x.unsqueeze(5));
   EXPECT_FP_ERROR("At least one of 'min' or 'max' must not be None",
                   x.clamp(std::optional<fp::Scalar>(), std::optional<fp::Scalar>()));
 }

@@ -1,6 +1,12 @@
 // EXPECT_FP_ERROR(message, statement): the statement throws fp::Error (or a
 // type derived from it) whose what() contains `message`.
 // EXPECT_FP_ERROR_EXACT(message, statement): what() equals `message`.
+// EXPECT_TORCH_ERROR(message, statement): like EXPECT_FP_ERROR where `message`
+// is libtorch's own text. torch before 2.13 reports errors only on stderr, so
+// with such a torch loaded what() must contain the documented stand-in
+// (fp::abi::last_torch_error()) instead.
+// EXPECT_TORCH_ERROR_EXACT(op, message, statement): what() equals
+// "<op>: <message>", or "<op>: <that stand-in>" with torch before 2.13.
 // The statement comes last so that commas inside it need no parentheses.
 #pragma once
 
@@ -9,6 +15,7 @@
 #include <string>
 
 #include "flash_powder/abi/error.h"
+#include "flash_powder/abi/runtime.h"
 
 namespace fp_test {
 
@@ -34,6 +41,29 @@ void expect_error(const char* file, int line, Statement&& statement, const std::
   ADD_FAILURE() << "expected fp::Error containing \"" << message << "\", nothing was thrown";
 }
 
+/// What a libtorch failure says in this process: `message`, or the stand-in
+/// of a torch that reports errors only on stderr.
+inline std::string torch_error_text(const std::string& message) {
+  if (fp::torch_version() < fp::TorchVersion{2, 13, 0}) return "reports errors only on stderr";
+  return message;
+}
+
+/// libtorch's `message` as this process reads it (fp::abi::last_torch_error()):
+/// the message itself, or the stand-in of a torch before 2.13.
+inline std::string torch_message(const std::string& message) {
+  const fp::TorchVersion loaded = fp::torch_version();
+  if (loaded < fp::TorchVersion{2, 13, 0}) {
+    return "libtorch " + loaded.str() +
+           " reports errors only on stderr (torch 2.13 and later say it here)";
+  }
+  return message;
+}
+
+/// "<op>: <message>" as fp::abi::throw_torch_error words it in this process.
+inline std::string torch_error_exact(const std::string& op, const std::string& message) {
+  return op + ": " + torch_message(message);
+}
+
 }  // namespace fp_test
 
 #define EXPECT_FP_ERROR(message, ...) \
@@ -42,3 +72,9 @@ void expect_error(const char* file, int line, Statement&& statement, const std::
 #define EXPECT_FP_ERROR_EXACT(message, ...) \
   ::fp_test::expect_error(                  \
       __FILE__, __LINE__, [&] { __VA_ARGS__; }, (message), true)
+#define EXPECT_TORCH_ERROR(message, ...) \
+  ::fp_test::expect_error(               \
+      __FILE__, __LINE__, [&] { __VA_ARGS__; }, ::fp_test::torch_error_text(message), false)
+#define EXPECT_TORCH_ERROR_EXACT(op, message, ...) \
+  ::fp_test::expect_error(                         \
+      __FILE__, __LINE__, [&] { __VA_ARGS__; }, ::fp_test::torch_error_exact(op, message), true)

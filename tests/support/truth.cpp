@@ -19,7 +19,7 @@ namespace {
 
 // Must match CPU_SETTINGS and cache_file_name() in tools/python_truth.py.
 constexpr const char* cpu_settings[] = {"ATEN_CPU_CAPABILITY", "MKL_ENABLE_INSTRUCTIONS",
-                                        "ONEDNN_MAX_CPU_ISA"};
+                                        "ONEDNN_MAX_CPU_ISA", "MKL_CBWR"};
 
 std::string file_name_part(std::string text) {
   for (char& c : text) {

@@ -14,7 +14,8 @@
 //
 // `tools/python_truth.py evaluate` (the CTest fixture `truth_cache`) runs each
 // test's Python, in source order, with the torch version and CPU settings of
-// the run (ATEN_CPU_CAPABILITY, MKL_ENABLE_INSTRUCTIONS, ONEDNN_MAX_CPU_ISA),
+// the run (ATEN_CPU_CAPABILITY, MKL_ENABLE_INSTRUCTIONS, ONEDNN_MAX_CPU_ISA,
+// MKL_CBWR),
 // into build/truth/truth-<torch>-<settings>.json; truth<T>() reads the file
 // whose name matches this process's loaded torch and settings, under the
 // current test's `Suite.Name`. A missing file, test or expression, or a value
@@ -48,8 +49,8 @@ struct Value {
   std::int64_t integer = 0;
   std::uint64_t unsigned_integer = 0;
   double number = 0;
-  std::string text;           // String, DType (torch's name), Device
-  std::vector<Value> items;   // List, Complex (real, imaginary)
+  std::string text;          // String, DType (torch's name), Device
+  std::vector<Value> items;  // List, Complex (real, imaginary)
 };
 
 /// The cached value of `expression` for the running test.
@@ -73,15 +74,19 @@ struct is_complex<std::complex<T>> : std::true_type {};
 template <class T>
 T floating(const Value& value) {
   switch (value.kind) {
-    case Value::Kind::Float: return static_cast<T>(value.number);
-    case Value::Kind::Int: return static_cast<T>(value.integer);
-    case Value::Kind::UInt: return static_cast<T>(value.unsigned_integer);
+    case Value::Kind::Float:
+      return static_cast<T>(value.number);
+    case Value::Kind::Int:
+      return static_cast<T>(value.integer);
+    case Value::Kind::UInt:
+      return static_cast<T>(value.unsigned_integer);
     case Value::Kind::String:
       if (value.text == "nan") return std::numeric_limits<T>::quiet_NaN();
       if (value.text == "inf") return std::numeric_limits<T>::infinity();
       if (value.text == "-inf") return -std::numeric_limits<T>::infinity();
       break;
-    default: break;
+    default:
+      break;
   }
   conversion_error(value, "a floating-point number");
 }
@@ -120,7 +125,8 @@ T convert(const Value& value) {
     if (value.kind != Value::Kind::List) conversion_error(value, "a list");
     T result;
     result.reserve(value.items.size());
-    for (const Value& item : value.items) result.push_back(convert<typename T::value_type>(item));
+    for (const Value& item : value.items)
+      result.push_back(convert<typename T::value_type>(item));
     return result;
   } else {
     static_assert(sizeof(T) == 0, "truth<T>: no conversion from a Python value to T");

@@ -922,9 +922,10 @@ def test_truth_unrenderable_value_names_the_line(tmp_path):
 def test_truth_cache_is_named_by_torch_and_cpu_settings(tmp_path):
     env = {**os.environ, "ATEN_CPU_CAPABILITY": "default", "MKL_ENABLE_INSTRUCTIONS": "SSE4_2"}
     env.pop("ONEDNN_MAX_CPU_ISA", None)
+    env["MKL_CBWR"] = "COMPATIBLE"
     cache = evaluate_cache(tmp_path, one_test('truth<int>("1");\n'), env=env)
     release = torch.__version__.split("+")[0]
-    assert (tmp_path / "cache" / f"truth-{release}-default-SSE4_2-auto.json").exists()
+    assert (tmp_path / "cache" / f"truth-{release}-default-SSE4_2-auto-COMPATIBLE.json").exists()
     assert cache["settings"]["ATEN_CPU_CAPABILITY"] == "default"
     assert cache["cpu_capability"] == "DEFAULT"  # torch honoured the setting
 

@@ -133,6 +133,13 @@ int main() {
   // Kernels, reductions and BLAS: the thread pools start here.
   call("aten::neg", "", {tensor_arg(a)}, 1);
   call("aten::mm", "", {tensor_arg(a), tensor_arg(b)}, 1);
+  // A GEMM large enough for MKL's threaded driver and its per-thread buffers.
+  AtenTensorHandle wide = make({16, 128}, f32);
+  AtenTensorHandle tall = make({128, 64}, f32);
+  call("aten::mm", "", {tensor_arg(wide), tensor_arg(tall)}, 1);
+  AtenTensorHandle wide64 = make({16, 128}, aoti_torch_dtype_float64());
+  AtenTensorHandle tall64 = make({128, 64}, aoti_torch_dtype_float64());
+  call("aten::mm", "", {tensor_arg(wide64), tensor_arg(tall64)}, 1);
   call("aten::max", "dim", {tensor_arg(a), int32_arg(1), int32_arg(0)}, 2);
   // Optional arguments: None, and a boxed value.
   call("aten::sum", "dim_IntList", {tensor_arg(a), 0, int32_arg(0), 0}, 1);
@@ -185,5 +192,9 @@ int main() {
   aoti_torch_delete_tensor_object(a);
   aoti_torch_delete_tensor_object(b);
   aoti_torch_delete_tensor_object(index);
+  aoti_torch_delete_tensor_object(wide);
+  aoti_torch_delete_tensor_object(tall);
+  aoti_torch_delete_tensor_object(wide64);
+  aoti_torch_delete_tensor_object(tall64);
   return deleted == 1 ? 0 : 1;
 }
