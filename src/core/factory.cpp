@@ -11,7 +11,7 @@
 
 #include "flash_powder/abi/dispatch.h"
 #include "flash_powder/abi/runtime.h"
-#include "torch_parallel.h"
+#include "flash_powder/core/torch_parallel.h"
 
 namespace fp {
 namespace {

@@ -48,6 +48,12 @@ MutableTensorList::MutableTensorList(std::span<Tensor> tensors)
     : owned_(tensors.begin(), tensors.end()), items_(owned_) {}
 
 namespace ops::detail {
+namespace {  // what Call's members box each parameter type into
+
+/// None, for optional arguments without a value.
+abi::Arg none() {
+  return {abi::None{}};
+}
 
 // --- arguments -> abi::Arg -------------------------------------------------------------
 
@@ -178,9 +184,7 @@ abi::Arg bool_list(std::span<const bool> values) {
   return {std::vector<bool>(values.begin(), values.end())};
 }
 
-abi::Arg none() {
-  return {abi::None{}};
-}
+}  // namespace
 
 // --- Call ----------------------------------------------------------------------------------
 

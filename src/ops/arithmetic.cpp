@@ -3,7 +3,7 @@
 #include <cmath>
 #include <string>
 
-#include "../core/torch_parallel.h"
+#include "flash_powder/core/torch_parallel.h"
 #include "flash_powder/abi/tensor_handle.h"
 #include "flash_powder/ops/aten.h"
 

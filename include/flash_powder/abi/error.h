@@ -1,23 +1,14 @@
-// fp::Error, the one exception type of flash_powder, and the check that turns
-// a failed C shim call into one.
+// The check that turns a failed C shim call into an fp::Error (base/error.h)
+// with libtorch's message.
 #pragma once
 
 #include <cstdint>
-#include <stdexcept>
 #include <string>
 #include <string_view>
 
-namespace fp {
+#include "flash_powder/base/error.h"
 
-/// Every failure in flash_powder throws this (or a type derived from it).
-/// what() names the operation and carries libtorch's own message, without
-/// its C++ backtrace.
-class Error : public std::runtime_error {
- public:
-  explicit Error(const std::string& message) : std::runtime_error(message) {}
-};
-
-namespace abi {
+namespace fp::abi {
 
 /// The status every C shim function returns: 0 is success.
 using Status = std::int32_t;
@@ -37,5 +28,4 @@ inline void check(Status status, std::string_view what) {
   if (status != 0) throw_torch_error(what);
 }
 
-}  // namespace abi
-}  // namespace fp
+}  // namespace fp::abi

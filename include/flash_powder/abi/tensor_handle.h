@@ -7,9 +7,9 @@
 #include <cstdint>
 #include <span>
 
-#include "flash_powder/core/device.h"
-#include "flash_powder/core/dtype.h"
-#include "flash_powder/core/layout.h"
+#include "flash_powder/base/device.h"
+#include "flash_powder/base/dtype.h"
+#include "flash_powder/base/layout.h"
 
 // libtorch's opaque tensor type; same declaration as in its C shim header.
 struct AtenTensorOpaque;

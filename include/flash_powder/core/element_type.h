@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "flash_powder/core/dtype.h"
-#include "flash_powder/core/half.h"
+#include "flash_powder/base/dtype.h"
+#include "flash_powder/base/half.h"
 
 namespace fp {
 

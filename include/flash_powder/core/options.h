@@ -4,9 +4,9 @@
 
 #include <optional>
 
-#include "flash_powder/core/device.h"
-#include "flash_powder/core/dtype.h"
-#include "flash_powder/core/layout.h"
+#include "flash_powder/base/device.h"
+#include "flash_powder/base/dtype.h"
+#include "flash_powder/base/layout.h"
 
 namespace fp {
 

@@ -23,7 +23,7 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "flash_powder/core/dtype.h"
+#include "flash_powder/base/dtype.h"
 
 namespace fp {
 

@@ -30,7 +30,7 @@
 
 #include "flash_powder/core/options.h"
 #include "flash_powder/core/tensor.h"
-#include "flash_powder/nn/state_dict.h"
+#include "flash_powder/core/state_dict.h"
 
 namespace fp::nn {
 

@@ -17,4 +17,4 @@
 #include "flash_powder/nn/layers/vision.h"
 #include "flash_powder/nn/module.h"
 #include "flash_powder/nn/options.h"
-#include "flash_powder/nn/state_dict.h"
+#include "flash_powder/core/state_dict.h"

@@ -145,44 +145,8 @@ using OptionalIntList = OptionalArrayRef<std::int64_t>;
 // Internal: what the generated wrappers (src/ops/generated) call.
 namespace ops::detail {
 
-// Arguments -> abi::Arg, for fp::abi::call.
-abi::Arg arg(const TensorArg& tensor);
-abi::Arg arg(const std::optional<TensorArg>& tensor);
-abi::Arg arg(const MutableTensor& tensor);
-abi::Arg arg(const std::optional<MutableTensor>& tensor);
-abi::Arg arg(const TensorList& tensors);
-abi::Arg arg(const OptionalTensorList& tensors);
-abi::Arg arg(const MutableTensorList& tensors);
-abi::Arg arg(std::int64_t value);
-abi::Arg arg(double value);
-abi::Arg arg(bool value);
-abi::Arg arg(std::string_view value);
-abi::Arg arg(DType value);
-abi::Arg arg(Layout value);
-abi::Arg arg(Device value);
-abi::Arg arg(MemoryFormat value);
-abi::Arg arg(const std::optional<std::int64_t>& value);
-abi::Arg arg(const std::optional<double>& value);
-abi::Arg arg(const std::optional<bool>& value);
-abi::Arg arg(const std::optional<std::string_view>& value);
-abi::Arg arg(const std::optional<DType>& value);
-abi::Arg arg(const std::optional<Layout>& value);
-abi::Arg arg(const std::optional<Device>& value);
-abi::Arg arg(const std::optional<MemoryFormat>& value);
-abi::Arg arg(const std::optional<abi::RawGenerator>& value);
-abi::Arg arg(IntList values);
-abi::Arg arg(const OptionalIntList& values);
-abi::Arg arg(ArrayRef<double> values);
-abi::Arg arg(const OptionalArrayRef<double>& values);
-/// `int[N]`: a single value stands for N copies of it, as in Python.
-abi::Arg int_list(IntList values, std::size_t fixed_size);
-abi::Arg int_list(const OptionalIntList& values, std::size_t fixed_size);
-abi::Arg bool_list(std::span<const bool> values);
-/// None, for the `Scalar?` arguments the stable ABI cannot carry otherwise.
-abi::Arg none();
-
-/// One call of an op: collects its arguments (each `arg()` takes what the
-/// free function of the same name takes), runs it and keeps the results.
+/// One call of an op: collects its arguments (each `arg()` takes one
+/// parameter type above, boxed as the schema's type), runs it and keeps the results.
 /// Everything is out of line, so that the ~2000 generated wrappers stay small
 /// and quick to compile.
 class Call {

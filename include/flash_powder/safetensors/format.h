@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "flash_powder/abi/error.h"
-#include "flash_powder/core/dtype.h"
+#include "flash_powder/base/dtype.h"
 
 namespace fp::safetensors {
 

@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <span>
 
-#include "flash_powder/nn/state_dict.h"
+#include "flash_powder/core/state_dict.h"
 
 namespace fp::safetensors {
 

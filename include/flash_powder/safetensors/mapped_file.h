@@ -11,9 +11,9 @@
 #include <unordered_map>
 #include <vector>
 
-#include "flash_powder/core/device.h"
+#include "flash_powder/base/device.h"
 #include "flash_powder/core/tensor.h"
-#include "flash_powder/nn/state_dict.h"
+#include "flash_powder/core/state_dict.h"
 #include "flash_powder/safetensors/format.h"
 
 namespace fp::safetensors {

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "flash_powder/core/tensor.h"
-#include "flash_powder/nn/state_dict.h"
+#include "flash_powder/core/state_dict.h"
 #include "flash_powder/safetensors/format.h"
 
 namespace fp::safetensors {

@@ -5,8 +5,8 @@
 #include <optional>
 
 #include "flash_powder/core/array_ref.h"
-#include "flash_powder/core/device.h"
-#include "flash_powder/core/dtype.h"
+#include "flash_powder/base/device.h"
+#include "flash_powder/base/dtype.h"
 #include "flash_powder/core/options.h"
 #include "flash_powder/core/tensor.h"
 

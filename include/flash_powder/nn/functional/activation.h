@@ -9,7 +9,7 @@
 #include <optional>
 #include <string>
 
-#include "flash_powder/core/dtype.h"
+#include "flash_powder/base/dtype.h"
 #include "flash_powder/core/tensor.h"
 
 namespace fp::functional {

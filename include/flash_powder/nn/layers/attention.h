@@ -13,8 +13,8 @@
 #include <optional>
 #include <tuple>
 
-#include "flash_powder/core/device.h"
-#include "flash_powder/core/dtype.h"
+#include "flash_powder/base/device.h"
+#include "flash_powder/base/dtype.h"
 #include "flash_powder/nn/layers/linear.h"
 #include "flash_powder/nn/module.h"
 

@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <optional>
 
-#include "flash_powder/core/device.h"
-#include "flash_powder/core/dtype.h"
+#include "flash_powder/base/device.h"
+#include "flash_powder/base/dtype.h"
 #include "flash_powder/nn/module.h"
 
 namespace fp::nn {

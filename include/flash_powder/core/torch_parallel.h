@@ -1,5 +1,6 @@
-// Internal to src/: how libtorch's CPU kernels split their work, for the few
-// places flash_powder must reproduce a kernel's rounding bit for bit.
+// Not public API (flash_powder.h does not include it): how libtorch's CPU
+// kernels split their work, for the few places flash_powder (core's arange,
+// ops' integer add) must reproduce a kernel's rounding bit for bit.
 #pragma once
 
 #include <algorithm>

@@ -1,4 +1,4 @@
-#include "flash_powder/core/half.h"
+#include "flash_powder/base/half.h"
 
 #include <cmath>
 #include <ostream>

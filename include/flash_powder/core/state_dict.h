@@ -1,5 +1,7 @@
 // State dicts: named tensors, as PyTorch's `module.state_dict()` returns and
-// `module.load_state_dict(...)` reads.
+// `module.load_state_dict(...)` reads. They keep the names of the nn API
+// (fp::nn::StateDict, like torch.nn.Module.state_dict) but live in core, so
+// that safetensors reads and writes them without depending on nn.
 #pragma once
 
 #include <cstddef>

@@ -1,4 +1,4 @@
-#include "flash_powder/nn/state_dict.h"
+#include "flash_powder/core/state_dict.h"
 
 namespace fp::nn {
 

@@ -3,10 +3,10 @@
 #include <ostream>
 #include <string>
 
-#include "flash_powder/abi/error.h"
-#include "flash_powder/core/device.h"
-#include "flash_powder/core/dtype.h"
-#include "flash_powder/core/layout.h"
+#include "flash_powder/base/error.h"
+#include "flash_powder/base/device.h"
+#include "flash_powder/base/dtype.h"
+#include "flash_powder/base/layout.h"
 
 namespace fp {
 

@@ -1,0 +1,90 @@
+// Teaching fp::dispatch (abi/ivalue.h) about the three tensor types: how
+// each becomes an argument (with its borrow state) and how results become
+// Tensors. Included at the end of core/tensor.h.
+#pragma once
+
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "flash_powder/abi/ivalue.h"
+
+namespace fp::detail {
+void check_borrow_mutation(const void* owner_state, const char* operation, int own_arguments);
+/// An independent Tensor from a handle that may share memory with another.
+Tensor independent(abi::TensorHandle handle);
+}  // namespace fp::detail
+
+namespace fp::abi {
+
+template <class T>
+requires(std::is_same_v<T, Tensor> || std::is_same_v<T, TensorMutView>) struct ArgTraits<T> {
+  static constexpr bool is_tensor = true;
+  static RawTensor raw(const T& tensor) { return tensor.raw(); }
+  static Arg make(const T& tensor) {
+    Arg arg{tensor.raw()};
+    arg.owner_state = tensor.existing_borrow_state();
+    arg.check_mutation = &fp::detail::check_borrow_mutation;
+    return arg;
+  }
+  /// A non-const Tensor or TensorMutView: lent for writing.
+  static Arg make_writable(T& tensor) {
+    Arg arg = make(tensor);
+    arg.writable = true;
+    return arg;
+  }
+};
+
+template <>
+struct ArgTraits<TensorView> {
+  static constexpr bool is_tensor = true;
+  static RawTensor raw(const TensorView& view) { return view.raw(); }
+  static Arg make(const TensorView& view) {
+    Arg arg{view.raw()};
+    arg.viewed_state = view.borrowed_from();
+    return arg;
+  }
+};
+
+template <>
+struct ReturnTraits<Tensor> {
+  static Tensor from_one(Returned&& value, const Results& results) {
+    const bool shared = value.aliases_argument;
+    TensorHandle handle =
+        detail::take_alternative<TensorHandle>(std::move(value), results, "a Tensor");
+    return shared ? fp::detail::independent(std::move(handle)) : Tensor(std::move(handle));
+  }
+  static Tensor take(Results&& results) {
+    return from_one(std::move(detail::only_value(results, "Tensor")), results);
+  }
+};
+
+template <>
+struct ReturnTraits<std::vector<Tensor>> {
+  static std::vector<Tensor> from_one(Returned&& value, const Results& results) {
+    const bool shared = value.aliases_argument;
+    auto handles = detail::take_alternative<std::vector<TensorHandle>>(std::move(value), results,
+                                                                       "a list of Tensors");
+    std::vector<Tensor> tensors;
+    tensors.reserve(handles.size());
+    for (auto& handle : handles) {
+      tensors.push_back(shared ? fp::detail::independent(std::move(handle))
+                               : Tensor(std::move(handle)));
+    }
+    return tensors;
+  }
+  static std::vector<Tensor> take(Results&& results) {
+    return from_one(std::move(detail::only_value(results, "Tensor[]")), results);
+  }
+};
+
+}  // namespace fp::abi
+
+namespace fp::detail {
+// The mixins' members are compiled once, in src/ops, for the three tensor types.
+extern template class ViewOps<TensorView>;
+extern template class ViewOps<TensorMutView>;
+extern template class ViewOps<Tensor>;
+extern template class MutableAccess<Tensor>;
+extern template class MutableAccess<TensorMutView>;
+}  // namespace fp::detail

@@ -1,0 +1,3 @@
+// The layering check must refuse this: safetensors never uses nn.
+#pragma once
+#include "flash_powder/nn/module.h"

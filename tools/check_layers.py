@@ -1,0 +1,138 @@
+#!/usr/bin/env python3
+"""Fails when a source includes a header of a layer it may not use.
+
+flash_powder is built in layers (docs/architecture.md); arrows point down
+only. Each layer is a folder under include/flash_powder/ and src/, and may
+include the headers of the layers listed for it below, and of theirs, down to
+base. Internal headers under src/<layer>/ are private to that layer. The build
+runs this check before compiling the library (CMake target fp_layers), so a
+wrong-way include fails the build:
+
+    tools/check_layers.py REPO            # check the tree
+    tools/check_layers.py REPO --files F... --as-layer abi --expect-violation
+                                          # the canary: these must be refused
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from pathlib import Path
+
+# The layer table (docs/architecture.md): a layer and the layers it uses
+# directly; what those use is allowed too.
+USES = {
+    "base": [],
+    "abi": ["base"],
+    "core": ["abi"],
+    "ops": ["core"],
+    "nn": ["ops"],
+    "safetensors": ["ops"],
+    "image": ["ops"],
+    "vision": ["nn", "image"],
+    "aoti": ["core"],
+    "library": ["ops"],
+}
+# Headers that belong to no layer folder: the generated build configuration is
+# vocabulary; the umbrella header includes everything and nothing includes it.
+LOOSE_HEADERS = {"flash_powder/config.h": "base", "flash_powder/flash_powder.h": "umbrella"}
+
+_INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+
+
+def allowed(layer: str) -> set[str]:
+    """The layer itself and everything below it."""
+    found, pending = {layer}, list(USES.get(layer, []))
+    while pending:
+        below = pending.pop()
+        if below not in found:
+            found.add(below)
+            pending.extend(USES[below])
+    return found
+
+
+def layer_of_header(include: str) -> str | None:
+    if include in LOOSE_HEADERS:
+        return LOOSE_HEADERS[include]
+    parts = include.split("/")
+    if len(parts) >= 3 and parts[0] == "flash_powder" and parts[1] in USES:
+        return parts[1]
+    return None
+
+
+def layer_of_file(path: Path, repo: Path) -> str | None:
+    relative = path.resolve().relative_to(repo.resolve()).parts
+    if len(relative) >= 3 and relative[:2] == ("include", "flash_powder") and relative[2] in USES:
+        return relative[2]
+    if len(relative) >= 2 and relative[0] == "src" and relative[1] in USES:
+        return relative[1]
+    return None
+
+
+def violations(path: Path, repo: Path, layer: str | None = None) -> list[str]:
+    layer = layer or layer_of_file(path, repo)
+    if layer is None:
+        return []
+    problems = []
+    text = path.read_text(encoding="utf-8", errors="replace")
+    for match in _INCLUDE.finditer(text):
+        include = match.group(1)
+        line = text.count("\n", 0, match.start()) + 1
+        where = f"{path}:{line}"
+        if include.startswith("flash_powder/"):
+            target = layer_of_header(include)
+            if target == "umbrella":
+                problems.append(f"{where}: {layer} includes the umbrella header {include}")
+            elif target is not None and target not in allowed(layer):
+                problems.append(f"{where}: layer {layer} may not include {include} "
+                                f"(layer {target}); {layer} uses {', '.join(sorted(allowed(layer) - {layer})) or 'nothing'}")
+        elif include.startswith("../"):
+            resolved = (path.parent / include).resolve()
+            target = layer_of_file(resolved, repo) if resolved.is_relative_to(repo.resolve()) else None
+            if target is not None and target != layer:
+                problems.append(f"{where}: {include} is internal to layer {target}; "
+                                f"layer {layer} may use only its public headers")
+    return problems
+
+
+def sources(repo: Path) -> list[Path]:
+    roots = [repo / "include" / "flash_powder", repo / "src"]
+    return sorted(p for root in roots for p in root.rglob("*")
+                  if p.suffix in {".h", ".hpp", ".cpp", ".cc"} and p.is_file())
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("repo", type=Path)
+    parser.add_argument("--files", nargs="+", type=Path, default=None,
+                        help="check these files only")
+    parser.add_argument("--as-layer", help="with --files: the layer the files belong to")
+    parser.add_argument("--stamp", type=Path, help="touch this file when the check passes")
+    parser.add_argument("--expect-violation", action="store_true",
+                        help="succeed only if the files break the layering (the check's own test)")
+    args = parser.parse_args(argv)
+    files = args.files if args.files is not None else sources(args.repo)
+    problems = [p for f in files for p in violations(f, args.repo, args.as_layer)]
+    if args.expect_violation:
+        for problem in problems:
+            print(f"refused as it must be: {problem}")
+        missed = [f for f in files if not violations(f, args.repo, args.as_layer)]
+        for path in missed:
+            print(f"check_layers: {path} breaks the layering but was not refused", file=sys.stderr)
+        return 1 if missed or not files else 0
+    for problem in problems:
+        print(problem, file=sys.stderr)
+    if problems:
+        print(f"check_layers: {len(problems)} include(s) against the layering "
+              "(docs/architecture.md)", file=sys.stderr)
+        return 1
+    if args.stamp:
+        args.stamp.parent.mkdir(parents=True, exist_ok=True)
+        args.stamp.write_text("ok\n")
+    print(f"check_layers: {len(files)} files keep to the layering")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
