@@ -159,14 +159,14 @@ abi::TensorHandle blob_handle(const std::byte* data, std::size_t available, IntL
 }  // namespace
 
 TensorMutView from_blob(std::span<std::byte> bytes, IntList sizes, IntList strides, DType dtype) {
-  return TensorMutView(blob_handle(bytes.data(), bytes.size(), sizes, strides, dtype), nullptr,
-                       "from_blob");
+  return detail::TensorAccess::mut_view(
+      blob_handle(bytes.data(), bytes.size(), sizes, strides, dtype), nullptr, "from_blob");
 }
 
 TensorView from_blob(std::span<const std::byte> bytes, IntList sizes, IntList strides,
                      DType dtype) {
-  return TensorView(blob_handle(bytes.data(), bytes.size(), sizes, strides, dtype), nullptr,
-                    "from_blob");
+  return detail::TensorAccess::view(blob_handle(bytes.data(), bytes.size(), sizes, strides, dtype),
+                                    nullptr, "from_blob");
 }
 
 }  // namespace fp

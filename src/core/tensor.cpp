@@ -273,13 +273,13 @@ TensorView::TensorView(abi::TensorHandle handle, detail::BorrowState* owner, con
 
 TensorView::TensorView(const Tensor& tensor)
     : TensorView(tensor.raw() ? abi::share(tensor.raw()) : abi::TensorHandle(),
-                 tensor.borrow_state(), "a view of a Tensor") {}
+                 detail::TensorAccess::borrow_state(tensor), "a view of a Tensor") {}
 
 TensorView::TensorView(Tensor&& tensor) noexcept : TensorBase(std::move(tensor.handle_)) {}
 
 TensorView::TensorView(const TensorMutView& view)
-    : TensorView(view.raw() ? abi::share(view.raw()) : abi::TensorHandle(), view.borrow_state(),
-                 "a view of a TensorMutView") {}
+    : TensorView(view.raw() ? abi::share(view.raw()) : abi::TensorHandle(),
+                 detail::TensorAccess::borrow_state(view), "a view of a TensorMutView") {}
 
 TensorView::TensorView(const TensorView& other)
     : TensorView(other.handle_ ? other.handle_.share() : abi::TensorHandle(), other.owner_,

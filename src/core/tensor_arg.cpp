@@ -5,11 +5,11 @@ namespace fp {
 detail::BorrowState* TensorArg::borrowed_from() const {
   switch (kind_) {
     case Kind::Tensor:
-      return static_cast<const Tensor*>(source_)->borrow_state();
+      return detail::TensorAccess::borrow_state(*static_cast<const Tensor*>(source_));
     case Kind::View:
-      return static_cast<const TensorView*>(source_)->borrowed_from();
+      return detail::TensorAccess::borrowed_from(*static_cast<const TensorView*>(source_));
     case Kind::MutView:
-      return static_cast<const TensorMutView*>(source_)->borrow_state();
+      return detail::TensorAccess::borrow_state(*static_cast<const TensorMutView*>(source_));
     case Kind::Unchecked:
       return nullptr;
   }
@@ -31,14 +31,15 @@ abi::Arg TensorArg::to_arg() const {
 }
 
 detail::BorrowState* MutableTensor::borrow_state() const {
-  return tensor_ ? tensor_->borrow_state() : view_->borrow_state();
+  return tensor_ ? detail::TensorAccess::borrow_state(*tensor_)
+                 : detail::TensorAccess::borrow_state(*view_);
 }
 
 void MutableTensor::check_mutation(const char* operation, int own_arguments) const {
   if (tensor_) {
-    tensor_->check_mutation(operation, own_arguments);
+    detail::TensorAccess::check_mutation(*tensor_, operation, own_arguments);
   } else {
-    view_->check_mutation(operation, own_arguments);
+    detail::TensorAccess::check_mutation(*view_, operation, own_arguments);
   }
 }
 

@@ -424,7 +424,7 @@ TensorView view_result(Call& call, std::size_t i, const TensorArg& of, const cha
     if (auto resolved = resolved_lazy_bits(handle.get()))
       return TensorView(Tensor(std::move(resolved)));
   }
-  return TensorView(std::move(handle), of.borrowed_from(), origin);
+  return fp::detail::TensorAccess::view(std::move(handle), of.borrowed_from(), origin);
 }
 
 std::vector<TensorView> views_result(Call& call, std::size_t i, const TensorArg& of,
@@ -434,7 +434,7 @@ std::vector<TensorView> views_result(Call& call, std::size_t i, const TensorArg&
   std::vector<TensorView> views;
   views.reserve(handles.size());
   for (auto& handle : handles)
-    views.emplace_back(std::move(handle), owner, origin);
+    views.push_back(fp::detail::TensorAccess::view(std::move(handle), owner, origin));
   return views;
 }
 

@@ -144,7 +144,8 @@ void index_put(MutableTensor self, std::span<const TensorIndex> items, TensorArg
   self.check_mutation("index_put_", own_arguments);
 
   Sliced sliced = apply_slicing(self.raw(), items);
-  TensorMutView target(abi::share(sliced.view.raw()), nullptr, "index_put_");
+  TensorMutView target =
+      fp::detail::TensorAccess::mut_view(abi::share(sliced.view.raw()), nullptr, "index_put_");
   if (!sliced.tensor_indices.empty()) {
     aten::index_put_(target, OptionalTensorList(sliced.tensor_indices), values, accumulate);
   } else if (accumulate) {

@@ -27,7 +27,7 @@ TensorArg TensorBase::as_arg() const {
 
 TensorView view_of(const ViewSource& source, abi::TensorHandle handle, const char* origin) {
   (void)source.raw;
-  return TensorView(std::move(handle), source.owner, origin);
+  return detail::TensorAccess::view(std::move(handle), source.owner, origin);
 }
 
 // --- conversions ---------------------------------------------------------------

@@ -89,7 +89,8 @@ TensorView mapped_view(const TensorInfo& info, std::uint64_t data_start,
   if (element_count(shape.sizes) == 0 || !aligned_for(data, shape.dtype)) {
     // Nothing to share, or memory torch kernels may not read as this dtype.
     const Tensor copy = copied_tensor(info, data, source);
-    return TensorView(abi::share(copy.raw()), nullptr, "safetensors::MappedFile::get");
+    return fp::detail::TensorAccess::view(abi::share(copy.raw()), nullptr,
+                                          "safetensors::MappedFile::get");
   }
   auto* owner = new std::shared_ptr<const Mapping>(mapping);
   // If from_blob throws, libtorch may or may not have run the deleter
@@ -98,7 +99,7 @@ TensorView mapped_view(const TensorInfo& info, std::uint64_t data_start,
   abi::TensorHandle handle = abi::from_blob(const_cast<std::byte*>(data), shape.sizes,
                                             fp::detail::contiguous_strides(shape.sizes), 0,
                                             shape.dtype, Device::cpu(), &release_mapping, owner);
-  return TensorView(std::move(handle), nullptr, "safetensors::MappedFile::get");
+  return fp::detail::TensorAccess::view(std::move(handle), nullptr, "safetensors::MappedFile::get");
 }
 
 }  // namespace fp::safetensors::detail

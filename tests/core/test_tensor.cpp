@@ -20,7 +20,9 @@ Tensor counting() {
 
 /// A mutable view of the whole tensor (indexing comes with the ops layer).
 TensorMutView mutable_view_of(Tensor& tensor) {
-  return TensorMutView(fp::abi::share(tensor.raw()), tensor.borrow_state(), "mutable_view_of()");
+  using fp::detail::TensorAccess;
+  return TensorAccess::mut_view(fp::abi::share(tensor.raw()), TensorAccess::borrow_state(tensor),
+                                "mutable_view_of()");
 }
 
 TEST(TensorValue, CopiesAreIndependent) {
@@ -243,7 +245,7 @@ TEST(BorrowChecker, CompiledOut) {
   Tensor parent = counting();
   const TensorView view = parent;
   EXPECT_NO_THROW(parent.data_mut<float>()[0] = 1.f);
-  EXPECT_EQ(parent.borrow_state(), nullptr);
+  EXPECT_EQ(fp::detail::TensorAccess::borrow_state(parent), nullptr);
 }
 
 #endif

@@ -49,7 +49,9 @@ std::vector<float> values(const fp::TensorArg& t) {
 
 /// A TensorMutView of all of `t` (what `t.i_mut()` makes).
 fp::TensorMutView mutable_view(Tensor& t) {
-  return fp::TensorMutView(fp::abi::share(t.raw()), t.borrow_state(), "a test's mutable view");
+  using fp::detail::TensorAccess;
+  return TensorAccess::mut_view(fp::abi::share(t.raw()), TensorAccess::borrow_state(t),
+                                "a test's mutable view");
 }
 
 // --- what converts to what, checked at compile time ------------------------------

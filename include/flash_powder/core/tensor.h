@@ -12,7 +12,9 @@
 // it. Each view holds its own libtorch handle, so its memory stays valid even
 // after its parent is gone. See core/borrow.h for the debug checks of the rest.
 //
-// The three classes follow. What they share (metadata, data access and every
+// The three classes follow; what the library itself needs of them (the borrow
+// state, views made from a raw handle) is private, reached through
+// detail::TensorAccess (core/detail/tensor_access.h). What they share (metadata, data access and every
 // read-only operation, in detail::TensorBase; the view-making and writing
 // members, in two mixins) is in core/detail/tensor_base.h; how fp::dispatch
 // passes and returns them, in core/detail/tensor_traits.h. The operations'
@@ -48,14 +50,9 @@ class TensorView : public detail::TensorBase, public detail::ViewOps<TensorView>
   /// keeps it alive. This is what lets `relu(conv2d(x, w))` take views.
   TensorView(Tensor&& tensor) noexcept;  // NOLINT: implicit
 
-  /// Internal: a view with its own handle that borrows from `owner` (may be null).
-  TensorView(abi::TensorHandle handle, detail::BorrowState* owner, const char* origin);
-  /// Internal: the state this view borrows from (null when unchecked).
-  detail::BorrowState* borrowed_from() const noexcept { return owner_; }
-  /// Internal: views of this view are views of the same owner.
-  detail::ViewSource view_source() const { return {raw(), owner_}; }
-
  private:
+  friend struct detail::TensorAccess;
+  TensorView(abi::TensorHandle handle, detail::BorrowState* owner, const char* origin);
   void release_borrow() noexcept;
   detail::BorrowState* owner_ = nullptr;
 };
@@ -73,19 +70,12 @@ class TensorMutView : public detail::TensorBase,
   TensorMutView& operator=(const TensorMutView&) = delete;
   ~TensorMutView();
 
-  /// Internal: a view with its own handle that borrows `parent` exclusively.
-  TensorMutView(abi::TensorHandle handle, detail::BorrowState* parent, const char* origin);
-  /// Internal: the state views of this view register with (made on first use).
-  detail::BorrowState* borrow_state() const;
-  /// Internal: that state if it exists yet (null otherwise or when unchecked).
-  detail::BorrowState* existing_borrow_state() const noexcept { return own_.load(); }
-  /// Internal: views of a mutable view freeze it (they borrow its own state).
-  detail::ViewSource view_source() const { return {raw(), borrow_state()}; }
-  /// Internal: throws fp::BorrowError if `operation` may not write now.
-  void check_mutation(const char* operation, int own_arguments = 0) const;
-
  private:
+  friend struct detail::TensorAccess;
   friend class detail::MutableAccess<TensorMutView>;
+  TensorMutView(abi::TensorHandle handle, detail::BorrowState* parent, const char* origin);
+  detail::BorrowState* borrow_state() const;
+  void check_mutation(const char* operation, int own_arguments = 0) const;
   void release_borrows() noexcept;
   detail::BorrowState* parent_ = nullptr;
   mutable std::atomic<detail::BorrowState*> own_{nullptr};
@@ -111,17 +101,11 @@ class Tensor : public detail::TensorBase,
   Tensor& operator=(Tensor&& other) noexcept;
   ~Tensor();
 
-  /// Internal: the state views of this tensor register with (made on first use).
-  detail::BorrowState* borrow_state() const;
-  /// Internal: that state if it exists yet (null otherwise or when unchecked).
-  detail::BorrowState* existing_borrow_state() const noexcept { return borrow_.load(); }
-  /// Internal: views of this tensor register with its borrow state.
-  detail::ViewSource view_source() const { return {raw(), borrow_state()}; }
-  /// Internal: throws fp::BorrowError if `operation` may not write now.
-  void check_mutation(const char* operation, int own_arguments = 0) const;
-
  private:
+  friend struct detail::TensorAccess;
   friend class detail::MutableAccess<Tensor>;
+  detail::BorrowState* borrow_state() const;
+  void check_mutation(const char* operation, int own_arguments = 0) const;
   friend class TensorView;  // takes over a temporary's handle
   mutable std::atomic<detail::BorrowState*> borrow_{nullptr};
 };

@@ -1,5 +1,5 @@
-// The member templates of the tensor types (indexing), defined once the
-// argument types they need are complete. Included by core/tensor.h.
+// The member templates of the tensor types (indexing) and detail::TensorAccess,
+// defined once the types they need are complete. Included by core/tensor.h.
 #pragma once
 
 #include <array>
@@ -20,7 +20,9 @@ inline TensorArg TensorArg::unchecked(const detail::TensorBase& tensor) noexcept
   return TensorArg(tensor.raw());
 }
 inline detail::BorrowState* TensorArg::viewing() const noexcept {
-  return kind_ == Kind::View ? static_cast<const TensorView*>(source_)->borrowed_from() : nullptr;
+  return kind_ == Kind::View
+             ? detail::TensorAccess::borrowed_from(*static_cast<const TensorView*>(source_))
+             : nullptr;
 }
 inline abi::RawTensor MutableTensor::raw() const noexcept {
   return tensor_ ? tensor_->raw() : view_->raw();
@@ -29,6 +31,47 @@ inline abi::RawTensor MutableTensor::raw() const noexcept {
 }  // namespace fp
 
 namespace fp::detail {
+
+inline TensorView TensorAccess::view(abi::TensorHandle handle, BorrowState* owner,
+                                     const char* origin) {
+  return TensorView(std::move(handle), owner, origin);
+}
+inline TensorMutView TensorAccess::mut_view(abi::TensorHandle handle, BorrowState* parent,
+                                            const char* origin) {
+  return TensorMutView(std::move(handle), parent, origin);
+}
+inline BorrowState* TensorAccess::borrowed_from(const TensorView& view) noexcept {
+  return view.owner_;
+}
+inline BorrowState* TensorAccess::borrow_state(const Tensor& tensor) {
+  return tensor.borrow_state();
+}
+inline BorrowState* TensorAccess::borrow_state(const TensorMutView& view) {
+  return view.borrow_state();
+}
+inline BorrowState* TensorAccess::existing_borrow_state(const Tensor& tensor) noexcept {
+  return tensor.borrow_.load();
+}
+inline BorrowState* TensorAccess::existing_borrow_state(const TensorMutView& view) noexcept {
+  return view.own_.load();
+}
+inline ViewSource TensorAccess::view_source(const Tensor& tensor) {
+  return {tensor.raw(), tensor.borrow_state()};
+}
+inline ViewSource TensorAccess::view_source(const TensorView& view) {
+  return {view.raw(), view.owner_};  // a view of a view borrows the same owner
+}
+inline ViewSource TensorAccess::view_source(const TensorMutView& view) {
+  return {view.raw(), view.borrow_state()};  // views of a mutable view freeze it
+}
+inline void TensorAccess::check_mutation(const Tensor& tensor, const char* operation,
+                                         int own_arguments) {
+  tensor.check_mutation(operation, own_arguments);
+}
+inline void TensorAccess::check_mutation(const TensorMutView& view, const char* operation,
+                                         int own_arguments) {
+  view.check_mutation(operation, own_arguments);
+}
 
 /// The handle of `raw[items...]` (basic indexing: always a view).
 abi::TensorHandle index_view_handle(abi::RawTensor raw, std::span<const ViewIndex> items);
@@ -51,7 +94,8 @@ template <class... Items>
 TensorMutView MutableAccess<Derived>::i_mut(const Items&... items) {
   const std::array<ViewIndex, sizeof...(Items)> list{to_view_index(items)...};
   Derived& self = static_cast<Derived&>(*this);
-  return TensorMutView(index_view_handle(self.raw(), list), self.borrow_state(), "i_mut()");
+  return TensorAccess::mut_view(index_view_handle(self.raw(), list),
+                                TensorAccess::borrow_state(self), "i_mut()");
 }
 
 template <class... Items>

@@ -16,6 +16,7 @@
 #include "flash_powder/abi/tensor_handle.h"
 #include "flash_powder/core/array_ref.h"
 #include "flash_powder/core/borrow.h"
+#include "flash_powder/core/detail/tensor_access.h"
 #include "flash_powder/core/element_type.h"
 #include "flash_powder/core/index.h"
 #include "flash_powder/core/options.h"
@@ -249,7 +250,7 @@ struct ViewSource {
 TensorView view_of(const ViewSource& source, abi::TensorHandle handle, const char* origin);
 
 /// The operations that return views (TensorView) of a tensor, for all three
-/// tensor types. `Derived` provides `view_source()`. Each view keeps its own
+/// tensor types. Each asks detail::TensorAccess what `Derived` lends its views. Each view keeps its own
 /// handle and registers with the borrow checker as a view of this tensor.
 template <class Derived>
 class ViewOps {
@@ -287,11 +288,13 @@ class ViewOps {
   std::vector<TensorView> unbind(std::int64_t dim = 0) const;
 
  private:
-  ViewSource source() const { return static_cast<const Derived&>(*this).view_source(); }
+  ViewSource source() const {
+    return TensorAccess::view_source(static_cast<const Derived&>(*this));
+  }
 };
 
-/// The write access shared by Tensor and TensorMutView. `Derived` provides
-/// `check_mutation(const char*)`, which the borrow checker implements.
+/// The write access shared by Tensor and TensorMutView. Writes are checked by
+/// the borrow checker (`Derived::check_mutation`, a friend's privilege).
 /// In-place operations return the tensor itself, like PyTorch's.
 template <class Derived>
 class MutableAccess {

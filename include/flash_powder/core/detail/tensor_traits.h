@@ -23,7 +23,7 @@ requires(std::is_same_v<T, Tensor> || std::is_same_v<T, TensorMutView>) struct A
   static RawTensor raw(const T& tensor) { return tensor.raw(); }
   static Arg make(const T& tensor) {
     Arg arg{tensor.raw()};
-    arg.owner_state = tensor.existing_borrow_state();
+    arg.owner_state = fp::detail::TensorAccess::existing_borrow_state(tensor);
     arg.check_mutation = &fp::detail::check_borrow_mutation;
     return arg;
   }
@@ -41,7 +41,7 @@ struct ArgTraits<TensorView> {
   static RawTensor raw(const TensorView& view) { return view.raw(); }
   static Arg make(const TensorView& view) {
     Arg arg{view.raw()};
-    arg.viewed_state = view.borrowed_from();
+    arg.viewed_state = fp::detail::TensorAccess::borrowed_from(view);
     return arg;
   }
 };
