@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import re
+import subprocess
 import sys
 from pathlib import Path
 
@@ -102,6 +103,49 @@ def sources(repo: Path) -> list[Path]:
                   if p.suffix in {".h", ".hpp", ".cpp", ".cc"} and p.is_file())
 
 
+# --- the link-level check: which layer's objects define what another's use ---
+
+def _symbols(obj: Path, *flags: str) -> set[str]:
+    out = subprocess.run(["nm", "-g", *flags, str(obj)], check=True, capture_output=True,
+                         text=True).stdout
+    return {line.split()[-1] for line in out.splitlines() if line.strip()}
+
+
+def link_violations(objects: dict[str, list[Path]]) -> list[str]:
+    """A layer's object that uses a symbol only layers it may not use define.
+
+    The include check cannot see a hand-written declaration (`namespace fp::aten
+    { Tensor relu(TensorArg); }` in core); the linker would resolve it inside
+    libflash_powder.so. This looks at what each object leaves undefined."""
+    defined_by: dict[str, set[str]] = {}
+    for layer, files in objects.items():
+        for obj in files:
+            for symbol in _symbols(obj, "--defined-only"):
+                defined_by.setdefault(symbol, set()).add(layer)
+    problems = []
+    for layer, files in objects.items():
+        for obj in files:
+            for symbol in sorted(_symbols(obj, "--undefined-only")):
+                owners = defined_by.get(symbol, set())
+                if owners and not owners & allowed(layer):
+                    name = subprocess.run(["c++filt", symbol], capture_output=True,
+                                          text=True).stdout.strip()
+                    problems.append(f"{obj.name}: layer {layer} uses {name}, defined in layer "
+                                    f"{', '.join(sorted(owners))}; {layer} uses "
+                                    f"{', '.join(sorted(allowed(layer) - {layer})) or 'nothing'}")
+    return problems
+
+
+def parse_objects(specs: list[str]) -> dict[str, list[Path]]:
+    objects: dict[str, list[Path]] = {}
+    for spec in specs:
+        layer, _, files = spec.partition("=")
+        if layer not in USES:
+            raise SystemExit(f"check_layers: unknown layer {layer!r} in --objects")
+        objects.setdefault(layer, []).extend(Path(f) for f in files.split(",") if f)
+    return objects
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("repo", type=Path)
@@ -111,7 +155,24 @@ def main(argv=None) -> int:
     parser.add_argument("--stamp", type=Path, help="touch this file when the check passes")
     parser.add_argument("--expect-violation", action="store_true",
                         help="succeed only if the files break the layering (the check's own test)")
+    parser.add_argument("--objects", nargs="+", metavar="LAYER=OBJ,OBJ...",
+                        help="check what each layer's object files use, not includes")
     args = parser.parse_args(argv)
+    if args.objects:
+        problems = link_violations(parse_objects(args.objects))
+        for problem in problems:
+            print(("refused as it must be: " if args.expect_violation else "") + problem,
+                  file=sys.stdout if args.expect_violation else sys.stderr)
+        if args.expect_violation:
+            return 0 if problems else 1
+        if problems:
+            print(f"check_layers: {len(problems)} use(s) of symbols against the layering",
+                  file=sys.stderr)
+            return 1
+        count = sum(len(files) for files in parse_objects(args.objects).values())
+        print(f"check_layers: the {count} objects of {len(args.objects)} layers use only "
+              "the layers below them")
+        return 0
     files = args.files if args.files is not None else sources(args.repo)
     problems = [p for f in files for p in violations(f, args.repo, args.as_layer)]
     if args.expect_violation:

@@ -521,11 +521,12 @@ void check_writes(const Schema& schema, std::span<const Arg> args) {
                    "); pass a non-const fp::Tensor or an fp::TensorMutView, not a const "
                    "reference, a TensorView or a temporary");
     }
-    if (args[i].owner_state == nullptr || args[i].check_mutation == nullptr) continue;
+    const WriteGuard* guard = args[i].owner_guard;
+    if (guard == nullptr) continue;
     int own_arguments = 0;
     for (const Arg& other : args)
-      own_arguments += other.viewed_state == args[i].owner_state;
-    args[i].check_mutation(args[i].owner_state, schema.qualified_name().c_str(), own_arguments);
+      own_arguments += other.viewed_guard == guard;
+    guard->check_write(schema.qualified_name().c_str(), own_arguments);
   }
 }
 

@@ -409,10 +409,6 @@ detail::BorrowState* Tensor::borrow_state() const {
 
 namespace detail {
 
-void check_borrow_mutation(const void* owner_state, const char* operation, int own_arguments) {
-  static_cast<const BorrowState*>(owner_state)->check_mutation(operation, own_arguments);
-}
-
 Tensor independent(abi::TensorHandle handle) {
   return Tensor(lazy_clone(handle.get()));
 }

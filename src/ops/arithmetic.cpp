@@ -3,52 +3,12 @@
 #include <cmath>
 #include <string>
 
-#include "flash_powder/core/torch_parallel.h"
 #include "flash_powder/abi/tensor_handle.h"
+#include "flash_powder/core/torch_parallel.h"
 #include "flash_powder/ops/aten.h"
 
 namespace fp::ops {
 namespace {
-
-/// PyTorch's name of a dtype in messages about casts ("Float", "Long", ...).
-std::string scalar_type_name(DType dtype) {
-  switch (dtype) {
-    case DType::Bool:
-      return "Bool";
-    case DType::U8:
-      return "Byte";
-    case DType::I8:
-      return "Char";
-    case DType::I16:
-      return "Short";
-    case DType::I32:
-      return "Int";
-    case DType::I64:
-      return "Long";
-    case DType::F16:
-      return "Half";
-    case DType::BF16:
-      return "BFloat16";
-    case DType::F32:
-      return "Float";
-    case DType::F64:
-      return "Double";
-    case DType::C32:
-      return "ComplexHalf";
-    case DType::C64:
-      return "ComplexFloat";
-    case DType::C128:
-      return "ComplexDouble";
-    case DType::U16:
-      return "UInt16";
-    case DType::U32:
-      return "UInt32";
-    case DType::U64:
-      return "UInt64";
-    default:
-      return std::string(name(dtype));
-  }
-}
 
 Tensor converted_to(TensorArg tensor, DType dtype) {
   if (abi::dtype(tensor.raw()) == dtype) return Tensor(abi::share(tensor.raw()));
@@ -165,8 +125,9 @@ void assign_in_place(MutableTensor self, const Tensor& result, const char* opera
   const DType target = abi::dtype(self.raw());
   const DType computed = result.dtype();
   if (computed != target && !aten::can_cast(computed, target)) {
-    throw Error(std::string(operation) + ": result type " + scalar_type_name(computed) +
-                " can't be cast to the desired output type " + scalar_type_name(target));
+    throw Error(
+        std::string(operation) + ": result type " + std::string(scalar_type_name(computed)) +
+        " can't be cast to the desired output type " + std::string(scalar_type_name(target)));
   }
   aten::copy_(self, result);
 }

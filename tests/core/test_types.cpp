@@ -14,6 +14,15 @@ namespace {
 
 using fp_test::truth;
 
+/*
+#|PYTHON_GLOBAL
+dtypes = [torch.bool, torch.uint8, torch.uint16, torch.uint32, torch.uint64, torch.int8,
+          torch.int16, torch.int32, torch.int64, torch.float16, torch.bfloat16, torch.float32,
+          torch.float64, torch.complex32, torch.complex64, torch.complex128, torch.float8_e4m3fn,
+          torch.float8_e5m2, torch.float8_e4m3fnuz, torch.float8_e5m2fnuz, torch.float8_e8m0fnu,
+          torch.float4_e2m1fn_x2]  # fp::all_dtypes, in order
+*/
+
 template <class T>
 std::string printed(const T& value) {
   std::ostringstream out;
@@ -22,14 +31,6 @@ std::string printed(const T& value) {
 }
 
 TEST(DType, NamesAndSizesMatchPython) {
-  /*
-  #|PYTHON
-  dtypes = [torch.bool, torch.uint8, torch.uint16, torch.uint32, torch.uint64, torch.int8,
-            torch.int16, torch.int32, torch.int64, torch.float16, torch.bfloat16, torch.float32,
-            torch.float64, torch.complex32, torch.complex64, torch.complex128, torch.float8_e4m3fn,
-            torch.float8_e5m2, torch.float8_e4m3fnuz, torch.float8_e5m2fnuz, torch.float8_e8m0fnu,
-            torch.float4_e2m1fn_x2]
-  */
   std::vector<std::string> names;
   std::vector<int64_t> sizes;
   std::vector<bool> floating, complex, is_signed;
@@ -45,6 +46,34 @@ TEST(DType, NamesAndSizesMatchPython) {
   EXPECT_EQ(floating, truth<std::vector<bool>>("[d.is_floating_point for d in dtypes]"));
   EXPECT_EQ(complex, truth<std::vector<bool>>("[d.is_complex for d in dtypes]"));
   EXPECT_EQ(is_signed, truth<std::vector<bool>>("[d.is_signed for d in dtypes]"));
+}
+
+TEST(DType, ScalarTypeNamesAreLibtorchs) {
+  /*
+  #|PYTHON
+  import re, warnings
+  def c10_name(d):
+      # libtorch's messages name a dtype as c10::ScalarType does: a cast it
+      # refuses into bool, a promotion it refuses, a kernel it lacks.
+      tries = [(lambda: torch.empty(1, dtype=d).add_(torch.empty(1, dtype=torch.complex64)),
+                r"output type (\w+)$|promote (\w+) and"),
+               (lambda: torch.empty(1, dtype=torch.bool).add_(torch.empty(1, dtype=d)),
+                r"result type (\w+) can't"),
+               (lambda: torch.empty(1, dtype=d).sum(), r"not implemented for '(\w+)'")]
+      for attempt, pattern in tries:
+          try:
+              with warnings.catch_warnings():
+                  warnings.simplefilter("ignore")
+                  attempt()
+          except Exception as e:
+              if m := re.search(pattern, str(e).splitlines()[0]):
+                  return m.group(1) or m.group(2)
+  c10_names = [c10_name(d) for d in dtypes]
+  */
+  std::vector<std::string> names;
+  for (fp::DType dtype : fp::all_dtypes)
+    names.emplace_back(fp::scalar_type_name(dtype));
+  EXPECT_EQ(names, truth<std::vector<std::string>>("c10_names"));
 }
 
 TEST(DType, IntegralIncludesBoolOnlyWhenAsked) {

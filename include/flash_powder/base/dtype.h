@@ -57,6 +57,34 @@ constexpr std::string_view name(DType dtype) {
   return names[static_cast<std::size_t>(dtype)];
 }
 
+/// libtorch's own name of the dtype (c10::ScalarType), as its messages spell
+/// it: "Float", "Long", "ComplexDouble".
+constexpr std::string_view scalar_type_name(DType dtype) {
+  constexpr std::array<std::string_view, all_dtypes.size()> names = {"Bool",
+                                                                     "Byte",
+                                                                     "UInt16",
+                                                                     "UInt32",
+                                                                     "UInt64",
+                                                                     "Char",
+                                                                     "Short",
+                                                                     "Int",
+                                                                     "Long",
+                                                                     "Half",
+                                                                     "BFloat16",
+                                                                     "Float",
+                                                                     "Double",
+                                                                     "ComplexHalf",
+                                                                     "ComplexFloat",
+                                                                     "ComplexDouble",
+                                                                     "Float8_e4m3fn",
+                                                                     "Float8_e5m2",
+                                                                     "Float8_e4m3fnuz",
+                                                                     "Float8_e5m2fnuz",
+                                                                     "Float8_e8m0fnu",
+                                                                     "Float4_e2m1fn_x2"};
+  return names[static_cast<std::size_t>(dtype)];
+}
+
 /// Bytes per element. Python: `dtype.itemsize`.
 constexpr std::size_t element_size(DType dtype) {
   switch (dtype) {

@@ -16,6 +16,7 @@
 #include <string>
 
 #include "flash_powder/abi/error.h"
+#include "flash_powder/abi/ivalue.h"
 #include "flash_powder/config.h"
 
 namespace fp {
@@ -30,7 +31,8 @@ namespace detail {
 
 /// What an owner shares with the views borrowed from it. Reference counted:
 /// the owner and each view hold one reference, so views may outlive the owner.
-class BorrowState {
+/// fp::dispatch asks it, as the owner's abi::WriteGuard, before an op writes.
+class BorrowState final : public abi::WriteGuard {
  public:
   /// `owner` names the owner in messages: "Tensor" or "TensorMutView".
   explicit BorrowState(const char* owner) : owner_(owner) {}
@@ -50,6 +52,9 @@ class BorrowState {
   /// `own_arguments` views among the live ones are arguments of the operation
   /// itself (as in `t.add_(t)`), which libtorch handles, so they are allowed.
   void check_mutation(const char* operation, int own_arguments = 0) const;
+  void check_write(const char* operation, int own_arguments) const override {
+    check_mutation(operation, own_arguments);
+  }
 
  private:
   // One word: the count of TensorViews, plus kExclusive while a

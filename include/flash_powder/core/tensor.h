@@ -12,20 +12,23 @@
 // it. Each view holds its own libtorch handle, so its memory stays valid even
 // after its parent is gone. See core/borrow.h for the debug checks of the rest.
 //
-// The three classes follow; what the library itself needs of them (the borrow
-// state, views made from a raw handle) is private, reached through
-// detail::TensorAccess (core/detail/tensor_access.h). What they share (metadata, data access and every
-// read-only operation, in detail::TensorBase; the view-making and writing
-// members, in two mixins) is in core/detail/tensor_base.h; how fp::dispatch
-// passes and returns them, in core/detail/tensor_traits.h. The operations'
-// bodies are in src/ops (the ops layer).
+// The three classes follow. What they share is in core/detail: metadata, data
+// access and every read-only operation in tensor_base.h (detail::TensorBase),
+// the view-making members in view_ops.h, the writing ones in
+// mutable_access.h; how fp::dispatch passes and returns them in
+// tensor_traits.h. What the library itself needs of them (the borrow state,
+// views made from a raw handle) is private, reached through
+// detail::TensorAccess (tensor_access.h). The operations' bodies are in
+// src/ops (the ops layer).
 #pragma once
 
 #include <cstdint>
 #include <utility>
 #include <vector>
 
+#include "flash_powder/core/detail/mutable_access.h"
 #include "flash_powder/core/detail/tensor_base.h"
+#include "flash_powder/core/detail/view_ops.h"
 
 namespace fp {
 

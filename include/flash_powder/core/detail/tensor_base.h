@@ -1,7 +1,8 @@
-// The machinery behind fp::Tensor, fp::TensorView and fp::TensorMutView
-// (core/tensor.h): TensorBase, what all three can do without mutating, and
-// the mixins that give each its view-making and writing members. Read
-// core/tensor.h first; this header is included from there.
+// detail::TensorBase: what fp::Tensor, fp::TensorView and fp::TensorMutView
+// (core/tensor.h) can all do without mutating anything. Their view-making and
+// writing members are in the mixins of core/detail/view_ops.h and
+// core/detail/mutable_access.h. Read core/tensor.h first; this header is
+// included from there.
 #pragma once
 
 #include <cstdint>
@@ -238,134 +239,6 @@ class TensorBase {
   void copy_out(DType wanted, void* out) const;
 
   abi::TensorHandle handle_;
-};
-
-/// A view-making operation's input: the handle and the borrow state the
-/// resulting view registers with.
-struct ViewSource {
-  abi::RawTensor raw;
-  BorrowState* owner;
-};
-
-TensorView view_of(const ViewSource& source, abi::TensorHandle handle, const char* origin);
-
-/// The operations that return views (TensorView) of a tensor, for all three
-/// tensor types. Each asks detail::TensorAccess what `Derived` lends its views. Each view keeps its own
-/// handle and registers with the borrow checker as a view of this tensor.
-template <class Derived>
-class ViewOps {
- public:
-  /// Basic indexing, always a view: `t.i(0)`, `t.i(fp::slice(1, 3), fp::all)`,
-  /// `t.i(fp::ellipsis, -1)`, `t.i(fp::newaxis)` (see core/index.h).
-  template <class... Items>
-  TensorView i(const Items&... items) const;
-
-  /// Same data, new shape (must be compatible with the strides). Python: `t.view(shape)`.
-  TensorView view(IntList shape) const;
-  /// Python: `t.permute(dims)`.
-  TensorView permute(IntList dims) const;
-  /// Python: `t.transpose(dim0, dim1)`.
-  TensorView transpose(std::int64_t dim0, std::int64_t dim1) const;
-  /// Without all dimensions of size 1. Python: `t.squeeze()`.
-  TensorView squeeze() const;
-  /// Python: `t.squeeze(dim)`.
-  TensorView squeeze(std::int64_t dim) const;
-  /// Python: `t.unsqueeze(dim)`.
-  TensorView unsqueeze(std::int64_t dim) const;
-  /// Python: `t.narrow(dim, start, length)`.
-  TensorView narrow(std::int64_t dim, std::int64_t start, std::int64_t length) const;
-  /// Python: `t.select(dim, index)`.
-  TensorView select(std::int64_t dim, std::int64_t index) const;
-  /// Python: `t.expand(sizes)` (-1 keeps a size).
-  TensorView expand(IntList sizes) const;
-  /// Python: `t.chunk(chunks, dim)`.
-  std::vector<TensorView> chunk(std::int64_t chunks, std::int64_t dim = 0) const;
-  /// Python: `t.split(size, dim)`: pieces of `size` along `dim`.
-  std::vector<TensorView> split(std::int64_t size, std::int64_t dim = 0) const;
-  /// Python: `t.split([sizes], dim)`.
-  std::vector<TensorView> split(IntList sizes, std::int64_t dim) const;
-  /// Python: `t.unbind(dim)`.
-  std::vector<TensorView> unbind(std::int64_t dim = 0) const;
-
- private:
-  ViewSource source() const {
-    return TensorAccess::view_source(static_cast<const Derived&>(*this));
-  }
-};
-
-/// The write access shared by Tensor and TensorMutView. Writes are checked by
-/// the borrow checker (`Derived::check_mutation`, a friend's privilege).
-/// In-place operations return the tensor itself, like PyTorch's.
-template <class Derived>
-class MutableAccess {
- public:
-  /// Basic indexing for writing: a TensorMutView whose writes reach this
-  /// tensor. While it lives, no other view of this tensor may (borrow check).
-  template <class... Items>
-  TensorMutView i_mut(const Items&... items);
-
-  Derived& add_(TensorArg other);
-  Derived& add_(Scalar other);
-  Derived& sub_(TensorArg other);
-  Derived& sub_(Scalar other);
-  Derived& mul_(TensorArg other);
-  Derived& mul_(Scalar other);
-  Derived& div_(TensorArg other, std::optional<std::string_view> rounding_mode = std::nullopt);
-  Derived& div_(Scalar other, std::optional<std::string_view> rounding_mode = std::nullopt);
-  Derived& remainder_(TensorArg other);
-  Derived& remainder_(Scalar other);
-  Derived& pow_(TensorArg exponent);
-  Derived& pow_(Scalar exponent);
-  Derived& neg_();
-  Derived& abs_();
-  Derived& sqrt_();
-  Derived& exp_();
-  Derived& log_();
-  Derived& clamp_(std::optional<Scalar> min, std::optional<Scalar> max = std::nullopt);
-  /// Every element `value`. Python: `t.fill_(value)`.
-  Derived& fill_(Scalar value);
-  Derived& fill_(TensorArg value);
-  Derived& zero_();
-  /// This tensor's elements from `source` (broadcast, converted). Python: `t.copy_(source)`.
-  Derived& copy_(TensorArg source);
-  Derived& masked_fill_(TensorArg mask, Scalar value);
-  Derived& masked_fill_(TensorArg mask, TensorArg value);
-  /// `t[indices] = values` (or `+=` with `accumulate`); `indices` as for index().
-  Derived& index_put_(std::initializer_list<TensorIndex> indices, TensorArg values,
-                      bool accumulate = false);
-  Derived& index_put_(std::initializer_list<TensorIndex> indices, Scalar value);
-
-  Derived& operator+=(TensorArg other) { return add_(other); }
-  Derived& operator+=(Scalar other) { return add_(other); }
-  Derived& operator-=(TensorArg other) { return sub_(other); }
-  Derived& operator-=(Scalar other) { return sub_(other); }
-  Derived& operator*=(TensorArg other) { return mul_(other); }
-  Derived& operator*=(Scalar other) { return mul_(other); }
-  Derived& operator/=(TensorArg other) { return div_(other); }
-  Derived& operator/=(Scalar other) { return div_(other); }
-  Derived& operator%=(TensorArg other) { return remainder_(other); }
-  Derived& operator%=(Scalar other) { return remainder_(other); }
-
-  /// All elements, writable, like `std::span<T>`. Same checks as data<T>().
-  template <Element T>
-  std::span<T> data_mut() {
-    self().check_mutation("data_mut()");
-    return {static_cast<T*>(self().checked_mutable_data(dtype_of<T>, "data_mut")),
-            static_cast<std::size_t>(self().numel())};
-  }
-  /// A writable reference to the element at `indices`; bounds checked.
-  template <Element T>
-  T& at_mut(std::span<const std::int64_t> indices) {
-    self().check_mutation("at_mut()");
-    return *static_cast<T*>(self().checked_mutable_element(dtype_of<T>, indices, "at_mut"));
-  }
-  template <Element T>
-  T& at_mut(std::initializer_list<std::int64_t> indices) {
-    return at_mut<T>(std::span<const std::int64_t>(indices.begin(), indices.size()));
-  }
-
- private:
-  Derived& self() { return static_cast<Derived&>(*this); }
 };
 
 }  // namespace detail

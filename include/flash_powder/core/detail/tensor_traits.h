@@ -1,4 +1,4 @@
-// Teaching fp::dispatch (abi/ivalue.h) about the three tensor types: how
+// Teaching fp::dispatch (abi/arg_traits.h, abi/return_traits.h) about the three tensor types: how
 // each becomes an argument (with its borrow state) and how results become
 // Tensors. Included at the end of core/tensor.h.
 #pragma once
@@ -10,7 +10,6 @@
 #include "flash_powder/abi/ivalue.h"
 
 namespace fp::detail {
-void check_borrow_mutation(const void* owner_state, const char* operation, int own_arguments);
 /// An independent Tensor from a handle that may share memory with another.
 Tensor independent(abi::TensorHandle handle);
 }  // namespace fp::detail
@@ -23,8 +22,7 @@ requires(std::is_same_v<T, Tensor> || std::is_same_v<T, TensorMutView>) struct A
   static RawTensor raw(const T& tensor) { return tensor.raw(); }
   static Arg make(const T& tensor) {
     Arg arg{tensor.raw()};
-    arg.owner_state = fp::detail::TensorAccess::existing_borrow_state(tensor);
-    arg.check_mutation = &fp::detail::check_borrow_mutation;
+    arg.owner_guard = fp::detail::TensorAccess::existing_borrow_state(tensor);
     return arg;
   }
   /// A non-const Tensor or TensorMutView: lent for writing.
@@ -41,7 +39,7 @@ struct ArgTraits<TensorView> {
   static RawTensor raw(const TensorView& view) { return view.raw(); }
   static Arg make(const TensorView& view) {
     Arg arg{view.raw()};
-    arg.viewed_state = fp::detail::TensorAccess::borrowed_from(view);
+    arg.viewed_guard = fp::detail::TensorAccess::borrowed_from(view);
     return arg;
   }
 };
