@@ -518,6 +518,26 @@ Derived& MutableAccess<Derived>::index_put_(std::initializer_list<TensorIndex> i
   return index_put_(indices, aten::_to_copy(ops::number(value, self), self.dtype()));
 }
 
+// Compound bitwise assignment: Python's `__iand__` and friends.
+#define FP_BITWISE_ASSIGNMENT(op, aten_function)                  \
+  template <class Derived>                                        \
+  Derived& MutableAccess<Derived>::operator op(TensorArg other) { \
+    Derived& self = static_cast<Derived&>(*this);                 \
+    aten::aten_function(self, other);                             \
+    return self;                                                  \
+  }                                                               \
+  template <class Derived>                                        \
+  Derived& MutableAccess<Derived>::operator op(Scalar other) {    \
+    Derived& self = static_cast<Derived&>(*this);                 \
+    return *this op ops::number(other, self);                     \
+  }
+FP_BITWISE_ASSIGNMENT(&=, dunder_iand_Tensor)
+FP_BITWISE_ASSIGNMENT(|=, dunder_ior_Tensor)
+FP_BITWISE_ASSIGNMENT(^=, dunder_ixor_Tensor)
+FP_BITWISE_ASSIGNMENT(<<=, dunder_ilshift_Tensor)
+FP_BITWISE_ASSIGNMENT(>>=, dunder_irshift_Tensor)
+#undef FP_BITWISE_ASSIGNMENT
+
 template class MutableAccess<Tensor>;
 template class MutableAccess<TensorMutView>;
 

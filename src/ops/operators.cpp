@@ -159,4 +159,27 @@ Tensor matmul(TensorArg a, TensorArg b) {
   return aten::matmul(a, b);
 }
 
+Tensor operator~(TensorArg a) {
+  return aten::bitwise_not(a);
+}
+
+// A number on either side becomes a 0-dim tensor, as in the operators above;
+// Python's reflected forms (`1 << t`: `__rlshift__`) compute number op tensor.
+#define FP_BITWISE_OPERATOR(op, aten_function)        \
+  Tensor operator op(TensorArg a, TensorArg b) {      \
+    return aten::aten_function(a, b);                 \
+  }                                                   \
+  Tensor operator op(TensorArg a, Scalar b) {         \
+    return aten::aten_function(a, ops::number(b, a)); \
+  }                                                   \
+  Tensor operator op(Scalar a, TensorArg b) {         \
+    return aten::aten_function(left(a, b), b);        \
+  }
+FP_BITWISE_OPERATOR(&, dunder_and_Tensor)
+FP_BITWISE_OPERATOR(|, dunder_or_Tensor)
+FP_BITWISE_OPERATOR(^, dunder_xor_Tensor)
+FP_BITWISE_OPERATOR(<<, dunder_lshift_Tensor)
+FP_BITWISE_OPERATOR(>>, dunder_rshift_Tensor)
+#undef FP_BITWISE_OPERATOR
+
 }  // namespace fp

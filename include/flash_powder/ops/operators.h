@@ -53,4 +53,24 @@ Tensor operator>=(TensorArg a, TensorArg b);
 Tensor operator>=(TensorArg a, Scalar b);
 Tensor operator>=(Scalar a, TensorArg b);
 
+// Bitwise operators, for bool and integer tensors as in Python: `~mask`,
+// `a & b`, `flags | 4`, `x << 2`. (libtorch refuses floating tensors.)
+// Python: `__invert__`, `__and__`, `__or__`, `__xor__`, `__lshift__`, `__rshift__`.
+Tensor operator~(TensorArg a);
+Tensor operator&(TensorArg a, TensorArg b);
+Tensor operator&(TensorArg a, Scalar b);
+Tensor operator&(Scalar a, TensorArg b);
+Tensor operator|(TensorArg a, TensorArg b);
+Tensor operator|(TensorArg a, Scalar b);
+Tensor operator|(Scalar a, TensorArg b);
+Tensor operator^(TensorArg a, TensorArg b);
+Tensor operator^(TensorArg a, Scalar b);
+Tensor operator^(Scalar a, TensorArg b);
+Tensor operator<<(TensorArg a, TensorArg b);
+Tensor operator<<(TensorArg a, Scalar b);
+Tensor operator<<(Scalar a, TensorArg b);
+Tensor operator>>(TensorArg a, TensorArg b);
+Tensor operator>>(TensorArg a, Scalar b);
+Tensor operator>>(Scalar a, TensorArg b);
+
 }  // namespace fp

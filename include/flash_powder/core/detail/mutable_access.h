@@ -64,6 +64,18 @@ class MutableAccess {
   Derived& operator/=(Scalar other) { return div_(other); }
   Derived& operator%=(TensorArg other) { return remainder_(other); }
   Derived& operator%=(Scalar other) { return remainder_(other); }
+  /// Bitwise, in place, for bool and integer tensors. Python: `t &= m`
+  /// (`__iand__`), `|=`, `^=`, `<<=`, `>>=`.
+  Derived& operator&=(TensorArg other);
+  Derived& operator&=(Scalar other);
+  Derived& operator|=(TensorArg other);
+  Derived& operator|=(Scalar other);
+  Derived& operator^=(TensorArg other);
+  Derived& operator^=(Scalar other);
+  Derived& operator<<=(TensorArg other);
+  Derived& operator<<=(Scalar other);
+  Derived& operator>>=(TensorArg other);
+  Derived& operator>>=(Scalar other);
 
   /// All elements, writable, like `std::span<T>`. Same checks as data<T>().
   template <Element T>
