@@ -81,10 +81,10 @@ std::pair<std::string, std::string> Container::call_spec() const {
   return {in != nullptr ? in : "", out != nullptr ? out : ""};
 }
 
-std::uint64_t Container::constants_blob_size() const {
-  if (api_.constants_blob_size == nullptr) return 0;
+std::optional<std::uint64_t> Container::constants_blob_size() const {
   std::uint64_t size = 0;
-  api_.check(api_.constants_blob_size(handle_, &size), source_, "GetConstantsBlobSize");
+  if (api_.constants_blob_size == nullptr || api_.constants_blob_size(handle_, &size) != 0)
+    return std::nullopt;
   return size;
 }
 

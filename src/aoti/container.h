@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,8 +28,10 @@ class Container {
   std::vector<ConstantInfo> constants() const;
   /// The pytree in_spec and out_spec (JSON).
   std::pair<std::string, std::string> call_spec() const;
-  /// Bytes of the constants the model expects in its blob (0 if unknown).
-  std::uint64_t constants_blob_size() const;
+  /// Bytes of the constants the model reads from an external blob, or
+  /// nullopt for a model that does not read one (its weights are embedded;
+  /// the call fails for those and the model prints why to stderr).
+  std::optional<std::uint64_t> constants_blob_size() const;
 
  private:
   const ModelInterface& api_;

@@ -35,20 +35,33 @@ int memory_file(std::span<const std::byte> image, const std::string& source) {
 
 }  // namespace
 
-SharedObject::SharedObject(std::span<const std::byte> image, const std::string& source) {
-  const int descriptor = memory_file(image, source);
-  // dlopen maps the file through /proc; the descriptor can close right after.
-  const std::string path = "/proc/self/fd/" + std::to_string(descriptor);
-  handle_ = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-  const char* error = handle_ == nullptr ? ::dlerror() : nullptr;
-  ::close(descriptor);
-  if (handle_ == nullptr)
-    throw Error(message_prefix(source) + "cannot load the model library: " +
-                (error != nullptr ? error : "unknown dlopen error"));
+SharedObject::SharedObject(std::span<const std::byte> image, const std::string& source)
+    : descriptor_(memory_file(image, source)),
+      path_("/proc/self/fd/" + std::to_string(descriptor_)) {
+  // A path glibc already knows would return that library instead of loading this one.
+  if (void* old = ::dlopen(path_.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD)) {
+    ::dlclose(old);
+    ::close(descriptor_);
+    throw Error(message_prefix(source) + "cannot load the model library: " + path_ +
+                " already names another library (a descriptor was closed by someone else)");
+  }
+  handle_ = ::dlopen(path_.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (handle_ == nullptr) {
+    const char* error = ::dlerror();
+    const std::string text = error != nullptr ? error : "unknown dlopen error";
+    ::close(descriptor_);
+    throw Error(message_prefix(source) + "cannot load the model library: " + text);
+  }
 }
 
 SharedObject::~SharedObject() {
-  if (handle_ != nullptr) ::dlclose(handle_);
+  ::dlclose(handle_);
+  void* still = ::dlopen(path_.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD);
+  if (still == nullptr) {
+    ::close(descriptor_);
+    return;
+  }
+  ::dlclose(still);  // kept loaded (NODELETE): keep its path taken, see the class comment
 }
 
 void* SharedObject::find(const char* name) const noexcept {

@@ -39,24 +39,27 @@ WeightsBlob::WeightsBlob(std::span<const std::byte> bytes) : size_(bytes.size())
 std::unique_ptr<WeightsBlob> load_weights(const PackageContents& contents,
                                           const SharedObject& library, const ModelInterface& api,
                                           const Container& container, const std::string& source) {
-  const std::uint64_t needed = container.constants_blob_size();
   if (contents.weights_blob) {
-    if (api.update_constants_from_blob == nullptr)
+    const auto needed = container.constants_blob_size();
+    if (api.update_constants_from_blob == nullptr || !needed)
       throw Error(message_prefix(source) +
-                  "the package has a weights blob but its model cannot load one "
-                  "(no AOTInductorModelUpdateConstantsFromBlob)");
-    if (contents.weights_blob->size() < needed)
+                  "the package has a weights blob but its model cannot load one (it was not "
+                  "built for external weights, or is older than torch 2.8)");
+    if (contents.weights_blob->size() < *needed)
       throw Error(message_prefix(source) + "the weights blob holds " +
                   std::to_string(contents.weights_blob->size()) + " bytes but the model needs " +
-                  std::to_string(needed));
+                  std::to_string(*needed) + "; the package is truncated or altered");
     auto blob = std::make_unique<WeightsBlob>(*contents.weights_blob);
     api.check(api.update_constants_from_blob(container.get(),
                                              reinterpret_cast<const std::uint8_t*>(blob->data())),
               source, "loading the weights blob");
     return blob;
   }
+  // A library with its weights inside embeds more than the one placeholder byte.
   const auto embedded = embedded_size(library);
-  if (needed > 0 && embedded && *embedded < needed) {
+  if (!embedded || *embedded > 1) return nullptr;
+  const auto needed = container.constants_blob_size();
+  if (needed && *needed > 0) {
     const std::string how =
         contents.pickled_weights
             ? "the package stores them pickled (package_constants_on_disk_format="
@@ -64,7 +67,7 @@ std::unique_ptr<WeightsBlob> load_weights(const PackageContents& contents,
               "\"binary_blob\""
             : "the package has no *.wrapper_weights.blob (package_constants_in_so=False "
               "needs package_constants_on_disk_format=\"binary_blob\")";
-    throw Error(message_prefix(source) + "the model's weights (" + std::to_string(needed) +
+    throw Error(message_prefix(source) + "the model's weights (" + std::to_string(*needed) +
                 " bytes) are not in its library, and " + how);
   }
   return nullptr;

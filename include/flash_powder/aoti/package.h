@@ -104,8 +104,10 @@ class Package {
   /// The device the model runs on.
   Device device() const;
 
- private:
+  /// Internal: the loaded model (defined in src/aoti/package.cpp).
   struct Impl;
+
+ private:
   explicit Package(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
 };
