@@ -45,8 +45,7 @@ ModelInterface ModelInterface::bind(const SharedObject& library, const std::stri
   return f;
 }
 
-void ModelInterface::check(RuntimeError status, const std::string& source,
-                           const char* what) const {
+void ModelInterface::check(RuntimeError status, const std::string& source, const char* what) const {
   if (status == 0) return;
   std::string message = message_prefix(source) + what + " failed";
   const char* detail = nullptr;

@@ -22,8 +22,8 @@ using RuntimeError = std::int32_t;
 
 /// Pointers to the container functions of one loaded model library.
 struct ModelInterface {
-  RuntimeError (*create_with_device)(ContainerHandle*, std::size_t num_models,
-                                     const char* device, const char* cubin_dir) = nullptr;
+  RuntimeError (*create_with_device)(ContainerHandle*, std::size_t num_models, const char* device,
+                                     const char* cubin_dir) = nullptr;
   RuntimeError (*destroy)(ContainerHandle) = nullptr;
   RuntimeError (*run)(ContainerHandle, abi::RawTensor* inputs, std::size_t num_inputs,
                       abi::RawTensor* outputs, std::size_t num_outputs, void* stream,

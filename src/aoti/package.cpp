@@ -90,8 +90,8 @@ std::vector<Tensor> Package::run(std::span<const TensorArg> inputs) const {
     detail::check_inputs(*impl_->signature, inputs, impl_->device, impl_->source);
   else
     detail::check_input_count(impl_->input_names.size(), inputs, impl_->source);
-  return detail::run_model(impl_->api, impl_->container->get(), inputs,
-                           impl_->output_names.size(), impl_->source);
+  return detail::run_model(impl_->api, impl_->container->get(), inputs, impl_->output_names.size(),
+                           impl_->source);
 }
 
 namespace {

@@ -41,7 +41,8 @@ std::set<std::string> model_names(const ZipArchive& archive) {
 std::string choose_model(const ZipArchive& archive, const std::string& wanted) {
   const std::set<std::string> names = model_names(archive);
   std::string listed;
-  for (const auto& name : names) listed += (listed.empty() ? "" : ", ") + in_quotes(name);
+  for (const auto& name : names)
+    listed += (listed.empty() ? "" : ", ") + in_quotes(name);
   if (names.empty())
     throw Error(message_prefix(archive.source()) +
                 "no AOTInductor model in the package (no data/aotinductor/<model>/ entries); "
@@ -59,7 +60,7 @@ std::string choose_model(const ZipArchive& archive, const std::string& wanted) {
 
 // The model's entries: its folder's files, keyed by file name.
 std::map<std::string, const ZipEntry*> model_files(const ZipArchive& archive,
-                                                    const std::string& model) {
+                                                   const std::string& model) {
   const std::string prefix = std::string(kModelsDir) + model + "/";
   std::map<std::string, const ZipEntry*> files;
   for (const auto& entry : archive.entries()) {
@@ -106,8 +107,8 @@ PackageContents read_package(const ZipArchive& archive, const std::string& model
   contents.library = archive.read(*library);
   contents.imports = elf_imports(contents.library, source);
 
-  if (const ZipEntry* metadata = only_one(files, "_metadata.json", ".wrapper_metadata.json",
-                                          source, "metadata"))
+  if (const ZipEntry* metadata =
+          only_one(files, "_metadata.json", ".wrapper_metadata.json", source, "metadata"))
     contents.metadata = parse_metadata(archive.read_text(*metadata), source);
   if (const ZipEntry* blob = only_one(files, ".blob", ".wrapper_weights.blob", source, "weights"))
     contents.weights_blob = archive.read(*blob);

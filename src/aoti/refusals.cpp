@@ -46,8 +46,8 @@ void refuse_isa(const PackageContents& contents, const std::string& source) {
 }
 
 void refuse_proxy_executor(const PackageContents& contents, const std::string& source) {
-  const bool imports_proxy = std::ranges::find(contents.imports, kProxyCall) !=
-                             contents.imports.end();
+  const bool imports_proxy =
+      std::ranges::find(contents.imports, kProxyCall) != contents.imports.end();
   if (!imports_proxy && contents.proxy_ops.empty()) return;
   const std::string ops =
       contents.proxy_ops.empty() ? std::string("(not listed)") : joined(contents.proxy_ops);

@@ -17,8 +17,8 @@ std::vector<std::int64_t> contiguous_strides(std::span<const std::int64_t> sizes
 abi::TensorHandle contiguous_handle(abi::RawTensor tensor) {
   if (abi::is_contiguous(tensor)) return abi::share(tensor);
   const auto sizes = abi::sizes(tensor);
-  abi::TensorHandle copy = abi::empty_strided(sizes, contiguous_strides(sizes),
-                                              abi::dtype(tensor), abi::device(tensor));
+  abi::TensorHandle copy =
+      abi::empty_strided(sizes, contiguous_strides(sizes), abi::dtype(tensor), abi::device(tensor));
   abi::copy_(copy.get(), tensor);
   return copy;
 }
@@ -44,8 +44,8 @@ Tensor independent_output(abi::TensorHandle output, const std::vector<Bytes>& in
   for (const Bytes& input : inputs) {
     if (!overlaps(out, input)) continue;
     const auto sizes = abi::sizes(output.get());
-    abi::TensorHandle copy = abi::empty_strided(sizes, contiguous_strides(sizes),
-                                                abi::dtype(output.get()), abi::device(output.get()));
+    abi::TensorHandle copy = abi::empty_strided(
+        sizes, contiguous_strides(sizes), abi::dtype(output.get()), abi::device(output.get()));
     abi::copy_(copy.get(), output.get());
     return Tensor(std::move(copy));
   }
@@ -67,13 +67,15 @@ std::vector<Tensor> run_model(const ModelInterface& api, ContainerHandle contain
   // The model steals the input handles (and frees them, failing or not) and
   // gives us the output handles.
   std::vector<abi::RawTensor> in(owned.size());
-  for (std::size_t i = 0; i < owned.size(); ++i) in[i] = owned[i].release();
+  for (std::size_t i = 0; i < owned.size(); ++i)
+    in[i] = owned[i].release();
   std::vector<abi::RawTensor> out(num_outputs, nullptr);
   const auto status =
       api.run(container, in.data(), in.size(), out.data(), out.size(), nullptr, nullptr);
   std::vector<abi::TensorHandle> outputs;
   outputs.reserve(out.size());
-  for (abi::RawTensor handle : out) outputs.emplace_back(handle);
+  for (abi::RawTensor handle : out)
+    outputs.emplace_back(handle);
   api.check(status, source, "running the model");
   std::vector<Tensor> results;
   results.reserve(outputs.size());

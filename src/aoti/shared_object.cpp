@@ -25,8 +25,8 @@ int memory_file(std::span<const std::byte> image, const std::string& source) {
     if (got <= 0) {
       const int error = errno;
       ::close(descriptor);
-      throw Error(message_prefix(source) + "cannot write the model library to memory: " +
-                  std::strerror(error));
+      throw Error(message_prefix(source) +
+                  "cannot write the model library to memory: " + std::strerror(error));
     }
     written += static_cast<std::size_t>(got);
   }

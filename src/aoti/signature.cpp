@@ -24,7 +24,8 @@ class SignatureParser {
     signature.torch_version = string_field(json, "torch_version");
     const Json& inputs = field(json, "inputs");
     if (!inputs.is_array()) fail("\"inputs\" is not a list");
-    for (const Json& input : inputs) signature.inputs.push_back(input_spec(input));
+    for (const Json& input : inputs)
+      signature.inputs.push_back(input_spec(input));
     return signature;
   }
 
@@ -40,7 +41,8 @@ class SignatureParser {
     }
     const Json& sizes = field(json, "sizes");
     if (!sizes.is_array()) fail("input " + in_quotes(spec.name) + ": \"sizes\" is not a list");
-    for (const Json& size : sizes) spec.sizes.push_back(dim(size, spec.name));
+    for (const Json& size : sizes)
+      spec.sizes.push_back(dim(size, spec.name));
     return spec;
   }
 

@@ -30,8 +30,8 @@ void WeightsBlob::Free::operator()(std::byte* data) const noexcept {
 
 WeightsBlob::WeightsBlob(std::span<const std::byte> bytes) : size_(bytes.size()) {
   const std::size_t rounded = (bytes.size() + kAlignment - 1) / kAlignment * kAlignment;
-  data_.reset(static_cast<std::byte*>(std::aligned_alloc(kAlignment, rounded == 0 ? kAlignment
-                                                                                  : rounded)));
+  data_.reset(
+      static_cast<std::byte*>(std::aligned_alloc(kAlignment, rounded == 0 ? kAlignment : rounded)));
   if (!data_) throw std::bad_alloc();
   if (!bytes.empty()) std::memcpy(data_.get(), bytes.data(), bytes.size());
 }
@@ -55,11 +55,13 @@ std::unique_ptr<WeightsBlob> load_weights(const PackageContents& contents,
               source, "loading the weights blob");
     return blob;
   }
-  // A library with its weights inside embeds more than the one placeholder byte.
+  // A library with its weights inside embeds at least their bytes; one built
+  // without them embeds a few placeholder bytes.
+  std::size_t needed = 0;
+  for (const ConstantInfo& constant : container.constants())
+    if (!constant.from_folded) needed += constant.data_size;
   const auto embedded = embedded_size(library);
-  if (!embedded || *embedded > 1) return nullptr;
-  const auto needed = container.constants_blob_size();
-  if (needed && *needed > 0) {
+  if (embedded && *embedded < needed) {
     const std::string how =
         contents.pickled_weights
             ? "the package stores them pickled (package_constants_on_disk_format="
@@ -67,7 +69,7 @@ std::unique_ptr<WeightsBlob> load_weights(const PackageContents& contents,
               "\"binary_blob\""
             : "the package has no *.wrapper_weights.blob (package_constants_in_so=False "
               "needs package_constants_on_disk_format=\"binary_blob\")";
-    throw Error(message_prefix(source) + "the model's weights (" + std::to_string(*needed) +
+    throw Error(message_prefix(source) + "the model's weights (" + std::to_string(needed) +
                 " bytes) are not in its library, and " + how);
   }
   return nullptr;

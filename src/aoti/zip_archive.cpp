@@ -50,19 +50,18 @@ ZipArchive ZipArchive::open(const std::filesystem::path& path) {
     zip_error_init_with_code(&error, code);
     const std::string text = zip_error_strerror(&error);
     zip_error_fini(&error);
-    throw Error(message_prefix(path.string()) + "cannot open the package as a zip archive: " +
-                text);
+    throw Error(message_prefix(path.string()) +
+                "cannot open the package as a zip archive: " + text);
   }
   return ZipArchive(archive, path.string());
 }
 
 ZipArchive ZipArchive::open(std::span<const std::byte> bytes, std::string source) {
+  // libzip would read no bytes as an empty archive.
+  if (bytes.empty()) throw Error(message_prefix(source) + "the package is empty (0 bytes)");
   zip_error_t error;
   zip_error_init(&error);
-  // An empty span may have a null pointer, which libzip reads as "no buffer".
-  static const std::byte kEmpty{};
-  const void* data = bytes.empty() ? &kEmpty : bytes.data();
-  zip_source_t* buffer = zip_source_buffer_create(data, bytes.size(), 0, &error);
+  zip_source_t* buffer = zip_source_buffer_create(bytes.data(), bytes.size(), 0, &error);
   if (buffer == nullptr) {
     const std::string text = zip_error_strerror(&error);
     zip_error_fini(&error);
@@ -83,7 +82,6 @@ void ZipArchive::read_into(const ZipEntry& entry, void* out) const {
   zip_file_t* file = zip_fopen_index(archive_.get(), entry.index, 0);
   if (file == nullptr)
     fail_zip(source_, "cannot open entry " + in_quotes(entry.name), zip_get_error(archive_.get()));
-  // libzip checks the CRC when the last byte has been read.
   const zip_int64_t got = zip_fread(file, out, entry.size);
   std::string problem;
   if (got < 0) {
@@ -91,6 +89,13 @@ void ZipArchive::read_into(const ZipEntry& entry, void* out) const {
   } else if (static_cast<std::uint64_t>(got) != entry.size) {
     problem = "the entry is truncated (" + std::to_string(got) + " of " +
               std::to_string(entry.size) + " bytes)";
+  } else {
+    // libzip compares the CRC when a read finds the end of the entry, which
+    // reading exactly its size does not: read once more.
+    char beyond;
+    const zip_int64_t more = zip_fread(file, &beyond, 1);
+    if (more < 0) problem = zip_error_strerror(zip_file_get_error(file));
+    if (more > 0) problem = "the entry is longer than its recorded size";
   }
   zip_fclose(file);
   if (!problem.empty())
