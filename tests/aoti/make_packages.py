@@ -1,7 +1,11 @@
 #!/usr/bin/env python3
 """The aoti tests' fixture: packages and the outputs PyTorch computes for them.
 
-    make_packages.py OUT_DIR
+    make_packages.py OUT_DIR [--stage export|refs]
+
+The export stage runs with the build's torch (CTest passes its .venv), the
+references stage with the torch under test (scripts/test --torch X.Y.Z), so
+the suite also proves that a package exported by one torch runs on another.
 
 Compiled packages are cached in OUT_DIR/packages, keyed by the torch version
 and the sources that define them (this file, models.py, tools/export_aoti.py):
@@ -180,18 +184,27 @@ def write_references(name: str, path: Path, refs: Path) -> None:
 
 
 def main() -> int:
+    import argparse
     import fcntl
-    out = Path(sys.argv[1])
+    parser = argparse.ArgumentParser()
+    parser.add_argument("out", type=Path)
+    parser.add_argument("--stage", choices=["export", "refs", "all"], default="all")
+    args = parser.parse_args()
+    out = args.out
     (out / "packages").mkdir(parents=True, exist_ok=True)
     # One fixture at a time (the valgrind lane's runs beside the native one's).
     lock = open(out / "packages" / ".lock", "w")
     fcntl.flock(lock, fcntl.LOCK_EX)
-    paths = {name: ensure_package(name, out) for name in PACKAGES}
-    derive_variants(out / "packages")
-    refs = out / "refs" / cpu_settings_name()
-    for name, path in paths.items():
-        write_references(name, path, refs)
-    print(f"aoti fixture ready in {out} (references: {refs.name})")
+    if args.stage in ("export", "all"):
+        for name in PACKAGES:
+            ensure_package(name, out)
+        derive_variants(out / "packages")
+        print(f"aoti packages ready in {out / 'packages'} (torch {torch.__version__})")
+    if args.stage in ("refs", "all"):
+        refs = out / "refs" / cpu_settings_name()
+        for name in PACKAGES:
+            write_references(name, out / "packages" / f"{name}.pt2", refs)
+        print(f"aoti references by torch {torch.__version__} in {refs}")
     return 0
 
 
