@@ -57,9 +57,10 @@ def run(package, input_path, out):
 def report(cpp_json, py_json):
     cpp = json.loads(Path(cpp_json).read_text())
     py = json.loads(Path(py_json).read_text())
-    fp = next(b for b in cpp["benchmarks"] if b["name"] == "fp_aoti_forward")
-    unit = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}[fp["time_unit"]]
-    fp_time = fp["real_time"] * unit
+    runs = [b for b in cpp["benchmarks"]
+            if b["name"] == "fp_aoti_forward" and b.get("run_type", "iteration") == "iteration"]
+    unit = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}[runs[0]["time_unit"]]
+    fp_time = min(b["real_time"] for b in runs) * unit  # best of the repetitions, as in Python
     print("| case | us per forward | time / flash_powder's |")
     print("|---|---:|---:|")
     print(f"| fp_aoti_forward (C++) | {fp_time * 1e6:.1f} | 1.00 |")

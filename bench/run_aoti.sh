@@ -24,7 +24,7 @@ if [ ! -f "$PACKAGE" ]; then
 fi
 "$PYTHON" "$REPO/bench/aoti_forward.py" input "$PACKAGE" "$WORK/input.safetensors"
 echo "==> flash_powder (C++)"
-"$BUILD/bench/bench_aoti_forward" "$PACKAGE" "$WORK/input.safetensors" --benchmark_min_time=2s \
+"$BUILD/bench/bench_aoti_forward" "$PACKAGE" "$WORK/input.safetensors" --benchmark_min_time=2 \
   --benchmark_repetitions=3 --benchmark_report_aggregates_only=false \
   --benchmark_out="$WORK/cpp.json" --benchmark_out_format=json
 echo "==> Python"
