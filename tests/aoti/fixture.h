@@ -19,8 +19,16 @@
 
 namespace aoti_test {
 
+/// The fixture's folder: the build's, or $FP_AOTI_DIR (for running the
+/// test binary on another machine, e.g. one with a GPU).
+inline std::filesystem::path fixture_dir() {
+  const char* moved = std::getenv("FP_AOTI_DIR");
+  return moved != nullptr && *moved != '\0' ? std::filesystem::path(moved)
+                                            : std::filesystem::path(FP_AOTI_DIR);
+}
+
 inline std::filesystem::path package(const std::string& name) {
-  return std::filesystem::path(FP_AOTI_DIR) / "packages" / (name + ".pt2");
+  return fixture_dir() / "packages" / (name + ".pt2");
 }
 
 /// The folder make_packages.py writes this lane's references to (its
@@ -32,7 +40,7 @@ inline std::filesystem::path refs_dir() {
     const char* value = std::getenv(variable);
     name += (name.empty() ? "" : "-") + std::string(value && *value ? value : "native");
   }
-  return std::filesystem::path(FP_AOTI_DIR) / "refs" / name;
+  return fixture_dir() / "refs" / name;
 }
 
 /// `in.<case>.<i>`, `out.<case>.<j>` (Python's loader), `eager.<case>.<j>`.
