@@ -9,14 +9,17 @@ PYTHON="$1"; EXAMPLE="$2"; WORK="$3"
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 REPO="$(cd "$HERE/../.." && pwd)"
 mkdir -p "$WORK"
-key="$("$PYTHON" -c 'import torch; print(torch.__version__)')-$(cat "$HERE/classifier.py" \
-  "$REPO/tools/export_aoti.py" | sha256sum | cut -c1-16)"
-if [ "$(cat "$WORK/classifier.key" 2>/dev/null)" != "$key" ]; then
+# One package per torch version (scripts/test --torch X.Y.Z exports with X.Y.Z).
+torch_version="$("$PYTHON" -c 'import torch; print(torch.__version__)')"
+key="$torch_version-$(cat "$HERE/classifier.py" "$REPO/tools/export_aoti.py" | sha256sum | cut -c1-16)"
+package="$WORK/classifier-$torch_version.pt2"
+if [ "$(cat "$package.key" 2>/dev/null)" != "$key" ]; then
   start=$(date +%s)
-  "$PYTHON" "$REPO/tools/export_aoti.py" "$HERE/classifier.py" -o "$WORK/classifier.pt2" \
+  "$PYTHON" "$REPO/tools/export_aoti.py" "$HERE/classifier.py" -o "$package" \
     --example-input 'float32[2,3,32,32]' --dynamic 0:0:batch:1:16
-  echo "$key" > "$WORK/classifier.key"
+  echo "$key" > "$package.key"
   echo "exported in $(( $(date +%s) - start )) s"
 fi
-"$PYTHON" "$HERE/python_side.py" "$WORK/classifier.pt2" "$WORK/reference.safetensors" 4
-"$EXAMPLE" "$WORK/classifier.pt2" "$WORK/reference.safetensors"
+ln -sf "$(basename "$package")" "$WORK/classifier.pt2"  # the latest, for bench/run_aoti.sh
+"$PYTHON" "$HERE/python_side.py" "$package" "$WORK/reference.safetensors" 4
+"$EXAMPLE" "$package" "$WORK/reference.safetensors"

@@ -42,6 +42,9 @@ ModelInterface ModelInterface::bind(const SharedObject& library, const std::stri
   may(f.constants_blob_size, "AOTInductorModelContainerGetConstantsBlobSize");
   may(f.update_constants_from_blob, "AOTInductorModelUpdateConstantsFromBlob");
   may(f.last_error, "AOTInductorGetLastError");
+  may(f.update_inactive_pairs, "AOTInductorModelContainerUpdateInactiveConstantBufferPairs");
+  may(f.run_constant_folding, "AOTInductorModelContainerRunConstantFolding");
+  may(f.swap_constant_buffer, "AOTInductorModelContainerSwapConstantBuffer");
   return f;
 }
 

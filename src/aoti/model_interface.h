@@ -43,6 +43,16 @@ struct ModelInterface {
   RuntimeError (*constants_blob_size)(ContainerHandle, std::uint64_t*) = nullptr;
   RuntimeError (*update_constants_from_blob)(ContainerHandle, const std::uint8_t*) = nullptr;
   RuntimeError (*last_error)(const char**) = nullptr;
+  /// {name, borrowed handle} pairs; the model copies the data.
+  struct ConstantPair {
+    const char* name;
+    abi::RawTensor handle;
+  };
+  RuntimeError (*update_inactive_pairs)(ContainerHandle, const ConstantPair*,
+                                        std::size_t) = nullptr;
+  RuntimeError (*run_constant_folding)(ContainerHandle, bool use_inactive, void* stream,
+                                       void* proxy_executor) = nullptr;
+  RuntimeError (*swap_constant_buffer)(ContainerHandle) = nullptr;
 
   /// Looks every function up; throws fp::Error naming a missing required one.
   static ModelInterface bind(const SharedObject& library, const std::string& source);

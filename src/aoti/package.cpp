@@ -9,6 +9,7 @@
 #include "model_interface.h"
 #include "package_reader.h"
 #include "refusals.h"
+#include "replace_weights.h"
 #include "run_model.h"
 #include "shared_object.h"
 #include "weights.h"
@@ -92,6 +93,12 @@ std::vector<Tensor> Package::run(std::span<const TensorArg> inputs) const {
     detail::check_input_count(impl_->input_names.size(), inputs, impl_->source);
   return detail::run_model(impl_->api, impl_->container->get(), inputs, impl_->output_names.size(),
                            impl_->source);
+}
+
+void Package::load_weights(const nn::StateDictReader& weights) {
+  if (!impl_) throw Error("fp::aoti: the Package was moved from");
+  detail::replace_weights(impl_->api, impl_->container->get(), impl_->constants, weights,
+                          impl_->device, impl_->source);
 }
 
 namespace {

@@ -181,6 +181,23 @@ def write_references(name: str, path: Path, refs: Path) -> None:
         "signature": json.loads(PT2ArchiveReader(str(path)).read_string(export_aoti.SIGNATURE_PATH)),
     }
     (refs / f"{name}.info.json").write_text(json.dumps(info, indent=1))
+    if name == "mlp":
+        write_swap_references(loaded, tensors, refs)
+
+
+def write_swap_references(loaded, tensors: dict, refs: Path) -> None:
+    """For Package::load_weights: the package's constants taken from another
+    seed's Mlp (mlp_new_weights.safetensors), and what the eager module with
+    those weights returns (`swapped.<j>` for the inputs of case b7)."""
+    new = models.seeded(models.Mlp(), seed=1).state_dict()
+    swapped = models.seeded(models.Mlp())
+    weights = {fqn: new[fqn].contiguous() for fqn in loaded.get_constant_fqns()}
+    swapped.load_state_dict(weights, strict=False)
+    with torch.no_grad():
+        outputs = swapped(tensors["in.b7.0"], tensors["in.b7.1"])
+    save_file(weights, str(refs / "mlp_new_weights.safetensors"))
+    save_file({f"swapped.{j}": t.contiguous() for j, t in enumerate(outputs)},
+              str(refs / "mlp_swapped.safetensors"))
 
 
 def main() -> int:

@@ -178,3 +178,43 @@ TEST(AotiPackage, CudaPackageRunsOnGpu) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(AotiPackage, LoadWeightsSwapsTheConstants) {
+  auto model = fp::aoti::Package::open(aoti_test::package("mlp"));
+  const auto refs = aoti_test::references("mlp");
+  const auto new_weights =
+      fp::safetensors::MappedFile::open(aoti_test::refs_dir() / "mlp_new_weights.safetensors");
+  model.load_weights(new_weights);
+  const auto swapped = fp::safetensors::load(aoti_test::refs_dir() / "mlp_swapped.safetensors");
+  const auto out = model(refs.at("in.b7.0"), refs.at("in.b7.1"));
+  aoti_test::expect_close(out[0], swapped.at("swapped.0"), 1e-5, "output 0");
+  aoti_test::expect_close(out[1], swapped.at("swapped.1"), 1e-5, "output 1");
+  // ...and not the old weights' outputs any more.
+  const auto old = refs.at("out.b7.0").to_vector<float>();
+  EXPECT_NE(out[0].to_vector<float>(), old);
+}
+
+TEST(AotiPackage, LoadWeightsRefusesWhatDoesNotFit) {
+  auto model = fp::aoti::Package::open(aoti_test::package("mlp"));
+  const auto refs = aoti_test::references("mlp");
+  const auto file = fp::safetensors::load(aoti_test::refs_dir() / "mlp_new_weights.safetensors");
+  const std::string key = model.constants().front().original_fqn;
+  fp::nn::StateDict missing;
+  EXPECT_FP_ERROR("the new weights lack \"", model.load_weights(missing));
+  fp::nn::StateDict wrong_dtype = file;
+  wrong_dtype.at(key) = file.at(key).to(fp::DType::F64);
+  EXPECT_FP_ERROR("weight \"" + key + "\" must have dtype float32, not float64",
+                  model.load_weights(wrong_dtype));
+  fp::nn::StateDict wrong_size = file;
+  wrong_size.at(key) = fp::zeros({1, 1});
+  EXPECT_FP_ERROR("weight \"" + key + "\" must hold " +
+                      std::to_string(model.constants().front().data_size) +
+                      " bytes (rounded up to 64), not 4",
+                  model.load_weights(wrong_size));
+  // Nothing was changed by the refusals.
+  aoti_test::expect_case(model, refs, "b7", 2, 2);
+}
+
+}  // namespace

@@ -16,6 +16,7 @@
 
 #include "flash_powder/aoti/spec.h"
 #include "flash_powder/base/device.h"
+#include "flash_powder/core/state_dict.h"
 #include "flash_powder/core/tensor.h"
 #include "flash_powder/core/tensor_arg.h"
 
@@ -86,6 +87,15 @@ class Package {
     const TensorArg args[] = {TensorArg(inputs)...};
     return run(std::span<const TensorArg>(args, sizeof...(Tensors)));
   }
+
+  /// Replaces the model's weights with `weights`, keyed by the original
+  /// module's state-dict names (`ConstantInfo::original_fqn`): a StateDict,
+  /// a safetensors MappedFile, any StateDictReader. Every constant that is
+  /// not folded must be there with the same dtype and size, on the model's
+  /// device; the data is copied. Calls running meanwhile finish with the old
+  /// weights; later ones use the new. Not to be called from two threads at
+  /// once. Python: `model.load_constants(state_dict, check_full_update=True)`.
+  void load_weights(const nn::StateDictReader& weights);
 
   /// The model's input and output names (`arg0_1`, ...; the names Inductor
   /// gave the graph's placeholders and outputs).
