@@ -1,5 +1,6 @@
 #include "flash_powder/aoti/package.h"
 
+#include <mutex>
 #include <utility>
 
 #include "container.h"
@@ -32,6 +33,8 @@ struct Package::Impl {
   std::optional<Signature> signature;
   std::string in_spec;
   std::string out_spec;
+  /// One weight swap at a time: both would fill the same inactive buffer.
+  std::mutex swapping;
 };
 
 namespace {
@@ -97,6 +100,7 @@ std::vector<Tensor> Package::run(std::span<const TensorArg> inputs) const {
 
 void Package::load_weights(const nn::StateDictReader& weights) {
   if (!impl_) throw Error("fp::aoti: the Package was moved from");
+  const std::lock_guard lock(impl_->swapping);
   detail::replace_weights(impl_->api, impl_->container->get(), impl_->constants, weights,
                           impl_->device, impl_->source);
 }

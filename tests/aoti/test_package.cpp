@@ -218,3 +218,44 @@ TEST(AotiPackage, LoadWeightsRefusesWhatDoesNotFit) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(AotiPackage, CallsDuringAWeightSwapSeeOldOrNewWeights) {
+  auto model = fp::aoti::Package::open(aoti_test::package("mlp"), {.num_runners = 2});
+  const auto refs = aoti_test::references("mlp");
+  const auto new_weights =
+      fp::safetensors::load(aoti_test::refs_dir() / "mlp_new_weights.safetensors");
+  const auto swapped = fp::safetensors::load(aoti_test::refs_dir() / "mlp_swapped.safetensors");
+  const auto old_bits = refs.at("out.b7.0").to_vector<float>();
+  const auto new_values = swapped.at("swapped.0").to_vector<float>();
+  std::atomic<bool> done{false};
+  std::atomic<int> neither{0};
+  std::atomic<int> calls{0};
+  std::vector<std::thread> callers;
+  for (int t = 0; t < 3; ++t) {
+    callers.emplace_back([&] {
+      while (!done.load()) {
+        const auto got = model(refs.at("in.b7.0"), refs.at("in.b7.1"))[0].to_vector<float>();
+        calls.fetch_add(1);
+        bool is_new = got.size() == new_values.size();
+        for (std::size_t i = 0; is_new && i < got.size(); ++i)
+          is_new = std::abs(got[i] - new_values[i]) <= 1e-5f;
+        if (got != old_bits && !is_new) neither.fetch_add(1);
+      }
+    });
+  }
+  while (calls.load() < 3)
+    std::this_thread::yield();  // calls are under way
+  for (int swap = 0; swap < 5; ++swap)
+    model.load_weights(new_weights);
+  done.store(true);
+  for (auto& caller : callers)
+    caller.join();
+  EXPECT_GT(calls.load(), 0);
+  EXPECT_EQ(neither.load(), 0);
+  aoti_test::expect_close(model(refs.at("in.b7.0"), refs.at("in.b7.1"))[0], swapped.at("swapped.0"),
+                          1e-5, "after the swaps");
+}
+
+}  // namespace

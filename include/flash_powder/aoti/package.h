@@ -93,8 +93,8 @@ class Package {
   /// a safetensors MappedFile, any StateDictReader. Every constant that is
   /// not folded must be there with the same dtype and size, on the model's
   /// device; the data is copied. Calls running meanwhile finish with the old
-  /// weights; later ones use the new. Not to be called from two threads at
-  /// once. Python: `model.load_constants(state_dict, check_full_update=True)`.
+  /// weights; later ones use the new; two swaps take turns.
+  /// Python: `model.load_constants(state_dict, check_full_update=True)`.
   void load_weights(const nn::StateDictReader& weights);
 
   /// The model's input and output names (`arg0_1`, ...; the names Inductor
