@@ -15,7 +15,7 @@ TORCH_VERSION="2.13.0"
 SUPPORTED_TORCH_VERSIONS=(2.11.0 2.12.1 2.13.0 2.14.1 2.15.0)
 # Python packages the demo, the tests and the ground-truth tool use.
 PYTHON_PACKAGES=("torch==$TORCH_VERSION" "numpy" "pytest" "safetensors")
-APT_PACKAGES=(ninja-build libgtest-dev libbenchmark-dev nlohmann-json3-dev valgrind clang-format
+APT_PACKAGES=(ninja-build libgtest-dev libbenchmark-dev nlohmann-json3-dev libzip-dev pkg-config valgrind clang-format
   python3-venv)
 
 say() { printf '\033[1m==> %s\033[0m\n' "$*"; }

@@ -2,6 +2,7 @@
 #include <array>
 #include <string>
 
+#include "flash_powder/abi/enum_codes.h"
 #include "torch_c.h"
 
 namespace fp::abi {
