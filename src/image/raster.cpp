@@ -1,0 +1,88 @@
+// From a codec's interleaved pixels to the tensor torchvision returns:
+// contiguous [C, H, W], orientation and dtype applied.
+#include <algorithm>
+#include <cstring>
+
+#include "flash_powder/core/factory.h"
+#include "flash_powder/image/convert.h"
+#include "flash_powder/ops/aten.h"
+#include "messages.h"
+#include "raster.h"
+
+namespace fp::image::detail {
+
+void check_dimensions(const std::string& function, const std::string& source, std::int64_t width,
+                      std::int64_t height, std::uint64_t max_pixels) {
+  if (width <= 0 || height <= 0) {
+    fail(function, source,
+         "the image is " + std::to_string(width) + "x" + std::to_string(height) +
+             " pixels; an image needs at least one");
+  }
+  const auto pixels = static_cast<std::uint64_t>(width) * static_cast<std::uint64_t>(height);
+  if (pixels > max_pixels) {
+    fail(function, source,
+         "the image is " + std::to_string(width) + "x" + std::to_string(height) + " = " +
+             std::to_string(pixels) + " pixels, more than the limit of " +
+             std::to_string(max_pixels) +
+             " (a decompression bomb?); raise DecodeOptions::max_pixels to read it");
+  }
+}
+
+namespace {
+
+/// Planar copy of interleaved samples: the one pass every decode pays.
+template <class T>
+void deinterleave(const Raster& raster, T* out) {
+  const auto plane = static_cast<std::size_t>(raster.height * raster.width);
+  const int c = raster.channels;
+  const auto* in = reinterpret_cast<const T*>(raster.pixels.data());
+  if (c == 1) {
+    std::memcpy(out, in, plane * sizeof(T));
+    return;
+  }
+  for (std::size_t i = 0; i < plane; ++i) {
+    for (int k = 0; k < c; ++k) out[k * plane + i] = in[i * c + k];
+  }
+}
+
+/// Pillow's ImageOps.exif_transpose on a [C, H, W] tensor.
+Tensor oriented(Tensor image, int orientation) {
+  switch (orientation) {
+    case 2:
+      return aten::flip(image, {2});
+    case 3:
+      return aten::flip(image, {1, 2});
+    case 4:
+      return aten::flip(image, {1});
+    case 5:
+      return image.transpose(1, 2).contiguous();
+    case 6:
+      return aten::flip(image.transpose(1, 2), {2});
+    case 7:
+      return aten::flip(image.transpose(1, 2), {1, 2});
+    case 8:
+      return aten::flip(image.transpose(1, 2), {1});
+    default:
+      return image;
+  }
+}
+
+}  // namespace
+
+Tensor finish(Raster&& raster, const DecodeOptions& options) {
+  const DType dtype = raster.bits == 16 ? DType::U16 : DType::U8;
+  Tensor image = fp::empty({raster.channels, raster.height, raster.width}, dtype);
+  if (raster.bits == 16) {
+    deinterleave(raster, image.data_mut<std::uint16_t>().data());
+  } else {
+    deinterleave(raster, image.data_mut<std::uint8_t>().data());
+  }
+  raster.pixels = {};
+  if (options.apply_exif_orientation) image = oriented(std::move(image), raster.exif_orientation);
+  if (options.dtype && *options.dtype != dtype) {
+    image = floatify(image, {.dtype = *options.dtype});
+  }
+  return image;
+}
+
+}  // namespace fp::image::detail

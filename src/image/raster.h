@@ -1,0 +1,57 @@
+// Decoded pixels on their way to a tensor (internal to the image layer).
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "flash_powder/core/tensor.h"
+#include "flash_powder/image/io.h"
+
+namespace fp::image::detail {
+
+/// Interleaved (H, W, C) samples as a codec writes them; 8 or 16 bits each
+/// (16-bit samples in host byte order).
+struct Raster {
+  std::int64_t height = 0;
+  std::int64_t width = 0;
+  int channels = 0;
+  int bits = 8;
+  int exif_orientation = 1;  ///< 1-8, 1 when the file has none
+  std::vector<std::uint8_t> pixels;
+
+  std::size_t row_bytes() const {
+    return static_cast<std::size_t>(width) * channels * (bits / 8);
+  }
+};
+
+/// Throws fp::Error for a zero-sized image or one above `max_pixels`, before
+/// anything is allocated for it.
+void check_dimensions(const std::string& function, const std::string& source,
+                      std::int64_t width, std::int64_t height, std::uint64_t max_pixels);
+
+/// The channel count `mode` asks for, given the file's own.
+int channels_for(ImageReadMode mode, int file_channels);
+
+/// Converts an 8-bit raster to `channels` (1-4) the way Pillow's convert does.
+void convert_channels(Raster& raster, int channels);
+
+/// Turns 16-bit samples into 8-bit ones as `v >> 8` (Pillow, torchvision v2).
+void reduce_to_8_bits(Raster& raster);
+
+/// The raster as a contiguous [C, H, W] tensor, EXIF orientation and dtype applied.
+Tensor finish(Raster&& raster, const DecodeOptions& options);
+
+/// The EXIF orientation (1-8) in a TIFF-structured EXIF block (after any
+/// "Exif\0\0" prefix), or 1 when there is none or it cannot be read.
+int exif_orientation(std::span<const std::uint8_t> tiff);
+
+Raster decode_jpeg_bytes(std::span<const std::uint8_t> bytes, const DecodeOptions& options,
+                         const std::string& source);
+Raster decode_png_bytes(std::span<const std::uint8_t> bytes, const DecodeOptions& options,
+                        const std::string& source);
+Raster decode_webp_bytes(std::span<const std::uint8_t> bytes, const DecodeOptions& options,
+                         const std::string& source);
+
+}  // namespace fp::image::detail
