@@ -63,6 +63,17 @@ Output converted_output(const spng_ihdr& ihdr, int wanted) {
   return {SPNG_FMT_RGBA8, 4};
 }
 
+/// Pillow makes an RGB PNG's tRNS-transparent pixels gray = R (not the
+/// luma) when it converts to gray+alpha; as in Pillow. On RGBA samples.
+void pillow_transparent_gray(Raster& raster) {
+  std::uint8_t* p = raster.pixels.data();
+  const auto count = static_cast<std::size_t>(raster.width * raster.height);
+  for (std::size_t i = 0; i < count; ++i) {
+    std::uint8_t* pixel = p + 4 * i;
+    if (pixel[3] == 0) pixel[1] = pixel[2] = pixel[0];
+  }
+}
+
 int orientation_of(spng_ctx* context) {
   spng_exif exif{};
   if (spng_get_exif(context, &exif) != 0 || exif.data == nullptr) return 1;
@@ -105,6 +116,9 @@ Raster decode_png_bytes(std::span<const std::uint8_t> bytes, const DecodeOptions
   check(spng_decode_image(context.get(), raster.pixels.data(), size, format, flags), source,
         "corrupt PNG");
   raster.exif_orientation = orientation_of(context.get());
+  if (wanted == 2 && ihdr.color_type == SPNG_COLOR_TYPE_TRUECOLOR && has_trns) {
+    pillow_transparent_gray(raster);
+  }
   if (raster.bits == 8) convert_channels(raster, wanted);
   return raster;
 }

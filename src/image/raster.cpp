@@ -78,7 +78,10 @@ Tensor finish(Raster&& raster, const DecodeOptions& options) {
     deinterleave(raster, image.data_mut<std::uint8_t>().data());
   }
   raster.pixels = {};
-  if (options.apply_exif_orientation) image = oriented(std::move(image), raster.exif_orientation);
+  if (options.apply_exif_orientation && raster.exif_orientation != 1) {
+    // flip keeps a transposed input's strides; torchvision returns contiguous.
+    image = oriented(std::move(image), raster.exif_orientation).contiguous();
+  }
   if (options.dtype && *options.dtype != dtype) {
     image = floatify(image, {.dtype = *options.dtype});
   }

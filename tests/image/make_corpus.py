@@ -58,8 +58,17 @@ def chw(array: np.ndarray) -> torch.Tensor:
     return torch.from_numpy(np.ascontiguousarray(array.transpose(2, 0, 1)))
 
 
+def png_bit_depth(path: Path) -> int:
+    head = path.read_bytes()[:32]
+    return head[24] if head.startswith(b"\x89PNG") else 8
+
+
 def pillow_modes(path: Path, unchanged: np.ndarray | None = None) -> dict[str, torch.Tensor]:
-    """Every read mode of `path` as Pillow decodes it (EXIF orientation applied)."""
+    """Every read mode of `path` as Pillow decodes it (EXIF orientation applied).
+
+    Pillow reads 16-bit colour PNGs only as 8-bit: for those (the generated ones
+    carry their written pixels instead) Unchanged has no reference and is left out.
+    """
     image = ImageOps.exif_transpose(Image.open(path))
     if image.mode in ("I;16", "I;16B", "I"):
         sixteen = np.array(image).astype(np.uint16)
@@ -76,7 +85,10 @@ def pillow_modes(path: Path, unchanged: np.ndarray | None = None) -> dict[str, t
         else:
             native_mode = native[image.mode]
         unchanged = np.array(image.convert(native_mode))
-    out["Unchanged"] = chw(unchanged)
+        if png_bit_depth(path) == 16 and image.mode != "I;16":
+            unchanged = None
+    if unchanged is not None:
+        out["Unchanged"] = chw(unchanged)
     # apply_exif_orientation = false: the pixels as stored.
     stored = Image.open(path)
     if stored.mode not in ("I;16", "I;16B", "I"):

@@ -20,6 +20,8 @@ int check_cases(const std::string& kind, const std::string& prefix) {
     if (c.kind != kind || c.name.rfind(prefix, 0) != 0) continue;
     const auto expected = fp_test::image::expected(c);
     for (const auto& [mode_name, mode] : kModes) {
+      // Pillow cannot say what a 16-bit colour PNG is Unchanged (make_corpus.py).
+      if (!expected.count(mode_name)) continue;
       SCOPED_TRACE(c.name + " (" + c.file.string() + ") mode " + mode_name);
       EXPECT_TRUE(same_pixels(fp::image::read_image(c.file, {.mode = mode}), expected.at(mode_name)));
       ++compared;
@@ -51,9 +53,13 @@ TEST(ImageDecode, DecodeFunctionsAgreeWithReadImage) {
     const fp::Tensor read = fp::image::read_image(fp_test::image::corpus_file(name));
     EXPECT_TRUE(same_pixels(fp::image::decode_image(bytes), read));
     const std::string file = name;
-    if (file.ends_with(".jpg")) EXPECT_TRUE(same_pixels(fp::image::decode_jpeg(bytes), read));
-    if (file.ends_with(".png")) EXPECT_TRUE(same_pixels(fp::image::decode_png(bytes), read));
-    if (file.ends_with(".webp")) EXPECT_TRUE(same_pixels(fp::image::decode_webp(bytes), read));
+    if (file.ends_with(".jpg")) {
+      EXPECT_TRUE(same_pixels(fp::image::decode_jpeg(bytes), read));
+    } else if (file.ends_with(".png")) {
+      EXPECT_TRUE(same_pixels(fp::image::decode_png(bytes), read));
+    } else {
+      EXPECT_TRUE(same_pixels(fp::image::decode_webp(bytes), read));
+    }
   }
 }
 
