@@ -60,7 +60,11 @@ Tensor encode_png(TensorView image, const PngOptions& options) {
   check(spng_set_option(ctx, SPNG_IMG_COMPRESSION_LEVEL, level), "bad compression level");
   if (options.fast) check(spng_set_option(ctx, SPNG_IMG_COMPRESSION_STRATEGY, Z_RLE), "bad strategy");
   check(spng_set_option(ctx, SPNG_FILTER_CHOICE, SPNG_FILTER_CHOICE_ALL), "bad filter choice");
-  check(spng_encode_image(ctx, pixels.data<std::uint8_t>().data(), pixels.nbytes(), SPNG_FMT_PNG,
+  // 16-bit samples go in host order; libspng writes them big-endian.
+  const void* samples = ihdr.bit_depth == 16
+                            ? static_cast<const void*>(pixels.data<std::uint16_t>().data())
+                            : static_cast<const void*>(pixels.data<std::uint8_t>().data());
+  check(spng_encode_image(ctx, samples, pixels.nbytes(), SPNG_FMT_PNG,
                           SPNG_ENCODE_FINALIZE),
         "cannot encode");
   std::size_t size = 0;

@@ -13,7 +13,8 @@ Tensor encode_webp(TensorView image, const WebpOptions& options) {
   static constexpr int channels[] = {3, 4};
   if (!(options.quality >= 0 && options.quality <= 100)) {
     detail::fail("encode_webp", "the options",
-                 "quality " + std::to_string(options.quality) + " is not between 0 and 100");
+                 "quality " + std::to_string(static_cast<double>(options.quality)).substr(0, 6) +
+                     " is not between 0 and 100");
   }
   const Tensor pixels = detail::interleaved(image, "encode_webp", channels);
   const bool alpha = pixels.size(2) == 4;
