@@ -126,8 +126,8 @@ struct Canvas {
     for (int i = 0; i < w; ++i) {
       hline(x0, y0 + i, x1, c, alpha);
       hline(x0, y1 - i, x1, c, alpha);
-      vline(x1 - i, y0 + w, y1 - w + 1, c, alpha);
-      vline(x0 + i, y0 + w, y1 - w + 1, c, alpha);
+      vline(x1 - i, y0 + w, y1 - w, c, alpha);
+      vline(x0 + i, y0 + w, y1 - w, c, alpha);
     }
   }
 };

@@ -3,6 +3,7 @@
 // uint8 kernels wherever torchvision sends it there (a float round trip
 // differs by one on 10-21 % of pixels), and through float32 + round where
 // torchvision does that.
+#include <array>
 #include <string>
 
 #include "flash_powder/abi/runtime.h"
@@ -28,7 +29,7 @@ bool native_uint8(Interpolation mode, Device device) {
 
 Tensor interpolate(TensorView batch, std::int64_t height, std::int64_t width,
                    const ResizeOptions& options) {
-  const IntList size{height, width};
+  const std::array<std::int64_t, 2> size{height, width};
   switch (options.interpolation) {
     case Interpolation::Nearest:
       return aten::upsample_nearest2d(batch, size);

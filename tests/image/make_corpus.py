@@ -321,9 +321,79 @@ def encoder_cases(out: Path) -> None:
         Image.fromarray(array).save(out / f"encode_{name}.pillow_q90.jpg", "JPEG", quality=90)
 
 
+def import_torchvision():
+    """torchvision's Python without its compiled ops.
+
+    The torchvision wheel that pairs with torch 2.13 is a CUDA build whose _C
+    cannot load beside the CPU torch; only its fake-kernel registrations need
+    it, and the functions used here (v2 resize, to_dtype, utils) are Python.
+    """
+    import types
+
+    sys.modules.setdefault("torchvision._meta_registrations", types.ModuleType("torchvision._meta_registrations"))
+    import torchvision.transforms.v2.functional as F
+    import torchvision.utils as utils
+
+    return F, utils
+
+
+def transform_truth(out: Path) -> None:
+    """What torchvision's resize, to_dtype, make_grid, save_image and draw_* give,
+    for this CPU lane (ATen's kernels differ by capability): transforms-<CAP>.safetensors."""
+    F, utils = import_torchvision()
+    from torchvision.transforms import InterpolationMode as I
+
+    rgb = chw(np.array(Image.open(out / "png_RGB.png")))  # [3, 53, 71]
+    floats = F.to_dtype(rgb, torch.float32, scale=True)
+    t: dict[str, torch.Tensor] = {"floatify_f32": floats, "floatify_f64": F.to_dtype(rgb, torch.float64, scale=True)}
+    modes = {"nearest": I.NEAREST, "nearest_exact": I.NEAREST_EXACT, "bilinear": I.BILINEAR, "bicubic": I.BICUBIC,
+             "lanczos": I.LANCZOS}
+    batch = torch.stack([rgb, rgb.flip(-1)])
+    for name, mode in modes.items():
+        for size in ([30, 41], [100, 120]):
+            for antialias in (True, False):
+                if name == "lanczos" and not antialias:
+                    continue
+                key = f"resize_{name}_{size[0]}x{size[1]}_aa{int(antialias)}"
+                t[key] = F.resize(rgb, size, interpolation=mode, antialias=antialias)
+                t[key + "_batch"] = F.resize(batch, size, interpolation=mode, antialias=antialias)
+                if name in ("bilinear", "bicubic"):
+                    t[key + "_float"] = F.resize(floats, size, interpolation=mode, antialias=antialias)
+    crops = torch.stack([floats[:, y : y + 20, x : x + 30] for y, x in ((0, 0), (5, 9), (30, 40), (11, 3), (33, 0))])
+    t["grid_default"] = utils.make_grid(crops)
+    t["grid_options"] = utils.make_grid(crops, nrow=2, padding=3, pad_value=0.5)
+    t["grid_normalize"] = utils.make_grid(crops * 3 - 1, normalize=True)
+    t["grid_value_range"] = utils.make_grid(crops, normalize=True, value_range=(0.2, 0.8))
+    t["grid_scale_each"] = utils.make_grid(crops * 3 - 1, normalize=True, scale_each=True)
+    t["grid_gray"] = utils.make_grid(crops[:, :1], nrow=3)
+    t["grid_single"] = utils.make_grid(crops[0])
+    utils.save_image(crops, out / "save_image_row.png", nrow=5)
+    masks = torch.stack([rgb[0] > 128, rgb[1] < 90, rgb[2] > 200])
+    t["masks_default"] = utils.draw_segmentation_masks(rgb, masks)
+    t["masks_colors"] = utils.draw_segmentation_masks(rgb, masks, alpha=0.5, colors=[(255, 0, 0), (0, 255, 0), (0, 0, 255)])
+    t["masks_float"] = utils.draw_segmentation_masks(floats, masks, alpha=0.3, colors=(10, 200, 30))
+    t["masks_single"] = utils.draw_segmentation_masks(rgb, masks[0])
+    boxes = torch.tensor([[1, 2, 30, 40], [10, 5, 60, 50], [0, 0, 70, 52], [20, 20, 20, 30], [40, 45, 90, 80]])
+    t["boxes_default"] = utils.draw_bounding_boxes(rgb, boxes)
+    t["boxes_width3"] = utils.draw_bounding_boxes(rgb, boxes, width=3, colors=[(255, 0, 0)] * 5)
+    t["boxes_fill"] = utils.draw_bounding_boxes(rgb, boxes, fill=True, colors=(0, 255, 255))
+    t["boxes_gray"] = utils.draw_bounding_boxes(rgb[:1].contiguous(), boxes, width=2)
+    t["boxes_float"] = utils.draw_bounding_boxes(floats, boxes, colors=(255, 255, 0))
+    capability = torch.backends.cpu.get_cpu_capability()
+    save_file({k: v.contiguous() for k, v in t.items()}, str(out / f"transforms-{capability}.safetensors"))
+
+
 def main() -> None:
     out = Path(sys.argv[1])
     out.mkdir(parents=True, exist_ok=True)
+    # The corpus depends only on this script (and the packages): made once.
+    # The transforms' truth depends on the CPU lane: made on every run.
+    stamp = out / "corpus.stamp"
+    source = Path(__file__).read_bytes()
+    if stamp.exists() and stamp.read_bytes() == source and (out / "manifest.json").exists():
+        transform_truth(out)
+        print(f"make_corpus.py: corpus in {out} is current; transforms written")
+        return
     corpus = Corpus(out)
     jpeg_cases(corpus)
     png_cases(corpus)
@@ -331,6 +401,8 @@ def main() -> None:
     found_cases(corpus)
     encoder_cases(out)
     (out / "manifest.json").write_text(json.dumps({"cases": corpus.cases}, indent=1))
+    transform_truth(out)
+    stamp.write_bytes(source)
     print(f"make_corpus.py: {len(corpus.cases)} cases in {out}")
 
 
