@@ -384,7 +384,7 @@ def transform_truth(out: Path) -> None:
 
 
 def main() -> None:
-    out = Path(sys.argv[1])
+    out = Path(sys.argv[1]).resolve()
     out.mkdir(parents=True, exist_ok=True)
     # The corpus depends only on this script (and the packages): made once.
     # The transforms' truth depends on the CPU lane: made on every run.
