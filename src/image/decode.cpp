@@ -7,7 +7,8 @@
 #include "flash_powder/core/factory.h"
 #include "flash_powder/image/io.h"
 #include "messages.h"
-#include "raster.h"
+#include "tensor_args.h"
+#include "finish.h"
 
 namespace fp::image {
 

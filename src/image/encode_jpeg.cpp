@@ -9,6 +9,7 @@
 #include "encoded.h"
 #include "flash_powder/image/io.h"
 #include "messages.h"
+#include "tensor_args.h"
 
 namespace fp::image {
 

@@ -1,24 +1,13 @@
 // Error messages of the image layer (internal).
 #pragma once
 
-#include <span>
 #include <string>
 #include <string_view>
-
-#include "flash_powder/core/tensor.h"
 
 namespace fp::image::detail {
 
 /// Throws fp::Error("fp::image::<function>: <source>: <problem>").
 [[noreturn]] void fail(std::string_view function, std::string_view source,
                        std::string_view problem);
-
-/// The bytes of a 1-D uint8 CPU tensor; throws naming `function` otherwise.
-std::span<const std::uint8_t> byte_span(TensorView data, std::string_view function);
-
-/// Checks that `image` is a [C, H, W] CPU tensor of `dtype` with C among
-/// `channels`, and returns it as a contiguous (H, W, C) tensor for a codec.
-Tensor interleaved(TensorView image, std::string_view function, std::span<const int> channels,
-                   bool allow_uint16 = false);
 
 }  // namespace fp::image::detail

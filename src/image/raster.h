@@ -1,4 +1,5 @@
-// Decoded pixels on their way to a tensor (internal to the image layer).
+// Decoded pixels on their way to a tensor (internal to the image layer); no
+// libtorch here, so that the decoders build alone for fuzzing.
 #pragma once
 
 #include <cstdint>
@@ -6,8 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "flash_powder/core/tensor.h"
-#include "flash_powder/image/io.h"
+#include "flash_powder/image/options.h"
 
 namespace fp::image::detail {
 
@@ -39,9 +39,6 @@ void convert_channels(Raster& raster, int channels);
 
 /// Turns 16-bit samples into 8-bit ones as `v >> 8` (Pillow, torchvision v2).
 void reduce_to_8_bits(Raster& raster);
-
-/// The raster as a contiguous [C, H, W] tensor, EXIF orientation and dtype applied.
-Tensor finish(Raster&& raster, const DecodeOptions& options);
 
 /// The EXIF orientation (1-8) in a TIFF-structured EXIF block (after any
 /// "Exif\0\0" prefix), or 1 when there is none or it cannot be read.
