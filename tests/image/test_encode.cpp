@@ -113,3 +113,30 @@ TEST(ImageEncode, NonContiguousImagesEncodeLikeContiguousOnes) {
 }
 
 }  // namespace
+
+namespace {
+
+// The README's "Images" section, compiled and run.
+TEST(ImageReadme, Section) {
+  const auto dir = std::filesystem::temp_directory_path() / "fp_image_readme";
+  std::filesystem::create_directories(dir);
+  std::filesystem::copy_file(corpus_file("jpeg_q75_420.jpg"), dir / "cat.jpg",
+                             std::filesystem::copy_options::overwrite_existing);
+  std::filesystem::current_path(dir);
+  {
+    namespace image = fp::image;
+    fp::Tensor photo = image::read_image("cat.jpg", {.mode = image::ImageReadMode::RGB});
+    fp::Tensor small = image::resize(photo, 224, 224);
+    fp::Tensor x = image::floatify(small);
+    fp::Tensor overlay =
+        image::draw_segmentation_masks(small, small.i(0).gt(128), {.alpha = 0.5});
+    image::write_png(overlay, "overlay.png");
+    image::save_image(fp::stack({x, 1.0 - x}), "row.png");
+    EXPECT_TRUE(same_pixels(image::read_image("overlay.png"), overlay));
+    EXPECT_EQ(image::read_image("row.png").size(2), 2 + 2 * (224 + 2));
+  }
+  std::filesystem::current_path(std::filesystem::temp_directory_path());
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
