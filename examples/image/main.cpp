@@ -25,7 +25,8 @@ int main(int argc, char** argv) {
 
     // A 2 x 2 grid: the photo, mirrored, gray (as RGB) and its inverse, as floats in [0, 1].
     const fp::Tensor x = image::floatify(small);
-    const fp::Tensor gray = x.mean(std::vector<std::int64_t>{0}, true).expand({3, x.size(1), x.size(2)}).to_owned();
+    const fp::Tensor gray =
+        x.mean(std::vector<std::int64_t>{0}, true).expand({3, x.size(1), x.size(2)}).to_owned();
     const fp::Tensor variants = fp::stack({x, fp::aten::flip(x, {2}), gray, 1.0 - x});
     image::save_image(variants.reshape({2, 2, 3, x.size(1), x.size(2)}), out / "grid.png",
                       {.padding = 4, .pad_value = 1.0});
@@ -39,8 +40,7 @@ int main(int argc, char** argv) {
     const fp::Tensor overlay = image::draw_bounding_boxes(
         image::draw_segmentation_masks(small, masks,
                                        {.alpha = 0.5, .colors = {{255, 64, 64}, {64, 128, 255}}}),
-        boxes,
-        {.colors = {{255, 255, 0}}, .width = 3});
+        boxes, {.colors = {{255, 255, 0}}, .width = 3});
     image::write_png(overlay, out / "overlay.png");
 
     for (const char* name : {"grid.png", "overlay.png"}) {

@@ -4,11 +4,11 @@
 #include <cstring>
 
 #include "file_io.h"
+#include "finish.h"
 #include "flash_powder/core/factory.h"
 #include "flash_powder/image/io.h"
 #include "messages.h"
 #include "tensor_args.h"
-#include "finish.h"
 
 namespace fp::image {
 

@@ -19,7 +19,8 @@ namespace {
 /// torchvision's _generate_color_palette: (i * (2^25-1, 2^15-1, 2^21-1)) % 255.
 Color palette_color(std::int64_t i) {
   const std::array<std::int64_t, 3> base{(1 << 25) - 1, (1 << 15) - 1, (1 << 21) - 1};
-  return {static_cast<std::uint8_t>(i * base[0] % 255), static_cast<std::uint8_t>(i * base[1] % 255),
+  return {static_cast<std::uint8_t>(i * base[0] % 255),
+          static_cast<std::uint8_t>(i * base[1] % 255),
           static_cast<std::uint8_t>(i * base[2] % 255)};
 }
 
@@ -78,7 +79,8 @@ Tensor draw_segmentation_masks(TensorView image, TensorView masks, const MaskOpt
                  "The masks must be of dtype bool. Got " + std::string(name(all.dtype())));
   }
   if (all.size(1) != image.size(1) || all.size(2) != image.size(2)) {
-    detail::fail(function, "the masks", "The image and the masks must have the same height and width");
+    detail::fail(function, "the masks",
+                 "The image and the masks must have the same height and width");
   }
   if (all.size(0) == 0) return image.to_owned();
   const std::vector<Color> colors = colors_for(options.colors, all.size(0), function);
@@ -111,16 +113,19 @@ struct Canvas {
     }
   }
   void hline(std::int64_t x0, std::int64_t y, std::int64_t x1, Color c, int alpha) {
-    for (std::int64_t x = std::min(x0, x1); x <= std::max(x0, x1); ++x) point(x, y, c, alpha);
+    for (std::int64_t x = std::min(x0, x1); x <= std::max(x0, x1); ++x)
+      point(x, y, c, alpha);
   }
   void vline(std::int64_t x, std::int64_t y0, std::int64_t y1, Color c, int alpha) {
-    for (std::int64_t y = std::min(y0, y1); y <= std::max(y0, y1); ++y) point(x, y, c, alpha);
+    for (std::int64_t y = std::min(y0, y1); y <= std::max(y0, y1); ++y)
+      point(x, y, c, alpha);
   }
   /// Pillow's ImagingDrawRectangle.
   void rectangle(std::int64_t x0, std::int64_t y0, std::int64_t x1, std::int64_t y1, Color c,
                  int alpha, bool fill, int w) {
     if (fill) {
-      for (std::int64_t y = y0; y <= y1; ++y) hline(x0, y, x1, c, alpha);
+      for (std::int64_t y = y0; y <= y1; ++y)
+        hline(x0, y, x1, c, alpha);
       return;
     }
     for (int i = 0; i < w; ++i) {

@@ -35,10 +35,10 @@ Tensor encode_jpeg(TensorView image, const JpegOptions& options) {
   unsigned long size = 0;
   const int width = static_cast<int>(pixels.size(1));
   const int height = static_cast<int>(pixels.size(0));
-  const int failed = tjCompress2(
-      handle.get(), pixels.data<std::uint8_t>().data(), width, 0, height,
-      gray ? TJPF_GRAY : TJPF_RGB, &jpeg, &size, gray ? TJSAMP_GRAY : TJSAMP_420, options.quality,
-      TJFLAG_ACCURATEDCT);
+  const int failed =
+      tjCompress2(handle.get(), pixels.data<std::uint8_t>().data(), width, 0, height,
+                  gray ? TJPF_GRAY : TJPF_RGB, &jpeg, &size, gray ? TJSAMP_GRAY : TJSAMP_420,
+                  options.quality, TJFLAG_ACCURATEDCT);
   std::unique_ptr<unsigned char, decltype(&tjFree)> owned(jpeg, &tjFree);
   if (failed != 0) detail::fail("encode_jpeg", "the image", tjGetErrorStr2(handle.get()));
   return detail::byte_tensor(owned.get(), size);

@@ -21,7 +21,8 @@ struct ContextDeleter {
 };
 
 void check(int code, const char* what) {
-  if (code != 0) detail::fail("encode_png", "the image", std::string(what) + ": " + spng_strerror(code));
+  if (code != 0)
+    detail::fail("encode_png", "the image", std::string(what) + ": " + spng_strerror(code));
 }
 
 std::uint8_t color_type(int channels) {
@@ -59,19 +60,19 @@ Tensor encode_png(TensorView image, const PngOptions& options) {
   check(spng_set_ihdr(ctx, &ihdr), "bad image header");
   const int level = options.fast ? 1 : options.compression_level;
   check(spng_set_option(ctx, SPNG_IMG_COMPRESSION_LEVEL, level), "bad compression level");
-  if (options.fast) check(spng_set_option(ctx, SPNG_IMG_COMPRESSION_STRATEGY, Z_RLE), "bad strategy");
+  if (options.fast)
+    check(spng_set_option(ctx, SPNG_IMG_COMPRESSION_STRATEGY, Z_RLE), "bad strategy");
   check(spng_set_option(ctx, SPNG_FILTER_CHOICE, SPNG_FILTER_CHOICE_ALL), "bad filter choice");
   // 16-bit samples go in host order; libspng writes them big-endian.
   const void* samples = ihdr.bit_depth == 16
                             ? static_cast<const void*>(pixels.data<std::uint16_t>().data())
                             : static_cast<const void*>(pixels.data<std::uint8_t>().data());
-  check(spng_encode_image(ctx, samples, pixels.nbytes(), SPNG_FMT_PNG,
-                          SPNG_ENCODE_FINALIZE),
+  check(spng_encode_image(ctx, samples, pixels.nbytes(), SPNG_FMT_PNG, SPNG_ENCODE_FINALIZE),
         "cannot encode");
   std::size_t size = 0;
   int error = 0;
   std::unique_ptr<void, decltype(&std::free)> png(spng_get_png_buffer(ctx, &size, &error),
-                                                   &std::free);
+                                                  &std::free);
   check(error, "cannot encode");
   return detail::byte_tensor(png.get(), size);
 }

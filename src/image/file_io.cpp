@@ -33,12 +33,13 @@ class Descriptor {
   int fd_;
 };
 
-std::string reason() { return std::strerror(errno); }
+std::string reason() {
+  return std::strerror(errno);
+}
 
 }  // namespace
 
-std::vector<std::uint8_t> read_whole_file(const std::filesystem::path& path,
-                                          const char* function) {
+std::vector<std::uint8_t> read_whole_file(const std::filesystem::path& path, const char* function) {
   Descriptor file(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
   if (file.get() < 0) fail(function, path.string(), "cannot open: " + reason());
   struct stat info {};

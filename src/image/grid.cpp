@@ -46,8 +46,8 @@ Tensor make_grid(TensorView images, const GridOptions& options) {
   if (!images.is_defined()) detail::fail("make_grid", "the images", "the tensor is undefined");
   if (images.dim() < 2 || images.dim() > 4) {
     detail::fail("make_grid", "the images",
-                 "expected [B, C, H, W], [C, H, W] or [H, W], got " +
-                     std::to_string(images.dim()) + " dimensions");
+                 "expected [B, C, H, W], [C, H, W] or [H, W], got " + std::to_string(images.dim()) +
+                     " dimensions");
   }
   if (images.numel() == 0) detail::fail("make_grid", "the images", "the tensor is empty");
   if (options.nrow < 1 || options.padding < 0) {
@@ -56,7 +56,8 @@ Tensor make_grid(TensorView images, const GridOptions& options) {
   Tensor batch = as_batch(images);
   if (options.normalize) {
     if (options.scale_each) {
-      for (std::int64_t k = 0; k < batch.size(0); ++k) normalize_range(batch.i_mut(k), options);
+      for (std::int64_t k = 0; k < batch.size(0); ++k)
+        normalize_range(batch.i_mut(k), options);
     } else {
       normalize_range(batch.i_mut(fp::all), options);
     }

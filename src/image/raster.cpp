@@ -3,11 +3,11 @@
 #include <algorithm>
 #include <cstring>
 
+#include "finish.h"
 #include "flash_powder/core/factory.h"
 #include "flash_powder/image/convert.h"
 #include "flash_powder/ops/aten.h"
 #include "messages.h"
-#include "finish.h"
 
 namespace fp::image::detail {
 
@@ -24,7 +24,8 @@ void deinterleave(const Raster& raster, T* out) {
     return;
   }
   for (std::size_t i = 0; i < plane; ++i) {
-    for (int k = 0; k < c; ++k) out[k * plane + i] = in[i * c + k];
+    for (int k = 0; k < c; ++k)
+      out[k * plane + i] = in[i * c + k];
   }
 }
 

@@ -21,15 +21,13 @@ struct Raster {
   int exif_orientation = 1;  ///< 1-8, 1 when the file has none
   std::vector<std::uint8_t> pixels;
 
-  std::size_t row_bytes() const {
-    return static_cast<std::size_t>(width) * channels * (bits / 8);
-  }
+  std::size_t row_bytes() const { return static_cast<std::size_t>(width) * channels * (bits / 8); }
 };
 
 /// Throws fp::Error for a zero-sized image or one above `max_pixels`, before
 /// anything is allocated for it.
-void check_dimensions(const std::string& function, const std::string& source,
-                      std::int64_t width, std::int64_t height, std::uint64_t max_pixels);
+void check_dimensions(const std::string& function, const std::string& source, std::int64_t width,
+                      std::int64_t height, std::uint64_t max_pixels);
 
 /// The channel count `mode` asks for, given the file's own.
 int channels_for(ImageReadMode mode, int file_channels);

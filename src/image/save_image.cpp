@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <cctype>
 
+#include "flash_powder/base/dtype.h"
 #include "flash_powder/image/draw.h"
 #include "flash_powder/image/io.h"
-#include "flash_powder/base/dtype.h"
 #include "messages.h"
 
 namespace fp::image {
@@ -39,9 +39,9 @@ Tensor to_pixels(Tensor grid) {
 void save_image(TensorView images, const std::filesystem::path& path, const GridOptions& options) {
   if (!images.is_defined()) detail::fail("save_image", path.string(), "the tensor is undefined");
   if (images.dtype() != DType::U8 && !is_floating_point(images.dtype())) {
-    detail::fail("save_image", path.string(),
-                 "expected uint8 pixels or floats in [0, 1], got " +
-                     std::string(name(images.dtype())));
+    detail::fail(
+        "save_image", path.string(),
+        "expected uint8 pixels or floats in [0, 1], got " + std::string(name(images.dtype())));
   }
   if (images.dim() < 2 || images.dim() > 5) {
     detail::fail("save_image", path.string(),

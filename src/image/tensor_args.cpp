@@ -23,8 +23,7 @@ std::span<const std::uint8_t> byte_span(TensorView data, std::string_view functi
 Tensor interleaved(TensorView image, std::string_view function, std::span<const int> channels,
                    bool allow_uint16) {
   if (!image.is_defined()) fail(function, "the image", "the tensor is undefined");
-  const bool dtype_ok =
-      image.dtype() == DType::U8 || (allow_uint16 && image.dtype() == DType::U16);
+  const bool dtype_ok = image.dtype() == DType::U8 || (allow_uint16 && image.dtype() == DType::U16);
   if (image.dim() != 3 || !dtype_ok || image.device() != Device::cpu()) {
     fail(function, "the image",
          std::string("expected a [C, H, W] ") + (allow_uint16 ? "uint8 or uint16" : "uint8") +
@@ -34,7 +33,8 @@ Tensor interleaved(TensorView image, std::string_view function, std::span<const 
   const auto c = static_cast<int>(image.size(0));
   if (std::find(channels.begin(), channels.end(), c) == channels.end()) {
     std::string allowed;
-    for (int n : channels) allowed += (allowed.empty() ? "" : ", ") + std::to_string(n);
+    for (int n : channels)
+      allowed += (allowed.empty() ? "" : ", ") + std::to_string(n);
     fail(function, "the image",
          std::to_string(c) + " channels; this encoder takes " + allowed + " channels");
   }

@@ -16,8 +16,12 @@
 
 namespace fp_test::image {
 
-inline std::filesystem::path corpus_dir() { return FP_IMAGE_CORPUS_DIR; }
-inline std::filesystem::path corpus_file(const std::string& name) { return corpus_dir() / name; }
+inline std::filesystem::path corpus_dir() {
+  return FP_IMAGE_CORPUS_DIR;
+}
+inline std::filesystem::path corpus_file(const std::string& name) {
+  return corpus_dir() / name;
+}
 
 struct Case {
   std::string name;
@@ -40,22 +44,24 @@ inline std::vector<Case> cases() {
 
 inline std::map<std::string, fp::Tensor> expected(const Case& c) {
   std::map<std::string, fp::Tensor> out;
-  for (auto& [name, tensor] : fp::safetensors::load(c.expected)) out.emplace(name, tensor);
+  for (auto& [name, tensor] : fp::safetensors::load(c.expected))
+    out.emplace(name, tensor);
   return out;
 }
 
 /// Equal dtype, shape and every element; on failure says where the first difference is.
 inline ::testing::AssertionResult same_pixels(const fp::Tensor& actual, const fp::Tensor& wanted) {
   if (actual.dtype() != wanted.dtype()) {
-    return ::testing::AssertionFailure() << "dtype " << fp::name(actual.dtype()) << " != "
-                                         << fp::name(wanted.dtype());
+    return ::testing::AssertionFailure()
+           << "dtype " << fp::name(actual.dtype()) << " != " << fp::name(wanted.dtype());
   }
   const std::vector<std::int64_t> a(actual.sizes().begin(), actual.sizes().end());
   const std::vector<std::int64_t> b(wanted.sizes().begin(), wanted.sizes().end());
   if (a != b) {
     auto text = [](const std::vector<std::int64_t>& s) {
       std::string t;
-      for (auto v : s) t += (t.empty() ? "" : ", ") + std::to_string(v);
+      for (auto v : s)
+        t += (t.empty() ? "" : ", ") + std::to_string(v);
       return "[" + t + "]";
     };
     return ::testing::AssertionFailure() << "shape " << text(a) << " != " << text(b);

@@ -8,10 +8,11 @@ using fp::image::DecodeOptions;
 using fp::image::ImageReadMode;
 using fp_test::image::same_pixels;
 
-const std::pair<const char*, ImageReadMode> kModes[] = {
-    {"Unchanged", ImageReadMode::Unchanged}, {"Gray", ImageReadMode::Gray},
-    {"GrayAlpha", ImageReadMode::GrayAlpha}, {"RGB", ImageReadMode::RGB},
-    {"RGBA", ImageReadMode::RGBA}};
+const std::pair<const char*, ImageReadMode> kModes[] = {{"Unchanged", ImageReadMode::Unchanged},
+                                                        {"Gray", ImageReadMode::Gray},
+                                                        {"GrayAlpha", ImageReadMode::GrayAlpha},
+                                                        {"RGB", ImageReadMode::RGB},
+                                                        {"RGBA", ImageReadMode::RGBA}};
 
 /// Decodes every case of `kind` whose name starts with `prefix` in every mode.
 int check_cases(const std::string& kind, const std::string& prefix) {
@@ -23,24 +24,31 @@ int check_cases(const std::string& kind, const std::string& prefix) {
       // Pillow cannot say what a 16-bit colour PNG is Unchanged (make_corpus.py).
       if (!expected.count(mode_name)) continue;
       SCOPED_TRACE(c.name + " (" + c.file.string() + ") mode " + mode_name);
-      EXPECT_TRUE(same_pixels(fp::image::read_image(c.file, {.mode = mode}), expected.at(mode_name)));
+      EXPECT_TRUE(
+          same_pixels(fp::image::read_image(c.file, {.mode = mode}), expected.at(mode_name)));
       ++compared;
     }
     if (expected.count("RGB_as_stored")) {
       SCOPED_TRACE(c.name + " without EXIF orientation");
       EXPECT_TRUE(same_pixels(fp::image::read_image(c.file, {.mode = ImageReadMode::RGB,
-                                                            .apply_exif_orientation = false}),
+                                                             .apply_exif_orientation = false}),
                               expected.at("RGB_as_stored")));
     }
   }
   return compared;
 }
 
-TEST(ImageDecode, JpegEqualsPillow) { EXPECT_GE(check_cases("generated", "jpeg_"), 5 * 20); }
+TEST(ImageDecode, JpegEqualsPillow) {
+  EXPECT_GE(check_cases("generated", "jpeg_"), 5 * 20);
+}
 
-TEST(ImageDecode, PngEqualsPillow) { EXPECT_GE(check_cases("generated", "png_"), 5 * 20); }
+TEST(ImageDecode, PngEqualsPillow) {
+  EXPECT_GE(check_cases("generated", "png_"), 5 * 20);
+}
 
-TEST(ImageDecode, WebpEqualsPillow) { EXPECT_EQ(check_cases("generated", "webp_"), 5 * 4); }
+TEST(ImageDecode, WebpEqualsPillow) {
+  EXPECT_EQ(check_cases("generated", "webp_"), 5 * 4);
+}
 
 TEST(ImageDecode, ImagesNobodyHereMadeEqualPillow) {
   EXPECT_GE(check_cases("found", ""), 5 * 20);

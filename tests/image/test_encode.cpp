@@ -12,14 +12,15 @@ using fp_test::image::same_pixels;
 ::testing::AssertionResult same_bytes(const fp::Tensor& actual, const std::filesystem::path& file) {
   const fp::Tensor wanted = image::read_file(file);
   if (actual.is_equal(wanted)) return ::testing::AssertionSuccess();
-  return ::testing::AssertionFailure() << actual.numel() << " bytes, Pillow wrote " << wanted.numel()
-                                       << " to " << file;
+  return ::testing::AssertionFailure()
+         << actual.numel() << " bytes, Pillow wrote " << wanted.numel() << " to " << file;
 }
 
 TEST(ImageEncode, JpegIsByteIdenticalToPillow) {
   for (const char* name : {"rgb", "rgb_1001x777", "gray"}) {
     SCOPED_TRACE(name);
-    const fp::Tensor pixels = image::read_image(corpus_file("encode_" + std::string(name) + ".png"));
+    const fp::Tensor pixels =
+        image::read_image(corpus_file("encode_" + std::string(name) + ".png"));
     EXPECT_TRUE(same_bytes(image::encode_jpeg(pixels),
                            corpus_file("encode_" + std::string(name) + ".pillow_q75.jpg")));
     EXPECT_TRUE(same_bytes(image::encode_jpeg(pixels, {.quality = 90}),
@@ -28,8 +29,9 @@ TEST(ImageEncode, JpegIsByteIdenticalToPillow) {
 }
 
 TEST(ImageEncode, PngRoundTripsExactly) {
-  for (const char* name : {"png_L.png", "png_LA.png", "png_RGB.png", "png_RGBA.png", "png_gray16.png",
-                           "png_ga16.png", "png_rgb16.png", "png_rgba16.png", "png_1001x777.png"}) {
+  for (const char* name :
+       {"png_L.png", "png_LA.png", "png_RGB.png", "png_RGBA.png", "png_gray16.png", "png_ga16.png",
+        "png_rgb16.png", "png_rgba16.png", "png_1001x777.png"}) {
     SCOPED_TRACE(name);
     const fp::Tensor pixels = image::read_image(corpus_file(name));
     for (const image::PngOptions options :
@@ -51,7 +53,8 @@ TEST(ImageEncode, WebpLosslessRoundTripsAndLossyIsClose) {
   for (const char* name : {"png_RGB.png", "png_RGBA.png"}) {
     SCOPED_TRACE(name);
     const fp::Tensor pixels = image::read_image(corpus_file(name));
-    EXPECT_TRUE(same_pixels(image::decode_webp(image::encode_webp(pixels, {.lossless = true})), pixels));
+    EXPECT_TRUE(
+        same_pixels(image::decode_webp(image::encode_webp(pixels, {.lossless = true})), pixels));
     const fp::Tensor lossy = image::decode_webp(image::encode_webp(pixels, {.quality = 95}));
     const double error =
         (lossy.to(fp::DType::F32) - pixels.to(fp::DType::F32)).abs().mean().item<double>();
@@ -93,17 +96,21 @@ TEST(ImageEncode, BadImagesAreRefused) {
   const fp::Tensor flat = fp::zeros({8, 8}, fp::DType::U8);
   EXPECT_FP_ERROR("fp::image::encode_jpeg: the image: 4 channels; this encoder takes 1, 3 channels",
                   image::encode_jpeg(rgba));
-  EXPECT_FP_ERROR("expected a [C, H, W] uint8 CPU tensor, got a 3-D float32", image::encode_jpeg(floats));
+  EXPECT_FP_ERROR("expected a [C, H, W] uint8 CPU tensor, got a 3-D float32",
+                  image::encode_jpeg(floats));
   EXPECT_FP_ERROR("expected a [C, H, W] uint8 or uint16 CPU tensor, got a 2-D uint8",
                   image::encode_png(flat));
   EXPECT_FP_ERROR("fp::image::encode_webp: the image: 1 channels; this encoder takes 3, 4 channels",
                   image::encode_webp(fp::zeros({1, 8, 8}, fp::DType::U8)));
   EXPECT_FP_ERROR("zero height or width", image::encode_png(fp::zeros({3, 0, 8}, fp::DType::U8)));
-  EXPECT_FP_ERROR("quality 0 is not between 1 and 100", image::encode_jpeg(rgba.i(fp::slice(0, 3)), {.quality = 0}));
+  EXPECT_FP_ERROR("quality 0 is not between 1 and 100",
+                  image::encode_jpeg(rgba.i(fp::slice(0, 3)), {.quality = 0}));
   EXPECT_FP_ERROR("compression_level 10 is not between 0 and 9",
                   image::encode_png(rgba, {.compression_level = 10}));
-  EXPECT_FP_ERROR("quality 101.00 is not between 0 and 100", image::encode_webp(rgba, {.quality = 101}));
-  EXPECT_FP_ERROR("fp::image::encode_png: the image: the tensor is undefined", image::encode_png(fp::Tensor()));
+  EXPECT_FP_ERROR("quality 101.00 is not between 0 and 100",
+                  image::encode_webp(rgba, {.quality = 101}));
+  EXPECT_FP_ERROR("fp::image::encode_png: the image: the tensor is undefined",
+                  image::encode_png(fp::Tensor()));
 }
 
 TEST(ImageEncode, NonContiguousImagesEncodeLikeContiguousOnes) {
@@ -128,8 +135,7 @@ TEST(ImageReadme, Section) {
     fp::Tensor photo = image::read_image("cat.jpg", {.mode = image::ImageReadMode::RGB});
     fp::Tensor small = image::resize(photo, 224, 224);
     fp::Tensor x = image::floatify(small);
-    fp::Tensor overlay =
-        image::draw_segmentation_masks(small, small.i(0).gt(128), {.alpha = 0.5});
+    fp::Tensor overlay = image::draw_segmentation_masks(small, small.i(0).gt(128), {.alpha = 0.5});
     image::write_png(overlay, "overlay.png");
     image::save_image(fp::stack({x, 1.0 - x}), "row.png");
     EXPECT_TRUE(same_pixels(image::read_image("overlay.png"), overlay));

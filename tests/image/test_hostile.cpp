@@ -21,19 +21,21 @@ std::uint32_t crc32(const std::uint8_t* data, std::size_t size) {
   std::uint32_t crc = 0xFFFFFFFFu;
   for (std::size_t i = 0; i < size; ++i) {
     crc ^= data[i];
-    for (int k = 0; k < 8; ++k) crc = (crc >> 1) ^ (0xEDB88320u & (0u - (crc & 1u)));
+    for (int k = 0; k < 8; ++k)
+      crc = (crc >> 1) ^ (0xEDB88320u & (0u - (crc & 1u)));
   }
   return ~crc;
 }
 
 void put_be32(std::vector<std::uint8_t>& b, std::size_t at, std::uint32_t v) {
-  for (int k = 0; k < 4; ++k) b[at + k] = static_cast<std::uint8_t>(v >> (24 - 8 * k));
+  for (int k = 0; k < 4; ++k)
+    b[at + k] = static_cast<std::uint8_t>(v >> (24 - 8 * k));
 }
 
-const char* const kFiles[] = {"jpeg_q75_420.jpg", "jpeg_progressive.jpg", "jpeg_arithmetic.jpg",
-                              "jpeg_cmyk.jpg",    "png_RGB.png",          "png_adam7.png",
-                              "png_palette_trns.png", "png_rgb16.png",     "webp_lossy.webp",
-                              "webp_lossless_alpha.webp"};
+const char* const kFiles[] = {
+    "jpeg_q75_420.jpg", "jpeg_progressive.jpg",    "jpeg_arithmetic.jpg",  "jpeg_cmyk.jpg",
+    "png_RGB.png",      "png_adam7.png",           "png_palette_trns.png", "png_rgb16.png",
+    "webp_lossy.webp",  "webp_lossless_alpha.webp"};
 
 TEST(ImageHostile, EveryTruncationThrows) {
   int refused = 0;
@@ -55,7 +57,8 @@ TEST(ImageHostile, EveryTruncationThrows) {
 TEST(ImageHostile, TruncatedFileIsNamedInTheMessage) {
   const auto whole = bytes_of("jpeg_q75_420.jpg");
   const auto path = std::filesystem::temp_directory_path() / "fp_image_truncated.jpg";
-  image::write_file(path, fp::tensor(std::vector<std::uint8_t>(whole.begin(), whole.begin() + whole.size() / 2)));
+  image::write_file(
+      path, fp::tensor(std::vector<std::uint8_t>(whole.begin(), whole.begin() + whole.size() / 2)));
   EXPECT_FP_ERROR("fp::image::decode_jpeg: " + path.string() + ": the JPEG data is truncated",
                   image::read_image(path));
   std::filesystem::remove(path);
@@ -88,7 +91,8 @@ TEST(ImageHostile, EmptyAndUnknownData) {
   const std::vector<std::uint8_t> empty;
   EXPECT_FP_ERROR("not a JPEG, PNG or WebP image (no bytes)", image::decode_image(empty));
   const std::vector<std::uint8_t> bmp = {'B', 'M', 0x36, 0, 0, 0, 0, 0, 0, 0};
-  EXPECT_FP_ERROR("not a JPEG, PNG or WebP image (first bytes 42 4d 36 00", image::decode_image(bmp));
+  EXPECT_FP_ERROR("not a JPEG, PNG or WebP image (first bytes 42 4d 36 00",
+                  image::decode_image(bmp));
   const std::vector<std::uint8_t> gif = {'G', 'I', 'F', '8', '9', 'a', 1, 0, 1, 0};
   EXPECT_FP_ERROR("GIF is not supported", image::decode_image(gif));
   const std::vector<std::uint8_t> soi = {0xFF, 0xD8, 0xFF};
@@ -106,18 +110,19 @@ TEST(ImageHostile, DecompressionBombsAreRefusedBeforeAllocating) {
 
   auto jpeg = bytes_of("jpeg_q75_420.jpg");
   std::size_t sof = 2;
-  while (sof + 9 < jpeg.size() && !(jpeg[sof] == 0xFF && jpeg[sof + 1] == 0xC0)) ++sof;
+  while (sof + 9 < jpeg.size() && !(jpeg[sof] == 0xFF && jpeg[sof + 1] == 0xC0))
+    ++sof;
   ASSERT_LT(sof + 9, jpeg.size());
   jpeg[sof + 5] = jpeg[sof + 7] = 0xEA;  // 60000 x 60000
   jpeg[sof + 6] = jpeg[sof + 8] = 0x60;
   EXPECT_FP_ERROR("fp::image::decode_jpeg: bomb.jpg: the image is 60000x60000",
                   image::decode_image(jpeg, {}, "bomb.jpg"));
 
-  EXPECT_FP_ERROR("raise DecodeOptions::max_pixels",
-                  image::read_image(fp_test::image::corpus_file("webp_lossy.webp"),
-                                    {.max_pixels = 100}));
-  EXPECT_NO_THROW(image::read_image(fp_test::image::corpus_file("webp_lossy.webp"),
-                                    {.max_pixels = 45 * 67}));
+  EXPECT_FP_ERROR(
+      "raise DecodeOptions::max_pixels",
+      image::read_image(fp_test::image::corpus_file("webp_lossy.webp"), {.max_pixels = 100}));
+  EXPECT_NO_THROW(
+      image::read_image(fp_test::image::corpus_file("webp_lossy.webp"), {.max_pixels = 45 * 67}));
 }
 
 TEST(ImageHostile, ZeroSizedImagesAreRefused) {

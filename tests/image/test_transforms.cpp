@@ -16,10 +16,11 @@ using fp_test::image::same_pixels;
 /// torchvision's outputs for this lane's CPU capability.
 const std::map<std::string, fp::Tensor>& truth() {
   static const std::map<std::string, fp::Tensor> loaded = [] {
-    const auto path = corpus_file("transforms-" + std::string(fp::torch_cpu_capability()) +
-                                  ".safetensors");
+    const auto path =
+        corpus_file("transforms-" + std::string(fp::torch_cpu_capability()) + ".safetensors");
     std::map<std::string, fp::Tensor> out;
-    for (auto& [name, tensor] : fp::safetensors::load(path)) out.emplace(name, tensor);
+    for (auto& [name, tensor] : fp::safetensors::load(path))
+      out.emplace(name, tensor);
     return out;
   }();
   return loaded;
@@ -31,7 +32,9 @@ const fp::Tensor& expected(const std::string& key) {
   return found->second;
 }
 
-fp::Tensor rgb() { return image::read_image(corpus_file("png_RGB.png")); }
+fp::Tensor rgb() {
+  return image::read_image(corpus_file("png_RGB.png"));
+}
 
 fp::Tensor crops() {
   const fp::Tensor floats = image::floatify(rgb());
@@ -53,7 +56,8 @@ fp::Tensor boxes() {
 
 TEST(ImageTransforms, FloatifyEqualsToDtype) {
   EXPECT_TRUE(same_pixels(image::floatify(rgb()), expected("floatify_f32")));
-  EXPECT_TRUE(same_pixels(image::floatify(rgb(), {.dtype = fp::DType::F64}), expected("floatify_f64")));
+  EXPECT_TRUE(
+      same_pixels(image::floatify(rgb(), {.dtype = fp::DType::F64}), expected("floatify_f64")));
 }
 
 TEST(ImageTransforms, ResizeEqualsTorchvisionBitForBit) {
@@ -94,9 +98,10 @@ TEST(ImageTransforms, ResizeRefusesBadInput) {
   EXPECT_FP_ERROR("expected uint8 or floating pixels, got int32",
                   image::resize(fp::zeros({1, 4, 4}, fp::DType::I32), 2, 2));
   EXPECT_FP_ERROR("0x5 is not a positive size", image::resize(rgb(), 0, 5));
-  EXPECT_FP_ERROR("Lanczos needs antialias = true",
-                  image::resize(rgb(), 5, 5, {.interpolation = image::Interpolation::Lanczos,
-                                              .antialias = false}));
+  EXPECT_FP_ERROR(
+      "Lanczos needs antialias = true",
+      image::resize(rgb(), 5, 5,
+                    {.interpolation = image::Interpolation::Lanczos, .antialias = false}));
 }
 
 TEST(ImageTransforms, MakeGridEqualsTorchvision) {
@@ -113,20 +118,26 @@ TEST(ImageTransforms, MakeGridEqualsTorchvision) {
   EXPECT_TRUE(same_pixels(image::make_grid(c.i(fp::all, fp::slice(0, 1)), {.nrow = 3}),
                           expected("grid_gray")));
   EXPECT_TRUE(same_pixels(image::make_grid(c.i(0)), expected("grid_single")));
-  EXPECT_FP_ERROR("fp::image::make_grid: the images: expected [B, C, H, W], [C, H, W] or [H, W], got 5",
-                  image::make_grid(fp::zeros({1, 1, 1, 2, 2})));
+  EXPECT_FP_ERROR(
+      "fp::image::make_grid: the images: expected [B, C, H, W], [C, H, W] or [H, W], got 5",
+      image::make_grid(fp::zeros({1, 1, 1, 2, 2})));
   EXPECT_FP_ERROR("nrow must be positive", image::make_grid(c, {.nrow = 0}));
 }
 
 TEST(ImageTransforms, SaveImageWritesWhatTorchvisionSaves) {
   const auto path = std::filesystem::temp_directory_path() / "fp_save_image_row.png";
   image::save_image(crops(), path);  // [B, C, H, W]: one row
-  EXPECT_TRUE(same_pixels(image::read_image(path), image::read_image(corpus_file("save_image_row.png"))));
+  EXPECT_TRUE(
+      same_pixels(image::read_image(path), image::read_image(corpus_file("save_image_row.png"))));
   // [V, B, C, H, W]: V rows of B, the seed's grid.
   const fp::Tensor rows = crops().i(fp::slice(0, 4)).reshape({2, 2, 3, 20, 30});
   image::save_image(rows, path);
-  EXPECT_TRUE(same_pixels(image::read_image(path),
-                          image::make_grid(crops().i(fp::slice(0, 4)), {.nrow = 2}).mul(255).add(0.5).clamp(0, 255).to(fp::DType::U8)));
+  EXPECT_TRUE(
+      same_pixels(image::read_image(path), image::make_grid(crops().i(fp::slice(0, 4)), {.nrow = 2})
+                                               .mul(255)
+                                               .add(0.5)
+                                               .clamp(0, 255)
+                                               .to(fp::DType::U8)));
   // uint8 [C, H, W] is saved as it is.
   image::save_image(rgb(), path);
   EXPECT_TRUE(same_pixels(image::read_image(path), rgb()));
@@ -135,24 +146,29 @@ TEST(ImageTransforms, SaveImageWritesWhatTorchvisionSaves) {
                   image::save_image(rgb(), "/tmp/fp_never.bmp"));
   EXPECT_FP_ERROR("expected uint8 pixels or floats in [0, 1], got int64",
                   image::save_image(fp::zeros({3, 2, 2}, fp::DType::I64), "/tmp/fp_never.png"));
-  EXPECT_FP_ERROR("got 6 dimensions", image::save_image(fp::zeros({1, 1, 1, 3, 2, 2}), "/tmp/x.png"));
+  EXPECT_FP_ERROR("got 6 dimensions",
+                  image::save_image(fp::zeros({1, 1, 1, 3, 2, 2}), "/tmp/x.png"));
 }
 
 TEST(ImageTransforms, DrawSegmentationMasksEqualsTorchvision) {
   const fp::Tensor pixels = rgb();
   const fp::Tensor m = masks(pixels);
   EXPECT_TRUE(same_pixels(image::draw_segmentation_masks(pixels, m), expected("masks_default")));
-  EXPECT_TRUE(same_pixels(
-      image::draw_segmentation_masks(pixels, m, {.alpha = 0.5, .colors = {{255, 0, 0}, {0, 255, 0}, {0, 0, 255}}}),
-      expected("masks_colors")));
-  EXPECT_TRUE(same_pixels(
-      image::draw_segmentation_masks(image::floatify(pixels), m, {.alpha = 0.3, .colors = {{10, 200, 30}}}),
-      expected("masks_float")));
-  EXPECT_TRUE(same_pixels(image::draw_segmentation_masks(pixels, m.i(0)), expected("masks_single")));
-  EXPECT_FP_ERROR("The masks must be of dtype bool", image::draw_segmentation_masks(pixels, m.to(fp::DType::U8)));
+  EXPECT_TRUE(
+      same_pixels(image::draw_segmentation_masks(
+                      pixels, m, {.alpha = 0.5, .colors = {{255, 0, 0}, {0, 255, 0}, {0, 0, 255}}}),
+                  expected("masks_colors")));
+  EXPECT_TRUE(same_pixels(image::draw_segmentation_masks(image::floatify(pixels), m,
+                                                         {.alpha = 0.3, .colors = {{10, 200, 30}}}),
+                          expected("masks_float")));
+  EXPECT_TRUE(
+      same_pixels(image::draw_segmentation_masks(pixels, m.i(0)), expected("masks_single")));
+  EXPECT_FP_ERROR("The masks must be of dtype bool",
+                  image::draw_segmentation_masks(pixels, m.to(fp::DType::U8)));
   EXPECT_FP_ERROR("must have the same height and width",
                   image::draw_segmentation_masks(pixels, m.i(fp::all, fp::slice(0, 5))));
-  EXPECT_FP_ERROR("Pass an RGB image", image::draw_segmentation_masks(pixels.i(fp::slice(0, 1)), m));
+  EXPECT_FP_ERROR("Pass an RGB image",
+                  image::draw_segmentation_masks(pixels.i(fp::slice(0, 1)), m));
   EXPECT_FP_ERROR("but got 2 < 3",
                   image::draw_segmentation_masks(pixels, m, {.colors = {{1, 2, 3}, {4, 5, 6}}}));
 }
@@ -160,15 +176,20 @@ TEST(ImageTransforms, DrawSegmentationMasksEqualsTorchvision) {
 TEST(ImageTransforms, DrawBoundingBoxesEqualsTorchvision) {
   const fp::Tensor pixels = rgb();
   EXPECT_TRUE(same_pixels(image::draw_bounding_boxes(pixels, boxes()), expected("boxes_default")));
-  EXPECT_TRUE(same_pixels(image::draw_bounding_boxes(pixels, boxes(), {.colors = {{255, 0, 0}}, .width = 3}),
-                          expected("boxes_width3")));
-  EXPECT_TRUE(same_pixels(image::draw_bounding_boxes(pixels, boxes(), {.colors = {{0, 255, 255}}, .fill = true}),
-                          expected("boxes_fill")));
-  EXPECT_TRUE(same_pixels(image::draw_bounding_boxes(pixels.i(fp::slice(0, 1)), boxes(), {.width = 2}),
-                          expected("boxes_gray")));
-  EXPECT_TRUE(same_pixels(image::draw_bounding_boxes(image::floatify(pixels), boxes(), {.colors = {{255, 255, 0}}}),
-                          expected("boxes_float")));
-  EXPECT_FP_ERROR("expected an [N, 4] tensor", image::draw_bounding_boxes(pixels, fp::zeros({2, 3})));
+  EXPECT_TRUE(same_pixels(
+      image::draw_bounding_boxes(pixels, boxes(), {.colors = {{255, 0, 0}}, .width = 3}),
+      expected("boxes_width3")));
+  EXPECT_TRUE(same_pixels(
+      image::draw_bounding_boxes(pixels, boxes(), {.colors = {{0, 255, 255}}, .fill = true}),
+      expected("boxes_fill")));
+  EXPECT_TRUE(
+      same_pixels(image::draw_bounding_boxes(pixels.i(fp::slice(0, 1)), boxes(), {.width = 2}),
+                  expected("boxes_gray")));
+  EXPECT_TRUE(same_pixels(
+      image::draw_bounding_boxes(image::floatify(pixels), boxes(), {.colors = {{255, 255, 0}}}),
+      expected("boxes_float")));
+  EXPECT_FP_ERROR("expected an [N, 4] tensor",
+                  image::draw_bounding_boxes(pixels, fp::zeros({2, 3})));
   EXPECT_FP_ERROR("(xmin, ymin, xmax, ymax) format",
                   image::draw_bounding_boxes(pixels, fp::tensor({{5, 5, 1, 1}})));
   EXPECT_FP_ERROR("Only grayscale and RGB images are supported",
@@ -181,7 +202,8 @@ TEST(ImageTransforms, ScaleToDomainMapsMinToZeroAndMaxToOne) {
   v = torch.tensor([[-3., 1.], [5., 0.]])
   s = (v - v.min()) / (v.max() - v.min())
   */
-  EXPECT_EQ(image::scale_to_domain(values).to_vector<float>(), fp_test::truth<std::vector<float>>("s.flatten().tolist()"));
+  EXPECT_EQ(image::scale_to_domain(values).to_vector<float>(),
+            fp_test::truth<std::vector<float>>("s.flatten().tolist()"));
   EXPECT_TRUE(image::scale_to_domain(fp::full({2, 2}, 7)).is_equal(fp::zeros({2, 2})));
   EXPECT_FP_ERROR("fp::image::scale_to_domain: the image: the tensor is empty",
                   image::scale_to_domain(fp::zeros({0})));

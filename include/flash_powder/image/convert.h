@@ -11,7 +11,7 @@ namespace fp::image {
 
 /// Options of floatify.
 struct FloatifyOptions {
-  DType dtype = DType::F32;                   ///< a floating dtype
+  DType dtype = DType::F32;                     ///< a floating dtype
   std::optional<Device> device = std::nullopt;  ///< where the result lives (default: the input's)
 };
 

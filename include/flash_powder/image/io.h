@@ -49,8 +49,7 @@ Tensor encode_jpeg(TensorView image, const JpegOptions& options = {});
 Tensor encode_webp(TensorView image, const WebpOptions& options = {});
 
 /// encode_png then write_file. Python: `torchvision.io.write_png`.
-void write_png(TensorView image, const std::filesystem::path& path,
-               const PngOptions& options = {});
+void write_png(TensorView image, const std::filesystem::path& path, const PngOptions& options = {});
 /// encode_jpeg then write_file. Python: `torchvision.io.write_jpeg`.
 void write_jpeg(TensorView image, const std::filesystem::path& path,
                 const JpegOptions& options = {});
