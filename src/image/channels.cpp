@@ -66,7 +66,7 @@ void convert_channels(Raster& raster, int channels) {
   if (raster.channels == channels) return;
   const auto count = static_cast<std::size_t>(raster.height * raster.width);
   const int from = raster.channels;
-  std::vector<std::uint8_t> out(count * channels);
+  Bytes out(count * channels);
   const std::uint8_t* in = raster.pixels.data();
   for (std::size_t i = 0; i < count; ++i) {
     convert_pixel(in + i * from, from, out.data() + i * channels, channels);

@@ -13,19 +13,34 @@ namespace fp::image::detail {
 
 namespace {
 
-/// Planar copy of interleaved samples: the one pass every decode pays.
+/// Planar copy of interleaved samples: the one pass every decode pays. The
+/// channel count is a template argument so that the inner loop has no
+/// loop over channels and compiles to straight stores.
+template <class T, int C>
+void deinterleave_fixed(const T* in, T* out, std::size_t plane) {
+  T* planes[C];
+  for (int k = 0; k < C; ++k)
+    planes[k] = out + k * plane;
+  for (std::size_t i = 0; i < plane; ++i) {
+    for (int k = 0; k < C; ++k)
+      planes[k][i] = in[i * C + k];
+  }
+}
+
 template <class T>
 void deinterleave(const Raster& raster, T* out) {
   const auto plane = static_cast<std::size_t>(raster.height * raster.width);
-  const int c = raster.channels;
   const auto* in = reinterpret_cast<const T*>(raster.pixels.data());
-  if (c == 1) {
-    std::memcpy(out, in, plane * sizeof(T));
-    return;
-  }
-  for (std::size_t i = 0; i < plane; ++i) {
-    for (int k = 0; k < c; ++k)
-      out[k * plane + i] = in[i * c + k];
+  switch (raster.channels) {
+    case 1:
+      std::memcpy(out, in, plane * sizeof(T));
+      return;
+    case 2:
+      return deinterleave_fixed<T, 2>(in, out, plane);
+    case 3:
+      return deinterleave_fixed<T, 3>(in, out, plane);
+    default:
+      return deinterleave_fixed<T, 4>(in, out, plane);
   }
 }
 

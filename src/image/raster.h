@@ -3,13 +3,36 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "flash_powder/image/options.h"
 
 namespace fp::image::detail {
+
+/// An allocator that leaves new bytes uninitialised: a codec overwrites them
+/// all, and zeroing a 6 MB buffer first costs a pass over memory.
+template <class T>
+struct UninitialisedAllocator : std::allocator<T> {
+  template <class U>
+  struct rebind {
+    using other = UninitialisedAllocator<U>;
+  };
+  using std::allocator<T>::allocator;
+  template <class U>
+  void construct(U* p) noexcept {
+    ::new (static_cast<void*>(p)) U;
+  }
+  template <class U, class... Args>
+  void construct(U* p, Args&&... args) {
+    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+  }
+};
+
+using Bytes = std::vector<std::uint8_t, UninitialisedAllocator<std::uint8_t>>;
 
 /// Interleaved (H, W, C) samples as a codec writes them; 8 or 16 bits each
 /// (16-bit samples in host byte order).
@@ -19,7 +42,7 @@ struct Raster {
   int channels = 0;
   int bits = 8;
   int exif_orientation = 1;  ///< 1-8, 1 when the file has none
-  std::vector<std::uint8_t> pixels;
+  Bytes pixels;
 
   std::size_t row_bytes() const { return static_cast<std::size_t>(width) * channels * (bits / 8); }
 };

@@ -13,6 +13,11 @@ namespace fp::image {
 /// Gray, GrayAlpha, RGB and RGBA convert like Pillow's `Image.convert("L" |
 /// "LA" | "RGB" | "RGBA")` (gray = (19595 R + 38470 G + 7471 B + 32768) >> 16,
 /// a PNG's tRNS becomes alpha); 16-bit samples become 8-bit as `v >> 8`.
+/// Measured against torchvision 0.29.1 on the test corpus: RGB and Unchanged
+/// give torchvision's pixels, except that torchvision keeps 16 bits in RGB
+/// mode, returns palette indices for a palette PNG and raw CMYK for a CMYK
+/// JPEG read Unchanged (here: RGB, RGBA with tRNS, and RGB), computes gray
+/// differently (off by 1-3) and refuses GrayAlpha/RGBA for JPEGs.
 enum class ImageReadMode { Unchanged, Gray, GrayAlpha, RGB, RGBA };
 
 /// Pillow's `Image.MAX_IMAGE_PIXELS * 2`: above this many pixels Pillow refuses
