@@ -47,6 +47,7 @@ int main(int argc, char** argv) {
   measure("encode_png", 5, [&] { image::encode_png(pixels); });
   measure("encode_png_fast", 5, [&] { image::encode_png(pixels, {.fast = true}); });
   measure("resize_bilinear", n, [&] { image::resize(pixels, 540, 960); });
+  measure("resize_bilinear_chw", n, [&] { image::resize(pixels, 540, 960); });
   std::printf("size_encode_png %lld\n", static_cast<long long>(image::encode_png(pixels).numel()));
   std::printf("size_encode_png_fast %lld\n",
               static_cast<long long>(image::encode_png(pixels, {.fast = true}).numel()));

@@ -67,6 +67,10 @@ def run_torchvision(d: Path, emit) -> None:
     emit("encode_jpeg", best(lambda: tio.encode_jpeg(pixels, quality=75)))
     emit("encode_png", best(lambda: tio.encode_png(pixels, compression_level=6), 5))
     emit("resize_bilinear", best(lambda: F.resize(pixels, [540, 960], antialias=True)))
+    # decode_png's result is channels-last, which ATen's uint8 kernel prefers;
+    # flash_powder's is contiguous [C, H, W]: the same input, for a fair case.
+    chw = pixels.contiguous()
+    emit("resize_bilinear_chw", best(lambda: F.resize(chw, [540, 960], antialias=True)))
     emit("size_encode_png", tio.encode_png(pixels, compression_level=6).numel())
 
 
