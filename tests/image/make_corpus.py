@@ -178,11 +178,35 @@ def jpeg_cases(corpus: Corpus) -> None:
     path = out / "jpeg_cmyk.jpg"
     Image.fromarray(photo(61, 83, channels=4, seed=3), "CMYK").save(path, "JPEG", quality=90)
     corpus.pillow_case("jpeg_cmyk", path)
+    path = out / "jpeg_ycck.jpg"
+    path.write_bytes(turbojpeg_ycck(photo(61, 83, channels=4, seed=10)))
+    corpus.pillow_case("jpeg_ycck", path)
     for orientation in range(1, 9):
         path = out / f"jpeg_exif_{orientation}.jpg"
         Image.fromarray(photo(37, 53, seed=orientation)).save(path, "JPEG", exif=exif_with_orientation(orientation))
         corpus.pillow_case(f"jpeg_exif_{orientation}", path)
     cjpeg_cases(corpus, rgb)
+
+
+def turbojpeg_ycck(cmyk: np.ndarray) -> bytes:
+    """A YCCK JPEG, which Pillow cannot write: TurboJPEG compresses CMYK as YCCK."""
+    import ctypes
+    import ctypes.util
+
+    lib = ctypes.CDLL(ctypes.util.find_library("turbojpeg") or "libturbojpeg.so.0")
+    lib.tjInitCompress.restype = ctypes.c_void_p
+    handle = ctypes.c_void_p(lib.tjInitCompress())
+    data = np.ascontiguousarray(cmyk)
+    out, size = ctypes.POINTER(ctypes.c_ubyte)(), ctypes.c_ulong(0)
+    tjpf_cmyk, tjsamp_420 = 11, 2
+    status = lib.tjCompress2(handle, data.ctypes.data_as(ctypes.c_void_p), data.shape[1], 0, data.shape[0],
+                             tjpf_cmyk, ctypes.byref(out), ctypes.byref(size), tjsamp_420, 90, 0)
+    if status != 0:
+        raise RuntimeError("tjCompress2 failed")
+    encoded = ctypes.string_at(out, size.value)
+    lib.tjFree(out)
+    lib.tjDestroy(handle)
+    return encoded
 
 
 def cjpeg_cases(corpus: Corpus, rgb: np.ndarray) -> None:
