@@ -79,6 +79,31 @@ bool read_rows(JpegState* state, std::uint8_t* out, std::size_t row_bytes) {
   return true;
 }
 
+// C-style: decodes every row into `row` (one row of 3 samples a pixel,
+// allocated by the caller) and scatters it into the three planes of `out`
+// while it is in cache: the [C, H, W] result without a second pass.
+bool read_rows_planar(JpegState* state, std::uint8_t* row, std::uint8_t* out) {
+  if (setjmp(state->errors.jump)) return false;
+  jpeg_decompress_struct* cinfo = &state->cinfo;
+  const std::size_t width = cinfo->output_width;
+  const std::size_t plane = width * cinfo->output_height;
+  while (cinfo->output_scanline < cinfo->output_height) {
+    const std::size_t y = cinfo->output_scanline;
+    JSAMPROW rows[1] = {row};
+    jpeg_read_scanlines(cinfo, rows, 1);
+    std::uint8_t* r = out + y * width;
+    std::uint8_t* g = r + plane;
+    std::uint8_t* b = g + plane;
+    for (std::size_t x = 0; x < width; ++x) {
+      r[x] = row[3 * x];
+      g[x] = row[3 * x + 1];
+      b[x] = row[3 * x + 2];
+    }
+  }
+  jpeg_finish_decompress(cinfo);
+  return true;
+}
+
 class JpegDecoder {
  public:
   JpegDecoder() {
@@ -151,14 +176,22 @@ Raster decode_jpeg_bytes(std::span<const std::uint8_t> bytes, const DecodeOption
   raster.channels = cinfo.output_components;
   raster.exif_orientation = orientation_of(cinfo);
   raster.pixels.resize(raster.row_bytes() * static_cast<std::size_t>(raster.height));
-  if (!read_rows(state, raster.pixels.data(), raster.row_bytes())) {
-    fail(function, source, "corrupt JPEG: " + decoder.message());
+  const int wanted = channels_for(options.mode, cmyk ? 3 : raster.channels);
+  // Colour read as colour: straight into planes. Anything to convert: interleaved first.
+  raster.planar = !cmyk && raster.channels == 3 && wanted == 3;
+  bool read = false;
+  if (raster.planar) {
+    Bytes row(raster.row_bytes());
+    read = read_rows_planar(state, row.data(), raster.pixels.data());
+  } else {
+    read = read_rows(state, raster.pixels.data(), raster.row_bytes());
   }
+  if (!read) fail(function, source, "corrupt JPEG: " + decoder.message());
   if (state->errors.truncated) {
     fail(function, source, "the JPEG data is truncated (" + decoder.message() + ")");
   }
   if (cmyk) cmyk_to_rgb(raster);
-  convert_channels(raster, channels_for(options.mode, raster.channels));
+  if (!raster.planar) convert_channels(raster, wanted);
   return raster;
 }
 

@@ -31,6 +31,10 @@ template <class T>
 void deinterleave(const Raster& raster, T* out) {
   const auto plane = static_cast<std::size_t>(raster.height * raster.width);
   const auto* in = reinterpret_cast<const T*>(raster.pixels.data());
+  if (raster.planar) {
+    std::memcpy(out, in, plane * raster.channels * sizeof(T));
+    return;
+  }
   switch (raster.channels) {
     case 1:
       std::memcpy(out, in, plane * sizeof(T));

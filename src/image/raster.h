@@ -42,6 +42,7 @@ struct Raster {
   int channels = 0;
   int bits = 8;
   int exif_orientation = 1;  ///< 1-8, 1 when the file has none
+  bool planar = false;       ///< already [C, H, W] (a decoder scattered the rows)
   Bytes pixels;
 
   std::size_t row_bytes() const { return static_cast<std::size_t>(width) * channels * (bits / 8); }
@@ -55,7 +56,7 @@ void check_dimensions(const std::string& function, const std::string& source, st
 /// The channel count `mode` asks for, given the file's own.
 int channels_for(ImageReadMode mode, int file_channels);
 
-/// Converts an 8-bit raster to `channels` (1-4) the way Pillow's convert does.
+/// Converts an 8-bit interleaved raster to `channels` (1-4) the way Pillow's convert does.
 void convert_channels(Raster& raster, int channels);
 
 /// Turns 16-bit samples into 8-bit ones as `v >> 8` (Pillow, torchvision v2).
