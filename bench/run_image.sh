@@ -24,9 +24,13 @@ trap 'rm -rf "$WORK"' EXIT
 
 [ -f "$DATA/photo.webp" ] || "$PYTHON" "$REPO/bench/image_codecs.py" create "$DATA"
 cmake --build "$BUILD" --target bench_image_codecs >/dev/null
-echo "==> flash_powder (C++)"
-"$BUILD/bench/bench_image_codecs" "$DATA" | tee "$WORK/cpp.txt"
-echo "==> torchvision.io, Pillow, OpenCV (Python)"
-"$BENCH_PYTHON" "$REPO/bench/image_codecs.py" run "$DATA" | tee "$WORK/py.txt"
+# Rounds alternate the two sides and the report keeps each case's best round,
+# so that a burst of load from elsewhere does not land on one side only.
+ROUNDS="${FP_BENCH_ROUNDS:-3}"
+for round in $(seq "$ROUNDS"); do
+  echo "==> round $round/$ROUNDS: flash_powder (C++), then torchvision.io, Pillow, OpenCV (Python)"
+  "$BUILD/bench/bench_image_codecs" "$DATA" >>"$WORK/cpp.txt"
+  "$BENCH_PYTHON" "$REPO/bench/image_codecs.py" run "$DATA" >>"$WORK/py.txt"
+done
 echo
 "$PYTHON" "$REPO/bench/image_codecs.py" report "$WORK/cpp.txt" "$WORK/py.txt"

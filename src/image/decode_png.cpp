@@ -44,6 +44,14 @@ struct Output {
   int channels;
 };
 
+/// True when the file's own 8-bit layout is what is wanted: libspng then
+/// copies rows instead of converting pixel by pixel.
+bool stored_as(const spng_ihdr& ihdr, int channels) {
+  if (ihdr.bit_depth != 8) return false;
+  return (channels == 3 && ihdr.color_type == SPNG_COLOR_TYPE_TRUECOLOR) ||
+         (channels == 4 && ihdr.color_type == SPNG_COLOR_TYPE_TRUECOLOR_ALPHA);
+}
+
 /// Unchanged: the file's channels (a palette expanded, its tRNS kept as alpha).
 Output unchanged_output(const spng_ihdr& ihdr, int native) {
   // 16-bit samples and 8-bit gray+alpha as stored (host-endian), no conversion.
@@ -51,6 +59,7 @@ Output unchanged_output(const spng_ihdr& ihdr, int native) {
     return {SPNG_FMT_PNG, native};
   }
   if (native == 1) return {SPNG_FMT_G8, 1};  // 1, 2 and 4-bit gray scaled like libpng
+  if (stored_as(ihdr, native)) return {SPNG_FMT_PNG, native};
   return native == 4 ? Output{SPNG_FMT_RGBA8, 4} : Output{SPNG_FMT_RGB8, 3};
 }
 
@@ -59,6 +68,7 @@ Output converted_output(const spng_ihdr& ihdr, int wanted) {
   if (wanted == 1 && ihdr.color_type == SPNG_COLOR_TYPE_GRAYSCALE && ihdr.bit_depth <= 8) {
     return {SPNG_FMT_G8, 1};
   }
+  if (wanted == 3 && stored_as(ihdr, 3)) return {SPNG_FMT_PNG, 3};
   if (wanted == 1 || wanted == 3) return {SPNG_FMT_RGB8, 3};
   return {SPNG_FMT_RGBA8, 4};
 }
