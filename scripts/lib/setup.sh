@@ -126,6 +126,7 @@ ensure_torch_venv() {
     --no-deps "torch==$version"
   "$venv/bin/python" -m pip install -q --disable-pip-version-check \
     filelock typing-extensions sympy networkx jinja2 fsspec numpy pytest safetensors pillow
+  "$venv/bin/python" -m pip install -q --disable-pip-version-check --no-deps "$TORCHVISION_PACKAGE"
   echo "$version" >"$stamp"
 }
 
