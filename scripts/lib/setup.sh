@@ -14,9 +14,16 @@ TORCH_VERSION="2.13.0"
 # oldest) loads into each.
 SUPPORTED_TORCH_VERSIONS=(2.11.0 2.12.1 2.13.0 2.14.1 2.15.0)
 # Python packages the demo, the tests and the ground-truth tool use.
-PYTHON_PACKAGES=("torch==$TORCH_VERSION" "numpy" "pytest" "safetensors")
-APT_PACKAGES=(ninja-build libgtest-dev libbenchmark-dev nlohmann-json3-dev libzip-dev pkg-config valgrind clang-format
-  python3-venv)
+# Pillow and scikit-image (its sample photos) are the image tests' ground truth;
+# torchvision's pure-Python utils (resize, make_grid, draw_*) too.
+PYTHON_PACKAGES=("torch==$TORCH_VERSION" "numpy" "pytest" "safetensors" "pillow" "scikit-image")
+# torchvision pairs with torch 2.13; installed without dependencies so that it
+# cannot replace torch. Its compiled ops do not load beside the CPU torch: the
+# image tests use only its Python (v2 resize, make_grid, draw_*).
+TORCHVISION_PACKAGE="torchvision==0.28.0"
+APT_PACKAGES=(ninja-build libgtest-dev libbenchmark-dev nlohmann-json3-dev libzip-dev pkg-config valgrind
+  clang-format python3-venv libjpeg62-turbo-dev libturbojpeg0-dev libspng-dev libwebp-dev
+  libjpeg-turbo-progs)
 
 say() { printf '\033[1m==> %s\033[0m\n' "$*"; }
 
@@ -52,7 +59,7 @@ ensure_apt_packages() {
 
 ensure_venv() {
   local stamp="$VENV/.fp-packages"
-  local wanted="${PYTHON_PACKAGES[*]}"
+  local wanted="${PYTHON_PACKAGES[*]} $TORCHVISION_PACKAGE"
   if [ -x "$PYTHON" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$wanted" ]; then
     return
   fi
@@ -62,6 +69,7 @@ ensure_venv() {
   fi
   say "installing Python packages: $wanted"
   "$PYTHON" -m pip install -q --disable-pip-version-check "${PYTHON_PACKAGES[@]}"
+  "$PYTHON" -m pip install -q --disable-pip-version-check --no-deps "$TORCHVISION_PACKAGE"
   echo "$wanted" >"$stamp"
 }
 
@@ -118,7 +126,8 @@ ensure_torch_venv() {
   PIP_CONSTRAINT=/dev/null "$venv/bin/python" -m pip install -q --disable-pip-version-check \
     --no-deps "torch==$version"
   "$venv/bin/python" -m pip install -q --disable-pip-version-check \
-    filelock typing-extensions sympy networkx jinja2 fsspec numpy pytest safetensors
+    filelock typing-extensions sympy networkx jinja2 fsspec numpy pytest safetensors pillow
+  "$venv/bin/python" -m pip install -q --disable-pip-version-check --no-deps "$TORCHVISION_PACKAGE"
   echo "$version" >"$stamp"
 }
 

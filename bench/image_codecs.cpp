@@ -1,0 +1,55 @@
+// flash_powder's image codecs and resize on a 1080p photo, one thread: prints
+// "case seconds" (the fastest of the repeats) for bench/run_image.sh, which
+// sets them against torchvision.io, Pillow and OpenCV (bench/image_codecs.py).
+#include <flash_powder/flash_powder.h>
+#include <flash_powder/image/image.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <functional>
+#include <string>
+
+namespace {
+
+namespace image = fp::image;
+
+void measure(const char* name, int repeats, const std::function<void()>& body) {
+  body();  // warm: allocations, first-call lookups
+  double best = 1e30;
+  for (int i = 0; i < repeats; ++i) {
+    const auto start = std::chrono::steady_clock::now();
+    body();
+    const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
+    best = std::min(best, took.count());
+  }
+  std::printf("%s %.6f\n", name, best);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 2) {
+    std::fprintf(stderr, "usage: bench_image_codecs DIR (photo.jpg, photo.png, photo.webp)\n");
+    return 2;
+  }
+  const std::string dir = argv[1];
+  const fp::Tensor jpeg = image::read_file(dir + "/photo.jpg");
+  const fp::Tensor png = image::read_file(dir + "/photo.png");
+  const fp::Tensor webp = image::read_file(dir + "/photo.webp");
+  const fp::Tensor pixels = image::decode_png(png);
+  const int n = 30;  // the fastest of many: the machine is shared
+  measure("decode_jpeg", n, [&] { image::decode_jpeg(jpeg); });
+  measure("decode_jpeg_chw", n, [&] { image::decode_jpeg(jpeg); });
+  measure("decode_png", n, [&] { image::decode_png(png); });
+  measure("decode_webp", n, [&] { image::decode_webp(webp); });
+  measure("encode_jpeg", n, [&] { image::encode_jpeg(pixels); });
+  measure("encode_png", 5, [&] { image::encode_png(pixels); });
+  measure("encode_png_fast", 5, [&] { image::encode_png(pixels, {.fast = true}); });
+  measure("resize_bilinear", n, [&] { image::resize(pixels, 540, 960); });
+  measure("resize_bilinear_chw", n, [&] { image::resize(pixels, 540, 960); });
+  std::printf("size_encode_png %lld\n", static_cast<long long>(image::encode_png(pixels).numel()));
+  std::printf("size_encode_png_fast %lld\n",
+              static_cast<long long>(image::encode_png(pixels, {.fast = true}).numel()));
+  return 0;
+}

@@ -1,0 +1,69 @@
+// Grids, saving and overlays: torchvision.utils' make_grid, save_image,
+// draw_segmentation_masks and draw_bounding_boxes, pixel for pixel.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "flash_powder/core/tensor.h"
+
+namespace fp::image {
+
+/// Options of make_grid. Python: `torchvision.utils.make_grid`'s keywords.
+struct GridOptions {
+  std::int64_t nrow = 8;  ///< images per row
+  std::int64_t padding = 2;
+  bool normalize = false;  ///< shift to [0, 1] by value_range or the min and max
+  std::optional<std::pair<double, double>> value_range = std::nullopt;
+  bool scale_each = false;  ///< normalize each image by its own min and max
+  double pad_value = 0;
+};
+
+/// Tiles a [B, C, H, W] batch (or a [C, H, W] / [H, W] image) into one
+/// [C, H', W'] image, one-channel images made three-channel.
+/// Python: `torchvision.utils.make_grid(tensor, nrow, padding, normalize,
+/// value_range, scale_each, pad_value)`.
+Tensor make_grid(TensorView images, const GridOptions& options = {});
+
+/// Saves an image tensor as PNG, JPEG or WebP, told by the extension, atomically:
+/// [C, H, W] uint8 as it is; floats in [0, 1] rounded and clamped like
+/// `torchvision.utils.save_image` (x * 255 + 0.5, clamped, truncated; the seed
+/// truncated without the + 0.5); [B, C, H, W] as one row of B images;
+/// [V, B, C, H, W] as V rows. Python: `torchvision.utils.save_image`.
+void save_image(TensorView images, const std::filesystem::path& path,
+                const GridOptions& options = {});
+
+/// An RGB colour.
+struct Color {
+  std::uint8_t r = 0, g = 0, b = 0;
+};
+
+/// Options of draw_segmentation_masks. Python: its keyword arguments.
+struct MaskOptions {
+  double alpha = 0.8;
+  /// One colour per mask, or one for all; empty: torchvision's palette.
+  std::vector<Color> colors = {};
+};
+
+/// Overlays boolean masks ([N, H, W] or [H, W]) on a [3, H, W] uint8 or
+/// float image. Python: `torchvision.utils.draw_segmentation_masks`.
+Tensor draw_segmentation_masks(TensorView image, TensorView masks, const MaskOptions& options = {});
+
+/// Options of draw_bounding_boxes (no text labels). Python: its keywords.
+struct BoxOptions {
+  /// One colour per box, or one for all; empty: torchvision's palette.
+  std::vector<Color> colors = {};
+  bool fill = false;  ///< fill each box with its colour at alpha 100/255
+  int width = 1;      ///< outline width in pixels
+};
+
+/// Draws [N, 4] boxes (x1, y1, x2, y2) on a [C, H, W] uint8 or float image (C =
+/// 1 or 3), like Pillow's ImageDraw.rectangle. Python:
+/// `torchvision.utils.draw_bounding_boxes(image, boxes, colors=..., fill=..., width=...)`
+/// without labels.
+Tensor draw_bounding_boxes(TensorView image, TensorView boxes, const BoxOptions& options = {});
+
+}  // namespace fp::image

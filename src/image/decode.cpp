@@ -1,0 +1,104 @@
+// The decoding entry points: torchvision.io's decode_* on tensors and spans,
+// the format told by the bytes themselves.
+#include <cstdio>
+#include <cstring>
+
+#include "file_io.h"
+#include "finish.h"
+#include "flash_powder/core/factory.h"
+#include "flash_powder/image/io.h"
+#include "messages.h"
+#include "tensor_args.h"
+
+namespace fp::image {
+
+namespace {
+
+enum class Format { Jpeg, Png, Webp, Gif, Unknown };
+
+Format sniff(std::span<const std::uint8_t> b) {
+  static constexpr std::uint8_t png[] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
+  if (b.size() >= 3 && b[0] == 0xFF && b[1] == 0xD8 && b[2] == 0xFF) return Format::Jpeg;
+  if (b.size() >= 8 && std::memcmp(b.data(), png, 8) == 0) return Format::Png;
+  if (b.size() >= 12 && std::memcmp(b.data(), "RIFF", 4) == 0 &&
+      std::memcmp(b.data() + 8, "WEBP", 4) == 0) {
+    return Format::Webp;
+  }
+  if (b.size() >= 6 && std::memcmp(b.data(), "GIF8", 4) == 0) return Format::Gif;
+  return Format::Unknown;
+}
+
+std::string first_bytes(std::span<const std::uint8_t> bytes) {
+  std::string hex;
+  char digits[4];
+  for (std::size_t i = 0; i < bytes.size() && i < 8; ++i) {
+    std::snprintf(digits, sizeof digits, "%02x", bytes[i]);
+    hex += (i ? " " : "") + std::string(digits);
+  }
+  return hex.empty() ? "no bytes" : "first bytes " + hex;
+}
+
+using Decoder = detail::Raster (*)(std::span<const std::uint8_t>, const DecodeOptions&,
+                                   const std::string&);
+
+Tensor decode_tensor(TensorView data, const DecodeOptions& options, const char* function,
+                     Decoder decoder) {
+  return detail::finish(decoder(detail::byte_span(data, function), options, "the image bytes"),
+                        options);
+}
+
+}  // namespace
+
+Tensor decode_image(std::span<const std::uint8_t> bytes, const DecodeOptions& options,
+                    const std::string& source) {
+  switch (sniff(bytes)) {
+    case Format::Jpeg:
+      return detail::finish(detail::decode_jpeg_bytes(bytes, options, source), options);
+    case Format::Png:
+      return detail::finish(detail::decode_png_bytes(bytes, options, source), options);
+    case Format::Webp:
+      return detail::finish(detail::decode_webp_bytes(bytes, options, source), options);
+    case Format::Gif:
+      detail::fail("decode_image", source,
+                   "GIF is not supported (fp::image decodes JPEG, PNG and WebP)");
+    case Format::Unknown:
+      break;
+  }
+  detail::fail("decode_image", source,
+               "not a JPEG, PNG or WebP image (" + first_bytes(bytes) +
+                   "); the format is told by the bytes, not by the file name");
+}
+
+Tensor decode_image(TensorView data, const DecodeOptions& options) {
+  return decode_image(detail::byte_span(data, "decode_image"), options);
+}
+
+Tensor decode_jpeg(TensorView data, const DecodeOptions& options) {
+  return decode_tensor(data, options, "decode_jpeg", detail::decode_jpeg_bytes);
+}
+
+Tensor decode_png(TensorView data, const DecodeOptions& options) {
+  return decode_tensor(data, options, "decode_png", detail::decode_png_bytes);
+}
+
+Tensor decode_webp(TensorView data, const DecodeOptions& options) {
+  return decode_tensor(data, options, "decode_webp", detail::decode_webp_bytes);
+}
+
+Tensor read_file(const std::filesystem::path& path) {
+  const std::vector<std::uint8_t> bytes = detail::read_whole_file(path, "read_file");
+  Tensor data = fp::empty({static_cast<std::int64_t>(bytes.size())}, DType::U8);
+  if (!bytes.empty()) std::memcpy(data.data_mut<std::uint8_t>().data(), bytes.data(), bytes.size());
+  return data;
+}
+
+void write_file(const std::filesystem::path& path, TensorView data) {
+  detail::write_atomically(path, detail::byte_span(data, "write_file"), "write_file");
+}
+
+Tensor read_image(const std::filesystem::path& path, const DecodeOptions& options) {
+  const std::vector<std::uint8_t> bytes = detail::read_whole_file(path, "read_image");
+  return decode_image(bytes, options, path.string());
+}
+
+}  // namespace fp::image

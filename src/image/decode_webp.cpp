@@ -1,0 +1,39 @@
+// WebP decoding with libwebp (lossy and lossless, still images): decoded
+// straight into a buffer allocated after the size and the bomb limit are known.
+#include <webp/decode.h>
+
+#include "messages.h"
+#include "raster.h"
+
+namespace fp::image::detail {
+
+Raster decode_webp_bytes(std::span<const std::uint8_t> bytes, const DecodeOptions& options,
+                         const std::string& source) {
+  const std::string function = "decode_webp";
+  if (bytes.empty()) fail(function, source, "the data is empty");
+  WebPBitstreamFeatures features{};
+  if (WebPGetFeatures(bytes.data(), bytes.size(), &features) != VP8_STATUS_OK) {
+    fail(function, source, "not a readable WebP image");
+  }
+  if (features.has_animation) {
+    fail(function, source, "animated WebP is not supported; decode a still image");
+  }
+  check_dimensions(function, source, features.width, features.height, options.max_pixels);
+  Raster raster;
+  raster.width = features.width;
+  raster.height = features.height;
+  const int wanted = channels_for(options.mode, features.has_alpha ? 4 : 3);
+  raster.channels = wanted == 2 || wanted == 4 ? 4 : 3;
+  raster.pixels.resize(raster.row_bytes() * static_cast<std::size_t>(raster.height));
+  const auto stride = static_cast<int>(raster.row_bytes());
+  const std::uint8_t* decoded =
+      raster.channels == 4 ? WebPDecodeRGBAInto(bytes.data(), bytes.size(), raster.pixels.data(),
+                                                raster.pixels.size(), stride)
+                           : WebPDecodeRGBInto(bytes.data(), bytes.size(), raster.pixels.data(),
+                                               raster.pixels.size(), stride);
+  if (decoded == nullptr) fail(function, source, "corrupt or truncated WebP data");
+  convert_channels(raster, wanted);
+  return raster;
+}
+
+}  // namespace fp::image::detail

@@ -1,0 +1,186 @@
+// draw_segmentation_masks and draw_bounding_boxes: torchvision.utils' overlays.
+// Masks are the same tensor ops in the same order; boxes are Pillow's
+// ImageDraw.rectangle (Draw.c) drawn on the pixels directly.
+#include <algorithm>
+#include <array>
+
+#include "flash_powder/base/dtype.h"
+#include "flash_powder/core/factory.h"
+#include "flash_powder/image/convert.h"
+#include "flash_powder/image/draw.h"
+#include "flash_powder/ops/functions.h"
+#include "flash_powder/ops/operators.h"
+#include "messages.h"
+
+namespace fp::image {
+
+namespace {
+
+/// torchvision's _generate_color_palette: (i * (2^25-1, 2^15-1, 2^21-1)) % 255.
+Color palette_color(std::int64_t i) {
+  const std::array<std::int64_t, 3> base{(1 << 25) - 1, (1 << 15) - 1, (1 << 21) - 1};
+  return {static_cast<std::uint8_t>(i * base[0] % 255),
+          static_cast<std::uint8_t>(i * base[1] % 255),
+          static_cast<std::uint8_t>(i * base[2] % 255)};
+}
+
+std::vector<Color> colors_for(const std::vector<Color>& given, std::int64_t count,
+                              const char* function) {
+  std::vector<Color> colors;
+  for (std::int64_t i = 0; i < count; ++i) {
+    if (given.empty()) {
+      colors.push_back(palette_color(i));
+    } else if (given.size() == 1) {
+      colors.push_back(given[0]);
+    } else if (static_cast<std::int64_t>(given.size()) < count) {
+      detail::fail(function, "the options",
+                   "Number of colors must be equal or larger than the number of objects, but got " +
+                       std::to_string(given.size()) + " < " + std::to_string(count));
+    } else {
+      colors.push_back(given[static_cast<std::size_t>(i)]);
+    }
+  }
+  return colors;
+}
+
+/// A colour as a [3, 1, 1] tensor of the image's dtype ([0, 1] for floats).
+Tensor color_tensor(Color c, DType dtype) {
+  if (dtype == DType::U8) return fp::tensor({c.r, c.g, c.b}).reshape({3, 1, 1});
+  return fp::tensor({c.r / 255.0, c.g / 255.0, c.b / 255.0}).to(dtype).reshape({3, 1, 1});
+}
+
+void check_image(TensorView image, const char* function, bool gray_too) {
+  if (!image.is_defined()) detail::fail(function, "the image", "the tensor is undefined");
+  if (image.dtype() != DType::U8 && !is_floating_point(image.dtype())) {
+    detail::fail(function, "the image",
+                 "The image dtype must be uint8 or float, got " + std::string(name(image.dtype())));
+  }
+  if (image.dim() != 3) detail::fail(function, "the image", "Pass individual images, not batches");
+  const auto c = image.size(0);
+  if (!(c == 3 || (gray_too && c == 1))) {
+    detail::fail(function, "the image",
+                 gray_too ? "Only grayscale and RGB images are supported"
+                          : "Pass an RGB image. Other Image formats are not supported");
+  }
+}
+
+}  // namespace
+
+Tensor draw_segmentation_masks(TensorView image, TensorView masks, const MaskOptions& options) {
+  const char* function = "draw_segmentation_masks";
+  check_image(image, function, false);
+  if (!masks.is_defined()) detail::fail(function, "the masks", "the tensor is undefined");
+  Tensor all = masks.dim() == 2 ? masks.unsqueeze(0).to_owned() : masks.to_owned();
+  if (all.dim() != 3) {
+    detail::fail(function, "the masks", "masks must be of shape (H, W) or (batch_size, H, W)");
+  }
+  if (all.dtype() != DType::Bool) {
+    detail::fail(function, "the masks",
+                 "The masks must be of dtype bool. Got " + std::string(name(all.dtype())));
+  }
+  if (all.size(1) != image.size(1) || all.size(2) != image.size(2)) {
+    detail::fail(function, "the masks",
+                 "The image and the masks must have the same height and width");
+  }
+  if (all.size(0) == 0) return image.to_owned();
+  const std::vector<Color> colors = colors_for(options.colors, all.size(0), function);
+  const Tensor overlapping = all.sum(std::vector<std::int64_t>{0}).gt(1);
+  Tensor drawn = image.to_owned();
+  for (std::int64_t k = 0; k < all.size(0); ++k) {
+    drawn = fp::where(all.i(k).unsqueeze(0), color_tensor(colors[k], image.dtype()), drawn);
+  }
+  drawn = drawn.masked_fill(overlapping.unsqueeze(0), 0);
+  // Python: image * (1 - alpha) + img_to_draw * alpha, then .to(dtype).
+  Tensor out = image.mul(1.0 - options.alpha) + drawn.mul(options.alpha);
+  return out.to(image.dtype());
+}
+
+namespace {
+
+/// Pixels of an (H, W, 3) uint8 image, for Pillow's drawing primitives.
+struct Canvas {
+  std::uint8_t* pixels;
+  std::int64_t height, width;
+
+  /// Pillow's point with an "RGBA" draw: blend by `alpha` (DIV255 rounding).
+  void point(std::int64_t x, std::int64_t y, Color c, int alpha) {
+    if (x < 0 || y < 0 || x >= width || y >= height) return;
+    std::uint8_t* p = pixels + (y * width + x) * 3;
+    const std::uint8_t ink[3] = {c.r, c.g, c.b};
+    for (int k = 0; k < 3; ++k) {
+      const int tmp = p[k] * (255 - alpha) + ink[k] * alpha + 128;
+      p[k] = static_cast<std::uint8_t>(((tmp >> 8) + tmp) >> 8);
+    }
+  }
+  void hline(std::int64_t x0, std::int64_t y, std::int64_t x1, Color c, int alpha) {
+    for (std::int64_t x = std::min(x0, x1); x <= std::max(x0, x1); ++x)
+      point(x, y, c, alpha);
+  }
+  void vline(std::int64_t x, std::int64_t y0, std::int64_t y1, Color c, int alpha) {
+    for (std::int64_t y = std::min(y0, y1); y <= std::max(y0, y1); ++y)
+      point(x, y, c, alpha);
+  }
+  /// Pillow's ImagingDrawRectangle.
+  void rectangle(std::int64_t x0, std::int64_t y0, std::int64_t x1, std::int64_t y1, Color c,
+                 int alpha, bool fill, int w) {
+    if (fill) {
+      for (std::int64_t y = y0; y <= y1; ++y)
+        hline(x0, y, x1, c, alpha);
+      return;
+    }
+    for (int i = 0; i < w; ++i) {
+      hline(x0, y0 + i, x1, c, alpha);
+      hline(x0, y1 - i, x1, c, alpha);
+      vline(x1 - i, y0 + w, y1 - w, c, alpha);
+      vline(x0 + i, y0 + w, y1 - w, c, alpha);
+    }
+  }
+};
+
+void check_boxes(TensorView boxes, TensorView image, const BoxOptions& options) {
+  const char* function = "draw_bounding_boxes";
+  if (!boxes.is_defined()) detail::fail(function, "the boxes", "the tensor is undefined");
+  if (boxes.dim() != 2 || boxes.size(1) != 4) {
+    detail::fail(function, "the boxes", "expected an [N, 4] tensor of (x1, y1, x2, y2)");
+  }
+  if (boxes.dtype() == DType::Bool || is_complex(boxes.dtype())) {
+    detail::fail(function, "the boxes", "expected real coordinates");
+  }
+  if (options.width < 0) detail::fail(function, "the options", "width must not be negative");
+  (void)image;
+}
+
+}  // namespace
+
+Tensor draw_bounding_boxes(TensorView image, TensorView boxes, const BoxOptions& options) {
+  const char* function = "draw_bounding_boxes";
+  check_image(image, function, true);
+  check_boxes(boxes, image, options);
+  const Tensor corners = boxes.to(DType::I64).cpu();
+  const std::vector<std::int64_t> xy = corners.to_vector<std::int64_t>();
+  for (std::size_t k = 0; k + 3 < xy.size(); k += 4) {
+    if (xy[k] > xy[k + 2] || xy[k + 1] > xy[k + 3]) {
+      detail::fail(function, "the boxes",
+                   "Boxes need to be in (xmin, ymin, xmax, ymax) format. Use "
+                   "torchvision.ops.box_convert to convert them");
+    }
+  }
+  const bool floating = image.dtype() != DType::U8;
+  Tensor pixels = floating ? image.mul(255).to(DType::U8) : image.to_owned();
+  if (pixels.size(0) == 1) pixels = fp::cat({pixels, pixels, pixels}, 0);
+  Tensor hwc = pixels.permute({1, 2, 0}).contiguous();
+  Canvas canvas{hwc.data_mut<std::uint8_t>().data(), hwc.size(0), hwc.size(1)};
+  const std::vector<Color> colors = colors_for(options.colors, boxes.size(0), function);
+  for (std::size_t k = 0; k < colors.size(); ++k) {
+    const std::int64_t* b = xy.data() + 4 * k;
+    if (options.fill) canvas.rectangle(b[0], b[1], b[2], b[3], colors[k], 100, true, 1);
+    if (options.width != 0) {
+      canvas.rectangle(b[0], b[1], b[2], b[3], colors[k], 255, false, options.width);
+    }
+  }
+  Tensor out = hwc.permute({2, 0, 1}).contiguous();
+  if (floating) return floatify(out, {.dtype = image.dtype()});
+  return out;
+}
+
+}  // namespace fp::image

@@ -1,0 +1,76 @@
+// Decoded pixels on their way to a tensor (internal to the image layer); no
+// libtorch here, so that the decoders build alone for fuzzing.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "flash_powder/image/options.h"
+
+namespace fp::image::detail {
+
+/// An allocator that leaves new bytes uninitialised: a codec overwrites them
+/// all, and zeroing a 6 MB buffer first costs a pass over memory.
+template <class T>
+struct UninitialisedAllocator : std::allocator<T> {
+  template <class U>
+  struct rebind {
+    using other = UninitialisedAllocator<U>;
+  };
+  using std::allocator<T>::allocator;
+  template <class U>
+  void construct(U* p) noexcept {
+    ::new (static_cast<void*>(p)) U;
+  }
+  template <class U, class... Args>
+  void construct(U* p, Args&&... args) {
+    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+  }
+};
+
+using Bytes = std::vector<std::uint8_t, UninitialisedAllocator<std::uint8_t>>;
+
+/// Interleaved (H, W, C) samples as a codec writes them; 8 or 16 bits each
+/// (16-bit samples in host byte order).
+struct Raster {
+  std::int64_t height = 0;
+  std::int64_t width = 0;
+  int channels = 0;
+  int bits = 8;
+  int exif_orientation = 1;  ///< 1-8, 1 when the file has none
+  bool planar = false;       ///< already [C, H, W] (a decoder scattered the rows)
+  Bytes pixels;
+
+  std::size_t row_bytes() const { return static_cast<std::size_t>(width) * channels * (bits / 8); }
+};
+
+/// Throws fp::Error for a zero-sized image or one above `max_pixels`, before
+/// anything is allocated for it.
+void check_dimensions(const std::string& function, const std::string& source, std::int64_t width,
+                      std::int64_t height, std::uint64_t max_pixels);
+
+/// The channel count `mode` asks for, given the file's own.
+int channels_for(ImageReadMode mode, int file_channels);
+
+/// Converts an 8-bit interleaved raster to `channels` (1-4) the way Pillow's convert does.
+void convert_channels(Raster& raster, int channels);
+
+/// Turns 16-bit samples into 8-bit ones as `v >> 8` (Pillow, torchvision v2).
+void reduce_to_8_bits(Raster& raster);
+
+/// The EXIF orientation (1-8) in a TIFF-structured EXIF block (after any
+/// "Exif\0\0" prefix), or 1 when there is none or it cannot be read.
+int exif_orientation(std::span<const std::uint8_t> tiff);
+
+Raster decode_jpeg_bytes(std::span<const std::uint8_t> bytes, const DecodeOptions& options,
+                         const std::string& source);
+Raster decode_png_bytes(std::span<const std::uint8_t> bytes, const DecodeOptions& options,
+                        const std::string& source);
+Raster decode_webp_bytes(std::span<const std::uint8_t> bytes, const DecodeOptions& options,
+                         const std::string& source);
+
+}  // namespace fp::image::detail

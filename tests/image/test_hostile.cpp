@@ -1,0 +1,168 @@
+// Hostile input: truncated, corrupt, empty, absurdly large, mislabelled and
+// unsupported files all end in fp::Error naming the file and the problem, never
+// a crash; valgrind.test_image runs the same under memcheck (no leak, no
+// invalid read).
+#include <random>
+
+#include "corpus.h"
+#include "support/expect_error.h"
+
+namespace {
+
+namespace image = fp::image;
+
+std::vector<std::uint8_t> bytes_of(const std::string& name) {
+  const fp::Tensor data = image::read_file(fp_test::image::corpus_file(name));
+  const auto span = data.data<std::uint8_t>();
+  return {span.begin(), span.end()};
+}
+
+std::uint32_t crc32(const std::uint8_t* data, std::size_t size) {
+  std::uint32_t crc = 0xFFFFFFFFu;
+  for (std::size_t i = 0; i < size; ++i) {
+    crc ^= data[i];
+    for (int k = 0; k < 8; ++k)
+      crc = (crc >> 1) ^ (0xEDB88320u & (0u - (crc & 1u)));
+  }
+  return ~crc;
+}
+
+void put_be32(std::vector<std::uint8_t>& b, std::size_t at, std::uint32_t v) {
+  for (int k = 0; k < 4; ++k)
+    b[at + k] = static_cast<std::uint8_t>(v >> (24 - 8 * k));
+}
+
+const char* const kFiles[] = {
+    "jpeg_q75_420.jpg", "jpeg_progressive.jpg",    "jpeg_arithmetic.jpg",  "jpeg_cmyk.jpg",
+    "png_RGB.png",      "png_adam7.png",           "png_palette_trns.png", "png_rgb16.png",
+    "webp_lossy.webp",  "webp_lossless_alpha.webp"};
+
+TEST(ImageHostile, EveryTruncationThrows) {
+  int refused = 0;
+  for (const char* name : kFiles) {
+    const auto whole = bytes_of(name);
+    // A PNG without its IEND (12 bytes) and IDAT CRC still decodes, as in Pillow.
+    const std::size_t tail = std::string(name).ends_with(".png") ? 30 : 1;
+    for (std::size_t cut : {std::size_t{1}, std::size_t{3}, std::size_t{12}, std::size_t{40},
+                            whole.size() / 3, whole.size() / 2, whole.size() - tail}) {
+      SCOPED_TRACE(std::string(name) + " cut to " + std::to_string(cut) + " bytes");
+      const std::span<const std::uint8_t> part(whole.data(), cut);
+      EXPECT_THROW(image::decode_image(part, {}, "truncated"), fp::Error);
+      ++refused;
+    }
+  }
+  EXPECT_EQ(refused, 70);
+}
+
+TEST(ImageHostile, TruncatedFileIsNamedInTheMessage) {
+  const auto whole = bytes_of("jpeg_q75_420.jpg");
+  const auto path = std::filesystem::temp_directory_path() / "fp_image_truncated.jpg";
+  image::write_file(
+      path, fp::tensor(std::vector<std::uint8_t>(whole.begin(), whole.begin() + whole.size() / 2)));
+  EXPECT_FP_ERROR("fp::image::decode_jpeg: " + path.string() + ": the JPEG data is truncated",
+                  image::read_image(path));
+  std::filesystem::remove(path);
+}
+
+TEST(ImageHostile, CorruptBytesGiveAnErrorOrAnImage) {
+  std::mt19937 random(15);
+  int errors = 0, images = 0;
+  for (const char* name : kFiles) {
+    const auto whole = bytes_of(name);
+    for (int trial = 0; trial < 20; ++trial) {
+      auto bytes = whole;
+      for (int k = 0; k < 1 + trial % 4; ++k) {
+        bytes[16 + random() % (bytes.size() - 16)] ^= static_cast<std::uint8_t>(1 + random() % 255);
+      }
+      try {
+        const fp::Tensor decoded = image::decode_image(bytes, {}, name);
+        EXPECT_EQ(decoded.dim(), 3);
+        ++images;
+      } catch (const fp::Error&) {
+        ++errors;
+      }
+    }
+  }
+  EXPECT_EQ(errors + images, 200);
+  EXPECT_GT(errors, 20);  // CRCs and checksums catch most damage
+}
+
+TEST(ImageHostile, EmptyAndUnknownData) {
+  const std::vector<std::uint8_t> empty;
+  EXPECT_FP_ERROR("not a JPEG, PNG or WebP image (no bytes)", image::decode_image(empty));
+  const std::vector<std::uint8_t> bmp = {'B', 'M', 0x36, 0, 0, 0, 0, 0, 0, 0};
+  EXPECT_FP_ERROR("not a JPEG, PNG or WebP image (first bytes 42 4d 36 00",
+                  image::decode_image(bmp));
+  const std::vector<std::uint8_t> gif = {'G', 'I', 'F', '8', '9', 'a', 1, 0, 1, 0};
+  EXPECT_FP_ERROR("GIF is not supported", image::decode_image(gif));
+  const std::vector<std::uint8_t> soi = {0xFF, 0xD8, 0xFF};
+  EXPECT_FP_ERROR("fp::image::decode_jpeg: the image bytes: not a readable JPEG",
+                  image::decode_image(soi));
+}
+
+TEST(ImageHostile, DecompressionBombsAreRefusedBeforeAllocating) {
+  auto png = bytes_of("png_RGB.png");  // IHDR: width at 16, height at 20, CRC at 29
+  put_be32(png, 16, 100000);
+  put_be32(png, 20, 100000);
+  put_be32(png, 29, crc32(png.data() + 12, 17));
+  EXPECT_FP_ERROR("100000x100000 = 10000000000 pixels, more than the limit of 178956970",
+                  image::decode_image(png, {}, "bomb.png"));
+
+  auto jpeg = bytes_of("jpeg_q75_420.jpg");
+  std::size_t sof = 2;
+  while (sof + 9 < jpeg.size() && !(jpeg[sof] == 0xFF && jpeg[sof + 1] == 0xC0))
+    ++sof;
+  ASSERT_LT(sof + 9, jpeg.size());
+  jpeg[sof + 5] = jpeg[sof + 7] = 0xEA;  // 60000 x 60000
+  jpeg[sof + 6] = jpeg[sof + 8] = 0x60;
+  EXPECT_FP_ERROR("fp::image::decode_jpeg: bomb.jpg: the image is 60000x60000",
+                  image::decode_image(jpeg, {}, "bomb.jpg"));
+
+  EXPECT_FP_ERROR(
+      "raise DecodeOptions::max_pixels",
+      image::read_image(fp_test::image::corpus_file("webp_lossy.webp"), {.max_pixels = 100}));
+  EXPECT_NO_THROW(
+      image::read_image(fp_test::image::corpus_file("webp_lossy.webp"), {.max_pixels = 45 * 67}));
+}
+
+TEST(ImageHostile, ZeroSizedImagesAreRefused) {
+  auto png = bytes_of("png_RGB.png");
+  put_be32(png, 16, 0);
+  put_be32(png, 29, crc32(png.data() + 12, 17));
+  EXPECT_THROW(image::decode_image(png, {}, "zero.png"), fp::Error);
+}
+
+TEST(ImageHostile, MissingFilesAndDirectories) {
+  EXPECT_FP_ERROR("fp::image::read_image: /nonexistent/a.png: cannot open: No such file",
+                  image::read_image("/nonexistent/a.png"));
+  EXPECT_FP_ERROR("fp::image::read_file: /nonexistent/a.png: cannot open",
+                  image::read_file("/nonexistent/a.png"));
+  EXPECT_FP_ERROR("not a regular file", image::read_image(std::filesystem::temp_directory_path()));
+}
+
+TEST(ImageHostile, DecodersRefuseTheWrongFormat) {
+  const fp::Tensor png = image::read_file(fp_test::image::corpus_file("png_RGB.png"));
+  const fp::Tensor jpeg = image::read_file(fp_test::image::corpus_file("jpeg_q75_420.jpg"));
+  EXPECT_FP_ERROR("fp::image::decode_jpeg: the image bytes: not a readable JPEG",
+                  image::decode_jpeg(png));
+  EXPECT_FP_ERROR("fp::image::decode_png: the image bytes: not a readable PNG",
+                  image::decode_png(jpeg));
+  EXPECT_FP_ERROR("fp::image::decode_webp: the image bytes: not a readable WebP image",
+                  image::decode_webp(png));
+}
+
+TEST(ImageHostile, DecodersRefuseTensorsThatAreNotBytes) {
+  const fp::Tensor floats = fp::zeros({10});
+  const fp::Tensor matrix = fp::zeros({2, 5}, fp::DType::U8);
+  for (auto decode : {&image::decode_jpeg, &image::decode_png, &image::decode_webp}) {
+    EXPECT_FP_ERROR("expected a 1-D uint8 CPU tensor of encoded bytes", decode(floats, {}));
+    EXPECT_FP_ERROR("got a 2-D uint8 tensor", decode(matrix, {}));
+  }
+  EXPECT_FP_ERROR("fp::image::decode_image: the data: expected a 1-D uint8",
+                  image::decode_image(floats));
+  EXPECT_FP_ERROR("fp::image::write_file: the data: expected a 1-D uint8",
+                  image::write_file("/tmp/never_written", floats));
+  EXPECT_FALSE(std::filesystem::exists("/tmp/never_written"));
+}
+
+}  // namespace
