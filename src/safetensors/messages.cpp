@@ -1,6 +1,6 @@
 #include "messages.h"
 
-#include <cstdio>
+#include "flash_powder/base/quoted.h"
 
 namespace fp::safetensors::detail {
 
@@ -9,24 +9,7 @@ std::string message_prefix(std::string_view source) {
 }
 
 std::string in_quotes(std::string_view text) {
-  constexpr std::size_t limit = 200;
-  std::string out = "\"";
-  for (const char c : text.substr(0, limit)) {
-    const auto byte = static_cast<unsigned char>(c);
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (byte < 0x20 || byte == 0x7F) {
-      char escaped[8];
-      std::snprintf(escaped, sizeof escaped, "\\x%02x", byte);
-      out += escaped;
-    } else {
-      out += c;
-    }
-  }
-  out += '"';
-  if (text.size() > limit) out += "... (" + std::to_string(text.size()) + " bytes)";
-  return out;
+  return fp::detail::quoted(text);
 }
 
 std::string shape_text(std::span<const std::int64_t> shape) {
