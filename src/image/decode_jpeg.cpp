@@ -15,6 +15,7 @@
 
 #include "messages.h"
 #include "raster.h"
+#include "shuffle.h"
 
 namespace fp::image::detail {
 
@@ -92,13 +93,7 @@ bool read_rows_planar(JpegState* state, std::uint8_t* row, std::uint8_t* out) {
     JSAMPROW rows[1] = {row};
     jpeg_read_scanlines(cinfo, rows, 1);
     std::uint8_t* r = out + y * width;
-    std::uint8_t* g = r + plane;
-    std::uint8_t* b = g + plane;
-    for (std::size_t x = 0; x < width; ++x) {
-      r[x] = row[3 * x];
-      g[x] = row[3 * x + 1];
-      b[x] = row[3 * x + 2];
-    }
+    deinterleave3(row, r, r + plane, r + 2 * plane, width);
   }
   jpeg_finish_decompress(cinfo);
   return true;

@@ -8,6 +8,7 @@
 #include "flash_powder/image/convert.h"
 #include "flash_powder/ops/aten.h"
 #include "messages.h"
+#include "shuffle.h"
 
 namespace fp::image::detail {
 
@@ -42,7 +43,11 @@ void deinterleave(const Raster& raster, T* out) {
     case 2:
       return deinterleave_fixed<T, 2>(in, out, plane);
     case 3:
-      return deinterleave_fixed<T, 3>(in, out, plane);
+      if constexpr (sizeof(T) == 1) {
+        return deinterleave3(in, out, out + plane, out + 2 * plane, plane);
+      } else {
+        return deinterleave_fixed<T, 3>(in, out, plane);
+      }
     default:
       return deinterleave_fixed<T, 4>(in, out, plane);
   }
