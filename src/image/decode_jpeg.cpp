@@ -150,7 +150,7 @@ void cmyk_to_rgb(Raster& raster) {
 }  // namespace
 
 Raster decode_jpeg_bytes(std::span<const std::uint8_t> bytes, const DecodeOptions& options,
-                         const std::string& source) {
+                         const std::string& source, PlaneSink* sink) {
   const std::string function = "decode_jpeg";
   if (bytes.empty()) fail(function, source, "the data is empty");
   JpegDecoder decoder;
@@ -170,15 +170,24 @@ Raster decode_jpeg_bytes(std::span<const std::uint8_t> bytes, const DecodeOption
   raster.height = cinfo.output_height;
   raster.channels = cinfo.output_components;
   raster.exif_orientation = orientation_of(cinfo);
-  raster.pixels.resize(raster.row_bytes() * static_cast<std::size_t>(raster.height));
   const int wanted = channels_for(options.mode, cmyk ? 3 : raster.channels);
   // Colour read as colour: straight into planes. Anything to convert: interleaved first.
   raster.planar = !cmyk && raster.channels == 3 && wanted == 3;
   bool read = false;
   if (raster.planar) {
+    // The output (the tensor's storage when there is a sink) exists before libjpeg runs.
     Bytes row(raster.row_bytes());
-    read = read_rows_planar(state, row.data(), raster.pixels.data());
+    std::uint8_t* planes = nullptr;
+    if (sink != nullptr) {
+      planes = sink->allocate(3, raster.height, raster.width);
+      raster.in_sink = true;
+    } else {
+      raster.pixels.resize(raster.row_bytes() * static_cast<std::size_t>(raster.height));
+      planes = raster.pixels.data();
+    }
+    read = read_rows_planar(state, row.data(), planes);
   } else {
+    raster.pixels.resize(raster.row_bytes() * static_cast<std::size_t>(raster.height));
     read = read_rows(state, raster.pixels.data(), raster.row_bytes());
   }
   if (!read) fail(function, source, "corrupt JPEG: " + decoder.message());

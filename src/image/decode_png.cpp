@@ -7,6 +7,7 @@
 
 #include "messages.h"
 #include "raster.h"
+#include "shuffle.h"
 
 namespace fp::image::detail {
 
@@ -84,6 +85,31 @@ void pillow_transparent_gray(Raster& raster) {
   }
 }
 
+/// An 8-bit RGB, non-interlaced PNG wanted as RGB: decoded a row at a time,
+/// each row scattered into the sink's planes while it is in cache (no
+/// full-size interleaved buffer, no second pass).
+void decode_rows_planar(spng_ctx* context, int format, Raster& raster, PlaneSink& sink,
+                        const std::string& source) {
+  check(spng_decode_image(context, nullptr, 0, format, SPNG_DECODE_PROGRESSIVE), source,
+        "corrupt PNG");
+  const auto width = static_cast<std::size_t>(raster.width);
+  const auto plane = width * static_cast<std::size_t>(raster.height);
+  Bytes row(raster.row_bytes());
+  std::uint8_t* planes = sink.allocate(3, raster.height, raster.width);
+  raster.planar = raster.in_sink = true;
+  int code = 0;
+  do {
+    spng_row_info info{};
+    code = spng_get_row_info(context, &info);
+    if (code != 0) break;
+    code = spng_decode_row(context, row.data(), row.size());
+    if (code != 0 && code != SPNG_EOI) break;
+    std::uint8_t* r = planes + static_cast<std::size_t>(info.row_num) * width;
+    deinterleave3(row.data(), r, r + plane, r + 2 * plane, width);
+  } while (code == 0);
+  if (code != SPNG_EOI) check(code, source, "corrupt PNG");
+}
+
 int orientation_of(spng_ctx* context) {
   spng_exif exif{};
   if (spng_get_exif(context, &exif) != 0 || exif.data == nullptr) return 1;
@@ -93,7 +119,7 @@ int orientation_of(spng_ctx* context) {
 }  // namespace
 
 Raster decode_png_bytes(std::span<const std::uint8_t> bytes, const DecodeOptions& options,
-                        const std::string& source) {
+                        const std::string& source, PlaneSink* sink) {
   if (bytes.empty()) fail("decode_png", source, "the data is empty");
   Context context(spng_ctx_new(0));
   if (!context) fail("decode_png", source, "out of memory");
@@ -122,6 +148,12 @@ Raster decode_png_bytes(std::span<const std::uint8_t> bytes, const DecodeOptions
   raster.height = ihdr.height;
   raster.bits = bits;
   raster.channels = output.channels;
+  if (sink != nullptr && bits == 8 && wanted == 3 && output.channels == 3 &&
+      format == SPNG_FMT_PNG && ihdr.interlace_method == 0) {
+    decode_rows_planar(context.get(), format, raster, *sink, source);
+    raster.exif_orientation = orientation_of(context.get());
+    return raster;
+  }
   raster.pixels.resize(size);
   check(spng_decode_image(context.get(), raster.pixels.data(), size, format, flags), source,
         "corrupt PNG");

@@ -77,13 +77,23 @@ Tensor oriented(Tensor image, int orientation) {
 
 }  // namespace
 
-Tensor finish(Raster&& raster, const DecodeOptions& options) {
+std::uint8_t* TensorSink::allocate(int channels, std::int64_t height, std::int64_t width) {
+  tensor = fp::empty({channels, height, width}, DType::U8);
+  return tensor.data_mut<std::uint8_t>().data();
+}
+
+Tensor finish(Raster&& raster, const DecodeOptions& options, TensorSink& sink) {
   const DType dtype = raster.bits == 16 ? DType::U16 : DType::U8;
-  Tensor image = fp::empty({raster.channels, raster.height, raster.width}, dtype);
-  if (raster.bits == 16) {
-    deinterleave(raster, image.data_mut<std::uint16_t>().data());
+  Tensor image;
+  if (raster.in_sink) {
+    image = std::move(sink.tensor);
   } else {
-    deinterleave(raster, image.data_mut<std::uint8_t>().data());
+    image = fp::empty({raster.channels, raster.height, raster.width}, dtype);
+    if (raster.bits == 16) {
+      deinterleave(raster, image.data_mut<std::uint16_t>().data());
+    } else {
+      deinterleave(raster, image.data_mut<std::uint8_t>().data());
+    }
   }
   raster.pixels = {};
   if (options.apply_exif_orientation && raster.exif_orientation != 1) {
