@@ -51,6 +51,7 @@ int main(int argc, char** argv) {
   measure("decode_png", n, [&] { image::decode_png(png); });
   measure("decode_webp", n, [&] { image::decode_webp(webp); });
   measure("encode_jpeg", n, [&] { image::encode_jpeg(pixels); });
+  measure("encode_jpeg_chw", n, [&] { image::encode_jpeg(pixels); });
   measure("encode_png", 5, [&] { image::encode_png(pixels); });
   measure("encode_png_fast", 5, [&] { image::encode_png(pixels, {.fast = true}); });
   measure("resize_bilinear", n, [&] { image::resize(pixels, 540, 960); });
