@@ -1,6 +1,6 @@
 // Interleaved (R, G, B) samples to three planes and back: the one pass a
 // [C, H, W] image costs a codec that works in (H, W, C). SIMD where the CPU
-// has it (SSSE3 on x86-64, chosen at run time; NEON on aarch64), the same
+// has it (AVX2 or SSSE3 on x86-64, chosen at run time; NEON on aarch64), the same
 // bytes either way (internal to the image layer).
 #pragma once
 
