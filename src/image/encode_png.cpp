@@ -1,7 +1,8 @@
 // PNG encoding with libpng: zlib level 6 with adaptive filters by default,
 // byte for byte torchvision.io.encode_png (which is libpng with its
-// defaults); `fast` is level 1, Z_RLE and adaptive filters in 256 KiB IDAT
-// chunks, several times faster and on photographs no larger. libpng's
+// defaults); `fast` is level 1, Z_RLE and an adaptive choice between the
+// Average and Paeth filters in 256 KiB IDAT chunks: two to three times faster,
+// and on photographs about as large (within 1.5 % either way). libpng's
 // adaptive-filter search stops summing a filter's row as soon as it cannot
 // win, which makes it markedly faster than libspng 0.7's on the same bytes.
 //
@@ -113,7 +114,10 @@ bool write_png(PngWrite* write, const Image* image, int level, bool fast) {
   png_set_compression_level(png, level);
   if (fast) {
     png_set_compression_strategy(png, Z_RLE);
-    png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_ALL_FILTERS);
+    // Average and Paeth are what the adaptive choice picks on photos: on
+    // scikit-image's photos the files are within 0.05 % of all five
+    // filters' and the search is 10-15 % faster.
+    png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_FILTER_AVG | PNG_FILTER_PAETH);
     png_set_compression_buffer_size(png, 1 << 18);
   }
   png_write_info(png, write->info);
