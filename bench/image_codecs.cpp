@@ -14,7 +14,11 @@ namespace {
 
 namespace image = fp::image;
 
+// argv[2], when given, names the one case to run (for a profiler).
+const char* only = nullptr;
+
 void measure(const char* name, int repeats, const std::function<void()>& body) {
+  if (only != nullptr && std::string(only) != name) return;
   body();  // warm: allocations, first-call lookups
   double best = 1e30;
   for (int i = 0; i < repeats; ++i) {
@@ -29,10 +33,13 @@ void measure(const char* name, int repeats, const std::function<void()>& body) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 2) {
-    std::fprintf(stderr, "usage: bench_image_codecs DIR (photo.jpg, photo.png, photo.webp)\n");
+  if (argc != 2 && argc != 3) {
+    std::fprintf(stderr,
+                 "usage: bench_image_codecs DIR [CASE] (DIR holds photo.jpg, photo.png, "
+                 "photo.webp; CASE runs one case only)\n");
     return 2;
   }
+  if (argc == 3) only = argv[2];
   const std::string dir = argv[1];
   const fp::Tensor jpeg = image::read_file(dir + "/photo.jpg");
   const fp::Tensor png = image::read_file(dir + "/photo.png");
@@ -44,10 +51,12 @@ int main(int argc, char** argv) {
   measure("decode_png", n, [&] { image::decode_png(png); });
   measure("decode_webp", n, [&] { image::decode_webp(webp); });
   measure("encode_jpeg", n, [&] { image::encode_jpeg(pixels); });
+  measure("encode_jpeg_chw", n, [&] { image::encode_jpeg(pixels); });
   measure("encode_png", 5, [&] { image::encode_png(pixels); });
   measure("encode_png_fast", 5, [&] { image::encode_png(pixels, {.fast = true}); });
   measure("resize_bilinear", n, [&] { image::resize(pixels, 540, 960); });
   measure("resize_bilinear_chw", n, [&] { image::resize(pixels, 540, 960); });
+  if (only != nullptr) return 0;
   std::printf("size_encode_png %lld\n", static_cast<long long>(image::encode_png(pixels).numel()));
   std::printf("size_encode_png_fast %lld\n",
               static_cast<long long>(image::encode_png(pixels, {.fast = true}).numel()));

@@ -65,11 +65,14 @@ def run_torchvision(d: Path, emit) -> None:
     emit("decode_png", best(lambda: tio.decode_png(png)))
     emit("decode_webp", best(lambda: tio.decode_webp(webp)))
     emit("encode_jpeg", best(lambda: tio.encode_jpeg(pixels, quality=75)))
+    # decode_png's channels-last view is what libjpeg wants; a contiguous
+    # [C, H, W] image (what every flash_powder decode returns) is copied first.
+    chw = pixels.contiguous()
+    emit("encode_jpeg_chw", best(lambda: tio.encode_jpeg(chw, quality=75)))
     emit("encode_png", best(lambda: tio.encode_png(pixels, compression_level=6), 5))
     emit("resize_bilinear", best(lambda: F.resize(pixels, [540, 960], antialias=True)))
     # decode_png's result is channels-last, which ATen's uint8 kernel prefers;
     # flash_powder's is contiguous [C, H, W]: the same input, for a fair case.
-    chw = pixels.contiguous()
     emit("resize_bilinear_chw", best(lambda: F.resize(chw, [540, 960], antialias=True)))
     emit("size_encode_png", tio.encode_png(pixels, compression_level=6).numel())
 

@@ -39,12 +39,18 @@ std::string first_bytes(std::span<const std::uint8_t> bytes) {
 }
 
 using Decoder = detail::Raster (*)(std::span<const std::uint8_t>, const DecodeOptions&,
-                                   const std::string&);
+                                   const std::string&, detail::PlaneSink*);
+
+Tensor decode_with(Decoder decoder, std::span<const std::uint8_t> bytes,
+                   const DecodeOptions& options, const std::string& source) {
+  detail::TensorSink sink;
+  detail::Raster raster = decoder(bytes, options, source, &sink);
+  return detail::finish(std::move(raster), options, sink);
+}
 
 Tensor decode_tensor(TensorView data, const DecodeOptions& options, const char* function,
                      Decoder decoder) {
-  return detail::finish(decoder(detail::byte_span(data, function), options, "the image bytes"),
-                        options);
+  return decode_with(decoder, detail::byte_span(data, function), options, "the image bytes");
 }
 
 }  // namespace
@@ -53,11 +59,11 @@ Tensor decode_image(std::span<const std::uint8_t> bytes, const DecodeOptions& op
                     const std::string& source) {
   switch (sniff(bytes)) {
     case Format::Jpeg:
-      return detail::finish(detail::decode_jpeg_bytes(bytes, options, source), options);
+      return decode_with(detail::decode_jpeg_bytes, bytes, options, source);
     case Format::Png:
-      return detail::finish(detail::decode_png_bytes(bytes, options, source), options);
+      return decode_with(detail::decode_png_bytes, bytes, options, source);
     case Format::Webp:
-      return detail::finish(detail::decode_webp_bytes(bytes, options, source), options);
+      return decode_with(detail::decode_webp_bytes, bytes, options, source);
     case Format::Gif:
       detail::fail("decode_image", source,
                    "GIF is not supported (fp::image decodes JPEG, PNG and WebP)");

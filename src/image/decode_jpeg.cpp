@@ -15,6 +15,7 @@
 
 #include "messages.h"
 #include "raster.h"
+#include "shuffle.h"
 
 namespace fp::image::detail {
 
@@ -92,13 +93,7 @@ bool read_rows_planar(JpegState* state, std::uint8_t* row, std::uint8_t* out) {
     JSAMPROW rows[1] = {row};
     jpeg_read_scanlines(cinfo, rows, 1);
     std::uint8_t* r = out + y * width;
-    std::uint8_t* g = r + plane;
-    std::uint8_t* b = g + plane;
-    for (std::size_t x = 0; x < width; ++x) {
-      r[x] = row[3 * x];
-      g[x] = row[3 * x + 1];
-      b[x] = row[3 * x + 2];
-    }
+    deinterleave3(row, r, r + plane, r + 2 * plane, width);
   }
   jpeg_finish_decompress(cinfo);
   return true;
@@ -155,7 +150,7 @@ void cmyk_to_rgb(Raster& raster) {
 }  // namespace
 
 Raster decode_jpeg_bytes(std::span<const std::uint8_t> bytes, const DecodeOptions& options,
-                         const std::string& source) {
+                         const std::string& source, PlaneSink* sink) {
   const std::string function = "decode_jpeg";
   if (bytes.empty()) fail(function, source, "the data is empty");
   JpegDecoder decoder;
@@ -175,15 +170,24 @@ Raster decode_jpeg_bytes(std::span<const std::uint8_t> bytes, const DecodeOption
   raster.height = cinfo.output_height;
   raster.channels = cinfo.output_components;
   raster.exif_orientation = orientation_of(cinfo);
-  raster.pixels.resize(raster.row_bytes() * static_cast<std::size_t>(raster.height));
   const int wanted = channels_for(options.mode, cmyk ? 3 : raster.channels);
   // Colour read as colour: straight into planes. Anything to convert: interleaved first.
   raster.planar = !cmyk && raster.channels == 3 && wanted == 3;
   bool read = false;
   if (raster.planar) {
+    // The output (the tensor's storage when there is a sink) exists before libjpeg runs.
     Bytes row(raster.row_bytes());
-    read = read_rows_planar(state, row.data(), raster.pixels.data());
+    std::uint8_t* planes = nullptr;
+    if (sink != nullptr) {
+      planes = sink->allocate(3, raster.height, raster.width);
+      raster.in_sink = true;
+    } else {
+      raster.pixels.resize(raster.row_bytes() * static_cast<std::size_t>(raster.height));
+      planes = raster.pixels.data();
+    }
+    read = read_rows_planar(state, row.data(), planes);
   } else {
+    raster.pixels.resize(raster.row_bytes() * static_cast<std::size_t>(raster.height));
     read = read_rows(state, raster.pixels.data(), raster.row_bytes());
   }
   if (!read) fail(function, source, "corrupt JPEG: " + decoder.message());

@@ -8,7 +8,7 @@
 namespace fp::image::detail {
 
 Raster decode_webp_bytes(std::span<const std::uint8_t> bytes, const DecodeOptions& options,
-                         const std::string& source) {
+                         const std::string& source, PlaneSink* /*sink*/) {
   const std::string function = "decode_webp";
   if (bytes.empty()) fail(function, source, "the data is empty");
   WebPBitstreamFeatures features{};

@@ -1,11 +1,22 @@
-// PNG encoding with libspng (no setjmp): zlib level 6 with adaptive filters
-// by default, like libpng and torchvision.io.encode_png; `fast` is level 1,
-// Z_RLE and adaptive filters, several times faster and on photographs no larger.
-#include <spng.h>
+// PNG encoding with libpng: zlib level 6 with adaptive filters by default,
+// byte for byte torchvision.io.encode_png (which is libpng with its
+// defaults); `fast` is level 1, Z_RLE and an adaptive choice between the
+// Average and Paeth filters in 256 KiB IDAT chunks: two to three times faster,
+// and on photographs about as large (within 1.5 % either way). libpng's
+// adaptive-filter search stops summing a filter's row as soon as it cannot
+// win, which makes it markedly faster than libspng 0.7's on the same bytes.
+//
+// libpng reports errors by longjmp: the function that arms setjmp is small
+// and C-style, owns nothing with a destructor, and grows its output with
+// realloc into a buffer freed by its owner outside.
+#include <png.h>
 #include <zlib.h>
 
+#include <bit>
+#include <csetjmp>
+#include <cstdio>
 #include <cstdlib>
-#include <memory>
+#include <cstring>
 
 #include "encoded.h"
 #include "flash_powder/image/io.h"
@@ -16,26 +27,107 @@ namespace fp::image {
 
 namespace {
 
-struct ContextDeleter {
-  void operator()(spng_ctx* context) const { spng_ctx_free(context); }
+struct PngWrite {
+  png_structp png = nullptr;
+  png_infop info = nullptr;
+  std::uint8_t* data = nullptr;  // realloc'd; freed by PngWriter
+  std::size_t size = 0;
+  std::size_t capacity = 0;
+  char message[256] = "";
 };
 
-void check(int code, const char* what) {
-  if (code != 0)
-    detail::fail("encode_png", "the image", std::string(what) + ": " + spng_strerror(code));
+extern "C" void on_png_error(png_structp png, png_const_charp message) {
+  auto* write = static_cast<PngWrite*>(png_get_error_ptr(png));
+  std::snprintf(write->message, sizeof write->message, "%s", message);
+  png_longjmp(png, 1);
 }
 
-std::uint8_t color_type(int channels) {
+extern "C" void on_png_warning(png_structp, png_const_charp) {}
+
+extern "C" void on_png_write(png_structp png, png_bytep bytes, png_size_t length) {
+  auto* write = static_cast<PngWrite*>(png_get_io_ptr(png));
+  if (length > write->capacity - write->size) {
+    std::size_t capacity = write->capacity * 2;
+    if (capacity < write->size + length) capacity = write->size + length;
+    void* grown = std::realloc(write->data, capacity);
+    if (grown == nullptr) png_error(png, "out of memory");
+    write->data = static_cast<std::uint8_t*>(grown);
+    write->capacity = capacity;
+  }
+  std::memcpy(write->data + write->size, bytes, length);
+  write->size += length;
+}
+
+extern "C" void on_png_flush(png_structp) {}
+
+/// Owns libpng's structures and the output buffer.
+class PngWriter {
+ public:
+  PngWriter() {
+    write_.png =
+        png_create_write_struct(PNG_LIBPNG_VER_STRING, &write_, on_png_error, on_png_warning);
+    if (write_.png != nullptr) write_.info = png_create_info_struct(write_.png);
+  }
+  PngWriter(const PngWriter&) = delete;
+  PngWriter& operator=(const PngWriter&) = delete;
+  ~PngWriter() {
+    png_destroy_write_struct(&write_.png, &write_.info);
+    std::free(write_.data);
+  }
+
+  PngWrite* write() { return write_.info != nullptr ? &write_ : nullptr; }
+
+ private:
+  PngWrite write_;
+};
+
+int color_type(int channels) {
   switch (channels) {
     case 1:
-      return SPNG_COLOR_TYPE_GRAYSCALE;
+      return PNG_COLOR_TYPE_GRAY;
     case 2:
-      return SPNG_COLOR_TYPE_GRAYSCALE_ALPHA;
+      return PNG_COLOR_TYPE_GRAY_ALPHA;
     case 3:
-      return SPNG_COLOR_TYPE_TRUECOLOR;
+      return PNG_COLOR_TYPE_RGB;
     default:
-      return SPNG_COLOR_TYPE_TRUECOLOR_ALPHA;
+      return PNG_COLOR_TYPE_RGB_ALPHA;
   }
+}
+
+struct Image {
+  const std::uint8_t* rows;  // interleaved, `row_bytes` apart
+  std::size_t row_bytes;
+  std::uint32_t width;
+  std::uint32_t height;
+  int bit_depth;
+  int channels;
+};
+
+// C-style: the whole PNG into write->data. False, with a message, on error.
+bool write_png(PngWrite* write, const Image* image, int level, bool fast) {
+  if (setjmp(png_jmpbuf(write->png))) return false;
+  png_structp png = write->png;
+  png_set_write_fn(png, write, on_png_write, on_png_flush);
+  png_set_IHDR(png, write->info, image->width, image->height, image->bit_depth,
+               color_type(image->channels), PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
+               PNG_FILTER_TYPE_DEFAULT);
+  png_set_compression_level(png, level);
+  if (fast) {
+    png_set_compression_strategy(png, Z_RLE);
+    // Average and Paeth are what the adaptive choice picks on photos: on
+    // scikit-image's photos the files are within 0.05 % of all five
+    // filters' and the search is 10-15 % faster.
+    png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_FILTER_AVG | PNG_FILTER_PAETH);
+    png_set_compression_buffer_size(png, 1 << 18);
+  }
+  png_write_info(png, write->info);
+  // 16-bit samples are in host order; PNG stores them big-endian.
+  if (image->bit_depth == 16 && std::endian::native == std::endian::little) png_set_swap(png);
+  for (std::uint32_t y = 0; y < image->height; ++y) {
+    png_write_row(png, image->rows + static_cast<std::size_t>(y) * image->row_bytes);
+  }
+  png_write_end(png, write->info);
+  return true;
 }
 
 }  // namespace
@@ -48,33 +140,27 @@ Tensor encode_png(TensorView image, const PngOptions& options) {
                      " is not between 0 and 9");
   }
   const Tensor pixels = detail::interleaved(image, "encode_png", channels, true);
-  std::unique_ptr<spng_ctx, ContextDeleter> context(spng_ctx_new(SPNG_CTX_ENCODER));
-  if (!context) detail::fail("encode_png", "the image", "out of memory");
-  spng_ctx* ctx = context.get();
-  check(spng_set_option(ctx, SPNG_ENCODE_TO_BUFFER, 1), "cannot encode to memory");
-  spng_ihdr ihdr{};
-  ihdr.width = static_cast<std::uint32_t>(pixels.size(1));
-  ihdr.height = static_cast<std::uint32_t>(pixels.size(0));
-  ihdr.bit_depth = pixels.dtype() == DType::U16 ? 16 : 8;
-  ihdr.color_type = color_type(static_cast<int>(pixels.size(2)));
-  check(spng_set_ihdr(ctx, &ihdr), "bad image header");
+  Image raw{};
+  raw.height = static_cast<std::uint32_t>(pixels.size(0));
+  raw.width = static_cast<std::uint32_t>(pixels.size(1));
+  raw.channels = static_cast<int>(pixels.size(2));
+  raw.bit_depth = pixels.dtype() == DType::U16 ? 16 : 8;
+  raw.row_bytes = static_cast<std::size_t>(raw.width) * raw.channels * (raw.bit_depth / 8);
+  raw.rows = raw.bit_depth == 16
+                 ? reinterpret_cast<const std::uint8_t*>(pixels.data<std::uint16_t>().data())
+                 : pixels.data<std::uint8_t>().data();
+  PngWriter writer;
+  PngWrite* write = writer.write();
+  if (write == nullptr) detail::fail("encode_png", "the image", "out of memory");
+  // A first guess at the size (half the raw samples); realloc grows it.
+  write->capacity = raw.row_bytes * raw.height / 2 + 4096;
+  write->data = static_cast<std::uint8_t*>(std::malloc(write->capacity));
+  if (write->data == nullptr) detail::fail("encode_png", "the image", "out of memory");
   const int level = options.fast ? 1 : options.compression_level;
-  check(spng_set_option(ctx, SPNG_IMG_COMPRESSION_LEVEL, level), "bad compression level");
-  if (options.fast)
-    check(spng_set_option(ctx, SPNG_IMG_COMPRESSION_STRATEGY, Z_RLE), "bad strategy");
-  check(spng_set_option(ctx, SPNG_FILTER_CHOICE, SPNG_FILTER_CHOICE_ALL), "bad filter choice");
-  // 16-bit samples go in host order; libspng writes them big-endian.
-  const void* samples = ihdr.bit_depth == 16
-                            ? static_cast<const void*>(pixels.data<std::uint16_t>().data())
-                            : static_cast<const void*>(pixels.data<std::uint8_t>().data());
-  check(spng_encode_image(ctx, samples, pixels.nbytes(), SPNG_FMT_PNG, SPNG_ENCODE_FINALIZE),
-        "cannot encode");
-  std::size_t size = 0;
-  int error = 0;
-  std::unique_ptr<void, decltype(&std::free)> png(spng_get_png_buffer(ctx, &size, &error),
-                                                  &std::free);
-  check(error, "cannot encode");
-  return detail::byte_tensor(png.get(), size);
+  if (!write_png(write, &raw, level, options.fast)) {
+    detail::fail("encode_png", "the image", std::string("cannot encode: ") + write->message);
+  }
+  return detail::byte_tensor(write->data, write->size);
 }
 
 }  // namespace fp::image

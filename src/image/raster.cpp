@@ -8,6 +8,7 @@
 #include "flash_powder/image/convert.h"
 #include "flash_powder/ops/aten.h"
 #include "messages.h"
+#include "shuffle.h"
 
 namespace fp::image::detail {
 
@@ -42,7 +43,11 @@ void deinterleave(const Raster& raster, T* out) {
     case 2:
       return deinterleave_fixed<T, 2>(in, out, plane);
     case 3:
-      return deinterleave_fixed<T, 3>(in, out, plane);
+      if constexpr (sizeof(T) == 1) {
+        return deinterleave3(in, out, out + plane, out + 2 * plane, plane);
+      } else {
+        return deinterleave_fixed<T, 3>(in, out, plane);
+      }
     default:
       return deinterleave_fixed<T, 4>(in, out, plane);
   }
@@ -72,13 +77,23 @@ Tensor oriented(Tensor image, int orientation) {
 
 }  // namespace
 
-Tensor finish(Raster&& raster, const DecodeOptions& options) {
+std::uint8_t* TensorSink::allocate(int channels, std::int64_t height, std::int64_t width) {
+  tensor = fp::empty({channels, height, width}, DType::U8);
+  return tensor.data_mut<std::uint8_t>().data();
+}
+
+Tensor finish(Raster&& raster, const DecodeOptions& options, TensorSink& sink) {
   const DType dtype = raster.bits == 16 ? DType::U16 : DType::U8;
-  Tensor image = fp::empty({raster.channels, raster.height, raster.width}, dtype);
-  if (raster.bits == 16) {
-    deinterleave(raster, image.data_mut<std::uint16_t>().data());
+  Tensor image;
+  if (raster.in_sink) {
+    image = std::move(sink.tensor);
   } else {
-    deinterleave(raster, image.data_mut<std::uint8_t>().data());
+    image = fp::empty({raster.channels, raster.height, raster.width}, dtype);
+    if (raster.bits == 16) {
+      deinterleave(raster, image.data_mut<std::uint16_t>().data());
+    } else {
+      deinterleave(raster, image.data_mut<std::uint8_t>().data());
+    }
   }
   raster.pixels = {};
   if (options.apply_exif_orientation && raster.exif_orientation != 1) {

@@ -34,6 +34,16 @@ struct UninitialisedAllocator : std::allocator<T> {
 
 using Bytes = std::vector<std::uint8_t, UninitialisedAllocator<std::uint8_t>>;
 
+/// Memory a decoder may write an 8-bit [C, H, W] result into directly, so
+/// that no copy follows (the image layer's hands out a tensor's storage).
+class PlaneSink {
+ public:
+  virtual std::uint8_t* allocate(int channels, std::int64_t height, std::int64_t width) = 0;
+
+ protected:
+  ~PlaneSink() = default;
+};
+
 /// Interleaved (H, W, C) samples as a codec writes them; 8 or 16 bits each
 /// (16-bit samples in host byte order).
 struct Raster {
@@ -43,6 +53,7 @@ struct Raster {
   int bits = 8;
   int exif_orientation = 1;  ///< 1-8, 1 when the file has none
   bool planar = false;       ///< already [C, H, W] (a decoder scattered the rows)
+  bool in_sink = false;      ///< planar, written into the PlaneSink; `pixels` is empty
   Bytes pixels;
 
   std::size_t row_bytes() const { return static_cast<std::size_t>(width) * channels * (bits / 8); }
@@ -67,10 +78,10 @@ void reduce_to_8_bits(Raster& raster);
 int exif_orientation(std::span<const std::uint8_t> tiff);
 
 Raster decode_jpeg_bytes(std::span<const std::uint8_t> bytes, const DecodeOptions& options,
-                         const std::string& source);
+                         const std::string& source, PlaneSink* sink = nullptr);
 Raster decode_png_bytes(std::span<const std::uint8_t> bytes, const DecodeOptions& options,
-                        const std::string& source);
+                        const std::string& source, PlaneSink* sink = nullptr);
 Raster decode_webp_bytes(std::span<const std::uint8_t> bytes, const DecodeOptions& options,
-                         const std::string& source);
+                         const std::string& source, PlaneSink* sink = nullptr);
 
 }  // namespace fp::image::detail

@@ -6,6 +6,7 @@
 #include "flash_powder/base/dtype.h"
 #include "flash_powder/core/factory.h"
 #include "messages.h"
+#include "shuffle.h"
 #include "tensor_args.h"
 
 namespace fp::image::detail {
@@ -34,7 +35,11 @@ void interleave(const T* in, T* out, std::size_t plane, std::int64_t channels) {
     case 2:
       return interleave_fixed<T, 2>(in, out, plane);
     case 3:
-      return interleave_fixed<T, 3>(in, out, plane);
+      if constexpr (sizeof(T) == 1) {
+        return interleave3(in, in + plane, in + 2 * plane, out, plane);
+      } else {
+        return interleave_fixed<T, 3>(in, out, plane);
+      }
     default:
       return interleave_fixed<T, 4>(in, out, plane);
   }

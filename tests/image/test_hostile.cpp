@@ -166,3 +166,16 @@ TEST(ImageHostile, DecodersRefuseTensorsThatAreNotBytes) {
 }
 
 }  // namespace
+
+// A whole 8-bit RGB PNG is read by libpng, one without its IEND and last IDAT
+// CRC by libspng (libpng refuses it): the same pixels, in every read mode.
+TEST(ImageHostile, PngWithoutItsEndDecodesLikeTheWholeFile) {
+  using fp_test::image::same_pixels;
+  const auto whole = bytes_of("png_RGB.png");
+  const std::span<const std::uint8_t> cut(whole.data(), whole.size() - 16);
+  for (auto mode : {image::ImageReadMode::Unchanged, image::ImageReadMode::RGB,
+                    image::ImageReadMode::RGBA, image::ImageReadMode::Gray}) {
+    EXPECT_TRUE(same_pixels(image::decode_image(cut, {.mode = mode}, "cut"),
+                            image::decode_image(whole, {.mode = mode}, "whole")));
+  }
+}

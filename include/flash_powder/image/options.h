@@ -43,8 +43,9 @@ struct DecodeOptions {
 struct PngOptions {
   /// zlib level 0-9; 6 is torchvision's and libpng's default.
   int compression_level = 6;
-  /// Level 1, Z_RLE and adaptive filters: several times faster than level 6
-  /// and, on photographs, no larger.
+  /// Level 1, Z_RLE and an adaptive choice of the Average and Paeth filters:
+  /// two to three times faster than level 6 and, on photographs, about as
+  /// large (within 1.5 % either way).
   bool fast = false;
 };
 /// Options of encode_jpeg. Python: `torchvision.io.encode_jpeg(quality)`.
