@@ -22,7 +22,7 @@ PYTHON_PACKAGES=("torch==$TORCH_VERSION" "numpy" "pytest" "safetensors" "pillow"
 # image tests use only its Python (v2 resize, make_grid, draw_*).
 TORCHVISION_PACKAGE="torchvision==0.28.0"
 APT_PACKAGES=(ninja-build libgtest-dev libbenchmark-dev nlohmann-json3-dev libzip-dev pkg-config valgrind
-  clang-format python3-venv libjpeg62-turbo-dev libturbojpeg0-dev libspng-dev libwebp-dev
+  clang-format python3-venv libjpeg62-turbo-dev libturbojpeg0-dev libpng-dev zlib1g-dev libspng-dev libwebp-dev
   libjpeg-turbo-progs)
 
 say() { printf '\033[1m==> %s\033[0m\n' "$*"; }
