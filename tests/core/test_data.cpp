@@ -88,11 +88,7 @@ TEST(DataAccessErrors, DTypeDeviceContiguityAndBounds) {
                   fp::zeros({2}, fp::DType::F8_E4M3FN).data<float>());
   /*
   #|PYTHON
-  def message(f):
-      try:
-          f()
-      except (IndexError, RuntimeError) as e:
-          return str(e)
+  from truth_helpers import message
   bounds = message(lambda: x[1, 3, 0])
   item = message(lambda: x.item())
   dim = message(lambda: x.size(3))

@@ -403,11 +403,7 @@ TEST(InPlace, MethodsChainAndWorkOnMutableViews) {
 TEST(InPlaceErrors, ResultsThatCannotBeCastBack) {
   /*
   #|PYTHON
-  def message(f):
-      try:
-          f()
-      except RuntimeError as e:
-          return str(e)
+  from truth_helpers import message
   int_plus_float = message(lambda: torch.tensor([1, 2]).add_(2.5))
   int_times_float = message(lambda: torch.tensor([1, 2]).mul_(torch.tensor([2.5, 1.0])))
   */
@@ -435,11 +431,7 @@ TEST(InPlaceErrors, BorrowRulesApply) {
 TEST(ArithmeticErrors, PyTorchsMessages) {
   /*
   #|PYTHON
-  def message(f):
-      try:
-          f()
-      except RuntimeError as e:
-          return str(e)
+  from truth_helpers import message
   shape = message(lambda: torch.ones(2, 3) + torch.ones(4))
   bool_sub = message(lambda: torch.tensor([True]) - torch.tensor([False]))
   bool_int_sub = message(lambda: torch.tensor([True]) - 1)

@@ -177,11 +177,7 @@ TEST(Bitwise, InPlaceWritesTheTensorItself) {
 TEST(BitwiseErrors, PyTorchsMessages) {
   /*
   #|PYTHON
-  def message(f):
-      try:
-          f()
-      except RuntimeError as e:
-          return str(e)
+  from truth_helpers import message
   float_and = message(lambda: torch.ones(2) & torch.ones(2))
   float_invert = message(lambda: torch.bitwise_not(torch.ones(2)))  # Python's ~ refuses first
   bool_shift = message(lambda: left(torch.bool).__ilshift__(1))

@@ -177,11 +177,7 @@ TEST(Indexing, IndexPut) {
 TEST(IndexingErrors, PyTorchsMessages) {
   /*
   #|PYTHON
-  def message(f):
-      try:
-          f()
-      except (IndexError, RuntimeError, ValueError) as e:
-          return str(e)
+  from truth_helpers import message
   out_of_range = message(lambda: d[4])
   negative = message(lambda: d[:, -5])
   too_many = message(lambda: d[0, 0, 0])

@@ -286,11 +286,7 @@ TEST(Comparisons, IsEqualAndAllclose) {
 TEST(MethodErrors, PyTorchsMessages) {
   /*
   #|PYTHON
-  def message(f):
-      try:
-          f()
-      except (RuntimeError, IndexError) as e:
-          return str(e)
+  from truth_helpers import message
   view = message(lambda: x.transpose(0, 1).view(24))
   dim = message(lambda: x.sum(3))
   cat = message(lambda: torch.cat([torch.ones(2, 2), torch.ones(3, 3)]))

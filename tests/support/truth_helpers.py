@@ -37,3 +37,12 @@ def run(module, x):
     """values(module(x)) without autograd."""
     with torch.no_grad():
         return values(module(x))
+
+
+def message(f):
+    """What `f()` raises, as text: the error message a C++ test expects."""
+    try:
+        f()
+    except Exception as e:  # RuntimeError, IndexError, ValueError, TypeError: whatever torch raises
+        return str(e)
+    raise AssertionError("expected an error, but the call succeeded")
