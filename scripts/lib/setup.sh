@@ -111,13 +111,19 @@ ensure_cuda_libraries() {
   echo "$wanted" >"$stamp"
 }
 
+# What `import torch` needs beside a --no-deps torch, and what the tests' Python uses.
+TORCH_VENV_PACKAGES=(filelock typing-extensions sympy networkx jinja2 fsspec numpy pytest safetensors pillow)
+
 ensure_torch_venv() {
   local version="$1"
   local venv
   venv="$(torch_venv "$version")"
   ensure_cuda_libraries
   local stamp="$venv/.fp-torch"
-  if [ -x "$venv/bin/python" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$version" ]; then
+  # The stamp names everything installed, so a venv made before a package was
+  # added gets it on the next run.
+  local wanted="$version ${TORCH_VENV_PACKAGES[*]} $TORCHVISION_PACKAGE"
+  if [ -x "$venv/bin/python" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$wanted" ]; then
     return
   fi
   say "creating $venv with torch $version"
@@ -125,10 +131,9 @@ ensure_torch_venv() {
   # A constraints file on some machines caps torch; this one version is wanted.
   PIP_CONSTRAINT=/dev/null "$venv/bin/python" -m pip install -q --disable-pip-version-check \
     --no-deps "torch==$version"
-  "$venv/bin/python" -m pip install -q --disable-pip-version-check \
-    filelock typing-extensions sympy networkx jinja2 fsspec numpy pytest safetensors pillow
+  "$venv/bin/python" -m pip install -q --disable-pip-version-check "${TORCH_VENV_PACKAGES[@]}"
   "$venv/bin/python" -m pip install -q --disable-pip-version-check --no-deps "$TORCHVISION_PACKAGE"
-  echo "$version" >"$stamp"
+  echo "$wanted" >"$stamp"
 }
 
 # The folders whose libraries a process must load to run torch X.Y.Z.

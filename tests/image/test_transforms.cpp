@@ -79,6 +79,14 @@ TEST(ImageTransforms, ResizeEqualsTorchvisionBitForBit) {
                                 std::to_string(w) + "_aa" + std::to_string(int(antialias));
         SCOPED_TRACE(key);
         const image::ResizeOptions options{.interpolation = mode, .antialias = antialias};
+        if (!truth().count(key)) {
+          // The loaded torch has no such kernel (uint8 lanczos before 2.13),
+          // so torchvision failed too: flash_powder must refuse, not guess.
+          EXPECT_THROW(image::resize(pixels, h, w, options), fp::Error);
+          EXPECT_THROW(image::resize(batch, h, w, options), fp::Error);
+          compared += 2;
+          continue;
+        }
         EXPECT_TRUE(same_pixels(image::resize(pixels, h, w, options), expected(key)));
         EXPECT_TRUE(same_pixels(image::resize(batch, h, w, options), expected(key + "_batch")));
         compared += 2;
