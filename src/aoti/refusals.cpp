@@ -1,6 +1,11 @@
 #include "refusals.h"
 
+#if defined(__x86_64__)
+#include <cpuid.h>
+#endif
+
 #include <algorithm>
+#include <string_view>
 
 #include "flash_powder/abi/runtime.h"
 #include "flash_powder/base/error.h"
@@ -82,18 +87,56 @@ void refuse_kernel_files(const PackageContents& contents, const std::string& sou
 
 }  // namespace
 
-bool cpu_supports(const std::string& isa) {
+namespace {
+
 #if defined(__x86_64__)
-  if (isa == "AVX2") return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-  if (isa == "AVX512")
-    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-           __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq");
-  return isa.empty() || isa == "INVALID_VEC_ISA";
-#elif defined(__aarch64__)
-  return isa.empty() || isa == "NEON" || isa == "INVALID_VEC_ISA";
-#else
-  return isa.empty() || isa == "INVALID_VEC_ISA";
+// CPUID leaf 7 (sub-leaf 0) bits that __builtin_cpu_supports cannot name in
+// every compiler: ECX[11] AVX512_VNNI; EDX[22] AMX-BF16, EDX[24] AMX-TILE,
+// EDX[25] AMX-INT8.
+bool cpuid_leaf7_has(unsigned ecx_bits, unsigned edx_bits) {
+  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+  if (__get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx) == 0) return false;
+  return (ecx & ecx_bits) == ecx_bits && (edx & edx_bits) == edx_bits;
+}
+
+bool avx512_supported() {
+  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+         __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq");
+}
 #endif
+
+// One word of Inductor's instruction-set name (torch/_inductor/cpu_vec_isa.py,
+// upper-cased): "AVX2", "AVX512", "AVX512_VNNI", "AMX_TILE", "NEON", ...
+bool cpu_supports_feature(std::string_view feature) {
+#if defined(__x86_64__)
+  if (feature == "AVX2") return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+  if (feature == "AVX512") return avx512_supported();
+  if (feature == "AVX512_VNNI") return avx512_supported() && cpuid_leaf7_has(1u << 11, 0);
+  // Inductor compiles AMX kernels with -mamx-tile -mamx-bf16 -mamx-int8.
+  if (feature == "AMX_TILE")
+    return avx512_supported() && cpuid_leaf7_has(0, (1u << 22) | (1u << 24) | (1u << 25));
+  return false;
+#elif defined(__aarch64__)
+  return feature == "NEON";
+#else
+  (void)feature;
+  return false;
+#endif
+}
+
+}  // namespace
+
+bool cpu_supports(const std::string& isa) {
+  if (isa.empty() || isa == "INVALID_VEC_ISA") return true;
+  // A richer instruction set is named by its words, e.g. "AVX512 AVX512_VNNI AMX_TILE".
+  std::string_view rest = isa;
+  while (!rest.empty()) {
+    const auto space = rest.find(' ');
+    const std::string_view feature = rest.substr(0, space);
+    if (!feature.empty() && !cpu_supports_feature(feature)) return false;
+    rest = space == std::string_view::npos ? std::string_view() : rest.substr(space + 1);
+  }
+  return true;
 }
 
 void refuse_unrunnable(const PackageContents& contents, Device device, const std::string& source) {

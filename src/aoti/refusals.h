@@ -16,7 +16,8 @@ namespace fp::aoti::detail {
 void refuse_unrunnable(const PackageContents& contents, Device device, const std::string& source);
 
 /// True when this CPU can run code built for `isa` (AOTI_CPU_ISA's values:
-/// "AVX2", "AVX512", "NEON", "" for none).
+/// Inductor's instruction-set name, upper-cased: "AVX2", "AVX512",
+/// "AVX512 AVX512_VNNI", "AVX512 AVX512_VNNI AMX_TILE", "NEON", "" for none).
 bool cpu_supports(const std::string& isa);
 
 }  // namespace fp::aoti::detail

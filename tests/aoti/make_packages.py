@@ -123,14 +123,23 @@ def derive_variants(packages: Path) -> None:
         metadata["AOTI_CPU_ISA"] = "NEON" if os.uname().machine == "x86_64" else "AVX512"
         return json.dumps(metadata).encode()
 
+    # Imports every model library has, in order of preference; which ones a
+    # library has depends on the torch that exported it.
+    common_imports = (b"aoti_torch_get_numel", b"aoti_torch_delete_tensor_object",
+                      b"aoti_torch_get_data_ptr", b"aoti_torch_get_sizes")
+
     def missing_symbol(name, data):
         if not name.endswith(".so"):
             return data
         # Renames one import in the dynamic string table (same length, so the
-        # ELF stays valid): a C function no torch defines.
-        old, new = b"\0aoti_torch_get_numel\0", b"\0aoti_torch_get_numeX\0"
-        assert old in data, "the model library no longer imports aoti_torch_get_numel"
-        return data.replace(old, new)
+        # ELF stays valid) to a C function no torch defines; the C++ test reads
+        # the new name from mlp_missing_symbol.symbol.
+        for old in common_imports:
+            if b"\0" + old + b"\0" in data:
+                new = old[:-1] + b"X"
+                (packages / "mlp_missing_symbol.symbol").write_bytes(new)
+                return data.replace(b"\0" + old + b"\0", b"\0" + new + b"\0")
+        raise AssertionError(f"the model library imports none of {common_imports}")
 
     def cuda_device(name, data):
         if not name.endswith("_metadata.json"):

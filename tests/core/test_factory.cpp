@@ -236,8 +236,9 @@ TEST(Factory, LargeAranges) {
   std::vector<int16_t> f16_bits;
   for (float value : f16.to_vector<float>())
     f16_bits.push_back(static_cast<int16_t>(fp::Half(value).bits));
-  EXPECT_EQ(f16.numel(), 100000);                          // #PYTHON f16.numel()
-  EXPECT_EQ(bit_checksum<int16_t>(f16_bits), 2402744511);  // #PYTHON checksum(f16, torch.int16)
+  EXPECT_EQ(f16.numel(), 100000);  // #PYTHON f16.numel()
+  // The float16 rounding differs between vectorised kernels (AVX2 vs AVX-512).
+  EXPECT_EQ(bit_checksum<int16_t>(f16_bits), truth<std::int64_t>("checksum(f16, torch.int16)"));
   const fp::Tensor u8 = fp::arange(0, 300, 1, fp::DType::U8);
   EXPECT_EQ(u8.to_vector<uint8_t>()[299], 43);  // #PYTHON u8[299].item()
 }

@@ -31,5 +31,11 @@ for program in "$out"/build/tests/test_*; do ldd "$program" 2>/dev/null || true;
   while IFS= read -r library; do cp -L "$library" "$out/lib/"; done
 
 du -sh "$out"
+# The corpus generator's JPEG tools (Debian's libjpeg-turbo-progs).
+mkdir -p "$out/bin"
+for tool in cjpeg djpeg; do
+  command -v "$tool" >/dev/null && cp -L "$(command -v "$tool")" "$out/bin/"
+done
+
 # The source folder the build was configured in: the programs name it.
 sed -n 's/^CMAKE_HOME_DIRECTORY:INTERNAL=//p' "$build/CMakeCache.txt" >"$out/source_dir"

@@ -23,6 +23,7 @@ build="$source_dir/build"
 mkdir -p "$build" && cp -r "$packed/build/." "$build/"
 
 torch_lib="$("$python" -c 'import os, torch; print(os.path.join(os.path.dirname(torch.__file__), "lib"))')"
+export PATH="$packed/bin:$PATH"
 export LD_LIBRARY_PATH="$packed/lib:$torch_lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export FP_PYTHON="$python" FP_TRUTH_DIR="$build/truth"
 # The build's python wrapper names a venv that is not here.
@@ -43,6 +44,8 @@ nvidia-smi -L || true
 "$python" -c 'import torch; print("torch", torch.__version__, "cuda", torch.cuda.is_available(), torch.version.cuda)'
 
 [ -n "${FP_GPU_SKIP_FIXTURES:-}" ] || {
+# Literal expected values (// #PYTHON markers) must hold on this CPU too.
+timed "truth markers" "$python" "$repo/tools/python_truth.py" check "$repo/tests"
 timed "truth cache" "$python" "$repo/tools/python_truth.py" evaluate "$repo/tests" --cache-dir "$build/truth"
 timed "image corpus" "$python" "$repo/tests/image/make_corpus.py" "$build/image_corpus"
 timed "aoti packages" timeout "${FP_GPU_AOTI_SECONDS:-300}" \
