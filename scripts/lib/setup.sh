@@ -22,7 +22,7 @@ PYTHON_PACKAGES=("torch==$TORCH_VERSION" "numpy" "pytest" "safetensors" "pillow"
 # image tests use only its Python (v2 resize, make_grid, draw_*).
 TORCHVISION_PACKAGE="torchvision==0.28.0"
 APT_PACKAGES=(ninja-build libgtest-dev libbenchmark-dev nlohmann-json3-dev libzip-dev pkg-config valgrind
-  clang-format python3-venv libjpeg62-turbo-dev libturbojpeg0-dev libpng-dev zlib1g-dev libspng-dev libwebp-dev
+  clang-14 clang-format clang-tidy-14 python3-venv libjpeg62-turbo-dev libturbojpeg0-dev libpng-dev zlib1g-dev libspng-dev libwebp-dev
   libjpeg-turbo-progs)
 
 say() { printf '\033[1m==> %s\033[0m\n' "$*"; }
@@ -83,6 +83,31 @@ ensure_build() {
   fi
   say "building"
   cmake --build "$BUILD" --parallel "$(nproc)"
+}
+
+# The sanitizer lane's build (scripts/test --lane sanitize): clang-14, every
+# warning an error, AddressSanitizer + LeakSanitizer + UndefinedBehaviorSanitizer,
+# the borrow checker and the handle count. -O1 with line tables only: the
+# sanitizers' usual trade between build time, run time and readable reports
+# (assertions stay on). The benchmarks are not built: they assert nothing.
+# The expected values, AOTInductor packages and image corpus are the CPU
+# lanes' (same torch, same native CPU settings), so they are computed once.
+SANITIZE_BUILD="${FP_SANITIZE_BUILD_DIR:-$REPO/build-sanitize}"
+ensure_sanitize_build() {
+  if [ ! -f "$SANITIZE_BUILD/CMakeCache.txt" ]; then
+    say "configuring $SANITIZE_BUILD (clang-14, sanitizers)"
+    CXX=clang++-14 cmake -S "$REPO" -B "$SANITIZE_BUILD" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+      -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" -DFP_SANITIZE=ON -DFP_WERROR=ON \
+      -DFP_BORROW_CHECK=ON -DFP_BUILD_BENCH=OFF -DFP_TEST_DATA_DIR="$BUILD" >/dev/null
+  fi
+  say "building $SANITIZE_BUILD"
+  cmake --build "$SANITIZE_BUILD" --parallel "$(nproc)"
+}
+
+# The sanitizer lane's options (tools/sanitizers/environment says why).
+sanitizer_environment() {
+  sed -n -e "s|@HERE@|$REPO/tools/sanitizers|" -e '/^[A-Z_]*=/p' "$REPO/tools/sanitizers/environment" |
+    tr '\n' ' '
 }
 
 # A venv with torch X.Y.Z under the build folder, for scripts/test --torch.

@@ -67,15 +67,27 @@ void free_boxed(const SchemaType& type, StableIValue value) noexcept {
 /// One boxed value and the type that says how to free it.
 class Boxed {
  public:
-  Boxed(const SchemaType& type, StableIValue value) : type_(&type), value_(value) {}
+  Boxed(const SchemaType& type, StableIValue value) : type_(&type), value_(value) { count(+1); }
   Boxed(Boxed&& other) noexcept : type_(other.type_), value_(std::exchange(other.value_, 0)) {}
   Boxed& operator=(Boxed&&) = delete;
-  ~Boxed() { free_boxed(*type_, value_); }
+  ~Boxed() {
+    count(-1);
+    free_boxed(*type_, value_);
+  }
 
-  StableIValue release() { return std::exchange(value_, 0); }
+  StableIValue release() {
+    count(-1);
+    return std::exchange(value_, 0);
+  }
   StableIValue get() const { return value_; }
 
  private:
+  /// Tensors and generators are counted by their own owners; a list handle
+  /// is counted while a Boxed holds it.
+  void count(int delta) const noexcept {
+    if (type_->kind == Kind::List && value_ != 0) count_handle(HandleKind::list, delta);
+  }
+
   const SchemaType* type_;
   StableIValue value_;
 };

@@ -1,5 +1,7 @@
 #include "flash_powder/abi/generator_handle.h"
 
+#include <utility>
+
 #include "torch_c.h"
 
 namespace fp::abi {
@@ -7,15 +9,15 @@ namespace fp::abi {
 GeneratorHandle& GeneratorHandle::operator=(GeneratorHandle&& other) noexcept {
   if (this != &other) {
     reset();
-    raw_ = other.release();
+    raw_ = std::exchange(other.raw_, nullptr);
   }
   return *this;
 }
 
 RawGenerator GeneratorHandle::release() noexcept {
-  RawGenerator raw = raw_;
-  raw_ = nullptr;
-  return raw;
+  // The handle leaves the count with its owner: it is the caller's to free now.
+  if (raw_ != nullptr) count_handle(HandleKind::generator, -1);
+  return std::exchange(raw_, nullptr);
 }
 
 void GeneratorHandle::reset() noexcept {

@@ -1,6 +1,7 @@
 #include "flash_powder/abi/tensor_handle.h"
 
 #include <string>
+#include <utility>
 
 #include "torch_c.h"
 
@@ -25,15 +26,15 @@ void check_rank(std::span<const std::int64_t> sizes, std::span<const std::int64_
 TensorHandle& TensorHandle::operator=(TensorHandle&& other) noexcept {
   if (this != &other) {
     reset();
-    raw_ = other.release();
+    raw_ = std::exchange(other.raw_, nullptr);
   }
   return *this;
 }
 
 RawTensor TensorHandle::release() noexcept {
-  RawTensor raw = raw_;
-  raw_ = nullptr;
-  return raw;
+  // The handle leaves the count with its owner: it is the caller's to free now.
+  if (raw_ != nullptr) count_handle(HandleKind::tensor, -1);
+  return std::exchange(raw_, nullptr);
 }
 
 void TensorHandle::reset() noexcept {

@@ -15,6 +15,9 @@ template <class... Ts>
 struct Overloaded : Ts... {
   using Ts::operator()...;
 };
+// Clang 14 does not deduce an aggregate's template arguments (C++20's P1816).
+template <class... Ts>
+Overloaded(Ts...) -> Overloaded<Ts...>;
 
 /// A tensor handle standing for the intermediate results of an expression.
 Tensor holding(abi::TensorHandle handle) {

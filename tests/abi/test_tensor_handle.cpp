@@ -47,7 +47,7 @@ TEST(TensorHandle, MoveTransfersOwnershipAndResetFrees) {
   TensorHandle a = empty_2x3();
   const fp::abi::RawTensor raw = a.get();
   TensorHandle b = std::move(a);
-  EXPECT_FALSE(a);  // NOLINT: reading a moved-from handle is defined: it is empty
+  EXPECT_FALSE(a);  // NOLINT(bugprone-use-after-move): a moved-from handle is defined: empty
   EXPECT_EQ(b.get(), raw);
   TensorHandle c;
   c = std::move(b);

@@ -1,6 +1,10 @@
 // The owner of one libtorch generator handle (a torch.Generator).
 #pragma once
 
+#include <utility>
+
+#include "flash_powder/abi/handle_count.h"
+
 // libtorch's opaque generator type; same declaration as in its C shim header.
 struct AtenGeneratorOpaque;
 
@@ -15,8 +19,11 @@ using RawGenerator = AtenGeneratorOpaque*;
 class GeneratorHandle {
  public:
   GeneratorHandle() = default;
-  explicit GeneratorHandle(RawGenerator owned) noexcept : raw_(owned) {}
-  GeneratorHandle(GeneratorHandle&& other) noexcept : raw_(other.release()) {}
+  explicit GeneratorHandle(RawGenerator owned) noexcept : raw_(owned) {
+    if (raw_ != nullptr) count_handle(HandleKind::generator, +1);
+  }
+  // A move hands the handle over without touching the live count.
+  GeneratorHandle(GeneratorHandle&& other) noexcept : raw_(std::exchange(other.raw_, nullptr)) {}
   GeneratorHandle& operator=(GeneratorHandle&& other) noexcept;
   GeneratorHandle(const GeneratorHandle&) = delete;
   GeneratorHandle& operator=(const GeneratorHandle&) = delete;

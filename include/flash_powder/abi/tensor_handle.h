@@ -6,7 +6,9 @@
 
 #include <cstdint>
 #include <span>
+#include <utility>
 
+#include "flash_powder/abi/handle_count.h"
 #include "flash_powder/base/device.h"
 #include "flash_powder/base/dtype.h"
 #include "flash_powder/base/layout.h"
@@ -25,8 +27,11 @@ class TensorHandle {
  public:
   TensorHandle() = default;
   /// Takes ownership of a handle returned by libtorch.
-  explicit TensorHandle(RawTensor owned) noexcept : raw_(owned) {}
-  TensorHandle(TensorHandle&& other) noexcept : raw_(other.release()) {}
+  explicit TensorHandle(RawTensor owned) noexcept : raw_(owned) {
+    if (raw_ != nullptr) count_handle(HandleKind::tensor, +1);
+  }
+  // A move hands the handle over without touching the live count.
+  TensorHandle(TensorHandle&& other) noexcept : raw_(std::exchange(other.raw_, nullptr)) {}
   TensorHandle& operator=(TensorHandle&& other) noexcept;
   TensorHandle(const TensorHandle&) = delete;
   TensorHandle& operator=(const TensorHandle&) = delete;

@@ -2,9 +2,11 @@
 // included by flash_powder.h.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 
 #include "flash_powder/abi/runtime.h"
+#include "flash_powder/config.h"
 
 namespace fp::abi::testing {
 
@@ -15,5 +17,19 @@ namespace fp::abi::testing {
 /// the refusal of torch 2.11 while 2.13 is loaded. Not thread-safe: call it
 /// while no other thread dispatches.
 void pretend_loaded_torch(std::optional<TorchVersion> version);
+
+/// Whether this build counts live handles (FP_HANDLE_COUNT, abi/handle_count.h).
+inline constexpr bool counts_handles = FP_HANDLE_COUNT != 0;
+
+/// The libtorch handles flash_powder's owners hold right now, by kind.
+struct LiveHandles {
+  std::int64_t tensors = 0;
+  std::int64_t generators = 0;
+  std::int64_t lists = 0;
+  bool operator==(const LiveHandles&) const = default;
+};
+
+/// The live count of each kind; all zero when the build does not count.
+LiveHandles live_handles() noexcept;
 
 }  // namespace fp::abi::testing

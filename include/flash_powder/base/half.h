@@ -14,10 +14,13 @@ struct Half {
   std::uint16_t bits = 0;
 
   constexpr Half() = default;
-  Half(float value) : bits(from_float(value)) {}           // NOLINT: converts like torch
-  Half(double value) : Half(static_cast<float>(value)) {}  // NOLINT
-  Half(int value) : Half(static_cast<float>(value)) {}     // NOLINT
-  operator float() const { return to_float(bits); }        // NOLINT
+  // Implicit on purpose: converts to and from float like torch.half and torch.bfloat16.
+  // NOLINTBEGIN(google-explicit-constructor)
+  Half(float value) : bits(from_float(value)) {}
+  Half(double value) : Half(static_cast<float>(value)) {}
+  Half(int value) : Half(static_cast<float>(value)) {}
+  operator float() const { return to_float(bits); }
+  // NOLINTEND(google-explicit-constructor)
 
   static constexpr Half from_bits(std::uint16_t raw) {
     Half half;
@@ -36,12 +39,13 @@ struct BFloat16 {
   std::uint16_t bits = 0;
 
   constexpr BFloat16() = default;
-  BFloat16(float value) : bits(from_float(value)) {}               // NOLINT
-  BFloat16(double value) : BFloat16(static_cast<float>(value)) {}  // NOLINT
-  BFloat16(int value) : BFloat16(static_cast<float>(value)) {}     // NOLINT
-  operator float() const {                                         // NOLINT
-    return std::bit_cast<float>(static_cast<std::uint32_t>(bits) << 16);
-  }
+  // Implicit on purpose: converts to and from float like torch.half and torch.bfloat16.
+  // NOLINTBEGIN(google-explicit-constructor)
+  BFloat16(float value) : bits(from_float(value)) {}
+  BFloat16(double value) : BFloat16(static_cast<float>(value)) {}
+  BFloat16(int value) : BFloat16(static_cast<float>(value)) {}
+  operator float() const { return std::bit_cast<float>(static_cast<std::uint32_t>(bits) << 16); }
+  // NOLINTEND(google-explicit-constructor)
 
   static constexpr BFloat16 from_bits(std::uint16_t raw) {
     BFloat16 value;

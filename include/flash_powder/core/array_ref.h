@@ -19,28 +19,29 @@ template <class T>
 class ArrayRef {
  public:
   constexpr ArrayRef() = default;
+  // Implicit on purpose: a value, a braced list or a container passes as a list.
+  // NOLINTBEGIN(google-explicit-constructor)
   /// A single value: a one-element list (and, where a fixed size is
   /// expected, that value repeated, as Python does).
-  constexpr ArrayRef(const T& value) : data_(&value), size_(1) {}  // NOLINT: implicit
+  constexpr ArrayRef(const T& value) : data_(&value), size_(1) {}
 // A braced list lives until the end of the full expression that holds the
 // call, which is all a parameter needs; GCC warns about the pointer anyway.
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Winit-list-lifetime"
 #endif
-  constexpr ArrayRef(std::initializer_list<T> values)  // NOLINT: implicit
+  constexpr ArrayRef(std::initializer_list<T> values)
       : data_(values.begin()), size_(values.size()) {}
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
 #endif
-  constexpr ArrayRef(std::span<const T> values)  // NOLINT: implicit
-      : data_(values.data()), size_(values.size()) {}
+  constexpr ArrayRef(std::span<const T> values) : data_(values.data()), size_(values.size()) {}
   template <class Alloc>
-  constexpr ArrayRef(const std::vector<T, Alloc>& values)  // NOLINT: implicit
+  constexpr ArrayRef(const std::vector<T, Alloc>& values)
       : data_(values.data()), size_(values.size()) {}
   template <std::size_t N>
-  constexpr ArrayRef(const std::array<T, N>& values)  // NOLINT: implicit
-      : data_(values.data()), size_(N) {}
+  constexpr ArrayRef(const std::array<T, N>& values) : data_(values.data()), size_(N) {}
+  // NOLINTEND(google-explicit-constructor)
   constexpr ArrayRef(const T* data, std::size_t size) : data_(data), size_(size) {}
 
   constexpr const T* data() const {
@@ -61,9 +62,11 @@ class ArrayRef {
   constexpr const T& operator[](std::size_t i) const {
     return data_[i];
   }
+  // Implicit on purpose: an ArrayRef passes where a span is taken.
+  // NOLINTNEXTLINE(google-explicit-constructor)
   constexpr operator std::span<const T>() const {
     return {data_, size_};
-  }  // NOLINT
+  }
   std::vector<T> vec() const {
     return {begin(), end()};
   }

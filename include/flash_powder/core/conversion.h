@@ -107,36 +107,44 @@ Tensor tensor(const std::vector<T>& values, DType dtype) {
 
 /// Nested lists, up to 4-D: `fp::tensor({{1.f, 2.f}, {3.f, 4.f}})`.
 /// Ragged lists throw fp::Error, like Python.
+// The parameter types are spelled out, not detail::List1..4: through the
+// aliases clang 14 deduces no T from a one-element list such as `{x}`.
 template <Element T>
-Tensor tensor(detail::List1<T> values) {
+Tensor tensor(std::initializer_list<T> values) {
   return detail::tensor_from_nested<T>(values);
 }
 template <Element T>
-Tensor tensor(detail::List2<T> values) {
+Tensor tensor(std::initializer_list<std::initializer_list<T>> values) {
   return detail::tensor_from_nested<T>(values);
 }
 template <Element T>
-Tensor tensor(detail::List3<T> values) {
+Tensor tensor(std::initializer_list<std::initializer_list<std::initializer_list<T>>> values) {
   return detail::tensor_from_nested<T>(values);
 }
 template <Element T>
-Tensor tensor(detail::List4<T> values) {
+Tensor tensor(
+    std::initializer_list<std::initializer_list<std::initializer_list<std::initializer_list<T>>>>
+        values) {
   return detail::tensor_from_nested<T>(values);
 }
 template <Element T>
-Tensor tensor(detail::List1<T> values, DType dtype) {
+Tensor tensor(std::initializer_list<T> values, DType dtype) {
   return detail::converted(tensor(values), dtype);
 }
 template <Element T>
-Tensor tensor(detail::List2<T> values, DType dtype) {
+Tensor tensor(std::initializer_list<std::initializer_list<T>> values, DType dtype) {
   return detail::converted(tensor(values), dtype);
 }
 template <Element T>
-Tensor tensor(detail::List3<T> values, DType dtype) {
+Tensor tensor(std::initializer_list<std::initializer_list<std::initializer_list<T>>> values,
+              DType dtype) {
   return detail::converted(tensor(values), dtype);
 }
 template <Element T>
-Tensor tensor(detail::List4<T> values, DType dtype) {
+Tensor tensor(
+    std::initializer_list<std::initializer_list<std::initializer_list<std::initializer_list<T>>>>
+        values,
+    DType dtype) {
   return detail::converted(tensor(values), dtype);
 }
 

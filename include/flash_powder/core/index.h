@@ -32,10 +32,13 @@ inline constexpr SliceEnd end{};
 /// One bound of a slice: an index (negative counts from the end) or fp::end.
 class SliceBound {
  public:
-  constexpr SliceBound(std::int64_t index) : index_(index) {}  // NOLINT: implicit
-  constexpr SliceBound(int index) : index_(index) {}           // NOLINT: implicit
-  constexpr SliceBound(SliceEnd) {}                            // NOLINT: implicit
-  constexpr SliceBound(std::nullopt_t) {}                      // NOLINT: implicit
+  // Implicit on purpose: an index, End or None, like a Python slice bound.
+  // NOLINTBEGIN(google-explicit-constructor)
+  constexpr SliceBound(std::int64_t index) : index_(index) {}
+  constexpr SliceBound(int index) : index_(index) {}
+  constexpr SliceBound(SliceEnd) {}
+  constexpr SliceBound(std::nullopt_t) {}
+  // NOLINTEND(google-explicit-constructor)
   constexpr std::optional<std::int64_t> index() const { return index_; }
 
  private:

@@ -19,9 +19,12 @@ namespace fp {
 class TensorOptions {
  public:
   TensorOptions() = default;
-  TensorOptions(DType dtype) : dtype_(dtype) {}      // NOLINT: implicit, like Python's dtype=
-  TensorOptions(Device device) : device_(device) {}  // NOLINT: implicit
-  TensorOptions(Layout layout) : layout_(layout) {}  // NOLINT: implicit
+  // Implicit on purpose: like Python's dtype= and device=.
+  // NOLINTBEGIN(google-explicit-constructor)
+  TensorOptions(DType dtype) : dtype_(dtype) {}
+  TensorOptions(Device device) : device_(device) {}
+  TensorOptions(Layout layout) : layout_(layout) {}
+  // NOLINTEND(google-explicit-constructor)
   TensorOptions(DType dtype, Device device) : dtype_(dtype), device_(device) {}
 
   std::optional<DType> dtype() const { return dtype_; }

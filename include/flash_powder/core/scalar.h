@@ -33,20 +33,23 @@ class Scalar {
  public:
   enum class Kind : std::uint8_t { Bool, Integer, Floating, Complex };
 
-  Scalar(bool value) : kind_(Kind::Bool), integer_(value) {}  // NOLINT: implicit, like Python
+  // Implicit on purpose: like a Python number.
+  // NOLINTBEGIN(google-explicit-constructor)
+  Scalar(bool value) : kind_(Kind::Bool), integer_(value) {}
   template <class T>
-  requires(std::is_integral_v<T> && !std::is_same_v<T, bool>) Scalar(T value)  // NOLINT: implicit
+  requires(std::is_integral_v<T> && !std::is_same_v<T, bool>) Scalar(T value)
       : kind_(Kind::Integer), integer_(static_cast<std::int64_t>(value)) {
     if constexpr (std::is_unsigned_v<T> && sizeof(T) == 8) check_fits_int64(value);
   }
   template <class T>
   requires std::is_floating_point_v<T> Scalar(T value)
-      : kind_(Kind::Floating), real_(static_cast<double>(value)) {}  // NOLINT
+      : kind_(Kind::Floating), real_(static_cast<double>(value)) {}
   template <class T>
-  Scalar(std::complex<T> value)  // NOLINT: implicit
+  Scalar(std::complex<T> value)
       : kind_(Kind::Complex),
         real_(static_cast<double>(value.real())),
         imaginary_(static_cast<double>(value.imag())) {}
+  // NOLINTEND(google-explicit-constructor)
 
   Kind kind() const { return kind_; }
   bool to_bool() const { return integer_ != 0; }

@@ -40,8 +40,11 @@ class TensorView : public detail::TensorBase, public detail::ViewOps<TensorView>
  public:
   /// An undefined view.
   TensorView() = default;
-  TensorView(const Tensor& tensor);       // NOLINT: implicit, like std::string -> string_view
-  TensorView(const TensorMutView& view);  // NOLINT: implicit
+  // Implicit on purpose: like std::string to std::string_view.
+  // NOLINTBEGIN(google-explicit-constructor)
+  TensorView(const Tensor& tensor);
+  TensorView(const TensorMutView& view);
+  // NOLINTEND(google-explicit-constructor)
   TensorView(const TensorView& other);
   TensorView(TensorView&& other) noexcept;
   TensorView& operator=(const TensorView& other);
@@ -51,7 +54,10 @@ class TensorView : public detail::TensorBase, public detail::ViewOps<TensorView>
   /// A view of a temporary Tensor takes over its data: nothing else can reach
   /// that data any more, so nothing can change it, and the view's own handle
   /// keeps it alive. This is what lets `relu(conv2d(x, w))` take views.
-  TensorView(Tensor&& tensor) noexcept;  // NOLINT: implicit
+  // Implicit on purpose: like std::string to std::string_view.
+  // NOLINTBEGIN(google-explicit-constructor)
+  TensorView(Tensor&& tensor) noexcept;
+  // NOLINTEND(google-explicit-constructor)
 
  private:
   friend struct detail::TensorAccess;

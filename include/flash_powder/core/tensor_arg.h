@@ -31,9 +31,12 @@ class BorrowState;
 class TensorArg {
  public:
   // Defined in core/tensor_inl.h, where the tensor types are complete.
-  TensorArg(const Tensor& tensor) noexcept;       // NOLINT: implicit
-  TensorArg(const TensorView& view) noexcept;     // NOLINT: implicit
-  TensorArg(const TensorMutView& view) noexcept;  // NOLINT: implicit
+  // Implicit on purpose: any tensor kind passes as an argument.
+  // NOLINTBEGIN(google-explicit-constructor)
+  TensorArg(const Tensor& tensor) noexcept;
+  TensorArg(const TensorView& view) noexcept;
+  TensorArg(const TensorMutView& view) noexcept;
+  // NOLINTEND(google-explicit-constructor)
   /// Internal: any tensor as an argument whose borrows nobody tracks (for
   /// operations that only read it and return new tensors).
   static TensorArg unchecked(const detail::TensorBase& tensor) noexcept;
@@ -65,9 +68,12 @@ class TensorArg {
 /// tensor is alive except the op's own arguments.
 class MutableTensor {
  public:
-  MutableTensor(Tensor& tensor) noexcept : tensor_(&tensor) {}    // NOLINT: implicit
-  MutableTensor(TensorMutView& view) noexcept : view_(&view) {}   // NOLINT: implicit
-  MutableTensor(TensorMutView&& view) noexcept : view_(&view) {}  // NOLINT: implicit
+  // Implicit on purpose: any tensor kind passes as an argument.
+  // NOLINTBEGIN(google-explicit-constructor)
+  MutableTensor(Tensor& tensor) noexcept : tensor_(&tensor) {}
+  MutableTensor(TensorMutView& view) noexcept : view_(&view) {}
+  MutableTensor(TensorMutView&& view) noexcept : view_(&view) {}
+  // NOLINTEND(google-explicit-constructor)
   /// A const tensor cannot be written, and a temporary's change would be lost.
   MutableTensor(const Tensor&) = delete;
   MutableTensor(Tensor&&) = delete;

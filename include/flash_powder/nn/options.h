@@ -33,10 +33,13 @@ namespace detail {
 template <std::size_t N, class T = std::int64_t>
 class ExpandingArray {
  public:
-  ExpandingArray(T value) { values_.fill(value); }  // NOLINT: implicit, like Python's int
+  // Implicit on purpose: an int or a list, like PyTorch's kernel_size=3 or (3, 5).
+  // NOLINTBEGIN(google-explicit-constructor)
+  ExpandingArray(T value) { values_.fill(value); }
   ExpandingArray(std::initializer_list<T> values) { assign(values.begin(), values.size()); }
-  ExpandingArray(const std::vector<T>& values) { assign(values.data(), values.size()); }  // NOLINT
-  ExpandingArray(const std::array<T, N>& values) : values_(values) {}                     // NOLINT
+  ExpandingArray(const std::vector<T>& values) { assign(values.data(), values.size()); }
+  ExpandingArray(const std::array<T, N>& values) : values_(values) {}
+  // NOLINTEND(google-explicit-constructor)
 
   const std::array<T, N>& values() const { return values_; }
   std::vector<T> vec() const { return {values_.begin(), values_.end()}; }
@@ -65,11 +68,13 @@ template <std::size_t N, class T = std::int64_t>
 class OptionalExpandingArray {
  public:
   OptionalExpandingArray() = default;
-  OptionalExpandingArray(std::nullopt_t) {}                // NOLINT: implicit
-  OptionalExpandingArray(T value) : value_(value) {}       // NOLINT: implicit
-  OptionalExpandingArray(std::initializer_list<T> values)  // NOLINT: implicit
-      : value_(ExpandingArray<N, T>(values)) {}
-  OptionalExpandingArray(const ExpandingArray<N, T>& values) : value_(values) {}  // NOLINT
+  // Implicit on purpose: an int or a list, like PyTorch's kernel_size=3 or (3, 5).
+  // NOLINTBEGIN(google-explicit-constructor)
+  OptionalExpandingArray(std::nullopt_t) {}
+  OptionalExpandingArray(T value) : value_(value) {}
+  OptionalExpandingArray(std::initializer_list<T> values) : value_(ExpandingArray<N, T>(values)) {}
+  OptionalExpandingArray(const ExpandingArray<N, T>& values) : value_(values) {}
+  // NOLINTEND(google-explicit-constructor)
 
   bool has_value() const { return value_.has_value(); }
   const ExpandingArray<N, T>& operator*() const { return *value_; }
@@ -88,7 +93,10 @@ class OptionalExpandingArray {
 template <std::size_t N>
 class OutputSize {
  public:
-  OutputSize(std::int64_t value) { values_.fill(value); }  // NOLINT: implicit
+  // Implicit on purpose: an int or a list, like PyTorch's kernel_size=3 or (3, 5).
+  // NOLINTBEGIN(google-explicit-constructor)
+  OutputSize(std::int64_t value) { values_.fill(value); }
+  // NOLINTEND(google-explicit-constructor)
   OutputSize(std::initializer_list<std::optional<std::int64_t>> values) {
     if (values.size() == 1) {
       values_.fill(*values.begin());
@@ -110,13 +118,16 @@ class OutputSize {
 template <std::size_t N>
 class ConvPadding {
  public:
-  ConvPadding(std::int64_t value) : numbers_(value) {}                           // NOLINT
-  ConvPadding(std::initializer_list<std::int64_t> values) : numbers_(values) {}  // NOLINT
-  ConvPadding(const ExpandingArray<N>& values) : numbers_(values) {}             // NOLINT
+  // Implicit on purpose: an int or a list, like PyTorch's kernel_size=3 or (3, 5).
+  // NOLINTBEGIN(google-explicit-constructor)
+  ConvPadding(std::int64_t value) : numbers_(value) {}
+  ConvPadding(std::initializer_list<std::int64_t> values) : numbers_(values) {}
+  ConvPadding(const ExpandingArray<N>& values) : numbers_(values) {}
   // A string literal binds to the array reference; `0` would be ambiguous with `const char*`.
   template <std::size_t K>
-  ConvPadding(const char (&mode)[K]) : numbers_(0), mode_(mode) {}        // NOLINT
-  ConvPadding(std::string mode) : numbers_(0), mode_(std::move(mode)) {}  // NOLINT
+  ConvPadding(const char (&mode)[K]) : numbers_(0), mode_(mode) {}
+  ConvPadding(std::string mode) : numbers_(0), mode_(std::move(mode)) {}
+  // NOLINTEND(google-explicit-constructor)
 
   /// True when given as a string ("same" or "valid").
   bool is_mode() const { return mode_.has_value(); }
@@ -135,10 +146,13 @@ template <class T>
 class PerDimension {
  public:
   PerDimension() = default;
-  PerDimension(std::nullopt_t) {}                                       // NOLINT: implicit
-  PerDimension(T value) : values_{value}, single_(true), set_(true) {}  // NOLINT: implicit
-  PerDimension(std::initializer_list<T> values) : values_(values), set_(true) {}   // NOLINT
-  PerDimension(std::vector<T> values) : values_(std::move(values)), set_(true) {}  // NOLINT
+  // Implicit on purpose: an int or a list, like PyTorch's kernel_size=3 or (3, 5).
+  // NOLINTBEGIN(google-explicit-constructor)
+  PerDimension(std::nullopt_t) {}
+  PerDimension(T value) : values_{value}, single_(true), set_(true) {}
+  PerDimension(std::initializer_list<T> values) : values_(values), set_(true) {}
+  PerDimension(std::vector<T> values) : values_(std::move(values)), set_(true) {}
+  // NOLINTEND(google-explicit-constructor)
 
   bool has_value() const { return set_; }
   /// Given as one value rather than a list.

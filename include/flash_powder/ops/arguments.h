@@ -38,14 +38,16 @@ struct Schema;
 class TensorList {
  public:
   TensorList() = default;
-  TensorList(std::initializer_list<TensorArg> tensors) noexcept  // NOLINT: implicit
+  // Implicit on purpose: a braced list or a container passes where PyTorch takes a list.
+  // NOLINTBEGIN(google-explicit-constructor)
+  TensorList(std::initializer_list<TensorArg> tensors) noexcept
       : items_(tensors.begin(), tensors.size()) {}
-  TensorList(const std::vector<Tensor>& tensors)  // NOLINT: implicit
-      : TensorList(std::span<const Tensor>(tensors)) {}
-  TensorList(const std::vector<TensorView>& views)  // NOLINT: implicit
+  TensorList(const std::vector<Tensor>& tensors) : TensorList(std::span<const Tensor>(tensors)) {}
+  TensorList(const std::vector<TensorView>& views)
       : TensorList(std::span<const TensorView>(views)) {}
-  TensorList(std::span<const Tensor> tensors);    // NOLINT: implicit
-  TensorList(std::span<const TensorView> views);  // NOLINT: implicit
+  TensorList(std::span<const Tensor> tensors);
+  TensorList(std::span<const TensorView> views);
+  // NOLINTEND(google-explicit-constructor)
   TensorList(const TensorList&) = delete;
   TensorList& operator=(const TensorList&) = delete;
 
@@ -62,16 +64,17 @@ class TensorList {
 class OptionalTensorList {
  public:
   OptionalTensorList() = default;
-  OptionalTensorList(std::initializer_list<std::optional<TensorArg>> tensors) noexcept  // NOLINT
+  // Implicit on purpose: a braced list or a container passes where PyTorch takes a list.
+  // NOLINTBEGIN(google-explicit-constructor)
+  OptionalTensorList(std::initializer_list<std::optional<TensorArg>> tensors) noexcept
       : items_(tensors.begin(), tensors.size()) {}
-  OptionalTensorList(const std::vector<Tensor>& tensors);                       // NOLINT
-  OptionalTensorList(const std::vector<TensorView>& views);                     // NOLINT
-  OptionalTensorList(const std::vector<std::optional<Tensor>>& tensors);        // NOLINT
-  OptionalTensorList(const std::vector<std::optional<TensorView>>& views);      // NOLINT
-  OptionalTensorList(std::span<const std::optional<TensorArg>> items) noexcept  // NOLINT
-      : items_(items) {}
-  OptionalTensorList(const std::vector<std::optional<TensorArg>>& items) noexcept  // NOLINT
-      : items_(items) {}
+  OptionalTensorList(const std::vector<Tensor>& tensors);
+  OptionalTensorList(const std::vector<TensorView>& views);
+  OptionalTensorList(const std::vector<std::optional<Tensor>>& tensors);
+  OptionalTensorList(const std::vector<std::optional<TensorView>>& views);
+  OptionalTensorList(std::span<const std::optional<TensorArg>> items) noexcept : items_(items) {}
+  OptionalTensorList(const std::vector<std::optional<TensorArg>>& items) noexcept : items_(items) {}
+  // NOLINTEND(google-explicit-constructor)
   OptionalTensorList(const OptionalTensorList&) = delete;
   OptionalTensorList& operator=(const OptionalTensorList&) = delete;
 
@@ -87,11 +90,13 @@ class OptionalTensorList {
 /// `std::span<Tensor>`.
 class MutableTensorList {
  public:
-  MutableTensorList(std::initializer_list<MutableTensor> tensors)  // NOLINT: implicit
+  // Implicit on purpose: a braced list or a container passes where PyTorch takes a list.
+  // NOLINTBEGIN(google-explicit-constructor)
+  MutableTensorList(std::initializer_list<MutableTensor> tensors)
       : items_(tensors.begin(), tensors.size()) {}
-  MutableTensorList(std::vector<Tensor>& tensors)  // NOLINT: implicit
-      : MutableTensorList(std::span<Tensor>(tensors)) {}
-  MutableTensorList(std::span<Tensor> tensors);  // NOLINT: implicit
+  MutableTensorList(std::vector<Tensor>& tensors) : MutableTensorList(std::span<Tensor>(tensors)) {}
+  MutableTensorList(std::span<Tensor> tensors);
+  // NOLINTEND(google-explicit-constructor)
   MutableTensorList(const std::vector<Tensor>&) = delete;
   MutableTensorList(const MutableTensorList&) = delete;
   MutableTensorList& operator=(const MutableTensorList&) = delete;
@@ -110,24 +115,25 @@ template <class T>
 class OptionalArrayRef {
  public:
   constexpr OptionalArrayRef() = default;
-  constexpr OptionalArrayRef(std::nullopt_t) noexcept {}  // NOLINT: implicit
-  constexpr OptionalArrayRef(const T& value) noexcept : value_(ArrayRef<T>(value)) {}  // NOLINT
-  constexpr OptionalArrayRef(std::initializer_list<T> values) noexcept  // NOLINT: implicit
+  // Implicit on purpose: a braced list or a container passes where PyTorch takes a list.
+  // NOLINTBEGIN(google-explicit-constructor)
+  constexpr OptionalArrayRef(std::nullopt_t) noexcept {}
+  constexpr OptionalArrayRef(const T& value) noexcept : value_(ArrayRef<T>(value)) {}
+  constexpr OptionalArrayRef(std::initializer_list<T> values) noexcept
       : value_(ArrayRef<T>(values)) {}
-  constexpr OptionalArrayRef(ArrayRef<T> values) noexcept : value_(values) {}  // NOLINT
-  constexpr OptionalArrayRef(std::span<const T> values) noexcept               // NOLINT: implicit
-      : value_(ArrayRef<T>(values)) {}
+  constexpr OptionalArrayRef(ArrayRef<T> values) noexcept : value_(values) {}
+  constexpr OptionalArrayRef(std::span<const T> values) noexcept : value_(ArrayRef<T>(values)) {}
   template <class Alloc>
-  constexpr OptionalArrayRef(const std::vector<T, Alloc>& values) noexcept  // NOLINT: implicit
+  constexpr OptionalArrayRef(const std::vector<T, Alloc>& values) noexcept
       : value_(ArrayRef<T>(values)) {}
   template <std::size_t N>
-  constexpr OptionalArrayRef(const std::array<T, N>& values) noexcept  // NOLINT: implicit
+  constexpr OptionalArrayRef(const std::array<T, N>& values) noexcept
       : value_(ArrayRef<T>(values)) {}
   template <class Alloc>
-  constexpr OptionalArrayRef(const std::optional<std::vector<T, Alloc>>& values) noexcept  // NOLINT
-  {
+  constexpr OptionalArrayRef(const std::optional<std::vector<T, Alloc>>& values) noexcept {
     if (values) value_ = ArrayRef<T>(*values);
   }
+  // NOLINTEND(google-explicit-constructor)
 
   constexpr bool has_value() const noexcept { return value_.has_value(); }
   constexpr explicit operator bool() const noexcept { return value_.has_value(); }

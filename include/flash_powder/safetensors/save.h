@@ -24,10 +24,13 @@ using NamedTensor = std::pair<std::string, TensorView>;
 /// braced list: `save({{"weight", w}, {"bias", b}}, path)`.
 class NamedTensors {
  public:
-  NamedTensors(const nn::StateDict& tensors);                // NOLINT: implicit on purpose
-  NamedTensors(std::span<const NamedTensor> tensors);        // NOLINT
-  NamedTensors(const std::vector<NamedTensor>& tensors);     // NOLINT
-  NamedTensors(std::initializer_list<NamedTensor> tensors);  // NOLINT
+  // Implicit on purpose: any collection of named tensors saves.
+  // NOLINTBEGIN(google-explicit-constructor)
+  NamedTensors(const nn::StateDict& tensors);
+  NamedTensors(std::span<const NamedTensor> tensors);
+  NamedTensors(const std::vector<NamedTensor>& tensors);
+  NamedTensors(std::initializer_list<NamedTensor> tensors);
+  // NOLINTEND(google-explicit-constructor)
   // It may point into its own storage: not copyable.
   NamedTensors(const NamedTensors&) = delete;
   NamedTensors& operator=(const NamedTensors&) = delete;
