@@ -10,7 +10,9 @@
 
 #include <array>
 #include <bit>
+#include <mutex>
 #include <optional>
+#include <set>
 #include <utility>
 #include <vector>
 
@@ -72,6 +74,15 @@ std::int32_t tag_code(OpTag tag) {
   return code();
 }
 
+/// A copy of `text` that lives as long as the process: libtorch keeps the
+/// pointers given to set_python_module (it expects string literals).
+const char* interned(const std::string& text) {
+  static std::mutex mutex;
+  static std::set<std::string> strings;
+  const std::lock_guard lock(mutex);
+  return strings.insert(text).first->c_str();
+}
+
 TorchLibraryHandle handle(void* raw) { return static_cast<TorchLibraryHandle>(raw); }
 
 }  // namespace
@@ -128,7 +139,7 @@ void TorchLibrary::impl(const std::string& name, BoxedKernel kernel) {
 bool TorchLibrary::set_python_module(const std::string& module, const std::string& context) {
   auto* set = set_python_module_function();
   if (set == nullptr) return false;
-  check(set(handle(raw_), module.c_str(), context.c_str()),
+  check(set(handle(raw_), interned(module), interned(context)),
         "naming the Python module of an op library");
   return true;
 }

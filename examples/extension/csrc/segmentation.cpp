@@ -69,8 +69,11 @@ fp::Tensor overlay(fp::TensorView image, fp::TensorView probs,
   const fp::Tensor colour =
       colours.to(compute).transpose(0, 1).matmul(flat).reshape({3, height, width});
   const fp::Tensor blended = image.to(compute) * (1.0 - alpha) + colour * alpha;
-  if (image.dtype() == fp::DType::U8) return blended.round().clamp(0, 255).to(fp::DType::U8);
-  return blended.to(image.dtype());
+  // Contiguous, as the fake kernel (fp_segmentation/__init__.py) promises.
+  if (image.dtype() == fp::DType::U8) {
+    return blended.round().clamp(0, 255).to(fp::DType::U8).contiguous();
+  }
+  return blended.to(image.dtype()).contiguous();
 }
 
 /// Sets the label of every pixel whose confidence is below `threshold` to
@@ -109,6 +112,9 @@ std::tuple<fp::Tensor, fp::Tensor> label_map(fp::TensorView logits, double thres
 }  // namespace
 
 FP_LIBRARY(fp_segmentation, m) {
+  // The Python package registers the fake kernels (torch 2.13 and later
+  // require this link; an older torch cannot take it and does not ask).
+  m.set_python_module("fp_segmentation");
   m.def("overlay(Tensor image, Tensor probs, Tensor? palette=None, float alpha=0.5) -> Tensor");
   m.def("label_map(Tensor logits, float threshold=0.5, int ignore_index=255) "
         "-> (Tensor labels, Tensor confidence)");
