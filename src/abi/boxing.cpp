@@ -300,5 +300,4 @@ Returned unbox(const SchemaType& type, StableIValue value) {
   throw Error("fp::dispatch: results of type " + type.spelling + " are not supported");
 }
 
-
 }  // namespace fp::abi::boxing

@@ -12,10 +12,10 @@
 #include <string>
 #include <utility>
 
+#include "boxing.h"
 #include "flash_powder/abi/dispatch.h"
 #include "flash_powder/abi/runtime.h"
 #include "flash_powder/abi/schema.h"
-#include "boxing.h"
 #include "flash_powder/abi/testing.h"
 #include "torch_c.h"
 

@@ -83,13 +83,19 @@ const char* interned(const std::string& text) {
   return strings.insert(text).first->c_str();
 }
 
-TorchLibraryHandle handle(void* raw) { return static_cast<TorchLibraryHandle>(raw); }
+TorchLibraryHandle handle(void* raw) {
+  return static_cast<TorchLibraryHandle>(raw);
+}
 
 }  // namespace
 
-bool library_supports_tags() { return def_with_tags() != nullptr; }
+bool library_supports_tags() {
+  return def_with_tags() != nullptr;
+}
 
-bool library_supports_python_module() { return set_python_module_function() != nullptr; }
+bool library_supports_python_module() {
+  return set_python_module_function() != nullptr;
+}
 
 TorchLibrary::TorchLibrary(Kind kind, const std::string& ns, const std::string& dispatch_key,
                            const char* file, std::uint32_t line) {
@@ -150,8 +156,8 @@ KernelStack::KernelStack(std::uint64_t* stack, std::uint64_t arguments, std::uin
                          const Schema& signature)
     : stack_(stack), signature_(signature), arguments_(arguments) {
   if (arguments != signature.arguments.size() || returns != signature.returns.size()) {
-    const std::string counts = std::to_string(arguments) + " arguments and " +
-                               std::to_string(returns) + " results";
+    const std::string counts =
+        std::to_string(arguments) + " arguments and " + std::to_string(returns) + " results";
     // The arguments are ours now, but their types are unknown: they cannot
     // be freed safely, so they are left to leak rather than misread.
     arguments_ = 0;

@@ -24,7 +24,6 @@ std::vector<std::string>& failed_registrations() {
   return errors;
 }
 
-
 /// "scale.out" -> {"ns::scale", "out"}.
 std::pair<std::string, std::string> split_name(const std::string& ns, std::string_view name) {
   const auto dot = name.find('.');
@@ -79,12 +78,13 @@ void check_argument(const abi::Schema& op, const abi::Schema& kernel, std::size_
                  kernel_spelling(given));
   }
   if (expected.type.kind == Kind::Tensor && expected.type.is_mutable() != given.is_mutable()) {
-    mismatch(op, key,
-             expected.type.is_mutable()
-                 ? which + " is written (" + expected.type.spelling +
-                       "); take it as fp::TensorMutView"
-                 : which + " is taken as fp::TensorMutView but the schema does not let the op "
-                           "write it; declare it Tensor(a!)");
+    mismatch(
+        op, key,
+        expected.type.is_mutable()
+            ? which + " is written (" + expected.type.spelling + "); take it as fp::TensorMutView"
+            : which +
+                  " is taken as fp::TensorMutView but the schema does not let the op "
+                  "write it; declare it Tensor(a!)");
   }
 }
 
@@ -101,8 +101,7 @@ void check_result(const abi::Schema& op, const abi::Schema& kernel, std::size_t 
   }
   if (expected.carries_unsupported() || !same_kind(expected, given)) {
     mismatch(op, key,
-             which + " is " + expected.spelling + " but the C++ kernel returns " +
-                 given.spelling);
+             which + " is " + expected.spelling + " but the C++ kernel returns " + given.spelling);
   }
 }
 
@@ -126,8 +125,7 @@ std::string_view name(DispatchKey key) {
 
 namespace detail {
 
-void check_kernel_matches(const abi::Schema& op, const abi::Schema& kernel,
-                          std::string_view key) {
+void check_kernel_matches(const abi::Schema& op, const abi::Schema& kernel, std::string_view key) {
   if (op.arguments.size() != kernel.arguments.size()) {
     mismatch(op, key,
              "it has " + std::to_string(op.arguments.size()) + " arguments, the C++ kernel " +
@@ -149,8 +147,7 @@ void check_on_first_call(KernelState& state, const abi::Schema& kernel) {
   if (state.checked) return;
   const auto dot = state.unchecked_op.find('.');
   const std::string op = state.unchecked_op.substr(0, dot);
-  const std::string overload =
-      dot == std::string::npos ? "" : state.unchecked_op.substr(dot + 1);
+  const std::string overload = dot == std::string::npos ? "" : state.unchecked_op.substr(dot + 1);
   // An op defined from Python is unknown to flash_powder: only the argument
   // and result counts can be checked, at each call (abi::KernelStack).
   if (const abi::Schema* schema = known_schema(op, overload)) {
@@ -190,15 +187,18 @@ Library Library::fragment(std::string ns, const char* file, std::uint32_t line) 
       std::make_unique<State>(std::move(ns), abi::TorchLibrary::Kind::Fragment, "", file, line));
 }
 
-Library Library::implement(std::string ns, DispatchKey key, const char* file,
-                           std::uint32_t line) {
+Library Library::implement(std::string ns, DispatchKey key, const char* file, std::uint32_t line) {
   return Library(std::make_unique<State>(std::move(ns), abi::TorchLibrary::Kind::Impl,
                                          std::string(name(key)), file, line));
 }
 
-const std::string& Library::ns() const { return state_->ns; }
+const std::string& Library::ns() const {
+  return state_->ns;
+}
 
-bool Library::tags_dropped() const { return state_->tags_dropped; }
+bool Library::tags_dropped() const {
+  return state_->tags_dropped;
+}
 
 Library& Library::def(std::string_view schema, std::initializer_list<Tag> tags) {
   if (state_->kind == abi::TorchLibrary::Kind::Impl) {
@@ -214,7 +214,8 @@ Library& Library::def(std::string_view schema, std::initializer_list<Tag> tags) 
       throw Error("fp::library: " + parsed.qualified_name() + ": argument '" + argument.name +
                   "' has type " + argument.type.spelling +
                   ", which libtorch's stable ABI cannot carry (a Scalar, Dimname, ...); the "
-                  "schema is " + std::string(schema));
+                  "schema is " +
+                  std::string(schema));
     }
   }
   const std::vector<Tag> tag_list(tags);
@@ -257,7 +258,8 @@ detail::StaticLibrary::StaticLibrary(Library (*make)(const char*, std::uint32_t)
     library_ = std::make_unique<Library>(make(file, line));
     block(*library_);
   } catch (const std::exception& error) {
-    const std::string message = std::string(file) + ":" + std::to_string(line) + ": " + error.what();
+    const std::string message =
+        std::string(file) + ":" + std::to_string(line) + ": " + error.what();
     std::fprintf(stderr, "flash_powder: registering custom ops failed: %s\n", message.c_str());
     try {
       const std::lock_guard lock(registry_mutex());

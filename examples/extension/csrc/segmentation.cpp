@@ -33,8 +33,8 @@ void require(bool condition, const std::string& message) {
 /// torchvision's palette for `count` classes (draw_segmentation_masks'
 /// _generate_color_palette): class k gets (k * [2^25-1, 2^15-1, 2^21-1]) % 255.
 fp::Tensor default_palette(std::int64_t count) {
-  const fp::Tensor weights = fp::tensor({std::int64_t{33554431}, std::int64_t{32767},
-                                         std::int64_t{2097151}});
+  const fp::Tensor weights =
+      fp::tensor({std::int64_t{33554431}, std::int64_t{32767}, std::int64_t{2097151}});
   const fp::Tensor classes = fp::arange(count).reshape({count, 1});
   return (classes * weights).remainder(255).to(fp::DType::U8);
 }
@@ -60,14 +60,16 @@ fp::Tensor overlay(fp::TensorView image, fp::TensorView probs,
   const std::int64_t classes = probs.size(0);
   const fp::Tensor colours = palette ? palette->to_owned() : default_palette(classes);
   require(colours.dim() == 2 && colours.size(0) == classes && colours.size(1) == 3,
-          "overlay: palette must be [K, 3] with K = " + std::to_string(classes) +
-              " classes, got " + shape_of(colours));
+          "overlay: palette must be [K, 3] with K = " + std::to_string(classes) + " classes, got " +
+              shape_of(colours));
 
   const fp::DType compute = probs.dtype();
   const std::int64_t height = image.size(1), width = image.size(2);
   const fp::Tensor flat = probs.reshape({classes, height * width});
-  const fp::Tensor colour =
-      colours.to(compute).transpose(0, 1).matmul(flat).reshape({3, height, width});
+  const fp::Tensor colour = colours.to(fp::TensorOptions(compute, probs.device()))
+                                .transpose(0, 1)
+                                .matmul(flat)
+                                .reshape({3, height, width});
   const fp::Tensor blended = image.to(compute) * (1.0 - alpha) + colour * alpha;
   // Contiguous, as the fake kernel (fp_segmentation/__init__.py) promises.
   if (image.dtype() == fp::DType::U8) {
@@ -116,10 +118,12 @@ FP_LIBRARY(fp_segmentation, m) {
   // require this link; an older torch cannot take it and does not ask).
   m.set_python_module("fp_segmentation");
   m.def("overlay(Tensor image, Tensor probs, Tensor? palette=None, float alpha=0.5) -> Tensor");
-  m.def("label_map(Tensor logits, float threshold=0.5, int ignore_index=255) "
-        "-> (Tensor labels, Tensor confidence)");
-  m.def("mask_low_confidence_(Tensor(a!) labels, Tensor confidence, float threshold, "
-        "int ignore_index=255) -> ()");
+  m.def(
+      "label_map(Tensor logits, float threshold=0.5, int ignore_index=255) "
+      "-> (Tensor labels, Tensor confidence)");
+  m.def(
+      "mask_low_confidence_(Tensor(a!) labels, Tensor confidence, float threshold, "
+      "int ignore_index=255) -> ()");
 }
 
 // Written with flash_powder's ops, the same kernels run on CPU and CUDA

@@ -18,7 +18,8 @@ def overlay(image, probs, palette=None, alpha=0.5):
     classes, height, width = probs.shape
     colours = default_palette(classes) if palette is None else palette
     flat = probs.reshape(classes, height * width)
-    colour = colours.to(probs.dtype).transpose(0, 1).matmul(flat).reshape(3, height, width)
+    colour = colours.to(probs.device, probs.dtype).transpose(0, 1).matmul(flat)
+    colour = colour.reshape(3, height, width)
     blended = image.to(probs.dtype) * (1.0 - alpha) + colour * alpha
     if image.dtype == torch.uint8:
         return blended.round().clamp(0, 255).to(torch.uint8)

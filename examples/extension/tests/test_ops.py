@@ -170,3 +170,18 @@ def test_torch_export():
     got = exported.module()(image, logits)
     want = post_process(image, logits)
     assert torch.equal(got[0], want[0]) and torch.equal(got[1], want[1])
+
+
+@pytest.mark.skipif(not torch.cuda.is_available(), reason="no CUDA device here")
+def test_the_ops_run_on_cuda_tensors():
+    generator = torch.Generator().manual_seed(11)
+    image = random_image(torch.uint8, 33, 47, generator, "transposed").cuda()
+    logits = random_logits((6, 33, 47), torch.float32, generator).cuda()
+    probs = logits.softmax(0)
+    got = fp_segmentation.overlay(image, probs, None, 0.3)
+    assert got.is_cuda
+    assert torch.equal(got, reference.overlay(image, probs, None, 0.3))
+    labels, confidence = fp_segmentation.label_map(logits, 0.4)
+    want_labels, want_confidence = reference.label_map(logits, 0.4)
+    assert labels.is_cuda and torch.equal(labels, want_labels)
+    assert torch.equal(confidence, want_confidence)

@@ -16,8 +16,7 @@ namespace fp::abi {
 
 /// libtorch's boxed kernel: reads `arguments` StableIValues from `stack`,
 /// owns them, and leaves `returns` StableIValues there (libtorch owns those).
-using BoxedKernel = void (*)(std::uint64_t* stack, std::uint64_t arguments,
-                             std::uint64_t returns);
+using BoxedKernel = void (*)(std::uint64_t* stack, std::uint64_t arguments, std::uint64_t returns);
 
 /// `torch.Tag`s an op definition may carry (torch 2.12 and later).
 enum class OpTag : std::uint8_t {
@@ -55,8 +54,8 @@ class TorchLibrary {
   /// `dispatch_key` ("CPU", "CUDA", "Meta", "CompositeExplicitAutograd", ...)
   /// only for Kind::Impl. Throws fp::Error with libtorch's message on failure
   /// (e.g. a second Def library for the same namespace).
-  TorchLibrary(Kind kind, const std::string& ns, const std::string& dispatch_key,
-               const char* file, std::uint32_t line);
+  TorchLibrary(Kind kind, const std::string& ns, const std::string& dispatch_key, const char* file,
+               std::uint32_t line);
   TorchLibrary(const TorchLibrary&) = delete;
   TorchLibrary& operator=(const TorchLibrary&) = delete;
   ~TorchLibrary();

@@ -118,8 +118,8 @@ struct KernelParam<std::vector<double>> : PlainParam<std::vector<double>> {
 };
 
 template <class T>
-requires(std::is_same_v<T, TensorView> || std::is_same_v<T, Tensor>) struct KernelParam<
-    std::vector<T>> {
+requires(std::is_same_v<T, TensorView> ||
+         std::is_same_v<T, Tensor>) struct KernelParam<std::vector<T>> {
   static std::string spelling() { return "Tensor[]"; }
   using Stored = std::vector<T>;
   static Stored unbox(abi::Returned&& value) {
@@ -172,8 +172,8 @@ struct KernelResult<std::tuple<Rs...>> {
     return text + ")";
   }
   static std::vector<abi::Arg> box(const std::tuple<Rs...>& values) {
-    return std::apply([](const auto&... each) { return std::vector<abi::Arg>{abi::to_arg(each)...}; },
-                      values);
+    return std::apply(
+        [](const auto&... each) { return std::vector<abi::Arg>{abi::to_arg(each)...}; }, values);
   }
 };
 

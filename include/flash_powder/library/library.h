@@ -133,31 +133,31 @@ class StaticLibrary {
 #define FP_LIBRARY_CONCAT(a, b) FP_LIBRARY_CONCAT_INNER(a, b)
 
 /// Defines the ops of namespace `ns` (TORCH_LIBRARY): `FP_LIBRARY(myops, m) { m.def(...); }`.
-#define FP_LIBRARY(ns, m)                                                              \
-  FP_LIBRARY_BLOCK(ns, m, FP_LIBRARY_CONCAT(fp_library_def_, __COUNTER__),             \
-                   [](const char* file, std::uint32_t line) {                           \
-                     return ::fp::library::Library::define(#ns, file, line);            \
+#define FP_LIBRARY(ns, m)                                                    \
+  FP_LIBRARY_BLOCK(ns, m, FP_LIBRARY_CONCAT(fp_library_def_, __COUNTER__),   \
+                   [](const char* file, std::uint32_t line) {                \
+                     return ::fp::library::Library::define(#ns, file, line); \
                    })
 
 /// Defines more ops of `ns` (TORCH_LIBRARY_FRAGMENT).
-#define FP_LIBRARY_FRAGMENT(ns, m)                                                     \
-  FP_LIBRARY_BLOCK(ns, m, FP_LIBRARY_CONCAT(fp_library_fragment_, __COUNTER__),        \
-                   [](const char* file, std::uint32_t line) {                           \
-                     return ::fp::library::Library::fragment(#ns, file, line);          \
+#define FP_LIBRARY_FRAGMENT(ns, m)                                              \
+  FP_LIBRARY_BLOCK(ns, m, FP_LIBRARY_CONCAT(fp_library_fragment_, __COUNTER__), \
+                   [](const char* file, std::uint32_t line) {                   \
+                     return ::fp::library::Library::fragment(#ns, file, line);  \
                    })
 
 /// Binds kernels of `ns`'s ops for dispatch key `key` (CPU, CUDA, Meta,
 /// CompositeExplicitAutograd, CompositeImplicitAutograd) (TORCH_LIBRARY_IMPL):
 /// `FP_LIBRARY_IMPL(myops, CPU, m) { m.impl<scale>("scale"); }`.
-#define FP_LIBRARY_IMPL(ns, key, m)                                                    \
-  FP_LIBRARY_BLOCK(ns, m, FP_LIBRARY_CONCAT(fp_library_impl_, __COUNTER__),            \
-                   [](const char* file, std::uint32_t line) {                           \
-                     return ::fp::library::Library::implement(                          \
-                         #ns, ::fp::library::DispatchKey::key, file, line);             \
+#define FP_LIBRARY_IMPL(ns, key, m)                                         \
+  FP_LIBRARY_BLOCK(ns, m, FP_LIBRARY_CONCAT(fp_library_impl_, __COUNTER__), \
+                   [](const char* file, std::uint32_t line) {               \
+                     return ::fp::library::Library::implement(              \
+                         #ns, ::fp::library::DispatchKey::key, file, line); \
                    })
 
-#define FP_LIBRARY_BLOCK(ns, m, uid, make)                                             \
-  static void FP_LIBRARY_CONCAT(uid, _block)(::fp::library::Library&);                  \
-  static const ::fp::library::detail::StaticLibrary FP_LIBRARY_CONCAT(uid, _static)(    \
-      make, &FP_LIBRARY_CONCAT(uid, _block), __FILE__, __LINE__);                       \
+#define FP_LIBRARY_BLOCK(ns, m, uid, make)                                           \
+  static void FP_LIBRARY_CONCAT(uid, _block)(::fp::library::Library&);               \
+  static const ::fp::library::detail::StaticLibrary FP_LIBRARY_CONCAT(uid, _static)( \
+      make, &FP_LIBRARY_CONCAT(uid, _block), __FILE__, __LINE__);                    \
   static void FP_LIBRARY_CONCAT(uid, _block)(::fp::library::Library & m)
