@@ -21,8 +21,9 @@ copy_stripped() {  # copy_stripped FILE: to .gpu/build/<its path under BUILD>
 for program in "$build"/tests/test_*; do
   [ -f "$program" ] && [ -x "$program" ] && copy_stripped "$program"
 done
+# The libraries, and the example op library the extension's pytest loads.
 while IFS= read -r library; do copy_stripped "$library"; done \
-  < <(find "$build/src" -name '*.so' -type f)
+  < <(find "$build/src" "$build/examples" -name '*.so' -type f)
 
 # The codec and archive libraries: Debian's sonames, which another distribution may lack.
 for program in "$out"/build/tests/test_*; do ldd "$program" 2>/dev/null || true; done |

@@ -60,6 +60,14 @@ for program in "$build"/tests/test_*; do
   GTEST_OUTPUT="xml:$results/xml/" timed "$name" "$program" --gtest_brief=1 || status=1
 done
 
+# The example op library (its CUDA case included), loaded by this torch.
+extension="$build/examples/extension/libfp_segmentation_ops.so"
+if [ -f "$extension" ]; then
+  FP_SEGMENTATION_LIBRARY="$extension" timed "example_extension" "$python" -m pytest -q \
+    -p no:cacheprovider "$repo/examples/extension/tests" \
+    --junitxml="$results/xml/example_extension.xml" || status=1
+fi
+
 "$python" - "$results/xml" <<'PY'
 import sys, pathlib, xml.etree.ElementTree as ET
 total = failed = skipped = 0

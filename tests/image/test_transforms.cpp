@@ -3,6 +3,7 @@
 // interpolation kernels differ between AVX2, AVX-512 and the default).
 #include "corpus.h"
 #include "support/expect_error.h"
+#include "support/handle_listener.h"
 #include "support/truth.h"
 
 #include <flash_powder/ops/aten.h>
@@ -15,14 +16,14 @@ using fp_test::image::same_pixels;
 
 /// torchvision's outputs for this lane's CPU capability.
 const std::map<std::string, fp::Tensor>& truth() {
-  static const std::map<std::string, fp::Tensor> loaded = [] {
+  static const std::map<std::string, fp::Tensor> loaded = fp_test::process_lifetime([] {
     const auto path =
         corpus_file("transforms-" + std::string(fp::torch_cpu_capability()) + ".safetensors");
     std::map<std::string, fp::Tensor> out;
     for (auto& [name, tensor] : fp::safetensors::load(path))
       out.emplace(name, tensor);
     return out;
-  }();
+  });
   return loaded;
 }
 

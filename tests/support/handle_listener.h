@@ -11,6 +11,24 @@
 
 namespace fp_test {
 
+/// Adds `kept` to the handles the running test may leave alive (see
+/// process_lifetime).
+void excuse_handles(const fp::abi::testing::LiveHandles& kept);
+
+/// Runs `make` and returns what it returns, not counting the handles it
+/// leaves alive against the running test: for data a test file loads once
+/// and keeps for the whole process (a static map of expected tensors), which
+/// would otherwise count as a leak of whichever test loaded it first.
+template <class Make>
+auto process_lifetime(Make&& make) {
+  const auto before = fp::abi::testing::live_handles();
+  auto result = make();
+  const auto after = fp::abi::testing::live_handles();
+  excuse_handles({after.tensors - before.tensors, after.generators - before.generators,
+                  after.lists - before.lists});
+  return result;
+}
+
 class HandleLeakListener : public ::testing::EmptyTestEventListener {
  public:
   void OnTestStart(const ::testing::TestInfo& test) override;
