@@ -275,9 +275,10 @@ void run_kernel(abi::KernelStack& stack, std::tuple<Ps...>*, std::index_sequence
 template <auto Kernel>
 void boxed_kernel(std::uint64_t* stack, std::uint64_t arguments, std::uint64_t returns) {
   const abi::Schema& schema = kernel_schema<Kernel>();
+  // Owned first, so that a failing check below still frees the arguments.
+  abi::KernelStack owned(stack, arguments, returns, schema);
   KernelState& state = kernel_state<Kernel>();
   if (!state.checked) check_on_first_call(state, schema);
-  abi::KernelStack owned(stack, arguments, returns, schema);
   using Params = typename KernelSignature<decltype(Kernel)>::Params;
   run_kernel<Kernel>(owned, static_cast<Params*>(nullptr),
                      std::make_index_sequence<std::tuple_size_v<Params>>{});
