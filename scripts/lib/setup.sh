@@ -73,16 +73,34 @@ ensure_venv() {
   echo "$wanted" >"$stamp"
 }
 
-ensure_build() {
+# Configures $BUILD once (CMake arguments: "$@"); later builds reconfigure
+# themselves when a CMakeLists.txt changes.
+ensure_configured() {
   local generator=()
   command -v ninja >/dev/null && generator=(-G Ninja)
   if [ ! -f "$BUILD/CMakeCache.txt" ]; then
     say "configuring $BUILD"
     cmake -S "$REPO" -B "$BUILD" "${generator[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-      -DFP_BORROW_CHECK=ON "$@" >/dev/null
+      -DFP_BORROW_CHECK=ON -DFP_TORCH_DIR="$(torch_dir_of "$PYTHON")" "$@" >/dev/null
   fi
+}
+
+# Builds the given targets, or everything when none is given.
+build_targets() {
+  local targets=()
+  [ $# -gt 0 ] && targets=(--target "$@")
+  cmake --build "$BUILD" --parallel "$(nproc)" "${targets[@]}"
+}
+
+ensure_build() {
+  ensure_configured "$@"
   say "building"
-  cmake --build "$BUILD" --parallel "$(nproc)"
+  build_targets
+}
+
+# The torch/ folder a Python imports (without importing torch, which takes seconds).
+torch_dir_of() {
+  "$1" -c 'import importlib.util as u; print(u.find_spec("torch").submodule_search_locations[0])'
 }
 
 # The sanitizer lane's build (scripts/test --lane sanitize): clang-14, every
