@@ -27,6 +27,14 @@ const std::map<std::string, fp::Tensor>& truth() {
   return loaded;
 }
 
+// Loaded before the first test, so that the check that each test leaves no
+// libtorch handle alive (tests/support/handle_listener.h) does not count
+// this cache against the test that happens to load it.
+class LoadTruth : public ::testing::Environment {
+  void SetUp() override { truth(); }
+};
+[[maybe_unused]] const auto* const load_truth = ::testing::AddGlobalTestEnvironment(new LoadTruth);
+
 const fp::Tensor& expected(const std::string& key) {
   const auto found = truth().find(key);
   if (found == truth().end()) throw std::runtime_error("no truth for " + key);
