@@ -202,9 +202,20 @@ class Loader {
                             torch_dtype(target.dtype()) + ".");
       return;
     }
+    const bool target_is_meta = target.device() == Device::meta();
+    if (target_is_meta && !options_.assign && value.device() != Device::meta()) {
+      // PyTorch only warns; here a load that changes nothing is an error.
+      mismatches_.push_back(
+          "copying from a non-meta parameter in the checkpoint to a meta parameter in the "
+          "current model, which is a no-op, for " +
+          key + ". (Pass `.assign = true` to take the checkpoint's tensors instead.)");
+      return;
+    }
     // Loading a module's own state dict: copying a tensor onto itself is a no-op
     // (and would trip the borrow checker, which sees the state dict's view).
-    if (!unwrapped && aten::is_set_to(value, target)) return;
+    // Meta tensors have no storage to compare (and no is_set_to kernel).
+    const bool on_meta = target_is_meta || value.device() == Device::meta();
+    if (!unwrapped && !on_meta && aten::is_set_to(value, target)) return;
     pending_.emplace_back(&target, value);
   }
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "flash_powder/nn/functional.h"
+#include "flash_powder/nn/init.h"
 #include "flash_powder/nn/layers/activation.h"
 #include "flash_powder/nn/layers/attention.h"
 #include "flash_powder/nn/layers/containers.h"
