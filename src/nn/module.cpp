@@ -203,7 +203,11 @@ class Loader {
       return;
     }
     const bool target_is_meta = target.device() == Device::meta();
-    if (target_is_meta && !options_.assign && value.device() != Device::meta()) {
+    const bool value_is_meta = value.device() == Device::meta();
+    // Meta tensors have no values: copying one into another changes nothing
+    // (and they have no storage for is_set_to to compare).
+    if (target_is_meta && value_is_meta && !options_.assign) return;
+    if (target_is_meta && !options_.assign) {
       // PyTorch only warns; here a load that changes nothing is an error.
       mismatches_.push_back(
           "copying from a non-meta parameter in the checkpoint to a meta parameter in the "
@@ -213,8 +217,7 @@ class Loader {
     }
     // Loading a module's own state dict: copying a tensor onto itself is a no-op
     // (and would trip the borrow checker, which sees the state dict's view).
-    // Meta tensors have no storage to compare (and no is_set_to kernel).
-    const bool on_meta = target_is_meta || value.device() == Device::meta();
+    const bool on_meta = target_is_meta || value_is_meta;
     if (!unwrapped && !on_meta && aten::is_set_to(value, target)) return;
     pending_.emplace_back(&target, value);
   }
