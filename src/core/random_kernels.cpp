@@ -311,23 +311,22 @@ FP_AVX2 SinCos8 cephes_sincos8(__m256 theta) {
   __m256 x = _mm256_and_ps(theta, splat_bits(0x7fffffffU));
 
   __m256i octant = _mm256_cvttps_epi32(_mm256_mul_ps(x, splat(1.27323954473516f)));
-  octant = _mm256_and_si256(_mm256_add_epi32(octant, _mm256_set1_epi32(1)),
-                            _mm256_set1_epi32(~1));
+  octant = _mm256_and_si256(_mm256_add_epi32(octant, _mm256_set1_epi32(1)), _mm256_set1_epi32(~1));
   const __m256 y = _mm256_cvtepi32_ps(octant);
   const __m256i four = _mm256_set1_epi32(4);
   sin_sign = _mm256_xor_si256(sin_sign, _mm256_slli_epi32(_mm256_and_si256(octant, four), 29));
-  const __m256i cos_sign =
-      _mm256_slli_epi32(_mm256_andnot_si256(_mm256_sub_epi32(octant, _mm256_set1_epi32(2)), four),
-                        29);
-  const __m256 cosine_polynomial_is_cos = _mm256_castsi256_ps(_mm256_cmpeq_epi32(
-      _mm256_and_si256(octant, _mm256_set1_epi32(2)), _mm256_setzero_si256()));
+  const __m256i cos_sign = _mm256_slli_epi32(
+      _mm256_andnot_si256(_mm256_sub_epi32(octant, _mm256_set1_epi32(2)), four), 29);
+  const __m256 cosine_polynomial_is_cos = _mm256_castsi256_ps(
+      _mm256_cmpeq_epi32(_mm256_and_si256(octant, _mm256_set1_epi32(2)), _mm256_setzero_si256()));
 
   x = _mm256_fmadd_ps(y, splat(-0.78515625f), x);
   x = _mm256_fmadd_ps(y, splat(-2.4187564849853515625e-4f), x);
   x = _mm256_fmadd_ps(y, splat(-3.77489497744594108e-8f), x);
 
   const __m256 z = _mm256_mul_ps(x, x);
-  __m256 cosine = _mm256_fmadd_ps(splat(2.443315711809948E-005f), z, splat(-1.388731625493765E-003f));
+  __m256 cosine =
+      _mm256_fmadd_ps(splat(2.443315711809948E-005f), z, splat(-1.388731625493765E-003f));
   cosine = _mm256_fmadd_ps(cosine, z, splat(4.166664568298827E-002f));
   cosine = _mm256_mul_ps(cosine, z);
   cosine = _mm256_fmadd_ps(cosine, z, _mm256_xor_ps(_mm256_mul_ps(z, splat(0.5f)), splat(-0.0f)));
@@ -341,8 +340,10 @@ FP_AVX2 SinCos8 cephes_sincos8(__m256 theta) {
   const __m256 zero = _mm256_setzero_ps();
   const __m256 sine_plus_zero = _mm256_add_ps(zero, sine);
   const __m256 cosine_plus_zero = _mm256_add_ps(cosine, zero);
-  const __m256 sin_value = _mm256_blendv_ps(cosine_plus_zero, sine_plus_zero, cosine_polynomial_is_cos);
-  const __m256 cos_value = _mm256_blendv_ps(sine_plus_zero, cosine_plus_zero, cosine_polynomial_is_cos);
+  const __m256 sin_value =
+      _mm256_blendv_ps(cosine_plus_zero, sine_plus_zero, cosine_polynomial_is_cos);
+  const __m256 cos_value =
+      _mm256_blendv_ps(sine_plus_zero, cosine_plus_zero, cosine_polynomial_is_cos);
   return {_mm256_xor_ps(sin_value, _mm256_castsi256_ps(sin_sign)),
           _mm256_xor_ps(cos_value, _mm256_castsi256_ps(cos_sign))};
 }
@@ -511,7 +512,7 @@ void fill_integers(Generator& generator, IntegerRange range, T* out, std::int64_
     out[i] = stored_as<T>(uniform_integer(generator, width, range.low));
 }
 
-#define FP_INSTANTIATE_REAL(T)                                         \
+#define FP_INSTANTIATE_REAL(T)                                 \
   template void fill_uniform<T>(Generator&, T*, std::int64_t); \
   template void fill_normal<T>(Generator&, T*, std::int64_t, double);
 FP_INSTANTIATE_REAL(float)

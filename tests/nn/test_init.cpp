@@ -94,9 +94,7 @@ TEST(SkipInit, LayersGetTheirShapesButDrawNothing) {
     EXPECT_EQ(nn_test::shape(linear.bias), (std::vector<std::int64_t>{1536}));
     const fp::nn::Embedding embedding(30, 4, {.padding_idx = 0});
     EXPECT_EQ(nn_test::shape(embedding.weight), (std::vector<std::int64_t>{30, 4}));
-    {
-      const fp::nn::SkipInit nested;
-    }
+    { const fp::nn::SkipInit nested; }
     EXPECT_TRUE(fp::nn::SkipInit::active());
   }
   EXPECT_FALSE(fp::nn::SkipInit::active());

@@ -4,9 +4,9 @@
 
 #include <optional>
 
-#include "flash_powder/core/array_ref.h"
 #include "flash_powder/base/device.h"
 #include "flash_powder/base/dtype.h"
+#include "flash_powder/core/array_ref.h"
 #include "flash_powder/core/options.h"
 #include "flash_powder/core/tensor.h"
 

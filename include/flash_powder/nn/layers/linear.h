@@ -13,7 +13,7 @@ namespace fp::nn {
 
 struct LinearOptions {
   bool bias = true;
-  std::optional<Device> device;
+  std::optional<Device> device{};
   /// float32 when absent.
   std::optional<DType> dtype;
 };
