@@ -35,8 +35,7 @@ int main(int argc, char** argv) {
       {"embedding_init", [] { fp::nn::Embedding(30522, 384); }},
       {"linear_init", [] { fp::nn::Linear(384, 1536); }},
       {"embedding_skip_init", [] { fp::nn::skip_init<fp::nn::Embedding>(30522, 384); }},
-      {"embedding_meta",
-       [] { fp::nn::Embedding(30522, 384, {.device = fp::Device::meta()}); }},
+      {"embedding_meta", [] { fp::nn::Embedding(30522, 384, {.device = fp::Device::meta()}); }},
   };
   std::printf("{");
   for (std::size_t i = 0; i < cases.size(); ++i) {

@@ -87,9 +87,12 @@ void set_num_threads(int threads) {
   using SetCountLocal = int (*)(int);
   static const auto omp_set_num_threads =
       reinterpret_cast<SetCount>(dlsym(RTLD_DEFAULT, "omp_set_num_threads"));
+  // MKL's C interface by value; its lower-case names are the Fortran entry
+  // points, which take pointers.
   static const auto mkl_set_num_threads_local =
-      reinterpret_cast<SetCountLocal>(dlsym(RTLD_DEFAULT, "mkl_set_num_threads_local"));
-  static const auto mkl_set_dynamic = reinterpret_cast<SetCount>(dlsym(RTLD_DEFAULT, "mkl_set_dynamic"));
+      reinterpret_cast<SetCountLocal>(dlsym(RTLD_DEFAULT, "MKL_Set_Num_Threads_Local"));
+  static const auto mkl_set_dynamic =
+      reinterpret_cast<SetCount>(dlsym(RTLD_DEFAULT, "MKL_Set_Dynamic"));
   if (omp_set_num_threads == nullptr) {
     throw Error(
         "fp::set_num_threads: the loaded libtorch has no OpenMP runtime (omp_set_num_threads); "
