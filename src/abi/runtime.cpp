@@ -3,8 +3,10 @@
 #include <dlfcn.h>
 
 #include <cstdlib>
+#include <string>
 #include <string_view>
 
+#include "flash_powder/base/error.h"
 #include "torch_c.h"
 
 namespace fp {
@@ -70,6 +72,36 @@ int torch_num_threads() {
   std::uint32_t threads = 1;
   abi::check(torch_get_num_threads(&threads), "torch_get_num_threads");
   return static_cast<int>(threads);
+}
+
+void set_num_threads(int threads) {
+  if (threads <= 0) {
+    throw Error("fp::set_num_threads: Expected positive number of threads, got " +
+                std::to_string(threads));
+  }
+  // libtorch initialises each thread's OpenMP count on its first parallel
+  // call (at::internal::lazy_init_num_threads), which would overwrite ours:
+  // have it do that first.
+  torch_num_threads();
+  using SetCount = void (*)(int);
+  using SetCountLocal = int (*)(int);
+  static const auto omp_set_num_threads =
+      reinterpret_cast<SetCount>(dlsym(RTLD_DEFAULT, "omp_set_num_threads"));
+  // MKL's C interface by value; its lower-case names are the Fortran entry
+  // points, which take pointers.
+  static const auto mkl_set_num_threads_local =
+      reinterpret_cast<SetCountLocal>(dlsym(RTLD_DEFAULT, "MKL_Set_Num_Threads_Local"));
+  static const auto mkl_set_dynamic =
+      reinterpret_cast<SetCount>(dlsym(RTLD_DEFAULT, "MKL_Set_Dynamic"));
+  if (omp_set_num_threads == nullptr) {
+    throw Error(
+        "fp::set_num_threads: the loaded libtorch has no OpenMP runtime (omp_set_num_threads); "
+        "set OMP_NUM_THREADS before the program starts instead");
+  }
+  omp_set_num_threads(threads);
+  // What at::set_num_threads does for MKL, where libtorch has it (x86-64).
+  if (mkl_set_num_threads_local != nullptr) mkl_set_num_threads_local(threads);
+  if (mkl_set_dynamic != nullptr) mkl_set_dynamic(0);
 }
 
 bool cuda_is_available() {

@@ -13,7 +13,7 @@ namespace fp {
 
 namespace {
 
-constexpr int kShift = 397;  // MT19937's "m": the distance of the recurrence
+constexpr std::size_t kShift = 397;  // MT19937's "m": the distance of the recurrence
 constexpr std::uint32_t kTwistMatrix = 0x9908b0dfU;
 constexpr std::uint32_t kUpperBit = 0x80000000U;
 constexpr std::uint32_t kLowerBits = 0x7fffffffU;
@@ -23,15 +23,6 @@ constexpr std::uint32_t kLowerBits = 0x7fffffffU;
 std::uint32_t twisted(std::uint32_t current, std::uint32_t following) {
   const std::uint32_t joined = (current & kUpperBit) | (following & kLowerBits);
   return (joined >> 1) ^ ((following & 1U) != 0 ? kTwistMatrix : 0U);
-}
-
-/// MT19937's output tempering, which spreads the state bits over the result.
-std::uint32_t tempered(std::uint32_t y) {
-  y ^= y >> 11;
-  y ^= (y << 7) & 0x9d2c5680U;
-  y ^= (y << 15) & 0xefc60000U;
-  y ^= y >> 18;
-  return y;
 }
 
 }  // namespace
@@ -52,23 +43,17 @@ void Generator::manual_seed(std::uint64_t seed) {
 }
 
 void Generator::regenerate_state() {
-  for (int i = 0; i < kStateSize; ++i) {
-    const std::uint32_t following = state_[(i + 1) % kStateSize];
-    state_[i] = state_[(i + kShift) % kStateSize] ^ twisted(state_[i], following);
-  }
+  // The reference recurrence state[i] = state[(i + m) % n] ^ twisted(state[i],
+  // state[(i + 1) % n]), in three stretches so that no index needs a modulo.
+  constexpr std::size_t n = kStateSize;
+  constexpr std::size_t m = kShift;
+  auto& s = state_;
+  for (std::size_t i = 0; i < n - m; ++i)
+    s[i] = s[i + m] ^ twisted(s[i], s[i + 1]);
+  for (std::size_t i = n - m; i < n - 1; ++i)
+    s[i] = s[i + m - n] ^ twisted(s[i], s[i + 1]);
+  s[n - 1] = s[m - 1] ^ twisted(s[n - 1], s[0]);
   next_ = 0;
-}
-
-std::uint32_t Generator::random() {
-  if (next_ >= kStateSize) regenerate_state();
-  return tempered(state_[next_++]);
-}
-
-std::uint64_t Generator::random64() {
-  // CPUGeneratorImpl::random64: the first 32 bits drawn are the high half.
-  const std::uint64_t high = random();
-  const std::uint64_t low = random();
-  return (high << 32) | low;
 }
 
 }  // namespace fp

@@ -9,12 +9,13 @@
 #include <cstdint>
 #include <new>
 #include <optional>
-#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "flash_powder/abi/dispatch.h"
+#include "flash_powder/abi/tensor_handle.h"
+#include "flash_powder/core/conversion.h"
 #include "flash_powder/core/factory.h"
 #include "random_arguments.h"
 #include "random_kernels.h"
@@ -52,30 +53,37 @@ Tensor placed(Tensor samples, const TensorOptions& options) {
                           pin_memory(options));
 }
 
-/// `sample()`, with running out of memory reported as an fp::Error (as
-/// libtorch's allocator does) instead of std::bad_alloc or std::length_error.
+/// `sample()`, with a failed allocation of the samples' tensor (the only
+/// thing in it that can fail) reported with the op and the element count.
 template <class Sample>
 Tensor sampled_in_memory(std::string_view op, std::int64_t count, Sample&& sample) {
+  const auto out_of_memory = [&](std::string_view reason) {
+    return Error(std::string(op) + ": not enough memory to sample " + std::to_string(count) +
+                 " elements (" + std::string(reason) + ")");
+  };
   try {
     return sample();
-  } catch (const std::bad_alloc&) {
-    throw Error(std::string(op) + ": not enough memory to sample " + std::to_string(count) +
-                " elements");
-  } catch (const std::length_error&) {
-    throw Error(std::string(op) + ": not enough memory to sample " + std::to_string(count) +
-                " elements");
+  } catch (const std::bad_alloc& error) {
+    throw out_of_memory(error.what());
+  } catch (const Error& error) {
+    throw out_of_memory(error.what());
   }
 }
 
-template <class T>
-Tensor cpu_tensor(const std::vector<T>& values, IntList sizes, DType dtype) {
-  return detail::tensor_from_bytes(values.data(), sizes, dtype);
+/// A new contiguous CPU tensor whose elements `fill(T* data)` writes, as T.
+template <class T, class Fill>
+Tensor cpu_tensor(IntList sizes, DType dtype, Fill&& fill) {
+  abi::TensorHandle handle =
+      abi::empty_strided(sizes, detail::contiguous_strides(sizes), dtype, Device::cpu());
+  fill(static_cast<T*>(abi::mutable_data_ptr(handle.get())));
+  return Tensor(std::move(handle));
 }
 
 template <class T>
 Tensor integer_tensor(Generator& generator, IntegerRange range, IntList sizes, std::int64_t count,
                       DType dtype) {
-  return cpu_tensor(detail::integer_samples<T>(generator, range, count), sizes, dtype);
+  return cpu_tensor<T>(sizes, dtype,
+                       [&](T* data) { detail::fill_integers<T>(generator, range, data, count); });
 }
 
 Tensor sampled_integers(Generator& generator, IntegerRange range, IntList sizes, std::int64_t count,
@@ -112,20 +120,23 @@ Tensor sampled_integers(Generator& generator, IntegerRange range, IntList sizes,
 
 // --- floating samples into tensors ------------------------------------------------------
 
-/// Samples `count` reals of the dtype's real part with `sample(generator, n)`
-/// and stores them as `dtype`: complex tensors are their reals in pairs.
+/// A tensor of `dtype` whose `count` elements `sample(T* data, reals)` writes
+/// as reals of the dtype's real part: complex tensors are their reals in pairs.
 template <class Sampler>
 Tensor floating_tensor(DType dtype, IntList sizes, std::int64_t count, Sampler&& sample) {
   const std::int64_t reals = is_complex(dtype) ? 2 * count : count;
+  const auto filled = [&]<class T>() {
+    return cpu_tensor<T>(sizes, dtype, [&](T* data) { sample(data, reals); });
+  };
   switch (detail::real_part_dtype(dtype)) {
     case DType::F16:
-      return cpu_tensor(sample.template operator()<Half>(reals), sizes, dtype);
+      return filled.template operator()<Half>();
     case DType::BF16:
-      return cpu_tensor(sample.template operator()<BFloat16>(reals), sizes, dtype);
+      return filled.template operator()<BFloat16>();
     case DType::F64:
-      return cpu_tensor(sample.template operator()<double>(reals), sizes, dtype);
+      return filled.template operator()<double>();
     default:
-      return cpu_tensor(sample.template operator()<float>(reals), sizes, dtype);
+      return filled.template operator()<float>();
   }
 }
 
@@ -152,8 +163,8 @@ Tensor rand(IntList sizes, Generator& generator, TensorOptions options) {
   check_real_or_complex("fp::rand", dtype);
   check_strided("fp::rand", options);
   Tensor samples = sampled_in_memory("fp::rand", count, [&] {
-    return floating_tensor(dtype, sizes, count, [&]<class T>(std::int64_t reals) {
-      return detail::uniform_samples<T>(generator, reals);
+    return floating_tensor(dtype, sizes, count, [&]<class T>(T* data, std::int64_t reals) {
+      detail::fill_uniform<T>(generator, data, reals);
     });
   });
   return placed(std::move(samples), options);
@@ -183,8 +194,8 @@ Tensor randn(IntList sizes, Generator& generator, TensorOptions options) {
   check_strided("fp::randn", options);
   const double stddev = normal_stddev(dtype);
   Tensor samples = sampled_in_memory("fp::randn", count, [&] {
-    return floating_tensor(dtype, sizes, count, [&]<class T>(std::int64_t reals) {
-      return detail::normal_samples<T>(generator, reals, stddev);
+    return floating_tensor(dtype, sizes, count, [&]<class T>(T* data, std::int64_t reals) {
+      detail::fill_normal<T>(generator, data, reals, stddev);
     });
   });
   return placed(std::move(samples), options);

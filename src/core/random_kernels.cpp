@@ -19,6 +19,10 @@
 
 #include "flash_powder/abi/runtime.h"
 
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#endif
+
 namespace fp::detail {
 
 namespace {
@@ -79,11 +83,9 @@ T uniform_sample(Generator& generator) {
 }  // namespace
 
 template <class T>
-std::vector<T> uniform_samples(Generator& generator, std::int64_t count) {
-  std::vector<T> values(static_cast<std::size_t>(count));
-  for (T& value : values)
-    value = uniform_sample<T>(generator);
-  return values;
+void fill_uniform(Generator& generator, T* out, std::int64_t count) {
+  for (std::int64_t i = 0; i < count; ++i)
+    out[i] = uniform_sample<T>(generator);
 }
 
 namespace {
@@ -109,12 +111,10 @@ double standard_normal(Generator& generator) {
 }
 
 template <class T>
-std::vector<T> elementwise_normal_samples(Generator& generator, std::int64_t count, double stddev) {
-  std::vector<T> values(static_cast<std::size_t>(count));
+void fill_elementwise_normal(Generator& generator, T* out, std::int64_t count, double stddev) {
   // `sample * stddev + mean` with mean 0, fused or not: one rounding either way.
-  for (T& value : values)
-    value = T(standard_normal(generator) * stddev);
-  return values;
+  for (std::int64_t i = 0; i < count; ++i)
+    out[i] = T(standard_normal(generator) * stddev);
 }
 
 // --- normal samples, >= 16 elements: torch's normal_fill ------------------------------
@@ -254,22 +254,155 @@ void normal_fill_16(double* data, double stddev) {
   generic_normal_fill_16(data, stddev);
 }
 
+#if defined(__x86_64__) && defined(__GNUC__)
+#define FP_HAVE_AVX2_NORMAL_FILL 1
+
+// The AVX2 kernel itself, eight lanes at once: the same operations as
+// cephes_log, cephes_sincos and avx2_normal_fill_16 above, in the same order
+// and with the same fused multiply-adds (this file is compiled with
+// -ffp-contract=off, so an _mm256_mul_ps never fuses with an add), hence the
+// same bits. Compiled for AVX2 and FMA whatever the build targets, and only
+// called where the CPU has both.
+
+#define FP_AVX2 __attribute__((target("avx2,fma")))
+
+FP_AVX2 inline __m256 splat(float value) {
+  return _mm256_set1_ps(value);
+}
+FP_AVX2 inline __m256 splat_bits(std::uint32_t bits) {
+  return _mm256_castsi256_ps(_mm256_set1_epi32(static_cast<int>(bits)));
+}
+
+FP_AVX2 __m256 cephes_log8(__m256 x) {
+  x = _mm256_max_ps(x, splat_bits(0x00800000U));
+  __m256i exponent = _mm256_srli_epi32(_mm256_castps_si256(x), 23);
+  x = _mm256_and_ps(x, splat_bits(~0x7f800000U));
+  x = _mm256_or_ps(x, splat(0.5f));
+  exponent = _mm256_sub_epi32(exponent, _mm256_set1_epi32(0x7f));
+  __m256 e = _mm256_add_ps(_mm256_cvtepi32_ps(exponent), splat(1.0f));
+  const __m256 small = _mm256_cmp_ps(x, splat(0.707106781186547524f), _CMP_LT_OS);
+  const __m256 addend = _mm256_and_ps(x, small);
+  x = _mm256_sub_ps(x, splat(1.0f));
+  e = _mm256_sub_ps(e, _mm256_and_ps(splat(1.0f), small));
+  x = _mm256_add_ps(x, addend);
+
+  const __m256 z = _mm256_mul_ps(x, x);
+  __m256 y = splat(7.0376836292E-2f);
+  for (const float coefficient :
+       {-1.1514610310E-1f, 1.1676998740E-1f, -1.2420140846E-1f, 1.4249322787E-1f, -1.6668057665E-1f,
+        2.0000714765E-1f, -2.4999993993E-1f, 3.3333331174E-1f}) {
+    y = _mm256_fmadd_ps(y, x, splat(coefficient));
+  }
+  y = _mm256_mul_ps(y, x);
+  y = _mm256_fmadd_ps(y, z, _mm256_mul_ps(e, splat(-2.12194440e-4f)));
+  y = _mm256_fmadd_ps(z, splat(-0.5f), y);
+  x = _mm256_add_ps(x, y);
+  return _mm256_fmadd_ps(e, splat(0.693359375f), x);
+}
+
+struct SinCos8 {
+  __m256 sin;
+  __m256 cos;
+};
+
+FP_AVX2 SinCos8 cephes_sincos8(__m256 theta) {
+  const __m256i sign_bit = _mm256_set1_epi32(static_cast<int>(0x80000000U));
+  __m256i sin_sign = _mm256_and_si256(_mm256_castps_si256(theta), sign_bit);
+  __m256 x = _mm256_and_ps(theta, splat_bits(0x7fffffffU));
+
+  __m256i octant = _mm256_cvttps_epi32(_mm256_mul_ps(x, splat(1.27323954473516f)));
+  octant = _mm256_and_si256(_mm256_add_epi32(octant, _mm256_set1_epi32(1)), _mm256_set1_epi32(~1));
+  const __m256 y = _mm256_cvtepi32_ps(octant);
+  const __m256i four = _mm256_set1_epi32(4);
+  sin_sign = _mm256_xor_si256(sin_sign, _mm256_slli_epi32(_mm256_and_si256(octant, four), 29));
+  const __m256i cos_sign = _mm256_slli_epi32(
+      _mm256_andnot_si256(_mm256_sub_epi32(octant, _mm256_set1_epi32(2)), four), 29);
+  const __m256 cosine_polynomial_is_cos = _mm256_castsi256_ps(
+      _mm256_cmpeq_epi32(_mm256_and_si256(octant, _mm256_set1_epi32(2)), _mm256_setzero_si256()));
+
+  x = _mm256_fmadd_ps(y, splat(-0.78515625f), x);
+  x = _mm256_fmadd_ps(y, splat(-2.4187564849853515625e-4f), x);
+  x = _mm256_fmadd_ps(y, splat(-3.77489497744594108e-8f), x);
+
+  const __m256 z = _mm256_mul_ps(x, x);
+  __m256 cosine =
+      _mm256_fmadd_ps(splat(2.443315711809948E-005f), z, splat(-1.388731625493765E-003f));
+  cosine = _mm256_fmadd_ps(cosine, z, splat(4.166664568298827E-002f));
+  cosine = _mm256_mul_ps(cosine, z);
+  cosine = _mm256_fmadd_ps(cosine, z, _mm256_xor_ps(_mm256_mul_ps(z, splat(0.5f)), splat(-0.0f)));
+  cosine = _mm256_add_ps(cosine, splat(1.0f));
+
+  __m256 sine = _mm256_fmadd_ps(splat(-1.9515295891E-4f), z, splat(8.3321608736E-3f));
+  sine = _mm256_fmadd_ps(sine, z, splat(-1.6666654611E-1f));
+  sine = _mm256_mul_ps(sine, z);
+  sine = _mm256_fmadd_ps(sine, x, x);
+
+  const __m256 zero = _mm256_setzero_ps();
+  const __m256 sine_plus_zero = _mm256_add_ps(zero, sine);
+  const __m256 cosine_plus_zero = _mm256_add_ps(cosine, zero);
+  const __m256 sin_value =
+      _mm256_blendv_ps(cosine_plus_zero, sine_plus_zero, cosine_polynomial_is_cos);
+  const __m256 cos_value =
+      _mm256_blendv_ps(sine_plus_zero, cosine_plus_zero, cosine_polynomial_is_cos);
+  return {_mm256_xor_ps(sin_value, _mm256_castsi256_ps(sin_sign)),
+          _mm256_xor_ps(cos_value, _mm256_castsi256_ps(cos_sign))};
+}
+
+/// avx2_normal_fill_16 on `blocks` consecutive blocks of 16.
+FP_AVX2 void avx2_normal_fill_blocks(float* data, std::int64_t blocks, float stddev) {
+  constexpr auto two_pi = static_cast<float>(2.0 * std::numbers::pi);
+  const __m256 scale = splat(stddev);
+  for (std::int64_t block = 0; block < blocks; ++block) {
+    float* first = data + 16 * block;
+    const __m256 u1 = _mm256_sub_ps(splat(1.0f), _mm256_loadu_ps(first));
+    const __m256 radius = _mm256_sqrt_ps(_mm256_mul_ps(splat(-2.0f), cephes_log8(u1)));
+    const SinCos8 trig = cephes_sincos8(_mm256_mul_ps(splat(two_pi), _mm256_loadu_ps(first + 8)));
+    _mm256_storeu_ps(first,
+                     _mm256_fmadd_ps(_mm256_mul_ps(radius, trig.cos), scale, _mm256_setzero_ps()));
+    _mm256_storeu_ps(first + 8,
+                     _mm256_fmadd_ps(_mm256_mul_ps(radius, trig.sin), scale, _mm256_setzero_ps()));
+  }
+}
+
+#undef FP_AVX2
+
+bool cpu_has_avx2_and_fma() {
+  static const bool has = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+  return has;
+}
+#endif
+
+/// normal_fill_16 on `blocks` consecutive blocks of 16, eight lanes at a
+/// time where torch runs its AVX2 kernel and this CPU can too.
+void normal_fill_blocks(float* data, std::int64_t blocks, float stddev) {
+#ifdef FP_HAVE_AVX2_NORMAL_FILL
+  if (torch_runs_avx2_kernels() && cpu_has_avx2_and_fma()) {
+    avx2_normal_fill_blocks(data, blocks, stddev);
+    return;
+  }
+#endif
+  for (std::int64_t block = 0; block < blocks; ++block)
+    normal_fill_16(data + 16 * block, stddev);
+}
+
+void normal_fill_blocks(double* data, std::int64_t blocks, double stddev) {
+  for (std::int64_t block = 0; block < blocks; ++block)
+    normal_fill_16(data + 16 * block, stddev);
+}
+
 /// normal_fill where the tensor's dtype is the compute type (float, double):
 /// all uniforms are drawn into the tensor first and transformed in blocks of
 /// 16; a partial last block is redrawn as a whole and overwrites the last 16.
 template <class T>
-std::vector<T> filled_normal_samples(Generator& generator, std::int64_t count, T stddev) {
-  std::vector<T> values = uniform_samples<T>(generator, count);
-  T* data = values.data();
-  for (std::int64_t i = 0; i + 16 <= count; i += 16)
-    normal_fill_16(data + i, stddev);
+void fill_normal_in_place(Generator& generator, T* data, std::int64_t count, T stddev) {
+  fill_uniform<T>(generator, data, count);
+  normal_fill_blocks(data, count / 16, stddev);
   if (count % 16 != 0) {
     T* last_block = data + count - 16;
     for (int j = 0; j < 16; ++j)
       last_block[j] = uniform_sample<T>(generator);
     normal_fill_16(last_block, stddev);
   }
-  return values;
 }
 
 /// normal_fill for float16/bfloat16 (torch 2.12 and later): each block of 16
@@ -277,9 +410,8 @@ std::vector<T> filled_normal_samples(Generator& generator, std::int64_t count, T
 /// tensor. torch 2.12 transforms the buffer with the generic normal_fill_16
 /// on every CPU, later releases with the one their float tensors use.
 template <class T>
-std::vector<T> buffered_normal_samples(Generator& generator, std::int64_t count, float stddev) {
+void fill_buffered_normal(Generator& generator, T* values, std::int64_t count, float stddev) {
   static const bool generic_only = torch_version() < TorchVersion{2, 13, 0};
-  std::vector<T> values(static_cast<std::size_t>(count));
   const auto fill_block = [&](std::int64_t offset) {
     float block[16];
     for (float& value : block)
@@ -290,12 +422,11 @@ std::vector<T> buffered_normal_samples(Generator& generator, std::int64_t count,
       normal_fill_16(block, stddev);
     }
     for (int j = 0; j < 16; ++j)
-      values[static_cast<std::size_t>(offset + j)] = T(block[j]);
+      values[offset + j] = T(block[j]);
   };
   for (std::int64_t i = 0; i + 16 <= count; i += 16)
     fill_block(i);
   if (count % 16 != 0) fill_block(count - 16);
-  return values;
 }
 
 /// torch < 2.12's normal_fill_16<T> for float16/bfloat16, in T's arithmetic:
@@ -319,34 +450,33 @@ void reduced_normal_fill_16_before_2_12(T* data, float stddev) {
 /// torch < 2.12's normal_fill<T> for float16/bfloat16: uniforms in T, drawn
 /// into the tensor, then transformed in place like filled_normal_samples.
 template <class T>
-std::vector<T> reduced_normal_samples_before_2_12(Generator& generator, std::int64_t count,
-                                                  float stddev) {
-  std::vector<T> values(static_cast<std::size_t>(count));
-  for (T& value : values)
-    value = reduced_uniform_before_2_12<T>(generator);
+void fill_reduced_normal_before_2_12(Generator& generator, T* values, std::int64_t count,
+                                     float stddev) {
+  for (std::int64_t i = 0; i < count; ++i)
+    values[i] = reduced_uniform_before_2_12<T>(generator);
   for (std::int64_t i = 0; i + 16 <= count; i += 16)
-    reduced_normal_fill_16_before_2_12(values.data() + i, stddev);
+    reduced_normal_fill_16_before_2_12(values + i, stddev);
   if (count % 16 != 0) {
-    T* last_block = values.data() + count - 16;
+    T* last_block = values + count - 16;
     for (int j = 0; j < 16; ++j)
       last_block[j] = reduced_uniform_before_2_12<T>(generator);
     reduced_normal_fill_16_before_2_12(last_block, stddev);
   }
-  return values;
 }
 
 }  // namespace
 
 /// torch's normal_kernel for a contiguous tensor of `count` reals.
 template <class T>
-std::vector<T> normal_samples(Generator& generator, std::int64_t count, double stddev) {
-  if (count < 16) return elementwise_normal_samples<T>(generator, count, stddev);
-  if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
-    return filled_normal_samples<T>(generator, count, static_cast<T>(stddev));
+void fill_normal(Generator& generator, T* out, std::int64_t count, double stddev) {
+  if (count < 16) {
+    fill_elementwise_normal<T>(generator, out, count, stddev);
+  } else if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+    fill_normal_in_place<T>(generator, out, count, static_cast<T>(stddev));
+  } else if (torch_samples_reduced_floats_natively()) {
+    fill_reduced_normal_before_2_12<T>(generator, out, count, static_cast<float>(stddev));
   } else {
-    if (torch_samples_reduced_floats_natively())
-      return reduced_normal_samples_before_2_12<T>(generator, count, static_cast<float>(stddev));
-    return buffered_normal_samples<T>(generator, count, static_cast<float>(stddev));
+    fill_buffered_normal<T>(generator, out, count, static_cast<float>(stddev));
   }
 }
 
@@ -375,18 +505,16 @@ T stored_as(std::int64_t value) {
 }  // namespace
 
 template <class T>
-std::vector<T> integer_samples(Generator& generator, IntegerRange range, std::int64_t count) {
+void fill_integers(Generator& generator, IntegerRange range, T* out, std::int64_t count) {
   const std::uint64_t width =
       static_cast<std::uint64_t>(range.high) - static_cast<std::uint64_t>(range.low);
-  std::vector<T> values(static_cast<std::size_t>(count));
-  for (T& value : values)
-    value = stored_as<T>(uniform_integer(generator, width, range.low));
-  return values;
+  for (std::int64_t i = 0; i < count; ++i)
+    out[i] = stored_as<T>(uniform_integer(generator, width, range.low));
 }
 
-#define FP_INSTANTIATE_REAL(T)                                          \
-  template std::vector<T> uniform_samples<T>(Generator&, std::int64_t); \
-  template std::vector<T> normal_samples<T>(Generator&, std::int64_t, double);
+#define FP_INSTANTIATE_REAL(T)                                 \
+  template void fill_uniform<T>(Generator&, T*, std::int64_t); \
+  template void fill_normal<T>(Generator&, T*, std::int64_t, double);
 FP_INSTANTIATE_REAL(float)
 FP_INSTANTIATE_REAL(double)
 FP_INSTANTIATE_REAL(Half)
@@ -394,7 +522,7 @@ FP_INSTANTIATE_REAL(BFloat16)
 #undef FP_INSTANTIATE_REAL
 
 #define FP_INSTANTIATE_INTEGER(T) \
-  template std::vector<T> integer_samples<T>(Generator&, IntegerRange, std::int64_t);
+  template void fill_integers<T>(Generator&, IntegerRange, T*, std::int64_t);
 FP_INSTANTIATE_INTEGER(std::uint8_t)
 FP_INSTANTIATE_INTEGER(std::uint16_t)
 FP_INSTANTIATE_INTEGER(std::uint32_t)

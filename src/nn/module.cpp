@@ -202,9 +202,23 @@ class Loader {
                             torch_dtype(target.dtype()) + ".");
       return;
     }
+    const bool target_is_meta = target.device() == Device::meta();
+    const bool value_is_meta = value.device() == Device::meta();
+    // Meta tensors have no values: copying one into another changes nothing
+    // (and they have no storage for is_set_to to compare).
+    if (target_is_meta && value_is_meta && !options_.assign) return;
+    if (target_is_meta && !options_.assign) {
+      // PyTorch only warns; here a load that changes nothing is an error.
+      mismatches_.push_back(
+          "copying from a non-meta parameter in the checkpoint to a meta parameter in the "
+          "current model, which is a no-op, for " +
+          key + ". (Pass `.assign = true` to take the checkpoint's tensors instead.)");
+      return;
+    }
     // Loading a module's own state dict: copying a tensor onto itself is a no-op
     // (and would trip the borrow checker, which sees the state dict's view).
-    if (!unwrapped && aten::is_set_to(value, target)) return;
+    const bool on_meta = target_is_meta || value_is_meta;
+    if (!unwrapped && !on_meta && aten::is_set_to(value, target)) return;
     pending_.emplace_back(&target, value);
   }
 
@@ -254,9 +268,70 @@ std::string unqualified(const char* mangled) {
   return colon == std::string::npos ? full : full.substr(colon + 2);
 }
 
+/// The calls of modules in progress on this thread, outermost first, and
+/// where the error in flight was raised.
+struct Calls {
+  std::vector<const Module*> stack;
+  /// The exception object last seen by a catch, and the stack when it was.
+  const void* error = nullptr;
+  std::vector<const Module*> failed;
+};
+
+thread_local Calls calls;
+
+/// The dotted path, under `root`, of the innermost module of `failed` that
+/// lies in root's tree ("" for root itself or when none does).
+std::string path_of_failure(const Module& root, const std::vector<const Module*>& failed) {
+  try {
+    const auto modules = root.named_modules();
+    for (auto module = failed.rbegin(); module != failed.rend(); ++module) {
+      for (const auto& [name, candidate] : modules) {
+        if (candidate == *module) return name;
+      }
+    }
+  } catch (const Error&) {
+    // A visit() that fails now cannot name the place; the original error stays.
+  }
+  return "";
+}
+
 }  // namespace
 
+namespace detail {
+
+ModuleCall::ModuleCall(const Module& module) {
+  if (calls.stack.empty()) {
+    calls.error = nullptr;
+    calls.failed.clear();
+  }
+  calls.stack.push_back(&module);
+}
+
+ModuleCall::~ModuleCall() {
+  calls.stack.pop_back();
+}
+
+void ModuleCall::rethrow(const Error& error) const {
+  if (calls.error != &error) {  // raised in this call, not in a call inside it
+    calls.error = &error;
+    calls.failed = calls.stack;
+  }
+  if (calls.stack.size() > 1) throw;
+  const std::string path = path_of_failure(*calls.stack.front(), calls.failed);
+  calls.error = nullptr;
+  calls.failed.clear();
+  // Errors of a derived type (fp::BorrowError) keep their type and message.
+  if (path.empty() || typeid(error) != typeid(Error)) throw;
+  throw Error(path + ": " + error.what());
+}
+
+}  // namespace detail
+
 void Module::visit(Visitor&) {}
+
+Tensor Module::operator()(TensorView input) const {
+  return detail::call_module(*this, [&] { return forward(input); });
+}
 
 Tensor Module::forward(TensorView) const {
   throw Error("fp::nn: Module [" + type_name() +

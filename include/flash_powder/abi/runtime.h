@@ -31,6 +31,25 @@ TorchVersion torch_target_version();
 /// The number of threads libtorch's intra-op parallelism uses
 /// (`torch.get_num_threads()`).
 int torch_num_threads();
+/// The same, under PyTorch's name.
+inline int get_num_threads() {
+  return torch_num_threads();
+}
+
+/// Sets the number of threads libtorch's CPU ops use, like
+/// `torch.set_num_threads(threads)`: OpenMP's and MKL's thread counts.
+/// Throws fp::Error unless threads > 0, or if the loaded libtorch has no
+/// OpenMP runtime. https://pytorch.org/docs/stable/generated/torch.set_num_threads.html
+///
+/// Limit: the stable ABI offers no setter (only torch_get_num_threads), so
+/// this sets the thread counts of OpenMP and MKL through their own C
+/// functions, as at::set_num_threads does, but cannot store the count where
+/// libtorch keeps it for threads that start using it later. The setting
+/// applies to the calling thread (and the parallel work it starts); call it
+/// on each thread that runs models. PyTorch's set_num_interop_threads has no
+/// such route at all, and flash_powder never uses the inter-op pool (it
+/// serves TorchScript's fork), so it is not offered.
+void set_num_threads(int threads);
 
 /// The CPU kernels libtorch dispatches to in this process, named as
 /// `torch.backends.cpu.get_cpu_capability()` names them: "AVX512", "AVX2" or

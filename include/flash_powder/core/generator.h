@@ -14,6 +14,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 
@@ -34,9 +35,18 @@ class Generator {
   std::uint64_t initial_seed() const { return seed_; }
 
   /// The next 32 random bits (torch's `CPUGeneratorImpl::random()`).
-  std::uint32_t random();
-  /// The next 64 random bits (torch's `CPUGeneratorImpl::random64()`).
-  std::uint64_t random64();
+  /// Inline: initialising a large layer draws tens of millions of these.
+  std::uint32_t random() {
+    if (next_ >= kStateSize) regenerate_state();
+    return tempered(state_[static_cast<std::size_t>(next_++)]);
+  }
+  /// The next 64 random bits (torch's `CPUGeneratorImpl::random64()`): the
+  /// first 32 bits drawn are the high half.
+  std::uint64_t random64() {
+    const std::uint64_t high = random();
+    const std::uint64_t low = random();
+    return (high << 32) | low;
+  }
 
   /// The spare sample of torch's Box-Muller normal sampling, kept between calls
   /// exactly as torch keeps it (part of the generator's state).
@@ -46,6 +56,14 @@ class Generator {
  private:
   /// MT19937's "twist": computes the next 624 words of state at once.
   void regenerate_state();
+  /// MT19937's output tempering, which spreads the state bits over the result.
+  static std::uint32_t tempered(std::uint32_t y) {
+    y ^= y >> 11;
+    y ^= (y << 7) & 0x9d2c5680U;
+    y ^= (y << 15) & 0xefc60000U;
+    y ^= y >> 18;
+    return y;
+  }
 
   static constexpr int kStateSize = 624;
   std::uint64_t seed_ = default_seed;

@@ -47,7 +47,7 @@ struct PrintOptions {
   /// true: always scientific notation; false: never; unset: PyTorch's choice
   /// (scientific when the largest and smallest nonzero magnitudes are more
   /// than 1000 apart, above 1e8 or below 1e-4).
-  std::optional<bool> sci_mode;
+  std::optional<bool> sci_mode{};
 
   friend bool operator==(const PrintOptions&, const PrintOptions&) = default;
 };

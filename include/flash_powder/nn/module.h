@@ -29,8 +29,8 @@
 #include <vector>
 
 #include "flash_powder/core/options.h"
-#include "flash_powder/core/tensor.h"
 #include "flash_powder/core/state_dict.h"
+#include "flash_powder/core/tensor.h"
 
 namespace fp::nn {
 
@@ -95,11 +95,16 @@ class Module {
   virtual void visit(Visitor& visitor);
 
   /// The module's computation; a new Tensor. Throws fp::Error unless overridden.
+  /// A module whose forward takes other arguments (`forward(x, mask)`)
+  /// declares that forward instead and FP_MODULE (nn/define.h) makes it callable.
   virtual Tensor forward(TensorView input) const;
-  Tensor operator()(TensorView input) const { return forward(input); }
+  /// Calls forward(), like Python's `module(x)`. An fp::Error raised inside
+  /// names where in the model it happened: calling `model(x)`, a failure in
+  /// a child reads "encoder.layer.3.intermediate.dense: aten::linear: ...".
+  Tensor operator()(TensorView input) const;
   /// The same for a Tensor, a temporary too (`head(h.flatten(1))`): it lives
   /// until the whole expression is done, which outlasts the call.
-  Tensor operator()(const Tensor& input) const { return forward(TensorView(input)); }
+  Tensor operator()(const Tensor& input) const { return (*this)(TensorView(input)); }
 
   /// The class name PyTorch would print, e.g. "Conv2d" (by default the C++
   /// class name without namespaces).
@@ -141,5 +146,37 @@ class Module {
   Module& operator=(const Module&) = default;
   Module& operator=(Module&&) = default;
 };
+
+namespace detail {
+
+/// The bookkeeping of one call of a module's forward (RAII, one per call on
+/// the calling thread's stack of calls), so that an error raised inside can
+/// name the module's place in the model that was called. Used by
+/// Module::operator() and FP_MODULE's operator().
+class ModuleCall {
+ public:
+  explicit ModuleCall(const Module& module);
+  ~ModuleCall();
+  ModuleCall(const ModuleCall&) = delete;
+  ModuleCall& operator=(const ModuleCall&) = delete;
+
+  /// Call from a catch block of fp::Error: rethrows the error in flight, or,
+  /// in the outermost call, an fp::Error with the failing module's dotted
+  /// path in front of the message.
+  [[noreturn]] void rethrow(const Error& error) const;
+};
+
+/// `body()` as a call of `module` (see ModuleCall).
+template <class Body>
+decltype(auto) call_module(const Module& module, Body&& body) {
+  const ModuleCall call(module);
+  try {
+    return body();
+  } catch (const Error& error) {
+    call.rethrow(error);
+  }
+}
+
+}  // namespace detail
 
 }  // namespace fp::nn

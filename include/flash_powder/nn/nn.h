@@ -3,7 +3,9 @@
 // https://pytorch.org/docs/stable/nn.html
 #pragma once
 
+#include "flash_powder/nn/define.h"
 #include "flash_powder/nn/functional.h"
+#include "flash_powder/nn/init.h"
 #include "flash_powder/nn/layers/activation.h"
 #include "flash_powder/nn/layers/attention.h"
 #include "flash_powder/nn/layers/containers.h"

@@ -72,6 +72,10 @@ void ModuleStore::throw_wrong_type(const Module& module, const std::string& whic
                    (status == 0 ? demangled.get() : wanted));
 }
 
+void fail_module_list_of(const std::string& problem) {
+  fail("ModuleListOf", problem);
+}
+
 }  // namespace detail
 
 Sequential& Sequential::push(std::unique_ptr<Module> module) {
@@ -90,7 +94,7 @@ void Sequential::visit(Visitor& visitor) {
 Tensor Sequential::forward(TensorView input) const {
   Tensor current = input.to_owned();
   for (const auto& [name, module] : modules_.entries())
-    current = module->forward(current);
+    current = (*module)(current);
   return current;
 }
 

@@ -19,9 +19,9 @@ Embedding::Embedding(std::int64_t num_embeddings, std::int64_t embedding_dim,
     }
     padding_idx = index < 0 ? index + num_embeddings : index;
   }
-  weight = detail::normal_init({num_embeddings, embedding_dim},
-                               detail::layer_options(options.dtype, options.device));
-  if (padding_idx) {
+  const TensorOptions tensor_options = detail::layer_options(options.dtype, options.device);
+  weight = detail::normal_init({num_embeddings, embedding_dim}, tensor_options);
+  if (padding_idx && !detail::skips_init(tensor_options)) {
     // PyTorch zeroes the padding row.
     const Tensor row = tensor(std::vector<std::int64_t>{*padding_idx}).to(weight.device());
     const Tensor zero = tensor(0.0).to(TensorOptions(weight.dtype(), weight.device()));

@@ -60,7 +60,7 @@ Tensor gelu(TensorView input, const GeluOptions& options = {});
 
 struct SoftmaxOptions {
   /// Converts the input to this dtype first (Python's `dtype=`).
-  std::optional<DType> dtype;
+  std::optional<DType> dtype{};
 };
 /// exp(x) / sum(exp(x)) along `dim` (negative counts from the end).
 /// https://pytorch.org/docs/stable/generated/torch.nn.functional.softmax.html

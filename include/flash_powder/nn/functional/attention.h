@@ -11,12 +11,12 @@ namespace fp::functional {
 struct ScaledDotProductAttentionOptions {
   /// Boolean (true = take part) or additive float mask, broadcastable to
   /// [..., L, S].
-  std::optional<TensorView> attn_mask;
+  std::optional<TensorView> attn_mask{};
   double dropout_p = 0.0;
   /// A lower-triangular mask; not together with attn_mask.
   bool is_causal = false;
   /// Defaults to 1/sqrt(E).
-  std::optional<double> scale;
+  std::optional<double> scale{};
   /// Grouped-query attention: key/value heads shared by groups of query heads.
   bool enable_gqa = false;
 };

@@ -17,8 +17,8 @@
 namespace fp::functional {
 
 struct BatchNormOptions {
-  std::optional<TensorView> weight;
-  std::optional<TensorView> bias;
+  std::optional<TensorView> weight{};
+  std::optional<TensorView> bias{};
   /// Normalise with the batch's statistics instead of the running ones.
   bool training = false;
   double momentum = 0.1;
@@ -31,10 +31,10 @@ Tensor batch_norm(TensorView input, std::optional<TensorView> running_mean,
                   std::optional<TensorView> running_var, const BatchNormOptions& options = {});
 
 struct InstanceNormOptions {
-  std::optional<TensorView> running_mean;
-  std::optional<TensorView> running_var;
-  std::optional<TensorView> weight;
-  std::optional<TensorView> bias;
+  std::optional<TensorView> running_mean{};
+  std::optional<TensorView> running_var{};
+  std::optional<TensorView> weight{};
+  std::optional<TensorView> bias{};
   /// Normalise each instance with its own statistics (true) or with the
   /// running ones (false, which requires them).
   bool use_input_stats = true;
@@ -45,8 +45,8 @@ struct InstanceNormOptions {
 Tensor instance_norm(TensorView input, const InstanceNormOptions& options = {});
 
 struct LayerNormOptions {
-  std::optional<TensorView> weight;
-  std::optional<TensorView> bias;
+  std::optional<TensorView> weight{};
+  std::optional<TensorView> bias{};
   double eps = 1e-5;
 };
 /// Normalises over the last `normalized_shape.size()` dimensions.
@@ -54,8 +54,8 @@ struct LayerNormOptions {
 Tensor layer_norm(TensorView input, IntList normalized_shape, const LayerNormOptions& options = {});
 
 struct GroupNormOptions {
-  std::optional<TensorView> weight;
-  std::optional<TensorView> bias;
+  std::optional<TensorView> weight{};
+  std::optional<TensorView> bias{};
   double eps = 1e-5;
 };
 /// https://pytorch.org/docs/stable/generated/torch.nn.functional.group_norm.html

@@ -20,7 +20,7 @@ namespace fp::functional {
 template <std::size_t N>
 struct MaxPoolOptions {
   /// Defaults to the kernel size (Python's stride=None).
-  nn::OptionalExpandingArray<N> stride;
+  nn::OptionalExpandingArray<N> stride{};
   nn::ExpandingArray<N> padding = 0;
   nn::ExpandingArray<N> dilation = 1;
   bool ceil_mode = false;
@@ -44,11 +44,11 @@ std::tuple<Tensor, Tensor> max_pool2d_with_indices(TensorView input,
 
 struct AvgPool2dOptions {
   /// Defaults to the kernel size (Python's stride=None).
-  nn::OptionalExpandingArray<2> stride;
+  nn::OptionalExpandingArray<2> stride{};
   nn::ExpandingArray<2> padding = 0;
   bool ceil_mode = false;
   bool count_include_pad = true;
-  std::optional<std::int64_t> divisor_override;
+  std::optional<std::int64_t> divisor_override{};
 };
 /// https://pytorch.org/docs/stable/generated/torch.nn.functional.avg_pool2d.html
 Tensor avg_pool2d(TensorView input, nn::ExpandingArray<2> kernel_size,

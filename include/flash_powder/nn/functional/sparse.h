@@ -12,7 +12,7 @@ namespace fp::functional {
 struct EmbeddingOptions {
   /// The row that marks padding (negative counts from the end); it only
   /// matters for gradients, but is checked like Python.
-  std::optional<std::int64_t> padding_idx;
+  std::optional<std::int64_t> padding_idx{};
 };
 /// The rows of `weight` selected by the integer tensor `input`:
 /// [*] -> [*, embedding_dim]. Python's max_norm is not offered: it rewrites

@@ -22,7 +22,7 @@ struct PadOptions {
   /// "constant", "reflect", "replicate" or "circular".
   std::string mode = "constant";
   /// The fill value of "constant" (0 when absent).
-  std::optional<double> value;
+  std::optional<double> value{};
 };
 /// `pad` holds (left, right) pairs starting from the last dimension, as in
 /// Python: {1, 1} pads the last dimension, {1, 1, 2, 2} the last two.
@@ -31,19 +31,19 @@ Tensor pad(TensorView input, IntList pad, const PadOptions& options = {});
 
 struct InterpolateOptions {
   /// The output's spatial size: one value for all dimensions or one each.
-  nn::PerDimension<std::int64_t> size;
+  nn::PerDimension<std::int64_t> size{};
   /// Or the factor to scale each spatial dimension by. Exactly one of `size`
   /// and `scale_factor` must be given.
-  nn::PerDimension<double> scale_factor;
+  nn::PerDimension<double> scale_factor{};
   /// "nearest", "nearest-exact", "linear" (3-D input), "bilinear" (4-D),
   /// "bicubic" (4-D), "trilinear" (5-D), "area" or "lanczos" (4-D, antialias).
   std::string mode = "nearest";
   /// Only for the interpolating modes (linear, bilinear, bicubic, trilinear,
   /// lanczos); false when absent.
-  std::optional<bool> align_corners;
+  std::optional<bool> align_corners{};
   /// Compute the output size from scale_factor and interpolate with the
   /// scale that size implies (true), or with scale_factor itself.
-  std::optional<bool> recompute_scale_factor;
+  std::optional<bool> recompute_scale_factor{};
   /// Anti-aliasing when downsampling: bilinear and bicubic, 4-D input.
   bool antialias = false;
 };

@@ -31,23 +31,23 @@ struct MultiheadAttentionOptions {
   /// The feature sizes of key and value (embed_dim when absent). When either
   /// differs from embed_dim, the projections are separate parameters
   /// `q_proj_weight`, `k_proj_weight`, `v_proj_weight` instead of `in_proj_weight`.
-  std::optional<std::int64_t> kdim;
-  std::optional<std::int64_t> vdim;
+  std::optional<std::int64_t> kdim{};
+  std::optional<std::int64_t> vdim{};
   /// Inputs are [batch, sequence, feature] rather than [sequence, batch, feature].
   bool batch_first = false;
-  std::optional<Device> device;
-  std::optional<DType> dtype;
+  std::optional<Device> device{};
+  std::optional<DType> dtype{};
 };
 
 /// The keyword arguments of Python's `MultiheadAttention.forward`.
 struct MultiheadAttentionForwardOptions {
   /// [batch, source]: true (bool) or -inf-like (float) marks keys to ignore.
-  std::optional<TensorView> key_padding_mask;
+  std::optional<TensorView> key_padding_mask{};
   /// Return the attention weights as well.
   bool need_weights = true;
   /// [target, source] or [batch * heads, target, source]: bool (true = do not
   /// attend) or additive float mask.
-  std::optional<TensorView> attn_mask;
+  std::optional<TensorView> attn_mask{};
   /// Average the returned weights over heads (else one set per head).
   bool average_attn_weights = true;
   /// A hint that attn_mask is the causal mask (it must still be given).

@@ -9,10 +9,16 @@
 // They hold modules of any type (type-erased, each in its own heap block, so
 // references to them stay valid as more are added) and are therefore
 // move-only, as is any module that contains one.
+//
+// ModuleListOf<T> is a ModuleList of one type, iterated like Python's:
+//
+//     fp::nn::ModuleListOf<BertLayer> layer{12, config};   // 12 x BertLayer(config)
+//     for (const BertLayer& block : layer) h = block(h, mask);
 #pragma once
 
 #include <concepts>
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -152,6 +158,77 @@ class ModuleList : public Module {
 
  private:
   detail::ModuleStore modules_{"ModuleList"};
+};
+
+namespace detail {
+[[noreturn]] void fail_module_list_of(const std::string& problem);
+}  // namespace detail
+
+/// A ModuleList whose modules are all of type T, so that they can be
+/// iterated (`for (auto& block : blocks)`) and called with T's own forward
+/// arguments without a cast. Registered under "0", "1", ... like ModuleList;
+/// it has no forward(). References stay valid as modules are added.
+/// https://pytorch.org/docs/stable/generated/torch.nn.ModuleList.html
+template <ModuleType T>
+class ModuleListOf : public Module {
+ public:
+  ModuleListOf() = default;
+  /// `count` modules, each made as `T(args...)`. Throws fp::Error if count < 0.
+  template <class... Args>
+  requires std::constructible_from<T, const Args&...>
+  explicit ModuleListOf(std::int64_t count, const Args&... args) {
+    if (count < 0) detail::fail_module_list_of("count must be >= 0, got " + std::to_string(count));
+    for (std::int64_t i = 0; i < count; ++i)
+      modules_.emplace_back(args...);
+  }
+
+  /// Appends a module made in place as `T(args...)`; returns it.
+  template <class... Args>
+  T& emplace(Args&&... args) {
+    return modules_.emplace_back(std::forward<Args>(args)...);
+  }
+  /// Appends `module` (moved or copied in), like Python's append().
+  ModuleListOf& push(T module) {
+    modules_.push_back(std::move(module));
+    return *this;
+  }
+
+  std::size_t size() const { return modules_.size(); }
+  bool empty() const { return modules_.empty(); }
+  /// The module at `index` (negative counts from the end); throws fp::Error
+  /// when out of range.
+  T& operator[](std::int64_t index) { return modules_[position(index)]; }
+  const T& operator[](std::int64_t index) const { return modules_[position(index)]; }
+
+  auto begin() { return modules_.begin(); }
+  auto end() { return modules_.end(); }
+  auto begin() const { return modules_.begin(); }
+  auto end() const { return modules_.end(); }
+
+  void visit(Visitor& visitor) override {
+    std::size_t i = 0;
+    for (T& module : modules_)
+      visitor.child(std::to_string(i++), module);
+  }
+  /// Throws fp::Error: the list only holds modules; call them yourself.
+  Tensor forward(TensorView) const override {
+    detail::fail_module_list_of(
+        "has no forward(): it only holds modules; call them, e.g. "
+        "for (auto& m : list) x = m(x)");
+  }
+
+ private:
+  std::size_t position(std::int64_t index) const {
+    const auto count = static_cast<std::int64_t>(modules_.size());
+    const std::int64_t position = index < 0 ? index + count : index;
+    if (position < 0 || position >= count) {
+      detail::fail_module_list_of("index " + std::to_string(index) + " is out of range for " +
+                                  std::to_string(count) + " modules");
+    }
+    return static_cast<std::size_t>(position);
+  }
+
+  std::deque<T> modules_;
 };
 
 /// Modules by name, in insertion order; it has no forward().

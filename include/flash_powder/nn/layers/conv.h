@@ -32,9 +32,9 @@ struct ConvOptions {
   bool bias = true;
   /// "zeros", "reflect", "replicate" or "circular".
   std::string padding_mode = "zeros";
-  std::optional<Device> device;
+  std::optional<Device> device{};
   /// float32 when absent.
-  std::optional<DType> dtype;
+  std::optional<DType> dtype{};
 };
 using Conv1dOptions = ConvOptions<1>;
 using Conv2dOptions = ConvOptions<2>;
@@ -93,8 +93,8 @@ struct ConvTransposeOptions {
   ExpandingArray<N> dilation = 1;
   /// Only "zeros", as in PyTorch.
   std::string padding_mode = "zeros";
-  std::optional<Device> device;
-  std::optional<DType> dtype;
+  std::optional<Device> device{};
+  std::optional<DType> dtype{};
 };
 using ConvTranspose1dOptions = ConvTransposeOptions<1>;
 using ConvTranspose2dOptions = ConvTransposeOptions<2>;

@@ -13,9 +13,9 @@ namespace fp::nn {
 
 struct LinearOptions {
   bool bias = true;
-  std::optional<Device> device;
+  std::optional<Device> device{};
   /// float32 when absent.
-  std::optional<DType> dtype;
+  std::optional<DType> dtype{};
 };
 
 /// y = x W^T + b. Parameters `weight` [out_features, in_features] and `bias`

@@ -25,8 +25,8 @@ struct BatchNormOptions {
   /// Buffers `running_mean` (zeros), `running_var` (ones) and
   /// `num_batches_tracked` (int64 0).
   bool track_running_stats = true;
-  std::optional<Device> device;
-  std::optional<DType> dtype;
+  std::optional<Device> device{};
+  std::optional<DType> dtype{};
 };
 
 namespace detail {
@@ -79,8 +79,8 @@ struct LayerNormOptions {
   /// Learnable `weight` (ones) and, if `bias`, `bias` (zeros).
   bool elementwise_affine = true;
   bool bias = true;
-  std::optional<Device> device;
-  std::optional<DType> dtype;
+  std::optional<Device> device{};
+  std::optional<DType> dtype{};
 };
 
 /// Normalises over the last `normalized_shape.size()` dimensions:
@@ -104,8 +104,8 @@ struct GroupNormOptions {
   double eps = 1e-5;
   /// Learnable per-channel `weight` (ones) and `bias` (zeros).
   bool affine = true;
-  std::optional<Device> device;
-  std::optional<DType> dtype;
+  std::optional<Device> device{};
+  std::optional<DType> dtype{};
 };
 
 /// https://pytorch.org/docs/stable/generated/torch.nn.GroupNorm.html

@@ -17,7 +17,7 @@ namespace fp::nn {
 template <std::size_t N>
 struct MaxPoolOptions {
   /// Defaults to the kernel size.
-  OptionalExpandingArray<N> stride;
+  OptionalExpandingArray<N> stride{};
   ExpandingArray<N> padding = 0;
   ExpandingArray<N> dilation = 1;
   bool return_indices = false;
@@ -52,11 +52,11 @@ class MaxPool2d : public Module {
 
 struct AvgPool2dOptions {
   /// Defaults to the kernel size.
-  OptionalExpandingArray<2> stride;
+  OptionalExpandingArray<2> stride{};
   ExpandingArray<2> padding = 0;
   bool ceil_mode = false;
   bool count_include_pad = true;
-  std::optional<std::int64_t> divisor_override;
+  std::optional<std::int64_t> divisor_override{};
 };
 
 /// https://pytorch.org/docs/stable/generated/torch.nn.AvgPool2d.html

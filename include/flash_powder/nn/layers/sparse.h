@@ -12,9 +12,9 @@ namespace fp::nn {
 
 struct EmbeddingOptions {
   /// This row starts as zeros (negative counts from the end).
-  std::optional<std::int64_t> padding_idx;
-  std::optional<Device> device;
-  std::optional<DType> dtype;
+  std::optional<std::int64_t> padding_idx{};
+  std::optional<Device> device{};
+  std::optional<DType> dtype{};
 };
 
 /// A lookup table: integer indices [*] -> rows of `weight` [*, embedding_dim].

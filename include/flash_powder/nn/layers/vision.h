@@ -13,11 +13,11 @@ namespace fp::nn {
 
 /// Python's nn.Upsample keywords (no antialias, as in Python).
 struct UpsampleOptions {
-  PerDimension<std::int64_t> size;
-  PerDimension<double> scale_factor;
+  PerDimension<std::int64_t> size{};
+  PerDimension<double> scale_factor{};
   std::string mode = "nearest";
-  std::optional<bool> align_corners;
-  std::optional<bool> recompute_scale_factor;
+  std::optional<bool> align_corners{};
+  std::optional<bool> recompute_scale_factor{};
 };
 
 /// fp::functional::interpolate as a layer.
