@@ -1,0 +1,215 @@
+// The U-Net demo: segmentation of synthetic shapes (examples/unet/unet.py)
+// with a network trained in PyTorch, run from C++.
+//
+//     fp_unet WEIGHTS TEST_DIR OUT_DIR [REFERENCE.safetensors]
+//
+// Reads TEST_DIR/image_NN.png and the true class masks TEST_DIR/mask_NN.png
+// with fp::image, runs the U-Net on the batch, post-processes (softmax,
+// argmax, one mask per class where that class is both the most likely and
+// more than 50% likely), writes OUT_DIR/overlay_NN.png (the masks drawn over
+// the picture) and OUT_DIR/grid.png (a row per picture: input | truth |
+// prediction), both enlarged for viewing, prints each class's IoU against the truth and, given
+// PyTorch's logits for the same pictures, the largest difference from them.
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include <flash_powder/flash_powder.h>
+#include <flash_powder/image/convert.h>
+#include <flash_powder/image/draw.h>
+#include <flash_powder/image/io.h>
+#include <flash_powder/safetensors/safetensors.h>
+
+namespace fs = std::filesystem;
+namespace nn = fp::nn;
+
+namespace {
+
+const std::vector<std::string> kClasses = {"background", "disc", "square", "triangle"};
+/// Colours of disc, square and triangle.
+const std::vector<fp::image::Color> kPalette = {{230, 25, 75}, {60, 200, 75}, {40, 120, 255}};
+constexpr double kThreshold = 0.5;
+/// The pictures are small; the written ones are enlarged this many times.
+constexpr std::int64_t kZoom = 4;
+
+/// (3x3 convolution, BatchNorm, ReLU) twice, as unet.py's double_conv.
+nn::Sequential double_conv(std::int64_t in, std::int64_t out) {
+  return nn::Sequential(nn::Conv2d(in, out, 3, {.padding = 1, .bias = false}), nn::BatchNorm2d(out),
+                        nn::ReLU(), nn::Conv2d(out, out, 3, {.padding = 1, .bias = false}),
+                        nn::BatchNorm2d(out), nn::ReLU());
+}
+
+/// unet.py's UNet: two levels down (max-pool), up by a transposed
+/// convolution and by bilinear upsampling, skips joined by cat.
+struct UNet : nn::Module {
+  explicit UNet(std::int64_t width = 8, std::int64_t classes = 4)
+      : inc(double_conv(3, width)),
+        down1(nn::MaxPool2d(2), double_conv(width, 2 * width)),
+        down2(nn::MaxPool2d(2), double_conv(2 * width, 4 * width)),
+        up1(4 * width, 2 * width, 2, {.stride = 2}),
+        conv1(double_conv(4 * width, 2 * width)),
+        up2({.scale_factor = 2.0, .mode = "bilinear", .align_corners = false}),
+        conv2(double_conv(3 * width, width)),
+        outc(width, classes, 1) {}
+
+  void visit(nn::Visitor& v) override {
+    v.child("inc", inc);
+    v.child("down1", down1);
+    v.child("down2", down2);
+    v.child("up1", up1);
+    v.child("conv1", conv1);
+    v.child("up2", up2);
+    v.child("conv2", conv2);
+    v.child("outc", outc);
+  }
+
+  fp::Tensor forward(fp::TensorView x) const override {
+    const fp::Tensor x1 = inc(x);
+    const fp::Tensor x2 = down1(x1);
+    const fp::Tensor x3 = down2(x2);
+    const fp::Tensor y = conv1(fp::cat({up1(x3), x2}, 1));
+    return outc(conv2(fp::cat({up2(y), x1}, 1)));
+  }
+
+  nn::Sequential inc, down1, down2;
+  nn::ConvTranspose2d up1;
+  nn::Sequential conv1;
+  nn::Upsample up2;
+  nn::Sequential conv2;
+  nn::Conv2d outc;
+};
+
+std::vector<fs::path> pictures_in(const fs::path& dir) {
+  std::vector<fs::path> found;
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    const std::string name = entry.path().filename().string();
+    if (name.starts_with("image_") && name.ends_with(".png")) found.push_back(entry.path());
+  }
+  std::ranges::sort(found);
+  if (found.empty()) throw fp::Error("no image_*.png in " + dir.string());
+  return found;
+}
+
+fs::path mask_of(const fs::path& picture) {
+  std::string name = picture.filename().string();
+  return picture.parent_path() / name.replace(0, 5, "mask");
+}
+
+/// [C, H, W] class masks (disc, square, triangle) of a [H, W] class map.
+fp::Tensor masks_of(const fp::Tensor& classes) {
+  std::vector<fp::Tensor> masks;
+  for (std::int64_t c = 1; c < static_cast<std::int64_t>(kClasses.size()); ++c)
+    masks.push_back(classes.eq(c));
+  return fp::stack(masks);
+}
+
+/// The predicted masks: a class where it is the argmax and its probability exceeds the threshold.
+fp::Tensor predicted_masks(const fp::Tensor& logits) {
+  const fp::Tensor probabilities = fp::functional::softmax(logits, 0);
+  const fp::Tensor argmax_masks = masks_of(probabilities.argmax(0));
+  return argmax_masks & probabilities.i(fp::slice(1, fp::end)).gt(kThreshold);
+}
+
+/// A [C, H, W] uint8 or bool tensor enlarged kZoom times (nearest neighbour).
+fp::Tensor zoomed(const fp::Tensor& image) {
+  const bool is_mask = image.dtype() == fp::DType::Bool;
+  const fp::Tensor large = fp::image::resize(
+      is_mask ? image.to(fp::DType::U8) : image, image.size(1) * kZoom, image.size(2) * kZoom,
+      {.interpolation = fp::image::Interpolation::Nearest, .antialias = false});
+  return is_mask ? large.to(fp::DType::Bool) : large;
+}
+
+/// The picture with masks painted over it at `alpha`, enlarged for viewing.
+fp::Tensor painted(const fp::Tensor& picture, const fp::Tensor& masks, double alpha) {
+  return fp::image::draw_segmentation_masks(zoomed(picture), zoomed(masks),
+                                            {.alpha = alpha, .colors = kPalette});
+}
+
+struct Counts {
+  std::vector<std::int64_t> intersection = std::vector<std::int64_t>(3, 0);
+  std::vector<std::int64_t> united = std::vector<std::int64_t>(3, 0);
+};
+
+void count(Counts& counts, const fp::Tensor& predicted, const fp::Tensor& truth) {
+  for (std::int64_t c = 0; c < 3; ++c) {
+    const fp::Tensor p = predicted.i(c).to_owned(), t = truth.i(c).to_owned();
+    counts.intersection[c] += (p & t).sum().item<std::int64_t>();
+    counts.united[c] += (p | t).sum().item<std::int64_t>();
+  }
+}
+
+void print_iou(const Counts& counts) {
+  double total = 0;
+  int present = 0;
+  for (std::size_t c = 0; c < 3; ++c) {
+    if (counts.united[c] == 0) {  // neither in the truth nor predicted
+      std::printf("  IoU %-9s n/a (absent)\n", kClasses[c + 1].c_str());
+      continue;
+    }
+    const double iou = double(counts.intersection[c]) / double(counts.united[c]);
+    total += iou;
+    ++present;
+    std::printf("  IoU %-9s %.3f\n", kClasses[c + 1].c_str(), iou);
+  }
+  if (present) std::printf("  mean IoU      %.3f\n", total / present);
+}
+
+void compare_with_pytorch(const fp::Tensor& logits, const fs::path& reference) {
+  const fp::nn::StateDict python = fp::safetensors::load(reference);
+  const fp::Tensor& expected = python.at("logits");
+  const double delta = (logits - expected).abs().max().item<double>();
+  std::printf("C++ vs PyTorch on the same pictures: max |delta| of the logits = %g (%s)\n", delta,
+              logits.is_equal(expected) ? "bit for bit identical" : "DIFFERENT");
+  if (!logits.is_equal(expected)) throw fp::Error("the logits differ from PyTorch's");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 4) {
+    std::cerr << "usage: fp_unet WEIGHTS TEST_DIR OUT_DIR [REFERENCE.safetensors]\n";
+    return 2;
+  }
+  try {
+    UNet net;
+    net.load_state_dict(fp::safetensors::MappedFile::open(argv[1]));
+    const fs::path out = argv[3];
+    fs::create_directories(out);
+
+    std::vector<fp::Tensor> pictures, truths;
+    const auto paths = pictures_in(argv[2]);
+    for (const auto& path : paths) {
+      pictures.push_back(fp::image::read_image(path, {.mode = fp::image::ImageReadMode::RGB}));
+      const fp::Tensor classes = fp::image::read_image(mask_of(path)).i(0).to_owned();
+      truths.push_back(masks_of(classes.to(fp::DType::I64)));
+    }
+    const fp::Tensor logits = net(fp::image::floatify(fp::stack(pictures)));
+
+    Counts counts;
+    std::vector<fp::Tensor> rows;
+    for (std::size_t i = 0; i < paths.size(); ++i) {
+      const fp::Tensor masks = predicted_masks(logits.i(static_cast<std::int64_t>(i)).to_owned());
+      count(counts, masks, truths[i]);
+      const fs::path overlay = out / ("overlay_" + paths[i].filename().string().substr(6));
+      fp::image::write_png(painted(pictures[i], masks, 0.6), overlay);
+      rows.push_back(fp::stack({zoomed(pictures[i]), painted(pictures[i], truths[i], 1.0),
+                                painted(pictures[i], masks, 1.0)}));
+    }
+    fp::image::save_image(fp::image::floatify(fp::stack(rows)), out / "grid.png",
+                          {.pad_value = 1.0});
+    std::printf("U-Net on %zu pictures (%lld x %lld), C++:\n", paths.size(),
+                static_cast<long long>(pictures[0].size(1)),
+                static_cast<long long>(pictures[0].size(2)));
+    print_iou(counts);
+    std::printf("wrote %s/overlay_*.png (%zu pictures) and %s\n", out.c_str(), paths.size(),
+                (out / "grid.png").c_str());
+    if (argc > 4) compare_with_pytorch(logits, argv[4]);
+  } catch (const fp::Error& error) {
+    std::cerr << "fp_unet: " << error.what() << "\n";
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# The U-Net demo end to end: PyTorch trains the network (once; cached in
+# WORK_DIR) and runs it on the test pictures; the C++ program runs it on the
+# same pictures, writes the overlays and the grid, prints per-class IoU and
+# fails unless its logits are PyTorch's bit for bit.
+#
+#   examples/unet/run.sh PYTHON FP_UNET WORK_DIR [train.py options: --steps N --test-images K]
+set -euo pipefail
+PYTHON="$1"; EXAMPLE="$2"; WORK="$3"; shift 3
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+"$PYTHON" -W ignore "$HERE/train.py" "$WORK" "$@"
+"$PYTHON" -W ignore "$HERE/reference.py" "$WORK"
+"$EXAMPLE" "$WORK/unet.safetensors" "$WORK/test" "$WORK/pictures" "$WORK/reference.safetensors"

@@ -1,0 +1,7 @@
+// fp::vision::models: torchvision's image classifiers, with its state-dict
+// keys and its forward, bit for bit. https://pytorch.org/vision/stable/models.html
+#pragma once
+
+#include "flash_powder/vision/models/mobilenetv3.h"
+#include "flash_powder/vision/models/resnet.h"
+#include "flash_powder/vision/models/vgg.h"

@@ -1,0 +1,58 @@
+// The preprocessing of torchvision's ImageNet classifiers: what
+// `weights.transforms()` does (torchvision.transforms._presets.ImageClassification),
+// step by step and bit for bit, on fp::image tensors.
+// https://pytorch.org/vision/stable/models.html#using-the-pre-trained-models
+//
+//     fp::Tensor image = fp::image::read_image("cat.jpg");           // [3, H, W] uint8
+//     fp::Tensor batch = fp::vision::transforms::image_classification(image).unsqueeze(0);
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+#include "flash_powder/core/tensor.h"
+#include "flash_powder/image/convert.h"
+
+namespace fp::vision::transforms {
+
+/// The keyword arguments of ImageClassification, with its defaults (ImageNet's).
+struct ImageClassificationOptions {
+  std::int64_t crop_size = 224;
+  /// The shorter side after resizing.
+  std::int64_t resize_size = 256;
+  std::array<double, 3> mean = {0.485, 0.456, 0.406};
+  std::array<double, 3> std = {0.229, 0.224, 0.225};
+  image::Interpolation interpolation = image::Interpolation::Bilinear;
+  bool antialias = true;
+};
+
+/// The size torchvision.transforms.functional.resize(image, [size]) gives a
+/// height x width image: the shorter side becomes `size`, the longer keeps
+/// the aspect ratio (rounded down). Returns {height, width}.
+std::array<std::int64_t, 2> resized_size(std::int64_t height, std::int64_t width,
+                                         std::int64_t size);
+
+/// torchvision.transforms.functional.resize(image, [size], interpolation,
+/// antialias) on a [..., H, W] tensor: the shorter side becomes `size`. A
+/// uint8 image is resized in float32 and rounded back, as that function does
+/// (its v2 namesake, fp::image::resize, keeps uint8 and may differ by one).
+Tensor resize_shorter_side(TensorView image, std::int64_t size,
+                           const image::ResizeOptions& options = {});
+
+/// torchvision.transforms.functional.center_crop(image, [height, width]):
+/// the centre of a [..., H, W] tensor, zero-padded first where it is smaller. A new Tensor.
+Tensor center_crop(TensorView image, std::int64_t height, std::int64_t width);
+
+/// torchvision.transforms.functional.normalize: (image - mean) / std per
+/// channel of a floating [..., 3, H, W] tensor (mean and std in its dtype).
+Tensor normalize(TensorView image, const std::array<double, 3>& mean,
+                 const std::array<double, 3>& std);
+
+/// `weights.transforms()(image)` of a torchvision ImageNet classifier: resize
+/// the shorter side to 256, crop the central 224x224, scale to [0, 1] (uint8
+/// / 255), normalize. A [3, H, W] or [N, 3, H, W] uint8 or float image ->
+/// float32 (a float image keeps its dtype). Throws fp::Error for another
+/// shape or dtype.
+Tensor image_classification(TensorView image, const ImageClassificationOptions& options = {});
+
+}  // namespace fp::vision::transforms

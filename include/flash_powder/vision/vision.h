@@ -1,0 +1,6 @@
+// fp::vision: torchvision's models and the preprocessing their weights expect.
+// https://pytorch.org/vision/stable/index.html
+#pragma once
+
+#include "flash_powder/vision/models.h"
+#include "flash_powder/vision/transforms.h"

@@ -1,0 +1,123 @@
+// torchvision/models/mobilenetv3.py (width 1.0, no dilation, no reduced tail)
+// and torchvision.ops.misc's Conv2dNormActivation and SqueezeExcitation.
+#include "flash_powder/vision/models/mobilenetv3.h"
+
+#include <algorithm>
+#include <optional>
+#include <vector>
+
+#include "flash_powder/nn/functional/activation.h"
+#include "flash_powder/nn/layers/activation.h"
+#include "flash_powder/nn/layers/dropout.h"
+#include "flash_powder/nn/layers/linear.h"
+#include "flash_powder/nn/layers/normalization.h"
+#include "flash_powder/ops/aten.h"
+#include "flash_powder/ops/operators.h"
+
+namespace fp::vision::models {
+namespace {
+
+enum class Activation { None, ReLU, Hardswish };
+
+/// torchvision.models._utils._make_divisible(value, 8).
+std::int64_t make_divisible(double value, std::int64_t divisor = 8) {
+  std::int64_t rounded =
+      std::max(divisor, static_cast<std::int64_t>(value + divisor / 2.0) / divisor * divisor);
+  if (static_cast<double>(rounded) < 0.9 * value) rounded += divisor;
+  return rounded;
+}
+
+/// torchvision.ops.Conv2dNormActivation with MobileNetV3's BatchNorm (eps 0.001):
+/// keys "0" (conv, no bias), "1" (norm); the activation has none.
+nn::Sequential conv_norm_activation(std::int64_t in, std::int64_t out, std::int64_t kernel,
+                                    std::int64_t stride, std::int64_t groups,
+                                    Activation activation) {
+  nn::Sequential layers(
+      nn::Conv2d(in, out, kernel,
+                 {.stride = stride, .padding = (kernel - 1) / 2, .groups = groups, .bias = false}),
+      nn::BatchNorm2d(out, {.eps = 0.001, .momentum = 0.01}));
+  if (activation == Activation::ReLU) layers.push(nn::ReLU());
+  if (activation == Activation::Hardswish) layers.push(nn::Hardswish());
+  return layers;
+}
+
+}  // namespace
+
+SqueezeExcitation::SqueezeExcitation(std::int64_t input_channels, std::int64_t squeeze_channels)
+    : fc1(input_channels, squeeze_channels, 1), fc2(squeeze_channels, input_channels, 1) {}
+
+void SqueezeExcitation::visit(nn::Visitor& visitor) {
+  visitor.child("avgpool", avgpool);
+  visitor.child("fc1", fc1);
+  visitor.child("fc2", fc2);
+}
+
+Tensor SqueezeExcitation::forward(TensorView input) const {
+  const Tensor scale = aten::hardsigmoid(fc2(functional::relu(fc1(avgpool(input)))));
+  return scale * input;
+}
+
+InvertedResidual::InvertedResidual(const InvertedResidualConfig& config)
+    : use_res_connect(config.stride == 1 && config.input_channels == config.out_channels) {
+  const Activation activation = config.use_hs ? Activation::Hardswish : Activation::ReLU;
+  if (config.expanded_channels != config.input_channels)
+    block.push(
+        conv_norm_activation(config.input_channels, config.expanded_channels, 1, 1, 1, activation));
+  block.push(conv_norm_activation(config.expanded_channels, config.expanded_channels, config.kernel,
+                                  config.stride, config.expanded_channels, activation));
+  if (config.use_se)
+    block.push(SqueezeExcitation(config.expanded_channels, make_divisible(static_cast<double>(
+                                                               config.expanded_channels / 4))));
+  block.push(conv_norm_activation(config.expanded_channels, config.out_channels, 1, 1, 1,
+                                  Activation::None));
+}
+
+void InvertedResidual::visit(nn::Visitor& visitor) {
+  visitor.child("block", block);
+}
+
+Tensor InvertedResidual::forward(TensorView input) const {
+  Tensor result = block(input);
+  if (use_res_connect) return result + input;
+  return result;
+}
+
+MobileNetV3::MobileNetV3(const std::vector<InvertedResidualConfig>& setting,
+                         std::int64_t last_channel, const MobileNetV3Options& options) {
+  features.push(
+      conv_norm_activation(3, setting.front().input_channels, 3, 2, 1, Activation::Hardswish));
+  for (const auto& config : setting)
+    features.push(InvertedResidual(config));
+  const std::int64_t last_in = setting.back().out_channels;
+  features.push(conv_norm_activation(last_in, 6 * last_in, 1, 1, 1, Activation::Hardswish));
+  classifier.push(nn::Linear(6 * last_in, last_channel))
+      .push(nn::Hardswish())
+      .push(nn::Dropout(options.dropout))
+      .push(nn::Linear(last_channel, options.num_classes));
+}
+
+void MobileNetV3::visit(nn::Visitor& visitor) {
+  visitor.child("features", features);
+  visitor.child("avgpool", avgpool);
+  visitor.child("classifier", classifier);
+}
+
+Tensor MobileNetV3::forward(TensorView input) const {
+  return classifier(avgpool(features(input)).flatten(1));
+}
+
+MobileNetV3 mobilenet_v3_small(const MobileNetV3Options& options) {
+  // torchvision's _mobilenet_v3_conf("mobilenet_v3_small"): input, kernel,
+  // expanded, output, SE, hardswish, stride.
+  const std::vector<InvertedResidualConfig> setting{
+      {16, 3, 16, 16, true, false, 2},  {16, 3, 72, 24, false, false, 2},
+      {24, 3, 88, 24, false, false, 1}, {24, 5, 96, 40, true, true, 2},
+      {40, 5, 240, 40, true, true, 1},  {40, 5, 240, 40, true, true, 1},
+      {40, 5, 120, 48, true, true, 1},  {48, 5, 144, 48, true, true, 1},
+      {48, 5, 288, 96, true, true, 2},  {96, 5, 576, 96, true, true, 1},
+      {96, 5, 576, 96, true, true, 1},
+  };
+  return MobileNetV3(setting, make_divisible(1024), options);
+}
+
+}  // namespace fp::vision::models

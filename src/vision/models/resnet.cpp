@@ -1,0 +1,147 @@
+// torchvision/models/resnet.py, layer for layer (groups 1, width 64, no dilation).
+#include "flash_powder/vision/models/resnet.h"
+
+#include "flash_powder/nn/functional/activation.h"
+#include "flash_powder/ops/operators.h"
+
+namespace fp::vision::models {
+namespace {
+
+nn::Conv2d conv3x3(std::int64_t in_planes, std::int64_t out_planes, std::int64_t stride = 1) {
+  return nn::Conv2d(in_planes, out_planes, 3, {.stride = stride, .padding = 1, .bias = false});
+}
+
+nn::Conv2d conv1x1(std::int64_t in_planes, std::int64_t out_planes, std::int64_t stride = 1) {
+  return nn::Conv2d(in_planes, out_planes, 1, {.stride = stride, .bias = false});
+}
+
+/// The block's output plus its shortcut, through ReLU (Python: `out += identity; relu(out)`).
+Tensor add_shortcut(const Tensor& out, const nn::Sequential& downsample, TensorView input) {
+  if (downsample.size() == 0) return functional::relu(out + input);
+  return functional::relu(out + downsample(input));
+}
+
+std::int64_t expansion_of(ResNetBlock block) {
+  return block == ResNetBlock::Basic ? BasicBlock::expansion : Bottleneck::expansion;
+}
+
+/// ResNet._make_layer: `blocks` blocks, the first with the stride and, when
+/// the shape changes, a 1x1 convolution on the shortcut.
+nn::Sequential make_stage(ResNetBlock block, std::int64_t& inplanes, std::int64_t planes,
+                          std::int64_t blocks, std::int64_t stride) {
+  const std::int64_t out_planes = planes * expansion_of(block);
+  nn::Sequential stage;
+  nn::Sequential downsample;
+  if (stride != 1 || inplanes != out_planes) {
+    downsample.push(conv1x1(inplanes, out_planes, stride));
+    downsample.push(nn::BatchNorm2d(out_planes));
+  }
+  auto push_block = [&](std::int64_t in, std::int64_t block_stride, nn::Sequential shortcut) {
+    if (block == ResNetBlock::Basic)
+      stage.push(BasicBlock(in, planes, block_stride, std::move(shortcut)));
+    else
+      stage.push(Bottleneck(in, planes, block_stride, std::move(shortcut)));
+  };
+  push_block(inplanes, stride, std::move(downsample));
+  inplanes = out_planes;
+  for (std::int64_t i = 1; i < blocks; ++i)
+    push_block(inplanes, 1, nn::Sequential());
+  return stage;
+}
+
+}  // namespace
+
+BasicBlock::BasicBlock(std::int64_t inplanes, std::int64_t planes, std::int64_t stride,
+                       nn::Sequential downsample)
+    : conv1(conv3x3(inplanes, planes, stride)),
+      bn1(planes),
+      conv2(conv3x3(planes, planes)),
+      bn2(planes),
+      downsample(std::move(downsample)) {}
+
+void BasicBlock::visit(nn::Visitor& visitor) {
+  visitor.child("conv1", conv1);
+  visitor.child("bn1", bn1);
+  visitor.child("conv2", conv2);
+  visitor.child("bn2", bn2);
+  if (downsample.size() > 0) visitor.child("downsample", downsample);
+}
+
+Tensor BasicBlock::forward(TensorView input) const {
+  const Tensor out = bn2(conv2(functional::relu(bn1(conv1(input)))));
+  return add_shortcut(out, downsample, input);
+}
+
+Bottleneck::Bottleneck(std::int64_t inplanes, std::int64_t planes, std::int64_t stride,
+                       nn::Sequential downsample)
+    : conv1(conv1x1(inplanes, planes)),
+      bn1(planes),
+      conv2(conv3x3(planes, planes, stride)),
+      bn2(planes),
+      conv3(conv1x1(planes, planes * expansion)),
+      bn3(planes * expansion),
+      downsample(std::move(downsample)) {}
+
+void Bottleneck::visit(nn::Visitor& visitor) {
+  visitor.child("conv1", conv1);
+  visitor.child("bn1", bn1);
+  visitor.child("conv2", conv2);
+  visitor.child("bn2", bn2);
+  visitor.child("conv3", conv3);
+  visitor.child("bn3", bn3);
+  if (downsample.size() > 0) visitor.child("downsample", downsample);
+}
+
+Tensor Bottleneck::forward(TensorView input) const {
+  const Tensor first = functional::relu(bn1(conv1(input)));
+  const Tensor second = functional::relu(bn2(conv2(first)));
+  return add_shortcut(bn3(conv3(second)), downsample, input);
+}
+
+ResNet::ResNet(ResNetBlock block, std::array<std::int64_t, 4> blocks, const ResNetOptions& options)
+    : conv1(3, 64, 7, {.stride = 2, .padding = 3, .bias = false}),
+      bn1(64),
+      maxpool(3, {.stride = 2, .padding = 1}),
+      fc(512 * expansion_of(block), options.num_classes) {
+  std::int64_t inplanes = 64;
+  layer1 = make_stage(block, inplanes, 64, blocks[0], 1);
+  layer2 = make_stage(block, inplanes, 128, blocks[1], 2);
+  layer3 = make_stage(block, inplanes, 256, blocks[2], 2);
+  layer4 = make_stage(block, inplanes, 512, blocks[3], 2);
+}
+
+void ResNet::visit(nn::Visitor& visitor) {
+  visitor.child("conv1", conv1);
+  visitor.child("bn1", bn1);
+  visitor.child("maxpool", maxpool);
+  visitor.child("layer1", layer1);
+  visitor.child("layer2", layer2);
+  visitor.child("layer3", layer3);
+  visitor.child("layer4", layer4);
+  visitor.child("avgpool", avgpool);
+  visitor.child("fc", fc);
+}
+
+Tensor ResNet::forward(TensorView input) const {
+  const Tensor stem = maxpool(functional::relu(bn1(conv1(input))));
+  const Tensor features = layer4(layer3(layer2(layer1(stem))));
+  return fc(avgpool(features).flatten(1));
+}
+
+ResNet resnet18(const ResNetOptions& options) {
+  return ResNet(ResNetBlock::Basic, {2, 2, 2, 2}, options);
+}
+ResNet resnet34(const ResNetOptions& options) {
+  return ResNet(ResNetBlock::Basic, {3, 4, 6, 3}, options);
+}
+ResNet resnet50(const ResNetOptions& options) {
+  return ResNet(ResNetBlock::Bottleneck, {3, 4, 6, 3}, options);
+}
+ResNet resnet101(const ResNetOptions& options) {
+  return ResNet(ResNetBlock::Bottleneck, {3, 4, 23, 3}, options);
+}
+ResNet resnet152(const ResNetOptions& options) {
+  return ResNet(ResNetBlock::Bottleneck, {3, 8, 36, 3}, options);
+}
+
+}  // namespace fp::vision::models

@@ -1,0 +1,136 @@
+#!/usr/bin/env python3
+"""Writes torchvision classifiers with seeded random weights, and their outputs.
+
+    make_models.py OUT_DIR NAME...
+
+For each NAME (see MODELS) in OUT_DIR:
+  NAME.safetensors   the state dict (made once; BatchNorm's affine parameters
+                     and running statistics are random too, so that they matter)
+  NAME.keys          the state dict's keys in PyTorch's order, one per line
+  NAME.io-CAP.safetensors   seeded inputs of batch 1 and 2 and torchvision's
+                     outputs for them in eval mode, under this CPU capability
+                     (ATen's kernels differ between AVX2, AVX-512 and the default)
+Without NAMEs: every model but VGG (whose tests write theirs), and
+preprocessing-CAP.safetensors: torchvision's ImageClassification preset of
+seeded images. The C++ tests (tests/vision/test_models.cpp) load the weights into
+fp::vision::models' networks and compare keys and outputs exactly.
+"""
+
+from __future__ import annotations
+
+import sys
+import types
+import zlib
+from pathlib import Path
+
+import torch
+from safetensors.torch import load_file, save_file
+
+
+def import_torchvision_models():
+    """torchvision.models without torchvision's compiled ops, which the
+    torchvision wheel beside the CPU torch cannot load; the models are Python."""
+    sys.modules.setdefault("torchvision._meta_registrations", types.ModuleType("torchvision._meta_registrations"))
+    import torchvision.models as models
+
+    return models
+
+
+# name: (torchvision constructor, its keyword arguments, input height and width)
+MODELS = {
+    **{name: (name, {}, 32) for name in ["vgg11", "vgg11_bn", "vgg13", "vgg13_bn", "vgg16", "vgg16_bn", "vgg19", "vgg19_bn"]},
+    **{name: (name, {}, 64) for name in ["resnet18", "resnet34", "resnet50", "resnet101", "resnet152"]},
+    "resnet18_classes10": ("resnet18", {"num_classes": 10}, 64),
+    "mobilenet_v3_small": ("mobilenet_v3_small", {}, 64),
+    "mobilenet_v3_small_classes10": ("mobilenet_v3_small", {"num_classes": 10}, 64),
+}
+
+
+def seed_of(name: str) -> int:
+    return zlib.crc32(name.encode())
+
+
+def build(name: str) -> torch.nn.Module:
+    constructor, kwargs, _ = MODELS[name]
+    return getattr(import_torchvision_models(), constructor)(weights=None, **kwargs).eval()
+
+
+def randomize_batch_norms(model: torch.nn.Module) -> None:
+    for module in model.modules():
+        if isinstance(module, torch.nn.BatchNorm2d):
+            with torch.no_grad():
+                module.weight.uniform_(0.5, 1.5)
+                module.bias.normal_(0, 0.1)
+                module.running_mean.normal_(0, 0.1)
+                module.running_var.uniform_(0.5, 1.5)
+
+
+def write_weights(name: str, out: Path) -> None:
+    torch.manual_seed(seed_of(name))
+    model = build(name)
+    randomize_batch_norms(model)
+    state = model.state_dict()
+    save_file({k: v.contiguous() for k, v in state.items()}, str(out / f"{name}.safetensors.tmp"))
+    (out / f"{name}.keys.tmp").write_text("".join(f"{key}\n" for key in state))
+    (out / f"{name}.keys.tmp").rename(out / f"{name}.keys")
+    (out / f"{name}.safetensors.tmp").rename(out / f"{name}.safetensors")
+
+
+def write_outputs(name: str, out: Path) -> None:
+    model = build(name)
+    model.load_state_dict(load_file(str(out / f"{name}.safetensors")))
+    size = MODELS[name][2]
+    generator = torch.Generator().manual_seed(seed_of(name) + 1)
+    tensors = {}
+    with torch.no_grad():
+        for batch in (1, 2):
+            x = torch.randn(batch, 3, size, size, generator=generator)
+            tensors[f"input{batch}"] = x
+            tensors[f"output{batch}"] = model(x)
+    capability = torch.backends.cpu.get_cpu_capability()
+    target = out / f"{name}.io-{capability}.safetensors"
+    save_file(tensors, str(target) + ".tmp", metadata={"torch": torch.__version__})
+    Path(str(target) + ".tmp").rename(target)
+
+
+def write_preprocessing(out: Path) -> None:
+    """ImageClassification (weights.transforms()) of seeded images of a few
+    shapes and dtypes, and center_crop of one smaller than the crop."""
+    import_torchvision_models()
+    import torchvision.transforms.functional as F
+    from torchvision.transforms._presets import ImageClassification
+
+    transform = ImageClassification(crop_size=224)
+    generator = torch.Generator().manual_seed(16)
+    tensors = {}
+    for index, shape in enumerate([(3, 300, 400), (3, 500, 180), (3, 256, 256), (2, 3, 231, 257), (3, 77, 95)]):
+        image = torch.randint(0, 256, shape, dtype=torch.uint8, generator=generator)
+        tensors[f"image{index}"] = image
+        tensors[f"expected{index}"] = transform(image)
+        tensors[f"float_expected{index}"] = transform(image.float() / 255)
+    small = tensors["image4"]
+    tensors["crop_small"] = F.center_crop(small, [100, 120])
+    tensors["crop_odd"] = F.center_crop(small, [31, 40])
+    capability = torch.backends.cpu.get_cpu_capability()
+    target = out / f"preprocessing-{capability}.safetensors"
+    save_file({k: v.contiguous() for k, v in tensors.items()}, str(target) + ".tmp")
+    Path(str(target) + ".tmp").rename(target)
+
+
+def main() -> None:
+    out = Path(sys.argv[1])
+    out.mkdir(parents=True, exist_ok=True)
+    names = sys.argv[2:]
+    if not names:
+        names = [name for name in MODELS if not name.startswith("vgg")]
+        write_preprocessing(out)
+    for name in names:
+        if name not in MODELS:
+            sys.exit(f"make_models.py: unknown model {name!r}; known: {', '.join(MODELS)}")
+        if not (out / f"{name}.safetensors").exists() or not (out / f"{name}.keys").exists():
+            write_weights(name, out)
+        write_outputs(name, out)
+
+
+if __name__ == "__main__":
+    main()
