@@ -157,6 +157,112 @@ void sizes(benchmark::State& state) {
   }
 }
 
+// --- the cases of the seed's post-processing: thresholds, masks, picks ------------
+
+void sub(benchmark::State& state) {
+  const fp::Tensor a = tiny(1);
+  const fp::Tensor b = tiny(2);
+  for (auto _ : state) {
+    fp::Tensor c = a - b;
+    benchmark::DoNotOptimize(c.raw());
+  }
+}
+
+void div(benchmark::State& state) {
+  const fp::Tensor a = tiny(1);
+  const fp::Tensor b = tiny(2);
+  for (auto _ : state) {
+    fp::Tensor c = a / b;
+    benchmark::DoNotOptimize(c.raw());
+  }
+}
+
+void relu(benchmark::State& state) {
+  const fp::Tensor a = tiny(1);
+  for (auto _ : state) {
+    fp::Tensor c = fp::functional::relu(a);
+    benchmark::DoNotOptimize(c.raw());
+  }
+}
+
+void exp(benchmark::State& state) {
+  const fp::Tensor a = tiny(1);
+  for (auto _ : state) {
+    fp::Tensor c = a.exp();
+    benchmark::DoNotOptimize(c.raw());
+  }
+}
+
+void argmax(benchmark::State& state) {
+  const fp::Tensor a = tiny(1);
+  for (auto _ : state) {
+    fp::Tensor c = a.argmax();
+    benchmark::DoNotOptimize(c.raw());
+  }
+}
+
+void masked_fill(benchmark::State& state) {
+  const fp::Tensor a = tiny(1);
+  const fp::Tensor mask = a > 0;
+  for (auto _ : state) {
+    fp::Tensor c = a.masked_fill(mask, 0.5);
+    benchmark::DoNotOptimize(c.raw());
+  }
+}
+
+void where(benchmark::State& state) {
+  const fp::Tensor a = tiny(1);
+  const fp::Tensor b = tiny(2);
+  const fp::Tensor mask = a > 0;
+  for (auto _ : state) {
+    fp::Tensor c = fp::where(mask, a, b);
+    benchmark::DoNotOptimize(c.raw());
+  }
+}
+
+void cat(benchmark::State& state) {
+  const fp::Tensor a = tiny(1);
+  const fp::Tensor b = tiny(2);
+  for (auto _ : state) {
+    fp::Tensor c = fp::cat({a, b});
+    benchmark::DoNotOptimize(c.raw());
+  }
+}
+
+void narrow(benchmark::State& state) {
+  const fp::Tensor m = tiny(1, {2, 2});
+  for (auto _ : state) {
+    fp::TensorView v = m.narrow(0, 0, 1);
+    benchmark::DoNotOptimize(v.raw());
+  }
+}
+
+void unsqueeze(benchmark::State& state) {
+  const fp::Tensor a = tiny(1);
+  for (auto _ : state) {
+    fp::TensorView v = a.unsqueeze(0);
+    benchmark::DoNotOptimize(v.raw());
+  }
+}
+
+void reshape(benchmark::State& state) {
+  const fp::Tensor m = tiny(1, {2, 2});
+  for (auto _ : state) {
+    fp::Tensor r = m.reshape({4});
+    benchmark::DoNotOptimize(r.raw());
+  }
+}
+
+/// A contiguous copy of a transposed [2, 2] tensor.
+void contiguous(benchmark::State& state) {
+  const fp::Tensor m = tiny(1, {2, 2});
+  const fp::TensorView t = m.transpose(0, 1);
+  for (auto _ : state) {
+    fp::Tensor c = t.contiguous();
+    benchmark::DoNotOptimize(c.raw());
+  }
+}
+
 // --- kernel-dominated ---------------------------------------------------------------
 
 void matmul_512(benchmark::State& state) {
@@ -359,6 +465,18 @@ void register_all() {
       {"clone", &clone},
       {"item", &item},
       {"sizes", &sizes},
+      {"sub", &sub},
+      {"div", &div},
+      {"relu", &relu},
+      {"exp", &exp},
+      {"argmax", &argmax},
+      {"masked_fill", &masked_fill},
+      {"where", &where},
+      {"cat", &cat},
+      {"narrow", &narrow},
+      {"unsqueeze", &unsqueeze},
+      {"reshape", &reshape},
+      {"contiguous", &contiguous},
       {"cabi_add", &cabi_add},
       {"cabi_mul", &cabi_mul},
       {"cabi_mul_number", &cabi_mul_number},

@@ -53,6 +53,18 @@ CASES = [
     ("clone", "a.clone()", "a.clone()"),
     ("item", "s.item<float>()", "s.item() of a 0-dim float32"),
     ("sizes", "a.sizes()[0]", "a.sizes()[0] / a.shape[0]"),
+    ("sub", "a - b", "a - b"),
+    ("div", "a / b", "a / b"),
+    ("relu", "functional::relu(a)", "relu(a)"),
+    ("exp", "a.exp()", "a.exp()"),
+    ("argmax", "a.argmax()", "a.argmax()"),
+    ("masked_fill", "a.masked_fill(mask, 0.5)", "a.masked_fill(a > 0, 0.5)"),
+    ("where", "fp::where(mask, a, b)", "where(a > 0, a, b)"),
+    ("cat", "fp::cat({a, b})", "cat([a, b])"),
+    ("narrow", "m.narrow(0, 0, 1)", "m.narrow(0, 0, 1): a view"),
+    ("unsqueeze", "a.unsqueeze(0)", "a.unsqueeze(0): a view"),
+    ("reshape", "m.reshape({4})", "m.reshape(4) of a contiguous [2, 2] (libtorch: a view)"),
+    ("contiguous", "t.contiguous()", "t.contiguous() of m.transpose(0, 1): a copy"),
     ("matmul_512", "fp::matmul(x, y)", "[512, 512] @ [512, 512]"),
     ("conv2d_224", "functional::conv2d(x, w, b, {.padding = 1})",
      "[1, 3, 224, 224] * 64 3x3 filters, padding 1"),
@@ -107,7 +119,8 @@ def statements(checkpoint):
     weight = torch.randn(64, 3, 3, 3, generator=generator)
     bias = torch.randn(64, generator=generator)
     names = {"torch": torch, "F": F, "a": a, "b": b, "m": m, "s": s, "x": x, "y": y,
-             "image": image, "weight": weight, "bias": bias}
+             "image": image, "weight": weight, "bias": bias, "mask": a > 0,
+             "t": m.transpose(0, 1)}
     cases = {
         "add": "a + b",
         "mul": "a * b",
@@ -122,6 +135,18 @@ def statements(checkpoint):
         "clone": "a.clone()",
         "item": "s.item()",
         "sizes": "a.shape[0]",
+        "sub": "a - b",
+        "div": "a / b",
+        "relu": "torch.relu(a)",
+        "exp": "a.exp()",
+        "argmax": "a.argmax()",
+        "masked_fill": "a.masked_fill(mask, 0.5)",
+        "where": "torch.where(mask, a, b)",
+        "cat": "torch.cat([a, b])",
+        "narrow": "m.narrow(0, 0, 1)",
+        "unsqueeze": "a.unsqueeze(0)",
+        "reshape": "m.reshape(4)",
+        "contiguous": "t.contiguous()",
         "matmul_512": "torch.matmul(x, y)",
         "conv2d_224": "F.conv2d(image, weight, bias, padding=1)",
     }

@@ -147,6 +147,111 @@ void sizes(benchmark::State& state) {
   }
 }
 
+// --- the cases of the seed's post-processing ------------------------------------
+
+void sub(benchmark::State& state) {
+  const torch::Tensor a = tiny(1);
+  const torch::Tensor b = tiny(2);
+  for (auto _ : state) {
+    torch::Tensor c = a - b;
+    benchmark::DoNotOptimize(c.unsafeGetTensorImpl());
+  }
+}
+
+void div(benchmark::State& state) {
+  const torch::Tensor a = tiny(1);
+  const torch::Tensor b = tiny(2);
+  for (auto _ : state) {
+    torch::Tensor c = a / b;
+    benchmark::DoNotOptimize(c.unsafeGetTensorImpl());
+  }
+}
+
+void relu(benchmark::State& state) {
+  const torch::Tensor a = tiny(1);
+  for (auto _ : state) {
+    torch::Tensor c = at::relu(a);
+    benchmark::DoNotOptimize(c.unsafeGetTensorImpl());
+  }
+}
+
+void exp(benchmark::State& state) {
+  const torch::Tensor a = tiny(1);
+  for (auto _ : state) {
+    torch::Tensor c = a.exp();
+    benchmark::DoNotOptimize(c.unsafeGetTensorImpl());
+  }
+}
+
+void argmax(benchmark::State& state) {
+  const torch::Tensor a = tiny(1);
+  for (auto _ : state) {
+    torch::Tensor c = a.argmax();
+    benchmark::DoNotOptimize(c.unsafeGetTensorImpl());
+  }
+}
+
+void masked_fill(benchmark::State& state) {
+  const torch::Tensor a = tiny(1);
+  const torch::Tensor mask = a > 0;
+  for (auto _ : state) {
+    torch::Tensor c = a.masked_fill(mask, 0.5);
+    benchmark::DoNotOptimize(c.unsafeGetTensorImpl());
+  }
+}
+
+void where(benchmark::State& state) {
+  const torch::Tensor a = tiny(1);
+  const torch::Tensor b = tiny(2);
+  const torch::Tensor mask = a > 0;
+  for (auto _ : state) {
+    torch::Tensor c = at::where(mask, a, b);
+    benchmark::DoNotOptimize(c.unsafeGetTensorImpl());
+  }
+}
+
+void cat(benchmark::State& state) {
+  const torch::Tensor a = tiny(1);
+  const torch::Tensor b = tiny(2);
+  for (auto _ : state) {
+    torch::Tensor c = at::cat({a, b});
+    benchmark::DoNotOptimize(c.unsafeGetTensorImpl());
+  }
+}
+
+void narrow(benchmark::State& state) {
+  const torch::Tensor m = tiny(1, {2, 2});
+  for (auto _ : state) {
+    torch::Tensor c = m.narrow(0, 0, 1);
+    benchmark::DoNotOptimize(c.unsafeGetTensorImpl());
+  }
+}
+
+void unsqueeze(benchmark::State& state) {
+  const torch::Tensor a = tiny(1);
+  for (auto _ : state) {
+    torch::Tensor c = a.unsqueeze(0);
+    benchmark::DoNotOptimize(c.unsafeGetTensorImpl());
+  }
+}
+
+void reshape(benchmark::State& state) {
+  const torch::Tensor m = tiny(1, {2, 2});
+  for (auto _ : state) {
+    torch::Tensor c = m.reshape({4});
+    benchmark::DoNotOptimize(c.unsafeGetTensorImpl());
+  }
+}
+
+void contiguous(benchmark::State& state) {
+  const torch::Tensor m = tiny(1, {2, 2});
+  const torch::Tensor t = m.transpose(0, 1);
+  for (auto _ : state) {
+    torch::Tensor c = t.contiguous();
+    benchmark::DoNotOptimize(c.unsafeGetTensorImpl());
+  }
+}
+
 // --- kernel-dominated ---------------------------------------------------------------
 
 void matmul_512(benchmark::State& state) {
@@ -257,6 +362,18 @@ void register_all() {
       {"clone", &clone},
       {"item", &item},
       {"sizes", &sizes},
+      {"sub", &sub},
+      {"div", &div},
+      {"relu", &relu},
+      {"exp", &exp},
+      {"argmax", &argmax},
+      {"masked_fill", &masked_fill},
+      {"where", &where},
+      {"cat", &cat},
+      {"narrow", &narrow},
+      {"unsqueeze", &unsqueeze},
+      {"reshape", &reshape},
+      {"contiguous", &contiguous},
   };
   for (const auto& [name, function] : tiny_cases) {
     set_iterations(benchmark::RegisterBenchmark(name, function)->Unit(benchmark::kNanosecond));

@@ -92,7 +92,7 @@ quietly() {  # quietly LOG COMMAND...: runs COMMAND into LOG, shown only if it f
   fi
 }
 
-tiny='add|mul|mul_typed|mul_by_name|mul_number|sum|index_view|transpose|shallow_copy|copy|clone|item|sizes'
+tiny='add|mul|mul_typed|mul_by_name|mul_number|sum|index_view|transpose|shallow_copy|copy|clone|item|sizes|sub|div|relu|exp|argmax|masked_fill|where|cat|narrow|unsqueeze|reshape|contiguous'
 if [ "$callgrind" = 1 ]; then
   export FP_BENCH_ITERATIONS="${FP_BENCH_ITERATIONS:-2000}"
   profile() {  # profile NAME PROGRAM FILTER: callgrind.NAME in $WORK

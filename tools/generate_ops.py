@@ -132,6 +132,10 @@ class Schema:
     returns: list[Argument]
     # The torch releases that have it (tools/data/aten_ops_by_release.txt).
     availability: ts.Availability | None = None
+    # The functional form of a structured kernel (`structured_delegate:` in
+    # native_functions.yaml): its results are always newly allocated, so they
+    # need no check for handing an input back.
+    fresh_results: bool = False
 
     @property
     def key(self) -> str:
@@ -531,6 +535,8 @@ def make_wrapper(schema: Schema) -> Wrapper:
                     raise Excluded(R_OTHER_TYPE, f"view of {source.arg.type.text}")
                 returns.append(Return(result, "TensorView",
                                       f"op::view_result(op_call, {index}, {view_of})"))
+            elif schema.fresh_results:
+                returns.append(Return(result, "Tensor", f"op::fresh_tensor_result(op_call, {index})"))
             else:
                 returns.append(Return(result, "Tensor",
                                       f"op::tensor_result(op_call, {index}, {inputs})"))
@@ -687,10 +693,48 @@ def render_header(wrappers: list[Wrapper], version: str, callable_: int, total: 
     return "\n".join(lines)
 
 
+# Ops that can skip libtorch's dispatcher (src/ops/direct_routes.h): the
+# route's call, which returns an empty handle when the op must take the
+# dispatcher route after all (another device, invalid arguments, ...).
+# Views computed by flash_powder: the result is a view of `self`.
+DIRECT_VIEWS = {
+    "transpose.int": "direct_transpose(self, dim0, dim1)",
+    "t": "direct_t(self)",
+    "select.int": "direct_select(self, dim, index)",
+    "slice.Tensor": "direct_slice(self, dim, start, end, step)",
+    "narrow": "direct_narrow(self, dim, start, length)",
+    "unsqueeze": "direct_unsqueeze(self, dim)",
+    "squeeze.dim": "direct_squeeze_dim(self, dim)",
+    "permute": "direct_permute(self, dims)",
+}
+# libtorch's CPU kernels through their C shims (aoti_torch_cpu_<op>): a new tensor.
+DIRECT_KERNELS = {
+    "mul.Tensor": "cpu_mul_Tensor(self, other)",
+    "abs": "cpu_abs(self)",
+    "cat": "cpu_cat(tensors, dim)",
+}
+
+
+def direct_route(wrapper: Wrapper) -> list[str]:
+    """The lines that try the op's route around the dispatcher, if it has one."""
+    key = wrapper.schema.key
+    origin = cpp_string(wrapper.qualified)
+    if key in DIRECT_VIEWS:
+        result = f"op::direct_view(std::move(direct), self, {origin})"
+        call = DIRECT_VIEWS[key]
+    elif key in DIRECT_KERNELS:
+        result = "Tensor(std::move(direct))"
+        call = DIRECT_KERNELS[key]
+    else:
+        return []
+    return [f"  if (abi::TensorHandle direct = op::{call}) return {result};"]
+
+
 def render_definition(wrapper: Wrapper) -> list[str]:
     schema = wrapper.schema
     lines = [one_line(f"{wrapper.result_type} {wrapper.cpp_name}",
                       declaration_params(wrapper, False), " {")]
+    lines += direct_route(wrapper)
     lines.append(f"  static const abi::Schema& op_schema = abi::find_schema("
                  f"{cpp_string('aten::' + schema.name)}, {cpp_string(schema.overload)});")
     origin = cpp_string(wrapper.qualified)
@@ -702,7 +746,7 @@ def render_definition(wrapper: Wrapper) -> list[str]:
             lines.append(one_line("  op::check_mutation",
                                   [param.cpp_name, origin, "{" + ", ".join(inputs) + "}"], ";"))
     converters = [p.converter if not p.dropped else "none()" for p in wrapper.params]
-    lines.append("  op::Call op_call(op_schema);")
+    lines.append(f"  op::FixedCall<{len(wrapper.params)}> op_call(op_schema);")
     lines.append("  op_call" + "".join("." + c for c in converters) + ".run();")
     if wrapper.returns:
         takes = [ret.take for ret in wrapper.returns]
@@ -734,6 +778,7 @@ def render_sources(wrappers: list[Wrapper], version: str) -> list[str]:
             "// include/flash_powder/ops/aten.h.",
             "#include \"flash_powder/ops/aten.h\"",
             "",
+            "#include \"../direct_routes.h\"",
             "#include \"flash_powder/abi/dispatch.h\"",
             "#include \"flash_powder/abi/schema.h\"",
             "",
@@ -945,8 +990,10 @@ def read_schemas(torch: pathlib.Path, ops: ts.OpsByRelease) -> list[Schema]:
     texts = ts.read_schemas(torch)
     ts.check_ops_by_release(ops, ts.torch_version(torch), texts)
     schemas = [parse_schema(text) for text in texts]
+    fresh = ts.structured_delegates(torch)
     for schema in schemas:
         schema.availability = ops.availability(schema.key)
+        schema.fresh_results = schema.key in fresh
     return schemas
 
 
@@ -955,6 +1002,9 @@ def generate(torch: pathlib.Path) -> tuple[dict[pathlib.Path, str], int, int]:
     ops = ts.read_ops_by_release()
     schemas = read_schemas(torch, ops)
     wrappers, excluded = build(schemas)
+    missing = (DIRECT_VIEWS.keys() | DIRECT_KERNELS.keys()) - {w.schema.key for w in wrappers}
+    if missing:
+        sys.exit(f"generate_ops: direct routes for ops without a wrapper: {sorted(missing)}")
     files = {HEADER: render_header(wrappers, version, len(wrappers), len(schemas), ops.oldest)}
     for k, text in enumerate(render_sources(wrappers, version)):
         files[SOURCE_DIR / f"aten_{k}.cpp"] = text

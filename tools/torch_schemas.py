@@ -65,6 +65,18 @@ def read_schemas(torch: pathlib.Path) -> list[str]:
     return schemas_in(installed_yaml(torch).read_text())
 
 
+def structured_delegates(torch: pathlib.Path) -> set[str]:
+    """The keys ("mul.Tensor") of the ops native_functions.yaml gives a
+    `structured_delegate:`: functional forms of structured kernels, whose
+    results are always newly allocated tensors."""
+    keys = set()
+    entries = re.split(r"^- func: ", installed_yaml(torch).read_text(), flags=re.M)[1:]
+    for entry in entries:
+        if re.search(r"^  structured_delegate:", entry, re.M):
+            keys.add(schema_key(entry.split("\n", 1)[0].strip()))
+    return keys
+
+
 def schema_key(schema: str) -> str:
     """The name part of a schema: "max.dim" of "max.dim(Tensor self, ...) -> ..."."""
     return schema.split("(", 1)[0]

@@ -6,9 +6,11 @@
 // every returned handle belongs to the caller. Until libtorch takes them, the
 // boxed values are owned by a BoxedStack here, so an exception never leaks one.
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -201,6 +203,63 @@ void check_call_shape(const Schema& schema, std::span<const Arg> args) {
   }
 }
 
+/// The StableIValues of one call: the boxed arguments until libtorch takes
+/// them, then the results it leaves in their place. Small calls keep them on
+/// the C++ stack; an exception frees whatever is still owned here.
+class BoxedStack {
+ public:
+  BoxedStack(const Schema& schema, std::size_t size) : schema_(schema) {
+    if (size > inline_.size()) {
+      heap_.assign(size, 0);
+      values_ = heap_.data();
+    }
+  }
+  BoxedStack(const BoxedStack&) = delete;
+  BoxedStack& operator=(const BoxedStack&) = delete;
+  ~BoxedStack() {
+    for (std::size_t i = 0; i < boxed_; ++i)
+      free_boxed(schema_.arguments[i].type, values_[i]);
+  }
+
+  /// Appends the next argument (owned here from now on).
+  void push(StableIValue value) { values_[boxed_++] = value; }
+  StableIValue* data() { return values_; }
+  /// libtorch has taken the arguments.
+  void release() { boxed_ = 0; }
+
+  /// The results libtorch left on the stack, each owned before any is
+  /// converted, so a failing conversion frees the rest.
+  Results take_results() {
+    const auto& returns = schema_.returns;
+    std::array<std::optional<Boxed>, inline_size> owned_inline;
+    std::vector<Boxed> owned_heap;
+    if (returns.size() > inline_size) owned_heap.reserve(returns.size());
+    for (std::size_t i = 0; i < returns.size(); ++i) {
+      if (returns.size() > inline_size) {
+        owned_heap.emplace_back(returns[i].type, values_[i]);
+      } else {
+        owned_inline[i].emplace(returns[i].type, values_[i]);
+      }
+    }
+    Results results{{}, schema_.qualified_name(), schema_.text};
+    results.values.reserve(returns.size());
+    for (std::size_t i = 0; i < returns.size(); ++i) {
+      Boxed& value = returns.size() > inline_size ? owned_heap[i] : *owned_inline[i];
+      results.values.push_back(unbox(returns[i].type, value.release()));
+      results.values.back().aliases_argument = !returns[i].type.alias.empty();
+    }
+    return results;
+  }
+
+ private:
+  static constexpr std::size_t inline_size = 16;
+  const Schema& schema_;
+  std::array<StableIValue, inline_size> inline_{};
+  std::vector<StableIValue> heap_;
+  StableIValue* values_ = inline_.data();
+  std::size_t boxed_ = 0;  // how many leading values are boxed arguments owned here
+};
+
 /// Arguments the schema writes to (`Tensor(a!)`) must have been lent for
 /// writing, and their owners must have no other live views (the borrow rules).
 void check_writes(const Schema& schema, std::span<const Arg> args) {
@@ -276,57 +335,38 @@ Results call(const Schema& schema, std::span<const Arg> args) {
   check_writes(schema, args);
 
   const std::size_t argument_count = schema.arguments.size();
-  std::vector<Boxed> boxed;
-  boxed.reserve(argument_count);
+  BoxedStack stack(schema, std::max(argument_count, schema.returns.size()));
   for (std::size_t i = 0; i < argument_count; ++i) {
     const SchemaArgument& argument = schema.arguments[i];
     const CallContext context{schema, i};
+    if (i < args.size()) {
+      stack.push(box(argument.type, args[i], context));
+      continue;
+    }
     // An omitted `Scalar? x=None` is None on the wire, like an explicit None;
     // any other default of a type the stable ABI cannot carry is refused.
-    const bool omitted_none = i >= args.size() &&
-                              argument.type.kind == SchemaType::Kind::Optional &&
-                              argument.default_value == "None";
-    if (i >= args.size() && argument.type.carries_unsupported() && !omitted_none) {
+    const bool omitted_none =
+        argument.type.kind == SchemaType::Kind::Optional && argument.default_value == "None";
+    if (argument.type.carries_unsupported() && !omitted_none) {
       context.fail("(" + argument.type.spelling + ", default " + *argument.default_value +
                    ") cannot be passed through libtorch's stable ABI, not even as its default; "
                    "use an overload without it");
     }
-    const Arg value =
-        i < args.size() ? args[i] : parse_default(argument.type, *argument.default_value, context);
-    boxed.emplace_back(argument.type, box(argument.type, value, context));
+    const Arg value = parse_default(argument.type, *argument.default_value, context);
+    stack.push(box(argument.type, value, context));
   }
 
-  std::vector<StableIValue> stack(std::max(argument_count, schema.returns.size()), 0);
-  for (std::size_t i = 0; i < argument_count; ++i)
-    stack[i] = boxed[i].get();
-  const std::string op_name = schema.ns + "::" + schema.name;
-  const auto status = torch_call_dispatcher(op_name.c_str(), schema.overload.c_str(), stack.data(),
-                                            builtin_schema_abi_version());
+  const auto status = torch_call_dispatcher(schema.op_name().c_str(), schema.overload.c_str(),
+                                            stack.data(), builtin_schema_abi_version());
   if (status != AOTI_TORCH_SUCCESS) {
     const std::string message = last_torch_error();
     // libtorch consumes the stack once it has found the op; only when the
     // loaded torch lacks the op is it still ours to free.
-    if (!schema_was_not_found(message)) {
-      for (auto& value : boxed)
-        value.release();
-    }
+    if (!schema_was_not_found(message)) stack.release();
     throw Error(schema.qualified_name() + ": " + message);
   }
-  for (auto& value : boxed)
-    value.release();
-
-  // Own every result before converting any, so a failing conversion frees the rest.
-  std::vector<Boxed> owned;
-  owned.reserve(schema.returns.size());
-  for (std::size_t i = 0; i < schema.returns.size(); ++i) {
-    owned.emplace_back(schema.returns[i].type, stack[i]);
-  }
-  Results results{{}, schema.qualified_name(), schema.text};
-  for (std::size_t i = 0; i < owned.size(); ++i) {
-    results.values.push_back(unbox(schema.returns[i].type, owned[i].release()));
-    results.values.back().aliases_argument = !schema.returns[i].type.alias.empty();
-  }
-  return results;
+  stack.release();
+  return stack.take_results();
 }
 
 }  // namespace fp::abi

@@ -31,16 +31,20 @@ Kind kind_of_base(std::string_view base) {
   return found == kinds.end() ? Kind::Unsupported : found->second;
 }
 
+}  // namespace
+
 /// Recursive descent over one schema string. Positions in errors are 0-based
 /// offsets into the text.
-class Parser {
+class SchemaParser {
  public:
-  explicit Parser(std::string_view text) : text_(text) {}
+  explicit SchemaParser(std::string_view text) : text_(text) {}
 
   Schema parse(std::string_view default_namespace) {
     Schema schema;
     schema.text = std::string(text_);
     parse_name(schema, default_namespace);
+    schema.op_name_ = schema.ns + "::" + schema.name;
+    schema.qualified_ = schema.op_name_ + (schema.overload.empty() ? "" : "." + schema.overload);
     expect('(');
     parse_arguments(schema.arguments);
     expect(')');
@@ -248,6 +252,8 @@ class Parser {
   std::size_t pos_ = 0;
 };
 
+namespace {
+
 /// The name part of a schema: "max.dim" from "max.dim(Tensor self, ...)".
 std::string_view key_of(std::string_view schema_text) {
   return schema_text.substr(0, schema_text.find('('));
@@ -359,10 +365,6 @@ bool SchemaType::carries_unsupported() const {
   return element != nullptr && element->carries_unsupported();
 }
 
-std::string Schema::qualified_name() const {
-  return ns + "::" + name + (overload.empty() ? "" : "." + overload);
-}
-
 std::size_t Schema::required_arguments() const {
   std::size_t count = 0;
   for (const auto& argument : arguments) {
@@ -372,7 +374,7 @@ std::size_t Schema::required_arguments() const {
 }
 
 Schema Schema::parse(std::string_view text, std::string_view default_namespace) {
-  return Parser(text).parse(default_namespace);
+  return SchemaParser(text).parse(default_namespace);
 }
 
 const Schema& find_schema(std::string_view op, std::string_view overload) {

@@ -188,16 +188,20 @@ abi::Arg bool_list(std::span<const bool> values) {
 
 // --- Call ----------------------------------------------------------------------------------
 
-Call::Call(const abi::Schema& schema) : schema_(&schema) {
-  args_.reserve(schema.arguments.size());
-}
-
 Call::~Call() = default;
 
-#define FP_CALL_ARG(Type)                     \
-  Call& Call::arg(Type value) {               \
-    args_.push_back(ops::detail::arg(value)); \
-    return *this;                             \
+Call& Call::push(abi::Arg&& value) {
+  if (count_ == args_.size()) {
+    throw Error(std::string(schema_->qualified_name()) + ": more arguments than the " +
+                std::to_string(args_.size()) + " its call was made for");
+  }
+  args_[count_++] = std::move(value);
+  return *this;
+}
+
+#define FP_CALL_ARG(Type)                 \
+  Call& Call::arg(Type value) {           \
+    return push(ops::detail::arg(value)); \
   }
 FP_CALL_ARG(const TensorArg&)
 FP_CALL_ARG(const std::optional<TensorArg>&)
@@ -230,27 +234,23 @@ FP_CALL_ARG(const OptionalArrayRef<double>&)
 #undef FP_CALL_ARG
 
 Call& Call::int_list(IntList values, std::size_t fixed_size) {
-  args_.push_back(ops::detail::int_list(values, fixed_size));
-  return *this;
+  return push(ops::detail::int_list(values, fixed_size));
 }
 
 Call& Call::int_list(const OptionalIntList& values, std::size_t fixed_size) {
-  args_.push_back(ops::detail::int_list(values, fixed_size));
-  return *this;
+  return push(ops::detail::int_list(values, fixed_size));
 }
 
 Call& Call::bool_list(std::span<const bool> values) {
-  args_.push_back(ops::detail::bool_list(values));
-  return *this;
+  return push(ops::detail::bool_list(values));
 }
 
 Call& Call::none() {
-  args_.push_back(ops::detail::none());
-  return *this;
+  return push(ops::detail::none());
 }
 
 void Call::run() {
-  results_ = std::make_unique<abi::Results>(abi::call(*schema_, args_));
+  results_.emplace(abi::call(*schema_, args_.first(count_)));
 }
 
 // --- the borrow check of written lists ---------------------------------------------------
@@ -383,6 +383,10 @@ Tensor tensor_result(Call& call, std::size_t i, std::initializer_list<Input> inp
   return independent_tensor(take<abi::TensorHandle>(call, i, "Tensor"), inputs);
 }
 
+Tensor fresh_tensor_result(Call& call, std::size_t i) {
+  return Tensor(take<abi::TensorHandle>(call, i, "Tensor"));
+}
+
 std::vector<Tensor> tensors_result(Call& call, std::size_t i, std::initializer_list<Input> inputs) {
   auto handles = take<std::vector<abi::TensorHandle>>(call, i, "Tensor[]");
   std::vector<Tensor> tensors;
@@ -424,6 +428,10 @@ TensorView view_result(Call& call, std::size_t i, const TensorArg& of, const cha
     if (auto resolved = resolved_lazy_bits(handle.get()))
       return TensorView(Tensor(std::move(resolved)));
   }
+  return fp::detail::TensorAccess::view(std::move(handle), of.borrowed_from(), origin);
+}
+
+TensorView direct_view(abi::TensorHandle handle, const TensorArg& of, const char* origin) {
   return fp::detail::TensorAccess::view(std::move(handle), of.borrowed_from(), origin);
 }
 

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <string>
 
+#include "flash_powder/abi/direct.h"
 #include "flash_powder/abi/tensor_handle.h"
 #include "flash_powder/core/torch_parallel.h"
 #include "flash_powder/ops/aten.h"
@@ -43,6 +44,21 @@ void redo_scalar_tail_in_double(TensorArg base, double exponent, Tensor& powered
   }
 }
 
+/// `a + alpha * b` of floating or complex tensors: libtorch's CPU kernel
+/// directly when both are CPU tensors (abi/direct.h), else `sub(a, b,
+/// alpha=-alpha)`, which runs the same kernel with the same alpha through the
+/// dispatcher. A failure is reported by the dispatcher route, in its words.
+abi::TensorHandle add_scaled(abi::RawTensor a, abi::RawTensor b, double alpha, const char* what) {
+  if (abi::direct_routes_enabled() && abi::all_plain_cpu({a, b})) {
+    try {
+      return abi::cpu::add_Tensor(a, b, alpha, what);
+    } catch (const Error&) {
+      // falls through to the dispatcher route
+    }
+  }
+  return abi::subtract(a, b, -alpha, what);
+}
+
 /// torch.result_type(a, b), without a dispatcher call when the dtypes agree.
 DType result_type(TensorArg a, TensorArg b) {
   const DType left = abi::dtype(a.raw());
@@ -59,11 +75,12 @@ Tensor add(TensorArg a, TensorArg b) {
   // a - (-1) * b is exactly a + b: libtorch turns sub into add with -alpha.
   // sub refuses bool operands, so those become 0/1 of the result dtype first,
   // which is what add computes with anyway.
-  const Tensor left =
-      abi::dtype(a.raw()) == DType::Bool ? converted_to(a, result) : Tensor(abi::share(a.raw()));
-  const Tensor right =
-      abi::dtype(b.raw()) == DType::Bool ? converted_to(b, result) : Tensor(abi::share(b.raw()));
-  return Tensor(abi::subtract(left.raw(), right.raw(), -1.0, "add"));
+  const bool a_bool = abi::dtype(a.raw()) == DType::Bool;
+  const bool b_bool = abi::dtype(b.raw()) == DType::Bool;
+  if (!a_bool && !b_bool) return Tensor(add_scaled(a.raw(), b.raw(), 1.0, "add"));
+  const Tensor left = a_bool ? converted_to(a, result) : Tensor(abi::share(a.raw()));
+  const Tensor right = b_bool ? converted_to(b, result) : Tensor(abi::share(b.raw()));
+  return Tensor(add_scaled(left.raw(), right.raw(), 1.0, "add"));
 }
 
 Tensor sub(TensorArg a, TensorArg b) {
@@ -82,7 +99,7 @@ Tensor sub(TensorArg a, TensorArg b) {
   }
   const DType result = result_type(a, b);
   if (is_integral(result)) return integer_add(a, b, result, -1);
-  return Tensor(abi::subtract(a.raw(), b.raw(), 1.0, "sub"));
+  return Tensor(add_scaled(a.raw(), b.raw(), -1.0, "sub"));
 }
 
 Tensor number(const Scalar& value, TensorArg beside) {

@@ -71,3 +71,10 @@ def test_the_committed_data_covers_the_supported_releases():
     assert ops.oldest == (2, 11)
     assert ops.availability("_upsample_lanczos2d_aa") == ts.Availability((2, 12))
     assert ops.availability("add.Tensor") == ts.Availability((2, 11))
+
+
+def test_structured_delegates_are_the_functional_forms_of_structured_kernels():
+    fresh = ts.structured_delegates(ts.torch_dir())
+    assert {"mul.Tensor", "exp", "argmax", "cat", "sum.dim_IntList"} <= fresh
+    # Composite ops may hand an input back; out= forms write their argument.
+    assert not {"atleast_1d", "contiguous", "type_as", "mul.out", "_unsafe_view"} & fresh

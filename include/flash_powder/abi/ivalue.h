@@ -91,7 +91,7 @@ struct Returned {
 /// The results of one call, with the schema they were produced by (for messages).
 struct Results {
   std::vector<Returned> values;
-  std::string op;           ///< "aten::max.dim"
+  std::string_view op;      ///< "aten::max.dim" (a Schema's, which lives as long as the process)
   std::string_view schema;  ///< "max.dim(Tensor self, int dim, bool keepdim=False) -> ..."
 
   /// Throws fp::Error("<op>: <problem>; the schema is <schema>").

@@ -84,8 +84,11 @@ struct Schema {
   /// has. For a schema parsed or registered here: every release.
   Availability availability;
 
-  /// "aten::max.dim" (or "aten::max" for the default overload).
-  std::string qualified_name() const;
+  /// "aten::max.dim" (or "aten::max" for the default overload), built once
+  /// by parse(): every call's messages and checks use it.
+  const std::string& qualified_name() const { return qualified_; }
+  /// "aten::max": the name libtorch's dispatcher looks the op up by.
+  const std::string& op_name() const { return op_name_; }
   /// The number of leading arguments without a default value.
   std::size_t required_arguments() const;
 
@@ -93,6 +96,11 @@ struct Schema {
   /// used when the text has none (native_functions.yaml omits "aten::").
   /// Throws fp::Error naming the position of a syntax error.
   static Schema parse(std::string_view text, std::string_view default_namespace = "aten");
+
+ private:
+  friend class SchemaParser;
+  std::string op_name_;
+  std::string qualified_;
 };
 
 /// The schema of `op` (e.g. "aten::max") and `overload` (e.g. "dim", or "" for

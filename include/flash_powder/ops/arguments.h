@@ -154,10 +154,12 @@ namespace ops::detail {
 /// One call of an op: collects its arguments (each `arg()` takes one
 /// parameter type above, boxed as the schema's type), runs it and keeps the results.
 /// Everything is out of line, so that the ~2000 generated wrappers stay small
-/// and quick to compile.
+/// and quick to compile. The arguments live in `storage` (one per schema
+/// argument), which the wrapper keeps on its stack (FixedCall): no allocation.
 class Call {
  public:
-  explicit Call(const abi::Schema& schema);
+  Call(const abi::Schema& schema, std::span<abi::Arg> storage) noexcept
+      : schema_(&schema), args_(storage) {}
   Call(const Call&) = delete;
   Call& operator=(const Call&) = delete;
   ~Call();
@@ -200,9 +202,26 @@ class Call {
   abi::Results& results() noexcept { return *results_; }
 
  private:
+  Call& push(abi::Arg&& value);
+
   const abi::Schema* schema_;
-  std::vector<abi::Arg> args_;
-  std::unique_ptr<abi::Results> results_;
+  std::span<abi::Arg> args_;
+  std::size_t count_ = 0;
+  std::optional<abi::Results> results_;
+};
+
+/// The arguments of a FixedCall, a base so that they exist before its Call.
+template <std::size_t N>
+struct ArgStorage {
+  std::array<abi::Arg, N> arg_storage;
+};
+
+/// A Call of an op with N arguments, holding them itself.
+template <std::size_t N>
+class FixedCall : private ArgStorage<N>, public Call {
+ public:
+  explicit FixedCall(const abi::Schema& schema) noexcept
+      : ArgStorage<N>{}, Call(schema, this->arg_storage) {}
 };
 
 /// The tensor arguments of a call, for the alias check of its results.
@@ -252,11 +271,17 @@ void check_mutation(const MutableTensorList& tensors, const char* operation,
 // Results -> C++ values. `i` is the index of the result.
 /// A new Tensor; a lazy copy if libtorch handed back (the memory of) an input.
 Tensor tensor_result(Call& call, std::size_t i, std::initializer_list<Input> inputs);
+/// A new Tensor from an op whose results are always newly allocated (the
+/// functional form of a structured kernel): no alias check.
+Tensor fresh_tensor_result(Call& call, std::size_t i);
 std::vector<Tensor> tensors_result(Call& call, std::size_t i, std::initializer_list<Input> inputs);
 /// A view of `of`, registered with the borrow checker under `origin` (a literal).
 TensorView view_result(Call& call, std::size_t i, const TensorArg& of, const char* origin);
 std::vector<TensorView> views_result(Call& call, std::size_t i, const TensorArg& of,
                                      const char* origin);
+/// A view of `of` that flash_powder made itself (src/ops/direct_routes.h),
+/// registered like view_result's.
+TensorView direct_view(abi::TensorHandle handle, const TensorArg& of, const char* origin);
 std::int64_t int_result(Call& call, std::size_t i);
 double float_result(Call& call, std::size_t i);
 bool bool_result(Call& call, std::size_t i);

@@ -3,6 +3,7 @@
 // include/flash_powder/ops/aten.h.
 #include "flash_powder/ops/aten.h"
 
+#include "../direct_routes.h"
 #include "flash_powder/abi/dispatch.h"
 #include "flash_powder/abi/schema.h"
 
@@ -12,49 +13,49 @@ namespace op = ::fp::ops::detail;
 
 Tensor _adaptive_avg_pool2d(TensorArg self, IntList output_size) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_adaptive_avg_pool2d", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).int_list(output_size, 2).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor _adaptive_avg_pool2d_backward(TensorArg grad_output, TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_adaptive_avg_pool2d_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(grad_output).arg(self).run();
   return op::tensor_result(op_call, 0, {grad_output, self});
 }
 
 Tensor _adaptive_avg_pool3d(TensorArg self, IntList output_size) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_adaptive_avg_pool3d", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).int_list(output_size, 3).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor _adaptive_avg_pool3d_backward(TensorArg grad_output, TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_adaptive_avg_pool3d_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(grad_output).arg(self).run();
   return op::tensor_result(op_call, 0, {grad_output, self});
 }
 
 Tensor _add_batch_dim(TensorArg self, std::int64_t batch_dim, std::int64_t level) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_add_batch_dim", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(batch_dim).arg(level).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 std::tuple<Tensor, Tensor> _aminmax(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_aminmax", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return {op::tensor_result(op_call, 0, {self}), op::tensor_result(op_call, 1, {self})};
 }
 
 std::tuple<Tensor, Tensor> _aminmax_dim(TensorArg self, std::int64_t dim, bool keepdim) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_aminmax", "dim");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(keepdim).run();
   return {op::tensor_result(op_call, 0, {self}), op::tensor_result(op_call, 1, {self})};
 }
@@ -64,7 +65,7 @@ void _amp_foreach_non_finite_check_and_unscale_(const MutableTensorList& self,
   static const abi::Schema& op_schema =
       abi::find_schema("aten::_amp_foreach_non_finite_check_and_unscale_", "");
   op::check_mutation(self, "aten::_amp_foreach_non_finite_check_and_unscale_", {inv_scale});
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(found_inf).arg(inv_scale).run();
 }
 
@@ -72,7 +73,7 @@ void _amp_update_scale_(MutableTensor self, MutableTensor growth_tracker, Tensor
                         double scale_growth_factor, double scale_backoff_factor,
                         std::int64_t growth_interval) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_amp_update_scale_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(self)
       .arg(growth_tracker)
       .arg(found_inf)
@@ -84,13 +85,13 @@ void _amp_update_scale_(MutableTensor self, MutableTensor growth_tracker, Tensor
 
 void _assert_async(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_assert_async", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 void _assert_async_msg(TensorArg self, std::string_view assert_msg) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_assert_async", "msg");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(assert_msg).run();
 }
 
@@ -98,13 +99,13 @@ void _assert_tensor_metadata(TensorArg a, OptionalIntList size, OptionalIntList 
                              std::optional<DType> dtype, std::optional<Device> device,
                              std::optional<Layout> layout) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_assert_tensor_metadata", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(a).arg(size).arg(stride).arg(dtype).arg(device).arg(layout).run();
 }
 
 TensorView _autocast_to_full_precision(TensorArg self, bool cuda_enabled, bool cpu_enabled) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_autocast_to_full_precision", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(cuda_enabled).arg(cpu_enabled).run();
   return op::view_result(op_call, 0, self, "aten::_autocast_to_full_precision");
 }
@@ -113,7 +114,7 @@ TensorView _autocast_to_reduced_precision(TensorArg self, bool cuda_enabled, boo
                                           DType cuda_dtype, DType cpu_dtype) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::_autocast_to_reduced_precision", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(cuda_enabled).arg(cpu_enabled).arg(cuda_dtype).arg(cpu_dtype).run();
   return op::view_result(op_call, 0, self, "aten::_autocast_to_reduced_precision");
 }
@@ -121,7 +122,7 @@ TensorView _autocast_to_reduced_precision(TensorArg self, bool cuda_enabled, boo
 void _backward(TensorArg self, const TensorList& inputs, std::optional<TensorArg> gradient,
                std::optional<bool> retain_graph, bool create_graph) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(inputs).arg(gradient).arg(retain_graph).arg(create_graph).run();
 }
 
@@ -133,7 +134,7 @@ std::tuple<Tensor, Tensor, Tensor> _batch_norm_impl_index_backward(
     std::array<bool, 3> output_mask, TensorArg reservedSpace) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::_batch_norm_impl_index_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<12> op_call(op_schema);
   op_call.arg(impl_index)
       .arg(input)
       .arg(grad_output)
@@ -163,7 +164,7 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> _batch_norm_no_update(
     std::optional<TensorArg> running_mean, std::optional<TensorArg> running_var, double momentum,
     double eps) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_batch_norm_no_update", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<7> op_call(op_schema);
   op_call.arg(input)
       .arg(weight)
       .arg(bias)
@@ -182,7 +183,7 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> _batch_norm_with_update(
     TensorArg input, std::optional<TensorArg> weight, std::optional<TensorArg> bias,
     MutableTensor running_mean, MutableTensor running_var, double momentum, double eps) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_batch_norm_with_update", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<7> op_call(op_schema);
   op_call.arg(input)
       .arg(weight)
       .arg(bias)
@@ -203,7 +204,7 @@ void _batch_norm_with_update_out(TensorArg input, std::optional<TensorArg> weigh
                                  MutableTensor out, MutableTensor save_mean,
                                  MutableTensor save_invstd, MutableTensor reserve) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_batch_norm_with_update", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<11> op_call(op_schema);
   op_call.arg(input)
       .arg(weight)
       .arg(bias)
@@ -220,63 +221,63 @@ void _batch_norm_with_update_out(TensorArg input, std::optional<TensorArg> weigh
 
 Tensor _cast_Byte(TensorArg self, bool non_blocking) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_cast_Byte", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(non_blocking).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor _cast_Char(TensorArg self, bool non_blocking) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_cast_Char", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(non_blocking).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor _cast_Double(TensorArg self, bool non_blocking) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_cast_Double", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(non_blocking).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor _cast_Float(TensorArg self, bool non_blocking) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_cast_Float", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(non_blocking).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor _cast_Half(TensorArg self, bool non_blocking) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_cast_Half", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(non_blocking).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor _cast_Int(TensorArg self, bool non_blocking) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_cast_Int", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(non_blocking).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor _cast_Long(TensorArg self, bool non_blocking) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_cast_Long", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(non_blocking).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor _cast_Short(TensorArg self, bool non_blocking) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_cast_Short", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(non_blocking).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor _cdist_backward(TensorArg grad, TensorArg x1, TensorArg x2, double p, TensorArg cdist) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_cdist_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(grad).arg(x1).arg(x2).arg(p).arg(cdist).run();
   return op::tensor_result(op_call, 0, {grad, x1, x2, cdist});
 }
@@ -284,21 +285,21 @@ Tensor _cdist_backward(TensorArg grad, TensorArg x1, TensorArg x2, double p, Ten
 Tensor _cdist_forward(TensorArg x1, TensorArg x2, double p,
                       std::optional<std::int64_t> compute_mode) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_cdist_forward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(x1).arg(x2).arg(p).arg(compute_mode).run();
   return op::tensor_result(op_call, 0, {x1, x2});
 }
 
 Tensor _cholesky_solve_helper(TensorArg self, TensorArg A, bool upper) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_cholesky_solve_helper", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(A).arg(upper).run();
   return op::tensor_result(op_call, 0, {self, A});
 }
 
 Tensor _chunk_cat(const TensorList& tensors, std::int64_t dim, std::int64_t num_chunks) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_chunk_cat", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(tensors).arg(dim).arg(num_chunks).run();
   return op::tensor_result(op_call, 0, {tensors});
 }
@@ -306,26 +307,26 @@ Tensor _chunk_cat(const TensorList& tensors, std::int64_t dim, std::int64_t num_
 void _chunk_cat_out(const TensorList& tensors, std::int64_t dim, std::int64_t num_chunks,
                     MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_chunk_cat", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(tensors).arg(dim).arg(num_chunks).arg(out).run();
 }
 
 Tensor _coalesce(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_coalesce", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void _coalesced_(MutableTensor self, bool coalesced) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_coalesced_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(coalesced).run();
 }
 
 Tensor _compute_linear_combination(TensorArg input, TensorArg coefficients) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_compute_linear_combination", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(input).arg(coefficients).run();
   return op::tensor_result(op_call, 0, {input, coefficients});
 }
@@ -333,27 +334,27 @@ Tensor _compute_linear_combination(TensorArg input, TensorArg coefficients) {
 void _compute_linear_combination_out(TensorArg input, TensorArg coefficients, MutableTensor out) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::_compute_linear_combination", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(input).arg(coefficients).arg(out).run();
 }
 
 TensorView _conj(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_conj", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::view_result(op_call, 0, self, "aten::_conj");
 }
 
 Tensor _conj_copy(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_conj_copy", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor _conj_physical(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_conj_physical", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
@@ -362,7 +363,7 @@ Tensor _conv_depthwise2d(TensorArg self, TensorArg weight, IntList kernel_size,
                          std::optional<TensorArg> bias, IntList stride, IntList padding,
                          IntList dilation) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_conv_depthwise2d", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<7> op_call(op_schema);
   op_call.arg(self)
       .arg(weight)
       .int_list(kernel_size, 2)
@@ -378,7 +379,7 @@ void _conv_depthwise2d_out(TensorArg self, TensorArg weight, IntList kernel_size
                            std::optional<TensorArg> bias, IntList stride, IntList padding,
                            IntList dilation, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_conv_depthwise2d", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<8> op_call(op_schema);
   op_call.arg(self)
       .arg(weight)
       .int_list(kernel_size, 2)
@@ -393,16 +394,16 @@ void _conv_depthwise2d_out(TensorArg self, TensorArg weight, IntList kernel_size
 Tensor _convert_indices_from_coo_to_csr(TensorArg self, std::int64_t size, bool out_int32) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::_convert_indices_from_coo_to_csr", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(size).arg(out_int32).run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void _convert_indices_from_coo_to_csr_out(TensorArg self, std::int64_t size, bool out_int32,
                                           MutableTensor out) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::_convert_indices_from_coo_to_csr", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(size).arg(out_int32).arg(out).run();
 }
 
@@ -410,22 +411,22 @@ Tensor _convert_indices_from_csr_to_coo(TensorArg crow_indices, TensorArg col_in
                                         bool out_int32, bool transpose) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::_convert_indices_from_csr_to_coo", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(crow_indices).arg(col_indices).arg(out_int32).arg(transpose).run();
-  return op::tensor_result(op_call, 0, {crow_indices, col_indices});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void _convert_indices_from_csr_to_coo_out(TensorArg crow_indices, TensorArg col_indices,
                                           bool out_int32, bool transpose, MutableTensor out) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::_convert_indices_from_csr_to_coo", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(crow_indices).arg(col_indices).arg(out_int32).arg(transpose).arg(out).run();
 }
 
 Tensor _convert_weight_to_int4pack(TensorArg self, std::int64_t innerKTiles) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_convert_weight_to_int4pack", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(innerKTiles).run();
   return op::tensor_result(op_call, 0, {self});
 }
@@ -433,7 +434,7 @@ Tensor _convert_weight_to_int4pack(TensorArg self, std::int64_t innerKTiles) {
 Tensor _convert_weight_to_int4pack_for_cpu(TensorArg self, std::int64_t innerKTiles) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::_convert_weight_to_int4pack_for_cpu", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(innerKTiles).run();
   return op::tensor_result(op_call, 0, {self});
 }
@@ -443,7 +444,7 @@ Tensor _convolution(TensorArg input, TensorArg weight, std::optional<TensorArg> 
                     IntList output_padding, std::int64_t groups, bool benchmark, bool deterministic,
                     bool cudnn_enabled, bool allow_tf32) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_convolution", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<13> op_call(op_schema);
   op_call.arg(input)
       .arg(weight)
       .arg(bias)
@@ -466,7 +467,7 @@ Tensor _convolution_deprecated(TensorArg input, TensorArg weight, std::optional<
                                IntList output_padding, std::int64_t groups, bool benchmark,
                                bool deterministic, bool cudnn_enabled) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_convolution", "deprecated");
-  op::Call op_call(op_schema);
+  op::FixedCall<12> op_call(op_schema);
   op_call.arg(input)
       .arg(weight)
       .arg(bias)
@@ -489,7 +490,7 @@ std::tuple<Tensor, Tensor, Tensor> _convolution_double_backward(
     IntList dilation, bool transposed, IntList output_padding, std::int64_t groups,
     std::array<bool, 3> output_mask) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_convolution_double_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<13> op_call(op_schema);
   op_call.arg(ggI)
       .arg(ggW)
       .arg(ggb)
@@ -513,28 +514,28 @@ Tensor _convolution_mode(TensorArg input, TensorArg weight, std::optional<Tensor
                          IntList stride, std::string_view padding, IntList dilation,
                          std::int64_t groups) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_convolution_mode", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<7> op_call(op_schema);
   op_call.arg(input).arg(weight).arg(bias).arg(stride).arg(padding).arg(dilation).arg(groups).run();
   return op::tensor_result(op_call, 0, {input, weight, bias});
 }
 
 Tensor _copy_from(TensorArg self, TensorArg dst, bool non_blocking) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_copy_from", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dst).arg(non_blocking).run();
   return op::tensor_result(op_call, 0, {self, dst});
 }
 
 Tensor _copy_from_and_resize(TensorArg self, TensorArg dst) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_copy_from_and_resize", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(dst).run();
   return op::tensor_result(op_call, 0, {self, dst});
 }
 
 Tensor _cslt_compress(TensorArg input) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_cslt_compress", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(input).run();
   return op::tensor_result(op_call, 0, {input});
 }
@@ -544,7 +545,7 @@ Tensor _cslt_sparse_mm(TensorArg compressed_A, TensorArg dense_B, std::optional<
                        bool transpose_result, std::int64_t alg_id, std::int64_t split_k,
                        std::int64_t split_k_mode) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_cslt_sparse_mm", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<9> op_call(op_schema);
   op_call.arg(compressed_A)
       .arg(dense_B)
       .arg(bias)
@@ -562,7 +563,7 @@ std::int64_t _cslt_sparse_mm_search(TensorArg compressed_A, TensorArg dense_B,
                                     std::optional<TensorArg> bias, std::optional<TensorArg> alpha,
                                     std::optional<DType> out_dtype, bool transpose_result) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_cslt_sparse_mm_search", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(compressed_A)
       .arg(dense_B)
       .arg(bias)
@@ -577,7 +578,7 @@ std::tuple<Tensor, Tensor> _ctc_loss(TensorArg log_probs, TensorArg targets, Int
                                      IntList target_lengths, std::int64_t blank,
                                      bool zero_infinity) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_ctc_loss", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(log_probs)
       .arg(targets)
       .arg(input_lengths)
@@ -593,7 +594,7 @@ std::tuple<Tensor, Tensor> _ctc_loss_Tensor(TensorArg log_probs, TensorArg targe
                                             TensorArg input_lengths, TensorArg target_lengths,
                                             std::int64_t blank, bool zero_infinity) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_ctc_loss", "Tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(log_probs)
       .arg(targets)
       .arg(input_lengths)
@@ -610,7 +611,7 @@ Tensor _ctc_loss_backward(TensorArg grad, TensorArg log_probs, TensorArg targets
                           TensorArg neg_log_likelihood, TensorArg log_alpha, std::int64_t blank,
                           bool zero_infinity) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_ctc_loss_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<9> op_call(op_schema);
   op_call.arg(grad)
       .arg(log_probs)
       .arg(targets)
@@ -629,7 +630,7 @@ Tensor _ctc_loss_backward_Tensor(TensorArg grad, TensorArg log_probs, TensorArg 
                                  TensorArg neg_log_likelihood, TensorArg log_alpha,
                                  std::int64_t blank, bool zero_infinity) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_ctc_loss_backward", "Tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<9> op_call(op_schema);
   op_call.arg(grad)
       .arg(log_probs)
       .arg(targets)
@@ -651,7 +652,7 @@ std::tuple<Tensor, Tensor, Tensor> _cudnn_attention_backward(
     TensorArg cum_seq_q, TensorArg cum_seq_k, std::int64_t max_q, std::int64_t max_k,
     double dropout_p, bool is_causal, std::optional<double> scale) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_cudnn_attention_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<16> op_call(op_schema);
   op_call.arg(grad_out)
       .arg(query)
       .arg(key)
@@ -685,7 +686,7 @@ std::tuple<Tensor, Tensor> _cudnn_ctc_loss(TensorArg log_probs, TensorArg target
                                            std::int64_t blank, bool deterministic,
                                            bool zero_infinity) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_cudnn_ctc_loss", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<7> op_call(op_schema);
   op_call.arg(log_probs)
       .arg(targets)
       .arg(input_lengths)
@@ -703,7 +704,7 @@ std::tuple<Tensor, Tensor> _cudnn_ctc_loss_Tensor(TensorArg log_probs, TensorArg
                                                   std::int64_t blank, bool deterministic,
                                                   bool zero_infinity) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_cudnn_ctc_loss", "Tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<7> op_call(op_schema);
   op_call.arg(log_probs)
       .arg(targets)
       .arg(input_lengths)
@@ -720,7 +721,7 @@ Tensor _cudnn_init_dropout_state(double dropout, bool train, std::int64_t dropou
                                  std::optional<DType> dtype, std::optional<Layout> layout,
                                  std::optional<Device> device, std::optional<bool> pin_memory) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_cudnn_init_dropout_state", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<7> op_call(op_schema);
   op_call.arg(dropout)
       .arg(train)
       .arg(dropout_seed)
@@ -739,7 +740,7 @@ std::tuple<Tensor, Tensor, Tensor, Tensor, Tensor> _cudnn_rnn(
     bool batch_first, double dropout, bool train, bool bidirectional, IntList batch_sizes,
     std::optional<TensorArg> dropout_state) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_cudnn_rnn", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<16> op_call(op_schema);
   op_call.arg(input)
       .arg(weight)
       .arg(weight_stride0)
@@ -769,7 +770,7 @@ Tensor _cudnn_rnn_flatten_weight(const TensorList& weight_arr, std::int64_t weig
                                  std::int64_t hidden_size, std::int64_t proj_size,
                                  std::int64_t num_layers, bool batch_first, bool bidirectional) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_cudnn_rnn_flatten_weight", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<9> op_call(op_schema);
   op_call.arg(weight_arr)
       .arg(weight_stride0)
       .arg(input_size)
@@ -785,47 +786,47 @@ Tensor _cudnn_rnn_flatten_weight(const TensorList& weight_arr, std::int64_t weig
 
 void _cummax_helper(TensorArg self, MutableTensor values, MutableTensor indices, std::int64_t dim) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_cummax_helper", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(values).arg(indices).arg(dim).run();
 }
 
 void _cummin_helper(TensorArg self, MutableTensor values, MutableTensor indices, std::int64_t dim) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_cummin_helper", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(values).arg(indices).arg(dim).run();
 }
 
 std::int64_t _debug_has_internal_overlap(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_debug_has_internal_overlap", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::int_result(op_call, 0);
 }
 
 std::int64_t _dimI(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_dimI", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::int_result(op_call, 0);
 }
 
 std::int64_t _dimV(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_dimV", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::int_result(op_call, 0);
 }
 
 Tensor _dim_arange(TensorArg like, std::int64_t dim) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_dim_arange", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(like).arg(dim).run();
   return op::tensor_result(op_call, 0, {like});
 }
 
 Tensor _dirichlet_grad(TensorArg x, TensorArg alpha, TensorArg total) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_dirichlet_grad", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(x).arg(alpha).arg(total).run();
   return op::tensor_result(op_call, 0, {x, alpha, total});
 }
@@ -833,7 +834,7 @@ Tensor _dirichlet_grad(TensorArg x, TensorArg alpha, TensorArg total) {
 Tensor _dyn_quant_matmul_4bit(TensorArg inp, TensorArg packed_weights, std::int64_t block_size,
                               std::int64_t in_features, std::int64_t out_features) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_dyn_quant_matmul_4bit", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(inp).arg(packed_weights).arg(block_size).arg(in_features).arg(out_features).run();
   return op::tensor_result(op_call, 0, {inp, packed_weights});
 }
@@ -842,7 +843,7 @@ Tensor _dyn_quant_pack_4bit_weight(TensorArg weights, TensorArg scales_zeros,
                                    std::optional<TensorArg> bias, std::int64_t block_size,
                                    std::int64_t in_features, std::int64_t out_features) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_dyn_quant_pack_4bit_weight", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(weights)
       .arg(scales_zeros)
       .arg(bias)
@@ -862,7 +863,7 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> _efficient_attention_backward(
     std::optional<std::int64_t> num_splits_key, std::optional<std::int64_t> window_size,
     bool shared_storage_dqdkdv) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_efficient_attention_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<20> op_call(op_schema);
   op_call.arg(grad_out_)
       .arg(query)
       .arg(key)
@@ -901,7 +902,7 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> _efficient_attention_backward(
 Tensor _efficientzerotensor(IntList size, std::optional<DType> dtype, std::optional<Layout> layout,
                             std::optional<Device> device, std::optional<bool> pin_memory) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_efficientzerotensor", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(size).arg(dtype).arg(layout).arg(device).arg(pin_memory).run();
   return op::tensor_result(op_call, 0, {});
 }
@@ -911,7 +912,7 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> _embedding_bag(
     std::int64_t mode, bool sparse, std::optional<TensorArg> per_sample_weights,
     bool include_last_offset, std::int64_t padding_idx) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_embedding_bag", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<9> op_call(op_schema);
   op_call.arg(weight)
       .arg(indices)
       .arg(offsets)
@@ -934,7 +935,7 @@ Tensor _embedding_bag_backward(TensorArg grad, TensorArg indices, TensorArg offs
                                bool sparse, std::optional<TensorArg> per_sample_weights,
                                std::int64_t padding_idx) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_embedding_bag_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<12> op_call(op_schema);
   op_call.arg(grad)
       .arg(indices)
       .arg(offsets)
@@ -959,7 +960,7 @@ Tensor _embedding_bag_dense_backward(TensorArg grad, TensorArg indices, TensorAr
                                      std::int64_t mode, std::optional<TensorArg> per_sample_weights,
                                      std::int64_t padding_idx) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_embedding_bag_dense_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<10> op_call(op_schema);
   op_call.arg(grad)
       .arg(indices)
       .arg(offset2bag)
@@ -980,7 +981,7 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> _embedding_bag_forward_only(
     std::int64_t mode, bool sparse, std::optional<TensorArg> per_sample_weights,
     bool include_last_offset, std::int64_t padding_idx) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_embedding_bag_forward_only", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<9> op_call(op_schema);
   op_call.arg(weight)
       .arg(indices)
       .arg(offsets)
@@ -1003,7 +1004,7 @@ Tensor _embedding_bag_per_sample_weights_backward(TensorArg grad, TensorArg weig
                                                   std::int64_t padding_idx) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::_embedding_bag_per_sample_weights_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<7> op_call(op_schema);
   op_call.arg(grad)
       .arg(weight)
       .arg(indices)
@@ -1023,7 +1024,7 @@ Tensor _embedding_bag_sparse_backward(TensorArg grad, TensorArg indices, TensorA
                                       std::int64_t padding_idx) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::_embedding_bag_sparse_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<10> op_call(op_schema);
   op_call.arg(grad)
       .arg(indices)
       .arg(offsets)
@@ -1044,7 +1045,7 @@ Tensor _empty_affine_quantized(IntList size, std::optional<DType> dtype,
                                std::optional<bool> pin_memory, double scale,
                                std::int64_t zero_point, std::optional<MemoryFormat> memory_format) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_empty_affine_quantized", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<8> op_call(op_schema);
   op_call.arg(size)
       .arg(dtype)
       .arg(layout)
@@ -1065,7 +1066,7 @@ Tensor _empty_per_channel_affine_quantized(IntList size, TensorArg scales, Tenso
                                            std::optional<MemoryFormat> memory_format) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::_empty_per_channel_affine_quantized", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<9> op_call(op_schema);
   op_call.arg(size)
       .arg(scales)
       .arg(zero_points)
@@ -1081,7 +1082,7 @@ Tensor _empty_per_channel_affine_quantized(IntList size, TensorArg scales, Tenso
 
 Tensor _euclidean_dist(TensorArg x1, TensorArg x2) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_euclidean_dist", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(x1).arg(x2).run();
   return op::tensor_result(op_call, 0, {x1, x2});
 }
@@ -1092,7 +1093,7 @@ Tensor _fake_quantize_learnable_per_channel_affine(TensorArg self, TensorArg sca
                                                    double grad_factor) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::_fake_quantize_learnable_per_channel_affine", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<7> op_call(op_schema);
   op_call.arg(self)
       .arg(scale)
       .arg(zero_point)
@@ -1109,7 +1110,7 @@ std::tuple<Tensor, Tensor, Tensor> _fake_quantize_learnable_per_channel_affine_b
     std::int64_t quant_min, std::int64_t quant_max, double grad_factor) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::_fake_quantize_learnable_per_channel_affine_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<8> op_call(op_schema);
   op_call.arg(grad)
       .arg(self)
       .arg(scale)
@@ -1129,7 +1130,7 @@ Tensor _fake_quantize_learnable_per_tensor_affine(TensorArg self, TensorArg scal
                                                   std::int64_t quant_max, double grad_factor) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::_fake_quantize_learnable_per_tensor_affine", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(self).arg(scale).arg(zero_point).arg(quant_min).arg(quant_max).arg(grad_factor).run();
   return op::tensor_result(op_call, 0, {self, scale, zero_point});
 }
@@ -1139,7 +1140,7 @@ std::tuple<Tensor, Tensor, Tensor> _fake_quantize_learnable_per_tensor_affine_ba
     std::int64_t quant_max, double grad_factor) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::_fake_quantize_learnable_per_tensor_affine_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<7> op_call(op_schema);
   op_call.arg(grad)
       .arg(self)
       .arg(scale)
@@ -1158,7 +1159,7 @@ std::tuple<Tensor, Tensor> _fake_quantize_per_tensor_affine_cachemask_tensor_qpa
     std::int64_t quant_min, std::int64_t quant_max) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::_fake_quantize_per_tensor_affine_cachemask_tensor_qparams", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(self)
       .arg(scale)
       .arg(zero_point)
@@ -1172,7 +1173,7 @@ std::tuple<Tensor, Tensor> _fake_quantize_per_tensor_affine_cachemask_tensor_qpa
 
 Tensor _fft_c2c(TensorArg self, IntList dim, std::int64_t normalization, bool forward) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_fft_c2c", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(normalization).arg(forward).run();
   return op::tensor_result(op_call, 0, {self});
 }
@@ -1180,14 +1181,14 @@ Tensor _fft_c2c(TensorArg self, IntList dim, std::int64_t normalization, bool fo
 void _fft_c2c_out(TensorArg self, IntList dim, std::int64_t normalization, bool forward,
                   MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_fft_c2c", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(normalization).arg(forward).arg(out).run();
 }
 
 Tensor _fft_c2r(TensorArg self, IntList dim, std::int64_t normalization,
                 std::int64_t last_dim_size) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_fft_c2r", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(normalization).arg(last_dim_size).run();
   return op::tensor_result(op_call, 0, {self});
 }
@@ -1195,13 +1196,13 @@ Tensor _fft_c2r(TensorArg self, IntList dim, std::int64_t normalization,
 void _fft_c2r_out(TensorArg self, IntList dim, std::int64_t normalization,
                   std::int64_t last_dim_size, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_fft_c2r", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(normalization).arg(last_dim_size).arg(out).run();
 }
 
 Tensor _fft_r2c(TensorArg self, IntList dim, std::int64_t normalization, bool onesided) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_fft_r2c", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(normalization).arg(onesided).run();
   return op::tensor_result(op_call, 0, {self});
 }
@@ -1209,14 +1210,14 @@ Tensor _fft_r2c(TensorArg self, IntList dim, std::int64_t normalization, bool on
 void _fft_r2c_out(TensorArg self, IntList dim, std::int64_t normalization, bool onesided,
                   MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_fft_r2c", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(normalization).arg(onesided).arg(out).run();
 }
 
 void _fill_mem_eff_dropout_mask_(MutableTensor self, double dropout_p, std::int64_t seed,
                                  std::int64_t offset) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_fill_mem_eff_dropout_mask_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(dropout_p).arg(seed).arg(offset).run();
 }
 
@@ -1227,7 +1228,7 @@ std::tuple<Tensor, Tensor, Tensor> _flash_attention_backward(
     std::optional<double> scale, std::optional<std::int64_t> window_size_left,
     std::optional<std::int64_t> window_size_right) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_flash_attention_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<17> op_call(op_schema);
   op_call.arg(grad_out)
       .arg(query)
       .arg(key)
@@ -1266,7 +1267,7 @@ std::tuple<Tensor, Tensor, Tensor, Tensor, Tensor> _flash_attention_forward(
     std::optional<TensorArg> seqused_k, std::optional<TensorArg> alibi_slopes,
     std::optional<TensorArg> block_table, std::optional<std::int64_t> num_splits) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_flash_attention_forward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<17> op_call(op_schema);
   op_call.arg(query)
       .arg(key)
       .arg(value)
@@ -1312,7 +1313,7 @@ Tensor _flash_attention_forward_no_dropout_inplace(
     std::optional<std::int64_t> num_splits) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::_flash_attention_forward_no_dropout_inplace", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<18> op_call(op_schema);
   op_call.arg(out)
       .arg(query)
       .arg(key)
@@ -1347,7 +1348,7 @@ std::tuple<Tensor, Tensor, Tensor, Tensor, Tensor> _flash_attention_forward_quan
     std::optional<TensorArg> alibi_slopes) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::_flash_attention_forward", "quantized");
-  op::Call op_call(op_schema);
+  op::FixedCall<18> op_call(op_schema);
   op_call.arg(query)
       .arg(key)
       .arg(value)
@@ -1386,14 +1387,14 @@ std::tuple<Tensor, Tensor, Tensor, Tensor, Tensor> _flash_attention_forward_quan
 
 Tensor _foobar(TensorArg self, bool arg1, bool arg2, bool arg3) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_foobar", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(arg1).arg(arg2).arg(arg3).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 std::vector<Tensor> _foreach_abs(const TensorList& self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_abs", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensors_result(op_call, 0, {self});
 }
@@ -1401,13 +1402,13 @@ std::vector<Tensor> _foreach_abs(const TensorList& self) {
 void _foreach_abs_(const MutableTensorList& self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_abs_", "");
   op::check_mutation(self, "aten::_foreach_abs_", {});
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 std::vector<Tensor> _foreach_acos(const TensorList& self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_acos", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensors_result(op_call, 0, {self});
 }
@@ -1415,14 +1416,14 @@ std::vector<Tensor> _foreach_acos(const TensorList& self) {
 void _foreach_acos_(const MutableTensorList& self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_acos_", "");
   op::check_mutation(self, "aten::_foreach_acos_", {});
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 std::vector<Tensor> _foreach_addcdiv_Tensor(const TensorList& self, const TensorList& tensor1,
                                             const TensorList& tensor2, TensorArg scalars) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_addcdiv", "Tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(tensor1).arg(tensor2).arg(scalars).run();
   return op::tensors_result(op_call, 0, {self, tensor1, tensor2, scalars});
 }
@@ -1431,14 +1432,14 @@ void _foreach_addcdiv__Tensor(const MutableTensorList& self, const TensorList& t
                               const TensorList& tensor2, TensorArg scalars) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_addcdiv_", "Tensor");
   op::check_mutation(self, "aten::_foreach_addcdiv_.Tensor", {tensor1, tensor2, scalars});
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(tensor1).arg(tensor2).arg(scalars).run();
 }
 
 std::vector<Tensor> _foreach_addcmul_Tensor(const TensorList& self, const TensorList& tensor1,
                                             const TensorList& tensor2, TensorArg scalars) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_addcmul", "Tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(tensor1).arg(tensor2).arg(scalars).run();
   return op::tensors_result(op_call, 0, {self, tensor1, tensor2, scalars});
 }
@@ -1447,13 +1448,13 @@ void _foreach_addcmul__Tensor(const MutableTensorList& self, const TensorList& t
                               const TensorList& tensor2, TensorArg scalars) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_addcmul_", "Tensor");
   op::check_mutation(self, "aten::_foreach_addcmul_.Tensor", {tensor1, tensor2, scalars});
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(tensor1).arg(tensor2).arg(scalars).run();
 }
 
 std::vector<Tensor> _foreach_asin(const TensorList& self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_asin", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensors_result(op_call, 0, {self});
 }
@@ -1461,13 +1462,13 @@ std::vector<Tensor> _foreach_asin(const TensorList& self) {
 void _foreach_asin_(const MutableTensorList& self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_asin_", "");
   op::check_mutation(self, "aten::_foreach_asin_", {});
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 std::vector<Tensor> _foreach_atan(const TensorList& self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_atan", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensors_result(op_call, 0, {self});
 }
@@ -1475,13 +1476,13 @@ std::vector<Tensor> _foreach_atan(const TensorList& self) {
 void _foreach_atan_(const MutableTensorList& self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_atan_", "");
   op::check_mutation(self, "aten::_foreach_atan_", {});
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 std::vector<Tensor> _foreach_ceil(const TensorList& self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_ceil", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensors_result(op_call, 0, {self});
 }
@@ -1489,13 +1490,13 @@ std::vector<Tensor> _foreach_ceil(const TensorList& self) {
 void _foreach_ceil_(const MutableTensorList& self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_ceil_", "");
   op::check_mutation(self, "aten::_foreach_ceil_", {});
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 std::vector<Tensor> _foreach_clamp_max_List(const TensorList& self, const TensorList& other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_clamp_max", "List");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::tensors_result(op_call, 0, {self, other});
 }
@@ -1503,13 +1504,13 @@ std::vector<Tensor> _foreach_clamp_max_List(const TensorList& self, const Tensor
 void _foreach_clamp_max__List(const MutableTensorList& self, const TensorList& other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_clamp_max_", "List");
   op::check_mutation(self, "aten::_foreach_clamp_max_.List", {other});
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
 }
 
 std::vector<Tensor> _foreach_clamp_min_List(const TensorList& self, const TensorList& other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_clamp_min", "List");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::tensors_result(op_call, 0, {self, other});
 }
@@ -1517,14 +1518,14 @@ std::vector<Tensor> _foreach_clamp_min_List(const TensorList& self, const Tensor
 void _foreach_clamp_min__List(const MutableTensorList& self, const TensorList& other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_clamp_min_", "List");
   op::check_mutation(self, "aten::_foreach_clamp_min_.List", {other});
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
 }
 
 std::vector<Tensor> _foreach_clone(const TensorList& self,
                                    std::optional<MemoryFormat> memory_format) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_clone", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(memory_format).run();
   return op::tensors_result(op_call, 0, {self});
 }
@@ -1532,7 +1533,7 @@ std::vector<Tensor> _foreach_clone(const TensorList& self,
 std::vector<Tensor> _foreach_copy(const TensorList& self, const TensorList& src,
                                   bool non_blocking) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_copy", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(src).arg(non_blocking).run();
   return op::tensors_result(op_call, 0, {self, src});
 }
@@ -1540,13 +1541,13 @@ std::vector<Tensor> _foreach_copy(const TensorList& self, const TensorList& src,
 void _foreach_copy_(const MutableTensorList& self, const TensorList& src, bool non_blocking) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_copy_", "");
   op::check_mutation(self, "aten::_foreach_copy_", {src});
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(src).arg(non_blocking).run();
 }
 
 std::vector<Tensor> _foreach_cos(const TensorList& self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_cos", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensors_result(op_call, 0, {self});
 }
@@ -1554,13 +1555,13 @@ std::vector<Tensor> _foreach_cos(const TensorList& self) {
 void _foreach_cos_(const MutableTensorList& self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_cos_", "");
   op::check_mutation(self, "aten::_foreach_cos_", {});
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 std::vector<Tensor> _foreach_cosh(const TensorList& self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_cosh", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensors_result(op_call, 0, {self});
 }
@@ -1568,20 +1569,20 @@ std::vector<Tensor> _foreach_cosh(const TensorList& self) {
 void _foreach_cosh_(const MutableTensorList& self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_cosh_", "");
   op::check_mutation(self, "aten::_foreach_cosh_", {});
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 std::vector<Tensor> _foreach_div_List(const TensorList& self, const TensorList& other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_div", "List");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::tensors_result(op_call, 0, {self, other});
 }
 
 std::vector<Tensor> _foreach_div_Tensor(const TensorList& self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_div", "Tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::tensors_result(op_call, 0, {self, other});
 }
@@ -1589,20 +1590,20 @@ std::vector<Tensor> _foreach_div_Tensor(const TensorList& self, TensorArg other)
 void _foreach_div__List(const MutableTensorList& self, const TensorList& other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_div_", "List");
   op::check_mutation(self, "aten::_foreach_div_.List", {other});
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
 }
 
 void _foreach_div__Tensor(const MutableTensorList& self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_div_", "Tensor");
   op::check_mutation(self, "aten::_foreach_div_.Tensor", {other});
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
 }
 
 std::vector<Tensor> _foreach_erf(const TensorList& self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_erf", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensors_result(op_call, 0, {self});
 }
@@ -1610,13 +1611,13 @@ std::vector<Tensor> _foreach_erf(const TensorList& self) {
 void _foreach_erf_(const MutableTensorList& self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_erf_", "");
   op::check_mutation(self, "aten::_foreach_erf_", {});
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 std::vector<Tensor> _foreach_erfc(const TensorList& self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_erfc", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensors_result(op_call, 0, {self});
 }
@@ -1624,13 +1625,13 @@ std::vector<Tensor> _foreach_erfc(const TensorList& self) {
 void _foreach_erfc_(const MutableTensorList& self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_erfc_", "");
   op::check_mutation(self, "aten::_foreach_erfc_", {});
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 std::vector<Tensor> _foreach_exp(const TensorList& self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_exp", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensors_result(op_call, 0, {self});
 }
@@ -1638,13 +1639,13 @@ std::vector<Tensor> _foreach_exp(const TensorList& self) {
 void _foreach_exp_(const MutableTensorList& self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_exp_", "");
   op::check_mutation(self, "aten::_foreach_exp_", {});
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 std::vector<Tensor> _foreach_expm1(const TensorList& self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_expm1", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensors_result(op_call, 0, {self});
 }
@@ -1652,13 +1653,13 @@ std::vector<Tensor> _foreach_expm1(const TensorList& self) {
 void _foreach_expm1_(const MutableTensorList& self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_expm1_", "");
   op::check_mutation(self, "aten::_foreach_expm1_", {});
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 std::vector<Tensor> _foreach_floor(const TensorList& self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_floor", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensors_result(op_call, 0, {self});
 }
@@ -1666,13 +1667,13 @@ std::vector<Tensor> _foreach_floor(const TensorList& self) {
 void _foreach_floor_(const MutableTensorList& self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_floor_", "");
   op::check_mutation(self, "aten::_foreach_floor_", {});
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 std::vector<Tensor> _foreach_frac(const TensorList& self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_frac", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensors_result(op_call, 0, {self});
 }
@@ -1680,14 +1681,14 @@ std::vector<Tensor> _foreach_frac(const TensorList& self) {
 void _foreach_frac_(const MutableTensorList& self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_frac_", "");
   op::check_mutation(self, "aten::_foreach_frac_", {});
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 std::vector<Tensor> _foreach_lerp_List(const TensorList& self, const TensorList& tensors1,
                                        const TensorList& weights) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_lerp", "List");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(tensors1).arg(weights).run();
   return op::tensors_result(op_call, 0, {self, tensors1, weights});
 }
@@ -1696,13 +1697,13 @@ void _foreach_lerp__List(const MutableTensorList& self, const TensorList& tensor
                          const TensorList& weights) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_lerp_", "List");
   op::check_mutation(self, "aten::_foreach_lerp_.List", {tensors1, weights});
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(tensors1).arg(weights).run();
 }
 
 std::vector<Tensor> _foreach_lgamma(const TensorList& self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_lgamma", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensors_result(op_call, 0, {self});
 }
@@ -1710,20 +1711,20 @@ std::vector<Tensor> _foreach_lgamma(const TensorList& self) {
 void _foreach_lgamma_(const MutableTensorList& self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_lgamma_", "");
   op::check_mutation(self, "aten::_foreach_lgamma_", {});
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 std::vector<Tensor> _foreach_log(const TensorList& self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_log", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensors_result(op_call, 0, {self});
 }
 
 std::vector<Tensor> _foreach_log10(const TensorList& self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_log10", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensors_result(op_call, 0, {self});
 }
@@ -1731,13 +1732,13 @@ std::vector<Tensor> _foreach_log10(const TensorList& self) {
 void _foreach_log10_(const MutableTensorList& self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_log10_", "");
   op::check_mutation(self, "aten::_foreach_log10_", {});
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 std::vector<Tensor> _foreach_log1p(const TensorList& self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_log1p", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensors_result(op_call, 0, {self});
 }
@@ -1745,13 +1746,13 @@ std::vector<Tensor> _foreach_log1p(const TensorList& self) {
 void _foreach_log1p_(const MutableTensorList& self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_log1p_", "");
   op::check_mutation(self, "aten::_foreach_log1p_", {});
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 std::vector<Tensor> _foreach_log2(const TensorList& self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_log2", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensors_result(op_call, 0, {self});
 }
@@ -1759,27 +1760,27 @@ std::vector<Tensor> _foreach_log2(const TensorList& self) {
 void _foreach_log2_(const MutableTensorList& self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_log2_", "");
   op::check_mutation(self, "aten::_foreach_log2_", {});
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 void _foreach_log_(const MutableTensorList& self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_log_", "");
   op::check_mutation(self, "aten::_foreach_log_", {});
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 std::vector<Tensor> _foreach_max(const TensorList& self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_max", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensors_result(op_call, 0, {self});
 }
 
 std::vector<Tensor> _foreach_maximum_List(const TensorList& self, const TensorList& other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_maximum", "List");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::tensors_result(op_call, 0, {self, other});
 }
@@ -1787,13 +1788,13 @@ std::vector<Tensor> _foreach_maximum_List(const TensorList& self, const TensorLi
 void _foreach_maximum__List(const MutableTensorList& self, const TensorList& other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_maximum_", "List");
   op::check_mutation(self, "aten::_foreach_maximum_.List", {other});
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
 }
 
 std::vector<Tensor> _foreach_minimum_List(const TensorList& self, const TensorList& other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_minimum", "List");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::tensors_result(op_call, 0, {self, other});
 }
@@ -1801,27 +1802,27 @@ std::vector<Tensor> _foreach_minimum_List(const TensorList& self, const TensorLi
 void _foreach_minimum__List(const MutableTensorList& self, const TensorList& other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_minimum_", "List");
   op::check_mutation(self, "aten::_foreach_minimum_.List", {other});
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
 }
 
 std::vector<Tensor> _foreach_mm(const TensorList& self, const TensorList& mat2) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_mm", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(mat2).run();
   return op::tensors_result(op_call, 0, {self, mat2});
 }
 
 std::vector<Tensor> _foreach_mul_List(const TensorList& self, const TensorList& other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_mul", "List");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::tensors_result(op_call, 0, {self, other});
 }
 
 std::vector<Tensor> _foreach_mul_Tensor(const TensorList& self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_mul", "Tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::tensors_result(op_call, 0, {self, other});
 }
@@ -1829,20 +1830,20 @@ std::vector<Tensor> _foreach_mul_Tensor(const TensorList& self, TensorArg other)
 void _foreach_mul__List(const MutableTensorList& self, const TensorList& other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_mul_", "List");
   op::check_mutation(self, "aten::_foreach_mul_.List", {other});
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
 }
 
 void _foreach_mul__Tensor(const MutableTensorList& self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_mul_", "Tensor");
   op::check_mutation(self, "aten::_foreach_mul_.Tensor", {other});
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
 }
 
 std::vector<Tensor> _foreach_neg(const TensorList& self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_neg", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensors_result(op_call, 0, {self});
 }
@@ -1850,13 +1851,13 @@ std::vector<Tensor> _foreach_neg(const TensorList& self) {
 void _foreach_neg_(const MutableTensorList& self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_neg_", "");
   op::check_mutation(self, "aten::_foreach_neg_", {});
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 std::vector<Tensor> _foreach_pow_List(const TensorList& self, const TensorList& exponent) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_pow", "List");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(exponent).run();
   return op::tensors_result(op_call, 0, {self, exponent});
 }
@@ -1864,13 +1865,13 @@ std::vector<Tensor> _foreach_pow_List(const TensorList& self, const TensorList& 
 void _foreach_pow__List(const MutableTensorList& self, const TensorList& exponent) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_pow_", "List");
   op::check_mutation(self, "aten::_foreach_pow_.List", {exponent});
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(exponent).run();
 }
 
 std::vector<Tensor> _foreach_reciprocal(const TensorList& self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_reciprocal", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensors_result(op_call, 0, {self});
 }
@@ -1878,13 +1879,13 @@ std::vector<Tensor> _foreach_reciprocal(const TensorList& self) {
 void _foreach_reciprocal_(const MutableTensorList& self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_reciprocal_", "");
   op::check_mutation(self, "aten::_foreach_reciprocal_", {});
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 std::vector<Tensor> _foreach_round(const TensorList& self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_round", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensors_result(op_call, 0, {self});
 }
@@ -1892,13 +1893,13 @@ std::vector<Tensor> _foreach_round(const TensorList& self) {
 void _foreach_round_(const MutableTensorList& self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_round_", "");
   op::check_mutation(self, "aten::_foreach_round_", {});
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 std::vector<Tensor> _foreach_rsqrt(const TensorList& self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_rsqrt", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensors_result(op_call, 0, {self});
 }
@@ -1906,13 +1907,13 @@ std::vector<Tensor> _foreach_rsqrt(const TensorList& self) {
 void _foreach_rsqrt_(const MutableTensorList& self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_rsqrt_", "");
   op::check_mutation(self, "aten::_foreach_rsqrt_", {});
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 std::vector<Tensor> _foreach_sigmoid(const TensorList& self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_sigmoid", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensors_result(op_call, 0, {self});
 }
@@ -1920,13 +1921,13 @@ std::vector<Tensor> _foreach_sigmoid(const TensorList& self) {
 void _foreach_sigmoid_(const MutableTensorList& self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_sigmoid_", "");
   op::check_mutation(self, "aten::_foreach_sigmoid_", {});
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 std::vector<Tensor> _foreach_sign(const TensorList& self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_sign", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensors_result(op_call, 0, {self});
 }
@@ -1934,13 +1935,13 @@ std::vector<Tensor> _foreach_sign(const TensorList& self) {
 void _foreach_sign_(const MutableTensorList& self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_sign_", "");
   op::check_mutation(self, "aten::_foreach_sign_", {});
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 std::vector<Tensor> _foreach_sin(const TensorList& self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_sin", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensors_result(op_call, 0, {self});
 }
@@ -1948,13 +1949,13 @@ std::vector<Tensor> _foreach_sin(const TensorList& self) {
 void _foreach_sin_(const MutableTensorList& self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_sin_", "");
   op::check_mutation(self, "aten::_foreach_sin_", {});
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 std::vector<Tensor> _foreach_sinh(const TensorList& self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_sinh", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensors_result(op_call, 0, {self});
 }
@@ -1962,13 +1963,13 @@ std::vector<Tensor> _foreach_sinh(const TensorList& self) {
 void _foreach_sinh_(const MutableTensorList& self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_sinh_", "");
   op::check_mutation(self, "aten::_foreach_sinh_", {});
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 std::vector<Tensor> _foreach_sqrt(const TensorList& self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_sqrt", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensors_result(op_call, 0, {self});
 }
@@ -1976,13 +1977,13 @@ std::vector<Tensor> _foreach_sqrt(const TensorList& self) {
 void _foreach_sqrt_(const MutableTensorList& self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_sqrt_", "");
   op::check_mutation(self, "aten::_foreach_sqrt_", {});
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 std::vector<Tensor> _foreach_tan(const TensorList& self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_tan", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensors_result(op_call, 0, {self});
 }
@@ -1990,13 +1991,13 @@ std::vector<Tensor> _foreach_tan(const TensorList& self) {
 void _foreach_tan_(const MutableTensorList& self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_tan_", "");
   op::check_mutation(self, "aten::_foreach_tan_", {});
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 std::vector<Tensor> _foreach_tanh(const TensorList& self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_tanh", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensors_result(op_call, 0, {self});
 }
@@ -2004,13 +2005,13 @@ std::vector<Tensor> _foreach_tanh(const TensorList& self) {
 void _foreach_tanh_(const MutableTensorList& self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_tanh_", "");
   op::check_mutation(self, "aten::_foreach_tanh_", {});
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 std::vector<Tensor> _foreach_trunc(const TensorList& self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_trunc", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensors_result(op_call, 0, {self});
 }
@@ -2018,21 +2019,21 @@ std::vector<Tensor> _foreach_trunc(const TensorList& self) {
 void _foreach_trunc_(const MutableTensorList& self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_trunc_", "");
   op::check_mutation(self, "aten::_foreach_trunc_", {});
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 void _foreach_zero_(const MutableTensorList& self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_zero_", "");
   op::check_mutation(self, "aten::_foreach_zero_", {});
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 Tensor _functional_assert_async_msg(TensorArg self, std::string_view assert_msg,
                                     TensorArg dep_token) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_functional_assert_async", "msg");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(assert_msg).arg(dep_token).run();
   return op::tensor_result(op_call, 0, {self, dep_token});
 }
@@ -2046,7 +2047,7 @@ void _fused_adagrad_(const MutableTensorList& self, const MutableTensorList& gra
   op::check_mutation(grads, "aten::_fused_adagrad_", {grad_scale, found_inf});
   op::check_mutation(state_sums, "aten::_fused_adagrad_", {grad_scale, found_inf});
   op::check_mutation(state_steps, "aten::_fused_adagrad_", {grad_scale, found_inf});
-  op::Call op_call(op_schema);
+  op::FixedCall<11> op_call(op_schema);
   op_call.arg(self)
       .arg(grads)
       .arg(state_sums)
@@ -2073,7 +2074,7 @@ void _fused_adagrad__tensor_lr(const MutableTensorList& self, const MutableTenso
                      {state_steps, lr, grad_scale, found_inf});
   op::check_mutation(state_sums, "aten::_fused_adagrad_.tensor_lr",
                      {state_steps, lr, grad_scale, found_inf});
-  op::Call op_call(op_schema);
+  op::FixedCall<11> op_call(op_schema);
   op_call.arg(self)
       .arg(grads)
       .arg(state_sums)
@@ -2100,7 +2101,7 @@ void _fused_adam_(const MutableTensorList& self, const MutableTensorList& grads,
   op::check_mutation(exp_avgs, "aten::_fused_adam_", {state_steps, grad_scale, found_inf});
   op::check_mutation(exp_avg_sqs, "aten::_fused_adam_", {state_steps, grad_scale, found_inf});
   op::check_mutation(max_exp_avg_sqs, "aten::_fused_adam_", {state_steps, grad_scale, found_inf});
-  op::Call op_call(op_schema);
+  op::FixedCall<15> op_call(op_schema);
   op_call.arg(self)
       .arg(grads)
       .arg(exp_avgs)
@@ -2137,7 +2138,7 @@ void _fused_adam__tensor_lr(const MutableTensorList& self, const MutableTensorLi
                      {state_steps, lr, grad_scale, found_inf});
   op::check_mutation(max_exp_avg_sqs, "aten::_fused_adam_.tensor_lr",
                      {state_steps, lr, grad_scale, found_inf});
-  op::Call op_call(op_schema);
+  op::FixedCall<15> op_call(op_schema);
   op_call.arg(self)
       .arg(grads)
       .arg(exp_avgs)
@@ -2168,7 +2169,7 @@ void _fused_adamw_(const MutableTensorList& self, const MutableTensorList& grads
   op::check_mutation(exp_avgs, "aten::_fused_adamw_", {state_steps, grad_scale, found_inf});
   op::check_mutation(exp_avg_sqs, "aten::_fused_adamw_", {state_steps, grad_scale, found_inf});
   op::check_mutation(max_exp_avg_sqs, "aten::_fused_adamw_", {state_steps, grad_scale, found_inf});
-  op::Call op_call(op_schema);
+  op::FixedCall<15> op_call(op_schema);
   op_call.arg(self)
       .arg(grads)
       .arg(exp_avgs)
@@ -2206,7 +2207,7 @@ void _fused_adamw__tensor_lr(const MutableTensorList& self, const MutableTensorL
                      {state_steps, lr, grad_scale, found_inf});
   op::check_mutation(max_exp_avg_sqs, "aten::_fused_adamw_.tensor_lr",
                      {state_steps, lr, grad_scale, found_inf});
-  op::Call op_call(op_schema);
+  op::FixedCall<15> op_call(op_schema);
   op_call.arg(self)
       .arg(grads)
       .arg(exp_avgs)
@@ -2228,7 +2229,7 @@ void _fused_adamw__tensor_lr(const MutableTensorList& self, const MutableTensorL
 std::tuple<Tensor, Tensor> _fused_dropout(TensorArg self, double p,
                                           std::optional<abi::RawGenerator> generator) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_fused_dropout", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(p).arg(generator).run();
   return {op::tensor_result(op_call, 0, {self}), op::tensor_result(op_call, 1, {self})};
 }
@@ -2240,7 +2241,7 @@ std::tuple<Tensor, Tensor> _fused_moving_avg_obs_fq_helper(
     bool per_row_fake_quant, bool symmetric_quant) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::_fused_moving_avg_obs_fq_helper", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<13> op_call(op_schema);
   op_call.arg(self)
       .arg(observer_on)
       .arg(fake_quant_on)
@@ -2267,7 +2268,7 @@ std::tuple<Tensor, Tensor> _fused_rms_norm(TensorArg input, IntList normalized_s
                                            std::optional<TensorArg> weight,
                                            std::optional<double> eps) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_fused_rms_norm", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(input).arg(normalized_shape).arg(weight).arg(eps).run();
   return {op::tensor_result(op_call, 0, {input, weight}),
           op::tensor_result(op_call, 1, {input, weight})};
@@ -2278,7 +2279,7 @@ std::tuple<Tensor, Tensor> _fused_rms_norm_backward(TensorArg grad_out, TensorAr
                                                     std::optional<TensorArg> weight,
                                                     std::array<bool, 2> output_mask) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_fused_rms_norm_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(grad_out)
       .arg(input)
       .arg(normalized_shape)
@@ -2294,7 +2295,7 @@ std::int64_t _fused_sdp_choice(TensorArg query, TensorArg key, TensorArg value,
                                std::optional<TensorArg> attn_mask, double dropout_p, bool is_causal,
                                std::optional<double> scale, bool enable_gqa) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_fused_sdp_choice", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<8> op_call(op_schema);
   op_call.arg(query)
       .arg(key)
       .arg(value)
@@ -2316,7 +2317,7 @@ void _fused_sgd_(const MutableTensorList& self, const MutableTensorList& grads,
   op::check_mutation(self, "aten::_fused_sgd_", {grad_scale, found_inf});
   op::check_mutation(grads, "aten::_fused_sgd_", {grad_scale, found_inf});
   op::check_mutation(momentum_buffer_list, "aten::_fused_sgd_", {grad_scale, found_inf});
-  op::Call op_call(op_schema);
+  op::FixedCall<12> op_call(op_schema);
   op_call.arg(self)
       .arg(grads)
       .arg(momentum_buffer_list)
@@ -2342,7 +2343,7 @@ void _fused_sgd__tensor_lr(const MutableTensorList& self, const MutableTensorLis
   op::check_mutation(grads, "aten::_fused_sgd_.tensor_lr", {lr, grad_scale, found_inf});
   op::check_mutation(momentum_buffer_list, "aten::_fused_sgd_.tensor_lr",
                      {lr, grad_scale, found_inf});
-  op::Call op_call(op_schema);
+  op::FixedCall<12> op_call(op_schema);
   op_call.arg(self)
       .arg(grads)
       .arg(momentum_buffer_list)
@@ -2360,21 +2361,21 @@ void _fused_sgd__tensor_lr(const MutableTensorList& self, const MutableTensorLis
 
 TensorView _fw_primal(TensorArg self, std::int64_t level) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_fw_primal", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(level).run();
   return op::view_result(op_call, 0, self, "aten::_fw_primal");
 }
 
 Tensor _fw_primal_copy(TensorArg self, std::int64_t level) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_fw_primal_copy", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(level).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor _gather_sparse_backward(TensorArg self, std::int64_t dim, TensorArg index, TensorArg grad) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_gather_sparse_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(index).arg(grad).run();
   return op::tensor_result(op_call, 0, {self, index, grad});
 }
@@ -2383,7 +2384,7 @@ Tensor _grid_sampler_2d_cpu_fallback(TensorArg input, TensorArg grid,
                                      std::int64_t interpolation_mode, std::int64_t padding_mode,
                                      bool align_corners) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_grid_sampler_2d_cpu_fallback", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(input).arg(grid).arg(interpolation_mode).arg(padding_mode).arg(align_corners).run();
   return op::tensor_result(op_call, 0, {input, grid});
 }
@@ -2395,7 +2396,7 @@ std::tuple<Tensor, Tensor> _grid_sampler_2d_cpu_fallback_backward(TensorArg grad
                                                                   bool align_corners) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::_grid_sampler_2d_cpu_fallback_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(grad_output)
       .arg(input)
       .arg(grid)
@@ -2410,7 +2411,7 @@ std::tuple<Tensor, Tensor> _grid_sampler_2d_cpu_fallback_backward(TensorArg grad
 Tensor _grouped_mm(TensorArg self, TensorArg mat2, std::optional<TensorArg> offs,
                    std::optional<TensorArg> bias, std::optional<DType> out_dtype) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_grouped_mm", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(mat2).arg(offs).arg(bias).arg(out_dtype).run();
   return op::tensor_result(op_call, 0, {self, mat2, offs, bias});
 }
@@ -2418,14 +2419,14 @@ Tensor _grouped_mm(TensorArg self, TensorArg mat2, std::optional<TensorArg> offs
 bool _has_compatible_shallow_copy_type(TensorArg self, TensorArg from) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::_has_compatible_shallow_copy_type", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(from).run();
   return op::bool_result(op_call, 0);
 }
 
 bool _has_same_storage_numel(TensorArg self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_has_same_storage_numel", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::bool_result(op_call, 0);
 }
@@ -2434,7 +2435,7 @@ std::vector<Tensor> _histogramdd_bin_edges(TensorArg self, IntList bins,
                                            OptionalArrayRef<double> range,
                                            std::optional<TensorArg> weight, bool density) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_histogramdd_bin_edges", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(bins).arg(range).arg(weight).arg(density).run();
   return op::tensors_result(op_call, 0, {self, weight});
 }
@@ -2442,7 +2443,7 @@ std::vector<Tensor> _histogramdd_bin_edges(TensorArg self, IntList bins,
 Tensor _histogramdd_from_bin_cts(TensorArg self, IntList bins, OptionalArrayRef<double> range,
                                  std::optional<TensorArg> weight, bool density) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_histogramdd_from_bin_cts", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(bins).arg(range).arg(weight).arg(density).run();
   return op::tensor_result(op_call, 0, {self, weight});
 }
@@ -2450,7 +2451,7 @@ Tensor _histogramdd_from_bin_cts(TensorArg self, IntList bins, OptionalArrayRef<
 Tensor _histogramdd_from_bin_tensors(TensorArg self, const TensorList& bins,
                                      std::optional<TensorArg> weight, bool density) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_histogramdd_from_bin_tensors", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(bins).arg(weight).arg(density).run();
   return op::tensor_result(op_call, 0, {self, bins, weight});
 }
@@ -2458,54 +2459,54 @@ Tensor _histogramdd_from_bin_tensors(TensorArg self, const TensorList& bins,
 void _index_put_impl_(MutableTensor self, const OptionalTensorList& indices, TensorArg values,
                       bool accumulate, bool unsafe) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_index_put_impl_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(indices).arg(values).arg(accumulate).arg(unsafe).run();
 }
 
 TensorView _indices(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_indices", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::view_result(op_call, 0, self, "aten::_indices");
 }
 
 Tensor _indices_copy(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_indices_copy", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor _int_mm(TensorArg self, TensorArg mat2) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_int_mm", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(mat2).run();
   return op::tensor_result(op_call, 0, {self, mat2});
 }
 
 void _int_mm_out(TensorArg self, TensorArg mat2, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_int_mm", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(mat2).arg(out).run();
 }
 
 Tensor _is_all_true(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_is_all_true", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor _is_any_true(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_is_any_true", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 bool _is_zerotensor(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_is_zerotensor", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::bool_result(op_call, 0);
 }
@@ -2514,146 +2515,146 @@ Tensor _jagged_to_padded_dense_forward(TensorArg values, const TensorList& offse
                                        IntList max_lengths, double padding_value) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::_jagged_to_padded_dense_forward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(values).arg(offsets).arg(max_lengths).arg(padding_value).run();
   return op::tensor_result(op_call, 0, {values, offsets});
 }
 
 Tensor _lazy_clone(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_lazy_clone", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void _linalg_check_errors(TensorArg info, std::string_view api_name, bool is_matrix) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_linalg_check_errors", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(info).arg(api_name).arg(is_matrix).run();
 }
 
 std::tuple<Tensor, Tensor, Tensor> _linalg_det(TensorArg A) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_linalg_det", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(A).run();
-  return {op::tensor_result(op_call, 0, {A}), op::tensor_result(op_call, 1, {A}),
-          op::tensor_result(op_call, 2, {A})};
+  return {op::fresh_tensor_result(op_call, 0), op::fresh_tensor_result(op_call, 1),
+          op::fresh_tensor_result(op_call, 2)};
 }
 
 void _linalg_det_result(TensorArg A, MutableTensor result, MutableTensor LU, MutableTensor pivots) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_linalg_det", "result");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(A).arg(result).arg(LU).arg(pivots).run();
 }
 
 std::tuple<Tensor, Tensor> _linalg_eigh(TensorArg A, std::string_view UPLO, bool compute_v) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_linalg_eigh", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(A).arg(UPLO).arg(compute_v).run();
-  return {op::tensor_result(op_call, 0, {A}), op::tensor_result(op_call, 1, {A})};
+  return {op::fresh_tensor_result(op_call, 0), op::fresh_tensor_result(op_call, 1)};
 }
 
 void _linalg_eigh_eigenvalues(TensorArg A, std::string_view UPLO, bool compute_v,
                               MutableTensor eigenvalues, MutableTensor eigenvectors) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_linalg_eigh", "eigenvalues");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(A).arg(UPLO).arg(compute_v).arg(eigenvalues).arg(eigenvectors).run();
 }
 
 Tensor _linalg_eigvals(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_linalg_eigvals", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 std::tuple<Tensor, Tensor, Tensor, Tensor> _linalg_slogdet(TensorArg A) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_linalg_slogdet", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(A).run();
-  return {op::tensor_result(op_call, 0, {A}), op::tensor_result(op_call, 1, {A}),
-          op::tensor_result(op_call, 2, {A}), op::tensor_result(op_call, 3, {A})};
+  return {op::fresh_tensor_result(op_call, 0), op::fresh_tensor_result(op_call, 1),
+          op::fresh_tensor_result(op_call, 2), op::fresh_tensor_result(op_call, 3)};
 }
 
 void _linalg_slogdet_sign(TensorArg A, MutableTensor sign, MutableTensor logabsdet,
                           MutableTensor LU, MutableTensor pivots) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_linalg_slogdet", "sign");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(A).arg(sign).arg(logabsdet).arg(LU).arg(pivots).run();
 }
 
 std::tuple<Tensor, Tensor, Tensor, Tensor> _linalg_solve_ex(TensorArg A, TensorArg B, bool left,
                                                             bool check_errors) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_linalg_solve_ex", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(A).arg(B).arg(left).arg(check_errors).run();
-  return {op::tensor_result(op_call, 0, {A, B}), op::tensor_result(op_call, 1, {A, B}),
-          op::tensor_result(op_call, 2, {A, B}), op::tensor_result(op_call, 3, {A, B})};
+  return {op::fresh_tensor_result(op_call, 0), op::fresh_tensor_result(op_call, 1),
+          op::fresh_tensor_result(op_call, 2), op::fresh_tensor_result(op_call, 3)};
 }
 
 void _linalg_solve_ex_result(TensorArg A, TensorArg B, bool left, bool check_errors,
                              MutableTensor result, MutableTensor LU, MutableTensor pivots,
                              MutableTensor info) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_linalg_solve_ex", "result");
-  op::Call op_call(op_schema);
+  op::FixedCall<8> op_call(op_schema);
   op_call.arg(A).arg(B).arg(left).arg(check_errors).arg(result).arg(LU).arg(pivots).arg(info).run();
 }
 
 std::tuple<Tensor, Tensor, Tensor> _linalg_svd(TensorArg A, bool full_matrices, bool compute_uv,
                                                std::optional<std::string_view> driver) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_linalg_svd", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(A).arg(full_matrices).arg(compute_uv).arg(driver).run();
-  return {op::tensor_result(op_call, 0, {A}), op::tensor_result(op_call, 1, {A}),
-          op::tensor_result(op_call, 2, {A})};
+  return {op::fresh_tensor_result(op_call, 0), op::fresh_tensor_result(op_call, 1),
+          op::fresh_tensor_result(op_call, 2)};
 }
 
 void _linalg_svd_U(TensorArg A, bool full_matrices, bool compute_uv,
                    std::optional<std::string_view> driver, MutableTensor U, MutableTensor S,
                    MutableTensor Vh) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_linalg_svd", "U");
-  op::Call op_call(op_schema);
+  op::FixedCall<7> op_call(op_schema);
   op_call.arg(A).arg(full_matrices).arg(compute_uv).arg(driver).arg(U).arg(S).arg(Vh).run();
 }
 
 Tensor _log_softmax(TensorArg self, std::int64_t dim, bool half_to_float) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_log_softmax", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(half_to_float).run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 Tensor _log_softmax_backward_data(TensorArg grad_output, TensorArg output, std::int64_t dim,
                                   DType input_dtype) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_log_softmax_backward_data", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(grad_output).arg(output).arg(dim).arg(input_dtype).run();
-  return op::tensor_result(op_call, 0, {grad_output, output});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void _log_softmax_backward_data_out(TensorArg grad_output, TensorArg output, std::int64_t dim,
                                     DType input_dtype, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_log_softmax_backward_data", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(grad_output).arg(output).arg(dim).arg(input_dtype).arg(out).run();
 }
 
 void _log_softmax_out(TensorArg self, std::int64_t dim, bool half_to_float, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_log_softmax", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(half_to_float).arg(out).run();
 }
 
 Tensor _logcumsumexp(TensorArg self, std::int64_t dim) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_logcumsumexp", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(dim).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void _logcumsumexp_out(TensorArg self, std::int64_t dim, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_logcumsumexp", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(out).run();
 }
 
@@ -2661,7 +2662,7 @@ std::tuple<Tensor, Tensor, Tensor, Tensor, Tensor, Tensor> _lstm_mps(
     TensorArg input, const TensorList& hx, const TensorList& params, bool has_biases,
     std::int64_t num_layers, double dropout, bool train, bool bidirectional, bool batch_first) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_lstm_mps", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<9> op_call(op_schema);
   op_call.arg(input)
       .arg(hx)
       .arg(params)
@@ -2682,7 +2683,7 @@ std::tuple<Tensor, Tensor, Tensor, Tensor, Tensor, Tensor> _lstm_mps(
 
 std::tuple<Tensor, Tensor, Tensor> _lu_with_info(TensorArg self, bool pivot, bool check_errors) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_lu_with_info", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(pivot).arg(check_errors).run();
   return {op::tensor_result(op_call, 0, {self}), op::tensor_result(op_call, 1, {self}),
           op::tensor_result(op_call, 2, {self})};
@@ -2692,21 +2693,21 @@ Tensor _make_dep_token(std::optional<DType> dtype, std::optional<Layout> layout,
                        std::optional<Device> device, std::optional<bool> pin_memory,
                        std::optional<MemoryFormat> memory_format) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_make_dep_token", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(dtype).arg(layout).arg(device).arg(pin_memory).arg(memory_format).run();
   return op::tensor_result(op_call, 0, {});
 }
 
 TensorView _make_dual(TensorArg primal, TensorArg tangent, std::int64_t level) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_make_dual", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(primal).arg(tangent).arg(level).run();
   return op::view_result(op_call, 0, primal, "aten::_make_dual");
 }
 
 Tensor _make_dual_copy(TensorArg primal, TensorArg tangent, std::int64_t level) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_make_dual_copy", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(primal).arg(tangent).arg(level).run();
   return op::tensor_result(op_call, 0, {primal, tangent});
 }
@@ -2715,7 +2716,7 @@ Tensor _make_per_channel_quantized_tensor(TensorArg self, TensorArg scale, Tenso
                                           std::int64_t axis) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::_make_per_channel_quantized_tensor", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(scale).arg(zero_point).arg(axis).run();
   return op::tensor_result(op_call, 0, {self, scale, zero_point});
 }
@@ -2723,14 +2724,14 @@ Tensor _make_per_channel_quantized_tensor(TensorArg self, TensorArg scale, Tenso
 Tensor _make_per_tensor_quantized_tensor(TensorArg self, double scale, std::int64_t zero_point) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::_make_per_tensor_quantized_tensor", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(scale).arg(zero_point).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor _masked_scale(TensorArg self, TensorArg mask, double scale) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_masked_scale", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(mask).arg(scale).run();
   return op::tensor_result(op_call, 0, {self, mask});
 }
@@ -2738,7 +2739,7 @@ Tensor _masked_scale(TensorArg self, TensorArg mask, double scale) {
 Tensor _masked_softmax(TensorArg self, TensorArg mask, std::optional<std::int64_t> dim,
                        std::optional<std::int64_t> mask_type) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_masked_softmax", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(mask).arg(dim).arg(mask_type).run();
   return op::tensor_result(op_call, 0, {self, mask});
 }
@@ -2746,7 +2747,7 @@ Tensor _masked_softmax(TensorArg self, TensorArg mask, std::optional<std::int64_
 Tensor _masked_softmax_backward(TensorArg grad_output, TensorArg output, TensorArg mask,
                                 std::optional<std::int64_t> dim) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_masked_softmax_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(grad_output).arg(output).arg(mask).arg(dim).run();
   return op::tensor_result(op_call, 0, {grad_output, output, mask});
 }
@@ -2755,35 +2756,35 @@ Tensor _mixed_dtypes_linear(TensorArg input, TensorArg weight, TensorArg scale,
                             std::optional<TensorArg> bias,
                             std::optional<std::string_view> activation) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_mixed_dtypes_linear", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(input).arg(weight).arg(scale).arg(bias).arg(activation).run();
   return op::tensor_result(op_call, 0, {input, weight, scale, bias});
 }
 
 Tensor _mkldnn_reshape(TensorArg self, IntList shape) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_mkldnn_reshape", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(shape).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor _mkldnn_transpose(TensorArg self, std::int64_t dim0, std::int64_t dim1) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_mkldnn_transpose", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dim0).arg(dim1).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void _mkldnn_transpose_(MutableTensor self, std::int64_t dim0, std::int64_t dim1) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_mkldnn_transpose_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dim0).arg(dim1).run();
 }
 
 Tensor _mps_convolution(TensorArg self, TensorArg weight, std::optional<TensorArg> bias,
                         IntList padding, IntList stride, IntList dilation, std::int64_t groups) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_mps_convolution", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<7> op_call(op_schema);
   op_call.arg(self).arg(weight).arg(bias).arg(padding).arg(stride).arg(dilation).arg(groups).run();
   return op::tensor_result(op_call, 0, {self, weight, bias});
 }
@@ -2792,7 +2793,7 @@ Tensor _mps_convolution_transpose(TensorArg self, TensorArg weight, IntList padd
                                   IntList output_padding, IntList stride, IntList dilation,
                                   std::int64_t groups) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_mps_convolution_transpose", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<7> op_call(op_schema);
   op_call.arg(self)
       .arg(weight)
       .arg(padding)
@@ -2809,7 +2810,7 @@ std::tuple<Tensor, Tensor, Tensor> _native_batch_norm_legit(
     MutableTensor running_mean, MutableTensor running_var, bool training, double momentum,
     double eps) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_native_batch_norm_legit", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<8> op_call(op_schema);
   op_call.arg(input)
       .arg(weight)
       .arg(bias)
@@ -2829,7 +2830,7 @@ std::tuple<Tensor, Tensor, Tensor> _native_batch_norm_legit_no_stats(
     double momentum, double eps) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::_native_batch_norm_legit", "no_stats");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(input).arg(weight).arg(bias).arg(training).arg(momentum).arg(eps).run();
   return {op::tensor_result(op_call, 0, {input, weight, bias}),
           op::tensor_result(op_call, 1, {input, weight, bias}),
@@ -2842,7 +2843,7 @@ void _native_batch_norm_legit_no_stats_out(TensorArg input, std::optional<Tensor
                                            MutableTensor save_mean, MutableTensor save_invstd) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::_native_batch_norm_legit", "no_stats_out");
-  op::Call op_call(op_schema);
+  op::FixedCall<9> op_call(op_schema);
   op_call.arg(input)
       .arg(weight)
       .arg(bias)
@@ -2860,7 +2861,7 @@ std::tuple<Tensor, Tensor, Tensor> _native_batch_norm_legit_no_training(
     TensorArg running_mean, TensorArg running_var, double momentum, double eps) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::_native_batch_norm_legit_no_training", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<7> op_call(op_schema);
   op_call.arg(input)
       .arg(weight)
       .arg(bias)

@@ -3,6 +3,7 @@
 // include/flash_powder/ops/aten.h.
 #include "flash_powder/ops/aten.h"
 
+#include "../direct_routes.h"
 #include "flash_powder/abi/dispatch.h"
 #include "flash_powder/abi/schema.h"
 
@@ -16,7 +17,7 @@ void _native_batch_norm_legit_out(TensorArg input, std::optional<TensorArg> weig
                                   double eps, MutableTensor out, MutableTensor save_mean,
                                   MutableTensor save_invstd) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_native_batch_norm_legit", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<11> op_call(op_schema);
   op_call.arg(input)
       .arg(weight)
       .arg(bias)
@@ -37,7 +38,7 @@ std::tuple<Tensor, Tensor> _native_multi_head_attention(
     std::optional<TensorArg> mask, bool need_weights, bool average_attn_weights,
     std::optional<std::int64_t> mask_type) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_native_multi_head_attention", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<13> op_call(op_schema);
   op_call.arg(query)
       .arg(key)
       .arg(value)
@@ -60,14 +61,14 @@ std::tuple<Tensor, Tensor> _native_multi_head_attention(
 
 TensorView _neg_view(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_neg_view", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::view_result(op_call, 0, self, "aten::_neg_view");
 }
 
 Tensor _neg_view_copy(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_neg_view_copy", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
@@ -75,7 +76,7 @@ Tensor _neg_view_copy(TensorArg self) {
 std::tuple<Tensor, Tensor> _nested_compute_contiguous_strides_offsets(TensorArg nested_size) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::_nested_compute_contiguous_strides_offsets", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(nested_size).run();
   return {op::tensor_result(op_call, 0, {nested_size}),
           op::tensor_result(op_call, 1, {nested_size})};
@@ -84,7 +85,7 @@ std::tuple<Tensor, Tensor> _nested_compute_contiguous_strides_offsets(TensorArg 
 Tensor _nested_from_padded(TensorArg padded, TensorArg cpu_nested_shape_example,
                            bool fuse_transform_0213) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_nested_from_padded", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(padded).arg(cpu_nested_shape_example).arg(fuse_transform_0213).run();
   return op::tensor_result(op_call, 0, {padded, cpu_nested_shape_example});
 }
@@ -92,7 +93,7 @@ Tensor _nested_from_padded(TensorArg padded, TensorArg cpu_nested_shape_example,
 Tensor _nested_from_padded_and_nested_example(TensorArg padded, TensorArg nt_example) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::_nested_from_padded_and_nested_example", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(padded).arg(nt_example).run();
   return op::tensor_result(op_call, 0, {padded, nt_example});
 }
@@ -102,7 +103,7 @@ Tensor _nested_from_padded_tensor(TensorArg padded, TensorArg offsets, TensorArg
                                   std::optional<TensorArg> max_seqlen,
                                   std::optional<std::int64_t> sum_S) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_nested_from_padded_tensor", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<7> op_call(op_schema);
   op_call.arg(padded)
       .arg(offsets)
       .arg(dummy)
@@ -116,56 +117,56 @@ Tensor _nested_from_padded_tensor(TensorArg padded, TensorArg offsets, TensorArg
 
 Tensor _nested_get_jagged_dummy(TensorArg any) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_nested_get_jagged_dummy", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(any).run();
   return op::tensor_result(op_call, 0, {any});
 }
 
 Tensor _nested_get_lengths(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_nested_get_lengths", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor _nested_get_max_seqlen(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_nested_get_max_seqlen", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor _nested_get_min_seqlen(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_nested_get_min_seqlen", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor _nested_get_offsets(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_nested_get_offsets", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 std::int64_t _nested_get_ragged_idx(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_nested_get_ragged_idx", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::int_result(op_call, 0);
 }
 
 TensorView _nested_get_values(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_nested_get_values", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::view_result(op_call, 0, self, "aten::_nested_get_values");
 }
 
 Tensor _nested_get_values_copy(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_nested_get_values_copy", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
@@ -173,21 +174,21 @@ Tensor _nested_get_values_copy(TensorArg self) {
 Tensor _nested_select_backward(TensorArg grad_output, TensorArg self, std::int64_t dim,
                                std::int64_t index) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_nested_select_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(grad_output).arg(self).arg(dim).arg(index).run();
   return op::tensor_result(op_call, 0, {grad_output, self});
 }
 
 Tensor _nested_sum_backward(TensorArg grad, TensorArg self, OptionalIntList dim, bool keepdim) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_nested_sum_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(grad).arg(self).arg(dim).arg(keepdim).run();
   return op::tensor_result(op_call, 0, {grad, self});
 }
 
 Tensor _nested_tensor_from_mask(TensorArg t, TensorArg mask, bool mask_check) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_nested_tensor_from_mask", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(t).arg(mask).arg(mask_check).run();
   return op::tensor_result(op_call, 0, {t, mask});
 }
@@ -195,7 +196,7 @@ Tensor _nested_tensor_from_mask(TensorArg t, TensorArg mask, bool mask_check) {
 bool _nested_tensor_from_mask_left_aligned(TensorArg t, TensorArg mask) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::_nested_tensor_from_mask_left_aligned", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(t).arg(mask).run();
   return op::bool_result(op_call, 0);
 }
@@ -205,14 +206,14 @@ Tensor _nested_tensor_from_tensor_list(const TensorList& list, std::optional<DTy
                                        std::optional<bool> pin_memory) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::_nested_tensor_from_tensor_list", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(list).arg(dtype).arg(layout).arg(device).arg(pin_memory).run();
   return op::tensor_result(op_call, 0, {list});
 }
 
 Tensor _nested_tensor_size(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_nested_tensor_size", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
@@ -220,7 +221,7 @@ Tensor _nested_tensor_size(TensorArg self) {
 Tensor _nested_tensor_softmax_with_shape(TensorArg self, TensorArg query) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::_nested_tensor_softmax_with_shape", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(query).run();
   return op::tensor_result(op_call, 0, {self, query});
 }
@@ -228,14 +229,14 @@ Tensor _nested_tensor_softmax_with_shape(TensorArg self, TensorArg query) {
 Tensor _nested_tensor_storage_offsets(TensorArg self) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::_nested_tensor_storage_offsets", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor _nested_tensor_strides(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_nested_tensor_strides", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
@@ -243,7 +244,7 @@ Tensor _nested_tensor_strides(TensorArg self) {
 TensorView _nested_view_from_buffer(TensorArg self, TensorArg nested_size, TensorArg nested_strides,
                                     TensorArg offsets) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_nested_view_from_buffer", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(nested_size).arg(nested_strides).arg(offsets).run();
   return op::view_result(op_call, 0, self, "aten::_nested_view_from_buffer");
 }
@@ -251,7 +252,7 @@ TensorView _nested_view_from_buffer(TensorArg self, TensorArg nested_size, Tenso
 Tensor _nested_view_from_buffer_copy(TensorArg self, TensorArg nested_size,
                                      TensorArg nested_strides, TensorArg offsets) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_nested_view_from_buffer_copy", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(nested_size).arg(nested_strides).arg(offsets).run();
   return op::tensor_result(op_call, 0, {self, nested_size, nested_strides, offsets});
 }
@@ -261,7 +262,7 @@ TensorView _nested_view_from_jagged(TensorArg self, TensorArg offsets, TensorArg
                                     std::optional<TensorArg> min_seqlen,
                                     std::optional<TensorArg> max_seqlen) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_nested_view_from_jagged", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<7> op_call(op_schema);
   op_call.arg(self)
       .arg(offsets)
       .arg(dummy)
@@ -278,7 +279,7 @@ Tensor _nested_view_from_jagged_copy(TensorArg self, TensorArg offsets, TensorAr
                                      std::optional<TensorArg> min_seqlen,
                                      std::optional<TensorArg> max_seqlen) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_nested_view_from_jagged_copy", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<7> op_call(op_schema);
   op_call.arg(self)
       .arg(offsets)
       .arg(dummy)
@@ -294,14 +295,14 @@ Tensor _new_zeros_with_same_feature_meta(TensorArg self, TensorArg other,
                                          std::int64_t self_num_batch_dims) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::_new_zeros_with_same_feature_meta", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(self_num_batch_dims).run();
   return op::tensor_result(op_call, 0, {self, other});
 }
 
 bool _nnpack_available() {
   static const abi::Schema& op_schema = abi::find_schema("aten::_nnpack_available", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<0> op_call(op_schema);
   op_call.run();
   return op::bool_result(op_call, 0);
 }
@@ -309,14 +310,14 @@ bool _nnpack_available() {
 Tensor _nnpack_spatial_convolution(TensorArg input, TensorArg weight, std::optional<TensorArg> bias,
                                    IntList padding, IntList stride) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_nnpack_spatial_convolution", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(input).arg(weight).arg(bias).int_list(padding, 2).int_list(stride, 2).run();
   return op::tensor_result(op_call, 0, {input, weight, bias});
 }
 
 std::int64_t _nnz(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_nnz", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::int_result(op_call, 0);
 }
@@ -324,7 +325,7 @@ std::int64_t _nnz(TensorArg self) {
 std::tuple<Tensor, Tensor> _pack_padded_sequence(TensorArg input, TensorArg lengths,
                                                  bool batch_first) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_pack_padded_sequence", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(input).arg(lengths).arg(batch_first).run();
   return {op::tensor_result(op_call, 0, {input, lengths}),
           op::tensor_result(op_call, 1, {input, lengths})};
@@ -334,21 +335,21 @@ Tensor _pack_padded_sequence_backward(TensorArg grad, IntList input_size, Tensor
                                       bool batch_first) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::_pack_padded_sequence_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(grad).arg(input_size).arg(batch_sizes).arg(batch_first).run();
   return op::tensor_result(op_call, 0, {grad, batch_sizes});
 }
 
 Tensor _pad_circular(TensorArg self, IntList pad) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_pad_circular", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(pad).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor _pad_enum(TensorArg self, IntList pad, std::int64_t mode, std::optional<double> value) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_pad_enum", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(pad).arg(mode).arg(value).run();
   return op::tensor_result(op_call, 0, {self});
 }
@@ -357,61 +358,61 @@ Tensor _padded_dense_to_jagged_forward(TensorArg dense, const TensorList& offset
                                        std::optional<std::int64_t> total_L) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::_padded_dense_to_jagged_forward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(dense).arg(offsets).arg(total_L).run();
   return op::tensor_result(op_call, 0, {dense, offsets});
 }
 
 Tensor _pdist_backward(TensorArg grad, TensorArg self, double p, TensorArg pdist) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_pdist_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(grad).arg(self).arg(p).arg(pdist).run();
   return op::tensor_result(op_call, 0, {grad, self, pdist});
 }
 
 Tensor _pdist_forward(TensorArg self, double p) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_pdist_forward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(p).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor _philox_key_fold_in(TensorArg key, std::int64_t data) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_philox_key_fold_in", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(key).arg(data).run();
   return op::tensor_result(op_call, 0, {key});
 }
 
 Tensor _philox_key_split(TensorArg key, std::int64_t num_splits) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_philox_key_split", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(key).arg(num_splits).run();
   return op::tensor_result(op_call, 0, {key});
 }
 
 void _philox_normal_(MutableTensor self, TensorArg key, double mean, double std_) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_philox_normal_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(key).arg(mean).arg(std_).run();
 }
 
 void _philox_uniform_(MutableTensor self, TensorArg key, double low, double high) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_philox_uniform_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(key).arg(low).arg(high).run();
 }
 
 Tensor _pin_memory(TensorArg self, std::optional<Device> device) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_pin_memory", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(device).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor _prelu_kernel(TensorArg self, TensorArg weight) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_prelu_kernel", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(weight).run();
   return op::tensor_result(op_call, 0, {self, weight});
 }
@@ -419,7 +420,7 @@ Tensor _prelu_kernel(TensorArg self, TensorArg weight) {
 std::tuple<Tensor, Tensor> _prelu_kernel_backward(TensorArg grad_output, TensorArg self,
                                                   TensorArg weight) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_prelu_kernel_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(grad_output).arg(self).arg(weight).run();
   return {op::tensor_result(op_call, 0, {grad_output, self, weight}),
           op::tensor_result(op_call, 1, {grad_output, self, weight})};
@@ -427,62 +428,62 @@ std::tuple<Tensor, Tensor> _prelu_kernel_backward(TensorArg grad_output, TensorA
 
 void _print(std::string_view s) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_print", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(s).run();
 }
 
 void _propagate_xla_data(TensorArg input, TensorArg output) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_propagate_xla_data", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(input).arg(output).run();
 }
 
 Tensor _remove_batch_dim(TensorArg self, std::int64_t level, std::int64_t batch_size,
                          std::int64_t out_dim) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_remove_batch_dim", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(level).arg(batch_size).arg(out_dim).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 TensorView _reshape_alias(TensorArg self, IntList size, IntList stride) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_reshape_alias", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(size).arg(stride).run();
   return op::view_result(op_call, 0, self, "aten::_reshape_alias");
 }
 
 Tensor _reshape_alias_copy(TensorArg self, IntList size, IntList stride) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_reshape_alias_copy", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(size).arg(stride).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor _reshape_copy(TensorArg self, IntList size) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_reshape_copy", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(size).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor _reshape_from_tensor(TensorArg self, TensorArg shape) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_reshape_from_tensor", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(shape).run();
   return op::tensor_result(op_call, 0, {self, shape});
 }
 
 void _resize_output_(MutableTensor self, IntList size, Device device) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_resize_output_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(size).arg(device).run();
 }
 
 std::tuple<Tensor, Tensor> _rowwise_prune(TensorArg weight, TensorArg mask,
                                           DType compressed_indices_dtype) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_rowwise_prune", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(weight).arg(mask).arg(compressed_indices_dtype).run();
   return {op::tensor_result(op_call, 0, {weight, mask}),
           op::tensor_result(op_call, 1, {weight, mask})};
@@ -490,21 +491,21 @@ std::tuple<Tensor, Tensor> _rowwise_prune(TensorArg weight, TensorArg mask,
 
 Tensor _safe_softmax(TensorArg self, std::int64_t dim, std::optional<DType> dtype) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_safe_softmax", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(dtype).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor _sample_dirichlet(TensorArg self, std::optional<abi::RawGenerator> generator) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_sample_dirichlet", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(generator).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor _saturate_weight_to_fp16(TensorArg weight) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_saturate_weight_to_fp16", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(weight).run();
   return op::tensor_result(op_call, 0, {weight});
 }
@@ -515,7 +516,7 @@ std::tuple<Tensor, Tensor> _scaled_dot_product_attention_math(
     std::optional<double> scale, bool enable_gqa) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::_scaled_dot_product_attention_math", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<9> op_call(op_schema);
   op_call.arg(query)
       .arg(key)
       .arg(value)
@@ -536,7 +537,7 @@ std::tuple<Tensor, Tensor> _scaled_dot_product_attention_math_for_mps(
     std::optional<double> scale, bool enable_gqa) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::_scaled_dot_product_attention_math_for_mps", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<9> op_call(op_schema);
   op_call.arg(query)
       .arg(key)
       .arg(value)
@@ -558,7 +559,7 @@ std::tuple<Tensor, Tensor, Tensor> _scaled_dot_product_cudnn_attention_backward(
     double dropout_p, bool is_causal, std::optional<double> scale) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::_scaled_dot_product_cudnn_attention_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<16> op_call(op_schema);
   op_call.arg(grad_out)
       .arg(query)
       .arg(key)
@@ -592,7 +593,7 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> _scaled_dot_product_efficient_attenti
     bool compute_log_sumexp, double dropout_p, bool is_causal, std::optional<double> scale) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::_scaled_dot_product_efficient_attention", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<8> op_call(op_schema);
   op_call.arg(query)
       .arg(key)
       .arg(value)
@@ -615,7 +616,7 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> _scaled_dot_product_efficient_attenti
     std::optional<double> scale) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::_scaled_dot_product_efficient_attention_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<13> op_call(op_schema);
   op_call.arg(grad_out_)
       .arg(query)
       .arg(key)
@@ -652,7 +653,7 @@ std::tuple<Tensor, Tensor, Tensor> _scaled_dot_product_flash_attention_backward(
     TensorArg philox_offset, std::optional<double> scale) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::_scaled_dot_product_flash_attention_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<15> op_call(op_schema);
   op_call.arg(grad_out)
       .arg(query)
       .arg(key)
@@ -685,7 +686,7 @@ std::tuple<Tensor, Tensor> _scaled_dot_product_flash_attention_for_cpu(
     std::optional<TensorArg> attn_mask, std::optional<double> scale) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::_scaled_dot_product_flash_attention_for_cpu", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<7> op_call(op_schema);
   op_call.arg(query)
       .arg(key)
       .arg(value)
@@ -704,7 +705,7 @@ std::tuple<Tensor, Tensor, Tensor> _scaled_dot_product_flash_attention_for_cpu_b
     std::optional<double> scale) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::_scaled_dot_product_flash_attention_for_cpu_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<10> op_call(op_schema);
   op_call.arg(grad_out)
       .arg(query)
       .arg(key)
@@ -729,7 +730,7 @@ _scaled_dot_product_fused_attention_overrideable_backward(
     TensorArg philox_seed, TensorArg philox_offset, std::optional<double> scale) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::_scaled_dot_product_fused_attention_overrideable_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<17> op_call(op_schema);
   op_call.arg(grad_out)
       .arg(query)
       .arg(key)
@@ -767,7 +768,7 @@ Tensor _scaled_grouped_mm(TensorArg self, TensorArg mat2, TensorArg scale_a, Ten
                           std::optional<TensorArg> scale_result, std::optional<DType> out_dtype,
                           bool use_fast_accum) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_scaled_grouped_mm", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<9> op_call(op_schema);
   op_call.arg(self)
       .arg(mat2)
       .arg(scale_a)
@@ -787,7 +788,7 @@ Tensor _scaled_grouped_mm_v2(TensorArg self, TensorArg mat2, const TensorList& s
                              std::optional<TensorArg> bias, std::optional<DType> out_dtype,
                              IntList contraction_dim, bool use_fast_accum) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_scaled_grouped_mm_v2", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<13> op_call(op_schema);
   op_call.arg(self)
       .arg(mat2)
       .arg(scale_a)
@@ -809,7 +810,7 @@ Tensor _scaled_mm(TensorArg self, TensorArg mat2, TensorArg scale_a, TensorArg s
                   std::optional<TensorArg> bias, std::optional<TensorArg> scale_result,
                   std::optional<DType> out_dtype, bool use_fast_accum) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_scaled_mm", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<8> op_call(op_schema);
   op_call.arg(self)
       .arg(mat2)
       .arg(scale_a)
@@ -826,7 +827,7 @@ void _scaled_mm_out(TensorArg self, TensorArg mat2, TensorArg scale_a, TensorArg
                     std::optional<TensorArg> bias, std::optional<TensorArg> scale_result,
                     std::optional<DType> out_dtype, bool use_fast_accum, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_scaled_mm", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<9> op_call(op_schema);
   op_call.arg(self)
       .arg(mat2)
       .arg(scale_a)
@@ -844,7 +845,7 @@ Tensor _scaled_mm_v2(TensorArg self, TensorArg mat2, const TensorList& scale_a, 
                      IntList swizzle_b, std::optional<TensorArg> bias,
                      std::optional<DType> out_dtype, IntList contraction_dim, bool use_fast_accum) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_scaled_mm_v2", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<12> op_call(op_schema);
   op_call.arg(self)
       .arg(mat2)
       .arg(scale_a)
@@ -867,7 +868,7 @@ void _scaled_mm_v2_out(TensorArg self, TensorArg mat2, const TensorList& scale_a
                        std::optional<DType> out_dtype, IntList contraction_dim, bool use_fast_accum,
                        MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_scaled_mm_v2", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<13> op_call(op_schema);
   op_call.arg(self)
       .arg(mat2)
       .arg(scale_a)
@@ -888,7 +889,7 @@ Tensor _segment_reduce_backward(TensorArg grad, TensorArg output, TensorArg data
                                 std::string_view reduce, std::optional<TensorArg> lengths,
                                 std::optional<TensorArg> offsets, std::int64_t axis) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_segment_reduce_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<8> op_call(op_schema);
   op_call.arg(grad)
       .arg(output)
       .arg(data)
@@ -903,7 +904,7 @@ Tensor _segment_reduce_backward(TensorArg grad, TensorArg output, TensorArg data
 
 Tensor _shape_as_tensor(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_shape_as_tensor", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
@@ -914,7 +915,7 @@ void _slow_conv2d_backward_grad_input(TensorArg grad_output, TensorArg self, Ten
                                       MutableTensor grad_bias) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::_slow_conv2d_backward", "grad_input");
-  op::Call op_call(op_schema);
+  op::FixedCall<9> op_call(op_schema);
   op_call.arg(grad_output)
       .arg(self)
       .arg(weight)
@@ -932,7 +933,7 @@ std::tuple<Tensor, Tensor, Tensor> _slow_conv2d_backward_output_mask(
     IntList padding, std::array<bool, 3> output_mask) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::_slow_conv2d_backward", "output_mask");
-  op::Call op_call(op_schema);
+  op::FixedCall<7> op_call(op_schema);
   op_call.arg(grad_output)
       .arg(self)
       .arg(weight)
@@ -949,7 +950,7 @@ std::tuple<Tensor, Tensor, Tensor> _slow_conv2d_backward_output_mask(
 Tensor _slow_conv2d_forward(TensorArg self, TensorArg weight, IntList kernel_size,
                             std::optional<TensorArg> bias, IntList stride, IntList padding) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_slow_conv2d_forward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(self)
       .arg(weight)
       .int_list(kernel_size, 2)
@@ -964,7 +965,7 @@ void _slow_conv2d_forward_output(TensorArg self, TensorArg weight, IntList kerne
                                  std::optional<TensorArg> bias, IntList stride, IntList padding,
                                  MutableTensor output) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_slow_conv2d_forward", "output");
-  op::Call op_call(op_schema);
+  op::FixedCall<7> op_call(op_schema);
   op_call.arg(self)
       .arg(weight)
       .int_list(kernel_size, 2)
@@ -979,7 +980,7 @@ std::tuple<Tensor, Tensor> _sobol_engine_draw(TensorArg quasi, std::int64_t n, T
                                               std::int64_t dimension, std::int64_t num_generated,
                                               std::optional<DType> dtype) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_sobol_engine_draw", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(quasi).arg(n).arg(sobolstate).arg(dimension).arg(num_generated).arg(dtype).run();
   return {op::tensor_result(op_call, 0, {quasi, sobolstate}),
           op::tensor_result(op_call, 1, {quasi, sobolstate})};
@@ -988,61 +989,61 @@ std::tuple<Tensor, Tensor> _sobol_engine_draw(TensorArg quasi, std::int64_t n, T
 void _sobol_engine_ff_(MutableTensor self, std::int64_t n, TensorArg sobolstate,
                        std::int64_t dimension, std::int64_t num_generated) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_sobol_engine_ff_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(n).arg(sobolstate).arg(dimension).arg(num_generated).run();
 }
 
 void _sobol_engine_initialize_state_(MutableTensor self, std::int64_t dimension) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::_sobol_engine_initialize_state_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(dimension).run();
 }
 
 void _sobol_engine_scramble_(MutableTensor self, TensorArg ltm, std::int64_t dimension) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_sobol_engine_scramble_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(ltm).arg(dimension).run();
 }
 
 Tensor _softmax(TensorArg self, std::int64_t dim, bool half_to_float) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_softmax", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(half_to_float).run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 Tensor _softmax_backward_data(TensorArg grad_output, TensorArg output, std::int64_t dim,
                               DType input_dtype) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_softmax_backward_data", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(grad_output).arg(output).arg(dim).arg(input_dtype).run();
-  return op::tensor_result(op_call, 0, {grad_output, output});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void _softmax_backward_data_out(TensorArg grad_output, TensorArg output, std::int64_t dim,
                                 DType input_dtype, MutableTensor grad_input) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_softmax_backward_data", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(grad_output).arg(output).arg(dim).arg(input_dtype).arg(grad_input).run();
 }
 
 void _softmax_out(TensorArg self, std::int64_t dim, bool half_to_float, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_softmax", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(half_to_float).arg(out).run();
 }
 
 TensorView _sparse_broadcast_to(TensorArg self, IntList size) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_sparse_broadcast_to", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(size).run();
   return op::view_result(op_call, 0, self, "aten::_sparse_broadcast_to");
 }
 
 Tensor _sparse_broadcast_to_copy(TensorArg self, IntList size) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_sparse_broadcast_to_copy", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(size).run();
   return op::tensor_result(op_call, 0, {self});
 }
@@ -1052,7 +1053,7 @@ Tensor _sparse_bsc_tensor_unsafe(TensorArg ccol_indices, TensorArg row_indices, 
                                  std::optional<Layout> layout, std::optional<Device> device,
                                  std::optional<bool> pin_memory) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_sparse_bsc_tensor_unsafe", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<8> op_call(op_schema);
   op_call.arg(ccol_indices)
       .arg(row_indices)
       .arg(values)
@@ -1070,7 +1071,7 @@ Tensor _sparse_bsr_tensor_unsafe(TensorArg crow_indices, TensorArg col_indices, 
                                  std::optional<Layout> layout, std::optional<Device> device,
                                  std::optional<bool> pin_memory) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_sparse_bsr_tensor_unsafe", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<8> op_call(op_schema);
   op_call.arg(crow_indices)
       .arg(col_indices)
       .arg(values)
@@ -1089,7 +1090,7 @@ Tensor _sparse_compressed_tensor_unsafe(TensorArg compressed_indices, TensorArg 
                                         std::optional<bool> pin_memory) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::_sparse_compressed_tensor_unsafe", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<8> op_call(op_schema);
   op_call.arg(compressed_indices)
       .arg(plain_indices)
       .arg(values)
@@ -1109,7 +1110,7 @@ Tensor _sparse_compressed_tensor_with_dims(std::int64_t nnz, std::int64_t dense_
                                            std::optional<bool> pin_memory) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::_sparse_compressed_tensor_with_dims", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<9> op_call(op_schema);
   op_call.arg(nnz)
       .arg(dense_dim)
       .arg(size)
@@ -1128,7 +1129,7 @@ Tensor _sparse_coo_tensor_unsafe(TensorArg indices, TensorArg values, IntList si
                                  std::optional<Device> device, std::optional<bool> pin_memory,
                                  std::optional<bool> is_coalesced) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_sparse_coo_tensor_unsafe", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<8> op_call(op_schema);
   op_call.arg(indices)
       .arg(values)
       .arg(size)
@@ -1145,7 +1146,7 @@ Tensor _sparse_coo_tensor_with_dims(std::int64_t sparse_dim, std::int64_t dense_
                                     std::optional<DType> dtype, std::optional<Layout> layout,
                                     std::optional<Device> device, std::optional<bool> pin_memory) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_sparse_coo_tensor_with_dims", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<7> op_call(op_schema);
   op_call.arg(sparse_dim)
       .arg(dense_dim)
       .arg(size)
@@ -1166,7 +1167,7 @@ Tensor _sparse_coo_tensor_with_dims_and_tensors(std::int64_t sparse_dim, std::in
                                                 std::optional<bool> is_coalesced) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::_sparse_coo_tensor_with_dims_and_tensors", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<10> op_call(op_schema);
   op_call.arg(sparse_dim)
       .arg(dense_dim)
       .arg(size)
@@ -1186,7 +1187,7 @@ Tensor _sparse_csc_tensor_unsafe(TensorArg ccol_indices, TensorArg row_indices, 
                                  std::optional<Layout> layout, std::optional<Device> device,
                                  std::optional<bool> pin_memory) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_sparse_csc_tensor_unsafe", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<8> op_call(op_schema);
   op_call.arg(ccol_indices)
       .arg(row_indices)
       .arg(values)
@@ -1202,7 +1203,7 @@ Tensor _sparse_csc_tensor_unsafe(TensorArg ccol_indices, TensorArg row_indices, 
 Tensor _sparse_csr_prod_dim_dtype(TensorArg self, IntList dim, bool keepdim,
                                   std::optional<DType> dtype) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_sparse_csr_prod", "dim_dtype");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(keepdim).arg(dtype).run();
   return op::tensor_result(op_call, 0, {self});
 }
@@ -1210,7 +1211,7 @@ Tensor _sparse_csr_prod_dim_dtype(TensorArg self, IntList dim, bool keepdim,
 Tensor _sparse_csr_sum_dim_dtype(TensorArg self, IntList dim, bool keepdim,
                                  std::optional<DType> dtype) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_sparse_csr_sum", "dim_dtype");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(keepdim).arg(dtype).run();
   return op::tensor_result(op_call, 0, {self});
 }
@@ -1220,7 +1221,7 @@ Tensor _sparse_csr_tensor_unsafe(TensorArg crow_indices, TensorArg col_indices, 
                                  std::optional<Layout> layout, std::optional<Device> device,
                                  std::optional<bool> pin_memory) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_sparse_csr_tensor_unsafe", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<8> op_call(op_schema);
   op_call.arg(crow_indices)
       .arg(col_indices)
       .arg(values)
@@ -1235,7 +1236,7 @@ Tensor _sparse_csr_tensor_unsafe(TensorArg crow_indices, TensorArg col_indices, 
 
 Tensor _sparse_log_softmax(TensorArg self, std::int64_t dim, bool half_to_float) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_sparse_log_softmax", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(half_to_float).run();
   return op::tensor_result(op_call, 0, {self});
 }
@@ -1244,35 +1245,35 @@ Tensor _sparse_log_softmax_backward_data(TensorArg grad_output, TensorArg output
                                          TensorArg self) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::_sparse_log_softmax_backward_data", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(grad_output).arg(output).arg(dim).arg(self).run();
   return op::tensor_result(op_call, 0, {grad_output, output, self});
 }
 
 Tensor _sparse_log_softmax_int(TensorArg self, std::int64_t dim, std::optional<DType> dtype) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_sparse_log_softmax", "int");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(dtype).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor _sparse_mask_projection(TensorArg self, TensorArg mask, bool accumulate_matches) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_sparse_mask_projection", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(mask).arg(accumulate_matches).run();
   return op::tensor_result(op_call, 0, {self, mask});
 }
 
 Tensor _sparse_mm(TensorArg sparse, TensorArg dense) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_sparse_mm", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(sparse).arg(dense).run();
   return op::tensor_result(op_call, 0, {sparse, dense});
 }
 
 Tensor _sparse_mm_reduce(TensorArg sparse, TensorArg dense, std::string_view reduce) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_sparse_mm", "reduce");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(sparse).arg(dense).arg(reduce).run();
   return op::tensor_result(op_call, 0, {sparse, dense});
 }
@@ -1280,7 +1281,7 @@ Tensor _sparse_mm_reduce(TensorArg sparse, TensorArg dense, std::string_view red
 std::tuple<Tensor, Tensor> _sparse_mm_reduce_impl(TensorArg self, TensorArg other,
                                                   std::string_view reduce) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_sparse_mm_reduce_impl", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(reduce).run();
   return {op::tensor_result(op_call, 0, {self, other}),
           op::tensor_result(op_call, 1, {self, other})};
@@ -1293,7 +1294,7 @@ std::tuple<Tensor, Tensor> _sparse_mm_reduce_impl_backward(TensorArg self, Tenso
                                                            std::array<bool, 2> output_mask) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::_sparse_mm_reduce_impl_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(self).arg(grad_out).arg(weight).arg(reduce).arg(arg_out).bool_list(output_mask).run();
   return {op::tensor_result(op_call, 0, {self, grad_out, weight, arg_out}),
           op::tensor_result(op_call, 1, {self, grad_out, weight, arg_out})};
@@ -1301,7 +1302,7 @@ std::tuple<Tensor, Tensor> _sparse_mm_reduce_impl_backward(TensorArg self, Tenso
 
 std::tuple<Tensor, Tensor> _sparse_semi_structured_apply(TensorArg input, TensorArg thread_masks) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_sparse_semi_structured_apply", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(input).arg(thread_masks).run();
   return {op::tensor_result(op_call, 0, {input, thread_masks}),
           op::tensor_result(op_call, 1, {input, thread_masks})};
@@ -1310,7 +1311,7 @@ std::tuple<Tensor, Tensor> _sparse_semi_structured_apply(TensorArg input, Tensor
 Tensor _sparse_semi_structured_apply_dense(TensorArg input, TensorArg thread_masks) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::_sparse_semi_structured_apply_dense", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(input).arg(thread_masks).run();
   return op::tensor_result(op_call, 0, {input, thread_masks});
 }
@@ -1321,7 +1322,7 @@ Tensor _sparse_semi_structured_linear(TensorArg input, TensorArg weight, TensorA
                                       std::optional<DType> out_dtype) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::_sparse_semi_structured_linear", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(input).arg(weight).arg(meta).arg(bias).arg(activation).arg(out_dtype).run();
   return op::tensor_result(op_call, 0, {input, weight, meta, bias});
 }
@@ -1329,7 +1330,7 @@ Tensor _sparse_semi_structured_linear(TensorArg input, TensorArg weight, TensorA
 Tensor _sparse_semi_structured_mm(TensorArg mat1, TensorArg mat1_meta, TensorArg mat2,
                                   std::optional<DType> out_dtype) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_sparse_semi_structured_mm", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(mat1).arg(mat1_meta).arg(mat2).arg(out_dtype).run();
   return op::tensor_result(op_call, 0, {mat1, mat1_meta, mat2});
 }
@@ -1337,7 +1338,7 @@ Tensor _sparse_semi_structured_mm(TensorArg mat1, TensorArg mat1_meta, TensorArg
 std::tuple<Tensor, Tensor, Tensor, Tensor, Tensor> _sparse_semi_structured_tile(
     TensorArg input, std::string_view algorithm, bool use_cutlass) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_sparse_semi_structured_tile", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(input).arg(algorithm).arg(use_cutlass).run();
   return {op::tensor_result(op_call, 0, {input}), op::tensor_result(op_call, 1, {input}),
           op::tensor_result(op_call, 2, {input}), op::tensor_result(op_call, 3, {input}),
@@ -1346,7 +1347,7 @@ std::tuple<Tensor, Tensor, Tensor, Tensor, Tensor> _sparse_semi_structured_tile(
 
 Tensor _sparse_softmax(TensorArg self, std::int64_t dim, bool half_to_float) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_sparse_softmax", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(half_to_float).run();
   return op::tensor_result(op_call, 0, {self});
 }
@@ -1354,56 +1355,56 @@ Tensor _sparse_softmax(TensorArg self, std::int64_t dim, bool half_to_float) {
 Tensor _sparse_softmax_backward_data(TensorArg grad_output, TensorArg output, std::int64_t dim,
                                      TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_sparse_softmax_backward_data", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(grad_output).arg(output).arg(dim).arg(self).run();
   return op::tensor_result(op_call, 0, {grad_output, output, self});
 }
 
 Tensor _sparse_softmax_int(TensorArg self, std::int64_t dim, std::optional<DType> dtype) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_sparse_softmax", "int");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(dtype).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor _sparse_sparse_matmul(TensorArg self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_sparse_sparse_matmul", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::tensor_result(op_call, 0, {self, other});
 }
 
 Tensor _sparse_sum(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_sparse_sum", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor _sparse_sum_backward(TensorArg grad, TensorArg self, IntList dim) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_sparse_sum_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(grad).arg(self).arg(dim).run();
   return op::tensor_result(op_call, 0, {grad, self});
 }
 
 Tensor _sparse_sum_dim(TensorArg self, IntList dim) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_sparse_sum", "dim");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(dim).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor _sparse_sum_dim_dtype(TensorArg self, IntList dim, DType dtype) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_sparse_sum", "dim_dtype");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(dtype).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor _sparse_sum_dtype(TensorArg self, DType dtype) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_sparse_sum", "dtype");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(dtype).run();
   return op::tensor_result(op_call, 0, {self});
 }
@@ -1411,55 +1412,55 @@ Tensor _sparse_sum_dtype(TensorArg self, DType dtype) {
 Tensor _spdiags(TensorArg diagonals, TensorArg offsets, IntList shape,
                 std::optional<Layout> layout) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_spdiags", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(diagonals).arg(offsets).arg(shape).arg(layout).run();
   return op::tensor_result(op_call, 0, {diagonals, offsets});
 }
 
 Tensor _spsolve(TensorArg A, TensorArg B, bool left) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_spsolve", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(A).arg(B).arg(left).run();
   return op::tensor_result(op_call, 0, {A, B});
 }
 
 Tensor _stack(const TensorList& tensors, std::int64_t dim) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_stack", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(tensors).arg(dim).run();
   return op::tensor_result(op_call, 0, {tensors});
 }
 
 void _stack_out(const TensorList& tensors, std::int64_t dim, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_stack", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(tensors).arg(dim).arg(out).run();
 }
 
 Tensor _standard_gamma(TensorArg self, std::optional<abi::RawGenerator> generator) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_standard_gamma", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(generator).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor _standard_gamma_grad(TensorArg self, TensorArg output) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_standard_gamma_grad", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(output).run();
   return op::tensor_result(op_call, 0, {self, output});
 }
 
 Tensor _test_ambiguous_defaults_a(TensorArg dummy, std::int64_t a, std::int64_t b) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_test_ambiguous_defaults", "a");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(dummy).arg(a).arg(b).run();
   return op::tensor_result(op_call, 0, {dummy});
 }
 
 Tensor _test_ambiguous_defaults_b(TensorArg dummy, std::int64_t a, std::string_view b) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_test_ambiguous_defaults", "b");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(dummy).arg(a).arg(b).run();
   return op::tensor_result(op_call, 0, {dummy});
 }
@@ -1467,7 +1468,7 @@ Tensor _test_ambiguous_defaults_b(TensorArg dummy, std::int64_t a, std::string_v
 Tensor _test_autograd_multiple_dispatch_fullcoverage(TensorArg self) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::_test_autograd_multiple_dispatch", "fullcoverage");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
@@ -1475,7 +1476,7 @@ Tensor _test_autograd_multiple_dispatch_fullcoverage(TensorArg self) {
 Tensor _test_autograd_multiple_dispatch_ntonly(TensorArg self, bool b) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::_test_autograd_multiple_dispatch", "ntonly");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(b).run();
   return op::tensor_result(op_call, 0, {self});
 }
@@ -1483,7 +1484,7 @@ Tensor _test_autograd_multiple_dispatch_ntonly(TensorArg self, bool b) {
 TensorView _test_autograd_multiple_dispatch_view(TensorArg self) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::_test_autograd_multiple_dispatch_view", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::view_result(op_call, 0, self, "aten::_test_autograd_multiple_dispatch_view");
 }
@@ -1491,63 +1492,63 @@ TensorView _test_autograd_multiple_dispatch_view(TensorArg self) {
 Tensor _test_autograd_multiple_dispatch_view_copy(TensorArg self) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::_test_autograd_multiple_dispatch_view_copy", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor _test_check_tensor(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_test_check_tensor", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor _test_functorch_fallback(TensorArg self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_test_functorch_fallback", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::tensor_result(op_call, 0, {self, other});
 }
 
 Tensor _test_optional_filled_intlist(TensorArg values, OptionalIntList addends) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_test_optional_filled_intlist", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(values).int_list(addends, 2).run();
   return op::tensor_result(op_call, 0, {values});
 }
 
 Tensor _test_optional_floatlist(TensorArg values, OptionalArrayRef<double> addends) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_test_optional_floatlist", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(values).arg(addends).run();
   return op::tensor_result(op_call, 0, {values});
 }
 
 Tensor _test_optional_intlist(TensorArg values, OptionalIntList addends) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_test_optional_intlist", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(values).arg(addends).run();
   return op::tensor_result(op_call, 0, {values});
 }
 
 Tensor _test_parallel_materialize(TensorArg self, std::int64_t num_parallel, bool skip_first) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_test_parallel_materialize", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(num_parallel).arg(skip_first).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor _test_string_default(TensorArg dummy, std::string_view a, std::string_view b) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_test_string_default", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(dummy).arg(a).arg(b).run();
   return op::tensor_result(op_call, 0, {dummy});
 }
 
 Tensor _test_warn_in_autograd(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_test_warn_in_autograd", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
@@ -1557,7 +1558,7 @@ std::tuple<Tensor, Tensor, Tensor, Tensor, Tensor> _thnn_differentiable_gru_cell
     std::optional<TensorArg> input_bias, std::optional<TensorArg> hidden_bias) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::_thnn_differentiable_gru_cell_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(grad_hy)
       .arg(input_gates)
       .arg(hidden_gates)
@@ -1583,7 +1584,7 @@ std::tuple<Tensor, Tensor, Tensor, Tensor, Tensor> _thnn_differentiable_lstm_cel
     std::optional<TensorArg> hidden_bias, TensorArg cx, TensorArg cy) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::_thnn_differentiable_lstm_cell_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<8> op_call(op_schema);
   op_call.arg(grad_hy)
       .arg(grad_cy)
       .arg(input_gates)
@@ -1614,7 +1615,7 @@ std::tuple<Tensor, Tensor> _thnn_fused_gru_cell(TensorArg input_gates, TensorArg
                                                 TensorArg hx, std::optional<TensorArg> input_bias,
                                                 std::optional<TensorArg> hidden_bias) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_thnn_fused_gru_cell", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(input_gates).arg(hidden_gates).arg(hx).arg(input_bias).arg(hidden_bias).run();
   return {op::tensor_result(op_call, 0, {input_gates, hidden_gates, hx, input_bias, hidden_bias}),
           op::tensor_result(op_call, 1, {input_gates, hidden_gates, hx, input_bias, hidden_bias})};
@@ -1623,7 +1624,7 @@ std::tuple<Tensor, Tensor> _thnn_fused_gru_cell(TensorArg input_gates, TensorArg
 std::tuple<Tensor, Tensor, Tensor, Tensor, Tensor> _thnn_fused_gru_cell_backward(
     TensorArg grad_hy, TensorArg workspace, bool has_bias) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_thnn_fused_gru_cell_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(grad_hy).arg(workspace).arg(has_bias).run();
   return {op::tensor_result(op_call, 0, {grad_hy, workspace}),
           op::tensor_result(op_call, 1, {grad_hy, workspace}),
@@ -1637,7 +1638,7 @@ std::tuple<Tensor, Tensor, Tensor> _thnn_fused_lstm_cell(TensorArg input_gates,
                                                          std::optional<TensorArg> input_bias,
                                                          std::optional<TensorArg> hidden_bias) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_thnn_fused_lstm_cell", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(input_gates).arg(hidden_gates).arg(cx).arg(input_bias).arg(hidden_bias).run();
   return {op::tensor_result(op_call, 0, {input_gates, hidden_gates, cx, input_bias, hidden_bias}),
           op::tensor_result(op_call, 1, {input_gates, hidden_gates, cx, input_bias, hidden_bias}),
@@ -1649,7 +1650,7 @@ std::tuple<Tensor, Tensor, Tensor, Tensor, Tensor> _thnn_fused_lstm_cell_backwar
     TensorArg workspace, bool has_bias) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::_thnn_fused_lstm_cell_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(grad_hy).arg(grad_cy).arg(cx).arg(cy).arg(workspace).arg(has_bias).run();
   return {op::tensor_result(op_call, 0, {grad_hy, grad_cy, cx, cy, workspace}),
           op::tensor_result(op_call, 1, {grad_hy, grad_cy, cx, cy, workspace}),
@@ -1663,7 +1664,7 @@ std::tuple<Tensor, Tensor, Tensor> _thnn_fused_lstm_cell_backward_impl(
     TensorArg workspace, bool has_bias) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::_thnn_fused_lstm_cell_backward_impl", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(grad_hy).arg(grad_cy).arg(cx).arg(cy).arg(workspace).arg(has_bias).run();
   return {op::tensor_result(op_call, 0, {grad_hy, grad_cy, cx, cy, workspace}),
           op::tensor_result(op_call, 1, {grad_hy, grad_cy, cx, cy, workspace}),
@@ -1674,7 +1675,7 @@ Tensor _to_copy(TensorArg self, std::optional<DType> dtype, std::optional<Layout
                 std::optional<Device> device, std::optional<bool> pin_memory, bool non_blocking,
                 std::optional<MemoryFormat> memory_format) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_to_copy", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<7> op_call(op_schema);
   op_call.arg(self)
       .arg(dtype)
       .arg(layout)
@@ -1688,14 +1689,14 @@ Tensor _to_copy(TensorArg self, std::optional<DType> dtype, std::optional<Layout
 
 std::vector<Tensor> _to_cpu(const TensorList& tensors) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_to_cpu", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(tensors).run();
   return op::tensors_result(op_call, 0, {tensors});
 }
 
 Tensor _to_dense(TensorArg self, std::optional<DType> dtype, std::optional<bool> masked_grad) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_to_dense", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dtype).arg(masked_grad).run();
   return op::tensor_result(op_call, 0, {self});
 }
@@ -1703,49 +1704,49 @@ Tensor _to_dense(TensorArg self, std::optional<DType> dtype, std::optional<bool>
 Tensor _to_sparse(TensorArg self, std::optional<Layout> layout, OptionalIntList blocksize,
                   std::optional<std::int64_t> dense_dim) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_to_sparse", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(layout).int_list(blocksize, 2).arg(dense_dim).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor _to_sparse_bsc(TensorArg self, IntList blocksize, std::optional<std::int64_t> dense_dim) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_to_sparse_bsc", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).int_list(blocksize, 2).arg(dense_dim).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor _to_sparse_bsr(TensorArg self, IntList blocksize, std::optional<std::int64_t> dense_dim) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_to_sparse_bsr", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).int_list(blocksize, 2).arg(dense_dim).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor _to_sparse_csc(TensorArg self, std::optional<std::int64_t> dense_dim) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_to_sparse_csc", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(dense_dim).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor _to_sparse_csr(TensorArg self, std::optional<std::int64_t> dense_dim) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_to_sparse_csr", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(dense_dim).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 std::tuple<Tensor, Tensor> _to_sparse_semi_structured(TensorArg dense) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_to_sparse_semi_structured", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(dense).run();
   return {op::tensor_result(op_call, 0, {dense}), op::tensor_result(op_call, 1, {dense})};
 }
 
 Tensor _to_sparse_sparse_dim(TensorArg self, std::int64_t sparse_dim) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_to_sparse", "sparse_dim");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(sparse_dim).run();
   return op::tensor_result(op_call, 0, {self});
 }
@@ -1753,7 +1754,7 @@ Tensor _to_sparse_sparse_dim(TensorArg self, std::int64_t sparse_dim) {
 std::tuple<Tensor, Tensor, Tensor> _transform_bias_rescale_qkv(TensorArg qkv, TensorArg qkv_bias,
                                                                std::int64_t num_heads) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_transform_bias_rescale_qkv", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(qkv).arg(qkv_bias).arg(num_heads).run();
   return {op::tensor_result(op_call, 0, {qkv, qkv_bias}),
           op::tensor_result(op_call, 1, {qkv, qkv_bias}),
@@ -1768,7 +1769,7 @@ Tensor _transformer_encoder_layer_fwd(
     TensorArg ffn_bias_2, std::optional<TensorArg> mask, std::optional<std::int64_t> mask_type) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::_transformer_encoder_layer_fwd", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<20> op_call(op_schema);
   op_call.arg(src)
       .arg(embed_dim)
       .arg(num_heads)
@@ -1799,7 +1800,7 @@ Tensor _transformer_encoder_layer_fwd(
 Tensor _trilinear(TensorArg i1, TensorArg i2, TensorArg i3, IntList expand1, IntList expand2,
                   IntList expand3, IntList sumdim, std::int64_t unroll_dim) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_trilinear", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<8> op_call(op_schema);
   op_call.arg(i1)
       .arg(i2)
       .arg(i3)
@@ -1817,7 +1818,7 @@ Tensor _triton_multi_head_attention(TensorArg query, TensorArg key, TensorArg va
                                     TensorArg qkv_weight, TensorArg qkv_bias, TensorArg proj_weight,
                                     TensorArg proj_bias, std::optional<TensorArg> mask) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_triton_multi_head_attention", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<10> op_call(op_schema);
   op_call.arg(query)
       .arg(key)
       .arg(value)
@@ -1835,14 +1836,14 @@ Tensor _triton_multi_head_attention(TensorArg query, TensorArg key, TensorArg va
 
 Tensor _triton_scaled_dot_attention(TensorArg q, TensorArg k, TensorArg v, double dropout_p) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_triton_scaled_dot_attention", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(q).arg(k).arg(v).arg(dropout_p).run();
   return op::tensor_result(op_call, 0, {q, k, v});
 }
 
 std::tuple<Tensor, Tensor> _unique(TensorArg self, bool sorted, bool return_inverse) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_unique", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(sorted).arg(return_inverse).run();
   return {op::tensor_result(op_call, 0, {self}), op::tensor_result(op_call, 1, {self})};
 }
@@ -1850,7 +1851,7 @@ std::tuple<Tensor, Tensor> _unique(TensorArg self, bool sorted, bool return_inve
 std::tuple<Tensor, Tensor, Tensor> _unique2(TensorArg self, bool sorted, bool return_inverse,
                                             bool return_counts) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_unique2", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(sorted).arg(return_inverse).arg(return_counts).run();
   return {op::tensor_result(op_call, 0, {self}), op::tensor_result(op_call, 1, {self}),
           op::tensor_result(op_call, 2, {self})};
@@ -1858,7 +1859,7 @@ std::tuple<Tensor, Tensor, Tensor> _unique2(TensorArg self, bool sorted, bool re
 
 std::tuple<TensorView, Tensor> _unpack_dual(TensorArg dual, std::int64_t level) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_unpack_dual", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(dual).arg(level).run();
   return {op::view_result(op_call, 0, dual, "aten::_unpack_dual"),
           op::tensor_result(op_call, 1, {dual})};
@@ -1866,7 +1867,7 @@ std::tuple<TensorView, Tensor> _unpack_dual(TensorArg dual, std::int64_t level) 
 
 Tensor _unsafe_index_Tensor(TensorArg self, const OptionalTensorList& indices) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_unsafe_index", "Tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(indices).run();
   return op::tensor_result(op_call, 0, {self, indices});
 }
@@ -1874,7 +1875,7 @@ Tensor _unsafe_index_Tensor(TensorArg self, const OptionalTensorList& indices) {
 Tensor _unsafe_index_put(TensorArg self, const OptionalTensorList& indices, TensorArg values,
                          bool accumulate) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_unsafe_index_put", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(indices).arg(values).arg(accumulate).run();
   return op::tensor_result(op_call, 0, {self, indices, values});
 }
@@ -1883,14 +1884,14 @@ Tensor _unsafe_masked_index_put_accumulate(TensorArg self, TensorArg mask,
                                            const OptionalTensorList& indices, TensorArg values) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::_unsafe_masked_index_put_accumulate", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(mask).arg(indices).arg(values).run();
   return op::tensor_result(op_call, 0, {self, mask, indices, values});
 }
 
 Tensor _unsafe_view(TensorArg self, IntList size) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_unsafe_view", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(size).run();
   return op::tensor_result(op_call, 0, {self});
 }
@@ -1898,9 +1899,9 @@ Tensor _unsafe_view(TensorArg self, IntList size) {
 Tensor _upsample_bicubic2d_aa(TensorArg self, IntList output_size, bool align_corners,
                               std::optional<double> scales_h, std::optional<double> scales_w) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_upsample_bicubic2d_aa", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).int_list(output_size, 2).arg(align_corners).arg(scales_h).arg(scales_w).run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 Tensor _upsample_bicubic2d_aa_backward(TensorArg grad_output, IntList output_size,
@@ -1909,7 +1910,7 @@ Tensor _upsample_bicubic2d_aa_backward(TensorArg grad_output, IntList output_siz
                                        std::optional<double> scales_w) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::_upsample_bicubic2d_aa_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(grad_output)
       .int_list(output_size, 2)
       .int_list(input_size, 4)
@@ -1917,7 +1918,7 @@ Tensor _upsample_bicubic2d_aa_backward(TensorArg grad_output, IntList output_siz
       .arg(scales_h)
       .arg(scales_w)
       .run();
-  return op::tensor_result(op_call, 0, {grad_output});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void _upsample_bicubic2d_aa_backward_grad_input(TensorArg grad_output, IntList output_size,
@@ -1927,7 +1928,7 @@ void _upsample_bicubic2d_aa_backward_grad_input(TensorArg grad_output, IntList o
                                                 MutableTensor grad_input) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::_upsample_bicubic2d_aa_backward", "grad_input");
-  op::Call op_call(op_schema);
+  op::FixedCall<7> op_call(op_schema);
   op_call.arg(grad_output)
       .int_list(output_size, 2)
       .int_list(input_size, 4)
@@ -1942,7 +1943,7 @@ void _upsample_bicubic2d_aa_out(TensorArg self, IntList output_size, bool align_
                                 std::optional<double> scales_h, std::optional<double> scales_w,
                                 MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_upsample_bicubic2d_aa", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(self)
       .int_list(output_size, 2)
       .arg(align_corners)
@@ -1955,7 +1956,7 @@ void _upsample_bicubic2d_aa_out(TensorArg self, IntList output_size, bool align_
 Tensor _upsample_bicubic2d_aa_vec(TensorArg input, OptionalIntList output_size, bool align_corners,
                                   OptionalArrayRef<double> scale_factors) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_upsample_bicubic2d_aa", "vec");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(input).arg(output_size).arg(align_corners).arg(scale_factors).run();
   return op::tensor_result(op_call, 0, {input});
 }
@@ -1963,9 +1964,9 @@ Tensor _upsample_bicubic2d_aa_vec(TensorArg input, OptionalIntList output_size, 
 Tensor _upsample_bilinear2d_aa(TensorArg self, IntList output_size, bool align_corners,
                                std::optional<double> scales_h, std::optional<double> scales_w) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_upsample_bilinear2d_aa", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).int_list(output_size, 2).arg(align_corners).arg(scales_h).arg(scales_w).run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 Tensor _upsample_bilinear2d_aa_backward(TensorArg grad_output, IntList output_size,
@@ -1974,7 +1975,7 @@ Tensor _upsample_bilinear2d_aa_backward(TensorArg grad_output, IntList output_si
                                         std::optional<double> scales_w) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::_upsample_bilinear2d_aa_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(grad_output)
       .int_list(output_size, 2)
       .int_list(input_size, 4)
@@ -1982,7 +1983,7 @@ Tensor _upsample_bilinear2d_aa_backward(TensorArg grad_output, IntList output_si
       .arg(scales_h)
       .arg(scales_w)
       .run();
-  return op::tensor_result(op_call, 0, {grad_output});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void _upsample_bilinear2d_aa_backward_grad_input(TensorArg grad_output, IntList output_size,
@@ -1992,7 +1993,7 @@ void _upsample_bilinear2d_aa_backward_grad_input(TensorArg grad_output, IntList 
                                                  MutableTensor grad_input) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::_upsample_bilinear2d_aa_backward", "grad_input");
-  op::Call op_call(op_schema);
+  op::FixedCall<7> op_call(op_schema);
   op_call.arg(grad_output)
       .int_list(output_size, 2)
       .int_list(input_size, 4)
@@ -2007,7 +2008,7 @@ void _upsample_bilinear2d_aa_out(TensorArg self, IntList output_size, bool align
                                  std::optional<double> scales_h, std::optional<double> scales_w,
                                  MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_upsample_bilinear2d_aa", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(self)
       .int_list(output_size, 2)
       .arg(align_corners)
@@ -2020,7 +2021,7 @@ void _upsample_bilinear2d_aa_out(TensorArg self, IntList output_size, bool align
 Tensor _upsample_bilinear2d_aa_vec(TensorArg input, OptionalIntList output_size, bool align_corners,
                                    OptionalArrayRef<double> scale_factors) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_upsample_bilinear2d_aa", "vec");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(input).arg(output_size).arg(align_corners).arg(scale_factors).run();
   return op::tensor_result(op_call, 0, {input});
 }
@@ -2028,9 +2029,9 @@ Tensor _upsample_bilinear2d_aa_vec(TensorArg input, OptionalIntList output_size,
 Tensor _upsample_lanczos2d_aa(TensorArg self, IntList output_size, bool align_corners,
                               std::optional<double> scales_h, std::optional<double> scales_w) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_upsample_lanczos2d_aa", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).int_list(output_size, 2).arg(align_corners).arg(scales_h).arg(scales_w).run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 Tensor _upsample_lanczos2d_aa_backward(TensorArg grad_output, IntList output_size,
@@ -2039,7 +2040,7 @@ Tensor _upsample_lanczos2d_aa_backward(TensorArg grad_output, IntList output_siz
                                        std::optional<double> scales_w) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::_upsample_lanczos2d_aa_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(grad_output)
       .int_list(output_size, 2)
       .int_list(input_size, 4)
@@ -2047,7 +2048,7 @@ Tensor _upsample_lanczos2d_aa_backward(TensorArg grad_output, IntList output_siz
       .arg(scales_h)
       .arg(scales_w)
       .run();
-  return op::tensor_result(op_call, 0, {grad_output});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void _upsample_lanczos2d_aa_backward_grad_input(TensorArg grad_output, IntList output_size,
@@ -2057,7 +2058,7 @@ void _upsample_lanczos2d_aa_backward_grad_input(TensorArg grad_output, IntList o
                                                 MutableTensor grad_input) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::_upsample_lanczos2d_aa_backward", "grad_input");
-  op::Call op_call(op_schema);
+  op::FixedCall<7> op_call(op_schema);
   op_call.arg(grad_output)
       .int_list(output_size, 2)
       .int_list(input_size, 4)
@@ -2072,7 +2073,7 @@ void _upsample_lanczos2d_aa_out(TensorArg self, IntList output_size, bool align_
                                 std::optional<double> scales_h, std::optional<double> scales_w,
                                 MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_upsample_lanczos2d_aa", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(self)
       .int_list(output_size, 2)
       .arg(align_corners)
@@ -2085,7 +2086,7 @@ void _upsample_lanczos2d_aa_out(TensorArg self, IntList output_size, bool align_
 Tensor _upsample_lanczos2d_aa_vec(TensorArg input, OptionalIntList output_size, bool align_corners,
                                   OptionalArrayRef<double> scale_factors) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_upsample_lanczos2d_aa", "vec");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(input).arg(output_size).arg(align_corners).arg(scale_factors).run();
   return op::tensor_result(op_call, 0, {input});
 }
@@ -2093,18 +2094,18 @@ Tensor _upsample_lanczos2d_aa_vec(TensorArg input, OptionalIntList output_size, 
 Tensor _upsample_nearest_exact1d(TensorArg self, IntList output_size,
                                  std::optional<double> scales) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_upsample_nearest_exact1d", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(output_size).arg(scales).run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 Tensor _upsample_nearest_exact1d_backward(TensorArg grad_output, IntList output_size,
                                           IntList input_size, std::optional<double> scales) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::_upsample_nearest_exact1d_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(grad_output).arg(output_size).int_list(input_size, 3).arg(scales).run();
-  return op::tensor_result(op_call, 0, {grad_output});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void _upsample_nearest_exact1d_backward_grad_input(TensorArg grad_output, IntList output_size,
@@ -2112,7 +2113,7 @@ void _upsample_nearest_exact1d_backward_grad_input(TensorArg grad_output, IntLis
                                                    MutableTensor grad_input) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::_upsample_nearest_exact1d_backward", "grad_input");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(grad_output)
       .arg(output_size)
       .int_list(input_size, 3)
@@ -2124,14 +2125,14 @@ void _upsample_nearest_exact1d_backward_grad_input(TensorArg grad_output, IntLis
 void _upsample_nearest_exact1d_out(TensorArg self, IntList output_size,
                                    std::optional<double> scales, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_upsample_nearest_exact1d", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(output_size).arg(scales).arg(out).run();
 }
 
 Tensor _upsample_nearest_exact1d_vec(TensorArg input, OptionalIntList output_size,
                                      OptionalArrayRef<double> scale_factors) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_upsample_nearest_exact1d", "vec");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(input).arg(output_size).arg(scale_factors).run();
   return op::tensor_result(op_call, 0, {input});
 }
@@ -2139,9 +2140,9 @@ Tensor _upsample_nearest_exact1d_vec(TensorArg input, OptionalIntList output_siz
 Tensor _upsample_nearest_exact2d(TensorArg self, IntList output_size,
                                  std::optional<double> scales_h, std::optional<double> scales_w) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_upsample_nearest_exact2d", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).int_list(output_size, 2).arg(scales_h).arg(scales_w).run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 Tensor _upsample_nearest_exact2d_backward(TensorArg grad_output, IntList output_size,
@@ -2149,14 +2150,14 @@ Tensor _upsample_nearest_exact2d_backward(TensorArg grad_output, IntList output_
                                           std::optional<double> scales_w) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::_upsample_nearest_exact2d_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(grad_output)
       .int_list(output_size, 2)
       .int_list(input_size, 4)
       .arg(scales_h)
       .arg(scales_w)
       .run();
-  return op::tensor_result(op_call, 0, {grad_output});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void _upsample_nearest_exact2d_backward_grad_input(TensorArg grad_output, IntList output_size,
@@ -2166,7 +2167,7 @@ void _upsample_nearest_exact2d_backward_grad_input(TensorArg grad_output, IntLis
                                                    MutableTensor grad_input) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::_upsample_nearest_exact2d_backward", "grad_input");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(grad_output)
       .int_list(output_size, 2)
       .int_list(input_size, 4)
@@ -2180,14 +2181,14 @@ void _upsample_nearest_exact2d_out(TensorArg self, IntList output_size,
                                    std::optional<double> scales_h, std::optional<double> scales_w,
                                    MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_upsample_nearest_exact2d", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).int_list(output_size, 2).arg(scales_h).arg(scales_w).arg(out).run();
 }
 
 Tensor _upsample_nearest_exact2d_vec(TensorArg input, OptionalIntList output_size,
                                      OptionalArrayRef<double> scale_factors) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_upsample_nearest_exact2d", "vec");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(input).arg(output_size).arg(scale_factors).run();
   return op::tensor_result(op_call, 0, {input});
 }
@@ -2196,9 +2197,9 @@ Tensor _upsample_nearest_exact3d(TensorArg self, IntList output_size,
                                  std::optional<double> scales_d, std::optional<double> scales_h,
                                  std::optional<double> scales_w) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_upsample_nearest_exact3d", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).int_list(output_size, 3).arg(scales_d).arg(scales_h).arg(scales_w).run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 Tensor _upsample_nearest_exact3d_backward(TensorArg grad_output, IntList output_size,
@@ -2207,7 +2208,7 @@ Tensor _upsample_nearest_exact3d_backward(TensorArg grad_output, IntList output_
                                           std::optional<double> scales_w) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::_upsample_nearest_exact3d_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(grad_output)
       .int_list(output_size, 3)
       .int_list(input_size, 5)
@@ -2215,7 +2216,7 @@ Tensor _upsample_nearest_exact3d_backward(TensorArg grad_output, IntList output_
       .arg(scales_h)
       .arg(scales_w)
       .run();
-  return op::tensor_result(op_call, 0, {grad_output});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void _upsample_nearest_exact3d_backward_grad_input(
@@ -2223,7 +2224,7 @@ void _upsample_nearest_exact3d_backward_grad_input(
     std::optional<double> scales_h, std::optional<double> scales_w, MutableTensor grad_input) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::_upsample_nearest_exact3d_backward", "grad_input");
-  op::Call op_call(op_schema);
+  op::FixedCall<7> op_call(op_schema);
   op_call.arg(grad_output)
       .int_list(output_size, 3)
       .int_list(input_size, 5)
@@ -2238,7 +2239,7 @@ void _upsample_nearest_exact3d_out(TensorArg self, IntList output_size,
                                    std::optional<double> scales_d, std::optional<double> scales_h,
                                    std::optional<double> scales_w, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_upsample_nearest_exact3d", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(self)
       .int_list(output_size, 3)
       .arg(scales_d)
@@ -2251,7 +2252,7 @@ void _upsample_nearest_exact3d_out(TensorArg self, IntList output_size,
 Tensor _upsample_nearest_exact3d_vec(TensorArg input, OptionalIntList output_size,
                                      OptionalArrayRef<double> scale_factors) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_upsample_nearest_exact3d", "vec");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(input).arg(output_size).arg(scale_factors).run();
   return op::tensor_result(op_call, 0, {input});
 }
@@ -2259,7 +2260,7 @@ Tensor _upsample_nearest_exact3d_vec(TensorArg input, OptionalIntList output_siz
 bool _use_cudnn_ctc_loss(TensorArg log_probs, TensorArg targets, IntList input_lengths,
                          IntList target_lengths, std::int64_t blank) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_use_cudnn_ctc_loss", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(log_probs).arg(targets).arg(input_lengths).arg(target_lengths).arg(blank).run();
   return op::bool_result(op_call, 0);
 }
@@ -2267,14 +2268,14 @@ bool _use_cudnn_ctc_loss(TensorArg log_probs, TensorArg targets, IntList input_l
 bool _use_cudnn_ctc_loss_Tensor(TensorArg log_probs, TensorArg targets, TensorArg input_lengths,
                                 TensorArg target_lengths, std::int64_t blank) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_use_cudnn_ctc_loss", "Tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(log_probs).arg(targets).arg(input_lengths).arg(target_lengths).arg(blank).run();
   return op::bool_result(op_call, 0);
 }
 
 bool _use_cudnn_rnn_flatten_weight() {
   static const abi::Schema& op_schema = abi::find_schema("aten::_use_cudnn_rnn_flatten_weight", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<0> op_call(op_schema);
   op_call.run();
   return op::bool_result(op_call, 0);
 }
@@ -2282,7 +2283,7 @@ bool _use_cudnn_rnn_flatten_weight() {
 bool _use_miopen_ctc_loss(TensorArg log_probs, TensorArg targets, IntList input_lengths,
                           IntList target_lengths, std::int64_t blank) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_use_miopen_ctc_loss", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(log_probs).arg(targets).arg(input_lengths).arg(target_lengths).arg(blank).run();
   return op::bool_result(op_call, 0);
 }
@@ -2290,7 +2291,7 @@ bool _use_miopen_ctc_loss(TensorArg log_probs, TensorArg targets, IntList input_
 bool _use_miopen_ctc_loss_Tensor(TensorArg log_probs, TensorArg targets, TensorArg input_lengths,
                                  TensorArg target_lengths, std::int64_t blank) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_use_miopen_ctc_loss", "Tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(log_probs).arg(targets).arg(input_lengths).arg(target_lengths).arg(blank).run();
   return op::bool_result(op_call, 0);
 }
@@ -2300,7 +2301,7 @@ void _validate_compressed_sparse_indices(bool is_crow, TensorArg compressed_idx,
                                          std::int64_t nnz) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::_validate_compressed_sparse_indices", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(is_crow).arg(compressed_idx).arg(plain_idx).arg(cdim).arg(dim).arg(nnz).run();
 }
 
@@ -2309,7 +2310,7 @@ void _validate_sparse_bsc_tensor_args(TensorArg ccol_indices, TensorArg row_indi
                                       std::optional<bool> check_pinning) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::_validate_sparse_bsc_tensor_args", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(ccol_indices).arg(row_indices).arg(values).arg(size).arg(check_pinning).run();
 }
 
@@ -2318,7 +2319,7 @@ void _validate_sparse_bsr_tensor_args(TensorArg crow_indices, TensorArg col_indi
                                       std::optional<bool> check_pinning) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::_validate_sparse_bsr_tensor_args", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(crow_indices).arg(col_indices).arg(values).arg(size).arg(check_pinning).run();
 }
 
@@ -2327,7 +2328,7 @@ void _validate_sparse_compressed_tensor_args(TensorArg compressed_indices, Tenso
                                              std::optional<bool> check_pinning) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::_validate_sparse_compressed_tensor_args", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(compressed_indices)
       .arg(plain_indices)
       .arg(values)
@@ -2342,7 +2343,7 @@ void _validate_sparse_coo_tensor_args(TensorArg indices, TensorArg values, IntLi
                                       std::optional<bool> check_pinning) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::_validate_sparse_coo_tensor_args", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(indices).arg(values).arg(size).arg(is_coalesced).arg(check_pinning).run();
 }
 
@@ -2351,7 +2352,7 @@ void _validate_sparse_csc_tensor_args(TensorArg ccol_indices, TensorArg row_indi
                                       std::optional<bool> check_pinning) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::_validate_sparse_csc_tensor_args", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(ccol_indices).arg(row_indices).arg(values).arg(size).arg(check_pinning).run();
 }
 
@@ -2360,27 +2361,27 @@ void _validate_sparse_csr_tensor_args(TensorArg crow_indices, TensorArg col_indi
                                       std::optional<bool> check_pinning) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::_validate_sparse_csr_tensor_args", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(crow_indices).arg(col_indices).arg(values).arg(size).arg(check_pinning).run();
 }
 
 TensorView _values(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_values", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::view_result(op_call, 0, self, "aten::_values");
 }
 
 Tensor _values_copy(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_values_copy", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 std::int64_t _version(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_version", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::int_result(op_call, 0);
 }
@@ -2388,7 +2389,7 @@ std::int64_t _version(TensorArg self) {
 Tensor _weight_int4pack_mm(TensorArg self, TensorArg mat2, std::int64_t qGroupSize,
                            TensorArg qScaleAndZeros) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_weight_int4pack_mm", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(mat2).arg(qGroupSize).arg(qScaleAndZeros).run();
   return op::tensor_result(op_call, 0, {self, mat2, qScaleAndZeros});
 }
@@ -2396,7 +2397,7 @@ Tensor _weight_int4pack_mm(TensorArg self, TensorArg mat2, std::int64_t qGroupSi
 Tensor _weight_int4pack_mm_for_cpu(TensorArg self, TensorArg mat2, std::int64_t qGroupSize,
                                    TensorArg qScaleAndZeros) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_weight_int4pack_mm_for_cpu", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(mat2).arg(qGroupSize).arg(qScaleAndZeros).run();
   return op::tensor_result(op_call, 0, {self, mat2, qScaleAndZeros});
 }
@@ -2406,21 +2407,21 @@ Tensor _weight_int4pack_mm_with_scales_and_zeros(TensorArg self, TensorArg mat2,
                                                  TensorArg qZeros) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::_weight_int4pack_mm_with_scales_and_zeros", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(mat2).arg(qGroupSize).arg(qScale).arg(qZeros).run();
   return op::tensor_result(op_call, 0, {self, mat2, qScale, qZeros});
 }
 
 Tensor _weight_int8pack_mm(TensorArg self, TensorArg mat2, TensorArg scales) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_weight_int8pack_mm", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(mat2).arg(scales).run();
   return op::tensor_result(op_call, 0, {self, mat2, scales});
 }
 
 Tensor _weight_norm(TensorArg v, TensorArg g, std::int64_t dim) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_weight_norm", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(v).arg(g).arg(dim).run();
   return op::tensor_result(op_call, 0, {v, g});
 }
@@ -2431,7 +2432,7 @@ std::tuple<Tensor, Tensor> _weight_norm_differentiable_backward(TensorArg grad_w
                                                                 std::int64_t dim) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::_weight_norm_differentiable_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(grad_w).arg(saved_v).arg(saved_g).arg(saved_norms).arg(dim).run();
   return {op::tensor_result(op_call, 0, {grad_w, saved_v, saved_g, saved_norms}),
           op::tensor_result(op_call, 1, {grad_w, saved_v, saved_g, saved_norms})};
@@ -2439,7 +2440,7 @@ std::tuple<Tensor, Tensor> _weight_norm_differentiable_backward(TensorArg grad_w
 
 std::tuple<Tensor, Tensor> _weight_norm_interface(TensorArg v, TensorArg g, std::int64_t dim) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_weight_norm_interface", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(v).arg(g).arg(dim).run();
   return {op::tensor_result(op_call, 0, {v, g}), op::tensor_result(op_call, 1, {v, g})};
 }
@@ -2449,7 +2450,7 @@ std::tuple<Tensor, Tensor> _weight_norm_interface_backward(TensorArg grad_w, Ten
                                                            std::int64_t dim) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::_weight_norm_interface_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(grad_w).arg(saved_v).arg(saved_g).arg(saved_norms).arg(dim).run();
   return {op::tensor_result(op_call, 0, {grad_w, saved_v, saved_g, saved_norms}),
           op::tensor_result(op_call, 1, {grad_w, saved_v, saved_g, saved_norms})};
@@ -2458,7 +2459,7 @@ std::tuple<Tensor, Tensor> _weight_norm_interface_backward(TensorArg grad_w, Ten
 Tensor _wrapped_linear_prepack(TensorArg weight, TensorArg weight_scale,
                                TensorArg weight_zero_point, TensorArg bias) {
   static const abi::Schema& op_schema = abi::find_schema("aten::_wrapped_linear_prepack", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(weight).arg(weight_scale).arg(weight_zero_point).arg(bias).run();
   return op::tensor_result(op_call, 0, {weight, weight_scale, weight_zero_point, bias});
 }
@@ -2469,7 +2470,7 @@ Tensor _wrapped_quantized_linear_prepacked(TensorArg input, TensorArg input_scal
                                            std::int64_t out_channel) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::_wrapped_quantized_linear_prepacked", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<7> op_call(op_schema);
   op_call.arg(input)
       .arg(input_scale)
       .arg(input_zero_point)
@@ -2484,104 +2485,105 @@ Tensor _wrapped_quantized_linear_prepacked(TensorArg input, TensorArg input_scal
 }
 
 Tensor abs(TensorArg self) {
+  if (abi::TensorHandle direct = op::cpu_abs(self)) return Tensor(std::move(direct));
   static const abi::Schema& op_schema = abi::find_schema("aten::abs", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void abs_(MutableTensor self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::abs_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 void abs_out(TensorArg self, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::abs", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor absolute(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::absolute", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void absolute_(MutableTensor self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::absolute_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 void absolute_out(TensorArg self, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::absolute", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor acos(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::acos", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void acos_(MutableTensor self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::acos_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 void acos_out(TensorArg self, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::acos", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor acosh(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::acosh", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void acosh_(MutableTensor self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::acosh_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 void acosh_out(TensorArg self, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::acosh", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor adaptive_avg_pool1d(TensorArg self, IntList output_size) {
   static const abi::Schema& op_schema = abi::find_schema("aten::adaptive_avg_pool1d", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(output_size).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor adaptive_avg_pool2d(TensorArg self, IntList output_size) {
   static const abi::Schema& op_schema = abi::find_schema("aten::adaptive_avg_pool2d", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).int_list(output_size, 2).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void adaptive_avg_pool2d_out(TensorArg self, IntList output_size, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::adaptive_avg_pool2d", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).int_list(output_size, 2).arg(out).run();
 }
 
 Tensor adaptive_avg_pool3d(TensorArg self, IntList output_size) {
   static const abi::Schema& op_schema = abi::find_schema("aten::adaptive_avg_pool3d", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).int_list(output_size, 3).run();
   return op::tensor_result(op_call, 0, {self});
 }
@@ -2590,91 +2592,91 @@ void adaptive_avg_pool3d_backward_grad_input(TensorArg grad_output, TensorArg se
                                              MutableTensor grad_input) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::adaptive_avg_pool3d_backward", "grad_input");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(grad_output).arg(self).arg(grad_input).run();
 }
 
 void adaptive_avg_pool3d_out(TensorArg self, IntList output_size, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::adaptive_avg_pool3d", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).int_list(output_size, 3).arg(out).run();
 }
 
 std::tuple<Tensor, Tensor> adaptive_max_pool1d(TensorArg self, IntList output_size) {
   static const abi::Schema& op_schema = abi::find_schema("aten::adaptive_max_pool1d", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(output_size).run();
   return {op::tensor_result(op_call, 0, {self}), op::tensor_result(op_call, 1, {self})};
 }
 
 std::tuple<Tensor, Tensor> adaptive_max_pool2d(TensorArg self, IntList output_size) {
   static const abi::Schema& op_schema = abi::find_schema("aten::adaptive_max_pool2d", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).int_list(output_size, 2).run();
-  return {op::tensor_result(op_call, 0, {self}), op::tensor_result(op_call, 1, {self})};
+  return {op::fresh_tensor_result(op_call, 0), op::fresh_tensor_result(op_call, 1)};
 }
 
 Tensor adaptive_max_pool2d_backward(TensorArg grad_output, TensorArg self, TensorArg indices) {
   static const abi::Schema& op_schema = abi::find_schema("aten::adaptive_max_pool2d_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(grad_output).arg(self).arg(indices).run();
-  return op::tensor_result(op_call, 0, {grad_output, self, indices});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void adaptive_max_pool2d_backward_grad_input(TensorArg grad_output, TensorArg self,
                                              TensorArg indices, MutableTensor grad_input) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::adaptive_max_pool2d_backward", "grad_input");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(grad_output).arg(self).arg(indices).arg(grad_input).run();
 }
 
 void adaptive_max_pool2d_out(TensorArg self, IntList output_size, MutableTensor out,
                              MutableTensor indices) {
   static const abi::Schema& op_schema = abi::find_schema("aten::adaptive_max_pool2d", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).int_list(output_size, 2).arg(out).arg(indices).run();
 }
 
 std::tuple<Tensor, Tensor> adaptive_max_pool3d(TensorArg self, IntList output_size) {
   static const abi::Schema& op_schema = abi::find_schema("aten::adaptive_max_pool3d", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).int_list(output_size, 3).run();
-  return {op::tensor_result(op_call, 0, {self}), op::tensor_result(op_call, 1, {self})};
+  return {op::fresh_tensor_result(op_call, 0), op::fresh_tensor_result(op_call, 1)};
 }
 
 Tensor adaptive_max_pool3d_backward(TensorArg grad_output, TensorArg self, TensorArg indices) {
   static const abi::Schema& op_schema = abi::find_schema("aten::adaptive_max_pool3d_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(grad_output).arg(self).arg(indices).run();
-  return op::tensor_result(op_call, 0, {grad_output, self, indices});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void adaptive_max_pool3d_backward_grad_input(TensorArg grad_output, TensorArg self,
                                              TensorArg indices, MutableTensor grad_input) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::adaptive_max_pool3d_backward", "grad_input");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(grad_output).arg(self).arg(indices).arg(grad_input).run();
 }
 
 void adaptive_max_pool3d_out(TensorArg self, IntList output_size, MutableTensor out,
                              MutableTensor indices) {
   static const abi::Schema& op_schema = abi::find_schema("aten::adaptive_max_pool3d", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).int_list(output_size, 3).arg(out).arg(indices).run();
 }
 
 TensorView adjoint(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::adjoint", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::view_result(op_call, 0, self, "aten::adjoint");
 }
 
 Tensor affine_grid_generator(TensorArg theta, IntList size, bool align_corners) {
   static const abi::Schema& op_schema = abi::find_schema("aten::affine_grid_generator", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(theta).arg(size).arg(align_corners).run();
   return op::tensor_result(op_call, 0, {theta});
 }
@@ -2682,67 +2684,67 @@ Tensor affine_grid_generator(TensorArg theta, IntList size, bool align_corners) 
 Tensor affine_grid_generator_backward(TensorArg grad, IntList size, bool align_corners) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::affine_grid_generator_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(grad).arg(size).arg(align_corners).run();
   return op::tensor_result(op_call, 0, {grad});
 }
 
 TensorView alias(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::alias", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::view_result(op_call, 0, self, "aten::alias");
 }
 
 Tensor alias_copy(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::alias_copy", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor all(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::all", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void all_all_out(TensorArg self, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::all", "all_out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor all_dim(TensorArg self, std::int64_t dim, bool keepdim) {
   static const abi::Schema& op_schema = abi::find_schema("aten::all", "dim");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(keepdim).run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 Tensor all_dims(TensorArg self, OptionalIntList dim, bool keepdim) {
   static const abi::Schema& op_schema = abi::find_schema("aten::all", "dims");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(keepdim).run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void all_dims_out(TensorArg self, OptionalIntList dim, bool keepdim, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::all", "dims_out");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(keepdim).arg(out).run();
 }
 
 void all_out(TensorArg self, std::int64_t dim, bool keepdim, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::all", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(keepdim).arg(out).run();
 }
 
 bool allclose(TensorArg self, TensorArg other, double rtol, double atol, bool equal_nan) {
   static const abi::Schema& op_schema = abi::find_schema("aten::allclose", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(other).arg(rtol).arg(atol).arg(equal_nan).run();
   return op::bool_result(op_call, 0);
 }

@@ -3,6 +3,7 @@
 // include/flash_powder/ops/aten.h.
 #include "flash_powder/ops/aten.h"
 
+#include "../direct_routes.h"
 #include "flash_powder/abi/dispatch.h"
 #include "flash_powder/abi/schema.h"
 
@@ -12,278 +13,278 @@ namespace op = ::fp::ops::detail;
 
 Tensor alpha_dropout(TensorArg input, double p, bool train) {
   static const abi::Schema& op_schema = abi::find_schema("aten::alpha_dropout", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(input).arg(p).arg(train).run();
   return op::tensor_result(op_call, 0, {input});
 }
 
 void alpha_dropout_(MutableTensor self, double p, bool train) {
   static const abi::Schema& op_schema = abi::find_schema("aten::alpha_dropout_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(p).arg(train).run();
 }
 
 Tensor amax(TensorArg self, IntList dim, bool keepdim) {
   static const abi::Schema& op_schema = abi::find_schema("aten::amax", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(keepdim).run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void amax_out(TensorArg self, IntList dim, bool keepdim, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::amax", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(keepdim).arg(out).run();
 }
 
 Tensor amin(TensorArg self, IntList dim, bool keepdim) {
   static const abi::Schema& op_schema = abi::find_schema("aten::amin", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(keepdim).run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void amin_out(TensorArg self, IntList dim, bool keepdim, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::amin", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(keepdim).arg(out).run();
 }
 
 std::tuple<Tensor, Tensor> aminmax(TensorArg self, std::optional<std::int64_t> dim, bool keepdim) {
   static const abi::Schema& op_schema = abi::find_schema("aten::aminmax", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(keepdim).run();
-  return {op::tensor_result(op_call, 0, {self}), op::tensor_result(op_call, 1, {self})};
+  return {op::fresh_tensor_result(op_call, 0), op::fresh_tensor_result(op_call, 1)};
 }
 
 void aminmax_out(TensorArg self, std::optional<std::int64_t> dim, bool keepdim, MutableTensor min,
                  MutableTensor max) {
   static const abi::Schema& op_schema = abi::find_schema("aten::aminmax", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(keepdim).arg(min).arg(max).run();
 }
 
 Tensor angle(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::angle", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void angle_out(TensorArg self, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::angle", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor any(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::any", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void any_all_out(TensorArg self, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::any", "all_out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor any_dim(TensorArg self, std::int64_t dim, bool keepdim) {
   static const abi::Schema& op_schema = abi::find_schema("aten::any", "dim");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(keepdim).run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 Tensor any_dims(TensorArg self, OptionalIntList dim, bool keepdim) {
   static const abi::Schema& op_schema = abi::find_schema("aten::any", "dims");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(keepdim).run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void any_dims_out(TensorArg self, OptionalIntList dim, bool keepdim, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::any", "dims_out");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(keepdim).arg(out).run();
 }
 
 void any_out(TensorArg self, std::int64_t dim, bool keepdim, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::any", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(keepdim).arg(out).run();
 }
 
 Tensor arccos(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::arccos", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void arccos_(MutableTensor self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::arccos_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 void arccos_out(TensorArg self, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::arccos", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor arccosh(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::arccosh", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void arccosh_(MutableTensor self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::arccosh_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 void arccosh_out(TensorArg self, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::arccosh", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor arcsin(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::arcsin", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void arcsin_(MutableTensor self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::arcsin_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 void arcsin_out(TensorArg self, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::arcsin", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor arcsinh(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::arcsinh", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void arcsinh_(MutableTensor self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::arcsinh_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 void arcsinh_out(TensorArg self, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::arcsinh", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor arctan(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::arctan", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor arctan2(TensorArg self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::arctan2", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::tensor_result(op_call, 0, {self, other});
 }
 
 void arctan2_(MutableTensor self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::arctan2_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
 }
 
 void arctan2_out(TensorArg self, TensorArg other, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::arctan2", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(out).run();
 }
 
 void arctan_(MutableTensor self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::arctan_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 void arctan_out(TensorArg self, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::arctan", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor arctanh(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::arctanh", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void arctanh_(MutableTensor self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::arctanh_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 void arctanh_out(TensorArg self, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::arctanh", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor argmax(TensorArg self, std::optional<std::int64_t> dim, bool keepdim) {
   static const abi::Schema& op_schema = abi::find_schema("aten::argmax", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(keepdim).run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void argmax_out(TensorArg self, std::optional<std::int64_t> dim, bool keepdim, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::argmax", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(keepdim).arg(out).run();
 }
 
 Tensor argmin(TensorArg self, std::optional<std::int64_t> dim, bool keepdim) {
   static const abi::Schema& op_schema = abi::find_schema("aten::argmin", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(keepdim).run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void argmin_out(TensorArg self, std::optional<std::int64_t> dim, bool keepdim, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::argmin", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(keepdim).arg(out).run();
 }
 
 Tensor argsort(TensorArg self, std::int64_t dim, bool descending) {
   static const abi::Schema& op_schema = abi::find_schema("aten::argsort", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(descending).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor argsort_stable(TensorArg self, bool stable, std::int64_t dim, bool descending) {
   static const abi::Schema& op_schema = abi::find_schema("aten::argsort", "stable");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(stable).arg(dim).arg(descending).run();
   return op::tensor_result(op_call, 0, {self});
 }
@@ -291,13 +292,13 @@ Tensor argsort_stable(TensorArg self, bool stable, std::int64_t dim, bool descen
 void argsort_stable_out(TensorArg self, bool stable, std::int64_t dim, bool descending,
                         MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::argsort", "stable_out");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(stable).arg(dim).arg(descending).arg(out).run();
 }
 
 Tensor argwhere(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::argwhere", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
@@ -305,7 +306,7 @@ Tensor argwhere(TensorArg self) {
 TensorView as_strided(TensorArg self, IntList size, IntList stride,
                       std::optional<std::int64_t> storage_offset) {
   static const abi::Schema& op_schema = abi::find_schema("aten::as_strided", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(size).arg(stride).arg(storage_offset).run();
   return op::view_result(op_call, 0, self, "aten::as_strided");
 }
@@ -313,14 +314,14 @@ TensorView as_strided(TensorArg self, IntList size, IntList stride,
 void as_strided_(MutableTensor self, IntList size, IntList stride,
                  std::optional<std::int64_t> storage_offset) {
   static const abi::Schema& op_schema = abi::find_schema("aten::as_strided_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(size).arg(stride).arg(storage_offset).run();
 }
 
 Tensor as_strided_copy(TensorArg self, IntList size, IntList stride,
                        std::optional<std::int64_t> storage_offset) {
   static const abi::Schema& op_schema = abi::find_schema("aten::as_strided_copy", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(size).arg(stride).arg(storage_offset).run();
   return op::tensor_result(op_call, 0, {self});
 }
@@ -328,144 +329,144 @@ Tensor as_strided_copy(TensorArg self, IntList size, IntList stride,
 Tensor as_strided_scatter(TensorArg self, TensorArg src, IntList size, IntList stride,
                           std::optional<std::int64_t> storage_offset) {
   static const abi::Schema& op_schema = abi::find_schema("aten::as_strided_scatter", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(src).arg(size).arg(stride).arg(storage_offset).run();
   return op::tensor_result(op_call, 0, {self, src});
 }
 
 Tensor asin(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::asin", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void asin_(MutableTensor self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::asin_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 void asin_out(TensorArg self, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::asin", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor asinh(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::asinh", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void asinh_(MutableTensor self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::asinh_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 void asinh_out(TensorArg self, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::asinh", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor atan(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::atan", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 Tensor atan2(TensorArg self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::atan2", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
-  return op::tensor_result(op_call, 0, {self, other});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void atan2_(MutableTensor self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::atan2_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
 }
 
 void atan2_out(TensorArg self, TensorArg other, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::atan2", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(out).run();
 }
 
 void atan_(MutableTensor self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::atan_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 void atan_out(TensorArg self, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::atan", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor atanh(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::atanh", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void atanh_(MutableTensor self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::atanh_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 void atanh_out(TensorArg self, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::atanh", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor atleast_1d(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::atleast_1d", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 std::vector<Tensor> atleast_1d_Sequence(const TensorList& tensors) {
   static const abi::Schema& op_schema = abi::find_schema("aten::atleast_1d", "Sequence");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(tensors).run();
   return op::tensors_result(op_call, 0, {tensors});
 }
 
 Tensor atleast_2d(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::atleast_2d", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 std::vector<Tensor> atleast_2d_Sequence(const TensorList& tensors) {
   static const abi::Schema& op_schema = abi::find_schema("aten::atleast_2d", "Sequence");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(tensors).run();
   return op::tensors_result(op_call, 0, {tensors});
 }
 
 Tensor atleast_3d(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::atleast_3d", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 std::vector<Tensor> atleast_3d_Sequence(const TensorList& tensors) {
   static const abi::Schema& op_schema = abi::find_schema("aten::atleast_3d", "Sequence");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(tensors).run();
   return op::tensors_result(op_call, 0, {tensors});
 }
@@ -473,7 +474,7 @@ std::vector<Tensor> atleast_3d_Sequence(const TensorList& tensors) {
 Tensor avg_pool1d(TensorArg self, IntList kernel_size, IntList stride, IntList padding,
                   bool ceil_mode, bool count_include_pad) {
   static const abi::Schema& op_schema = abi::find_schema("aten::avg_pool1d", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(self)
       .arg(kernel_size)
       .arg(stride)
@@ -488,7 +489,7 @@ Tensor avg_pool2d(TensorArg self, IntList kernel_size, IntList stride, IntList p
                   bool ceil_mode, bool count_include_pad,
                   std::optional<std::int64_t> divisor_override) {
   static const abi::Schema& op_schema = abi::find_schema("aten::avg_pool2d", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<7> op_call(op_schema);
   op_call.arg(self)
       .int_list(kernel_size, 2)
       .int_list(stride, 2)
@@ -497,14 +498,14 @@ Tensor avg_pool2d(TensorArg self, IntList kernel_size, IntList stride, IntList p
       .arg(count_include_pad)
       .arg(divisor_override)
       .run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 Tensor avg_pool2d_backward(TensorArg grad_output, TensorArg self, IntList kernel_size,
                            IntList stride, IntList padding, bool ceil_mode, bool count_include_pad,
                            std::optional<std::int64_t> divisor_override) {
   static const abi::Schema& op_schema = abi::find_schema("aten::avg_pool2d_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<8> op_call(op_schema);
   op_call.arg(grad_output)
       .arg(self)
       .int_list(kernel_size, 2)
@@ -514,7 +515,7 @@ Tensor avg_pool2d_backward(TensorArg grad_output, TensorArg self, IntList kernel
       .arg(count_include_pad)
       .arg(divisor_override)
       .run();
-  return op::tensor_result(op_call, 0, {grad_output, self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void avg_pool2d_backward_grad_input(TensorArg grad_output, TensorArg self, IntList kernel_size,
@@ -523,7 +524,7 @@ void avg_pool2d_backward_grad_input(TensorArg grad_output, TensorArg self, IntLi
                                     std::optional<std::int64_t> divisor_override,
                                     MutableTensor grad_input) {
   static const abi::Schema& op_schema = abi::find_schema("aten::avg_pool2d_backward", "grad_input");
-  op::Call op_call(op_schema);
+  op::FixedCall<9> op_call(op_schema);
   op_call.arg(grad_output)
       .arg(self)
       .int_list(kernel_size, 2)
@@ -540,7 +541,7 @@ void avg_pool2d_out(TensorArg self, IntList kernel_size, IntList stride, IntList
                     bool ceil_mode, bool count_include_pad,
                     std::optional<std::int64_t> divisor_override, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::avg_pool2d", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<8> op_call(op_schema);
   op_call.arg(self)
       .int_list(kernel_size, 2)
       .int_list(stride, 2)
@@ -556,7 +557,7 @@ Tensor avg_pool3d(TensorArg self, IntList kernel_size, IntList stride, IntList p
                   bool ceil_mode, bool count_include_pad,
                   std::optional<std::int64_t> divisor_override) {
   static const abi::Schema& op_schema = abi::find_schema("aten::avg_pool3d", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<7> op_call(op_schema);
   op_call.arg(self)
       .int_list(kernel_size, 3)
       .int_list(stride, 3)
@@ -565,14 +566,14 @@ Tensor avg_pool3d(TensorArg self, IntList kernel_size, IntList stride, IntList p
       .arg(count_include_pad)
       .arg(divisor_override)
       .run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 Tensor avg_pool3d_backward(TensorArg grad_output, TensorArg self, IntList kernel_size,
                            IntList stride, IntList padding, bool ceil_mode, bool count_include_pad,
                            std::optional<std::int64_t> divisor_override) {
   static const abi::Schema& op_schema = abi::find_schema("aten::avg_pool3d_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<8> op_call(op_schema);
   op_call.arg(grad_output)
       .arg(self)
       .int_list(kernel_size, 3)
@@ -582,7 +583,7 @@ Tensor avg_pool3d_backward(TensorArg grad_output, TensorArg self, IntList kernel
       .arg(count_include_pad)
       .arg(divisor_override)
       .run();
-  return op::tensor_result(op_call, 0, {grad_output, self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void avg_pool3d_backward_grad_input(TensorArg grad_output, TensorArg self, IntList kernel_size,
@@ -591,7 +592,7 @@ void avg_pool3d_backward_grad_input(TensorArg grad_output, TensorArg self, IntLi
                                     std::optional<std::int64_t> divisor_override,
                                     MutableTensor grad_input) {
   static const abi::Schema& op_schema = abi::find_schema("aten::avg_pool3d_backward", "grad_input");
-  op::Call op_call(op_schema);
+  op::FixedCall<9> op_call(op_schema);
   op_call.arg(grad_output)
       .arg(self)
       .int_list(kernel_size, 3)
@@ -608,7 +609,7 @@ void avg_pool3d_out(TensorArg self, IntList kernel_size, IntList stride, IntList
                     bool ceil_mode, bool count_include_pad,
                     std::optional<std::int64_t> divisor_override, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::avg_pool3d", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<8> op_call(op_schema);
   op_call.arg(self)
       .int_list(kernel_size, 3)
       .int_list(stride, 3)
@@ -624,7 +625,7 @@ Tensor bartlett_window(std::int64_t window_length, std::optional<DType> dtype,
                        std::optional<Layout> layout, std::optional<Device> device,
                        std::optional<bool> pin_memory) {
   static const abi::Schema& op_schema = abi::find_schema("aten::bartlett_window", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(window_length).arg(dtype).arg(layout).arg(device).arg(pin_memory).run();
   return op::tensor_result(op_call, 0, {});
 }
@@ -633,7 +634,7 @@ Tensor bartlett_window_periodic(std::int64_t window_length, bool periodic,
                                 std::optional<DType> dtype, std::optional<Layout> layout,
                                 std::optional<Device> device, std::optional<bool> pin_memory) {
   static const abi::Schema& op_schema = abi::find_schema("aten::bartlett_window", "periodic");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(window_length).arg(periodic).arg(dtype).arg(layout).arg(device).arg(pin_memory).run();
   return op::tensor_result(op_call, 0, {});
 }
@@ -645,7 +646,7 @@ Tensor batch_norm(TensorArg input, std::optional<TensorArg> weight, std::optiona
   static const abi::Schema& op_schema = abi::find_schema("aten::batch_norm", "");
   op::check_mutation(running_mean, "aten::batch_norm", {input, weight, bias});
   op::check_mutation(running_var, "aten::batch_norm", {input, weight, bias});
-  op::Call op_call(op_schema);
+  op::FixedCall<9> op_call(op_schema);
   op_call.arg(input)
       .arg(weight)
       .arg(bias)
@@ -665,7 +666,7 @@ std::tuple<Tensor, Tensor, Tensor> batch_norm_backward(
     std::optional<TensorArg> save_var, bool update, double eps, std::array<bool, 3> output_mask,
     TensorArg reserve) {
   static const abi::Schema& op_schema = abi::find_schema("aten::batch_norm_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<11> op_call(op_schema);
   op_call.arg(grad_out)
       .arg(input)
       .arg(weight)
@@ -693,7 +694,7 @@ Tensor batch_norm_backward_elemt(TensorArg grad_out, TensorArg input, TensorArg 
                                  TensorArg invstd, std::optional<TensorArg> weight,
                                  TensorArg sum_dy, TensorArg sum_dy_xmu, TensorArg count) {
   static const abi::Schema& op_schema = abi::find_schema("aten::batch_norm_backward_elemt", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<8> op_call(op_schema);
   op_call.arg(grad_out)
       .arg(input)
       .arg(mean)
@@ -711,7 +712,7 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> batch_norm_backward_reduce(
     TensorArg grad_out, TensorArg input, TensorArg mean, TensorArg invstd,
     std::optional<TensorArg> weight, bool input_g, bool weight_g, bool bias_g) {
   static const abi::Schema& op_schema = abi::find_schema("aten::batch_norm_backward_reduce", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<8> op_call(op_schema);
   op_call.arg(grad_out)
       .arg(input)
       .arg(mean)
@@ -731,7 +732,7 @@ Tensor batch_norm_elemt(TensorArg input, std::optional<TensorArg> weight,
                         std::optional<TensorArg> bias, TensorArg mean, TensorArg invstd,
                         double eps) {
   static const abi::Schema& op_schema = abi::find_schema("aten::batch_norm_elemt", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(input).arg(weight).arg(bias).arg(mean).arg(invstd).arg(eps).run();
   return op::tensor_result(op_call, 0, {input, weight, bias, mean, invstd});
 }
@@ -740,7 +741,7 @@ void batch_norm_elemt_out(TensorArg input, std::optional<TensorArg> weight,
                           std::optional<TensorArg> bias, TensorArg mean, TensorArg invstd,
                           double eps, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::batch_norm_elemt", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<7> op_call(op_schema);
   op_call.arg(input).arg(weight).arg(bias).arg(mean).arg(invstd).arg(eps).arg(out).run();
 }
 
@@ -750,7 +751,7 @@ std::tuple<Tensor, Tensor> batch_norm_gather_stats(
   static const abi::Schema& op_schema = abi::find_schema("aten::batch_norm_gather_stats", "");
   op::check_mutation(running_mean, "aten::batch_norm_gather_stats", {input, mean, invstd});
   op::check_mutation(running_var, "aten::batch_norm_gather_stats", {input, mean, invstd});
-  op::Call op_call(op_schema);
+  op::FixedCall<8> op_call(op_schema);
   op_call.arg(input)
       .arg(mean)
       .arg(invstd)
@@ -773,7 +774,7 @@ std::tuple<Tensor, Tensor> batch_norm_gather_stats_with_counts(
                      {input, mean, invstd, counts});
   op::check_mutation(running_var, "aten::batch_norm_gather_stats_with_counts",
                      {input, mean, invstd, counts});
-  op::Call op_call(op_schema);
+  op::FixedCall<8> op_call(op_schema);
   op_call.arg(input)
       .arg(mean)
       .arg(invstd)
@@ -789,7 +790,7 @@ std::tuple<Tensor, Tensor> batch_norm_gather_stats_with_counts(
 
 std::tuple<Tensor, Tensor> batch_norm_stats(TensorArg input, double eps) {
   static const abi::Schema& op_schema = abi::find_schema("aten::batch_norm_stats", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(input).arg(eps).run();
   return {op::tensor_result(op_call, 0, {input}), op::tensor_result(op_call, 1, {input})};
 }
@@ -801,7 +802,7 @@ std::tuple<Tensor, Tensor> batch_norm_update_stats(TensorArg input,
   static const abi::Schema& op_schema = abi::find_schema("aten::batch_norm_update_stats", "");
   op::check_mutation(running_mean, "aten::batch_norm_update_stats", {input});
   op::check_mutation(running_var, "aten::batch_norm_update_stats", {input});
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(input).arg(running_mean).arg(running_var).arg(momentum).run();
   return {op::tensor_result(op_call, 0, {input, running_mean, running_var}),
           op::tensor_result(op_call, 1, {input, running_mean, running_var})};
@@ -809,7 +810,7 @@ std::tuple<Tensor, Tensor> batch_norm_update_stats(TensorArg input,
 
 Tensor bernoulli(TensorArg self, std::optional<abi::RawGenerator> generator) {
   static const abi::Schema& op_schema = abi::find_schema("aten::bernoulli", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(generator).run();
   return op::tensor_result(op_call, 0, {self});
 }
@@ -817,25 +818,25 @@ Tensor bernoulli(TensorArg self, std::optional<abi::RawGenerator> generator) {
 void bernoulli__Tensor(MutableTensor self, TensorArg p,
                        std::optional<abi::RawGenerator> generator) {
   static const abi::Schema& op_schema = abi::find_schema("aten::bernoulli_", "Tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(p).arg(generator).run();
 }
 
 void bernoulli__float(MutableTensor self, double p, std::optional<abi::RawGenerator> generator) {
   static const abi::Schema& op_schema = abi::find_schema("aten::bernoulli_", "float");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(p).arg(generator).run();
 }
 
 void bernoulli_out(TensorArg self, std::optional<abi::RawGenerator> generator, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::bernoulli", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(generator).arg(out).run();
 }
 
 Tensor bernoulli_p(TensorArg self, double p, std::optional<abi::RawGenerator> generator) {
   static const abi::Schema& op_schema = abi::find_schema("aten::bernoulli", "p");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(p).arg(generator).run();
   return op::tensor_result(op_call, 0, {self});
 }
@@ -843,7 +844,7 @@ Tensor bernoulli_p(TensorArg self, double p, std::optional<abi::RawGenerator> ge
 Tensor bilinear(TensorArg input1, TensorArg input2, TensorArg weight,
                 std::optional<TensorArg> bias) {
   static const abi::Schema& op_schema = abi::find_schema("aten::bilinear", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(input1).arg(input2).arg(weight).arg(bias).run();
   return op::tensor_result(op_call, 0, {input1, input2, weight, bias});
 }
@@ -851,7 +852,7 @@ Tensor bilinear(TensorArg input1, TensorArg input2, TensorArg weight,
 Tensor binary_cross_entropy(TensorArg self, TensorArg target, std::optional<TensorArg> weight,
                             std::int64_t reduction) {
   static const abi::Schema& op_schema = abi::find_schema("aten::binary_cross_entropy", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(target).arg(weight).arg(reduction).run();
   return op::tensor_result(op_call, 0, {self, target, weight});
 }
@@ -859,7 +860,7 @@ Tensor binary_cross_entropy(TensorArg self, TensorArg target, std::optional<Tens
 Tensor binary_cross_entropy_backward(TensorArg grad_output, TensorArg self, TensorArg target,
                                      std::optional<TensorArg> weight, std::int64_t reduction) {
   static const abi::Schema& op_schema = abi::find_schema("aten::binary_cross_entropy_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(grad_output).arg(self).arg(target).arg(weight).arg(reduction).run();
   return op::tensor_result(op_call, 0, {grad_output, self, target, weight});
 }
@@ -869,14 +870,14 @@ void binary_cross_entropy_backward_grad_input(TensorArg grad_output, TensorArg s
                                               std::int64_t reduction, MutableTensor grad_input) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::binary_cross_entropy_backward", "grad_input");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(grad_output).arg(self).arg(target).arg(weight).arg(reduction).arg(grad_input).run();
 }
 
 void binary_cross_entropy_out(TensorArg self, TensorArg target, std::optional<TensorArg> weight,
                               std::int64_t reduction, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::binary_cross_entropy", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(target).arg(weight).arg(reduction).arg(out).run();
 }
 
@@ -886,136 +887,136 @@ Tensor binary_cross_entropy_with_logits(TensorArg self, TensorArg target,
                                         std::int64_t reduction) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::binary_cross_entropy_with_logits", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(target).arg(weight).arg(pos_weight).arg(reduction).run();
   return op::tensor_result(op_call, 0, {self, target, weight, pos_weight});
 }
 
 Tensor bincount(TensorArg self, std::optional<TensorArg> weights, std::int64_t minlength) {
   static const abi::Schema& op_schema = abi::find_schema("aten::bincount", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(weights).arg(minlength).run();
   return op::tensor_result(op_call, 0, {self, weights});
 }
 
 Tensor binomial(TensorArg count, TensorArg prob, std::optional<abi::RawGenerator> generator) {
   static const abi::Schema& op_schema = abi::find_schema("aten::binomial", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(count).arg(prob).arg(generator).run();
   return op::tensor_result(op_call, 0, {count, prob});
 }
 
 Tensor bitwise_and_Tensor(TensorArg self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::bitwise_and", "Tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
-  return op::tensor_result(op_call, 0, {self, other});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void bitwise_and_Tensor_out(TensorArg self, TensorArg other, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::bitwise_and", "Tensor_out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(out).run();
 }
 
 void bitwise_and__Tensor(MutableTensor self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::bitwise_and_", "Tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
 }
 
 Tensor bitwise_left_shift_Tensor(TensorArg self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::bitwise_left_shift", "Tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
-  return op::tensor_result(op_call, 0, {self, other});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void bitwise_left_shift_Tensor_out(TensorArg self, TensorArg other, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::bitwise_left_shift", "Tensor_out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(out).run();
 }
 
 void bitwise_left_shift__Tensor(MutableTensor self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::bitwise_left_shift_", "Tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
 }
 
 Tensor bitwise_not(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::bitwise_not", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void bitwise_not_(MutableTensor self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::bitwise_not_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 void bitwise_not_out(TensorArg self, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::bitwise_not", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor bitwise_or_Tensor(TensorArg self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::bitwise_or", "Tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
-  return op::tensor_result(op_call, 0, {self, other});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void bitwise_or_Tensor_out(TensorArg self, TensorArg other, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::bitwise_or", "Tensor_out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(out).run();
 }
 
 void bitwise_or__Tensor(MutableTensor self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::bitwise_or_", "Tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
 }
 
 Tensor bitwise_right_shift_Tensor(TensorArg self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::bitwise_right_shift", "Tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
-  return op::tensor_result(op_call, 0, {self, other});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void bitwise_right_shift_Tensor_out(TensorArg self, TensorArg other, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::bitwise_right_shift", "Tensor_out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(out).run();
 }
 
 void bitwise_right_shift__Tensor(MutableTensor self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::bitwise_right_shift_", "Tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
 }
 
 Tensor bitwise_xor_Tensor(TensorArg self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::bitwise_xor", "Tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
-  return op::tensor_result(op_call, 0, {self, other});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void bitwise_xor_Tensor_out(TensorArg self, TensorArg other, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::bitwise_xor", "Tensor_out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(out).run();
 }
 
 void bitwise_xor__Tensor(MutableTensor self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::bitwise_xor_", "Tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
 }
 
@@ -1023,7 +1024,7 @@ Tensor blackman_window(std::int64_t window_length, std::optional<DType> dtype,
                        std::optional<Layout> layout, std::optional<Device> device,
                        std::optional<bool> pin_memory) {
   static const abi::Schema& op_schema = abi::find_schema("aten::blackman_window", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(window_length).arg(dtype).arg(layout).arg(device).arg(pin_memory).run();
   return op::tensor_result(op_call, 0, {});
 }
@@ -1032,61 +1033,61 @@ Tensor blackman_window_periodic(std::int64_t window_length, bool periodic,
                                 std::optional<DType> dtype, std::optional<Layout> layout,
                                 std::optional<Device> device, std::optional<bool> pin_memory) {
   static const abi::Schema& op_schema = abi::find_schema("aten::blackman_window", "periodic");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(window_length).arg(periodic).arg(dtype).arg(layout).arg(device).arg(pin_memory).run();
   return op::tensor_result(op_call, 0, {});
 }
 
 Tensor block_diag(const TensorList& tensors) {
   static const abi::Schema& op_schema = abi::find_schema("aten::block_diag", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(tensors).run();
   return op::tensor_result(op_call, 0, {tensors});
 }
 
 Tensor bmm(TensorArg self, TensorArg mat2) {
   static const abi::Schema& op_schema = abi::find_schema("aten::bmm", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(mat2).run();
-  return op::tensor_result(op_call, 0, {self, mat2});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 Tensor bmm_dtype(TensorArg self, TensorArg mat2, DType out_dtype) {
   static const abi::Schema& op_schema = abi::find_schema("aten::bmm", "dtype");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(mat2).arg(out_dtype).run();
   return op::tensor_result(op_call, 0, {self, mat2});
 }
 
 void bmm_dtype_out(TensorArg self, TensorArg mat2, DType out_dtype, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::bmm", "dtype_out");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(mat2).arg(out_dtype).arg(out).run();
 }
 
 void bmm_out(TensorArg self, TensorArg mat2, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::bmm", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(mat2).arg(out).run();
 }
 
 std::vector<Tensor> broadcast_tensors(const TensorList& tensors) {
   static const abi::Schema& op_schema = abi::find_schema("aten::broadcast_tensors", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(tensors).run();
   return op::tensors_result(op_call, 0, {tensors});
 }
 
 TensorView broadcast_to(TensorArg self, IntList size) {
   static const abi::Schema& op_schema = abi::find_schema("aten::broadcast_to", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(size).run();
   return op::view_result(op_call, 0, self, "aten::broadcast_to");
 }
 
 Tensor bucketize_Tensor(TensorArg self, TensorArg boundaries, bool out_int32, bool right) {
   static const abi::Schema& op_schema = abi::find_schema("aten::bucketize", "Tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(boundaries).arg(out_int32).arg(right).run();
   return op::tensor_result(op_call, 0, {self, boundaries});
 }
@@ -1094,147 +1095,148 @@ Tensor bucketize_Tensor(TensorArg self, TensorArg boundaries, bool out_int32, bo
 void bucketize_Tensor_out(TensorArg self, TensorArg boundaries, bool out_int32, bool right,
                           MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::bucketize", "Tensor_out");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(boundaries).arg(out_int32).arg(right).arg(out).run();
 }
 
 bool can_cast(DType from_, DType to) {
   static const abi::Schema& op_schema = abi::find_schema("aten::can_cast", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(from_).arg(to).run();
   return op::bool_result(op_call, 0);
 }
 
 Tensor cartesian_prod(const TensorList& tensors) {
   static const abi::Schema& op_schema = abi::find_schema("aten::cartesian_prod", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(tensors).run();
   return op::tensor_result(op_call, 0, {tensors});
 }
 
 Tensor cat(const TensorList& tensors, std::int64_t dim) {
+  if (abi::TensorHandle direct = op::cpu_cat(tensors, dim)) return Tensor(std::move(direct));
   static const abi::Schema& op_schema = abi::find_schema("aten::cat", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(tensors).arg(dim).run();
-  return op::tensor_result(op_call, 0, {tensors});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void cat_out(const TensorList& tensors, std::int64_t dim, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::cat", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(tensors).arg(dim).arg(out).run();
 }
 
 void cauchy_(MutableTensor self, double median, double sigma,
              std::optional<abi::RawGenerator> generator) {
   static const abi::Schema& op_schema = abi::find_schema("aten::cauchy_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(median).arg(sigma).arg(generator).run();
 }
 
 TensorView ccol_indices(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::ccol_indices", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::view_result(op_call, 0, self, "aten::ccol_indices");
 }
 
 Tensor ccol_indices_copy(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::ccol_indices_copy", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor cdist(TensorArg x1, TensorArg x2, double p, std::optional<std::int64_t> compute_mode) {
   static const abi::Schema& op_schema = abi::find_schema("aten::cdist", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(x1).arg(x2).arg(p).arg(compute_mode).run();
   return op::tensor_result(op_call, 0, {x1, x2});
 }
 
 Tensor ceil(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::ceil", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void ceil_(MutableTensor self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::ceil_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 void ceil_out(TensorArg self, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::ceil", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor chain_matmul(const TensorList& matrices) {
   static const abi::Schema& op_schema = abi::find_schema("aten::chain_matmul", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(matrices).run();
   return op::tensor_result(op_call, 0, {matrices});
 }
 
 void chain_matmul_out(const TensorList& matrices, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::chain_matmul", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(matrices).arg(out).run();
 }
 
 Tensor chalf(TensorArg self, std::optional<MemoryFormat> memory_format) {
   static const abi::Schema& op_schema = abi::find_schema("aten::chalf", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(memory_format).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor channel_shuffle(TensorArg self, std::int64_t groups) {
   static const abi::Schema& op_schema = abi::find_schema("aten::channel_shuffle", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(groups).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor cholesky(TensorArg self, bool upper) {
   static const abi::Schema& op_schema = abi::find_schema("aten::cholesky", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(upper).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor cholesky_inverse(TensorArg self, bool upper) {
   static const abi::Schema& op_schema = abi::find_schema("aten::cholesky_inverse", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(upper).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void cholesky_inverse_out(TensorArg self, bool upper, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::cholesky_inverse", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(upper).arg(out).run();
 }
 
 void cholesky_out(TensorArg self, bool upper, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::cholesky", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(upper).arg(out).run();
 }
 
 Tensor cholesky_solve(TensorArg self, TensorArg input2, bool upper) {
   static const abi::Schema& op_schema = abi::find_schema("aten::cholesky_solve", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(input2).arg(upper).run();
   return op::tensor_result(op_call, 0, {self, input2});
 }
 
 void cholesky_solve_out(TensorArg self, TensorArg input2, bool upper, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::cholesky_solve", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(input2).arg(upper).arg(out).run();
 }
 
@@ -1242,79 +1244,79 @@ std::tuple<Tensor, Tensor> choose_qparams_optimized(TensorArg input, std::int64_
                                                     std::int64_t n_bins, double ratio,
                                                     std::int64_t bit_width) {
   static const abi::Schema& op_schema = abi::find_schema("aten::choose_qparams_optimized", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(input).arg(numel).arg(n_bins).arg(ratio).arg(bit_width).run();
   return {op::tensor_result(op_call, 0, {input}), op::tensor_result(op_call, 1, {input})};
 }
 
 std::vector<TensorView> chunk(TensorArg self, std::int64_t chunks, std::int64_t dim) {
   static const abi::Schema& op_schema = abi::find_schema("aten::chunk", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(chunks).arg(dim).run();
   return op::views_result(op_call, 0, self, "aten::chunk");
 }
 
 Tensor clamp_Tensor(TensorArg self, std::optional<TensorArg> min, std::optional<TensorArg> max) {
   static const abi::Schema& op_schema = abi::find_schema("aten::clamp", "Tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(min).arg(max).run();
-  return op::tensor_result(op_call, 0, {self, min, max});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void clamp_Tensor_out(TensorArg self, std::optional<TensorArg> min, std::optional<TensorArg> max,
                       MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::clamp", "Tensor_out");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(min).arg(max).arg(out).run();
 }
 
 void clamp__Tensor(MutableTensor self, std::optional<TensorArg> min, std::optional<TensorArg> max) {
   static const abi::Schema& op_schema = abi::find_schema("aten::clamp_", "Tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(min).arg(max).run();
 }
 
 Tensor clamp_max_Tensor(TensorArg self, TensorArg max) {
   static const abi::Schema& op_schema = abi::find_schema("aten::clamp_max", "Tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(max).run();
-  return op::tensor_result(op_call, 0, {self, max});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void clamp_max_Tensor_out(TensorArg self, TensorArg max, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::clamp_max", "Tensor_out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(max).arg(out).run();
 }
 
 void clamp_max__Tensor(MutableTensor self, TensorArg max) {
   static const abi::Schema& op_schema = abi::find_schema("aten::clamp_max_", "Tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(max).run();
 }
 
 Tensor clamp_min_Tensor(TensorArg self, TensorArg min) {
   static const abi::Schema& op_schema = abi::find_schema("aten::clamp_min", "Tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(min).run();
-  return op::tensor_result(op_call, 0, {self, min});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void clamp_min_Tensor_out(TensorArg self, TensorArg min, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::clamp_min", "Tensor_out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(min).arg(out).run();
 }
 
 void clamp_min__Tensor(MutableTensor self, TensorArg min) {
   static const abi::Schema& op_schema = abi::find_schema("aten::clamp_min_", "Tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(min).run();
 }
 
 Tensor clip_Tensor(TensorArg self, std::optional<TensorArg> min, std::optional<TensorArg> max) {
   static const abi::Schema& op_schema = abi::find_schema("aten::clip", "Tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(min).arg(max).run();
   return op::tensor_result(op_call, 0, {self, min, max});
 }
@@ -1322,26 +1324,26 @@ Tensor clip_Tensor(TensorArg self, std::optional<TensorArg> min, std::optional<T
 void clip_Tensor_out(TensorArg self, std::optional<TensorArg> min, std::optional<TensorArg> max,
                      MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::clip", "Tensor_out");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(min).arg(max).arg(out).run();
 }
 
 void clip__Tensor(MutableTensor self, std::optional<TensorArg> min, std::optional<TensorArg> max) {
   static const abi::Schema& op_schema = abi::find_schema("aten::clip_", "Tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(min).arg(max).run();
 }
 
 Tensor clone(TensorArg self, std::optional<MemoryFormat> memory_format) {
   static const abi::Schema& op_schema = abi::find_schema("aten::clone", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(memory_format).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 TensorView coalesce(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::coalesce", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::view_result(op_call, 0, self, "aten::coalesce");
 }
@@ -1349,7 +1351,7 @@ TensorView coalesce(TensorArg self) {
 Tensor col2im(TensorArg self, IntList output_size, IntList kernel_size, IntList dilation,
               IntList padding, IntList stride) {
   static const abi::Schema& op_schema = abi::find_schema("aten::col2im", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(self)
       .int_list(output_size, 2)
       .int_list(kernel_size, 2)
@@ -1363,7 +1365,7 @@ Tensor col2im(TensorArg self, IntList output_size, IntList kernel_size, IntList 
 void col2im_out(TensorArg self, IntList output_size, IntList kernel_size, IntList dilation,
                 IntList padding, IntList stride, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::col2im", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<7> op_call(op_schema);
   op_call.arg(self)
       .int_list(output_size, 2)
       .int_list(kernel_size, 2)
@@ -1376,106 +1378,106 @@ void col2im_out(TensorArg self, IntList output_size, IntList kernel_size, IntLis
 
 TensorView col_indices(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::col_indices", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::view_result(op_call, 0, self, "aten::col_indices");
 }
 
 Tensor col_indices_copy(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::col_indices_copy", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor column_stack(const TensorList& tensors) {
   static const abi::Schema& op_schema = abi::find_schema("aten::column_stack", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(tensors).run();
   return op::tensor_result(op_call, 0, {tensors});
 }
 
 void column_stack_out(const TensorList& tensors, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::column_stack", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(tensors).arg(out).run();
 }
 
 Tensor combinations(TensorArg self, std::int64_t r, bool with_replacement) {
   static const abi::Schema& op_schema = abi::find_schema("aten::combinations", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(r).arg(with_replacement).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor complex(TensorArg real, TensorArg imag) {
   static const abi::Schema& op_schema = abi::find_schema("aten::complex", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(real).arg(imag).run();
   return op::tensor_result(op_call, 0, {real, imag});
 }
 
 void complex_out(TensorArg real, TensorArg imag, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::complex", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(real).arg(imag).arg(out).run();
 }
 
 Tensor concat(const TensorList& tensors, std::int64_t dim) {
   static const abi::Schema& op_schema = abi::find_schema("aten::concat", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(tensors).arg(dim).run();
   return op::tensor_result(op_call, 0, {tensors});
 }
 
 void concat_out(const TensorList& tensors, std::int64_t dim, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::concat", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(tensors).arg(dim).arg(out).run();
 }
 
 Tensor concatenate(const TensorList& tensors, std::int64_t dim) {
   static const abi::Schema& op_schema = abi::find_schema("aten::concatenate", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(tensors).arg(dim).run();
   return op::tensor_result(op_call, 0, {tensors});
 }
 
 void concatenate_out(const TensorList& tensors, std::int64_t dim, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::concatenate", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(tensors).arg(dim).arg(out).run();
 }
 
 TensorView conj(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::conj", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::view_result(op_call, 0, self, "aten::conj");
 }
 
 Tensor conj_physical(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::conj_physical", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void conj_physical_(MutableTensor self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::conj_physical_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 void conj_physical_out(TensorArg self, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::conj_physical", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 TensorView contiguous(TensorArg self, MemoryFormat memory_format) {
   static const abi::Schema& op_schema = abi::find_schema("aten::contiguous", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(memory_format).run();
   return op::view_result(op_call, 0, self, "aten::contiguous");
 }
@@ -1483,7 +1485,7 @@ TensorView contiguous(TensorArg self, MemoryFormat memory_format) {
 Tensor conv1d(TensorArg input, TensorArg weight, std::optional<TensorArg> bias, IntList stride,
               IntList padding, IntList dilation, std::int64_t groups) {
   static const abi::Schema& op_schema = abi::find_schema("aten::conv1d", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<7> op_call(op_schema);
   op_call.arg(input).arg(weight).arg(bias).arg(stride).arg(padding).arg(dilation).arg(groups).run();
   return op::tensor_result(op_call, 0, {input, weight, bias});
 }
@@ -1492,7 +1494,7 @@ Tensor conv1d_padding(TensorArg input, TensorArg weight, std::optional<TensorArg
                       IntList stride, std::string_view padding, IntList dilation,
                       std::int64_t groups) {
   static const abi::Schema& op_schema = abi::find_schema("aten::conv1d", "padding");
-  op::Call op_call(op_schema);
+  op::FixedCall<7> op_call(op_schema);
   op_call.arg(input).arg(weight).arg(bias).arg(stride).arg(padding).arg(dilation).arg(groups).run();
   return op::tensor_result(op_call, 0, {input, weight, bias});
 }
@@ -1500,7 +1502,7 @@ Tensor conv1d_padding(TensorArg input, TensorArg weight, std::optional<TensorArg
 Tensor conv2d(TensorArg input, TensorArg weight, std::optional<TensorArg> bias, IntList stride,
               IntList padding, IntList dilation, std::int64_t groups) {
   static const abi::Schema& op_schema = abi::find_schema("aten::conv2d", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<7> op_call(op_schema);
   op_call.arg(input)
       .arg(weight)
       .arg(bias)
@@ -1516,7 +1518,7 @@ Tensor conv2d_padding(TensorArg input, TensorArg weight, std::optional<TensorArg
                       IntList stride, std::string_view padding, IntList dilation,
                       std::int64_t groups) {
   static const abi::Schema& op_schema = abi::find_schema("aten::conv2d", "padding");
-  op::Call op_call(op_schema);
+  op::FixedCall<7> op_call(op_schema);
   op_call.arg(input)
       .arg(weight)
       .arg(bias)
@@ -1531,7 +1533,7 @@ Tensor conv2d_padding(TensorArg input, TensorArg weight, std::optional<TensorArg
 Tensor conv3d(TensorArg input, TensorArg weight, std::optional<TensorArg> bias, IntList stride,
               IntList padding, IntList dilation, std::int64_t groups) {
   static const abi::Schema& op_schema = abi::find_schema("aten::conv3d", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<7> op_call(op_schema);
   op_call.arg(input)
       .arg(weight)
       .arg(bias)
@@ -1547,7 +1549,7 @@ Tensor conv3d_padding(TensorArg input, TensorArg weight, std::optional<TensorArg
                       IntList stride, std::string_view padding, IntList dilation,
                       std::int64_t groups) {
   static const abi::Schema& op_schema = abi::find_schema("aten::conv3d", "padding");
-  op::Call op_call(op_schema);
+  op::FixedCall<7> op_call(op_schema);
   op_call.arg(input)
       .arg(weight)
       .arg(bias)
@@ -1563,7 +1565,7 @@ Tensor conv_depthwise3d(TensorArg self, TensorArg weight, IntList kernel_size,
                         std::optional<TensorArg> bias, IntList stride, IntList padding,
                         IntList dilation) {
   static const abi::Schema& op_schema = abi::find_schema("aten::conv_depthwise3d", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<7> op_call(op_schema);
   op_call.arg(self)
       .arg(weight)
       .int_list(kernel_size, 3)
@@ -1577,7 +1579,7 @@ Tensor conv_depthwise3d(TensorArg self, TensorArg weight, IntList kernel_size,
 
 Tensor conv_tbc(TensorArg self, TensorArg weight, TensorArg bias, std::int64_t pad) {
   static const abi::Schema& op_schema = abi::find_schema("aten::conv_tbc", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(weight).arg(bias).arg(pad).run();
   return op::tensor_result(op_call, 0, {self, weight, bias});
 }
@@ -1586,7 +1588,7 @@ std::tuple<Tensor, Tensor, Tensor> conv_tbc_backward(TensorArg self, TensorArg i
                                                      TensorArg weight, TensorArg bias,
                                                      std::int64_t pad) {
   static const abi::Schema& op_schema = abi::find_schema("aten::conv_tbc_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(input).arg(weight).arg(bias).arg(pad).run();
   return {op::tensor_result(op_call, 0, {self, input, weight, bias}),
           op::tensor_result(op_call, 1, {self, input, weight, bias}),
@@ -1597,7 +1599,7 @@ Tensor conv_transpose1d(TensorArg input, TensorArg weight, std::optional<TensorA
                         IntList stride, IntList padding, IntList output_padding,
                         std::int64_t groups, IntList dilation) {
   static const abi::Schema& op_schema = abi::find_schema("aten::conv_transpose1d", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<8> op_call(op_schema);
   op_call.arg(input)
       .arg(weight)
       .arg(bias)
@@ -1614,7 +1616,7 @@ Tensor conv_transpose2d_input(TensorArg input, TensorArg weight, std::optional<T
                               IntList stride, IntList padding, IntList output_padding,
                               std::int64_t groups, IntList dilation) {
   static const abi::Schema& op_schema = abi::find_schema("aten::conv_transpose2d", "input");
-  op::Call op_call(op_schema);
+  op::FixedCall<8> op_call(op_schema);
   op_call.arg(input)
       .arg(weight)
       .arg(bias)
@@ -1631,7 +1633,7 @@ Tensor conv_transpose3d_input(TensorArg input, TensorArg weight, std::optional<T
                               IntList stride, IntList padding, IntList output_padding,
                               std::int64_t groups, IntList dilation) {
   static const abi::Schema& op_schema = abi::find_schema("aten::conv_transpose3d", "input");
-  op::Call op_call(op_schema);
+  op::FixedCall<8> op_call(op_schema);
   op_call.arg(input)
       .arg(weight)
       .arg(bias)
@@ -1648,7 +1650,7 @@ Tensor convolution(TensorArg input, TensorArg weight, std::optional<TensorArg> b
                    IntList padding, IntList dilation, bool transposed, IntList output_padding,
                    std::int64_t groups) {
   static const abi::Schema& op_schema = abi::find_schema("aten::convolution", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<9> op_call(op_schema);
   op_call.arg(input)
       .arg(weight)
       .arg(bias)
@@ -1667,7 +1669,7 @@ std::tuple<Tensor, Tensor, Tensor> convolution_backward(
     IntList stride, IntList padding, IntList dilation, bool transposed, IntList output_padding,
     std::int64_t groups, std::array<bool, 3> output_mask) {
   static const abi::Schema& op_schema = abi::find_schema("aten::convolution_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<11> op_call(op_schema);
   op_call.arg(grad_output)
       .arg(input)
       .arg(weight)
@@ -1691,7 +1693,7 @@ std::tuple<Tensor, Tensor, Tensor> convolution_backward_overrideable(
     std::array<bool, 3> output_mask) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::convolution_backward_overrideable", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<10> op_call(op_schema);
   op_call.arg(grad_output)
       .arg(input)
       .arg(weight)
@@ -1712,7 +1714,7 @@ Tensor convolution_overrideable(TensorArg input, TensorArg weight, std::optional
                                 IntList stride, IntList padding, IntList dilation, bool transposed,
                                 IntList output_padding, std::int64_t groups) {
   static const abi::Schema& op_schema = abi::find_schema("aten::convolution_overrideable", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<9> op_call(op_schema);
   op_call.arg(input)
       .arg(weight)
       .arg(bias)
@@ -1728,112 +1730,112 @@ Tensor convolution_overrideable(TensorArg input, TensorArg weight, std::optional
 
 Tensor copy(TensorArg self, TensorArg src, bool non_blocking) {
   static const abi::Schema& op_schema = abi::find_schema("aten::copy", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(src).arg(non_blocking).run();
   return op::tensor_result(op_call, 0, {self, src});
 }
 
 void copy_(MutableTensor self, TensorArg src, bool non_blocking) {
   static const abi::Schema& op_schema = abi::find_schema("aten::copy_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(src).arg(non_blocking).run();
 }
 
 void copy_sparse_to_sparse_(MutableTensor self, TensorArg src, bool non_blocking) {
   static const abi::Schema& op_schema = abi::find_schema("aten::copy_sparse_to_sparse_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(src).arg(non_blocking).run();
 }
 
 Tensor copysign_Tensor(TensorArg self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::copysign", "Tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
-  return op::tensor_result(op_call, 0, {self, other});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void copysign__Tensor(MutableTensor self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::copysign_", "Tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
 }
 
 void copysign_out(TensorArg self, TensorArg other, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::copysign", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(out).run();
 }
 
 Tensor corrcoef(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::corrcoef", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor cos(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::cos", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void cos_(MutableTensor self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::cos_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 void cos_out(TensorArg self, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::cos", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor cosh(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::cosh", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void cosh_(MutableTensor self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::cosh_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 void cosh_out(TensorArg self, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::cosh", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor cosine_embedding_loss(TensorArg input1, TensorArg input2, TensorArg target, double margin,
                              std::int64_t reduction) {
   static const abi::Schema& op_schema = abi::find_schema("aten::cosine_embedding_loss", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(input1).arg(input2).arg(target).arg(margin).arg(reduction).run();
   return op::tensor_result(op_call, 0, {input1, input2, target});
 }
 
 Tensor cosine_similarity(TensorArg x1, TensorArg x2, std::int64_t dim, double eps) {
   static const abi::Schema& op_schema = abi::find_schema("aten::cosine_similarity", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(x1).arg(x2).arg(dim).arg(eps).run();
   return op::tensor_result(op_call, 0, {x1, x2});
 }
 
 Tensor count_nonzero(TensorArg self, std::optional<std::int64_t> dim) {
   static const abi::Schema& op_schema = abi::find_schema("aten::count_nonzero", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(dim).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor count_nonzero_dim_IntList(TensorArg self, IntList dim) {
   static const abi::Schema& op_schema = abi::find_schema("aten::count_nonzero", "dim_IntList");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(dim).run();
   return op::tensor_result(op_call, 0, {self});
 }
@@ -1841,14 +1843,14 @@ Tensor count_nonzero_dim_IntList(TensorArg self, IntList dim) {
 Tensor cov(TensorArg self, std::int64_t correction, std::optional<TensorArg> fweights,
            std::optional<TensorArg> aweights) {
   static const abi::Schema& op_schema = abi::find_schema("aten::cov", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(correction).arg(fweights).arg(aweights).run();
   return op::tensor_result(op_call, 0, {self, fweights, aweights});
 }
 
 Tensor cross(TensorArg self, TensorArg other, std::optional<std::int64_t> dim) {
   static const abi::Schema& op_schema = abi::find_schema("aten::cross", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(dim).run();
   return op::tensor_result(op_call, 0, {self, other});
 }
@@ -1857,7 +1859,7 @@ Tensor cross_entropy_loss(TensorArg self, TensorArg target, std::optional<Tensor
                           std::int64_t reduction, std::int64_t ignore_index,
                           double label_smoothing) {
   static const abi::Schema& op_schema = abi::find_schema("aten::cross_entropy_loss", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(self)
       .arg(target)
       .arg(weight)
@@ -1871,20 +1873,20 @@ Tensor cross_entropy_loss(TensorArg self, TensorArg target, std::optional<Tensor
 void cross_out(TensorArg self, TensorArg other, std::optional<std::int64_t> dim,
                MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::cross", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(other).arg(dim).arg(out).run();
 }
 
 TensorView crow_indices(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::crow_indices", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::view_result(op_call, 0, self, "aten::crow_indices");
 }
 
 Tensor crow_indices_copy(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::crow_indices_copy", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
@@ -1893,7 +1895,7 @@ Tensor ctc_loss_IntList(TensorArg log_probs, TensorArg targets, IntList input_le
                         IntList target_lengths, std::int64_t blank, std::int64_t reduction,
                         bool zero_infinity) {
   static const abi::Schema& op_schema = abi::find_schema("aten::ctc_loss", "IntList");
-  op::Call op_call(op_schema);
+  op::FixedCall<7> op_call(op_schema);
   op_call.arg(log_probs)
       .arg(targets)
       .arg(input_lengths)
@@ -1909,7 +1911,7 @@ Tensor ctc_loss_Tensor(TensorArg log_probs, TensorArg targets, TensorArg input_l
                        TensorArg target_lengths, std::int64_t blank, std::int64_t reduction,
                        bool zero_infinity) {
   static const abi::Schema& op_schema = abi::find_schema("aten::ctc_loss", "Tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<7> op_call(op_schema);
   op_call.arg(log_probs)
       .arg(targets)
       .arg(input_lengths)
@@ -1924,7 +1926,7 @@ Tensor ctc_loss_Tensor(TensorArg log_probs, TensorArg targets, TensorArg input_l
 Tensor cudnn_affine_grid_generator(TensorArg theta, std::int64_t N, std::int64_t C, std::int64_t H,
                                    std::int64_t W) {
   static const abi::Schema& op_schema = abi::find_schema("aten::cudnn_affine_grid_generator", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(theta).arg(N).arg(C).arg(H).arg(W).run();
   return op::tensor_result(op_call, 0, {theta});
 }
@@ -1933,7 +1935,7 @@ Tensor cudnn_affine_grid_generator_backward(TensorArg grad, std::int64_t N, std:
                                             std::int64_t H, std::int64_t W) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::cudnn_affine_grid_generator_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(grad).arg(N).arg(C).arg(H).arg(W).run();
   return op::tensor_result(op_call, 0, {grad});
 }
@@ -1945,7 +1947,7 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> cudnn_batch_norm(
   static const abi::Schema& op_schema = abi::find_schema("aten::cudnn_batch_norm", "");
   op::check_mutation(running_mean, "aten::cudnn_batch_norm", {input, weight, bias});
   op::check_mutation(running_var, "aten::cudnn_batch_norm", {input, weight, bias});
-  op::Call op_call(op_schema);
+  op::FixedCall<8> op_call(op_schema);
   op_call.arg(input)
       .arg(weight)
       .arg(bias)
@@ -1966,7 +1968,7 @@ std::tuple<Tensor, Tensor, Tensor> cudnn_batch_norm_backward(
     std::optional<TensorArg> running_var, std::optional<TensorArg> save_mean,
     std::optional<TensorArg> save_var, double epsilon, TensorArg reserveSpace) {
   static const abi::Schema& op_schema = abi::find_schema("aten::cudnn_batch_norm_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<9> op_call(op_schema);
   op_call.arg(input)
       .arg(grad_output)
       .arg(weight)
@@ -1996,7 +1998,7 @@ void cudnn_batch_norm_out(TensorArg input, TensorArg weight, std::optional<Tenso
   static const abi::Schema& op_schema = abi::find_schema("aten::cudnn_batch_norm", "out");
   op::check_mutation(running_mean, "aten::cudnn_batch_norm.out", {input, weight, bias});
   op::check_mutation(running_var, "aten::cudnn_batch_norm.out", {input, weight, bias});
-  op::Call op_call(op_schema);
+  op::FixedCall<12> op_call(op_schema);
   op_call.arg(input)
       .arg(weight)
       .arg(bias)
@@ -2016,7 +2018,7 @@ Tensor cudnn_convolution(TensorArg self, TensorArg weight, IntList padding, IntL
                          IntList dilation, std::int64_t groups, bool benchmark, bool deterministic,
                          bool allow_tf32) {
   static const abi::Schema& op_schema = abi::find_schema("aten::cudnn_convolution", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<9> op_call(op_schema);
   op_call.arg(self)
       .arg(weight)
       .arg(padding)
@@ -2034,7 +2036,7 @@ Tensor cudnn_convolution_add_relu(TensorArg self, TensorArg weight, TensorArg z,
                                   std::optional<TensorArg> bias, IntList stride, IntList padding,
                                   IntList dilation, std::int64_t groups) {
   static const abi::Schema& op_schema = abi::find_schema("aten::cudnn_convolution_add_relu", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<9> op_call(op_schema);
   op_call.arg(self)
       .arg(weight)
       .arg(z)
@@ -2052,7 +2054,7 @@ void cudnn_convolution_out(TensorArg self, TensorArg weight, IntList padding, In
                            IntList dilation, std::int64_t groups, bool benchmark,
                            bool deterministic, bool allow_tf32, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::cudnn_convolution", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<10> op_call(op_schema);
   op_call.arg(self)
       .arg(weight)
       .arg(padding)
@@ -2070,7 +2072,7 @@ Tensor cudnn_convolution_relu(TensorArg self, TensorArg weight, std::optional<Te
                               IntList stride, IntList padding, IntList dilation,
                               std::int64_t groups) {
   static const abi::Schema& op_schema = abi::find_schema("aten::cudnn_convolution_relu", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<7> op_call(op_schema);
   op_call.arg(self).arg(weight).arg(bias).arg(stride).arg(padding).arg(dilation).arg(groups).run();
   return op::tensor_result(op_call, 0, {self, weight, bias});
 }
@@ -2080,7 +2082,7 @@ Tensor cudnn_convolution_transpose(TensorArg self, TensorArg weight, IntList pad
                                    std::int64_t groups, bool benchmark, bool deterministic,
                                    bool allow_tf32) {
   static const abi::Schema& op_schema = abi::find_schema("aten::cudnn_convolution_transpose", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<10> op_call(op_schema);
   op_call.arg(self)
       .arg(weight)
       .arg(padding)
@@ -2097,7 +2099,7 @@ Tensor cudnn_convolution_transpose(TensorArg self, TensorArg weight, IntList pad
 
 Tensor cudnn_grid_sampler(TensorArg self, TensorArg grid) {
   static const abi::Schema& op_schema = abi::find_schema("aten::cudnn_grid_sampler", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(grid).run();
   return op::tensor_result(op_call, 0, {self, grid});
 }
@@ -2105,7 +2107,7 @@ Tensor cudnn_grid_sampler(TensorArg self, TensorArg grid) {
 std::tuple<Tensor, Tensor> cudnn_grid_sampler_backward(TensorArg self, TensorArg grid,
                                                        TensorArg grad_output) {
   static const abi::Schema& op_schema = abi::find_schema("aten::cudnn_grid_sampler_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(grid).arg(grad_output).run();
   return {op::tensor_result(op_call, 0, {self, grid, grad_output}),
           op::tensor_result(op_call, 1, {self, grid, grad_output})};
@@ -2113,173 +2115,173 @@ std::tuple<Tensor, Tensor> cudnn_grid_sampler_backward(TensorArg self, TensorArg
 
 bool cudnn_is_acceptable(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::cudnn_is_acceptable", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::bool_result(op_call, 0);
 }
 
 std::tuple<Tensor, Tensor> cummax(TensorArg self, std::int64_t dim) {
   static const abi::Schema& op_schema = abi::find_schema("aten::cummax", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(dim).run();
   return {op::tensor_result(op_call, 0, {self}), op::tensor_result(op_call, 1, {self})};
 }
 
 void cummax_out(TensorArg self, std::int64_t dim, MutableTensor values, MutableTensor indices) {
   static const abi::Schema& op_schema = abi::find_schema("aten::cummax", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(values).arg(indices).run();
 }
 
 Tensor cummaxmin_backward(TensorArg grad, TensorArg input, TensorArg indices, std::int64_t dim) {
   static const abi::Schema& op_schema = abi::find_schema("aten::cummaxmin_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(grad).arg(input).arg(indices).arg(dim).run();
   return op::tensor_result(op_call, 0, {grad, input, indices});
 }
 
 std::tuple<Tensor, Tensor> cummin(TensorArg self, std::int64_t dim) {
   static const abi::Schema& op_schema = abi::find_schema("aten::cummin", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(dim).run();
   return {op::tensor_result(op_call, 0, {self}), op::tensor_result(op_call, 1, {self})};
 }
 
 void cummin_out(TensorArg self, std::int64_t dim, MutableTensor values, MutableTensor indices) {
   static const abi::Schema& op_schema = abi::find_schema("aten::cummin", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(values).arg(indices).run();
 }
 
 Tensor cumprod(TensorArg self, std::int64_t dim, std::optional<DType> dtype) {
   static const abi::Schema& op_schema = abi::find_schema("aten::cumprod", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(dtype).run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void cumprod_(MutableTensor self, std::int64_t dim, std::optional<DType> dtype) {
   static const abi::Schema& op_schema = abi::find_schema("aten::cumprod_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(dtype).run();
 }
 
 Tensor cumprod_backward(TensorArg grad, TensorArg input, std::int64_t dim, TensorArg output) {
   static const abi::Schema& op_schema = abi::find_schema("aten::cumprod_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(grad).arg(input).arg(dim).arg(output).run();
   return op::tensor_result(op_call, 0, {grad, input, output});
 }
 
 void cumprod_out(TensorArg self, std::int64_t dim, std::optional<DType> dtype, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::cumprod", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(dtype).arg(out).run();
 }
 
 Tensor cumsum(TensorArg self, std::int64_t dim, std::optional<DType> dtype) {
   static const abi::Schema& op_schema = abi::find_schema("aten::cumsum", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(dtype).run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void cumsum_(MutableTensor self, std::int64_t dim, std::optional<DType> dtype) {
   static const abi::Schema& op_schema = abi::find_schema("aten::cumsum_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(dtype).run();
 }
 
 void cumsum_out(TensorArg self, std::int64_t dim, std::optional<DType> dtype, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::cumsum", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(dtype).arg(out).run();
 }
 
 Tensor cumulative_trapezoid_x(TensorArg y, TensorArg x, std::int64_t dim) {
   static const abi::Schema& op_schema = abi::find_schema("aten::cumulative_trapezoid", "x");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(y).arg(x).arg(dim).run();
   return op::tensor_result(op_call, 0, {y, x});
 }
 
 Tensor data(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::data", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor deg2rad(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::deg2rad", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void deg2rad_(MutableTensor self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::deg2rad_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 void deg2rad_out(TensorArg self, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::deg2rad", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 std::int64_t dense_dim(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::dense_dim", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::int_result(op_call, 0);
 }
 
 Tensor dequantize_self(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::dequantize", "self");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 std::vector<Tensor> dequantize_tensors(const TensorList& tensors) {
   static const abi::Schema& op_schema = abi::find_schema("aten::dequantize", "tensors");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(tensors).run();
   return op::tensors_result(op_call, 0, {tensors});
 }
 
 Tensor det(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::det", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 TensorView detach(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::detach", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::view_result(op_call, 0, self, "aten::detach");
 }
 
 void detach_(MutableTensor self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::detach_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 Tensor detach_copy(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::detach_copy", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor diag(TensorArg self, std::int64_t diagonal) {
   static const abi::Schema& op_schema = abi::find_schema("aten::diag", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(diagonal).run();
   return op::tensor_result(op_call, 0, {self});
 }

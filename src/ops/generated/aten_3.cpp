@@ -3,6 +3,7 @@
 // include/flash_powder/ops/aten.h.
 #include "flash_powder/ops/aten.h"
 
+#include "../direct_routes.h"
 #include "flash_powder/abi/dispatch.h"
 #include "flash_powder/abi/schema.h"
 
@@ -12,27 +13,27 @@ namespace op = ::fp::ops::detail;
 
 Tensor diag_embed(TensorArg self, std::int64_t offset, std::int64_t dim1, std::int64_t dim2) {
   static const abi::Schema& op_schema = abi::find_schema("aten::diag_embed", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(offset).arg(dim1).arg(dim2).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void diag_out(TensorArg self, std::int64_t diagonal, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::diag", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(diagonal).arg(out).run();
 }
 
 Tensor diagflat(TensorArg self, std::int64_t offset) {
   static const abi::Schema& op_schema = abi::find_schema("aten::diagflat", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(offset).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 TensorView diagonal(TensorArg self, std::int64_t offset, std::int64_t dim1, std::int64_t dim2) {
   static const abi::Schema& op_schema = abi::find_schema("aten::diagonal", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(offset).arg(dim1).arg(dim2).run();
   return op::view_result(op_call, 0, self, "aten::diagonal");
 }
@@ -40,14 +41,14 @@ TensorView diagonal(TensorArg self, std::int64_t offset, std::int64_t dim1, std:
 Tensor diagonal_backward(TensorArg grad_output, IntList input_sizes, std::int64_t offset,
                          std::int64_t dim1, std::int64_t dim2) {
   static const abi::Schema& op_schema = abi::find_schema("aten::diagonal_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(grad_output).arg(input_sizes).arg(offset).arg(dim1).arg(dim2).run();
   return op::tensor_result(op_call, 0, {grad_output});
 }
 
 Tensor diagonal_copy(TensorArg self, std::int64_t offset, std::int64_t dim1, std::int64_t dim2) {
   static const abi::Schema& op_schema = abi::find_schema("aten::diagonal_copy", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(offset).arg(dim1).arg(dim2).run();
   return op::tensor_result(op_call, 0, {self});
 }
@@ -55,7 +56,7 @@ Tensor diagonal_copy(TensorArg self, std::int64_t offset, std::int64_t dim1, std
 Tensor diagonal_scatter(TensorArg self, TensorArg src, std::int64_t offset, std::int64_t dim1,
                         std::int64_t dim2) {
   static const abi::Schema& op_schema = abi::find_schema("aten::diagonal_scatter", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(src).arg(offset).arg(dim1).arg(dim2).run();
   return op::tensor_result(op_call, 0, {self, src});
 }
@@ -63,7 +64,7 @@ Tensor diagonal_scatter(TensorArg self, TensorArg src, std::int64_t offset, std:
 Tensor diff(TensorArg self, std::int64_t n, std::int64_t dim, std::optional<TensorArg> prepend,
             std::optional<TensorArg> append) {
   static const abi::Schema& op_schema = abi::find_schema("aten::diff", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(n).arg(dim).arg(prepend).arg(append).run();
   return op::tensor_result(op_call, 0, {self, prepend, append});
 }
@@ -71,80 +72,80 @@ Tensor diff(TensorArg self, std::int64_t n, std::int64_t dim, std::optional<Tens
 void diff_out(TensorArg self, std::int64_t n, std::int64_t dim, std::optional<TensorArg> prepend,
               std::optional<TensorArg> append, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::diff", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(self).arg(n).arg(dim).arg(prepend).arg(append).arg(out).run();
 }
 
 Tensor digamma(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::digamma", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void digamma_(MutableTensor self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::digamma_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 void digamma_out(TensorArg self, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::digamma", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 std::int64_t dim(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::dim", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::int_result(op_call, 0);
 }
 
 Tensor div_Tensor(TensorArg self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::div", "Tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
-  return op::tensor_result(op_call, 0, {self, other});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 Tensor div_Tensor_mode(TensorArg self, TensorArg other,
                        std::optional<std::string_view> rounding_mode) {
   static const abi::Schema& op_schema = abi::find_schema("aten::div", "Tensor_mode");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(rounding_mode).run();
-  return op::tensor_result(op_call, 0, {self, other});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void div__Tensor(MutableTensor self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::div_", "Tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
 }
 
 void div__Tensor_mode(MutableTensor self, TensorArg other,
                       std::optional<std::string_view> rounding_mode) {
   static const abi::Schema& op_schema = abi::find_schema("aten::div_", "Tensor_mode");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(rounding_mode).run();
 }
 
 void div_out(TensorArg self, TensorArg other, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::div", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(out).run();
 }
 
 void div_out_mode(TensorArg self, TensorArg other, std::optional<std::string_view> rounding_mode,
                   MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::div", "out_mode");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(other).arg(rounding_mode).arg(out).run();
 }
 
 Tensor divide_Tensor(TensorArg self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::divide", "Tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::tensor_result(op_call, 0, {self, other});
 }
@@ -152,158 +153,158 @@ Tensor divide_Tensor(TensorArg self, TensorArg other) {
 Tensor divide_Tensor_mode(TensorArg self, TensorArg other,
                           std::optional<std::string_view> rounding_mode) {
   static const abi::Schema& op_schema = abi::find_schema("aten::divide", "Tensor_mode");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(rounding_mode).run();
   return op::tensor_result(op_call, 0, {self, other});
 }
 
 void divide__Tensor(MutableTensor self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::divide_", "Tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
 }
 
 void divide__Tensor_mode(MutableTensor self, TensorArg other,
                          std::optional<std::string_view> rounding_mode) {
   static const abi::Schema& op_schema = abi::find_schema("aten::divide_", "Tensor_mode");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(rounding_mode).run();
 }
 
 void divide_out(TensorArg self, TensorArg other, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::divide", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(out).run();
 }
 
 void divide_out_mode(TensorArg self, TensorArg other, std::optional<std::string_view> rounding_mode,
                      MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::divide", "out_mode");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(other).arg(rounding_mode).arg(out).run();
 }
 
 Tensor dot(TensorArg self, TensorArg tensor) {
   static const abi::Schema& op_schema = abi::find_schema("aten::dot", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(tensor).run();
   return op::tensor_result(op_call, 0, {self, tensor});
 }
 
 void dot_out(TensorArg self, TensorArg tensor, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::dot", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(tensor).arg(out).run();
 }
 
 Tensor dropout(TensorArg input, double p, bool train) {
   static const abi::Schema& op_schema = abi::find_schema("aten::dropout", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(input).arg(p).arg(train).run();
   return op::tensor_result(op_call, 0, {input});
 }
 
 void dropout_(MutableTensor self, double p, bool train) {
   static const abi::Schema& op_schema = abi::find_schema("aten::dropout_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(p).arg(train).run();
 }
 
 std::vector<TensorView> dsplit_array(TensorArg self, IntList indices) {
   static const abi::Schema& op_schema = abi::find_schema("aten::dsplit", "array");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(indices).run();
   return op::views_result(op_call, 0, self, "aten::dsplit.array");
 }
 
 std::vector<TensorView> dsplit_int(TensorArg self, std::int64_t sections) {
   static const abi::Schema& op_schema = abi::find_schema("aten::dsplit", "int");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(sections).run();
   return op::views_result(op_call, 0, self, "aten::dsplit.int");
 }
 
 Tensor dstack(const TensorList& tensors) {
   static const abi::Schema& op_schema = abi::find_schema("aten::dstack", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(tensors).run();
   return op::tensor_result(op_call, 0, {tensors});
 }
 
 void dstack_out(const TensorList& tensors, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::dstack", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(tensors).arg(out).run();
 }
 
 Tensor dunder_and_Tensor(TensorArg self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::__and__", "Tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::tensor_result(op_call, 0, {self, other});
 }
 
 void dunder_iand_Tensor(MutableTensor self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::__iand__", "Tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
 }
 
 void dunder_ilshift_Tensor(MutableTensor self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::__ilshift__", "Tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
 }
 
 void dunder_ior_Tensor(MutableTensor self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::__ior__", "Tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
 }
 
 void dunder_irshift_Tensor(MutableTensor self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::__irshift__", "Tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
 }
 
 void dunder_ixor_Tensor(MutableTensor self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::__ixor__", "Tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
 }
 
 Tensor dunder_lshift_Tensor(TensorArg self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::__lshift__", "Tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::tensor_result(op_call, 0, {self, other});
 }
 
 Tensor dunder_or_Tensor(TensorArg self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::__or__", "Tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::tensor_result(op_call, 0, {self, other});
 }
 
 Tensor dunder_rshift_Tensor(TensorArg self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::__rshift__", "Tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::tensor_result(op_call, 0, {self, other});
 }
 
 Tensor dunder_xor_Tensor(TensorArg self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::__xor__", "Tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::tensor_result(op_call, 0, {self, other});
 }
 
 Tensor einsum(std::string_view equation, const TensorList& tensors, OptionalIntList path) {
   static const abi::Schema& op_schema = abi::find_schema("aten::einsum", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(equation).arg(tensors).arg(path).run();
   return op::tensor_result(op_call, 0, {tensors});
 }
@@ -311,7 +312,7 @@ Tensor einsum(std::string_view equation, const TensorList& tensors, OptionalIntL
 Tensor embedding(TensorArg weight, TensorArg indices, std::int64_t padding_idx,
                  bool scale_grad_by_freq, bool sparse) {
   static const abi::Schema& op_schema = abi::find_schema("aten::embedding", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(weight).arg(indices).arg(padding_idx).arg(scale_grad_by_freq).arg(sparse).run();
   return op::tensor_result(op_call, 0, {weight, indices});
 }
@@ -319,7 +320,7 @@ Tensor embedding(TensorArg weight, TensorArg indices, std::int64_t padding_idx,
 Tensor embedding_backward(TensorArg grad, TensorArg indices, std::int64_t num_weights,
                           std::int64_t padding_idx, bool scale_grad_by_freq, bool sparse) {
   static const abi::Schema& op_schema = abi::find_schema("aten::embedding_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(grad)
       .arg(indices)
       .arg(num_weights)
@@ -335,7 +336,7 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> embedding_bag(
     std::int64_t mode, bool sparse, std::optional<TensorArg> per_sample_weights,
     bool include_last_offset) {
   static const abi::Schema& op_schema = abi::find_schema("aten::embedding_bag", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<8> op_call(op_schema);
   op_call.arg(weight)
       .arg(indices)
       .arg(offsets)
@@ -356,7 +357,7 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> embedding_bag_padding_idx(
     std::int64_t mode, bool sparse, std::optional<TensorArg> per_sample_weights,
     bool include_last_offset, std::optional<std::int64_t> padding_idx) {
   static const abi::Schema& op_schema = abi::find_schema("aten::embedding_bag", "padding_idx");
-  op::Call op_call(op_schema);
+  op::FixedCall<9> op_call(op_schema);
   op_call.arg(weight)
       .arg(indices)
       .arg(offsets)
@@ -376,7 +377,7 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> embedding_bag_padding_idx(
 Tensor embedding_dense_backward(TensorArg grad_output, TensorArg indices, std::int64_t num_weights,
                                 std::int64_t padding_idx, bool scale_grad_by_freq) {
   static const abi::Schema& op_schema = abi::find_schema("aten::embedding_dense_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(grad_output)
       .arg(indices)
       .arg(num_weights)
@@ -388,14 +389,14 @@ Tensor embedding_dense_backward(TensorArg grad_output, TensorArg indices, std::i
 
 void embedding_renorm_(MutableTensor self, TensorArg indices, double max_norm, double norm_type) {
   static const abi::Schema& op_schema = abi::find_schema("aten::embedding_renorm_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(indices).arg(max_norm).arg(norm_type).run();
 }
 
 Tensor embedding_sparse_backward(TensorArg grad, TensorArg indices, std::int64_t num_weights,
                                  std::int64_t padding_idx, bool scale_grad_by_freq) {
   static const abi::Schema& op_schema = abi::find_schema("aten::embedding_sparse_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(grad).arg(indices).arg(num_weights).arg(padding_idx).arg(scale_grad_by_freq).run();
   return op::tensor_result(op_call, 0, {grad, indices});
 }
@@ -404,7 +405,7 @@ Tensor empty_like(TensorArg self, std::optional<DType> dtype, std::optional<Layo
                   std::optional<Device> device, std::optional<bool> pin_memory,
                   std::optional<MemoryFormat> memory_format) {
   static const abi::Schema& op_schema = abi::find_schema("aten::empty_like", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(self).arg(dtype).arg(layout).arg(device).arg(pin_memory).arg(memory_format).run();
   return op::tensor_result(op_call, 0, {self});
 }
@@ -413,14 +414,14 @@ Tensor empty_memory_format(IntList size, std::optional<DType> dtype, std::option
                            std::optional<Device> device, std::optional<bool> pin_memory,
                            std::optional<MemoryFormat> memory_format) {
   static const abi::Schema& op_schema = abi::find_schema("aten::empty", "memory_format");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(size).arg(dtype).arg(layout).arg(device).arg(pin_memory).arg(memory_format).run();
   return op::tensor_result(op_call, 0, {});
 }
 
 void empty_out(IntList size, std::optional<MemoryFormat> memory_format, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::empty", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(size).arg(memory_format).arg(out).run();
 }
 
@@ -428,7 +429,7 @@ Tensor empty_permuted(IntList size, IntList physical_layout, std::optional<DType
                       std::optional<Layout> layout, std::optional<Device> device,
                       std::optional<bool> pin_memory) {
   static const abi::Schema& op_schema = abi::find_schema("aten::empty_permuted", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(size).arg(physical_layout).arg(dtype).arg(layout).arg(device).arg(pin_memory).run();
   return op::tensor_result(op_call, 0, {});
 }
@@ -437,7 +438,7 @@ Tensor empty_quantized(IntList size, TensorArg qtensor, std::optional<DType> dty
                        std::optional<Layout> layout, std::optional<Device> device,
                        std::optional<bool> pin_memory, std::optional<MemoryFormat> memory_format) {
   static const abi::Schema& op_schema = abi::find_schema("aten::empty_quantized", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<7> op_call(op_schema);
   op_call.arg(size)
       .arg(qtensor)
       .arg(dtype)
@@ -453,182 +454,182 @@ Tensor empty_strided(IntList size, IntList stride, std::optional<DType> dtype,
                      std::optional<Layout> layout, std::optional<Device> device,
                      std::optional<bool> pin_memory) {
   static const abi::Schema& op_schema = abi::find_schema("aten::empty_strided", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(size).arg(stride).arg(dtype).arg(layout).arg(device).arg(pin_memory).run();
   return op::tensor_result(op_call, 0, {});
 }
 
 Tensor eq_Tensor(TensorArg self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::eq", "Tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
-  return op::tensor_result(op_call, 0, {self, other});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void eq_Tensor_out(TensorArg self, TensorArg other, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::eq", "Tensor_out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(out).run();
 }
 
 void eq__Tensor(MutableTensor self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::eq_", "Tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
 }
 
 bool equal(TensorArg self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::equal", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::bool_result(op_call, 0);
 }
 
 Tensor erf(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::erf", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void erf_(MutableTensor self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::erf_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 void erf_out(TensorArg self, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::erf", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor erfc(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::erfc", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void erfc_(MutableTensor self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::erfc_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 void erfc_out(TensorArg self, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::erfc", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor erfinv(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::erfinv", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void erfinv_(MutableTensor self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::erfinv_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 void erfinv_out(TensorArg self, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::erfinv", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor exp(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::exp", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 Tensor exp2(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::exp2", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void exp2_(MutableTensor self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::exp2_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 void exp2_out(TensorArg self, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::exp2", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 void exp_(MutableTensor self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::exp_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 void exp_out(TensorArg self, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::exp", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 TensorView expand(TensorArg self, IntList size, bool implicit) {
   static const abi::Schema& op_schema = abi::find_schema("aten::expand", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(size).arg(implicit).run();
   return op::view_result(op_call, 0, self, "aten::expand");
 }
 
 TensorView expand_as(TensorArg self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::expand_as", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::view_result(op_call, 0, self, "aten::expand_as");
 }
 
 Tensor expand_copy(TensorArg self, IntList size, bool implicit) {
   static const abi::Schema& op_schema = abi::find_schema("aten::expand_copy", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(size).arg(implicit).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor expm1(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::expm1", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void expm1_(MutableTensor self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::expm1_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 void expm1_out(TensorArg self, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::expm1", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 void exponential_(MutableTensor self, double lambd, std::optional<abi::RawGenerator> generator) {
   static const abi::Schema& op_schema = abi::find_schema("aten::exponential_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(lambd).arg(generator).run();
 }
 
 Tensor eye(std::int64_t n, std::optional<DType> dtype, std::optional<Layout> layout,
            std::optional<Device> device, std::optional<bool> pin_memory) {
   static const abi::Schema& op_schema = abi::find_schema("aten::eye", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(n).arg(dtype).arg(layout).arg(device).arg(pin_memory).run();
   return op::tensor_result(op_call, 0, {});
 }
@@ -637,20 +638,20 @@ Tensor eye_m(std::int64_t n, std::int64_t m, std::optional<DType> dtype,
              std::optional<Layout> layout, std::optional<Device> device,
              std::optional<bool> pin_memory) {
   static const abi::Schema& op_schema = abi::find_schema("aten::eye", "m");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(n).arg(m).arg(dtype).arg(layout).arg(device).arg(pin_memory).run();
   return op::tensor_result(op_call, 0, {});
 }
 
 void eye_m_out(std::int64_t n, std::int64_t m, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::eye", "m_out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(n).arg(m).arg(out).run();
 }
 
 void eye_out(std::int64_t n, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::eye", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(n).arg(out).run();
 }
 
@@ -659,7 +660,7 @@ Tensor fake_quantize_per_channel_affine(TensorArg self, TensorArg scale, TensorA
                                         std::int64_t quant_max) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::fake_quantize_per_channel_affine", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(self).arg(scale).arg(zero_point).arg(axis).arg(quant_min).arg(quant_max).run();
   return op::tensor_result(op_call, 0, {self, scale, zero_point});
 }
@@ -669,7 +670,7 @@ std::tuple<Tensor, Tensor> fake_quantize_per_channel_affine_cachemask(
     std::int64_t quant_min, std::int64_t quant_max) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::fake_quantize_per_channel_affine_cachemask", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(self).arg(scale).arg(zero_point).arg(axis).arg(quant_min).arg(quant_max).run();
   return {op::tensor_result(op_call, 0, {self, scale, zero_point}),
           op::tensor_result(op_call, 1, {self, scale, zero_point})};
@@ -678,7 +679,7 @@ std::tuple<Tensor, Tensor> fake_quantize_per_channel_affine_cachemask(
 Tensor fake_quantize_per_channel_affine_cachemask_backward(TensorArg grad, TensorArg mask) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::fake_quantize_per_channel_affine_cachemask_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(grad).arg(mask).run();
   return op::tensor_result(op_call, 0, {grad, mask});
 }
@@ -687,7 +688,7 @@ Tensor fake_quantize_per_tensor_affine(TensorArg self, double scale, std::int64_
                                        std::int64_t quant_min, std::int64_t quant_max) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::fake_quantize_per_tensor_affine", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(scale).arg(zero_point).arg(quant_min).arg(quant_max).run();
   return op::tensor_result(op_call, 0, {self});
 }
@@ -698,7 +699,7 @@ std::tuple<Tensor, Tensor> fake_quantize_per_tensor_affine_cachemask(TensorArg s
                                                                      std::int64_t quant_max) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::fake_quantize_per_tensor_affine_cachemask", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(scale).arg(zero_point).arg(quant_min).arg(quant_max).run();
   return {op::tensor_result(op_call, 0, {self}), op::tensor_result(op_call, 1, {self})};
 }
@@ -706,7 +707,7 @@ std::tuple<Tensor, Tensor> fake_quantize_per_tensor_affine_cachemask(TensorArg s
 Tensor fake_quantize_per_tensor_affine_cachemask_backward(TensorArg grad, TensorArg mask) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::fake_quantize_per_tensor_affine_cachemask_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(grad).arg(mask).run();
   return op::tensor_result(op_call, 0, {grad, mask});
 }
@@ -716,14 +717,14 @@ Tensor fake_quantize_per_tensor_affine_tensor_qparams(TensorArg self, TensorArg 
                                                       std::int64_t quant_max) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::fake_quantize_per_tensor_affine", "tensor_qparams");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(scale).arg(zero_point).arg(quant_min).arg(quant_max).run();
   return op::tensor_result(op_call, 0, {self, scale, zero_point});
 }
 
 Tensor fbgemm_linear_fp16_weight(TensorArg input, TensorArg packed_weight, TensorArg bias) {
   static const abi::Schema& op_schema = abi::find_schema("aten::fbgemm_linear_fp16_weight", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(input).arg(packed_weight).arg(bias).run();
   return op::tensor_result(op_call, 0, {input, packed_weight, bias});
 }
@@ -732,7 +733,7 @@ Tensor fbgemm_linear_fp16_weight_fp32_activation(TensorArg input, TensorArg pack
                                                  std::optional<TensorArg> bias) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::fbgemm_linear_fp16_weight_fp32_activation", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(input).arg(packed_weight).arg(bias).run();
   return op::tensor_result(op_call, 0, {input, packed_weight, bias});
 }
@@ -742,7 +743,7 @@ Tensor fbgemm_linear_fp16_weight_fp32_activation_out(TensorArg input, TensorArg 
                                                      MutableTensor output) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::fbgemm_linear_fp16_weight_fp32_activation", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(input).arg(packed_weight).arg(bias).arg(output).run();
   return op::tensor_result(op_call, 0, {input, packed_weight, bias, output});
 }
@@ -750,21 +751,21 @@ Tensor fbgemm_linear_fp16_weight_fp32_activation_out(TensorArg input, TensorArg 
 Tensor fbgemm_linear_fp16_weight_out(TensorArg input, TensorArg packed_weight, TensorArg bias,
                                      MutableTensor output) {
   static const abi::Schema& op_schema = abi::find_schema("aten::fbgemm_linear_fp16_weight", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(input).arg(packed_weight).arg(bias).arg(output).run();
   return op::tensor_result(op_call, 0, {input, packed_weight, bias, output});
 }
 
 Tensor fbgemm_pack_gemm_matrix_fp16(TensorArg input) {
   static const abi::Schema& op_schema = abi::find_schema("aten::fbgemm_pack_gemm_matrix_fp16", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(input).run();
   return op::tensor_result(op_call, 0, {input});
 }
 
 Tensor fbgemm_pack_quantized_matrix(TensorArg input) {
   static const abi::Schema& op_schema = abi::find_schema("aten::fbgemm_pack_quantized_matrix", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(input).run();
   return op::tensor_result(op_call, 0, {input});
 }
@@ -772,41 +773,41 @@ Tensor fbgemm_pack_quantized_matrix(TensorArg input) {
 Tensor fbgemm_pack_quantized_matrix_KN(TensorArg input, std::int64_t K, std::int64_t N) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::fbgemm_pack_quantized_matrix", "KN");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(input).arg(K).arg(N).run();
   return op::tensor_result(op_call, 0, {input});
 }
 
 Tensor feature_alpha_dropout(TensorArg input, double p, bool train) {
   static const abi::Schema& op_schema = abi::find_schema("aten::feature_alpha_dropout", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(input).arg(p).arg(train).run();
   return op::tensor_result(op_call, 0, {input});
 }
 
 void feature_alpha_dropout_(MutableTensor self, double p, bool train) {
   static const abi::Schema& op_schema = abi::find_schema("aten::feature_alpha_dropout_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(p).arg(train).run();
 }
 
 Tensor feature_dropout(TensorArg input, double p, bool train) {
   static const abi::Schema& op_schema = abi::find_schema("aten::feature_dropout", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(input).arg(p).arg(train).run();
   return op::tensor_result(op_call, 0, {input});
 }
 
 void feature_dropout_(MutableTensor self, double p, bool train) {
   static const abi::Schema& op_schema = abi::find_schema("aten::feature_dropout_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(p).arg(train).run();
 }
 
 Tensor fft_fft(TensorArg self, std::optional<std::int64_t> n, std::int64_t dim,
                std::optional<std::string_view> norm) {
   static const abi::Schema& op_schema = abi::find_schema("aten::fft_fft", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(n).arg(dim).arg(norm).run();
   return op::tensor_result(op_call, 0, {self});
 }
@@ -814,7 +815,7 @@ Tensor fft_fft(TensorArg self, std::optional<std::int64_t> n, std::int64_t dim,
 Tensor fft_fft2(TensorArg self, OptionalIntList s, IntList dim,
                 std::optional<std::string_view> norm) {
   static const abi::Schema& op_schema = abi::find_schema("aten::fft_fft2", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(s).arg(dim).arg(norm).run();
   return op::tensor_result(op_call, 0, {self});
 }
@@ -822,14 +823,14 @@ Tensor fft_fft2(TensorArg self, OptionalIntList s, IntList dim,
 void fft_fft2_out(TensorArg self, OptionalIntList s, IntList dim,
                   std::optional<std::string_view> norm, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::fft_fft2", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(s).arg(dim).arg(norm).arg(out).run();
 }
 
 void fft_fft_out(TensorArg self, std::optional<std::int64_t> n, std::int64_t dim,
                  std::optional<std::string_view> norm, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::fft_fft", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(n).arg(dim).arg(norm).arg(out).run();
 }
 
@@ -837,21 +838,21 @@ Tensor fft_fftfreq(std::int64_t n, double d, std::optional<DType> dtype,
                    std::optional<Layout> layout, std::optional<Device> device,
                    std::optional<bool> pin_memory) {
   static const abi::Schema& op_schema = abi::find_schema("aten::fft_fftfreq", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(n).arg(d).arg(dtype).arg(layout).arg(device).arg(pin_memory).run();
   return op::tensor_result(op_call, 0, {});
 }
 
 void fft_fftfreq_out(std::int64_t n, double d, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::fft_fftfreq", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(n).arg(d).arg(out).run();
 }
 
 Tensor fft_fftn(TensorArg self, OptionalIntList s, OptionalIntList dim,
                 std::optional<std::string_view> norm) {
   static const abi::Schema& op_schema = abi::find_schema("aten::fft_fftn", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(s).arg(dim).arg(norm).run();
   return op::tensor_result(op_call, 0, {self});
 }
@@ -859,13 +860,13 @@ Tensor fft_fftn(TensorArg self, OptionalIntList s, OptionalIntList dim,
 void fft_fftn_out(TensorArg self, OptionalIntList s, OptionalIntList dim,
                   std::optional<std::string_view> norm, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::fft_fftn", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(s).arg(dim).arg(norm).arg(out).run();
 }
 
 Tensor fft_fftshift(TensorArg self, OptionalIntList dim) {
   static const abi::Schema& op_schema = abi::find_schema("aten::fft_fftshift", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(dim).run();
   return op::tensor_result(op_call, 0, {self});
 }
@@ -873,7 +874,7 @@ Tensor fft_fftshift(TensorArg self, OptionalIntList dim) {
 Tensor fft_hfft(TensorArg self, std::optional<std::int64_t> n, std::int64_t dim,
                 std::optional<std::string_view> norm) {
   static const abi::Schema& op_schema = abi::find_schema("aten::fft_hfft", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(n).arg(dim).arg(norm).run();
   return op::tensor_result(op_call, 0, {self});
 }
@@ -881,7 +882,7 @@ Tensor fft_hfft(TensorArg self, std::optional<std::int64_t> n, std::int64_t dim,
 Tensor fft_hfft2(TensorArg self, OptionalIntList s, IntList dim,
                  std::optional<std::string_view> norm) {
   static const abi::Schema& op_schema = abi::find_schema("aten::fft_hfft2", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(s).arg(dim).arg(norm).run();
   return op::tensor_result(op_call, 0, {self});
 }
@@ -889,21 +890,21 @@ Tensor fft_hfft2(TensorArg self, OptionalIntList s, IntList dim,
 void fft_hfft2_out(TensorArg self, OptionalIntList s, IntList dim,
                    std::optional<std::string_view> norm, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::fft_hfft2", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(s).arg(dim).arg(norm).arg(out).run();
 }
 
 void fft_hfft_out(TensorArg self, std::optional<std::int64_t> n, std::int64_t dim,
                   std::optional<std::string_view> norm, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::fft_hfft", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(n).arg(dim).arg(norm).arg(out).run();
 }
 
 Tensor fft_hfftn(TensorArg self, OptionalIntList s, OptionalIntList dim,
                  std::optional<std::string_view> norm) {
   static const abi::Schema& op_schema = abi::find_schema("aten::fft_hfftn", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(s).arg(dim).arg(norm).run();
   return op::tensor_result(op_call, 0, {self});
 }
@@ -911,14 +912,14 @@ Tensor fft_hfftn(TensorArg self, OptionalIntList s, OptionalIntList dim,
 void fft_hfftn_out(TensorArg self, OptionalIntList s, OptionalIntList dim,
                    std::optional<std::string_view> norm, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::fft_hfftn", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(s).arg(dim).arg(norm).arg(out).run();
 }
 
 Tensor fft_ifft(TensorArg self, std::optional<std::int64_t> n, std::int64_t dim,
                 std::optional<std::string_view> norm) {
   static const abi::Schema& op_schema = abi::find_schema("aten::fft_ifft", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(n).arg(dim).arg(norm).run();
   return op::tensor_result(op_call, 0, {self});
 }
@@ -926,7 +927,7 @@ Tensor fft_ifft(TensorArg self, std::optional<std::int64_t> n, std::int64_t dim,
 Tensor fft_ifft2(TensorArg self, OptionalIntList s, IntList dim,
                  std::optional<std::string_view> norm) {
   static const abi::Schema& op_schema = abi::find_schema("aten::fft_ifft2", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(s).arg(dim).arg(norm).run();
   return op::tensor_result(op_call, 0, {self});
 }
@@ -934,21 +935,21 @@ Tensor fft_ifft2(TensorArg self, OptionalIntList s, IntList dim,
 void fft_ifft2_out(TensorArg self, OptionalIntList s, IntList dim,
                    std::optional<std::string_view> norm, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::fft_ifft2", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(s).arg(dim).arg(norm).arg(out).run();
 }
 
 void fft_ifft_out(TensorArg self, std::optional<std::int64_t> n, std::int64_t dim,
                   std::optional<std::string_view> norm, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::fft_ifft", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(n).arg(dim).arg(norm).arg(out).run();
 }
 
 Tensor fft_ifftn(TensorArg self, OptionalIntList s, OptionalIntList dim,
                  std::optional<std::string_view> norm) {
   static const abi::Schema& op_schema = abi::find_schema("aten::fft_ifftn", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(s).arg(dim).arg(norm).run();
   return op::tensor_result(op_call, 0, {self});
 }
@@ -956,13 +957,13 @@ Tensor fft_ifftn(TensorArg self, OptionalIntList s, OptionalIntList dim,
 void fft_ifftn_out(TensorArg self, OptionalIntList s, OptionalIntList dim,
                    std::optional<std::string_view> norm, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::fft_ifftn", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(s).arg(dim).arg(norm).arg(out).run();
 }
 
 Tensor fft_ifftshift(TensorArg self, OptionalIntList dim) {
   static const abi::Schema& op_schema = abi::find_schema("aten::fft_ifftshift", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(dim).run();
   return op::tensor_result(op_call, 0, {self});
 }
@@ -970,7 +971,7 @@ Tensor fft_ifftshift(TensorArg self, OptionalIntList dim) {
 Tensor fft_ihfft(TensorArg self, std::optional<std::int64_t> n, std::int64_t dim,
                  std::optional<std::string_view> norm) {
   static const abi::Schema& op_schema = abi::find_schema("aten::fft_ihfft", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(n).arg(dim).arg(norm).run();
   return op::tensor_result(op_call, 0, {self});
 }
@@ -978,7 +979,7 @@ Tensor fft_ihfft(TensorArg self, std::optional<std::int64_t> n, std::int64_t dim
 Tensor fft_ihfft2(TensorArg self, OptionalIntList s, IntList dim,
                   std::optional<std::string_view> norm) {
   static const abi::Schema& op_schema = abi::find_schema("aten::fft_ihfft2", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(s).arg(dim).arg(norm).run();
   return op::tensor_result(op_call, 0, {self});
 }
@@ -986,21 +987,21 @@ Tensor fft_ihfft2(TensorArg self, OptionalIntList s, IntList dim,
 void fft_ihfft2_out(TensorArg self, OptionalIntList s, IntList dim,
                     std::optional<std::string_view> norm, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::fft_ihfft2", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(s).arg(dim).arg(norm).arg(out).run();
 }
 
 void fft_ihfft_out(TensorArg self, std::optional<std::int64_t> n, std::int64_t dim,
                    std::optional<std::string_view> norm, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::fft_ihfft", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(n).arg(dim).arg(norm).arg(out).run();
 }
 
 Tensor fft_ihfftn(TensorArg self, OptionalIntList s, OptionalIntList dim,
                   std::optional<std::string_view> norm) {
   static const abi::Schema& op_schema = abi::find_schema("aten::fft_ihfftn", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(s).arg(dim).arg(norm).run();
   return op::tensor_result(op_call, 0, {self});
 }
@@ -1008,14 +1009,14 @@ Tensor fft_ihfftn(TensorArg self, OptionalIntList s, OptionalIntList dim,
 void fft_ihfftn_out(TensorArg self, OptionalIntList s, OptionalIntList dim,
                     std::optional<std::string_view> norm, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::fft_ihfftn", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(s).arg(dim).arg(norm).arg(out).run();
 }
 
 Tensor fft_irfft(TensorArg self, std::optional<std::int64_t> n, std::int64_t dim,
                  std::optional<std::string_view> norm) {
   static const abi::Schema& op_schema = abi::find_schema("aten::fft_irfft", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(n).arg(dim).arg(norm).run();
   return op::tensor_result(op_call, 0, {self});
 }
@@ -1023,7 +1024,7 @@ Tensor fft_irfft(TensorArg self, std::optional<std::int64_t> n, std::int64_t dim
 Tensor fft_irfft2(TensorArg self, OptionalIntList s, IntList dim,
                   std::optional<std::string_view> norm) {
   static const abi::Schema& op_schema = abi::find_schema("aten::fft_irfft2", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(s).arg(dim).arg(norm).run();
   return op::tensor_result(op_call, 0, {self});
 }
@@ -1031,21 +1032,21 @@ Tensor fft_irfft2(TensorArg self, OptionalIntList s, IntList dim,
 void fft_irfft2_out(TensorArg self, OptionalIntList s, IntList dim,
                     std::optional<std::string_view> norm, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::fft_irfft2", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(s).arg(dim).arg(norm).arg(out).run();
 }
 
 void fft_irfft_out(TensorArg self, std::optional<std::int64_t> n, std::int64_t dim,
                    std::optional<std::string_view> norm, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::fft_irfft", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(n).arg(dim).arg(norm).arg(out).run();
 }
 
 Tensor fft_irfftn(TensorArg self, OptionalIntList s, OptionalIntList dim,
                   std::optional<std::string_view> norm) {
   static const abi::Schema& op_schema = abi::find_schema("aten::fft_irfftn", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(s).arg(dim).arg(norm).run();
   return op::tensor_result(op_call, 0, {self});
 }
@@ -1053,14 +1054,14 @@ Tensor fft_irfftn(TensorArg self, OptionalIntList s, OptionalIntList dim,
 void fft_irfftn_out(TensorArg self, OptionalIntList s, OptionalIntList dim,
                     std::optional<std::string_view> norm, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::fft_irfftn", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(s).arg(dim).arg(norm).arg(out).run();
 }
 
 Tensor fft_rfft(TensorArg self, std::optional<std::int64_t> n, std::int64_t dim,
                 std::optional<std::string_view> norm) {
   static const abi::Schema& op_schema = abi::find_schema("aten::fft_rfft", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(n).arg(dim).arg(norm).run();
   return op::tensor_result(op_call, 0, {self});
 }
@@ -1068,7 +1069,7 @@ Tensor fft_rfft(TensorArg self, std::optional<std::int64_t> n, std::int64_t dim,
 Tensor fft_rfft2(TensorArg self, OptionalIntList s, IntList dim,
                  std::optional<std::string_view> norm) {
   static const abi::Schema& op_schema = abi::find_schema("aten::fft_rfft2", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(s).arg(dim).arg(norm).run();
   return op::tensor_result(op_call, 0, {self});
 }
@@ -1076,14 +1077,14 @@ Tensor fft_rfft2(TensorArg self, OptionalIntList s, IntList dim,
 void fft_rfft2_out(TensorArg self, OptionalIntList s, IntList dim,
                    std::optional<std::string_view> norm, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::fft_rfft2", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(s).arg(dim).arg(norm).arg(out).run();
 }
 
 void fft_rfft_out(TensorArg self, std::optional<std::int64_t> n, std::int64_t dim,
                   std::optional<std::string_view> norm, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::fft_rfft", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(n).arg(dim).arg(norm).arg(out).run();
 }
 
@@ -1091,21 +1092,21 @@ Tensor fft_rfftfreq(std::int64_t n, double d, std::optional<DType> dtype,
                     std::optional<Layout> layout, std::optional<Device> device,
                     std::optional<bool> pin_memory) {
   static const abi::Schema& op_schema = abi::find_schema("aten::fft_rfftfreq", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(n).arg(d).arg(dtype).arg(layout).arg(device).arg(pin_memory).run();
   return op::tensor_result(op_call, 0, {});
 }
 
 void fft_rfftfreq_out(std::int64_t n, double d, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::fft_rfftfreq", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(n).arg(d).arg(out).run();
 }
 
 Tensor fft_rfftn(TensorArg self, OptionalIntList s, OptionalIntList dim,
                  std::optional<std::string_view> norm) {
   static const abi::Schema& op_schema = abi::find_schema("aten::fft_rfftn", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(s).arg(dim).arg(norm).run();
   return op::tensor_result(op_call, 0, {self});
 }
@@ -1113,219 +1114,218 @@ Tensor fft_rfftn(TensorArg self, OptionalIntList s, OptionalIntList dim,
 void fft_rfftn_out(TensorArg self, OptionalIntList s, OptionalIntList dim,
                    std::optional<std::string_view> norm, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::fft_rfftn", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(s).arg(dim).arg(norm).arg(out).run();
 }
 
 Tensor fill_Tensor(TensorArg self, TensorArg value) {
   static const abi::Schema& op_schema = abi::find_schema("aten::fill", "Tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(value).run();
   return op::tensor_result(op_call, 0, {self, value});
 }
 
 void fill__Tensor(MutableTensor self, TensorArg value) {
   static const abi::Schema& op_schema = abi::find_schema("aten::fill_", "Tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(value).run();
 }
 
 Tensor fix(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::fix", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void fix_(MutableTensor self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::fix_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 void fix_out(TensorArg self, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::fix", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor flatten_dense_tensors(const TensorList& tensors) {
   static const abi::Schema& op_schema = abi::find_schema("aten::flatten_dense_tensors", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(tensors).run();
   return op::tensor_result(op_call, 0, {tensors});
 }
 
 TensorView flatten_using_ints(TensorArg self, std::int64_t start_dim, std::int64_t end_dim) {
   static const abi::Schema& op_schema = abi::find_schema("aten::flatten", "using_ints");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(start_dim).arg(end_dim).run();
   return op::view_result(op_call, 0, self, "aten::flatten.using_ints");
 }
 
 Tensor flip(TensorArg self, IntList dims) {
   static const abi::Schema& op_schema = abi::find_schema("aten::flip", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(dims).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor fliplr(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::fliplr", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor flipud(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::flipud", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor float_power_Tensor_Tensor(TensorArg self, TensorArg exponent) {
   static const abi::Schema& op_schema = abi::find_schema("aten::float_power", "Tensor_Tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(exponent).run();
   return op::tensor_result(op_call, 0, {self, exponent});
 }
 
 void float_power_Tensor_Tensor_out(TensorArg self, TensorArg exponent, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::float_power", "Tensor_Tensor_out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(exponent).arg(out).run();
 }
 
 void float_power__Tensor(MutableTensor self, TensorArg exponent) {
   static const abi::Schema& op_schema = abi::find_schema("aten::float_power_", "Tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(exponent).run();
 }
 
 Tensor floor(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::floor", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void floor_(MutableTensor self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::floor_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 Tensor floor_divide(TensorArg self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::floor_divide", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::tensor_result(op_call, 0, {self, other});
 }
 
 void floor_divide__Tensor(MutableTensor self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::floor_divide_", "Tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
 }
 
 void floor_divide_out(TensorArg self, TensorArg other, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::floor_divide", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(out).run();
 }
 
 void floor_out(TensorArg self, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::floor", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor fmax(TensorArg self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::fmax", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
-  return op::tensor_result(op_call, 0, {self, other});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void fmax_out(TensorArg self, TensorArg other, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::fmax", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(out).run();
 }
 
 Tensor fmin(TensorArg self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::fmin", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
-  return op::tensor_result(op_call, 0, {self, other});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void fmin_out(TensorArg self, TensorArg other, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::fmin", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(out).run();
 }
 
 Tensor fmod_Tensor(TensorArg self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::fmod", "Tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
-  return op::tensor_result(op_call, 0, {self, other});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void fmod_Tensor_out(TensorArg self, TensorArg other, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::fmod", "Tensor_out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(out).run();
 }
 
 void fmod__Tensor(MutableTensor self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::fmod_", "Tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
 }
 
 Tensor frac(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::frac", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void frac_(MutableTensor self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::frac_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 void frac_out(TensorArg self, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::frac", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 std::tuple<Tensor, Tensor> fractional_max_pool2d(TensorArg self, IntList kernel_size,
                                                  IntList output_size, TensorArg random_samples) {
   static const abi::Schema& op_schema = abi::find_schema("aten::fractional_max_pool2d", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).int_list(kernel_size, 2).int_list(output_size, 2).arg(random_samples).run();
-  return {op::tensor_result(op_call, 0, {self, random_samples}),
-          op::tensor_result(op_call, 1, {self, random_samples})};
+  return {op::fresh_tensor_result(op_call, 0), op::fresh_tensor_result(op_call, 1)};
 }
 
 Tensor fractional_max_pool2d_backward(TensorArg grad_output, TensorArg self, IntList kernel_size,
                                       IntList output_size, TensorArg indices) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::fractional_max_pool2d_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(grad_output)
       .arg(self)
       .int_list(kernel_size, 2)
       .int_list(output_size, 2)
       .arg(indices)
       .run();
-  return op::tensor_result(op_call, 0, {grad_output, self, indices});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void fractional_max_pool2d_backward_grad_input(TensorArg grad_output, TensorArg self,
@@ -1333,7 +1333,7 @@ void fractional_max_pool2d_backward_grad_input(TensorArg grad_output, TensorArg 
                                                TensorArg indices, MutableTensor grad_input) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::fractional_max_pool2d_backward", "grad_input");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(grad_output)
       .arg(self)
       .int_list(kernel_size, 2)
@@ -1347,7 +1347,7 @@ void fractional_max_pool2d_output(TensorArg self, IntList kernel_size, IntList o
                                   TensorArg random_samples, MutableTensor output,
                                   MutableTensor indices) {
   static const abi::Schema& op_schema = abi::find_schema("aten::fractional_max_pool2d", "output");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(self)
       .int_list(kernel_size, 2)
       .int_list(output_size, 2)
@@ -1360,17 +1360,16 @@ void fractional_max_pool2d_output(TensorArg self, IntList kernel_size, IntList o
 std::tuple<Tensor, Tensor> fractional_max_pool3d(TensorArg self, IntList kernel_size,
                                                  IntList output_size, TensorArg random_samples) {
   static const abi::Schema& op_schema = abi::find_schema("aten::fractional_max_pool3d", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).int_list(kernel_size, 3).int_list(output_size, 3).arg(random_samples).run();
-  return {op::tensor_result(op_call, 0, {self, random_samples}),
-          op::tensor_result(op_call, 1, {self, random_samples})};
+  return {op::fresh_tensor_result(op_call, 0), op::fresh_tensor_result(op_call, 1)};
 }
 
 Tensor fractional_max_pool3d_backward(TensorArg grad_output, TensorArg self, IntList kernel_size,
                                       IntList output_size, TensorArg indices) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::fractional_max_pool3d_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(grad_output)
       .arg(self)
       .int_list(kernel_size, 3)
@@ -1385,7 +1384,7 @@ void fractional_max_pool3d_backward_grad_input(TensorArg grad_output, TensorArg 
                                                TensorArg indices, MutableTensor grad_input) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::fractional_max_pool3d_backward", "grad_input");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(grad_output)
       .arg(self)
       .int_list(kernel_size, 3)
@@ -1399,7 +1398,7 @@ void fractional_max_pool3d_output(TensorArg self, IntList kernel_size, IntList o
                                   TensorArg random_samples, MutableTensor output,
                                   MutableTensor indices) {
   static const abi::Schema& op_schema = abi::find_schema("aten::fractional_max_pool3d", "output");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(self)
       .int_list(kernel_size, 3)
       .int_list(output_size, 3)
@@ -1411,27 +1410,27 @@ void fractional_max_pool3d_output(TensorArg self, IntList kernel_size, IntList o
 
 std::tuple<Tensor, Tensor> frexp_Tensor(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::frexp", "Tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return {op::tensor_result(op_call, 0, {self}), op::tensor_result(op_call, 1, {self})};
 }
 
 void frexp_Tensor_out(TensorArg self, MutableTensor mantissa, MutableTensor exponent) {
   static const abi::Schema& op_schema = abi::find_schema("aten::frexp", "Tensor_out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(mantissa).arg(exponent).run();
 }
 
 Tensor frobenius_norm_dim(TensorArg self, IntList dim, bool keepdim) {
   static const abi::Schema& op_schema = abi::find_schema("aten::frobenius_norm", "dim");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(keepdim).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void frobenius_norm_out(TensorArg self, IntList dim, bool keepdim, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::frobenius_norm", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(keepdim).arg(out).run();
 }
 
@@ -1440,7 +1439,7 @@ Tensor from_file(std::string_view filename, std::optional<bool> shared,
                  std::optional<Layout> layout, std::optional<Device> device,
                  std::optional<bool> pin_memory) {
   static const abi::Schema& op_schema = abi::find_schema("aten::from_file", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<7> op_call(op_schema);
   op_call.arg(filename)
       .arg(shared)
       .arg(size)
@@ -1461,7 +1460,7 @@ Tensor fused_moving_avg_obs_fake_quant(TensorArg self, TensorArg observer_on,
                                        bool symmetric_quant) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::fused_moving_avg_obs_fake_quant", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<13> op_call(op_schema);
   op_call.arg(self)
       .arg(observer_on)
       .arg(fake_quant_on)
@@ -1482,15 +1481,15 @@ Tensor fused_moving_avg_obs_fake_quant(TensorArg self, TensorArg observer_on,
 
 Tensor gather(TensorArg self, std::int64_t dim, TensorArg index, bool sparse_grad) {
   static const abi::Schema& op_schema = abi::find_schema("aten::gather", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(index).arg(sparse_grad).run();
-  return op::tensor_result(op_call, 0, {self, index});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 Tensor gather_backward(TensorArg grad, TensorArg self, std::int64_t dim, TensorArg index,
                        bool sparse_grad) {
   static const abi::Schema& op_schema = abi::find_schema("aten::gather_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(grad).arg(self).arg(dim).arg(index).arg(sparse_grad).run();
   return op::tensor_result(op_call, 0, {grad, self, index});
 }
@@ -1498,130 +1497,130 @@ Tensor gather_backward(TensorArg grad, TensorArg self, std::int64_t dim, TensorA
 void gather_out(TensorArg self, std::int64_t dim, TensorArg index, bool sparse_grad,
                 MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::gather", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(index).arg(sparse_grad).arg(out).run();
 }
 
 Tensor gcd(TensorArg self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::gcd", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
-  return op::tensor_result(op_call, 0, {self, other});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void gcd_(MutableTensor self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::gcd_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
 }
 
 void gcd_out(TensorArg self, TensorArg other, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::gcd", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(out).run();
 }
 
 Tensor ge_Tensor(TensorArg self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::ge", "Tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
-  return op::tensor_result(op_call, 0, {self, other});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void ge_Tensor_out(TensorArg self, TensorArg other, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::ge", "Tensor_out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(out).run();
 }
 
 void ge__Tensor(MutableTensor self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::ge_", "Tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
 }
 
 Tensor gelu(TensorArg self, std::string_view approximate) {
   static const abi::Schema& op_schema = abi::find_schema("aten::gelu", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(approximate).run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void gelu_(MutableTensor self, std::string_view approximate) {
   static const abi::Schema& op_schema = abi::find_schema("aten::gelu_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(approximate).run();
 }
 
 Tensor gelu_backward(TensorArg grad_output, TensorArg self, std::string_view approximate) {
   static const abi::Schema& op_schema = abi::find_schema("aten::gelu_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(grad_output).arg(self).arg(approximate).run();
-  return op::tensor_result(op_call, 0, {grad_output, self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void gelu_backward_grad_input(TensorArg grad_output, TensorArg self, std::string_view approximate,
                               MutableTensor grad_input) {
   static const abi::Schema& op_schema = abi::find_schema("aten::gelu_backward", "grad_input");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(grad_output).arg(self).arg(approximate).arg(grad_input).run();
 }
 
 void gelu_out(TensorArg self, std::string_view approximate, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::gelu", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(approximate).arg(out).run();
 }
 
 void geometric_(MutableTensor self, double p, std::optional<abi::RawGenerator> generator) {
   static const abi::Schema& op_schema = abi::find_schema("aten::geometric_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(p).arg(generator).run();
 }
 
 std::tuple<Tensor, Tensor> geqrf(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::geqrf", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return {op::tensor_result(op_call, 0, {self}), op::tensor_result(op_call, 1, {self})};
 }
 
 void geqrf_a(TensorArg self, MutableTensor a, MutableTensor tau) {
   static const abi::Schema& op_schema = abi::find_schema("aten::geqrf", "a");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(a).arg(tau).run();
 }
 
 Tensor ger(TensorArg self, TensorArg vec2) {
   static const abi::Schema& op_schema = abi::find_schema("aten::ger", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(vec2).run();
   return op::tensor_result(op_call, 0, {self, vec2});
 }
 
 void ger_out(TensorArg self, TensorArg vec2, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::ger", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(vec2).arg(out).run();
 }
 
 std::int64_t get_device(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::get_device", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::int_result(op_call, 0);
 }
 
 Tensor glu(TensorArg self, std::int64_t dim) {
   static const abi::Schema& op_schema = abi::find_schema("aten::glu", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(dim).run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 Tensor glu_backward(TensorArg grad_output, TensorArg self, std::int64_t dim) {
   static const abi::Schema& op_schema = abi::find_schema("aten::glu_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(grad_output).arg(self).arg(dim).run();
   return op::tensor_result(op_call, 0, {grad_output, self});
 }
@@ -1629,34 +1628,34 @@ Tensor glu_backward(TensorArg grad_output, TensorArg self, std::int64_t dim) {
 void glu_backward_grad_input(TensorArg grad_output, TensorArg self, std::int64_t dim,
                              MutableTensor grad_input) {
   static const abi::Schema& op_schema = abi::find_schema("aten::glu_backward", "grad_input");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(grad_output).arg(self).arg(dim).arg(grad_input).run();
 }
 
 Tensor glu_backward_jvp(TensorArg grad_x, TensorArg grad_glu, TensorArg x, TensorArg dgrad_glu,
                         TensorArg dx, std::int64_t dim) {
   static const abi::Schema& op_schema = abi::find_schema("aten::glu_backward_jvp", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(grad_x).arg(grad_glu).arg(x).arg(dgrad_glu).arg(dx).arg(dim).run();
   return op::tensor_result(op_call, 0, {grad_x, grad_glu, x, dgrad_glu, dx});
 }
 
 Tensor glu_jvp(TensorArg glu, TensorArg x, TensorArg dx, std::int64_t dim) {
   static const abi::Schema& op_schema = abi::find_schema("aten::glu_jvp", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(glu).arg(x).arg(dx).arg(dim).run();
   return op::tensor_result(op_call, 0, {glu, x, dx});
 }
 
 void glu_out(TensorArg self, std::int64_t dim, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::glu", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(out).run();
 }
 
 std::vector<Tensor> gradient_array(TensorArg self, IntList dim, std::int64_t edge_order) {
   static const abi::Schema& op_schema = abi::find_schema("aten::gradient", "array");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(edge_order).run();
   return op::tensors_result(op_call, 0, {self});
 }
@@ -1664,7 +1663,7 @@ std::vector<Tensor> gradient_array(TensorArg self, IntList dim, std::int64_t edg
 std::vector<Tensor> gradient_scalarint(TensorArg self, std::optional<std::int64_t> dim,
                                        std::int64_t edge_order) {
   static const abi::Schema& op_schema = abi::find_schema("aten::gradient", "scalarint");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).none().arg(dim).arg(edge_order).run();
   return op::tensors_result(op_call, 0, {self});
 }
@@ -1672,7 +1671,7 @@ std::vector<Tensor> gradient_scalarint(TensorArg self, std::optional<std::int64_
 std::vector<Tensor> gradient_tensorarray(TensorArg self, const TensorList& spacing, IntList dim,
                                          std::int64_t edge_order) {
   static const abi::Schema& op_schema = abi::find_schema("aten::gradient", "tensorarray");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(spacing).arg(dim).arg(edge_order).run();
   return op::tensors_result(op_call, 0, {self, spacing});
 }
@@ -1681,53 +1680,53 @@ std::vector<Tensor> gradient_tensorarrayint(TensorArg self, const TensorList& sp
                                             std::optional<std::int64_t> dim,
                                             std::int64_t edge_order) {
   static const abi::Schema& op_schema = abi::find_schema("aten::gradient", "tensorarrayint");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(spacing).arg(dim).arg(edge_order).run();
   return op::tensors_result(op_call, 0, {self, spacing});
 }
 
 Tensor greater_Tensor(TensorArg self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::greater", "Tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::tensor_result(op_call, 0, {self, other});
 }
 
 void greater_Tensor_out(TensorArg self, TensorArg other, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::greater", "Tensor_out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(out).run();
 }
 
 void greater__Tensor(MutableTensor self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::greater_", "Tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
 }
 
 Tensor greater_equal_Tensor(TensorArg self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::greater_equal", "Tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::tensor_result(op_call, 0, {self, other});
 }
 
 void greater_equal_Tensor_out(TensorArg self, TensorArg other, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::greater_equal", "Tensor_out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(out).run();
 }
 
 void greater_equal__Tensor(MutableTensor self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::greater_equal_", "Tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
 }
 
 Tensor grid_sampler(TensorArg input, TensorArg grid, std::int64_t interpolation_mode,
                     std::int64_t padding_mode, bool align_corners) {
   static const abi::Schema& op_schema = abi::find_schema("aten::grid_sampler", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(input).arg(grid).arg(interpolation_mode).arg(padding_mode).arg(align_corners).run();
   return op::tensor_result(op_call, 0, {input, grid});
 }
@@ -1735,7 +1734,7 @@ Tensor grid_sampler(TensorArg input, TensorArg grid, std::int64_t interpolation_
 Tensor grid_sampler_2d(TensorArg input, TensorArg grid, std::int64_t interpolation_mode,
                        std::int64_t padding_mode, bool align_corners) {
   static const abi::Schema& op_schema = abi::find_schema("aten::grid_sampler_2d", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(input).arg(grid).arg(interpolation_mode).arg(padding_mode).arg(align_corners).run();
   return op::tensor_result(op_call, 0, {input, grid});
 }
@@ -1745,7 +1744,7 @@ std::tuple<Tensor, Tensor> grid_sampler_2d_backward(TensorArg grad_output, Tenso
                                                     std::int64_t padding_mode, bool align_corners,
                                                     std::array<bool, 2> output_mask) {
   static const abi::Schema& op_schema = abi::find_schema("aten::grid_sampler_2d_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<7> op_call(op_schema);
   op_call.arg(grad_output)
       .arg(input)
       .arg(grid)
@@ -1761,7 +1760,7 @@ std::tuple<Tensor, Tensor> grid_sampler_2d_backward(TensorArg grad_output, Tenso
 Tensor grid_sampler_3d(TensorArg input, TensorArg grid, std::int64_t interpolation_mode,
                        std::int64_t padding_mode, bool align_corners) {
   static const abi::Schema& op_schema = abi::find_schema("aten::grid_sampler_3d", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(input).arg(grid).arg(interpolation_mode).arg(padding_mode).arg(align_corners).run();
   return op::tensor_result(op_call, 0, {input, grid});
 }
@@ -1771,7 +1770,7 @@ std::tuple<Tensor, Tensor> grid_sampler_3d_backward(TensorArg grad_output, Tenso
                                                     std::int64_t padding_mode, bool align_corners,
                                                     std::array<bool, 2> output_mask) {
   static const abi::Schema& op_schema = abi::find_schema("aten::grid_sampler_3d_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<7> op_call(op_schema);
   op_call.arg(grad_output)
       .arg(input)
       .arg(grid)
@@ -1787,7 +1786,7 @@ std::tuple<Tensor, Tensor> grid_sampler_3d_backward(TensorArg grad_output, Tenso
 Tensor group_norm(TensorArg input, std::int64_t num_groups, std::optional<TensorArg> weight,
                   std::optional<TensorArg> bias, double eps, bool cudnn_enabled) {
   static const abi::Schema& op_schema = abi::find_schema("aten::group_norm", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(input).arg(num_groups).arg(weight).arg(bias).arg(eps).arg(cudnn_enabled).run();
   return op::tensor_result(op_call, 0, {input, weight, bias});
 }
@@ -1795,7 +1794,7 @@ Tensor group_norm(TensorArg input, std::int64_t num_groups, std::optional<Tensor
 Tensor gru_cell(TensorArg input, TensorArg hx, TensorArg w_ih, TensorArg w_hh,
                 std::optional<TensorArg> b_ih, std::optional<TensorArg> b_hh) {
   static const abi::Schema& op_schema = abi::find_schema("aten::gru_cell", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(input).arg(hx).arg(w_ih).arg(w_hh).arg(b_ih).arg(b_hh).run();
   return op::tensor_result(op_call, 0, {input, hx, w_ih, w_hh, b_ih, b_hh});
 }
@@ -1805,7 +1804,7 @@ std::tuple<Tensor, Tensor> gru_data(TensorArg data, TensorArg batch_sizes, Tenso
                                     std::int64_t num_layers, double dropout, bool train,
                                     bool bidirectional) {
   static const abi::Schema& op_schema = abi::find_schema("aten::gru", "data");
-  op::Call op_call(op_schema);
+  op::FixedCall<9> op_call(op_schema);
   op_call.arg(data)
       .arg(batch_sizes)
       .arg(hx)
@@ -1824,7 +1823,7 @@ std::tuple<Tensor, Tensor> gru_input(TensorArg input, TensorArg hx, const Tensor
                                      bool has_biases, std::int64_t num_layers, double dropout,
                                      bool train, bool bidirectional, bool batch_first) {
   static const abi::Schema& op_schema = abi::find_schema("aten::gru", "input");
-  op::Call op_call(op_schema);
+  op::FixedCall<9> op_call(op_schema);
   op_call.arg(input)
       .arg(hx)
       .arg(params)
@@ -1841,20 +1840,20 @@ std::tuple<Tensor, Tensor> gru_input(TensorArg input, TensorArg hx, const Tensor
 
 Tensor gt_Tensor(TensorArg self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::gt", "Tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
-  return op::tensor_result(op_call, 0, {self, other});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void gt_Tensor_out(TensorArg self, TensorArg other, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::gt", "Tensor_out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(out).run();
 }
 
 void gt__Tensor(MutableTensor self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::gt_", "Tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
 }
 
@@ -1862,7 +1861,7 @@ Tensor hamming_window(std::int64_t window_length, std::optional<DType> dtype,
                       std::optional<Layout> layout, std::optional<Device> device,
                       std::optional<bool> pin_memory) {
   static const abi::Schema& op_schema = abi::find_schema("aten::hamming_window", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(window_length).arg(dtype).arg(layout).arg(device).arg(pin_memory).run();
   return op::tensor_result(op_call, 0, {});
 }
@@ -1871,7 +1870,7 @@ Tensor hamming_window_periodic(std::int64_t window_length, bool periodic,
                                std::optional<DType> dtype, std::optional<Layout> layout,
                                std::optional<Device> device, std::optional<bool> pin_memory) {
   static const abi::Schema& op_schema = abi::find_schema("aten::hamming_window", "periodic");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(window_length).arg(periodic).arg(dtype).arg(layout).arg(device).arg(pin_memory).run();
   return op::tensor_result(op_call, 0, {});
 }
@@ -1880,7 +1879,7 @@ Tensor hamming_window_periodic_alpha(std::int64_t window_length, bool periodic, 
                                      std::optional<DType> dtype, std::optional<Layout> layout,
                                      std::optional<Device> device, std::optional<bool> pin_memory) {
   static const abi::Schema& op_schema = abi::find_schema("aten::hamming_window", "periodic_alpha");
-  op::Call op_call(op_schema);
+  op::FixedCall<7> op_call(op_schema);
   op_call.arg(window_length)
       .arg(periodic)
       .arg(alpha)
@@ -1899,7 +1898,7 @@ Tensor hamming_window_periodic_alpha_beta(std::int64_t window_length, bool perio
                                           std::optional<bool> pin_memory) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::hamming_window", "periodic_alpha_beta");
-  op::Call op_call(op_schema);
+  op::FixedCall<8> op_call(op_schema);
   op_call.arg(window_length)
       .arg(periodic)
       .arg(alpha)
@@ -1916,7 +1915,7 @@ Tensor hann_window(std::int64_t window_length, std::optional<DType> dtype,
                    std::optional<Layout> layout, std::optional<Device> device,
                    std::optional<bool> pin_memory) {
   static const abi::Schema& op_schema = abi::find_schema("aten::hann_window", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(window_length).arg(dtype).arg(layout).arg(device).arg(pin_memory).run();
   return op::tensor_result(op_call, 0, {});
 }
@@ -1925,108 +1924,108 @@ Tensor hann_window_periodic(std::int64_t window_length, bool periodic, std::opti
                             std::optional<Layout> layout, std::optional<Device> device,
                             std::optional<bool> pin_memory) {
   static const abi::Schema& op_schema = abi::find_schema("aten::hann_window", "periodic");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(window_length).arg(periodic).arg(dtype).arg(layout).arg(device).arg(pin_memory).run();
   return op::tensor_result(op_call, 0, {});
 }
 
 Tensor hardsigmoid(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::hardsigmoid", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void hardsigmoid_(MutableTensor self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::hardsigmoid_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 Tensor hardsigmoid_backward(TensorArg grad_output, TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::hardsigmoid_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(grad_output).arg(self).run();
-  return op::tensor_result(op_call, 0, {grad_output, self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void hardsigmoid_backward_grad_input(TensorArg grad_output, TensorArg self,
                                      MutableTensor grad_input) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::hardsigmoid_backward", "grad_input");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(grad_output).arg(self).arg(grad_input).run();
 }
 
 void hardsigmoid_out(TensorArg self, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::hardsigmoid", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor hardswish(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::hardswish", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void hardswish_(MutableTensor self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::hardswish_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 Tensor hardswish_backward(TensorArg grad_output, TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::hardswish_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(grad_output).arg(self).run();
   return op::tensor_result(op_call, 0, {grad_output, self});
 }
 
 void hardswish_out(TensorArg self, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::hardswish", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor hash_tensor(TensorArg self, IntList dim, bool keepdim, std::int64_t mode) {
   static const abi::Schema& op_schema = abi::find_schema("aten::hash_tensor", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(keepdim).arg(mode).run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void hash_tensor_out(TensorArg self, IntList dim, bool keepdim, std::int64_t mode,
                      MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::hash_tensor", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(keepdim).arg(mode).arg(out).run();
 }
 
 Tensor heaviside(TensorArg self, TensorArg values) {
   static const abi::Schema& op_schema = abi::find_schema("aten::heaviside", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(values).run();
-  return op::tensor_result(op_call, 0, {self, values});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void heaviside_(MutableTensor self, TensorArg values) {
   static const abi::Schema& op_schema = abi::find_schema("aten::heaviside_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(values).run();
 }
 
 void heaviside_out(TensorArg self, TensorArg values, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::heaviside", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(values).arg(out).run();
 }
 
 Tensor hinge_embedding_loss(TensorArg self, TensorArg target, double margin,
                             std::int64_t reduction) {
   static const abi::Schema& op_schema = abi::find_schema("aten::hinge_embedding_loss", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(target).arg(margin).arg(reduction).run();
   return op::tensor_result(op_call, 0, {self, target});
 }
@@ -2035,7 +2034,7 @@ std::tuple<Tensor, Tensor> histogram_bin_ct(TensorArg self, std::int64_t bins,
                                             OptionalArrayRef<double> range,
                                             std::optional<TensorArg> weight, bool density) {
   static const abi::Schema& op_schema = abi::find_schema("aten::histogram", "bin_ct");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(bins).arg(range).arg(weight).arg(density).run();
   return {op::tensor_result(op_call, 0, {self, weight}),
           op::tensor_result(op_call, 1, {self, weight})};
@@ -2045,14 +2044,14 @@ void histogram_bin_ct_out(TensorArg self, std::int64_t bins, OptionalArrayRef<do
                           std::optional<TensorArg> weight, bool density, MutableTensor hist,
                           MutableTensor bin_edges) {
   static const abi::Schema& op_schema = abi::find_schema("aten::histogram", "bin_ct_out");
-  op::Call op_call(op_schema);
+  op::FixedCall<7> op_call(op_schema);
   op_call.arg(self).arg(bins).arg(range).arg(weight).arg(density).arg(hist).arg(bin_edges).run();
 }
 
 std::tuple<Tensor, Tensor> histogram_bins_tensor(TensorArg self, TensorArg bins,
                                                  std::optional<TensorArg> weight, bool density) {
   static const abi::Schema& op_schema = abi::find_schema("aten::histogram", "bins_tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(bins).arg(weight).arg(density).run();
   return {op::tensor_result(op_call, 0, {self, bins, weight}),
           op::tensor_result(op_call, 1, {self, bins, weight})};
@@ -2061,34 +2060,34 @@ std::tuple<Tensor, Tensor> histogram_bins_tensor(TensorArg self, TensorArg bins,
 void histogram_bins_tensor_out(TensorArg self, TensorArg bins, std::optional<TensorArg> weight,
                                bool density, MutableTensor hist, MutableTensor bin_edges) {
   static const abi::Schema& op_schema = abi::find_schema("aten::histogram", "bins_tensor_out");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(self).arg(bins).arg(weight).arg(density).arg(hist).arg(bin_edges).run();
 }
 
 std::vector<TensorView> hsplit_array(TensorArg self, IntList indices) {
   static const abi::Schema& op_schema = abi::find_schema("aten::hsplit", "array");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(indices).run();
   return op::views_result(op_call, 0, self, "aten::hsplit.array");
 }
 
 std::vector<TensorView> hsplit_int(TensorArg self, std::int64_t sections) {
   static const abi::Schema& op_schema = abi::find_schema("aten::hsplit", "int");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(sections).run();
   return op::views_result(op_call, 0, self, "aten::hsplit.int");
 }
 
 Tensor hspmm(TensorArg mat1, TensorArg mat2) {
   static const abi::Schema& op_schema = abi::find_schema("aten::hspmm", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(mat1).arg(mat2).run();
   return op::tensor_result(op_call, 0, {mat1, mat2});
 }
 
 void hspmm_out(TensorArg mat1, TensorArg mat2, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::hspmm", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(mat1).arg(mat2).arg(out).run();
 }
 

@@ -3,6 +3,7 @@
 // include/flash_powder/ops/aten.h.
 #include "flash_powder/ops/aten.h"
 
+#include "../direct_routes.h"
 #include "flash_powder/abi/dispatch.h"
 #include "flash_powder/abi/schema.h"
 
@@ -12,20 +13,20 @@ namespace op = ::fp::ops::detail;
 
 Tensor hstack(const TensorList& tensors) {
   static const abi::Schema& op_schema = abi::find_schema("aten::hstack", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(tensors).run();
   return op::tensor_result(op_call, 0, {tensors});
 }
 
 void hstack_out(const TensorList& tensors, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::hstack", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(tensors).arg(out).run();
 }
 
 Tensor huber_loss(TensorArg self, TensorArg target, std::int64_t reduction, double delta) {
   static const abi::Schema& op_schema = abi::find_schema("aten::huber_loss", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(target).arg(reduction).arg(delta).run();
   return op::tensor_result(op_call, 0, {self, target});
 }
@@ -33,7 +34,7 @@ Tensor huber_loss(TensorArg self, TensorArg target, std::int64_t reduction, doub
 Tensor huber_loss_backward(TensorArg grad_output, TensorArg self, TensorArg target,
                            std::int64_t reduction, double delta) {
   static const abi::Schema& op_schema = abi::find_schema("aten::huber_loss_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(grad_output).arg(self).arg(target).arg(reduction).arg(delta).run();
   return op::tensor_result(op_call, 0, {grad_output, self, target});
 }
@@ -41,97 +42,97 @@ Tensor huber_loss_backward(TensorArg grad_output, TensorArg self, TensorArg targ
 void huber_loss_backward_out(TensorArg grad_output, TensorArg self, TensorArg target,
                              std::int64_t reduction, double delta, MutableTensor grad_input) {
   static const abi::Schema& op_schema = abi::find_schema("aten::huber_loss_backward", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(grad_output).arg(self).arg(target).arg(reduction).arg(delta).arg(grad_input).run();
 }
 
 void huber_loss_out(TensorArg self, TensorArg target, std::int64_t reduction, double delta,
                     MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::huber_loss", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(target).arg(reduction).arg(delta).arg(out).run();
 }
 
 Tensor hypot(TensorArg self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::hypot", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
-  return op::tensor_result(op_call, 0, {self, other});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void hypot_(MutableTensor self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::hypot_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
 }
 
 void hypot_out(TensorArg self, TensorArg other, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::hypot", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(out).run();
 }
 
 Tensor i0(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::i0", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void i0_(MutableTensor self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::i0_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 void i0_out(TensorArg self, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::i0", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor igamma(TensorArg self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::igamma", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
-  return op::tensor_result(op_call, 0, {self, other});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void igamma_(MutableTensor self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::igamma_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
 }
 
 void igamma_out(TensorArg self, TensorArg other, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::igamma", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(out).run();
 }
 
 Tensor igammac(TensorArg self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::igammac", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
-  return op::tensor_result(op_call, 0, {self, other});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void igammac_(MutableTensor self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::igammac_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
 }
 
 void igammac_out(TensorArg self, TensorArg other, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::igammac", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(out).run();
 }
 
 Tensor im2col(TensorArg self, IntList kernel_size, IntList dilation, IntList padding,
               IntList stride) {
   static const abi::Schema& op_schema = abi::find_schema("aten::im2col", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(self)
       .int_list(kernel_size, 2)
       .int_list(dilation, 2)
@@ -144,7 +145,7 @@ Tensor im2col(TensorArg self, IntList kernel_size, IntList dilation, IntList pad
 void im2col_out(TensorArg self, IntList kernel_size, IntList dilation, IntList padding,
                 IntList stride, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::im2col", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(self)
       .int_list(kernel_size, 2)
       .int_list(dilation, 2)
@@ -156,54 +157,54 @@ void im2col_out(TensorArg self, IntList kernel_size, IntList dilation, IntList p
 
 TensorView imag(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::imag", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::view_result(op_call, 0, self, "aten::imag");
 }
 
 Tensor index_Tensor(TensorArg self, const OptionalTensorList& indices) {
   static const abi::Schema& op_schema = abi::find_schema("aten::index", "Tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(indices).run();
-  return op::tensor_result(op_call, 0, {self, indices});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void index_Tensor_out(TensorArg self, const OptionalTensorList& indices, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::index", "Tensor_out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(indices).arg(out).run();
 }
 
 Tensor index_copy(TensorArg self, std::int64_t dim, TensorArg index, TensorArg source) {
   static const abi::Schema& op_schema = abi::find_schema("aten::index_copy", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(index).arg(source).run();
-  return op::tensor_result(op_call, 0, {self, index, source});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void index_copy_(MutableTensor self, std::int64_t dim, TensorArg index, TensorArg source) {
   static const abi::Schema& op_schema = abi::find_schema("aten::index_copy_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(index).arg(source).run();
 }
 
 void index_copy_out(TensorArg self, std::int64_t dim, TensorArg index, TensorArg source,
                     MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::index_copy", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(index).arg(source).arg(out).run();
 }
 
 void index_fill__int_Tensor(MutableTensor self, std::int64_t dim, TensorArg index,
                             TensorArg value) {
   static const abi::Schema& op_schema = abi::find_schema("aten::index_fill_", "int_Tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(index).arg(value).run();
 }
 
 Tensor index_fill_int_Tensor(TensorArg self, std::int64_t dim, TensorArg index, TensorArg value) {
   static const abi::Schema& op_schema = abi::find_schema("aten::index_fill", "int_Tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(index).arg(value).run();
   return op::tensor_result(op_call, 0, {self, index, value});
 }
@@ -211,7 +212,7 @@ Tensor index_fill_int_Tensor(TensorArg self, std::int64_t dim, TensorArg index, 
 Tensor index_put(TensorArg self, const OptionalTensorList& indices, TensorArg values,
                  bool accumulate) {
   static const abi::Schema& op_schema = abi::find_schema("aten::index_put", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(indices).arg(values).arg(accumulate).run();
   return op::tensor_result(op_call, 0, {self, indices, values});
 }
@@ -219,35 +220,35 @@ Tensor index_put(TensorArg self, const OptionalTensorList& indices, TensorArg va
 void index_put_(MutableTensor self, const OptionalTensorList& indices, TensorArg values,
                 bool accumulate) {
   static const abi::Schema& op_schema = abi::find_schema("aten::index_put_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(indices).arg(values).arg(accumulate).run();
 }
 
 Tensor index_reduce(TensorArg self, std::int64_t dim, TensorArg index, TensorArg source,
                     std::string_view reduce, bool include_self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::index_reduce", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(index).arg(source).arg(reduce).arg(include_self).run();
-  return op::tensor_result(op_call, 0, {self, index, source});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void index_reduce_(MutableTensor self, std::int64_t dim, TensorArg index, TensorArg source,
                    std::string_view reduce, bool include_self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::index_reduce_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(index).arg(source).arg(reduce).arg(include_self).run();
 }
 
 void index_reduce_out(TensorArg self, std::int64_t dim, TensorArg index, TensorArg source,
                       std::string_view reduce, bool include_self, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::index_reduce", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<7> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(index).arg(source).arg(reduce).arg(include_self).arg(out).run();
 }
 
 Tensor index_select(TensorArg self, std::int64_t dim, TensorArg index) {
   static const abi::Schema& op_schema = abi::find_schema("aten::index_select", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(index).run();
   return op::tensor_result(op_call, 0, {self, index});
 }
@@ -255,27 +256,27 @@ Tensor index_select(TensorArg self, std::int64_t dim, TensorArg index) {
 Tensor index_select_backward(TensorArg grad, IntList self_sizes, std::int64_t dim,
                              TensorArg index) {
   static const abi::Schema& op_schema = abi::find_schema("aten::index_select_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(grad).arg(self_sizes).arg(dim).arg(index).run();
   return op::tensor_result(op_call, 0, {grad, index});
 }
 
 void index_select_out(TensorArg self, std::int64_t dim, TensorArg index, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::index_select", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(index).arg(out).run();
 }
 
 TensorView indices(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::indices", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::view_result(op_call, 0, self, "aten::indices");
 }
 
 Tensor indices_copy(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::indices_copy", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
@@ -283,21 +284,21 @@ Tensor indices_copy(TensorArg self) {
 Tensor infinitely_differentiable_gelu_backward(TensorArg grad, TensorArg self) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::infinitely_differentiable_gelu_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(grad).arg(self).run();
   return op::tensor_result(op_call, 0, {grad, self});
 }
 
 Tensor inner(TensorArg self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::inner", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::tensor_result(op_call, 0, {self, other});
 }
 
 void inner_out(TensorArg self, TensorArg other, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::inner", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(out).run();
 }
 
@@ -308,7 +309,7 @@ Tensor instance_norm(TensorArg input, std::optional<TensorArg> weight,
   static const abi::Schema& op_schema = abi::find_schema("aten::instance_norm", "");
   op::check_mutation(running_mean, "aten::instance_norm", {input, weight, bias});
   op::check_mutation(running_var, "aten::instance_norm", {input, weight, bias});
-  op::Call op_call(op_schema);
+  op::FixedCall<9> op_call(op_schema);
   op_call.arg(input)
       .arg(weight)
       .arg(bias)
@@ -324,146 +325,146 @@ Tensor instance_norm(TensorArg input, std::optional<TensorArg> weight,
 
 Tensor int_repr(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::int_repr", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor inverse(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::inverse", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void inverse_out(TensorArg self, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::inverse", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 bool is_coalesced(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::is_coalesced", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::bool_result(op_call, 0);
 }
 
 bool is_complex(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::is_complex", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::bool_result(op_call, 0);
 }
 
 bool is_conj(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::is_conj", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::bool_result(op_call, 0);
 }
 
 bool is_contiguous(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::is_contiguous", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::bool_result(op_call, 0);
 }
 
 bool is_contiguous_memory_format(TensorArg self, MemoryFormat memory_format) {
   static const abi::Schema& op_schema = abi::find_schema("aten::is_contiguous", "memory_format");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(memory_format).run();
   return op::bool_result(op_call, 0);
 }
 
 bool is_distributed(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::is_distributed", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::bool_result(op_call, 0);
 }
 
 bool is_floating_point(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::is_floating_point", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::bool_result(op_call, 0);
 }
 
 bool is_inference(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::is_inference", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::bool_result(op_call, 0);
 }
 
 bool is_leaf(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::is_leaf", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::bool_result(op_call, 0);
 }
 
 bool is_neg(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::is_neg", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::bool_result(op_call, 0);
 }
 
 bool is_nonzero(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::is_nonzero", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::bool_result(op_call, 0);
 }
 
 bool is_pinned(TensorArg self, std::optional<Device> device) {
   static const abi::Schema& op_schema = abi::find_schema("aten::is_pinned", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(device).run();
   return op::bool_result(op_call, 0);
 }
 
 bool is_same_size(TensorArg self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::is_same_size", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::bool_result(op_call, 0);
 }
 
 bool is_set_to(TensorArg self, TensorArg tensor) {
   static const abi::Schema& op_schema = abi::find_schema("aten::is_set_to", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(tensor).run();
   return op::bool_result(op_call, 0);
 }
 
 bool is_signed(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::is_signed", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::bool_result(op_call, 0);
 }
 
 bool is_vulkan_available() {
   static const abi::Schema& op_schema = abi::find_schema("aten::is_vulkan_available", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<0> op_call(op_schema);
   op_call.run();
   return op::bool_result(op_call, 0);
 }
 
 Tensor isclose(TensorArg self, TensorArg other, double rtol, double atol, bool equal_nan) {
   static const abi::Schema& op_schema = abi::find_schema("aten::isclose", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(other).arg(rtol).arg(atol).arg(equal_nan).run();
   return op::tensor_result(op_call, 0, {self, other});
 }
 
 Tensor isfinite(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::isfinite", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
@@ -471,61 +472,61 @@ Tensor isfinite(TensorArg self) {
 Tensor isin_Tensor_Tensor(TensorArg elements, TensorArg test_elements, bool assume_unique,
                           bool invert) {
   static const abi::Schema& op_schema = abi::find_schema("aten::isin", "Tensor_Tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(elements).arg(test_elements).arg(assume_unique).arg(invert).run();
-  return op::tensor_result(op_call, 0, {elements, test_elements});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void isin_Tensor_Tensor_out(TensorArg elements, TensorArg test_elements, bool assume_unique,
                             bool invert, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::isin", "Tensor_Tensor_out");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(elements).arg(test_elements).arg(assume_unique).arg(invert).arg(out).run();
 }
 
 Tensor isinf(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::isinf", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor isnan(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::isnan", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor isneginf(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::isneginf", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void isneginf_out(TensorArg self, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::isneginf", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor isposinf(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::isposinf", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void isposinf_out(TensorArg self, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::isposinf", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor isreal(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::isreal", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
@@ -535,7 +536,7 @@ Tensor istft(TensorArg self, std::int64_t n_fft, std::optional<std::int64_t> hop
              bool normalized, std::optional<bool> onesided, std::optional<std::int64_t> length,
              bool return_complex) {
   static const abi::Schema& op_schema = abi::find_schema("aten::istft", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<10> op_call(op_schema);
   op_call.arg(self)
       .arg(n_fft)
       .arg(hop_length)
@@ -554,7 +555,7 @@ Tensor kaiser_window(std::int64_t window_length, std::optional<DType> dtype,
                      std::optional<Layout> layout, std::optional<Device> device,
                      std::optional<bool> pin_memory) {
   static const abi::Schema& op_schema = abi::find_schema("aten::kaiser_window", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(window_length).arg(dtype).arg(layout).arg(device).arg(pin_memory).run();
   return op::tensor_result(op_call, 0, {});
 }
@@ -563,7 +564,7 @@ Tensor kaiser_window_beta(std::int64_t window_length, bool periodic, double beta
                           std::optional<DType> dtype, std::optional<Layout> layout,
                           std::optional<Device> device, std::optional<bool> pin_memory) {
   static const abi::Schema& op_schema = abi::find_schema("aten::kaiser_window", "beta");
-  op::Call op_call(op_schema);
+  op::FixedCall<7> op_call(op_schema);
   op_call.arg(window_length)
       .arg(periodic)
       .arg(beta)
@@ -579,35 +580,35 @@ Tensor kaiser_window_periodic(std::int64_t window_length, bool periodic, std::op
                               std::optional<Layout> layout, std::optional<Device> device,
                               std::optional<bool> pin_memory) {
   static const abi::Schema& op_schema = abi::find_schema("aten::kaiser_window", "periodic");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(window_length).arg(periodic).arg(dtype).arg(layout).arg(device).arg(pin_memory).run();
   return op::tensor_result(op_call, 0, {});
 }
 
 Tensor kl_div(TensorArg self, TensorArg target, std::int64_t reduction, bool log_target) {
   static const abi::Schema& op_schema = abi::find_schema("aten::kl_div", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(target).arg(reduction).arg(log_target).run();
   return op::tensor_result(op_call, 0, {self, target});
 }
 
 Tensor kron(TensorArg self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::kron", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::tensor_result(op_call, 0, {self, other});
 }
 
 void kron_out(TensorArg self, TensorArg other, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::kron", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(out).run();
 }
 
 std::tuple<Tensor, Tensor> kthvalue(TensorArg self, std::int64_t k, std::int64_t dim,
                                     bool keepdim) {
   static const abi::Schema& op_schema = abi::find_schema("aten::kthvalue", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(k).arg(dim).arg(keepdim).run();
   return {op::tensor_result(op_call, 0, {self}), op::tensor_result(op_call, 1, {self})};
 }
@@ -615,13 +616,13 @@ std::tuple<Tensor, Tensor> kthvalue(TensorArg self, std::int64_t k, std::int64_t
 void kthvalue_values(TensorArg self, std::int64_t k, std::int64_t dim, bool keepdim,
                      MutableTensor values, MutableTensor indices) {
   static const abi::Schema& op_schema = abi::find_schema("aten::kthvalue", "values");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(self).arg(k).arg(dim).arg(keepdim).arg(values).arg(indices).run();
 }
 
 Tensor l1_loss(TensorArg self, TensorArg target, std::int64_t reduction) {
   static const abi::Schema& op_schema = abi::find_schema("aten::l1_loss", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(target).arg(reduction).run();
   return op::tensor_result(op_call, 0, {self, target});
 }
@@ -629,267 +630,267 @@ Tensor l1_loss(TensorArg self, TensorArg target, std::int64_t reduction) {
 Tensor layer_norm(TensorArg input, IntList normalized_shape, std::optional<TensorArg> weight,
                   std::optional<TensorArg> bias, double eps, bool cudnn_enable) {
   static const abi::Schema& op_schema = abi::find_schema("aten::layer_norm", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(input).arg(normalized_shape).arg(weight).arg(bias).arg(eps).arg(cudnn_enable).run();
   return op::tensor_result(op_call, 0, {input, weight, bias});
 }
 
 Tensor lcm(TensorArg self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::lcm", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
-  return op::tensor_result(op_call, 0, {self, other});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void lcm_(MutableTensor self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::lcm_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
 }
 
 void lcm_out(TensorArg self, TensorArg other, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::lcm", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(out).run();
 }
 
 void ldexp_(MutableTensor self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::ldexp_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
 }
 
 Tensor ldexp_Tensor(TensorArg self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::ldexp", "Tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::tensor_result(op_call, 0, {self, other});
 }
 
 void ldexp_out(TensorArg self, TensorArg other, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::ldexp", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(out).run();
 }
 
 Tensor le_Tensor(TensorArg self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::le", "Tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
-  return op::tensor_result(op_call, 0, {self, other});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void le_Tensor_out(TensorArg self, TensorArg other, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::le", "Tensor_out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(out).run();
 }
 
 void le__Tensor(MutableTensor self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::le_", "Tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
 }
 
 Tensor lerp_Tensor(TensorArg self, TensorArg end, TensorArg weight) {
   static const abi::Schema& op_schema = abi::find_schema("aten::lerp", "Tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(end).arg(weight).run();
-  return op::tensor_result(op_call, 0, {self, end, weight});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void lerp_Tensor_out(TensorArg self, TensorArg end, TensorArg weight, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::lerp", "Tensor_out");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(end).arg(weight).arg(out).run();
 }
 
 void lerp__Tensor(MutableTensor self, TensorArg end, TensorArg weight) {
   static const abi::Schema& op_schema = abi::find_schema("aten::lerp_", "Tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(end).arg(weight).run();
 }
 
 Tensor less_Tensor(TensorArg self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::less", "Tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::tensor_result(op_call, 0, {self, other});
 }
 
 void less_Tensor_out(TensorArg self, TensorArg other, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::less", "Tensor_out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(out).run();
 }
 
 void less__Tensor(MutableTensor self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::less_", "Tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
 }
 
 Tensor less_equal_Tensor(TensorArg self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::less_equal", "Tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::tensor_result(op_call, 0, {self, other});
 }
 
 void less_equal_Tensor_out(TensorArg self, TensorArg other, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::less_equal", "Tensor_out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(out).run();
 }
 
 void less_equal__Tensor(MutableTensor self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::less_equal_", "Tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
 }
 
 Tensor lgamma(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::lgamma", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void lgamma_(MutableTensor self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::lgamma_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 void lgamma_out(TensorArg self, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::lgamma", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor lift(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::lift", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 TensorView lift_fresh(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::lift_fresh", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::view_result(op_call, 0, self, "aten::lift_fresh");
 }
 
 Tensor lift_fresh_copy(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::lift_fresh_copy", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor linalg_cholesky(TensorArg self, bool upper) {
   static const abi::Schema& op_schema = abi::find_schema("aten::linalg_cholesky", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(upper).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 std::tuple<Tensor, Tensor> linalg_cholesky_ex(TensorArg self, bool upper, bool check_errors) {
   static const abi::Schema& op_schema = abi::find_schema("aten::linalg_cholesky_ex", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(upper).arg(check_errors).run();
-  return {op::tensor_result(op_call, 0, {self}), op::tensor_result(op_call, 1, {self})};
+  return {op::fresh_tensor_result(op_call, 0), op::fresh_tensor_result(op_call, 1)};
 }
 
 void linalg_cholesky_ex_L(TensorArg self, bool upper, bool check_errors, MutableTensor L,
                           MutableTensor info) {
   static const abi::Schema& op_schema = abi::find_schema("aten::linalg_cholesky_ex", "L");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(upper).arg(check_errors).arg(L).arg(info).run();
 }
 
 void linalg_cholesky_out(TensorArg self, bool upper, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::linalg_cholesky", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(upper).arg(out).run();
 }
 
 Tensor linalg_cond(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::linalg_cond", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).none().run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void linalg_cond_out(TensorArg self, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::linalg_cond", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).none().arg(out).run();
 }
 
 Tensor linalg_cond_p_str(TensorArg self, std::string_view p) {
   static const abi::Schema& op_schema = abi::find_schema("aten::linalg_cond", "p_str");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(p).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void linalg_cond_p_str_out(TensorArg self, std::string_view p, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::linalg_cond", "p_str_out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(p).arg(out).run();
 }
 
 Tensor linalg_cross(TensorArg self, TensorArg other, std::int64_t dim) {
   static const abi::Schema& op_schema = abi::find_schema("aten::linalg_cross", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(dim).run();
-  return op::tensor_result(op_call, 0, {self, other});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void linalg_cross_out(TensorArg self, TensorArg other, std::int64_t dim, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::linalg_cross", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(other).arg(dim).arg(out).run();
 }
 
 Tensor linalg_det(TensorArg A) {
   static const abi::Schema& op_schema = abi::find_schema("aten::linalg_det", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(A).run();
   return op::tensor_result(op_call, 0, {A});
 }
 
 void linalg_det_out(TensorArg A, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::linalg_det", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(A).arg(out).run();
 }
 
 TensorView linalg_diagonal(TensorArg A, std::int64_t offset, std::int64_t dim1, std::int64_t dim2) {
   static const abi::Schema& op_schema = abi::find_schema("aten::linalg_diagonal", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(A).arg(offset).arg(dim1).arg(dim2).run();
   return op::view_result(op_call, 0, A, "aten::linalg_diagonal");
 }
 
 std::tuple<Tensor, Tensor> linalg_eig(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::linalg_eig", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return {op::tensor_result(op_call, 0, {self}), op::tensor_result(op_call, 1, {self})};
 }
 
 void linalg_eig_out(TensorArg self, MutableTensor eigenvalues, MutableTensor eigenvectors) {
   static const abi::Schema& op_schema = abi::find_schema("aten::linalg_eig", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(eigenvalues).arg(eigenvectors).run();
 }
 
 std::tuple<Tensor, Tensor> linalg_eigh(TensorArg self, std::string_view UPLO) {
   static const abi::Schema& op_schema = abi::find_schema("aten::linalg_eigh", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(UPLO).run();
   return {op::tensor_result(op_call, 0, {self}), op::tensor_result(op_call, 1, {self})};
 }
@@ -897,79 +898,79 @@ std::tuple<Tensor, Tensor> linalg_eigh(TensorArg self, std::string_view UPLO) {
 void linalg_eigh_eigvals(TensorArg self, std::string_view UPLO, MutableTensor eigvals,
                          MutableTensor eigvecs) {
   static const abi::Schema& op_schema = abi::find_schema("aten::linalg_eigh", "eigvals");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(UPLO).arg(eigvals).arg(eigvecs).run();
 }
 
 Tensor linalg_eigvals(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::linalg_eigvals", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void linalg_eigvals_out(TensorArg self, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::linalg_eigvals", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor linalg_eigvalsh(TensorArg self, std::string_view UPLO) {
   static const abi::Schema& op_schema = abi::find_schema("aten::linalg_eigvalsh", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(UPLO).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void linalg_eigvalsh_out(TensorArg self, std::string_view UPLO, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::linalg_eigvalsh", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(UPLO).arg(out).run();
 }
 
 Tensor linalg_householder_product(TensorArg input, TensorArg tau) {
   static const abi::Schema& op_schema = abi::find_schema("aten::linalg_householder_product", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(input).arg(tau).run();
   return op::tensor_result(op_call, 0, {input, tau});
 }
 
 void linalg_householder_product_out(TensorArg input, TensorArg tau, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::linalg_householder_product", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(input).arg(tau).arg(out).run();
 }
 
 Tensor linalg_inv(TensorArg A) {
   static const abi::Schema& op_schema = abi::find_schema("aten::linalg_inv", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(A).run();
   return op::tensor_result(op_call, 0, {A});
 }
 
 std::tuple<Tensor, Tensor> linalg_inv_ex(TensorArg A, bool check_errors) {
   static const abi::Schema& op_schema = abi::find_schema("aten::linalg_inv_ex", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(A).arg(check_errors).run();
-  return {op::tensor_result(op_call, 0, {A}), op::tensor_result(op_call, 1, {A})};
+  return {op::fresh_tensor_result(op_call, 0), op::fresh_tensor_result(op_call, 1)};
 }
 
 void linalg_inv_ex_inverse(TensorArg A, bool check_errors, MutableTensor inverse,
                            MutableTensor info) {
   static const abi::Schema& op_schema = abi::find_schema("aten::linalg_inv_ex", "inverse");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(A).arg(check_errors).arg(inverse).arg(info).run();
 }
 
 void linalg_inv_out(TensorArg A, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::linalg_inv", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(A).arg(out).run();
 }
 
 std::tuple<Tensor, Tensor> linalg_ldl_factor(TensorArg self, bool hermitian) {
   static const abi::Schema& op_schema = abi::find_schema("aten::linalg_ldl_factor", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(hermitian).run();
   return {op::tensor_result(op_call, 0, {self}), op::tensor_result(op_call, 1, {self})};
 }
@@ -977,36 +978,36 @@ std::tuple<Tensor, Tensor> linalg_ldl_factor(TensorArg self, bool hermitian) {
 std::tuple<Tensor, Tensor, Tensor> linalg_ldl_factor_ex(TensorArg self, bool hermitian,
                                                         bool check_errors) {
   static const abi::Schema& op_schema = abi::find_schema("aten::linalg_ldl_factor_ex", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(hermitian).arg(check_errors).run();
-  return {op::tensor_result(op_call, 0, {self}), op::tensor_result(op_call, 1, {self}),
-          op::tensor_result(op_call, 2, {self})};
+  return {op::fresh_tensor_result(op_call, 0), op::fresh_tensor_result(op_call, 1),
+          op::fresh_tensor_result(op_call, 2)};
 }
 
 void linalg_ldl_factor_ex_out(TensorArg self, bool hermitian, bool check_errors, MutableTensor LD,
                               MutableTensor pivots, MutableTensor info) {
   static const abi::Schema& op_schema = abi::find_schema("aten::linalg_ldl_factor_ex", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(self).arg(hermitian).arg(check_errors).arg(LD).arg(pivots).arg(info).run();
 }
 
 void linalg_ldl_factor_out(TensorArg self, bool hermitian, MutableTensor LD, MutableTensor pivots) {
   static const abi::Schema& op_schema = abi::find_schema("aten::linalg_ldl_factor", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(hermitian).arg(LD).arg(pivots).run();
 }
 
 Tensor linalg_ldl_solve(TensorArg LD, TensorArg pivots, TensorArg B, bool hermitian) {
   static const abi::Schema& op_schema = abi::find_schema("aten::linalg_ldl_solve", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(LD).arg(pivots).arg(B).arg(hermitian).run();
-  return op::tensor_result(op_call, 0, {LD, pivots, B});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void linalg_ldl_solve_out(TensorArg LD, TensorArg pivots, TensorArg B, bool hermitian,
                           MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::linalg_ldl_solve", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(LD).arg(pivots).arg(B).arg(hermitian).arg(out).run();
 }
 
@@ -1014,7 +1015,7 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> linalg_lstsq(TensorArg self, TensorAr
                                                         std::optional<double> rcond,
                                                         std::optional<std::string_view> driver) {
   static const abi::Schema& op_schema = abi::find_schema("aten::linalg_lstsq", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(b).arg(rcond).arg(driver).run();
   return {op::tensor_result(op_call, 0, {self, b}), op::tensor_result(op_call, 1, {self, b}),
           op::tensor_result(op_call, 2, {self, b}), op::tensor_result(op_call, 3, {self, b})};
@@ -1024,7 +1025,7 @@ void linalg_lstsq_out(TensorArg self, TensorArg b, std::optional<double> rcond,
                       std::optional<std::string_view> driver, MutableTensor solution,
                       MutableTensor residuals, MutableTensor rank, MutableTensor singular_values) {
   static const abi::Schema& op_schema = abi::find_schema("aten::linalg_lstsq", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<8> op_call(op_schema);
   op_call.arg(self)
       .arg(b)
       .arg(rcond)
@@ -1038,76 +1039,76 @@ void linalg_lstsq_out(TensorArg self, TensorArg b, std::optional<double> rcond,
 
 std::tuple<Tensor, Tensor, Tensor> linalg_lu(TensorArg A, bool pivot) {
   static const abi::Schema& op_schema = abi::find_schema("aten::linalg_lu", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(A).arg(pivot).run();
-  return {op::tensor_result(op_call, 0, {A}), op::tensor_result(op_call, 1, {A}),
-          op::tensor_result(op_call, 2, {A})};
+  return {op::fresh_tensor_result(op_call, 0), op::fresh_tensor_result(op_call, 1),
+          op::fresh_tensor_result(op_call, 2)};
 }
 
 std::tuple<Tensor, Tensor> linalg_lu_factor(TensorArg A, bool pivot) {
   static const abi::Schema& op_schema = abi::find_schema("aten::linalg_lu_factor", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(A).arg(pivot).run();
   return {op::tensor_result(op_call, 0, {A}), op::tensor_result(op_call, 1, {A})};
 }
 
 std::tuple<Tensor, Tensor, Tensor> linalg_lu_factor_ex(TensorArg A, bool pivot, bool check_errors) {
   static const abi::Schema& op_schema = abi::find_schema("aten::linalg_lu_factor_ex", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(A).arg(pivot).arg(check_errors).run();
-  return {op::tensor_result(op_call, 0, {A}), op::tensor_result(op_call, 1, {A}),
-          op::tensor_result(op_call, 2, {A})};
+  return {op::fresh_tensor_result(op_call, 0), op::fresh_tensor_result(op_call, 1),
+          op::fresh_tensor_result(op_call, 2)};
 }
 
 void linalg_lu_factor_ex_out(TensorArg A, bool pivot, bool check_errors, MutableTensor LU,
                              MutableTensor pivots, MutableTensor info) {
   static const abi::Schema& op_schema = abi::find_schema("aten::linalg_lu_factor_ex", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(A).arg(pivot).arg(check_errors).arg(LU).arg(pivots).arg(info).run();
 }
 
 void linalg_lu_factor_out(TensorArg A, bool pivot, MutableTensor LU, MutableTensor pivots) {
   static const abi::Schema& op_schema = abi::find_schema("aten::linalg_lu_factor", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(A).arg(pivot).arg(LU).arg(pivots).run();
 }
 
 void linalg_lu_out(TensorArg A, bool pivot, MutableTensor P, MutableTensor L, MutableTensor U) {
   static const abi::Schema& op_schema = abi::find_schema("aten::linalg_lu", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(A).arg(pivot).arg(P).arg(L).arg(U).run();
 }
 
 Tensor linalg_lu_solve(TensorArg LU, TensorArg pivots, TensorArg B, bool left, bool adjoint) {
   static const abi::Schema& op_schema = abi::find_schema("aten::linalg_lu_solve", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(LU).arg(pivots).arg(B).arg(left).arg(adjoint).run();
-  return op::tensor_result(op_call, 0, {LU, pivots, B});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void linalg_lu_solve_out(TensorArg LU, TensorArg pivots, TensorArg B, bool left, bool adjoint,
                          MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::linalg_lu_solve", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(LU).arg(pivots).arg(B).arg(left).arg(adjoint).arg(out).run();
 }
 
 Tensor linalg_matmul(TensorArg self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::linalg_matmul", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::tensor_result(op_call, 0, {self, other});
 }
 
 void linalg_matmul_out(TensorArg self, TensorArg other, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::linalg_matmul", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(out).run();
 }
 
 Tensor linalg_matrix_exp(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::linalg_matrix_exp", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
@@ -1115,7 +1116,7 @@ Tensor linalg_matrix_exp(TensorArg self) {
 Tensor linalg_matrix_norm_str_ord(TensorArg self, std::string_view ord, IntList dim, bool keepdim,
                                   std::optional<DType> dtype) {
   static const abi::Schema& op_schema = abi::find_schema("aten::linalg_matrix_norm", "str_ord");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(ord).arg(dim).arg(keepdim).arg(dtype).run();
   return op::tensor_result(op_call, 0, {self});
 }
@@ -1123,26 +1124,26 @@ Tensor linalg_matrix_norm_str_ord(TensorArg self, std::string_view ord, IntList 
 void linalg_matrix_norm_str_ord_out(TensorArg self, std::string_view ord, IntList dim, bool keepdim,
                                     std::optional<DType> dtype, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::linalg_matrix_norm", "str_ord_out");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(self).arg(ord).arg(dim).arg(keepdim).arg(dtype).arg(out).run();
 }
 
 Tensor linalg_matrix_power(TensorArg self, std::int64_t n) {
   static const abi::Schema& op_schema = abi::find_schema("aten::linalg_matrix_power", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(n).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void linalg_matrix_power_out(TensorArg self, std::int64_t n, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::linalg_matrix_power", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(n).arg(out).run();
 }
 
 Tensor linalg_matrix_rank(TensorArg self, double tol, bool hermitian) {
   static const abi::Schema& op_schema = abi::find_schema("aten::linalg_matrix_rank", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(tol).arg(hermitian).run();
   return op::tensor_result(op_call, 0, {self});
 }
@@ -1151,7 +1152,7 @@ Tensor linalg_matrix_rank_atol_rtol_float(TensorArg self, std::optional<double> 
                                           std::optional<double> rtol, bool hermitian) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::linalg_matrix_rank", "atol_rtol_float");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(atol).arg(rtol).arg(hermitian).run();
   return op::tensor_result(op_call, 0, {self});
 }
@@ -1161,7 +1162,7 @@ void linalg_matrix_rank_atol_rtol_float_out(TensorArg self, std::optional<double
                                             MutableTensor out) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::linalg_matrix_rank", "atol_rtol_float_out");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(atol).arg(rtol).arg(hermitian).arg(out).run();
 }
 
@@ -1169,7 +1170,7 @@ Tensor linalg_matrix_rank_atol_rtol_tensor(TensorArg input, std::optional<Tensor
                                            std::optional<TensorArg> rtol, bool hermitian) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::linalg_matrix_rank", "atol_rtol_tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(input).arg(atol).arg(rtol).arg(hermitian).run();
   return op::tensor_result(op_call, 0, {input, atol, rtol});
 }
@@ -1179,13 +1180,13 @@ void linalg_matrix_rank_atol_rtol_tensor_out(TensorArg input, std::optional<Tens
                                              MutableTensor out) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::linalg_matrix_rank", "atol_rtol_tensor_out");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(input).arg(atol).arg(rtol).arg(hermitian).arg(out).run();
 }
 
 void linalg_matrix_rank_out(TensorArg self, double tol, bool hermitian, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::linalg_matrix_rank", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(tol).arg(hermitian).arg(out).run();
 }
 
@@ -1193,33 +1194,33 @@ void linalg_matrix_rank_out_tol_tensor(TensorArg input, TensorArg tol, bool herm
                                        MutableTensor out) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::linalg_matrix_rank", "out_tol_tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(input).arg(tol).arg(hermitian).arg(out).run();
 }
 
 Tensor linalg_matrix_rank_tol_tensor(TensorArg input, TensorArg tol, bool hermitian) {
   static const abi::Schema& op_schema = abi::find_schema("aten::linalg_matrix_rank", "tol_tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(input).arg(tol).arg(hermitian).run();
   return op::tensor_result(op_call, 0, {input, tol});
 }
 
 Tensor linalg_multi_dot(const TensorList& tensors) {
   static const abi::Schema& op_schema = abi::find_schema("aten::linalg_multi_dot", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(tensors).run();
   return op::tensor_result(op_call, 0, {tensors});
 }
 
 void linalg_multi_dot_out(const TensorList& tensors, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::linalg_multi_dot", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(tensors).arg(out).run();
 }
 
 Tensor linalg_norm(TensorArg self, OptionalIntList dim, bool keepdim, std::optional<DType> dtype) {
   static const abi::Schema& op_schema = abi::find_schema("aten::linalg_norm", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).none().arg(dim).arg(keepdim).arg(dtype).run();
   return op::tensor_result(op_call, 0, {self});
 }
@@ -1227,7 +1228,7 @@ Tensor linalg_norm(TensorArg self, OptionalIntList dim, bool keepdim, std::optio
 Tensor linalg_norm_ord_str(TensorArg self, std::string_view ord, OptionalIntList dim, bool keepdim,
                            std::optional<DType> dtype) {
   static const abi::Schema& op_schema = abi::find_schema("aten::linalg_norm", "ord_str");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(ord).arg(dim).arg(keepdim).arg(dtype).run();
   return op::tensor_result(op_call, 0, {self});
 }
@@ -1235,20 +1236,20 @@ Tensor linalg_norm_ord_str(TensorArg self, std::string_view ord, OptionalIntList
 void linalg_norm_ord_str_out(TensorArg self, std::string_view ord, OptionalIntList dim,
                              bool keepdim, std::optional<DType> dtype, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::linalg_norm", "ord_str_out");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(self).arg(ord).arg(dim).arg(keepdim).arg(dtype).arg(out).run();
 }
 
 void linalg_norm_out(TensorArg self, OptionalIntList dim, bool keepdim, std::optional<DType> dtype,
                      MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::linalg_norm", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(self).none().arg(dim).arg(keepdim).arg(dtype).arg(out).run();
 }
 
 Tensor linalg_pinv(TensorArg self, double rcond, bool hermitian) {
   static const abi::Schema& op_schema = abi::find_schema("aten::linalg_pinv", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(rcond).arg(hermitian).run();
   return op::tensor_result(op_call, 0, {self});
 }
@@ -1256,7 +1257,7 @@ Tensor linalg_pinv(TensorArg self, double rcond, bool hermitian) {
 Tensor linalg_pinv_atol_rtol_float(TensorArg self, std::optional<double> atol,
                                    std::optional<double> rtol, bool hermitian) {
   static const abi::Schema& op_schema = abi::find_schema("aten::linalg_pinv", "atol_rtol_float");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(atol).arg(rtol).arg(hermitian).run();
   return op::tensor_result(op_call, 0, {self});
 }
@@ -1266,14 +1267,14 @@ void linalg_pinv_atol_rtol_float_out(TensorArg self, std::optional<double> atol,
                                      MutableTensor out) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::linalg_pinv", "atol_rtol_float_out");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(atol).arg(rtol).arg(hermitian).arg(out).run();
 }
 
 Tensor linalg_pinv_atol_rtol_tensor(TensorArg self, std::optional<TensorArg> atol,
                                     std::optional<TensorArg> rtol, bool hermitian) {
   static const abi::Schema& op_schema = abi::find_schema("aten::linalg_pinv", "atol_rtol_tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(atol).arg(rtol).arg(hermitian).run();
   return op::tensor_result(op_call, 0, {self, atol, rtol});
 }
@@ -1283,66 +1284,66 @@ void linalg_pinv_atol_rtol_tensor_out(TensorArg self, std::optional<TensorArg> a
                                       MutableTensor out) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::linalg_pinv", "atol_rtol_tensor_out");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(atol).arg(rtol).arg(hermitian).arg(out).run();
 }
 
 void linalg_pinv_out(TensorArg self, double rcond, bool hermitian, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::linalg_pinv", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(rcond).arg(hermitian).arg(out).run();
 }
 
 void linalg_pinv_out_rcond_tensor(TensorArg self, TensorArg rcond, bool hermitian,
                                   MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::linalg_pinv", "out_rcond_tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(rcond).arg(hermitian).arg(out).run();
 }
 
 Tensor linalg_pinv_rcond_tensor(TensorArg self, TensorArg rcond, bool hermitian) {
   static const abi::Schema& op_schema = abi::find_schema("aten::linalg_pinv", "rcond_tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(rcond).arg(hermitian).run();
   return op::tensor_result(op_call, 0, {self, rcond});
 }
 
 std::tuple<Tensor, Tensor> linalg_qr(TensorArg A, std::string_view mode) {
   static const abi::Schema& op_schema = abi::find_schema("aten::linalg_qr", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(A).arg(mode).run();
-  return {op::tensor_result(op_call, 0, {A}), op::tensor_result(op_call, 1, {A})};
+  return {op::fresh_tensor_result(op_call, 0), op::fresh_tensor_result(op_call, 1)};
 }
 
 void linalg_qr_out(TensorArg A, std::string_view mode, MutableTensor Q, MutableTensor R) {
   static const abi::Schema& op_schema = abi::find_schema("aten::linalg_qr", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(A).arg(mode).arg(Q).arg(R).run();
 }
 
 std::tuple<Tensor, Tensor> linalg_slogdet(TensorArg A) {
   static const abi::Schema& op_schema = abi::find_schema("aten::linalg_slogdet", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(A).run();
   return {op::tensor_result(op_call, 0, {A}), op::tensor_result(op_call, 1, {A})};
 }
 
 void linalg_slogdet_out(TensorArg A, MutableTensor sign, MutableTensor logabsdet) {
   static const abi::Schema& op_schema = abi::find_schema("aten::linalg_slogdet", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(A).arg(sign).arg(logabsdet).run();
 }
 
 Tensor linalg_solve(TensorArg A, TensorArg B, bool left) {
   static const abi::Schema& op_schema = abi::find_schema("aten::linalg_solve", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(A).arg(B).arg(left).run();
   return op::tensor_result(op_call, 0, {A, B});
 }
 
 std::tuple<Tensor, Tensor> linalg_solve_ex(TensorArg A, TensorArg B, bool left, bool check_errors) {
   static const abi::Schema& op_schema = abi::find_schema("aten::linalg_solve_ex", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(A).arg(B).arg(left).arg(check_errors).run();
   return {op::tensor_result(op_call, 0, {A, B}), op::tensor_result(op_call, 1, {A, B})};
 }
@@ -1350,20 +1351,20 @@ std::tuple<Tensor, Tensor> linalg_solve_ex(TensorArg A, TensorArg B, bool left, 
 void linalg_solve_ex_out(TensorArg A, TensorArg B, bool left, bool check_errors,
                          MutableTensor result, MutableTensor info) {
   static const abi::Schema& op_schema = abi::find_schema("aten::linalg_solve_ex", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(A).arg(B).arg(left).arg(check_errors).arg(result).arg(info).run();
 }
 
 void linalg_solve_out(TensorArg A, TensorArg B, bool left, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::linalg_solve", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(A).arg(B).arg(left).arg(out).run();
 }
 
 Tensor linalg_solve_triangular(TensorArg self, TensorArg B, bool upper, bool left,
                                bool unitriangular) {
   static const abi::Schema& op_schema = abi::find_schema("aten::linalg_solve_triangular", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(B).arg(upper).arg(left).arg(unitriangular).run();
   return op::tensor_result(op_call, 0, {self, B});
 }
@@ -1371,14 +1372,14 @@ Tensor linalg_solve_triangular(TensorArg self, TensorArg B, bool upper, bool lef
 void linalg_solve_triangular_out(TensorArg self, TensorArg B, bool upper, bool left,
                                  bool unitriangular, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::linalg_solve_triangular", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(self).arg(B).arg(upper).arg(left).arg(unitriangular).arg(out).run();
 }
 
 std::tuple<Tensor, Tensor, Tensor> linalg_svd(TensorArg A, bool full_matrices,
                                               std::optional<std::string_view> driver) {
   static const abi::Schema& op_schema = abi::find_schema("aten::linalg_svd", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(A).arg(full_matrices).arg(driver).run();
   return {op::tensor_result(op_call, 0, {A}), op::tensor_result(op_call, 1, {A}),
           op::tensor_result(op_call, 2, {A})};
@@ -1387,39 +1388,39 @@ std::tuple<Tensor, Tensor, Tensor> linalg_svd(TensorArg A, bool full_matrices,
 void linalg_svd_U(TensorArg A, bool full_matrices, std::optional<std::string_view> driver,
                   MutableTensor U, MutableTensor S, MutableTensor Vh) {
   static const abi::Schema& op_schema = abi::find_schema("aten::linalg_svd", "U");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(A).arg(full_matrices).arg(driver).arg(U).arg(S).arg(Vh).run();
 }
 
 Tensor linalg_svdvals(TensorArg A, std::optional<std::string_view> driver) {
   static const abi::Schema& op_schema = abi::find_schema("aten::linalg_svdvals", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(A).arg(driver).run();
   return op::tensor_result(op_call, 0, {A});
 }
 
 void linalg_svdvals_out(TensorArg A, std::optional<std::string_view> driver, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::linalg_svdvals", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(A).arg(driver).arg(out).run();
 }
 
 Tensor linalg_tensorinv(TensorArg self, std::int64_t ind) {
   static const abi::Schema& op_schema = abi::find_schema("aten::linalg_tensorinv", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(ind).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void linalg_tensorinv_out(TensorArg self, std::int64_t ind, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::linalg_tensorinv", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(ind).arg(out).run();
 }
 
 Tensor linalg_tensorsolve(TensorArg self, TensorArg other, OptionalIntList dims) {
   static const abi::Schema& op_schema = abi::find_schema("aten::linalg_tensorsolve", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(dims).run();
   return op::tensor_result(op_call, 0, {self, other});
 }
@@ -1427,33 +1428,33 @@ Tensor linalg_tensorsolve(TensorArg self, TensorArg other, OptionalIntList dims)
 void linalg_tensorsolve_out(TensorArg self, TensorArg other, OptionalIntList dims,
                             MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::linalg_tensorsolve", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(other).arg(dims).arg(out).run();
 }
 
 Tensor linalg_vander(TensorArg x, std::optional<std::int64_t> N) {
   static const abi::Schema& op_schema = abi::find_schema("aten::linalg_vander", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(x).arg(N).run();
   return op::tensor_result(op_call, 0, {x});
 }
 
 Tensor linalg_vecdot(TensorArg x, TensorArg y, std::int64_t dim) {
   static const abi::Schema& op_schema = abi::find_schema("aten::linalg_vecdot", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(x).arg(y).arg(dim).run();
   return op::tensor_result(op_call, 0, {x, y});
 }
 
 void linalg_vecdot_out(TensorArg x, TensorArg y, std::int64_t dim, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::linalg_vecdot", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(x).arg(y).arg(dim).arg(out).run();
 }
 
 Tensor linear(TensorArg input, TensorArg weight, std::optional<TensorArg> bias) {
   static const abi::Schema& op_schema = abi::find_schema("aten::linear", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(input).arg(weight).arg(bias).run();
   return op::tensor_result(op_call, 0, {input, weight, bias});
 }
@@ -1462,7 +1463,7 @@ std::tuple<Tensor, Tensor, Tensor> linear_backward(TensorArg self, TensorArg gra
                                                    TensorArg weight,
                                                    std::array<bool, 3> output_mask) {
   static const abi::Schema& op_schema = abi::find_schema("aten::linear_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(grad_output).arg(weight).bool_list(output_mask).run();
   return {op::tensor_result(op_call, 0, {self, grad_output, weight}),
           op::tensor_result(op_call, 1, {self, grad_output, weight}),
@@ -1472,7 +1473,7 @@ std::tuple<Tensor, Tensor, Tensor> linear_backward(TensorArg self, TensorArg gra
 void linear_out(TensorArg input, TensorArg weight, std::optional<TensorArg> bias,
                 MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::linear", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(input).arg(weight).arg(bias).arg(out).run();
 }
 
@@ -1480,7 +1481,7 @@ Tensor linspace_Tensor_Tensor(TensorArg start, TensorArg end, std::int64_t steps
                               std::optional<DType> dtype, std::optional<Layout> layout,
                               std::optional<Device> device, std::optional<bool> pin_memory) {
   static const abi::Schema& op_schema = abi::find_schema("aten::linspace", "Tensor_Tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<7> op_call(op_schema);
   op_call.arg(start).arg(end).arg(steps).arg(dtype).arg(layout).arg(device).arg(pin_memory).run();
   return op::tensor_result(op_call, 0, {start, end});
 }
@@ -1488,103 +1489,103 @@ Tensor linspace_Tensor_Tensor(TensorArg start, TensorArg end, std::int64_t steps
 void linspace_Tensor_Tensor_out(TensorArg start, TensorArg end, std::int64_t steps,
                                 MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::linspace", "Tensor_Tensor_out");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(start).arg(end).arg(steps).arg(out).run();
 }
 
 Tensor log(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::log", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 Tensor log10(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::log10", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void log10_(MutableTensor self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::log10_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 void log10_out(TensorArg self, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::log10", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor log1p(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::log1p", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void log1p_(MutableTensor self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::log1p_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 void log1p_out(TensorArg self, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::log1p", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor log2(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::log2", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void log2_(MutableTensor self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::log2_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 void log2_out(TensorArg self, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::log2", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 void log_(MutableTensor self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::log_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 void log_normal_(MutableTensor self, double mean, double std_,
                  std::optional<abi::RawGenerator> generator) {
   static const abi::Schema& op_schema = abi::find_schema("aten::log_normal_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(mean).arg(std_).arg(generator).run();
 }
 
 void log_out(TensorArg self, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::log", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor log_sigmoid(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::log_sigmoid", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor log_sigmoid_backward(TensorArg grad_output, TensorArg self, TensorArg buffer) {
   static const abi::Schema& op_schema = abi::find_schema("aten::log_sigmoid_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(grad_output).arg(self).arg(buffer).run();
   return op::tensor_result(op_call, 0, {grad_output, self, buffer});
 }
@@ -1593,32 +1594,32 @@ void log_sigmoid_backward_grad_input(TensorArg grad_output, TensorArg self, Tens
                                      MutableTensor grad_input) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::log_sigmoid_backward", "grad_input");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(grad_output).arg(self).arg(buffer).arg(grad_input).run();
 }
 
 std::tuple<Tensor, Tensor> log_sigmoid_forward(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::log_sigmoid_forward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return {op::tensor_result(op_call, 0, {self}), op::tensor_result(op_call, 1, {self})};
 }
 
 void log_sigmoid_forward_output(TensorArg self, MutableTensor output, MutableTensor buffer) {
   static const abi::Schema& op_schema = abi::find_schema("aten::log_sigmoid_forward", "output");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(output).arg(buffer).run();
 }
 
 void log_sigmoid_out(TensorArg self, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::log_sigmoid", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor log_softmax_int(TensorArg self, std::int64_t dim, std::optional<DType> dtype) {
   static const abi::Schema& op_schema = abi::find_schema("aten::log_softmax", "int");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(dtype).run();
   return op::tensor_result(op_call, 0, {self});
 }
@@ -1626,162 +1627,162 @@ Tensor log_softmax_int(TensorArg self, std::int64_t dim, std::optional<DType> dt
 void log_softmax_int_out(TensorArg self, std::int64_t dim, std::optional<DType> dtype,
                          MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::log_softmax", "int_out");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(dtype).arg(out).run();
 }
 
 Tensor logaddexp(TensorArg self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::logaddexp", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
-  return op::tensor_result(op_call, 0, {self, other});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 Tensor logaddexp2(TensorArg self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::logaddexp2", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
-  return op::tensor_result(op_call, 0, {self, other});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void logaddexp2_out(TensorArg self, TensorArg other, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::logaddexp2", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(out).run();
 }
 
 void logaddexp_out(TensorArg self, TensorArg other, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::logaddexp", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(out).run();
 }
 
 Tensor logcumsumexp(TensorArg self, std::int64_t dim) {
   static const abi::Schema& op_schema = abi::find_schema("aten::logcumsumexp", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(dim).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void logcumsumexp_out(TensorArg self, std::int64_t dim, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::logcumsumexp", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(out).run();
 }
 
 Tensor logdet(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::logdet", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor logical_and(TensorArg self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::logical_and", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::tensor_result(op_call, 0, {self, other});
 }
 
 void logical_and_(MutableTensor self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::logical_and_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
 }
 
 void logical_and_out(TensorArg self, TensorArg other, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::logical_and", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(out).run();
 }
 
 Tensor logical_not(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::logical_not", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void logical_not_(MutableTensor self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::logical_not_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 void logical_not_out(TensorArg self, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::logical_not", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor logical_or(TensorArg self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::logical_or", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::tensor_result(op_call, 0, {self, other});
 }
 
 void logical_or_(MutableTensor self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::logical_or_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
 }
 
 void logical_or_out(TensorArg self, TensorArg other, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::logical_or", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(out).run();
 }
 
 Tensor logical_xor(TensorArg self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::logical_xor", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::tensor_result(op_call, 0, {self, other});
 }
 
 void logical_xor_(MutableTensor self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::logical_xor_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
 }
 
 void logical_xor_out(TensorArg self, TensorArg other, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::logical_xor", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(out).run();
 }
 
 Tensor logit(TensorArg self, std::optional<double> eps) {
   static const abi::Schema& op_schema = abi::find_schema("aten::logit", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(eps).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void logit_(MutableTensor self, std::optional<double> eps) {
   static const abi::Schema& op_schema = abi::find_schema("aten::logit_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(eps).run();
 }
 
 Tensor logit_backward(TensorArg grad_output, TensorArg self, std::optional<double> eps) {
   static const abi::Schema& op_schema = abi::find_schema("aten::logit_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(grad_output).arg(self).arg(eps).run();
-  return op::tensor_result(op_call, 0, {grad_output, self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void logit_backward_grad_input(TensorArg grad_output, TensorArg self, std::optional<double> eps,
                                MutableTensor grad_input) {
   static const abi::Schema& op_schema = abi::find_schema("aten::logit_backward", "grad_input");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(grad_output).arg(self).arg(eps).arg(grad_input).run();
 }
 
 void logit_out(TensorArg self, std::optional<double> eps, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::logit", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(eps).arg(out).run();
 }
 
@@ -1789,7 +1790,7 @@ Tensor logspace_Tensor_Tensor(TensorArg start, TensorArg end, std::int64_t steps
                               std::optional<DType> dtype, std::optional<Layout> layout,
                               std::optional<Device> device, std::optional<bool> pin_memory) {
   static const abi::Schema& op_schema = abi::find_schema("aten::logspace", "Tensor_Tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<8> op_call(op_schema);
   op_call.arg(start)
       .arg(end)
       .arg(steps)
@@ -1805,20 +1806,20 @@ Tensor logspace_Tensor_Tensor(TensorArg start, TensorArg end, std::int64_t steps
 void logspace_Tensor_Tensor_out(TensorArg start, TensorArg end, std::int64_t steps, double base,
                                 MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::logspace", "Tensor_Tensor_out");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(start).arg(end).arg(steps).arg(base).arg(out).run();
 }
 
 Tensor logsumexp(TensorArg self, IntList dim, bool keepdim) {
   static const abi::Schema& op_schema = abi::find_schema("aten::logsumexp", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(keepdim).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void logsumexp_out(TensorArg self, IntList dim, bool keepdim, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::logsumexp", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(keepdim).arg(out).run();
 }
 
@@ -1826,7 +1827,7 @@ std::tuple<Tensor, Tensor> lstm_cell(TensorArg input, const TensorList& hx, Tens
                                      TensorArg w_hh, std::optional<TensorArg> b_ih,
                                      std::optional<TensorArg> b_hh) {
   static const abi::Schema& op_schema = abi::find_schema("aten::lstm_cell", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(input).arg(hx).arg(w_ih).arg(w_hh).arg(b_ih).arg(b_hh).run();
   return {op::tensor_result(op_call, 0, {input, hx, w_ih, w_hh, b_ih, b_hh}),
           op::tensor_result(op_call, 1, {input, hx, w_ih, w_hh, b_ih, b_hh})};
@@ -1837,7 +1838,7 @@ std::tuple<Tensor, Tensor, Tensor> lstm_data(TensorArg data, TensorArg batch_siz
                                              bool has_biases, std::int64_t num_layers,
                                              double dropout, bool train, bool bidirectional) {
   static const abi::Schema& op_schema = abi::find_schema("aten::lstm", "data");
-  op::Call op_call(op_schema);
+  op::FixedCall<9> op_call(op_schema);
   op_call.arg(data)
       .arg(batch_sizes)
       .arg(hx)
@@ -1858,7 +1859,7 @@ std::tuple<Tensor, Tensor, Tensor> lstm_input(TensorArg input, const TensorList&
                                               std::int64_t num_layers, double dropout, bool train,
                                               bool bidirectional, bool batch_first) {
   static const abi::Schema& op_schema = abi::find_schema("aten::lstm", "input");
-  op::Call op_call(op_schema);
+  op::FixedCall<9> op_call(op_schema);
   op_call.arg(input)
       .arg(hx)
       .arg(params)
@@ -1876,50 +1877,49 @@ std::tuple<Tensor, Tensor, Tensor> lstm_input(TensorArg input, const TensorList&
 
 Tensor lt_Tensor(TensorArg self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::lt", "Tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
-  return op::tensor_result(op_call, 0, {self, other});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void lt_Tensor_out(TensorArg self, TensorArg other, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::lt", "Tensor_out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(out).run();
 }
 
 void lt__Tensor(MutableTensor self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::lt_", "Tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
 }
 
 Tensor lu_solve(TensorArg self, TensorArg LU_data, TensorArg LU_pivots) {
   static const abi::Schema& op_schema = abi::find_schema("aten::lu_solve", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(LU_data).arg(LU_pivots).run();
   return op::tensor_result(op_call, 0, {self, LU_data, LU_pivots});
 }
 
 void lu_solve_out(TensorArg self, TensorArg LU_data, TensorArg LU_pivots, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::lu_solve", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(LU_data).arg(LU_pivots).arg(out).run();
 }
 
 std::tuple<Tensor, Tensor, Tensor> lu_unpack(TensorArg LU_data, TensorArg LU_pivots,
                                              bool unpack_data, bool unpack_pivots) {
   static const abi::Schema& op_schema = abi::find_schema("aten::lu_unpack", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(LU_data).arg(LU_pivots).arg(unpack_data).arg(unpack_pivots).run();
-  return {op::tensor_result(op_call, 0, {LU_data, LU_pivots}),
-          op::tensor_result(op_call, 1, {LU_data, LU_pivots}),
-          op::tensor_result(op_call, 2, {LU_data, LU_pivots})};
+  return {op::fresh_tensor_result(op_call, 0), op::fresh_tensor_result(op_call, 1),
+          op::fresh_tensor_result(op_call, 2)};
 }
 
 void lu_unpack_out(TensorArg LU_data, TensorArg LU_pivots, bool unpack_data, bool unpack_pivots,
                    MutableTensor P, MutableTensor L, MutableTensor U) {
   static const abi::Schema& op_schema = abi::find_schema("aten::lu_unpack", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<7> op_call(op_schema);
   op_call.arg(LU_data)
       .arg(LU_pivots)
       .arg(unpack_data)
@@ -1932,7 +1932,7 @@ void lu_unpack_out(TensorArg LU_data, TensorArg LU_pivots, bool unpack_data, boo
 
 TensorView mH(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::mH", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::view_result(op_call, 0, self, "aten::mH");
 }

@@ -3,6 +3,7 @@
 // include/flash_powder/ops/aten.h.
 #include "flash_powder/ops/aten.h"
 
+#include "../direct_routes.h"
 #include "flash_powder/abi/dispatch.h"
 #include "flash_powder/abi/schema.h"
 
@@ -12,7 +13,7 @@ namespace op = ::fp::ops::detail;
 
 TensorView mT(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::mT", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::view_result(op_call, 0, self, "aten::mT");
 }
@@ -20,67 +21,67 @@ TensorView mT(TensorArg self) {
 Tensor margin_ranking_loss(TensorArg input1, TensorArg input2, TensorArg target, double margin,
                            std::int64_t reduction) {
   static const abi::Schema& op_schema = abi::find_schema("aten::margin_ranking_loss", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(input1).arg(input2).arg(target).arg(margin).arg(reduction).run();
   return op::tensor_result(op_call, 0, {input1, input2, target});
 }
 
 Tensor masked_fill_Tensor(TensorArg self, TensorArg mask, TensorArg value) {
   static const abi::Schema& op_schema = abi::find_schema("aten::masked_fill", "Tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(mask).arg(value).run();
   return op::tensor_result(op_call, 0, {self, mask, value});
 }
 
 void masked_fill__Tensor(MutableTensor self, TensorArg mask, TensorArg value) {
   static const abi::Schema& op_schema = abi::find_schema("aten::masked_fill_", "Tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(mask).arg(value).run();
 }
 
 Tensor masked_scatter(TensorArg self, TensorArg mask, TensorArg source) {
   static const abi::Schema& op_schema = abi::find_schema("aten::masked_scatter", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(mask).arg(source).run();
   return op::tensor_result(op_call, 0, {self, mask, source});
 }
 
 void masked_scatter_(MutableTensor self, TensorArg mask, TensorArg source) {
   static const abi::Schema& op_schema = abi::find_schema("aten::masked_scatter_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(mask).arg(source).run();
 }
 
 Tensor masked_scatter_backward(TensorArg grad_output, TensorArg mask, IntList sizes) {
   static const abi::Schema& op_schema = abi::find_schema("aten::masked_scatter_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(grad_output).arg(mask).arg(sizes).run();
   return op::tensor_result(op_call, 0, {grad_output, mask});
 }
 
 Tensor masked_select(TensorArg self, TensorArg mask) {
   static const abi::Schema& op_schema = abi::find_schema("aten::masked_select", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(mask).run();
   return op::tensor_result(op_call, 0, {self, mask});
 }
 
 Tensor masked_select_backward(TensorArg grad, TensorArg input, TensorArg mask) {
   static const abi::Schema& op_schema = abi::find_schema("aten::masked_select_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(grad).arg(input).arg(mask).run();
   return op::tensor_result(op_call, 0, {grad, input, mask});
 }
 
 void masked_select_out(TensorArg self, TensorArg mask, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::masked_select", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(mask).arg(out).run();
 }
 
 Tensor matmul(TensorArg self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::matmul", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::tensor_result(op_call, 0, {self, other});
 }
@@ -88,7 +89,7 @@ Tensor matmul(TensorArg self, TensorArg other) {
 std::tuple<Tensor, Tensor> matmul_backward(TensorArg grad, TensorArg self, TensorArg other,
                                            std::array<bool, 2> mask) {
   static const abi::Schema& op_schema = abi::find_schema("aten::matmul_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(grad).arg(self).arg(other).bool_list(mask).run();
   return {op::tensor_result(op_call, 0, {grad, self, other}),
           op::tensor_result(op_call, 1, {grad, self, other})};
@@ -96,82 +97,82 @@ std::tuple<Tensor, Tensor> matmul_backward(TensorArg grad, TensorArg self, Tenso
 
 void matmul_out(TensorArg self, TensorArg other, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::matmul", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(out).run();
 }
 
 TensorView matrix_H(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::matrix_H", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::view_result(op_call, 0, self, "aten::matrix_H");
 }
 
 Tensor matrix_exp(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::matrix_exp", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor matrix_exp_backward(TensorArg self, TensorArg grad) {
   static const abi::Schema& op_schema = abi::find_schema("aten::matrix_exp_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(grad).run();
   return op::tensor_result(op_call, 0, {self, grad});
 }
 
 Tensor matrix_power(TensorArg self, std::int64_t n) {
   static const abi::Schema& op_schema = abi::find_schema("aten::matrix_power", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(n).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void matrix_power_out(TensorArg self, std::int64_t n, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::matrix_power", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(n).arg(out).run();
 }
 
 Tensor max(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::max", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 std::tuple<Tensor, Tensor> max_dim(TensorArg self, std::int64_t dim, bool keepdim) {
   static const abi::Schema& op_schema = abi::find_schema("aten::max", "dim");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(keepdim).run();
-  return {op::tensor_result(op_call, 0, {self}), op::tensor_result(op_call, 1, {self})};
+  return {op::fresh_tensor_result(op_call, 0), op::fresh_tensor_result(op_call, 1)};
 }
 
 void max_dim_max(TensorArg self, std::int64_t dim, bool keepdim, MutableTensor max,
                  MutableTensor max_values) {
   static const abi::Schema& op_schema = abi::find_schema("aten::max", "dim_max");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(keepdim).arg(max).arg(max_values).run();
 }
 
 Tensor max_other(TensorArg self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::max", "other");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::tensor_result(op_call, 0, {self, other});
 }
 
 void max_out(TensorArg self, TensorArg other, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::max", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(out).run();
 }
 
 Tensor max_pool1d(TensorArg self, IntList kernel_size, IntList stride, IntList padding,
                   IntList dilation, bool ceil_mode) {
   static const abi::Schema& op_schema = abi::find_schema("aten::max_pool1d", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(self).arg(kernel_size).arg(stride).arg(padding).arg(dilation).arg(ceil_mode).run();
   return op::tensor_result(op_call, 0, {self});
 }
@@ -180,7 +181,7 @@ std::tuple<Tensor, Tensor> max_pool1d_with_indices(TensorArg self, IntList kerne
                                                    IntList stride, IntList padding,
                                                    IntList dilation, bool ceil_mode) {
   static const abi::Schema& op_schema = abi::find_schema("aten::max_pool1d_with_indices", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(self).arg(kernel_size).arg(stride).arg(padding).arg(dilation).arg(ceil_mode).run();
   return {op::tensor_result(op_call, 0, {self}), op::tensor_result(op_call, 1, {self})};
 }
@@ -188,7 +189,7 @@ std::tuple<Tensor, Tensor> max_pool1d_with_indices(TensorArg self, IntList kerne
 Tensor max_pool2d(TensorArg self, IntList kernel_size, IntList stride, IntList padding,
                   IntList dilation, bool ceil_mode) {
   static const abi::Schema& op_schema = abi::find_schema("aten::max_pool2d", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(self)
       .int_list(kernel_size, 2)
       .int_list(stride, 2)
@@ -202,7 +203,7 @@ Tensor max_pool2d(TensorArg self, IntList kernel_size, IntList stride, IntList p
 Tensor max_pool2d_backward(TensorArg grad_output, TensorArg self, IntList kernel_size,
                            IntList stride, IntList padding, IntList dilation, bool ceil_mode) {
   static const abi::Schema& op_schema = abi::find_schema("aten::max_pool2d_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<7> op_call(op_schema);
   op_call.arg(grad_output)
       .arg(self)
       .int_list(kernel_size, 2)
@@ -218,7 +219,7 @@ std::tuple<Tensor, Tensor> max_pool2d_with_indices(TensorArg self, IntList kerne
                                                    IntList stride, IntList padding,
                                                    IntList dilation, bool ceil_mode) {
   static const abi::Schema& op_schema = abi::find_schema("aten::max_pool2d_with_indices", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(self)
       .int_list(kernel_size, 2)
       .int_list(stride, 2)
@@ -226,7 +227,7 @@ std::tuple<Tensor, Tensor> max_pool2d_with_indices(TensorArg self, IntList kerne
       .int_list(dilation, 2)
       .arg(ceil_mode)
       .run();
-  return {op::tensor_result(op_call, 0, {self}), op::tensor_result(op_call, 1, {self})};
+  return {op::fresh_tensor_result(op_call, 0), op::fresh_tensor_result(op_call, 1)};
 }
 
 Tensor max_pool2d_with_indices_backward(TensorArg grad_output, TensorArg self, IntList kernel_size,
@@ -234,7 +235,7 @@ Tensor max_pool2d_with_indices_backward(TensorArg grad_output, TensorArg self, I
                                         bool ceil_mode, TensorArg indices) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::max_pool2d_with_indices_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<8> op_call(op_schema);
   op_call.arg(grad_output)
       .arg(self)
       .int_list(kernel_size, 2)
@@ -244,7 +245,7 @@ Tensor max_pool2d_with_indices_backward(TensorArg grad_output, TensorArg self, I
       .arg(ceil_mode)
       .arg(indices)
       .run();
-  return op::tensor_result(op_call, 0, {grad_output, self, indices});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void max_pool2d_with_indices_backward_grad_input(TensorArg grad_output, TensorArg self,
@@ -253,7 +254,7 @@ void max_pool2d_with_indices_backward_grad_input(TensorArg grad_output, TensorAr
                                                  TensorArg indices, MutableTensor grad_input) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::max_pool2d_with_indices_backward", "grad_input");
-  op::Call op_call(op_schema);
+  op::FixedCall<9> op_call(op_schema);
   op_call.arg(grad_output)
       .arg(self)
       .int_list(kernel_size, 2)
@@ -270,7 +271,7 @@ void max_pool2d_with_indices_out(TensorArg self, IntList kernel_size, IntList st
                                  IntList padding, IntList dilation, bool ceil_mode,
                                  MutableTensor out, MutableTensor indices) {
   static const abi::Schema& op_schema = abi::find_schema("aten::max_pool2d_with_indices", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<8> op_call(op_schema);
   op_call.arg(self)
       .int_list(kernel_size, 2)
       .int_list(stride, 2)
@@ -285,7 +286,7 @@ void max_pool2d_with_indices_out(TensorArg self, IntList kernel_size, IntList st
 Tensor max_pool3d(TensorArg self, IntList kernel_size, IntList stride, IntList padding,
                   IntList dilation, bool ceil_mode) {
   static const abi::Schema& op_schema = abi::find_schema("aten::max_pool3d", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(self)
       .int_list(kernel_size, 3)
       .int_list(stride, 3)
@@ -300,7 +301,7 @@ std::tuple<Tensor, Tensor> max_pool3d_with_indices(TensorArg self, IntList kerne
                                                    IntList stride, IntList padding,
                                                    IntList dilation, bool ceil_mode) {
   static const abi::Schema& op_schema = abi::find_schema("aten::max_pool3d_with_indices", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(self)
       .int_list(kernel_size, 3)
       .int_list(stride, 3)
@@ -316,7 +317,7 @@ Tensor max_pool3d_with_indices_backward(TensorArg grad_output, TensorArg self, I
                                         bool ceil_mode, TensorArg indices) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::max_pool3d_with_indices_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<8> op_call(op_schema);
   op_call.arg(grad_output)
       .arg(self)
       .int_list(kernel_size, 3)
@@ -335,7 +336,7 @@ void max_pool3d_with_indices_backward_grad_input(TensorArg grad_output, TensorAr
                                                  TensorArg indices, MutableTensor grad_input) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::max_pool3d_with_indices_backward", "grad_input");
-  op::Call op_call(op_schema);
+  op::FixedCall<9> op_call(op_schema);
   op_call.arg(grad_output)
       .arg(self)
       .int_list(kernel_size, 3)
@@ -352,7 +353,7 @@ void max_pool3d_with_indices_out(TensorArg self, IntList kernel_size, IntList st
                                  IntList padding, IntList dilation, bool ceil_mode,
                                  MutableTensor out, MutableTensor indices) {
   static const abi::Schema& op_schema = abi::find_schema("aten::max_pool3d_with_indices", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<8> op_call(op_schema);
   op_call.arg(self)
       .int_list(kernel_size, 3)
       .int_list(stride, 3)
@@ -366,27 +367,27 @@ void max_pool3d_with_indices_out(TensorArg self, IntList kernel_size, IntList st
 
 void max_unary_out(TensorArg self, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::max", "unary_out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor max_unpool2d(TensorArg self, TensorArg indices, IntList output_size) {
   static const abi::Schema& op_schema = abi::find_schema("aten::max_unpool2d", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(indices).int_list(output_size, 2).run();
   return op::tensor_result(op_call, 0, {self, indices});
 }
 
 void max_unpool2d_out(TensorArg self, TensorArg indices, IntList output_size, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::max_unpool2d", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(indices).int_list(output_size, 2).arg(out).run();
 }
 
 Tensor max_unpool3d(TensorArg self, TensorArg indices, IntList output_size, IntList stride,
                     IntList padding) {
   static const abi::Schema& op_schema = abi::find_schema("aten::max_unpool3d", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(self)
       .arg(indices)
       .int_list(output_size, 3)
@@ -399,7 +400,7 @@ Tensor max_unpool3d(TensorArg self, TensorArg indices, IntList output_size, IntL
 void max_unpool3d_out(TensorArg self, TensorArg indices, IntList output_size, IntList stride,
                       IntList padding, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::max_unpool3d", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(self)
       .arg(indices)
       .int_list(output_size, 3)
@@ -411,54 +412,54 @@ void max_unpool3d_out(TensorArg self, TensorArg indices, IntList output_size, In
 
 Tensor maximum(TensorArg self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::maximum", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
-  return op::tensor_result(op_call, 0, {self, other});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void maximum_out(TensorArg self, TensorArg other, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::maximum", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(out).run();
 }
 
 Tensor mean(TensorArg self, std::optional<DType> dtype) {
   static const abi::Schema& op_schema = abi::find_schema("aten::mean", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(dtype).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor mean_dim(TensorArg self, OptionalIntList dim, bool keepdim, std::optional<DType> dtype) {
   static const abi::Schema& op_schema = abi::find_schema("aten::mean", "dim");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(keepdim).arg(dtype).run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void mean_dtype_out(TensorArg self, std::optional<DType> dtype, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::mean", "dtype_out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dtype).arg(out).run();
 }
 
 void mean_out(TensorArg self, OptionalIntList dim, bool keepdim, std::optional<DType> dtype,
               MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::mean", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(keepdim).arg(dtype).arg(out).run();
 }
 
 Tensor median(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::median", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 std::tuple<Tensor, Tensor> median_dim(TensorArg self, std::int64_t dim, bool keepdim) {
   static const abi::Schema& op_schema = abi::find_schema("aten::median", "dim");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(keepdim).run();
   return {op::tensor_result(op_call, 0, {self}), op::tensor_result(op_call, 1, {self})};
 }
@@ -466,74 +467,74 @@ std::tuple<Tensor, Tensor> median_dim(TensorArg self, std::int64_t dim, bool kee
 void median_dim_values(TensorArg self, std::int64_t dim, bool keepdim, MutableTensor values,
                        MutableTensor indices) {
   static const abi::Schema& op_schema = abi::find_schema("aten::median", "dim_values");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(keepdim).arg(values).arg(indices).run();
 }
 
 std::vector<Tensor> meshgrid(const TensorList& tensors) {
   static const abi::Schema& op_schema = abi::find_schema("aten::meshgrid", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(tensors).run();
   return op::tensors_result(op_call, 0, {tensors});
 }
 
 std::vector<Tensor> meshgrid_indexing(const TensorList& tensors, std::string_view indexing) {
   static const abi::Schema& op_schema = abi::find_schema("aten::meshgrid", "indexing");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(tensors).arg(indexing).run();
   return op::tensors_result(op_call, 0, {tensors});
 }
 
 Tensor min(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::min", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 std::tuple<Tensor, Tensor> min_dim(TensorArg self, std::int64_t dim, bool keepdim) {
   static const abi::Schema& op_schema = abi::find_schema("aten::min", "dim");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(keepdim).run();
-  return {op::tensor_result(op_call, 0, {self}), op::tensor_result(op_call, 1, {self})};
+  return {op::fresh_tensor_result(op_call, 0), op::fresh_tensor_result(op_call, 1)};
 }
 
 void min_dim_min(TensorArg self, std::int64_t dim, bool keepdim, MutableTensor min,
                  MutableTensor min_indices) {
   static const abi::Schema& op_schema = abi::find_schema("aten::min", "dim_min");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(keepdim).arg(min).arg(min_indices).run();
 }
 
 Tensor min_other(TensorArg self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::min", "other");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::tensor_result(op_call, 0, {self, other});
 }
 
 void min_out(TensorArg self, TensorArg other, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::min", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(out).run();
 }
 
 void min_unary_out(TensorArg self, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::min", "unary_out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor minimum(TensorArg self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::minimum", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
-  return op::tensor_result(op_call, 0, {self, other});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void minimum_out(TensorArg self, TensorArg other, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::minimum", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(out).run();
 }
 
@@ -544,7 +545,7 @@ std::tuple<Tensor, Tensor, Tensor> miopen_batch_norm(
   static const abi::Schema& op_schema = abi::find_schema("aten::miopen_batch_norm", "");
   op::check_mutation(running_mean, "aten::miopen_batch_norm", {input, weight, bias});
   op::check_mutation(running_var, "aten::miopen_batch_norm", {input, weight, bias});
-  op::Call op_call(op_schema);
+  op::FixedCall<8> op_call(op_schema);
   op_call.arg(input)
       .arg(weight)
       .arg(bias)
@@ -564,7 +565,7 @@ std::tuple<Tensor, Tensor, Tensor> miopen_batch_norm_backward(
     std::optional<TensorArg> running_var, std::optional<TensorArg> save_mean,
     std::optional<TensorArg> save_var, double epsilon) {
   static const abi::Schema& op_schema = abi::find_schema("aten::miopen_batch_norm_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<8> op_call(op_schema);
   op_call.arg(input)
       .arg(grad_output)
       .arg(weight)
@@ -588,7 +589,7 @@ Tensor miopen_convolution(TensorArg self, TensorArg weight, std::optional<Tensor
                           IntList padding, IntList stride, IntList dilation, std::int64_t groups,
                           bool benchmark, bool deterministic) {
   static const abi::Schema& op_schema = abi::find_schema("aten::miopen_convolution", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<9> op_call(op_schema);
   op_call.arg(self)
       .arg(weight)
       .arg(bias)
@@ -606,7 +607,7 @@ Tensor miopen_convolution_add_relu(TensorArg self, TensorArg weight, TensorArg z
                                    std::optional<TensorArg> bias, IntList stride, IntList padding,
                                    IntList dilation, std::int64_t groups) {
   static const abi::Schema& op_schema = abi::find_schema("aten::miopen_convolution_add_relu", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<9> op_call(op_schema);
   op_call.arg(self)
       .arg(weight)
       .arg(z)
@@ -624,7 +625,7 @@ Tensor miopen_convolution_relu(TensorArg self, TensorArg weight, std::optional<T
                                IntList stride, IntList padding, IntList dilation,
                                std::int64_t groups) {
   static const abi::Schema& op_schema = abi::find_schema("aten::miopen_convolution_relu", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<7> op_call(op_schema);
   op_call.arg(self).arg(weight).arg(bias).arg(stride).arg(padding).arg(dilation).arg(groups).run();
   return op::tensor_result(op_call, 0, {self, weight, bias});
 }
@@ -634,7 +635,7 @@ Tensor miopen_convolution_transpose(TensorArg self, TensorArg weight, std::optio
                                     IntList dilation, std::int64_t groups, bool benchmark,
                                     bool deterministic) {
   static const abi::Schema& op_schema = abi::find_schema("aten::miopen_convolution_transpose", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<10> op_call(op_schema);
   op_call.arg(self)
       .arg(weight)
       .arg(bias)
@@ -654,7 +655,7 @@ std::tuple<Tensor, Tensor> miopen_ctc_loss(TensorArg log_probs, TensorArg target
                                            std::int64_t blank, bool deterministic,
                                            bool zero_infinity) {
   static const abi::Schema& op_schema = abi::find_schema("aten::miopen_ctc_loss", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<7> op_call(op_schema);
   op_call.arg(log_probs)
       .arg(targets)
       .arg(input_lengths)
@@ -672,7 +673,7 @@ std::tuple<Tensor, Tensor> miopen_ctc_loss_Tensor(TensorArg log_probs, TensorArg
                                                   std::int64_t blank, bool deterministic,
                                                   bool zero_infinity) {
   static const abi::Schema& op_schema = abi::find_schema("aten::miopen_ctc_loss", "Tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<7> op_call(op_schema);
   op_call.arg(log_probs)
       .arg(targets)
       .arg(input_lengths)
@@ -689,7 +690,7 @@ Tensor miopen_depthwise_convolution(TensorArg self, TensorArg weight, std::optio
                                     IntList padding, IntList stride, IntList dilation,
                                     std::int64_t groups, bool benchmark, bool deterministic) {
   static const abi::Schema& op_schema = abi::find_schema("aten::miopen_depthwise_convolution", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<9> op_call(op_schema);
   op_call.arg(self)
       .arg(weight)
       .arg(bias)
@@ -709,7 +710,7 @@ std::tuple<Tensor, Tensor, Tensor, Tensor, Tensor> miopen_rnn(
     std::int64_t num_layers, bool batch_first, double dropout, bool train, bool bidirectional,
     IntList batch_sizes, std::optional<TensorArg> dropout_state) {
   static const abi::Schema& op_schema = abi::find_schema("aten::miopen_rnn", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<14> op_call(op_schema);
   op_call.arg(input)
       .arg(weight)
       .arg(weight_stride0)
@@ -734,33 +735,33 @@ std::tuple<Tensor, Tensor, Tensor, Tensor, Tensor> miopen_rnn(
 
 Tensor mish(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::mish", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void mish_(MutableTensor self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::mish_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 Tensor mish_backward(TensorArg grad_output, TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::mish_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(grad_output).arg(self).run();
   return op::tensor_result(op_call, 0, {grad_output, self});
 }
 
 void mish_out(TensorArg self, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::mish", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor mkldnn_adaptive_avg_pool2d(TensorArg self, IntList output_size) {
   static const abi::Schema& op_schema = abi::find_schema("aten::mkldnn_adaptive_avg_pool2d", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).int_list(output_size, 2).run();
   return op::tensor_result(op_call, 0, {self});
 }
@@ -768,28 +769,28 @@ Tensor mkldnn_adaptive_avg_pool2d(TensorArg self, IntList output_size) {
 Tensor mkldnn_adaptive_avg_pool2d_backward(TensorArg grad_output, TensorArg self) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::mkldnn_adaptive_avg_pool2d_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(grad_output).arg(self).run();
   return op::tensor_result(op_call, 0, {grad_output, self});
 }
 
 void mkldnn_adaptive_avg_pool2d_out(TensorArg self, IntList output_size, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::mkldnn_adaptive_avg_pool2d", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).int_list(output_size, 2).arg(out).run();
 }
 
 Tensor mkldnn_convolution(TensorArg self, TensorArg weight, std::optional<TensorArg> bias,
                           IntList padding, IntList stride, IntList dilation, std::int64_t groups) {
   static const abi::Schema& op_schema = abi::find_schema("aten::mkldnn_convolution", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<7> op_call(op_schema);
   op_call.arg(self).arg(weight).arg(bias).arg(padding).arg(stride).arg(dilation).arg(groups).run();
   return op::tensor_result(op_call, 0, {self, weight, bias});
 }
 
 Tensor mkldnn_linear(TensorArg self, TensorArg weight, std::optional<TensorArg> bias) {
   static const abi::Schema& op_schema = abi::find_schema("aten::mkldnn_linear", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(weight).arg(bias).run();
   return op::tensor_result(op_call, 0, {self, weight, bias});
 }
@@ -798,7 +799,7 @@ std::tuple<Tensor, Tensor, Tensor> mkldnn_linear_backward(TensorArg self, Tensor
                                                           TensorArg weight,
                                                           std::array<bool, 3> output_mask) {
   static const abi::Schema& op_schema = abi::find_schema("aten::mkldnn_linear_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(grad_output).arg(weight).bool_list(output_mask).run();
   return {op::tensor_result(op_call, 0, {self, grad_output, weight}),
           op::tensor_result(op_call, 1, {self, grad_output, weight}),
@@ -807,7 +808,7 @@ std::tuple<Tensor, Tensor, Tensor> mkldnn_linear_backward(TensorArg self, Tensor
 
 Tensor mkldnn_linear_backward_input(IntList input_size, TensorArg grad_output, TensorArg weight) {
   static const abi::Schema& op_schema = abi::find_schema("aten::mkldnn_linear_backward_input", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(input_size).arg(grad_output).arg(weight).run();
   return op::tensor_result(op_call, 0, {grad_output, weight});
 }
@@ -816,7 +817,7 @@ std::tuple<Tensor, Tensor> mkldnn_linear_backward_weights(TensorArg grad_output,
                                                           TensorArg weight, bool bias_defined) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::mkldnn_linear_backward_weights", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(grad_output).arg(input).arg(weight).arg(bias_defined).run();
   return {op::tensor_result(op_call, 0, {grad_output, input, weight}),
           op::tensor_result(op_call, 1, {grad_output, input, weight})};
@@ -825,7 +826,7 @@ std::tuple<Tensor, Tensor> mkldnn_linear_backward_weights(TensorArg grad_output,
 Tensor mkldnn_max_pool2d(TensorArg self, IntList kernel_size, IntList stride, IntList padding,
                          IntList dilation, bool ceil_mode) {
   static const abi::Schema& op_schema = abi::find_schema("aten::mkldnn_max_pool2d", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(self)
       .int_list(kernel_size, 2)
       .int_list(stride, 2)
@@ -840,7 +841,7 @@ Tensor mkldnn_max_pool2d_backward(TensorArg grad_output, TensorArg output, Tenso
                                   IntList kernel_size, IntList stride, IntList padding,
                                   IntList dilation, bool ceil_mode) {
   static const abi::Schema& op_schema = abi::find_schema("aten::mkldnn_max_pool2d_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<8> op_call(op_schema);
   op_call.arg(grad_output)
       .arg(output)
       .arg(input)
@@ -856,7 +857,7 @@ Tensor mkldnn_max_pool2d_backward(TensorArg grad_output, TensorArg output, Tenso
 Tensor mkldnn_max_pool3d(TensorArg self, IntList kernel_size, IntList stride, IntList padding,
                          IntList dilation, bool ceil_mode) {
   static const abi::Schema& op_schema = abi::find_schema("aten::mkldnn_max_pool3d", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(self)
       .int_list(kernel_size, 3)
       .int_list(stride, 3)
@@ -871,7 +872,7 @@ Tensor mkldnn_max_pool3d_backward(TensorArg grad_output, TensorArg output, Tenso
                                   IntList kernel_size, IntList stride, IntList padding,
                                   IntList dilation, bool ceil_mode) {
   static const abi::Schema& op_schema = abi::find_schema("aten::mkldnn_max_pool3d_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<8> op_call(op_schema);
   op_call.arg(grad_output)
       .arg(output)
       .arg(input)
@@ -888,7 +889,7 @@ Tensor mkldnn_reorder_conv2d_weight(TensorArg self, IntList padding, IntList str
                                     IntList dilation, std::int64_t groups,
                                     OptionalIntList input_size) {
   static const abi::Schema& op_schema = abi::find_schema("aten::mkldnn_reorder_conv2d_weight", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(self)
       .int_list(padding, 2)
       .int_list(stride, 2)
@@ -903,7 +904,7 @@ Tensor mkldnn_reorder_conv3d_weight(TensorArg self, IntList padding, IntList str
                                     IntList dilation, std::int64_t groups,
                                     OptionalIntList input_size) {
   static const abi::Schema& op_schema = abi::find_schema("aten::mkldnn_reorder_conv3d_weight", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(self)
       .int_list(padding, 3)
       .int_list(stride, 3)
@@ -920,7 +921,7 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> mkldnn_rnn_layer(
     std::int64_t hidden_size, std::int64_t num_layers, bool has_biases, bool bidirectional,
     bool batch_first, bool train) {
   static const abi::Schema& op_schema = abi::find_schema("aten::mkldnn_rnn_layer", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<16> op_call(op_schema);
   op_call.arg(input)
       .arg(weight0)
       .arg(weight1)
@@ -952,7 +953,7 @@ std::tuple<Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor> mkldnn_rnn_la
     std::int64_t num_layers, bool has_biases, bool train, bool bidirectional, IntList batch_sizes,
     bool batch_first, TensorArg workspace) {
   static const abi::Schema& op_schema = abi::find_schema("aten::mkldnn_rnn_layer_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<23> op_call(op_schema);
   op_call.arg(input)
       .arg(weight1)
       .arg(weight2)
@@ -1002,33 +1003,33 @@ std::tuple<Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor> mkldnn_rnn_la
 
 Tensor mm(TensorArg self, TensorArg mat2) {
   static const abi::Schema& op_schema = abi::find_schema("aten::mm", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(mat2).run();
-  return op::tensor_result(op_call, 0, {self, mat2});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 Tensor mm_dtype(TensorArg self, TensorArg mat2, DType out_dtype) {
   static const abi::Schema& op_schema = abi::find_schema("aten::mm", "dtype");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(mat2).arg(out_dtype).run();
   return op::tensor_result(op_call, 0, {self, mat2});
 }
 
 void mm_dtype_out(TensorArg self, TensorArg mat2, DType out_dtype, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::mm", "dtype_out");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(mat2).arg(out_dtype).arg(out).run();
 }
 
 void mm_out(TensorArg self, TensorArg mat2, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::mm", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(mat2).arg(out).run();
 }
 
 std::tuple<Tensor, Tensor> mode(TensorArg self, std::int64_t dim, bool keepdim) {
   static const abi::Schema& op_schema = abi::find_schema("aten::mode", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(keepdim).run();
   return {op::tensor_result(op_call, 0, {self}), op::tensor_result(op_call, 1, {self})};
 }
@@ -1036,34 +1037,34 @@ std::tuple<Tensor, Tensor> mode(TensorArg self, std::int64_t dim, bool keepdim) 
 void mode_values(TensorArg self, std::int64_t dim, bool keepdim, MutableTensor values,
                  MutableTensor indices) {
   static const abi::Schema& op_schema = abi::find_schema("aten::mode", "values");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(keepdim).arg(values).arg(indices).run();
 }
 
 TensorView moveaxis_int(TensorArg self, std::int64_t source, std::int64_t destination) {
   static const abi::Schema& op_schema = abi::find_schema("aten::moveaxis", "int");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(source).arg(destination).run();
   return op::view_result(op_call, 0, self, "aten::moveaxis.int");
 }
 
 TensorView moveaxis_intlist(TensorArg self, IntList source, IntList destination) {
   static const abi::Schema& op_schema = abi::find_schema("aten::moveaxis", "intlist");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(source).arg(destination).run();
   return op::view_result(op_call, 0, self, "aten::moveaxis.intlist");
 }
 
 TensorView movedim_int(TensorArg self, std::int64_t source, std::int64_t destination) {
   static const abi::Schema& op_schema = abi::find_schema("aten::movedim", "int");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(source).arg(destination).run();
   return op::view_result(op_call, 0, self, "aten::movedim.int");
 }
 
 TensorView movedim_intlist(TensorArg self, IntList source, IntList destination) {
   static const abi::Schema& op_schema = abi::find_schema("aten::movedim", "intlist");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(source).arg(destination).run();
   return op::view_result(op_call, 0, self, "aten::movedim.intlist");
 }
@@ -1074,7 +1075,7 @@ std::tuple<Tensor, Tensor, Tensor> mps_convolution_backward(TensorArg self, Tens
                                                             std::int64_t groups,
                                                             std::array<bool, 3> output_mask) {
   static const abi::Schema& op_schema = abi::find_schema("aten::mps_convolution_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<8> op_call(op_schema);
   op_call.arg(self)
       .arg(grad_output)
       .arg(weight)
@@ -1097,7 +1098,7 @@ std::tuple<Tensor, Tensor> mps_convolution_transpose_backward(TensorArg self, Te
                                                               std::array<bool, 2> output_mask) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::mps_convolution_transpose_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<9> op_call(op_schema);
   op_call.arg(self)
       .arg(grad_output)
       .arg(weight)
@@ -1114,15 +1115,15 @@ std::tuple<Tensor, Tensor> mps_convolution_transpose_backward(TensorArg self, Te
 
 Tensor mse_loss(TensorArg self, TensorArg target, std::int64_t reduction) {
   static const abi::Schema& op_schema = abi::find_schema("aten::mse_loss", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(target).arg(reduction).run();
-  return op::tensor_result(op_call, 0, {self, target});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 Tensor mse_loss_backward(TensorArg grad_output, TensorArg self, TensorArg target,
                          std::int64_t reduction) {
   static const abi::Schema& op_schema = abi::find_schema("aten::mse_loss_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(grad_output).arg(self).arg(target).arg(reduction).run();
   return op::tensor_result(op_call, 0, {grad_output, self, target});
 }
@@ -1130,51 +1131,52 @@ Tensor mse_loss_backward(TensorArg grad_output, TensorArg self, TensorArg target
 void mse_loss_backward_grad_input(TensorArg grad_output, TensorArg self, TensorArg target,
                                   std::int64_t reduction, MutableTensor grad_input) {
   static const abi::Schema& op_schema = abi::find_schema("aten::mse_loss_backward", "grad_input");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(grad_output).arg(self).arg(target).arg(reduction).arg(grad_input).run();
 }
 
 void mse_loss_out(TensorArg self, TensorArg target, std::int64_t reduction, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::mse_loss", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(target).arg(reduction).arg(out).run();
 }
 
 Tensor msort(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::msort", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void msort_out(TensorArg self, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::msort", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor mul_Tensor(TensorArg self, TensorArg other) {
+  if (abi::TensorHandle direct = op::cpu_mul_Tensor(self, other)) return Tensor(std::move(direct));
   static const abi::Schema& op_schema = abi::find_schema("aten::mul", "Tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
-  return op::tensor_result(op_call, 0, {self, other});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void mul__Tensor(MutableTensor self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::mul_", "Tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
 }
 
 void mul_out(TensorArg self, TensorArg other, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::mul", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(out).run();
 }
 
 Tensor multilabel_margin_loss(TensorArg self, TensorArg target, std::int64_t reduction) {
   static const abi::Schema& op_schema = abi::find_schema("aten::multilabel_margin_loss", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(target).arg(reduction).run();
   return op::tensor_result(op_call, 0, {self, target});
 }
@@ -1183,7 +1185,7 @@ Tensor multilabel_margin_loss_backward(TensorArg grad_output, TensorArg self, Te
                                        std::int64_t reduction, TensorArg is_target) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::multilabel_margin_loss_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(grad_output).arg(self).arg(target).arg(reduction).arg(is_target).run();
   return op::tensor_result(op_call, 0, {grad_output, self, target, is_target});
 }
@@ -1193,7 +1195,7 @@ void multilabel_margin_loss_backward_grad_input(TensorArg grad_output, TensorArg
                                                 TensorArg is_target, MutableTensor grad_input) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::multilabel_margin_loss_backward", "grad_input");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(grad_output)
       .arg(self)
       .arg(target)
@@ -1207,7 +1209,7 @@ std::tuple<Tensor, Tensor> multilabel_margin_loss_forward(TensorArg self, Tensor
                                                           std::int64_t reduction) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::multilabel_margin_loss_forward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(target).arg(reduction).run();
   return {op::tensor_result(op_call, 0, {self, target}),
           op::tensor_result(op_call, 1, {self, target})};
@@ -1217,21 +1219,21 @@ void multilabel_margin_loss_forward_output(TensorArg self, TensorArg target, std
                                            MutableTensor output, MutableTensor is_target) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::multilabel_margin_loss_forward", "output");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(target).arg(reduction).arg(output).arg(is_target).run();
 }
 
 void multilabel_margin_loss_out(TensorArg self, TensorArg target, std::int64_t reduction,
                                 MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::multilabel_margin_loss", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(target).arg(reduction).arg(out).run();
 }
 
 Tensor multinomial(TensorArg self, std::int64_t num_samples, bool replacement,
                    std::optional<abi::RawGenerator> generator) {
   static const abi::Schema& op_schema = abi::find_schema("aten::multinomial", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(num_samples).arg(replacement).arg(generator).run();
   return op::tensor_result(op_call, 0, {self});
 }
@@ -1239,65 +1241,65 @@ Tensor multinomial(TensorArg self, std::int64_t num_samples, bool replacement,
 void multinomial_out(TensorArg self, std::int64_t num_samples, bool replacement,
                      std::optional<abi::RawGenerator> generator, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::multinomial", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(num_samples).arg(replacement).arg(generator).arg(out).run();
 }
 
 Tensor multiply_Tensor(TensorArg self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::multiply", "Tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::tensor_result(op_call, 0, {self, other});
 }
 
 void multiply__Tensor(MutableTensor self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::multiply_", "Tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
 }
 
 void multiply_out(TensorArg self, TensorArg other, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::multiply", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(out).run();
 }
 
 Tensor mv(TensorArg self, TensorArg vec) {
   static const abi::Schema& op_schema = abi::find_schema("aten::mv", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(vec).run();
   return op::tensor_result(op_call, 0, {self, vec});
 }
 
 void mv_out(TensorArg self, TensorArg vec, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::mv", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(vec).arg(out).run();
 }
 
 Tensor mvlgamma(TensorArg self, std::int64_t p) {
   static const abi::Schema& op_schema = abi::find_schema("aten::mvlgamma", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(p).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void mvlgamma_(MutableTensor self, std::int64_t p) {
   static const abi::Schema& op_schema = abi::find_schema("aten::mvlgamma_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(p).run();
 }
 
 void mvlgamma_out(TensorArg self, std::int64_t p, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::mvlgamma", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(p).arg(out).run();
 }
 
 Tensor nan_to_num(TensorArg self, std::optional<double> nan, std::optional<double> posinf,
                   std::optional<double> neginf) {
   static const abi::Schema& op_schema = abi::find_schema("aten::nan_to_num", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(nan).arg(posinf).arg(neginf).run();
   return op::tensor_result(op_call, 0, {self});
 }
@@ -1305,20 +1307,20 @@ Tensor nan_to_num(TensorArg self, std::optional<double> nan, std::optional<doubl
 void nan_to_num_(MutableTensor self, std::optional<double> nan, std::optional<double> posinf,
                  std::optional<double> neginf) {
   static const abi::Schema& op_schema = abi::find_schema("aten::nan_to_num_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(nan).arg(posinf).arg(neginf).run();
 }
 
 void nan_to_num_out(TensorArg self, std::optional<double> nan, std::optional<double> posinf,
                     std::optional<double> neginf, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::nan_to_num", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(nan).arg(posinf).arg(neginf).arg(out).run();
 }
 
 Tensor nanmean(TensorArg self, OptionalIntList dim, bool keepdim, std::optional<DType> dtype) {
   static const abi::Schema& op_schema = abi::find_schema("aten::nanmean", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(keepdim).arg(dtype).run();
   return op::tensor_result(op_call, 0, {self});
 }
@@ -1326,20 +1328,20 @@ Tensor nanmean(TensorArg self, OptionalIntList dim, bool keepdim, std::optional<
 void nanmean_out(TensorArg self, OptionalIntList dim, bool keepdim, std::optional<DType> dtype,
                  MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::nanmean", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(keepdim).arg(dtype).arg(out).run();
 }
 
 Tensor nanmedian(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::nanmedian", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 std::tuple<Tensor, Tensor> nanmedian_dim(TensorArg self, std::int64_t dim, bool keepdim) {
   static const abi::Schema& op_schema = abi::find_schema("aten::nanmedian", "dim");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(keepdim).run();
   return {op::tensor_result(op_call, 0, {self}), op::tensor_result(op_call, 1, {self})};
 }
@@ -1347,14 +1349,14 @@ std::tuple<Tensor, Tensor> nanmedian_dim(TensorArg self, std::int64_t dim, bool 
 void nanmedian_dim_values(TensorArg self, std::int64_t dim, bool keepdim, MutableTensor values,
                           MutableTensor indices) {
   static const abi::Schema& op_schema = abi::find_schema("aten::nanmedian", "dim_values");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(keepdim).arg(values).arg(indices).run();
 }
 
 Tensor nanquantile(TensorArg self, TensorArg q, std::optional<std::int64_t> dim, bool keepdim,
                    std::string_view interpolation) {
   static const abi::Schema& op_schema = abi::find_schema("aten::nanquantile", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(q).arg(dim).arg(keepdim).arg(interpolation).run();
   return op::tensor_result(op_call, 0, {self, q});
 }
@@ -1362,14 +1364,14 @@ Tensor nanquantile(TensorArg self, TensorArg q, std::optional<std::int64_t> dim,
 void nanquantile_out(TensorArg self, TensorArg q, std::optional<std::int64_t> dim, bool keepdim,
                      std::string_view interpolation, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::nanquantile", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(self).arg(q).arg(dim).arg(keepdim).arg(interpolation).arg(out).run();
 }
 
 Tensor nanquantile_scalar(TensorArg self, double q, std::optional<std::int64_t> dim, bool keepdim,
                           std::string_view interpolation) {
   static const abi::Schema& op_schema = abi::find_schema("aten::nanquantile", "scalar");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(q).arg(dim).arg(keepdim).arg(interpolation).run();
   return op::tensor_result(op_call, 0, {self});
 }
@@ -1377,13 +1379,13 @@ Tensor nanquantile_scalar(TensorArg self, double q, std::optional<std::int64_t> 
 void nanquantile_scalar_out(TensorArg self, double q, std::optional<std::int64_t> dim, bool keepdim,
                             std::string_view interpolation, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::nanquantile", "scalar_out");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(self).arg(q).arg(dim).arg(keepdim).arg(interpolation).arg(out).run();
 }
 
 Tensor nansum(TensorArg self, OptionalIntList dim, bool keepdim, std::optional<DType> dtype) {
   static const abi::Schema& op_schema = abi::find_schema("aten::nansum", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(keepdim).arg(dtype).run();
   return op::tensor_result(op_call, 0, {self});
 }
@@ -1391,27 +1393,29 @@ Tensor nansum(TensorArg self, OptionalIntList dim, bool keepdim, std::optional<D
 void nansum_out(TensorArg self, OptionalIntList dim, bool keepdim, std::optional<DType> dtype,
                 MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::nansum", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(keepdim).arg(dtype).arg(out).run();
 }
 
 TensorView narrow(TensorArg self, std::int64_t dim, std::int64_t start, std::int64_t length) {
+  if (abi::TensorHandle direct = op::direct_narrow(self, dim, start, length))
+    return op::direct_view(std::move(direct), self, "aten::narrow");
   static const abi::Schema& op_schema = abi::find_schema("aten::narrow", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(start).arg(length).run();
   return op::view_result(op_call, 0, self, "aten::narrow");
 }
 
 TensorView narrow_Tensor(TensorArg self, std::int64_t dim, TensorArg start, std::int64_t length) {
   static const abi::Schema& op_schema = abi::find_schema("aten::narrow", "Tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(start).arg(length).run();
   return op::view_result(op_call, 0, self, "aten::narrow.Tensor");
 }
 
 Tensor narrow_copy(TensorArg self, std::int64_t dim, std::int64_t start, std::int64_t length) {
   static const abi::Schema& op_schema = abi::find_schema("aten::narrow_copy", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(start).arg(length).run();
   return op::tensor_result(op_call, 0, {self});
 }
@@ -1419,7 +1423,7 @@ Tensor narrow_copy(TensorArg self, std::int64_t dim, std::int64_t start, std::in
 void narrow_copy_out(TensorArg self, std::int64_t dim, std::int64_t start, std::int64_t length,
                      MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::narrow_copy", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(start).arg(length).arg(out).run();
 }
 
@@ -1432,7 +1436,7 @@ std::tuple<Tensor, Tensor, Tensor> native_batch_norm(TensorArg input,
   static const abi::Schema& op_schema = abi::find_schema("aten::native_batch_norm", "");
   op::check_mutation(running_mean, "aten::native_batch_norm", {input, weight, bias});
   op::check_mutation(running_var, "aten::native_batch_norm", {input, weight, bias});
-  op::Call op_call(op_schema);
+  op::FixedCall<8> op_call(op_schema);
   op_call.arg(input)
       .arg(weight)
       .arg(bias)
@@ -1453,7 +1457,7 @@ std::tuple<Tensor, Tensor, Tensor> native_batch_norm_backward(
     std::optional<TensorArg> save_mean, std::optional<TensorArg> save_invstd, bool train,
     double eps, std::array<bool, 3> output_mask) {
   static const abi::Schema& op_schema = abi::find_schema("aten::native_batch_norm_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<10> op_call(op_schema);
   op_call.arg(grad_out)
       .arg(input)
       .arg(weight)
@@ -1483,7 +1487,7 @@ void native_batch_norm_out(TensorArg input, std::optional<TensorArg> weight,
   static const abi::Schema& op_schema = abi::find_schema("aten::native_batch_norm", "out");
   op::check_mutation(running_mean, "aten::native_batch_norm.out", {input, weight, bias});
   op::check_mutation(running_var, "aten::native_batch_norm.out", {input, weight, bias});
-  op::Call op_call(op_schema);
+  op::FixedCall<11> op_call(op_schema);
   op_call.arg(input)
       .arg(weight)
       .arg(bias)
@@ -1500,21 +1504,21 @@ void native_batch_norm_out(TensorArg input, std::optional<TensorArg> weight,
 
 Tensor native_channel_shuffle(TensorArg self, std::int64_t groups) {
   static const abi::Schema& op_schema = abi::find_schema("aten::native_channel_shuffle", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(groups).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 std::tuple<Tensor, Tensor> native_dropout(TensorArg input, double p, std::optional<bool> train) {
   static const abi::Schema& op_schema = abi::find_schema("aten::native_dropout", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(input).arg(p).arg(train).run();
   return {op::tensor_result(op_call, 0, {input}), op::tensor_result(op_call, 1, {input})};
 }
 
 Tensor native_dropout_backward(TensorArg grad_output, TensorArg mask, double scale) {
   static const abi::Schema& op_schema = abi::find_schema("aten::native_dropout_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(grad_output).arg(mask).arg(scale).run();
   return op::tensor_result(op_call, 0, {grad_output, mask});
 }
@@ -1525,7 +1529,7 @@ std::tuple<Tensor, Tensor, Tensor> native_group_norm(TensorArg input,
                                                      std::int64_t C, std::int64_t HxW,
                                                      std::int64_t group, double eps) {
   static const abi::Schema& op_schema = abi::find_schema("aten::native_group_norm", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<8> op_call(op_schema);
   op_call.arg(input).arg(weight).arg(bias).arg(N).arg(C).arg(HxW).arg(group).arg(eps).run();
   return {op::tensor_result(op_call, 0, {input, weight, bias}),
           op::tensor_result(op_call, 1, {input, weight, bias}),
@@ -1539,7 +1543,7 @@ std::tuple<Tensor, Tensor, Tensor> native_group_norm_backward(TensorArg grad_out
                                                               std::int64_t HxW, std::int64_t group,
                                                               std::array<bool, 3> output_mask) {
   static const abi::Schema& op_schema = abi::find_schema("aten::native_group_norm_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<10> op_call(op_schema);
   op_call.arg(grad_out)
       .arg(input)
       .arg(mean)
@@ -1560,7 +1564,7 @@ std::tuple<Tensor, Tensor, Tensor> native_layer_norm(TensorArg input, IntList no
                                                      std::optional<TensorArg> weight,
                                                      std::optional<TensorArg> bias, double eps) {
   static const abi::Schema& op_schema = abi::find_schema("aten::native_layer_norm", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(input).arg(normalized_shape).arg(weight).arg(bias).arg(eps).run();
   return {op::tensor_result(op_call, 0, {input, weight, bias}),
           op::tensor_result(op_call, 1, {input, weight, bias}),
@@ -1574,7 +1578,7 @@ std::tuple<Tensor, Tensor, Tensor> native_layer_norm_backward(TensorArg grad_out
                                                               std::optional<TensorArg> bias,
                                                               std::array<bool, 3> output_mask) {
   static const abi::Schema& op_schema = abi::find_schema("aten::native_layer_norm_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<8> op_call(op_schema);
   op_call.arg(grad_out)
       .arg(input)
       .arg(normalized_shape)
@@ -1593,71 +1597,71 @@ Tensor native_norm_ScalarOpt_dim_dtype(TensorArg self, IntList dim, bool keepdim
                                        std::optional<DType> dtype) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::native_norm", "ScalarOpt_dim_dtype");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).none().arg(dim).arg(keepdim).arg(dtype).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor ne_Tensor(TensorArg self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::ne", "Tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
-  return op::tensor_result(op_call, 0, {self, other});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void ne_Tensor_out(TensorArg self, TensorArg other, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::ne", "Tensor_out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(out).run();
 }
 
 void ne__Tensor(MutableTensor self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::ne_", "Tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
 }
 
 Tensor neg(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::neg", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void neg_(MutableTensor self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::neg_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 void neg_out(TensorArg self, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::neg", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor negative(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::negative", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void negative_(MutableTensor self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::negative_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 void negative_out(TensorArg self, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::negative", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor nested_to_padded_tensor(TensorArg self, double padding, OptionalIntList output_size) {
   static const abi::Schema& op_schema = abi::find_schema("aten::nested_to_padded_tensor", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(padding).arg(output_size).run();
   return op::tensor_result(op_call, 0, {self});
 }
@@ -1666,7 +1670,7 @@ Tensor new_empty(TensorArg self, IntList size, std::optional<DType> dtype,
                  std::optional<Layout> layout, std::optional<Device> device,
                  std::optional<bool> pin_memory) {
   static const abi::Schema& op_schema = abi::find_schema("aten::new_empty", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(self).arg(size).arg(dtype).arg(layout).arg(device).arg(pin_memory).run();
   return op::tensor_result(op_call, 0, {self});
 }
@@ -1675,7 +1679,7 @@ Tensor new_empty_strided(TensorArg self, IntList size, IntList stride, std::opti
                          std::optional<Layout> layout, std::optional<Device> device,
                          std::optional<bool> pin_memory) {
   static const abi::Schema& op_schema = abi::find_schema("aten::new_empty_strided", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<7> op_call(op_schema);
   op_call.arg(self).arg(size).arg(stride).arg(dtype).arg(layout).arg(device).arg(pin_memory).run();
   return op::tensor_result(op_call, 0, {self});
 }
@@ -1684,7 +1688,7 @@ Tensor new_ones(TensorArg self, IntList size, std::optional<DType> dtype,
                 std::optional<Layout> layout, std::optional<Device> device,
                 std::optional<bool> pin_memory) {
   static const abi::Schema& op_schema = abi::find_schema("aten::new_ones", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(self).arg(size).arg(dtype).arg(layout).arg(device).arg(pin_memory).run();
   return op::tensor_result(op_call, 0, {self});
 }
@@ -1693,34 +1697,34 @@ Tensor new_zeros(TensorArg self, IntList size, std::optional<DType> dtype,
                  std::optional<Layout> layout, std::optional<Device> device,
                  std::optional<bool> pin_memory) {
   static const abi::Schema& op_schema = abi::find_schema("aten::new_zeros", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(self).arg(size).arg(dtype).arg(layout).arg(device).arg(pin_memory).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor nextafter(TensorArg self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::nextafter", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
-  return op::tensor_result(op_call, 0, {self, other});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void nextafter_(MutableTensor self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::nextafter_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
 }
 
 void nextafter_out(TensorArg self, TensorArg other, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::nextafter", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(out).run();
 }
 
 Tensor nll_loss(TensorArg self, TensorArg target, std::optional<TensorArg> weight,
                 std::int64_t reduction, std::int64_t ignore_index) {
   static const abi::Schema& op_schema = abi::find_schema("aten::nll_loss", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(target).arg(weight).arg(reduction).arg(ignore_index).run();
   return op::tensor_result(op_call, 0, {self, target, weight});
 }
@@ -1728,7 +1732,7 @@ Tensor nll_loss(TensorArg self, TensorArg target, std::optional<TensorArg> weigh
 Tensor nll_loss2d(TensorArg self, TensorArg target, std::optional<TensorArg> weight,
                   std::int64_t reduction, std::int64_t ignore_index) {
   static const abi::Schema& op_schema = abi::find_schema("aten::nll_loss2d", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(target).arg(weight).arg(reduction).arg(ignore_index).run();
   return op::tensor_result(op_call, 0, {self, target, weight});
 }
@@ -1737,7 +1741,7 @@ Tensor nll_loss2d_backward(TensorArg grad_output, TensorArg self, TensorArg targ
                            std::optional<TensorArg> weight, std::int64_t reduction,
                            std::int64_t ignore_index, TensorArg total_weight) {
   static const abi::Schema& op_schema = abi::find_schema("aten::nll_loss2d_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<7> op_call(op_schema);
   op_call.arg(grad_output)
       .arg(self)
       .arg(target)
@@ -1754,7 +1758,7 @@ void nll_loss2d_backward_grad_input(TensorArg grad_output, TensorArg self, Tenso
                                     std::int64_t ignore_index, TensorArg total_weight,
                                     MutableTensor grad_input) {
   static const abi::Schema& op_schema = abi::find_schema("aten::nll_loss2d_backward", "grad_input");
-  op::Call op_call(op_schema);
+  op::FixedCall<8> op_call(op_schema);
   op_call.arg(grad_output)
       .arg(self)
       .arg(target)
@@ -1770,7 +1774,7 @@ std::tuple<Tensor, Tensor> nll_loss2d_forward(TensorArg self, TensorArg target,
                                               std::optional<TensorArg> weight,
                                               std::int64_t reduction, std::int64_t ignore_index) {
   static const abi::Schema& op_schema = abi::find_schema("aten::nll_loss2d_forward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(target).arg(weight).arg(reduction).arg(ignore_index).run();
   return {op::tensor_result(op_call, 0, {self, target, weight}),
           op::tensor_result(op_call, 1, {self, target, weight})};
@@ -1780,7 +1784,7 @@ void nll_loss2d_forward_output(TensorArg self, TensorArg target, std::optional<T
                                std::int64_t reduction, std::int64_t ignore_index,
                                MutableTensor output, MutableTensor total_weight) {
   static const abi::Schema& op_schema = abi::find_schema("aten::nll_loss2d_forward", "output");
-  op::Call op_call(op_schema);
+  op::FixedCall<7> op_call(op_schema);
   op_call.arg(self)
       .arg(target)
       .arg(weight)
@@ -1794,7 +1798,7 @@ void nll_loss2d_forward_output(TensorArg self, TensorArg target, std::optional<T
 void nll_loss2d_out(TensorArg self, TensorArg target, std::optional<TensorArg> weight,
                     std::int64_t reduction, std::int64_t ignore_index, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::nll_loss2d", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(self).arg(target).arg(weight).arg(reduction).arg(ignore_index).arg(out).run();
 }
 
@@ -1802,7 +1806,7 @@ Tensor nll_loss_backward(TensorArg grad_output, TensorArg self, TensorArg target
                          std::optional<TensorArg> weight, std::int64_t reduction,
                          std::int64_t ignore_index, TensorArg total_weight) {
   static const abi::Schema& op_schema = abi::find_schema("aten::nll_loss_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<7> op_call(op_schema);
   op_call.arg(grad_output)
       .arg(self)
       .arg(target)
@@ -1811,7 +1815,7 @@ Tensor nll_loss_backward(TensorArg grad_output, TensorArg self, TensorArg target
       .arg(ignore_index)
       .arg(total_weight)
       .run();
-  return op::tensor_result(op_call, 0, {grad_output, self, target, weight, total_weight});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void nll_loss_backward_grad_input(TensorArg grad_output, TensorArg self, TensorArg target,
@@ -1819,7 +1823,7 @@ void nll_loss_backward_grad_input(TensorArg grad_output, TensorArg self, TensorA
                                   std::int64_t ignore_index, TensorArg total_weight,
                                   MutableTensor grad_input) {
   static const abi::Schema& op_schema = abi::find_schema("aten::nll_loss_backward", "grad_input");
-  op::Call op_call(op_schema);
+  op::FixedCall<8> op_call(op_schema);
   op_call.arg(grad_output)
       .arg(self)
       .arg(target)
@@ -1835,17 +1839,16 @@ std::tuple<Tensor, Tensor> nll_loss_forward(TensorArg self, TensorArg target,
                                             std::optional<TensorArg> weight, std::int64_t reduction,
                                             std::int64_t ignore_index) {
   static const abi::Schema& op_schema = abi::find_schema("aten::nll_loss_forward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(target).arg(weight).arg(reduction).arg(ignore_index).run();
-  return {op::tensor_result(op_call, 0, {self, target, weight}),
-          op::tensor_result(op_call, 1, {self, target, weight})};
+  return {op::fresh_tensor_result(op_call, 0), op::fresh_tensor_result(op_call, 1)};
 }
 
 void nll_loss_forward_output(TensorArg self, TensorArg target, std::optional<TensorArg> weight,
                              std::int64_t reduction, std::int64_t ignore_index,
                              MutableTensor output, MutableTensor total_weight) {
   static const abi::Schema& op_schema = abi::find_schema("aten::nll_loss_forward", "output");
-  op::Call op_call(op_schema);
+  op::FixedCall<7> op_call(op_schema);
   op_call.arg(self)
       .arg(target)
       .arg(weight)
@@ -1859,7 +1862,7 @@ void nll_loss_forward_output(TensorArg self, TensorArg target, std::optional<Ten
 Tensor nll_loss_nd(TensorArg self, TensorArg target, std::optional<TensorArg> weight,
                    std::int64_t reduction, std::int64_t ignore_index) {
   static const abi::Schema& op_schema = abi::find_schema("aten::nll_loss_nd", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(target).arg(weight).arg(reduction).arg(ignore_index).run();
   return op::tensor_result(op_call, 0, {self, target, weight});
 }
@@ -1867,33 +1870,33 @@ Tensor nll_loss_nd(TensorArg self, TensorArg target, std::optional<TensorArg> we
 void nll_loss_out(TensorArg self, TensorArg target, std::optional<TensorArg> weight,
                   std::int64_t reduction, std::int64_t ignore_index, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::nll_loss", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(self).arg(target).arg(weight).arg(reduction).arg(ignore_index).arg(out).run();
 }
 
 Tensor nonzero(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::nonzero", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 std::vector<Tensor> nonzero_numpy(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::nonzero_numpy", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensors_result(op_call, 0, {self});
 }
 
 void nonzero_out(TensorArg self, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::nonzero", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor nonzero_static(TensorArg self, std::int64_t size, std::int64_t fill_value) {
   static const abi::Schema& op_schema = abi::find_schema("aten::nonzero_static", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(size).arg(fill_value).run();
   return op::tensor_result(op_call, 0, {self});
 }
@@ -1901,61 +1904,61 @@ Tensor nonzero_static(TensorArg self, std::int64_t size, std::int64_t fill_value
 void nonzero_static_out(TensorArg self, std::int64_t size, std::int64_t fill_value,
                         MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::nonzero_static", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(size).arg(fill_value).arg(out).run();
 }
 
 Tensor norm_ScalarOpt_dim(TensorArg self, IntList dim, bool keepdim) {
   static const abi::Schema& op_schema = abi::find_schema("aten::norm", "ScalarOpt_dim");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).none().arg(dim).arg(keepdim).run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 Tensor norm_ScalarOpt_dim_dtype(TensorArg self, IntList dim, bool keepdim, DType dtype) {
   static const abi::Schema& op_schema = abi::find_schema("aten::norm", "ScalarOpt_dim_dtype");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).none().arg(dim).arg(keepdim).arg(dtype).run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 Tensor norm_ScalarOpt_dtype(TensorArg self, DType dtype) {
   static const abi::Schema& op_schema = abi::find_schema("aten::norm", "ScalarOpt_dtype");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).none().arg(dtype).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void norm_dtype_out(TensorArg self, IntList dim, bool keepdim, DType dtype, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::norm", "dtype_out");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(self).none().arg(dim).arg(keepdim).arg(dtype).arg(out).run();
 }
 
 Tensor norm_except_dim(TensorArg v, std::int64_t pow, std::int64_t dim) {
   static const abi::Schema& op_schema = abi::find_schema("aten::norm_except_dim", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(v).arg(pow).arg(dim).run();
   return op::tensor_result(op_call, 0, {v});
 }
 
 void norm_out(TensorArg self, IntList dim, bool keepdim, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::norm", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).none().arg(dim).arg(keepdim).arg(out).run();
 }
 
 void normal_(MutableTensor self, double mean, double std_,
              std::optional<abi::RawGenerator> generator) {
   static const abi::Schema& op_schema = abi::find_schema("aten::normal_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(mean).arg(std_).arg(generator).run();
 }
 
 Tensor normal_Tensor_Tensor(TensorArg mean, TensorArg std_,
                             std::optional<abi::RawGenerator> generator) {
   static const abi::Schema& op_schema = abi::find_schema("aten::normal", "Tensor_Tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(mean).arg(std_).arg(generator).run();
   return op::tensor_result(op_call, 0, {mean, std_});
 }
@@ -1963,14 +1966,14 @@ Tensor normal_Tensor_Tensor(TensorArg mean, TensorArg std_,
 void normal_Tensor_Tensor_out(TensorArg mean, TensorArg std_,
                               std::optional<abi::RawGenerator> generator, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::normal", "Tensor_Tensor_out");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(mean).arg(std_).arg(generator).arg(out).run();
 }
 
 Tensor normal_Tensor_float(TensorArg mean, double std_,
                            std::optional<abi::RawGenerator> generator) {
   static const abi::Schema& op_schema = abi::find_schema("aten::normal", "Tensor_float");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(mean).arg(std_).arg(generator).run();
   return op::tensor_result(op_call, 0, {mean});
 }
@@ -1978,14 +1981,14 @@ Tensor normal_Tensor_float(TensorArg mean, double std_,
 void normal_Tensor_float_out(TensorArg mean, double std_,
                              std::optional<abi::RawGenerator> generator, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::normal", "Tensor_float_out");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(mean).arg(std_).arg(generator).arg(out).run();
 }
 
 Tensor normal_float_Tensor(double mean, TensorArg std_,
                            std::optional<abi::RawGenerator> generator) {
   static const abi::Schema& op_schema = abi::find_schema("aten::normal", "float_Tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(mean).arg(std_).arg(generator).run();
   return op::tensor_result(op_call, 0, {std_});
 }
@@ -1993,7 +1996,7 @@ Tensor normal_float_Tensor(double mean, TensorArg std_,
 void normal_float_Tensor_out(double mean, TensorArg std_,
                              std::optional<abi::RawGenerator> generator, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::normal", "float_Tensor_out");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(mean).arg(std_).arg(generator).arg(out).run();
 }
 
@@ -2002,7 +2005,7 @@ Tensor normal_float_float(double mean, double std_, IntList size,
                           std::optional<Layout> layout, std::optional<Device> device,
                           std::optional<bool> pin_memory) {
   static const abi::Schema& op_schema = abi::find_schema("aten::normal", "float_float");
-  op::Call op_call(op_schema);
+  op::FixedCall<8> op_call(op_schema);
   op_call.arg(mean)
       .arg(std_)
       .arg(size)
@@ -2018,80 +2021,80 @@ Tensor normal_float_float(double mean, double std_, IntList size,
 void normal_float_float_out(double mean, double std_, IntList size,
                             std::optional<abi::RawGenerator> generator, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::normal", "float_float_out");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(mean).arg(std_).arg(size).arg(generator).arg(out).run();
 }
 
 Tensor normal_functional(TensorArg self, double mean, double std_,
                          std::optional<abi::RawGenerator> generator) {
   static const abi::Schema& op_schema = abi::find_schema("aten::normal_functional", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(mean).arg(std_).arg(generator).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor not_equal_Tensor(TensorArg self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::not_equal", "Tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::tensor_result(op_call, 0, {self, other});
 }
 
 void not_equal_Tensor_out(TensorArg self, TensorArg other, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::not_equal", "Tensor_out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(out).run();
 }
 
 void not_equal__Tensor(MutableTensor self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::not_equal_", "Tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
 }
 
 Tensor nuclear_norm(TensorArg self, bool keepdim) {
   static const abi::Schema& op_schema = abi::find_schema("aten::nuclear_norm", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(keepdim).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor nuclear_norm_dim(TensorArg self, IntList dim, bool keepdim) {
   static const abi::Schema& op_schema = abi::find_schema("aten::nuclear_norm", "dim");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).int_list(dim, 2).arg(keepdim).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void nuclear_norm_dim_out(TensorArg self, IntList dim, bool keepdim, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::nuclear_norm", "dim_out");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).int_list(dim, 2).arg(keepdim).arg(out).run();
 }
 
 void nuclear_norm_out(TensorArg self, bool keepdim, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::nuclear_norm", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(keepdim).arg(out).run();
 }
 
 std::int64_t numel(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::numel", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::int_result(op_call, 0);
 }
 
 TensorView numpy_T(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::numpy_T", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::view_result(op_call, 0, self, "aten::numpy_T");
 }
 
 Tensor one_hot(TensorArg self, std::int64_t num_classes) {
   static const abi::Schema& op_schema = abi::find_schema("aten::one_hot", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(num_classes).run();
   return op::tensor_result(op_call, 0, {self});
 }
@@ -2099,7 +2102,7 @@ Tensor one_hot(TensorArg self, std::int64_t num_classes) {
 Tensor ones(IntList size, std::optional<DType> dtype, std::optional<Layout> layout,
             std::optional<Device> device, std::optional<bool> pin_memory) {
   static const abi::Schema& op_schema = abi::find_schema("aten::ones", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(size).arg(dtype).arg(layout).arg(device).arg(pin_memory).run();
   return op::tensor_result(op_call, 0, {});
 }
@@ -2108,33 +2111,33 @@ Tensor ones_like(TensorArg self, std::optional<DType> dtype, std::optional<Layou
                  std::optional<Device> device, std::optional<bool> pin_memory,
                  std::optional<MemoryFormat> memory_format) {
   static const abi::Schema& op_schema = abi::find_schema("aten::ones_like", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(self).arg(dtype).arg(layout).arg(device).arg(pin_memory).arg(memory_format).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void ones_out(IntList size, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::ones", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(size).arg(out).run();
 }
 
 Tensor orgqr(TensorArg self, TensorArg input2) {
   static const abi::Schema& op_schema = abi::find_schema("aten::orgqr", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(input2).run();
   return op::tensor_result(op_call, 0, {self, input2});
 }
 
 void orgqr_out(TensorArg self, TensorArg input2, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::orgqr", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(input2).arg(out).run();
 }
 
 Tensor ormqr(TensorArg self, TensorArg input2, TensorArg input3, bool left, bool transpose) {
   static const abi::Schema& op_schema = abi::find_schema("aten::ormqr", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(input2).arg(input3).arg(left).arg(transpose).run();
   return op::tensor_result(op_call, 0, {self, input2, input3});
 }
@@ -2142,33 +2145,33 @@ Tensor ormqr(TensorArg self, TensorArg input2, TensorArg input3, bool left, bool
 void ormqr_out(TensorArg self, TensorArg input2, TensorArg input3, bool left, bool transpose,
                MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::ormqr", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(self).arg(input2).arg(input3).arg(left).arg(transpose).arg(out).run();
 }
 
 Tensor outer(TensorArg self, TensorArg vec2) {
   static const abi::Schema& op_schema = abi::find_schema("aten::outer", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(vec2).run();
   return op::tensor_result(op_call, 0, {self, vec2});
 }
 
 void outer_out(TensorArg self, TensorArg vec2, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::outer", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(vec2).arg(out).run();
 }
 
 std::int64_t output_nr(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::output_nr", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::int_result(op_call, 0);
 }
 
 Tensor pad(TensorArg self, IntList pad, std::string_view mode, std::optional<double> value) {
   static const abi::Schema& op_schema = abi::find_schema("aten::pad", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(pad).arg(mode).arg(value).run();
   return op::tensor_result(op_call, 0, {self});
 }
@@ -2176,70 +2179,72 @@ Tensor pad(TensorArg self, IntList pad, std::string_view mode, std::optional<dou
 Tensor pad_sequence(const TensorList& sequences, bool batch_first, double padding_value,
                     std::string_view padding_side) {
   static const abi::Schema& op_schema = abi::find_schema("aten::pad_sequence", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(sequences).arg(batch_first).arg(padding_value).arg(padding_side).run();
   return op::tensor_result(op_call, 0, {sequences});
 }
 
 Tensor pairwise_distance(TensorArg x1, TensorArg x2, double p, double eps, bool keepdim) {
   static const abi::Schema& op_schema = abi::find_schema("aten::pairwise_distance", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(x1).arg(x2).arg(p).arg(eps).arg(keepdim).run();
   return op::tensor_result(op_call, 0, {x1, x2});
 }
 
 Tensor pdist(TensorArg self, double p) {
   static const abi::Schema& op_schema = abi::find_schema("aten::pdist", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(p).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 TensorView permute(TensorArg self, IntList dims) {
+  if (abi::TensorHandle direct = op::direct_permute(self, dims))
+    return op::direct_view(std::move(direct), self, "aten::permute");
   static const abi::Schema& op_schema = abi::find_schema("aten::permute", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(dims).run();
   return op::view_result(op_call, 0, self, "aten::permute");
 }
 
 Tensor permute_copy(TensorArg self, IntList dims) {
   static const abi::Schema& op_schema = abi::find_schema("aten::permute_copy", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(dims).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 TensorView pin_memory(TensorArg self, std::optional<Device> device) {
   static const abi::Schema& op_schema = abi::find_schema("aten::pin_memory", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(device).run();
   return op::view_result(op_call, 0, self, "aten::pin_memory");
 }
 
 Tensor pinverse(TensorArg self, double rcond) {
   static const abi::Schema& op_schema = abi::find_schema("aten::pinverse", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(rcond).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor pixel_shuffle(TensorArg self, std::int64_t upscale_factor) {
   static const abi::Schema& op_schema = abi::find_schema("aten::pixel_shuffle", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(upscale_factor).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor pixel_unshuffle(TensorArg self, std::int64_t downscale_factor) {
   static const abi::Schema& op_schema = abi::find_schema("aten::pixel_unshuffle", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(downscale_factor).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor poisson(TensorArg self, std::optional<abi::RawGenerator> generator) {
   static const abi::Schema& op_schema = abi::find_schema("aten::poisson", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(generator).run();
   return op::tensor_result(op_call, 0, {self});
 }
@@ -2247,169 +2252,169 @@ Tensor poisson(TensorArg self, std::optional<abi::RawGenerator> generator) {
 Tensor poisson_nll_loss(TensorArg input, TensorArg target, bool log_input, bool full, double eps,
                         std::int64_t reduction) {
   static const abi::Schema& op_schema = abi::find_schema("aten::poisson_nll_loss", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(input).arg(target).arg(log_input).arg(full).arg(eps).arg(reduction).run();
   return op::tensor_result(op_call, 0, {input, target});
 }
 
 Tensor polar(TensorArg abs, TensorArg angle) {
   static const abi::Schema& op_schema = abi::find_schema("aten::polar", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(abs).arg(angle).run();
   return op::tensor_result(op_call, 0, {abs, angle});
 }
 
 void polar_out(TensorArg abs, TensorArg angle, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::polar", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(abs).arg(angle).arg(out).run();
 }
 
 Tensor polygamma(std::int64_t n, TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::polygamma", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(n).arg(self).run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void polygamma_(MutableTensor self, std::int64_t n) {
   static const abi::Schema& op_schema = abi::find_schema("aten::polygamma_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(n).run();
 }
 
 void polygamma_out(std::int64_t n, TensorArg self, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::polygamma", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(n).arg(self).arg(out).run();
 }
 
 TensorView positive(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::positive", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::view_result(op_call, 0, self, "aten::positive");
 }
 
 Tensor pow_Tensor_Tensor(TensorArg self, TensorArg exponent) {
   static const abi::Schema& op_schema = abi::find_schema("aten::pow", "Tensor_Tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(exponent).run();
-  return op::tensor_result(op_call, 0, {self, exponent});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void pow_Tensor_Tensor_out(TensorArg self, TensorArg exponent, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::pow", "Tensor_Tensor_out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(exponent).arg(out).run();
 }
 
 void pow__Tensor(MutableTensor self, TensorArg exponent) {
   static const abi::Schema& op_schema = abi::find_schema("aten::pow_", "Tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(exponent).run();
 }
 
 Tensor prelu(TensorArg self, TensorArg weight) {
   static const abi::Schema& op_schema = abi::find_schema("aten::prelu", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(weight).run();
   return op::tensor_result(op_call, 0, {self, weight});
 }
 
 Tensor prod(TensorArg self, std::optional<DType> dtype) {
   static const abi::Schema& op_schema = abi::find_schema("aten::prod", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(dtype).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor prod_dim_int(TensorArg self, std::int64_t dim, bool keepdim, std::optional<DType> dtype) {
   static const abi::Schema& op_schema = abi::find_schema("aten::prod", "dim_int");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(keepdim).arg(dtype).run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void prod_int_out(TensorArg self, std::int64_t dim, bool keepdim, std::optional<DType> dtype,
                   MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::prod", "int_out");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(keepdim).arg(dtype).arg(out).run();
 }
 
 DType promote_types(DType type1, DType type2) {
   static const abi::Schema& op_schema = abi::find_schema("aten::promote_types", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(type1).arg(type2).run();
   return op::dtype_result(op_call, 0);
 }
 
 Tensor put(TensorArg self, TensorArg index, TensorArg source, bool accumulate) {
   static const abi::Schema& op_schema = abi::find_schema("aten::put", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(index).arg(source).arg(accumulate).run();
   return op::tensor_result(op_call, 0, {self, index, source});
 }
 
 void put_(MutableTensor self, TensorArg index, TensorArg source, bool accumulate) {
   static const abi::Schema& op_schema = abi::find_schema("aten::put_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(index).arg(source).arg(accumulate).run();
 }
 
 std::int64_t q_per_channel_axis(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::q_per_channel_axis", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::int_result(op_call, 0);
 }
 
 Tensor q_per_channel_scales(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::q_per_channel_scales", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor q_per_channel_zero_points(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::q_per_channel_zero_points", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 double q_scale(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::q_scale", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::float_result(op_call, 0);
 }
 
 std::int64_t q_zero_point(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::q_zero_point", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::int_result(op_call, 0);
 }
 
 std::tuple<Tensor, Tensor> qr(TensorArg self, bool some) {
   static const abi::Schema& op_schema = abi::find_schema("aten::qr", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(some).run();
   return {op::tensor_result(op_call, 0, {self}), op::tensor_result(op_call, 1, {self})};
 }
 
 void qr_Q(TensorArg self, bool some, MutableTensor Q, MutableTensor R) {
   static const abi::Schema& op_schema = abi::find_schema("aten::qr", "Q");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(some).arg(Q).arg(R).run();
 }
 
 Tensor quantile(TensorArg self, TensorArg q, std::optional<std::int64_t> dim, bool keepdim,
                 std::string_view interpolation) {
   static const abi::Schema& op_schema = abi::find_schema("aten::quantile", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(q).arg(dim).arg(keepdim).arg(interpolation).run();
   return op::tensor_result(op_call, 0, {self, q});
 }
@@ -2417,14 +2422,14 @@ Tensor quantile(TensorArg self, TensorArg q, std::optional<std::int64_t> dim, bo
 void quantile_out(TensorArg self, TensorArg q, std::optional<std::int64_t> dim, bool keepdim,
                   std::string_view interpolation, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::quantile", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(self).arg(q).arg(dim).arg(keepdim).arg(interpolation).arg(out).run();
 }
 
 Tensor quantile_scalar(TensorArg self, double q, std::optional<std::int64_t> dim, bool keepdim,
                        std::string_view interpolation) {
   static const abi::Schema& op_schema = abi::find_schema("aten::quantile", "scalar");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(q).arg(dim).arg(keepdim).arg(interpolation).run();
   return op::tensor_result(op_call, 0, {self});
 }
@@ -2432,14 +2437,14 @@ Tensor quantile_scalar(TensorArg self, double q, std::optional<std::int64_t> dim
 void quantile_scalar_out(TensorArg self, double q, std::optional<std::int64_t> dim, bool keepdim,
                          std::string_view interpolation, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::quantile", "scalar_out");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(self).arg(q).arg(dim).arg(keepdim).arg(interpolation).arg(out).run();
 }
 
 Tensor quantize_per_channel(TensorArg self, TensorArg scales, TensorArg zero_points,
                             std::int64_t axis, DType dtype) {
   static const abi::Schema& op_schema = abi::find_schema("aten::quantize_per_channel", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(scales).arg(zero_points).arg(axis).arg(dtype).run();
   return op::tensor_result(op_call, 0, {self, scales, zero_points});
 }

@@ -3,6 +3,7 @@
 // include/flash_powder/ops/aten.h.
 #include "flash_powder/ops/aten.h"
 
+#include "../direct_routes.h"
 #include "flash_powder/abi/dispatch.h"
 #include "flash_powder/abi/schema.h"
 
@@ -12,14 +13,14 @@ namespace op = ::fp::ops::detail;
 
 Tensor quantize_per_tensor(TensorArg self, double scale, std::int64_t zero_point, DType dtype) {
   static const abi::Schema& op_schema = abi::find_schema("aten::quantize_per_tensor", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(scale).arg(zero_point).arg(dtype).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor quantize_per_tensor_dynamic(TensorArg self, DType dtype, bool reduce_range) {
   static const abi::Schema& op_schema = abi::find_schema("aten::quantize_per_tensor_dynamic", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dtype).arg(reduce_range).run();
   return op::tensor_result(op_call, 0, {self});
 }
@@ -28,7 +29,7 @@ Tensor quantize_per_tensor_tensor_qparams(TensorArg self, TensorArg scale, Tenso
                                           DType dtype) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::quantize_per_tensor", "tensor_qparams");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(scale).arg(zero_point).arg(dtype).run();
   return op::tensor_result(op_call, 0, {self, scale, zero_point});
 }
@@ -36,7 +37,7 @@ Tensor quantize_per_tensor_tensor_qparams(TensorArg self, TensorArg scale, Tenso
 std::vector<Tensor> quantize_per_tensor_tensors(const TensorList& tensors, TensorArg scales,
                                                 TensorArg zero_points, DType dtype) {
   static const abi::Schema& op_schema = abi::find_schema("aten::quantize_per_tensor", "tensors");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(tensors).arg(scales).arg(zero_points).arg(dtype).run();
   return op::tensors_result(op_call, 0, {tensors, scales, zero_points});
 }
@@ -45,7 +46,7 @@ Tensor quantized_batch_norm(TensorArg input, std::optional<TensorArg> weight,
                             std::optional<TensorArg> bias, TensorArg mean, TensorArg var,
                             double eps, double output_scale, std::int64_t output_zero_point) {
   static const abi::Schema& op_schema = abi::find_schema("aten::quantized_batch_norm", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<8> op_call(op_schema);
   op_call.arg(input)
       .arg(weight)
       .arg(bias)
@@ -61,7 +62,7 @@ Tensor quantized_batch_norm(TensorArg input, std::optional<TensorArg> weight,
 Tensor quantized_max_pool1d(TensorArg self, IntList kernel_size, IntList stride, IntList padding,
                             IntList dilation, bool ceil_mode) {
   static const abi::Schema& op_schema = abi::find_schema("aten::quantized_max_pool1d", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(self).arg(kernel_size).arg(stride).arg(padding).arg(dilation).arg(ceil_mode).run();
   return op::tensor_result(op_call, 0, {self});
 }
@@ -69,7 +70,7 @@ Tensor quantized_max_pool1d(TensorArg self, IntList kernel_size, IntList stride,
 Tensor quantized_max_pool2d(TensorArg self, IntList kernel_size, IntList stride, IntList padding,
                             IntList dilation, bool ceil_mode) {
   static const abi::Schema& op_schema = abi::find_schema("aten::quantized_max_pool2d", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(self)
       .int_list(kernel_size, 2)
       .int_list(stride, 2)
@@ -83,7 +84,7 @@ Tensor quantized_max_pool2d(TensorArg self, IntList kernel_size, IntList stride,
 Tensor quantized_max_pool3d(TensorArg self, IntList kernel_size, IntList stride, IntList padding,
                             IntList dilation, bool ceil_mode) {
   static const abi::Schema& op_schema = abi::find_schema("aten::quantized_max_pool3d", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(self)
       .int_list(kernel_size, 3)
       .int_list(stride, 3)
@@ -96,27 +97,27 @@ Tensor quantized_max_pool3d(TensorArg self, IntList kernel_size, IntList stride,
 
 Tensor rad2deg(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::rad2deg", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void rad2deg_(MutableTensor self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::rad2deg_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 void rad2deg_out(TensorArg self, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::rad2deg", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor rand(IntList size, std::optional<DType> dtype, std::optional<Layout> layout,
             std::optional<Device> device, std::optional<bool> pin_memory) {
   static const abi::Schema& op_schema = abi::find_schema("aten::rand", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(size).arg(dtype).arg(layout).arg(device).arg(pin_memory).run();
   return op::tensor_result(op_call, 0, {});
 }
@@ -125,7 +126,7 @@ Tensor rand_generator(IntList size, std::optional<abi::RawGenerator> generator,
                       std::optional<DType> dtype, std::optional<Layout> layout,
                       std::optional<Device> device, std::optional<bool> pin_memory) {
   static const abi::Schema& op_schema = abi::find_schema("aten::rand", "generator");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(size).arg(generator).arg(dtype).arg(layout).arg(device).arg(pin_memory).run();
   return op::tensor_result(op_call, 0, {});
 }
@@ -133,7 +134,7 @@ Tensor rand_generator(IntList size, std::optional<abi::RawGenerator> generator,
 void rand_generator_out(IntList size, std::optional<abi::RawGenerator> generator,
                         MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::rand", "generator_out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(size).arg(generator).arg(out).run();
 }
 
@@ -141,7 +142,7 @@ Tensor rand_like(TensorArg self, std::optional<DType> dtype, std::optional<Layou
                  std::optional<Device> device, std::optional<bool> pin_memory,
                  std::optional<MemoryFormat> memory_format) {
   static const abi::Schema& op_schema = abi::find_schema("aten::rand_like", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(self).arg(dtype).arg(layout).arg(device).arg(pin_memory).arg(memory_format).run();
   return op::tensor_result(op_call, 0, {self});
 }
@@ -151,7 +152,7 @@ Tensor rand_like_generator(TensorArg self, std::optional<abi::RawGenerator> gene
                            std::optional<Device> device, std::optional<bool> pin_memory,
                            std::optional<MemoryFormat> memory_format) {
   static const abi::Schema& op_schema = abi::find_schema("aten::rand_like", "generator");
-  op::Call op_call(op_schema);
+  op::FixedCall<7> op_call(op_schema);
   op_call.arg(self)
       .arg(generator)
       .arg(dtype)
@@ -165,7 +166,7 @@ Tensor rand_like_generator(TensorArg self, std::optional<abi::RawGenerator> gene
 
 void rand_out(IntList size, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::rand", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(size).arg(out).run();
 }
 
@@ -173,7 +174,7 @@ Tensor randint(std::int64_t high, IntList size, std::optional<DType> dtype,
                std::optional<Layout> layout, std::optional<Device> device,
                std::optional<bool> pin_memory) {
   static const abi::Schema& op_schema = abi::find_schema("aten::randint", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(high).arg(size).arg(dtype).arg(layout).arg(device).arg(pin_memory).run();
   return op::tensor_result(op_call, 0, {});
 }
@@ -183,7 +184,7 @@ Tensor randint_generator(std::int64_t high, IntList size,
                          std::optional<Layout> layout, std::optional<Device> device,
                          std::optional<bool> pin_memory) {
   static const abi::Schema& op_schema = abi::find_schema("aten::randint", "generator");
-  op::Call op_call(op_schema);
+  op::FixedCall<7> op_call(op_schema);
   op_call.arg(high)
       .arg(size)
       .arg(generator)
@@ -198,7 +199,7 @@ Tensor randint_generator(std::int64_t high, IntList size,
 void randint_generator_out(std::int64_t high, IntList size,
                            std::optional<abi::RawGenerator> generator, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::randint", "generator_out");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(high).arg(size).arg(generator).arg(out).run();
 }
 
@@ -206,7 +207,7 @@ Tensor randint_like(TensorArg self, std::int64_t high, std::optional<DType> dtyp
                     std::optional<Layout> layout, std::optional<Device> device,
                     std::optional<bool> pin_memory, std::optional<MemoryFormat> memory_format) {
   static const abi::Schema& op_schema = abi::find_schema("aten::randint_like", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<7> op_call(op_schema);
   op_call.arg(self)
       .arg(high)
       .arg(dtype)
@@ -223,7 +224,7 @@ Tensor randint_like_Tensor(TensorArg self, TensorArg high, std::optional<DType> 
                            std::optional<bool> pin_memory,
                            std::optional<MemoryFormat> memory_format) {
   static const abi::Schema& op_schema = abi::find_schema("aten::randint_like", "Tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<7> op_call(op_schema);
   op_call.arg(self)
       .arg(high)
       .arg(dtype)
@@ -241,7 +242,7 @@ Tensor randint_like_Tensor_generator(TensorArg self, TensorArg high,
                                      std::optional<Device> device, std::optional<bool> pin_memory,
                                      std::optional<MemoryFormat> memory_format) {
   static const abi::Schema& op_schema = abi::find_schema("aten::randint_like", "Tensor_generator");
-  op::Call op_call(op_schema);
+  op::FixedCall<8> op_call(op_schema);
   op_call.arg(self)
       .arg(high)
       .arg(generator)
@@ -260,7 +261,7 @@ Tensor randint_like_generator(TensorArg self, std::int64_t high,
                               std::optional<Device> device, std::optional<bool> pin_memory,
                               std::optional<MemoryFormat> memory_format) {
   static const abi::Schema& op_schema = abi::find_schema("aten::randint_like", "generator");
-  op::Call op_call(op_schema);
+  op::FixedCall<8> op_call(op_schema);
   op_call.arg(self)
       .arg(high)
       .arg(generator)
@@ -278,7 +279,7 @@ Tensor randint_like_low_dtype(TensorArg self, std::int64_t low, std::int64_t hig
                               std::optional<Device> device, std::optional<bool> pin_memory,
                               std::optional<MemoryFormat> memory_format) {
   static const abi::Schema& op_schema = abi::find_schema("aten::randint_like", "low_dtype");
-  op::Call op_call(op_schema);
+  op::FixedCall<8> op_call(op_schema);
   op_call.arg(self)
       .arg(low)
       .arg(high)
@@ -299,7 +300,7 @@ Tensor randint_like_low_generator_dtype(TensorArg self, std::int64_t low, std::i
                                         std::optional<MemoryFormat> memory_format) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::randint_like", "low_generator_dtype");
-  op::Call op_call(op_schema);
+  op::FixedCall<9> op_call(op_schema);
   op_call.arg(self)
       .arg(low)
       .arg(high)
@@ -317,7 +318,7 @@ Tensor randint_low(std::int64_t low, std::int64_t high, IntList size, std::optio
                    std::optional<Layout> layout, std::optional<Device> device,
                    std::optional<bool> pin_memory) {
   static const abi::Schema& op_schema = abi::find_schema("aten::randint", "low");
-  op::Call op_call(op_schema);
+  op::FixedCall<7> op_call(op_schema);
   op_call.arg(low).arg(high).arg(size).arg(dtype).arg(layout).arg(device).arg(pin_memory).run();
   return op::tensor_result(op_call, 0, {});
 }
@@ -327,7 +328,7 @@ Tensor randint_low_generator(std::int64_t low, std::int64_t high, IntList size,
                              std::optional<Layout> layout, std::optional<Device> device,
                              std::optional<bool> pin_memory) {
   static const abi::Schema& op_schema = abi::find_schema("aten::randint", "low_generator");
-  op::Call op_call(op_schema);
+  op::FixedCall<8> op_call(op_schema);
   op_call.arg(low)
       .arg(high)
       .arg(size)
@@ -343,26 +344,26 @@ Tensor randint_low_generator(std::int64_t low, std::int64_t high, IntList size,
 void randint_low_generator_out(std::int64_t low, std::int64_t high, IntList size,
                                std::optional<abi::RawGenerator> generator, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::randint", "low_generator_out");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(low).arg(high).arg(size).arg(generator).arg(out).run();
 }
 
 void randint_low_out(std::int64_t low, std::int64_t high, IntList size, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::randint", "low_out");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(low).arg(high).arg(size).arg(out).run();
 }
 
 void randint_out(std::int64_t high, IntList size, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::randint", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(high).arg(size).arg(out).run();
 }
 
 Tensor randn(IntList size, std::optional<DType> dtype, std::optional<Layout> layout,
              std::optional<Device> device, std::optional<bool> pin_memory) {
   static const abi::Schema& op_schema = abi::find_schema("aten::randn", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(size).arg(dtype).arg(layout).arg(device).arg(pin_memory).run();
   return op::tensor_result(op_call, 0, {});
 }
@@ -371,7 +372,7 @@ Tensor randn_generator(IntList size, std::optional<abi::RawGenerator> generator,
                        std::optional<DType> dtype, std::optional<Layout> layout,
                        std::optional<Device> device, std::optional<bool> pin_memory) {
   static const abi::Schema& op_schema = abi::find_schema("aten::randn", "generator");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(size).arg(generator).arg(dtype).arg(layout).arg(device).arg(pin_memory).run();
   return op::tensor_result(op_call, 0, {});
 }
@@ -379,7 +380,7 @@ Tensor randn_generator(IntList size, std::optional<abi::RawGenerator> generator,
 void randn_generator_out(IntList size, std::optional<abi::RawGenerator> generator,
                          MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::randn", "generator_out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(size).arg(generator).arg(out).run();
 }
 
@@ -387,7 +388,7 @@ Tensor randn_like(TensorArg self, std::optional<DType> dtype, std::optional<Layo
                   std::optional<Device> device, std::optional<bool> pin_memory,
                   std::optional<MemoryFormat> memory_format) {
   static const abi::Schema& op_schema = abi::find_schema("aten::randn_like", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(self).arg(dtype).arg(layout).arg(device).arg(pin_memory).arg(memory_format).run();
   return op::tensor_result(op_call, 0, {self});
 }
@@ -397,7 +398,7 @@ Tensor randn_like_generator(TensorArg self, std::optional<abi::RawGenerator> gen
                             std::optional<Device> device, std::optional<bool> pin_memory,
                             std::optional<MemoryFormat> memory_format) {
   static const abi::Schema& op_schema = abi::find_schema("aten::randn_like", "generator");
-  op::Call op_call(op_schema);
+  op::FixedCall<7> op_call(op_schema);
   op_call.arg(self)
       .arg(generator)
       .arg(dtype)
@@ -411,33 +412,33 @@ Tensor randn_like_generator(TensorArg self, std::optional<abi::RawGenerator> gen
 
 void randn_out(IntList size, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::randn", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(size).arg(out).run();
 }
 
 void random_(MutableTensor self, std::optional<abi::RawGenerator> generator) {
   static const abi::Schema& op_schema = abi::find_schema("aten::random_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(generator).run();
 }
 
 void random__from(MutableTensor self, std::int64_t from, std::optional<std::int64_t> to,
                   std::optional<abi::RawGenerator> generator) {
   static const abi::Schema& op_schema = abi::find_schema("aten::random_", "from");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(from).arg(to).arg(generator).run();
 }
 
 void random__to(MutableTensor self, std::int64_t to, std::optional<abi::RawGenerator> generator) {
   static const abi::Schema& op_schema = abi::find_schema("aten::random_", "to");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(to).arg(generator).run();
 }
 
 Tensor randperm(std::int64_t n, std::optional<DType> dtype, std::optional<Layout> layout,
                 std::optional<Device> device, std::optional<bool> pin_memory) {
   static const abi::Schema& op_schema = abi::find_schema("aten::randperm", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(n).arg(dtype).arg(layout).arg(device).arg(pin_memory).run();
   return op::tensor_result(op_call, 0, {});
 }
@@ -446,7 +447,7 @@ Tensor randperm_generator(std::int64_t n, std::optional<abi::RawGenerator> gener
                           std::optional<DType> dtype, std::optional<Layout> layout,
                           std::optional<Device> device, std::optional<bool> pin_memory) {
   static const abi::Schema& op_schema = abi::find_schema("aten::randperm", "generator");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(n).arg(generator).arg(dtype).arg(layout).arg(device).arg(pin_memory).run();
   return op::tensor_result(op_call, 0, {});
 }
@@ -454,87 +455,87 @@ Tensor randperm_generator(std::int64_t n, std::optional<abi::RawGenerator> gener
 void randperm_generator_out(std::int64_t n, std::optional<abi::RawGenerator> generator,
                             MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::randperm", "generator_out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(n).arg(generator).arg(out).run();
 }
 
 void randperm_out(std::int64_t n, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::randperm", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(n).arg(out).run();
 }
 
 TensorView ravel(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::ravel", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::view_result(op_call, 0, self, "aten::ravel");
 }
 
 TensorView real(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::real", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::view_result(op_call, 0, self, "aten::real");
 }
 
 Tensor reciprocal(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::reciprocal", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void reciprocal_(MutableTensor self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::reciprocal_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 void reciprocal_out(TensorArg self, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::reciprocal", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor reflection_pad1d(TensorArg self, IntList padding) {
   static const abi::Schema& op_schema = abi::find_schema("aten::reflection_pad1d", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).int_list(padding, 2).run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 Tensor reflection_pad1d_backward(TensorArg grad_output, TensorArg self, IntList padding) {
   static const abi::Schema& op_schema = abi::find_schema("aten::reflection_pad1d_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(grad_output).arg(self).int_list(padding, 2).run();
-  return op::tensor_result(op_call, 0, {grad_output, self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void reflection_pad1d_backward_grad_input(TensorArg grad_output, TensorArg self, IntList padding,
                                           MutableTensor grad_input) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::reflection_pad1d_backward", "grad_input");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(grad_output).arg(self).int_list(padding, 2).arg(grad_input).run();
 }
 
 void reflection_pad1d_out(TensorArg self, IntList padding, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::reflection_pad1d", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).int_list(padding, 2).arg(out).run();
 }
 
 Tensor reflection_pad2d(TensorArg self, IntList padding) {
   static const abi::Schema& op_schema = abi::find_schema("aten::reflection_pad2d", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).int_list(padding, 4).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor reflection_pad2d_backward(TensorArg grad_output, TensorArg self, IntList padding) {
   static const abi::Schema& op_schema = abi::find_schema("aten::reflection_pad2d_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(grad_output).arg(self).int_list(padding, 4).run();
   return op::tensor_result(op_call, 0, {grad_output, self});
 }
@@ -543,99 +544,99 @@ void reflection_pad2d_backward_grad_input(TensorArg grad_output, TensorArg self,
                                           MutableTensor grad_input) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::reflection_pad2d_backward", "grad_input");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(grad_output).arg(self).int_list(padding, 4).arg(grad_input).run();
 }
 
 void reflection_pad2d_out(TensorArg self, IntList padding, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::reflection_pad2d", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).int_list(padding, 4).arg(out).run();
 }
 
 Tensor reflection_pad3d(TensorArg self, IntList padding) {
   static const abi::Schema& op_schema = abi::find_schema("aten::reflection_pad3d", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).int_list(padding, 6).run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 Tensor reflection_pad3d_backward(TensorArg grad_output, TensorArg self, IntList padding) {
   static const abi::Schema& op_schema = abi::find_schema("aten::reflection_pad3d_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(grad_output).arg(self).int_list(padding, 6).run();
-  return op::tensor_result(op_call, 0, {grad_output, self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void reflection_pad3d_backward_grad_input(TensorArg grad_output, TensorArg self, IntList padding,
                                           MutableTensor grad_input) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::reflection_pad3d_backward", "grad_input");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(grad_output).arg(self).int_list(padding, 6).arg(grad_input).run();
 }
 
 void reflection_pad3d_out(TensorArg self, IntList padding, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::reflection_pad3d", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).int_list(padding, 6).arg(out).run();
 }
 
 Tensor relu(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::relu", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor relu6(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::relu6", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void relu6_(MutableTensor self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::relu6_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 void relu_(MutableTensor self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::relu_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 Tensor remainder_Tensor(TensorArg self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::remainder", "Tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
-  return op::tensor_result(op_call, 0, {self, other});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void remainder_Tensor_out(TensorArg self, TensorArg other, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::remainder", "Tensor_out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(out).run();
 }
 
 void remainder__Tensor(MutableTensor self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::remainder_", "Tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
 }
 
 Tensor repeat(TensorArg self, IntList repeats) {
   static const abi::Schema& op_schema = abi::find_schema("aten::repeat", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(repeats).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor repeat_interleave_Tensor(TensorArg repeats, std::optional<std::int64_t> output_size) {
   static const abi::Schema& op_schema = abi::find_schema("aten::repeat_interleave", "Tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(repeats).arg(output_size).run();
   return op::tensor_result(op_call, 0, {repeats});
 }
@@ -644,7 +645,7 @@ Tensor repeat_interleave_self_Tensor(TensorArg self, TensorArg repeats,
                                      std::optional<std::int64_t> dim,
                                      std::optional<std::int64_t> output_size) {
   static const abi::Schema& op_schema = abi::find_schema("aten::repeat_interleave", "self_Tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(repeats).arg(dim).arg(output_size).run();
   return op::tensor_result(op_call, 0, {self, repeats});
 }
@@ -653,49 +654,49 @@ Tensor repeat_interleave_self_int(TensorArg self, std::int64_t repeats,
                                   std::optional<std::int64_t> dim,
                                   std::optional<std::int64_t> output_size) {
   static const abi::Schema& op_schema = abi::find_schema("aten::repeat_interleave", "self_int");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(repeats).arg(dim).arg(output_size).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor replication_pad1d(TensorArg self, IntList padding) {
   static const abi::Schema& op_schema = abi::find_schema("aten::replication_pad1d", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).int_list(padding, 2).run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 Tensor replication_pad1d_backward(TensorArg grad_output, TensorArg self, IntList padding) {
   static const abi::Schema& op_schema = abi::find_schema("aten::replication_pad1d_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(grad_output).arg(self).int_list(padding, 2).run();
-  return op::tensor_result(op_call, 0, {grad_output, self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void replication_pad1d_backward_grad_input(TensorArg grad_output, TensorArg self, IntList padding,
                                            MutableTensor grad_input) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::replication_pad1d_backward", "grad_input");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(grad_output).arg(self).int_list(padding, 2).arg(grad_input).run();
 }
 
 void replication_pad1d_out(TensorArg self, IntList padding, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::replication_pad1d", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).int_list(padding, 2).arg(out).run();
 }
 
 Tensor replication_pad2d(TensorArg self, IntList padding) {
   static const abi::Schema& op_schema = abi::find_schema("aten::replication_pad2d", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).int_list(padding, 4).run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 Tensor replication_pad2d_backward(TensorArg grad_output, TensorArg self, IntList padding) {
   static const abi::Schema& op_schema = abi::find_schema("aten::replication_pad2d_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(grad_output).arg(self).int_list(padding, 4).run();
   return op::tensor_result(op_call, 0, {grad_output, self});
 }
@@ -704,26 +705,26 @@ void replication_pad2d_backward_grad_input(TensorArg grad_output, TensorArg self
                                            MutableTensor grad_input) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::replication_pad2d_backward", "grad_input");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(grad_output).arg(self).int_list(padding, 4).arg(grad_input).run();
 }
 
 void replication_pad2d_out(TensorArg self, IntList padding, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::replication_pad2d", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).int_list(padding, 4).arg(out).run();
 }
 
 Tensor replication_pad3d(TensorArg self, IntList padding) {
   static const abi::Schema& op_schema = abi::find_schema("aten::replication_pad3d", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).int_list(padding, 6).run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 Tensor replication_pad3d_backward(TensorArg grad_output, TensorArg self, IntList padding) {
   static const abi::Schema& op_schema = abi::find_schema("aten::replication_pad3d_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(grad_output).arg(self).int_list(padding, 6).run();
   return op::tensor_result(op_call, 0, {grad_output, self});
 }
@@ -732,85 +733,85 @@ void replication_pad3d_backward_grad_input(TensorArg grad_output, TensorArg self
                                            MutableTensor grad_input) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::replication_pad3d_backward", "grad_input");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(grad_output).arg(self).int_list(padding, 6).arg(grad_input).run();
 }
 
 void replication_pad3d_out(TensorArg self, IntList padding, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::replication_pad3d", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).int_list(padding, 6).arg(out).run();
 }
 
 void requires_grad_(MutableTensor self, bool requires_grad) {
   static const abi::Schema& op_schema = abi::find_schema("aten::requires_grad_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(requires_grad).run();
 }
 
 TensorView reshape(TensorArg self, IntList shape) {
   static const abi::Schema& op_schema = abi::find_schema("aten::reshape", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(shape).run();
   return op::view_result(op_call, 0, self, "aten::reshape");
 }
 
 TensorView reshape_as(TensorArg self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::reshape_as", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::view_result(op_call, 0, self, "aten::reshape_as");
 }
 
 void resize_(MutableTensor self, IntList size, std::optional<MemoryFormat> memory_format) {
   static const abi::Schema& op_schema = abi::find_schema("aten::resize_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(size).arg(memory_format).run();
 }
 
 void resize_as_(MutableTensor self, TensorArg the_template,
                 std::optional<MemoryFormat> memory_format) {
   static const abi::Schema& op_schema = abi::find_schema("aten::resize_as_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(the_template).arg(memory_format).run();
 }
 
 void resize_as_sparse_(MutableTensor self, TensorArg the_template) {
   static const abi::Schema& op_schema = abi::find_schema("aten::resize_as_sparse_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(the_template).run();
 }
 
 TensorView resolve_conj(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::resolve_conj", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::view_result(op_call, 0, self, "aten::resolve_conj");
 }
 
 TensorView resolve_neg(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::resolve_neg", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::view_result(op_call, 0, self, "aten::resolve_neg");
 }
 
 DType result_type_Tensor(TensorArg tensor, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::result_type", "Tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(tensor).arg(other).run();
   return op::dtype_result(op_call, 0);
 }
 
 void retain_grad(MutableTensor self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::retain_grad", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 bool retains_grad(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::retains_grad", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::bool_result(op_call, 0);
 }
@@ -818,7 +819,7 @@ bool retains_grad(TensorArg self) {
 Tensor rms_norm(TensorArg input, IntList normalized_shape, std::optional<TensorArg> weight,
                 std::optional<double> eps) {
   static const abi::Schema& op_schema = abi::find_schema("aten::rms_norm", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(input).arg(normalized_shape).arg(weight).arg(eps).run();
   return op::tensor_result(op_call, 0, {input, weight});
 }
@@ -826,7 +827,7 @@ Tensor rms_norm(TensorArg input, IntList normalized_shape, std::optional<TensorA
 Tensor rnn_relu_cell(TensorArg input, TensorArg hx, TensorArg w_ih, TensorArg w_hh,
                      std::optional<TensorArg> b_ih, std::optional<TensorArg> b_hh) {
   static const abi::Schema& op_schema = abi::find_schema("aten::rnn_relu_cell", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(input).arg(hx).arg(w_ih).arg(w_hh).arg(b_ih).arg(b_hh).run();
   return op::tensor_result(op_call, 0, {input, hx, w_ih, w_hh, b_ih, b_hh});
 }
@@ -836,7 +837,7 @@ std::tuple<Tensor, Tensor> rnn_relu_data(TensorArg data, TensorArg batch_sizes, 
                                          std::int64_t num_layers, double dropout, bool train,
                                          bool bidirectional) {
   static const abi::Schema& op_schema = abi::find_schema("aten::rnn_relu", "data");
-  op::Call op_call(op_schema);
+  op::FixedCall<9> op_call(op_schema);
   op_call.arg(data)
       .arg(batch_sizes)
       .arg(hx)
@@ -855,7 +856,7 @@ std::tuple<Tensor, Tensor> rnn_relu_input(TensorArg input, TensorArg hx, const T
                                           bool has_biases, std::int64_t num_layers, double dropout,
                                           bool train, bool bidirectional, bool batch_first) {
   static const abi::Schema& op_schema = abi::find_schema("aten::rnn_relu", "input");
-  op::Call op_call(op_schema);
+  op::FixedCall<9> op_call(op_schema);
   op_call.arg(input)
       .arg(hx)
       .arg(params)
@@ -873,7 +874,7 @@ std::tuple<Tensor, Tensor> rnn_relu_input(TensorArg input, TensorArg hx, const T
 Tensor rnn_tanh_cell(TensorArg input, TensorArg hx, TensorArg w_ih, TensorArg w_hh,
                      std::optional<TensorArg> b_ih, std::optional<TensorArg> b_hh) {
   static const abi::Schema& op_schema = abi::find_schema("aten::rnn_tanh_cell", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(input).arg(hx).arg(w_ih).arg(w_hh).arg(b_ih).arg(b_hh).run();
   return op::tensor_result(op_call, 0, {input, hx, w_ih, w_hh, b_ih, b_hh});
 }
@@ -883,7 +884,7 @@ std::tuple<Tensor, Tensor> rnn_tanh_data(TensorArg data, TensorArg batch_sizes, 
                                          std::int64_t num_layers, double dropout, bool train,
                                          bool bidirectional) {
   static const abi::Schema& op_schema = abi::find_schema("aten::rnn_tanh", "data");
-  op::Call op_call(op_schema);
+  op::FixedCall<9> op_call(op_schema);
   op_call.arg(data)
       .arg(batch_sizes)
       .arg(hx)
@@ -902,7 +903,7 @@ std::tuple<Tensor, Tensor> rnn_tanh_input(TensorArg input, TensorArg hx, const T
                                           bool has_biases, std::int64_t num_layers, double dropout,
                                           bool train, bool bidirectional, bool batch_first) {
   static const abi::Schema& op_schema = abi::find_schema("aten::rnn_tanh", "input");
-  op::Call op_call(op_schema);
+  op::FixedCall<9> op_call(op_schema);
   op_call.arg(input)
       .arg(hx)
       .arg(params)
@@ -919,99 +920,99 @@ std::tuple<Tensor, Tensor> rnn_tanh_input(TensorArg input, TensorArg hx, const T
 
 Tensor roll(TensorArg self, IntList shifts, IntList dims) {
   static const abi::Schema& op_schema = abi::find_schema("aten::roll", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(shifts).arg(dims).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor rot90(TensorArg self, std::int64_t k, IntList dims) {
   static const abi::Schema& op_schema = abi::find_schema("aten::rot90", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(k).arg(dims).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor round(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::round", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void round_(MutableTensor self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::round_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 void round__decimals(MutableTensor self, std::int64_t decimals) {
   static const abi::Schema& op_schema = abi::find_schema("aten::round_", "decimals");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(decimals).run();
 }
 
 Tensor round_decimals(TensorArg self, std::int64_t decimals) {
   static const abi::Schema& op_schema = abi::find_schema("aten::round", "decimals");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(decimals).run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void round_decimals_out(TensorArg self, std::int64_t decimals, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::round", "decimals_out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(decimals).arg(out).run();
 }
 
 void round_out(TensorArg self, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::round", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 TensorView row_indices(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::row_indices", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::view_result(op_call, 0, self, "aten::row_indices");
 }
 
 Tensor row_indices_copy(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::row_indices_copy", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor row_stack(const TensorList& tensors) {
   static const abi::Schema& op_schema = abi::find_schema("aten::row_stack", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(tensors).run();
   return op::tensor_result(op_call, 0, {tensors});
 }
 
 void row_stack_out(const TensorList& tensors, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::row_stack", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(tensors).arg(out).run();
 }
 
 Tensor rsqrt(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::rsqrt", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void rsqrt_(MutableTensor self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::rsqrt_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 void rsqrt_out(TensorArg self, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::rsqrt", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
@@ -1019,7 +1020,7 @@ Tensor scaled_dot_product_attention(TensorArg query, TensorArg key, TensorArg va
                                     std::optional<TensorArg> attn_mask, double dropout_p,
                                     bool is_causal, std::optional<double> scale, bool enable_gqa) {
   static const abi::Schema& op_schema = abi::find_schema("aten::scaled_dot_product_attention", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<8> op_call(op_schema);
   op_call.arg(query)
       .arg(key)
       .arg(value)
@@ -1035,91 +1036,91 @@ Tensor scaled_dot_product_attention(TensorArg query, TensorArg key, TensorArg va
 void scatter__reduce(MutableTensor self, std::int64_t dim, TensorArg index, TensorArg src,
                      std::string_view reduce) {
   static const abi::Schema& op_schema = abi::find_schema("aten::scatter_", "reduce");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(index).arg(src).arg(reduce).run();
 }
 
 void scatter__src(MutableTensor self, std::int64_t dim, TensorArg index, TensorArg src) {
   static const abi::Schema& op_schema = abi::find_schema("aten::scatter_", "src");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(index).arg(src).run();
 }
 
 Tensor scatter_add(TensorArg self, std::int64_t dim, TensorArg index, TensorArg src) {
   static const abi::Schema& op_schema = abi::find_schema("aten::scatter_add", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(index).arg(src).run();
-  return op::tensor_result(op_call, 0, {self, index, src});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void scatter_add_(MutableTensor self, std::int64_t dim, TensorArg index, TensorArg src) {
   static const abi::Schema& op_schema = abi::find_schema("aten::scatter_add_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(index).arg(src).run();
 }
 
 void scatter_add_out(TensorArg self, std::int64_t dim, TensorArg index, TensorArg src,
                      MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::scatter_add", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(index).arg(src).arg(out).run();
 }
 
 Tensor scatter_reduce(TensorArg self, std::int64_t dim, TensorArg index, TensorArg src,
                       std::string_view reduce) {
   static const abi::Schema& op_schema = abi::find_schema("aten::scatter", "reduce");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(index).arg(src).arg(reduce).run();
-  return op::tensor_result(op_call, 0, {self, index, src});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void scatter_reduce__two(MutableTensor self, std::int64_t dim, TensorArg index, TensorArg src,
                          std::string_view reduce, bool include_self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::scatter_reduce_", "two");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(index).arg(src).arg(reduce).arg(include_self).run();
 }
 
 void scatter_reduce_out(TensorArg self, std::int64_t dim, TensorArg index, TensorArg src,
                         std::string_view reduce, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::scatter", "reduce_out");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(index).arg(src).arg(reduce).arg(out).run();
 }
 
 Tensor scatter_reduce_two(TensorArg self, std::int64_t dim, TensorArg index, TensorArg src,
                           std::string_view reduce, bool include_self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::scatter_reduce", "two");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(index).arg(src).arg(reduce).arg(include_self).run();
-  return op::tensor_result(op_call, 0, {self, index, src});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void scatter_reduce_two_out(TensorArg self, std::int64_t dim, TensorArg index, TensorArg src,
                             std::string_view reduce, bool include_self, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::scatter_reduce", "two_out");
-  op::Call op_call(op_schema);
+  op::FixedCall<7> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(index).arg(src).arg(reduce).arg(include_self).arg(out).run();
 }
 
 Tensor scatter_src(TensorArg self, std::int64_t dim, TensorArg index, TensorArg src) {
   static const abi::Schema& op_schema = abi::find_schema("aten::scatter", "src");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(index).arg(src).run();
-  return op::tensor_result(op_call, 0, {self, index, src});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void scatter_src_out(TensorArg self, std::int64_t dim, TensorArg index, TensorArg src,
                      MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::scatter", "src_out");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(index).arg(src).arg(out).run();
 }
 
 Tensor searchsorted_Tensor(TensorArg sorted_sequence, TensorArg self, bool out_int32, bool right,
                            std::optional<std::string_view> side, std::optional<TensorArg> sorter) {
   static const abi::Schema& op_schema = abi::find_schema("aten::searchsorted", "Tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(sorted_sequence).arg(self).arg(out_int32).arg(right).arg(side).arg(sorter).run();
   return op::tensor_result(op_call, 0, {sorted_sequence, self, sorter});
 }
@@ -1128,7 +1129,7 @@ void searchsorted_Tensor_out(TensorArg sorted_sequence, TensorArg self, bool out
                              std::optional<std::string_view> side, std::optional<TensorArg> sorter,
                              MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::searchsorted", "Tensor_out");
-  op::Call op_call(op_schema);
+  op::FixedCall<7> op_call(op_schema);
   op_call.arg(sorted_sequence)
       .arg(self)
       .arg(out_int32)
@@ -1143,7 +1144,7 @@ Tensor segment_reduce(TensorArg data, std::string_view reduce, std::optional<Ten
                       std::optional<TensorArg> indices, std::optional<TensorArg> offsets,
                       std::int64_t axis, bool unsafe) {
   static const abi::Schema& op_schema = abi::find_schema("aten::segment_reduce", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<8> op_call(op_schema);
   op_call.arg(data)
       .arg(reduce)
       .arg(lengths)
@@ -1159,235 +1160,239 @@ Tensor segment_reduce(TensorArg data, std::string_view reduce, std::optional<Ten
 Tensor select_backward(TensorArg grad_output, IntList input_sizes, std::int64_t dim,
                        std::int64_t index) {
   static const abi::Schema& op_schema = abi::find_schema("aten::select_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(grad_output).arg(input_sizes).arg(dim).arg(index).run();
   return op::tensor_result(op_call, 0, {grad_output});
 }
 
 Tensor select_copy_int(TensorArg self, std::int64_t dim, std::int64_t index) {
   static const abi::Schema& op_schema = abi::find_schema("aten::select_copy", "int");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(index).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 TensorView select_int(TensorArg self, std::int64_t dim, std::int64_t index) {
+  if (abi::TensorHandle direct = op::direct_select(self, dim, index))
+    return op::direct_view(std::move(direct), self, "aten::select.int");
   static const abi::Schema& op_schema = abi::find_schema("aten::select", "int");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(index).run();
   return op::view_result(op_call, 0, self, "aten::select.int");
 }
 
 Tensor select_scatter(TensorArg self, TensorArg src, std::int64_t dim, std::int64_t index) {
   static const abi::Schema& op_schema = abi::find_schema("aten::select_scatter", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(src).arg(dim).arg(index).run();
   return op::tensor_result(op_call, 0, {self, src});
 }
 
 Tensor selu(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::selu", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void selu_(MutableTensor self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::selu_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 void set_(MutableTensor self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::set_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 Tensor sgn(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::sgn", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void sgn_(MutableTensor self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::sgn_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 void sgn_out(TensorArg self, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::sgn", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor sigmoid(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::sigmoid", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void sigmoid_(MutableTensor self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::sigmoid_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 Tensor sigmoid_backward(TensorArg grad_output, TensorArg output) {
   static const abi::Schema& op_schema = abi::find_schema("aten::sigmoid_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(grad_output).arg(output).run();
-  return op::tensor_result(op_call, 0, {grad_output, output});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void sigmoid_backward_grad_input(TensorArg grad_output, TensorArg output,
                                  MutableTensor grad_input) {
   static const abi::Schema& op_schema = abi::find_schema("aten::sigmoid_backward", "grad_input");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(grad_output).arg(output).arg(grad_input).run();
 }
 
 void sigmoid_out(TensorArg self, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::sigmoid", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor sign(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::sign", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void sign_(MutableTensor self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::sign_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 void sign_out(TensorArg self, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::sign", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor signbit(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::signbit", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void signbit_out(TensorArg self, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::signbit", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor silu(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::silu", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void silu_(MutableTensor self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::silu_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 Tensor silu_backward(TensorArg grad_output, TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::silu_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(grad_output).arg(self).run();
-  return op::tensor_result(op_call, 0, {grad_output, self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void silu_backward_grad_input(TensorArg grad_output, TensorArg self, MutableTensor grad_input) {
   static const abi::Schema& op_schema = abi::find_schema("aten::silu_backward", "grad_input");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(grad_output).arg(self).arg(grad_input).run();
 }
 
 void silu_out(TensorArg self, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::silu", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor sin(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::sin", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void sin_(MutableTensor self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::sin_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 void sin_out(TensorArg self, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::sin", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor sinc(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::sinc", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void sinc_(MutableTensor self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::sinc_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 void sinc_out(TensorArg self, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::sinc", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor sinh(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::sinh", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void sinh_(MutableTensor self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::sinh_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 void sinh_out(TensorArg self, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::sinh", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 std::int64_t size_int(TensorArg self, std::int64_t dim) {
   static const abi::Schema& op_schema = abi::find_schema("aten::size", "int");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(dim).run();
   return op::int_result(op_call, 0);
 }
 
 TensorView slice_Tensor(TensorArg self, std::int64_t dim, std::optional<std::int64_t> start,
                         std::optional<std::int64_t> end, std::int64_t step) {
+  if (abi::TensorHandle direct = op::direct_slice(self, dim, start, end, step))
+    return op::direct_view(std::move(direct), self, "aten::slice.Tensor");
   static const abi::Schema& op_schema = abi::find_schema("aten::slice", "Tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(start).arg(end).arg(step).run();
   return op::view_result(op_call, 0, self, "aten::slice.Tensor");
 }
@@ -1395,7 +1400,7 @@ TensorView slice_Tensor(TensorArg self, std::int64_t dim, std::optional<std::int
 Tensor slice_backward(TensorArg grad_output, IntList input_sizes, std::int64_t dim,
                       std::int64_t start, std::int64_t end, std::int64_t step) {
   static const abi::Schema& op_schema = abi::find_schema("aten::slice_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(grad_output).arg(input_sizes).arg(dim).arg(start).arg(end).arg(step).run();
   return op::tensor_result(op_call, 0, {grad_output});
 }
@@ -1403,7 +1408,7 @@ Tensor slice_backward(TensorArg grad_output, IntList input_sizes, std::int64_t d
 Tensor slice_copy_Tensor(TensorArg self, std::int64_t dim, std::optional<std::int64_t> start,
                          std::optional<std::int64_t> end, std::int64_t step) {
   static const abi::Schema& op_schema = abi::find_schema("aten::slice_copy", "Tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(start).arg(end).arg(step).run();
   return op::tensor_result(op_call, 0, {self});
 }
@@ -1412,7 +1417,7 @@ TensorView slice_inverse(TensorArg self, TensorArg src, std::int64_t dim,
                          std::optional<std::int64_t> start, std::optional<std::int64_t> end,
                          std::int64_t step) {
   static const abi::Schema& op_schema = abi::find_schema("aten::slice_inverse", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(self).arg(src).arg(dim).arg(start).arg(end).arg(step).run();
   return op::view_result(op_call, 0, self, "aten::slice_inverse");
 }
@@ -1421,28 +1426,28 @@ Tensor slice_scatter(TensorArg self, TensorArg src, std::int64_t dim,
                      std::optional<std::int64_t> start, std::optional<std::int64_t> end,
                      std::int64_t step) {
   static const abi::Schema& op_schema = abi::find_schema("aten::slice_scatter", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(self).arg(src).arg(dim).arg(start).arg(end).arg(step).run();
   return op::tensor_result(op_call, 0, {self, src});
 }
 
 std::tuple<Tensor, Tensor> slogdet(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::slogdet", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return {op::tensor_result(op_call, 0, {self}), op::tensor_result(op_call, 1, {self})};
 }
 
 void slogdet_out(TensorArg self, MutableTensor sign, MutableTensor logabsdet) {
   static const abi::Schema& op_schema = abi::find_schema("aten::slogdet", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(sign).arg(logabsdet).run();
 }
 
 Tensor slow_conv3d(TensorArg self, TensorArg weight, IntList kernel_size,
                    std::optional<TensorArg> bias, IntList stride, IntList padding) {
   static const abi::Schema& op_schema = abi::find_schema("aten::slow_conv3d", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(self)
       .arg(weight)
       .int_list(kernel_size, 3)
@@ -1456,7 +1461,7 @@ Tensor slow_conv3d(TensorArg self, TensorArg weight, IntList kernel_size,
 Tensor slow_conv3d_forward(TensorArg self, TensorArg weight, IntList kernel_size,
                            std::optional<TensorArg> bias, IntList stride, IntList padding) {
   static const abi::Schema& op_schema = abi::find_schema("aten::slow_conv3d_forward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(self)
       .arg(weight)
       .int_list(kernel_size, 3)
@@ -1471,7 +1476,7 @@ void slow_conv3d_forward_output(TensorArg self, TensorArg weight, IntList kernel
                                 std::optional<TensorArg> bias, IntList stride, IntList padding,
                                 MutableTensor output) {
   static const abi::Schema& op_schema = abi::find_schema("aten::slow_conv3d_forward", "output");
-  op::Call op_call(op_schema);
+  op::FixedCall<7> op_call(op_schema);
   op_call.arg(self)
       .arg(weight)
       .int_list(kernel_size, 3)
@@ -1486,7 +1491,7 @@ void slow_conv3d_out(TensorArg self, TensorArg weight, IntList kernel_size,
                      std::optional<TensorArg> bias, IntList stride, IntList padding,
                      MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::slow_conv3d", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<7> op_call(op_schema);
   op_call.arg(self)
       .arg(weight)
       .int_list(kernel_size, 3)
@@ -1501,7 +1506,7 @@ Tensor slow_conv_dilated2d(TensorArg self, TensorArg weight, IntList kernel_size
                            std::optional<TensorArg> bias, IntList stride, IntList padding,
                            IntList dilation) {
   static const abi::Schema& op_schema = abi::find_schema("aten::slow_conv_dilated2d", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<7> op_call(op_schema);
   op_call.arg(self)
       .arg(weight)
       .int_list(kernel_size, 2)
@@ -1517,7 +1522,7 @@ Tensor slow_conv_dilated3d(TensorArg self, TensorArg weight, IntList kernel_size
                            std::optional<TensorArg> bias, IntList stride, IntList padding,
                            IntList dilation) {
   static const abi::Schema& op_schema = abi::find_schema("aten::slow_conv_dilated3d", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<7> op_call(op_schema);
   op_call.arg(self)
       .arg(weight)
       .int_list(kernel_size, 3)
@@ -1533,7 +1538,7 @@ Tensor slow_conv_transpose2d(TensorArg self, TensorArg weight, IntList kernel_si
                              std::optional<TensorArg> bias, IntList stride, IntList padding,
                              IntList output_padding, IntList dilation) {
   static const abi::Schema& op_schema = abi::find_schema("aten::slow_conv_transpose2d", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<8> op_call(op_schema);
   op_call.arg(self)
       .arg(weight)
       .int_list(kernel_size, 2)
@@ -1543,14 +1548,14 @@ Tensor slow_conv_transpose2d(TensorArg self, TensorArg weight, IntList kernel_si
       .int_list(output_padding, 2)
       .int_list(dilation, 2)
       .run();
-  return op::tensor_result(op_call, 0, {self, weight, bias});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void slow_conv_transpose2d_out(TensorArg self, TensorArg weight, IntList kernel_size,
                                std::optional<TensorArg> bias, IntList stride, IntList padding,
                                IntList output_padding, IntList dilation, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::slow_conv_transpose2d", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<9> op_call(op_schema);
   op_call.arg(self)
       .arg(weight)
       .int_list(kernel_size, 2)
@@ -1567,7 +1572,7 @@ Tensor slow_conv_transpose3d(TensorArg self, TensorArg weight, IntList kernel_si
                              std::optional<TensorArg> bias, IntList stride, IntList padding,
                              IntList output_padding, IntList dilation) {
   static const abi::Schema& op_schema = abi::find_schema("aten::slow_conv_transpose3d", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<8> op_call(op_schema);
   op_call.arg(self)
       .arg(weight)
       .int_list(kernel_size, 3)
@@ -1584,7 +1589,7 @@ void slow_conv_transpose3d_out(TensorArg self, TensorArg weight, IntList kernel_
                                std::optional<TensorArg> bias, IntList stride, IntList padding,
                                IntList output_padding, IntList dilation, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::slow_conv_transpose3d", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<9> op_call(op_schema);
   op_call.arg(self)
       .arg(weight)
       .int_list(kernel_size, 3)
@@ -1599,22 +1604,22 @@ void slow_conv_transpose3d_out(TensorArg self, TensorArg weight, IntList kernel_
 
 Tensor smm(TensorArg self, TensorArg mat2) {
   static const abi::Schema& op_schema = abi::find_schema("aten::smm", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(mat2).run();
   return op::tensor_result(op_call, 0, {self, mat2});
 }
 
 Tensor smooth_l1_loss(TensorArg self, TensorArg target, std::int64_t reduction, double beta) {
   static const abi::Schema& op_schema = abi::find_schema("aten::smooth_l1_loss", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(target).arg(reduction).arg(beta).run();
-  return op::tensor_result(op_call, 0, {self, target});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 Tensor smooth_l1_loss_backward(TensorArg grad_output, TensorArg self, TensorArg target,
                                std::int64_t reduction, double beta) {
   static const abi::Schema& op_schema = abi::find_schema("aten::smooth_l1_loss_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(grad_output).arg(self).arg(target).arg(reduction).arg(beta).run();
   return op::tensor_result(op_call, 0, {grad_output, self, target});
 }
@@ -1624,20 +1629,20 @@ void smooth_l1_loss_backward_grad_input(TensorArg grad_output, TensorArg self, T
                                         MutableTensor grad_input) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::smooth_l1_loss_backward", "grad_input");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(grad_output).arg(self).arg(target).arg(reduction).arg(beta).arg(grad_input).run();
 }
 
 void smooth_l1_loss_out(TensorArg self, TensorArg target, std::int64_t reduction, double beta,
                         MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::smooth_l1_loss", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(target).arg(reduction).arg(beta).arg(out).run();
 }
 
 Tensor soft_margin_loss(TensorArg self, TensorArg target, std::int64_t reduction) {
   static const abi::Schema& op_schema = abi::find_schema("aten::soft_margin_loss", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(target).arg(reduction).run();
   return op::tensor_result(op_call, 0, {self, target});
 }
@@ -1645,7 +1650,7 @@ Tensor soft_margin_loss(TensorArg self, TensorArg target, std::int64_t reduction
 Tensor soft_margin_loss_backward(TensorArg grad_output, TensorArg self, TensorArg target,
                                  std::int64_t reduction) {
   static const abi::Schema& op_schema = abi::find_schema("aten::soft_margin_loss_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(grad_output).arg(self).arg(target).arg(reduction).run();
   return op::tensor_result(op_call, 0, {grad_output, self, target});
 }
@@ -1654,20 +1659,20 @@ void soft_margin_loss_backward_grad_input(TensorArg grad_output, TensorArg self,
                                           std::int64_t reduction, MutableTensor grad_input) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::soft_margin_loss_backward", "grad_input");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(grad_output).arg(self).arg(target).arg(reduction).arg(grad_input).run();
 }
 
 void soft_margin_loss_out(TensorArg self, TensorArg target, std::int64_t reduction,
                           MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::soft_margin_loss", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(target).arg(reduction).arg(out).run();
 }
 
 Tensor softmax_int(TensorArg self, std::int64_t dim, std::optional<DType> dtype) {
   static const abi::Schema& op_schema = abi::find_schema("aten::softmax", "int");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(dtype).run();
   return op::tensor_result(op_call, 0, {self});
 }
@@ -1675,13 +1680,13 @@ Tensor softmax_int(TensorArg self, std::int64_t dim, std::optional<DType> dtype)
 void softmax_int_out(TensorArg self, std::int64_t dim, std::optional<DType> dtype,
                      MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::softmax", "int_out");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(dtype).arg(out).run();
 }
 
 std::tuple<Tensor, Tensor> sort(TensorArg self, std::int64_t dim, bool descending) {
   static const abi::Schema& op_schema = abi::find_schema("aten::sort", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(descending).run();
   return {op::tensor_result(op_call, 0, {self}), op::tensor_result(op_call, 1, {self})};
 }
@@ -1689,22 +1694,22 @@ std::tuple<Tensor, Tensor> sort(TensorArg self, std::int64_t dim, bool descendin
 std::tuple<Tensor, Tensor> sort_stable(TensorArg self, std::optional<bool> stable, std::int64_t dim,
                                        bool descending) {
   static const abi::Schema& op_schema = abi::find_schema("aten::sort", "stable");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(stable).arg(dim).arg(descending).run();
-  return {op::tensor_result(op_call, 0, {self}), op::tensor_result(op_call, 1, {self})};
+  return {op::fresh_tensor_result(op_call, 0), op::fresh_tensor_result(op_call, 1)};
 }
 
 void sort_values(TensorArg self, std::int64_t dim, bool descending, MutableTensor values,
                  MutableTensor indices) {
   static const abi::Schema& op_schema = abi::find_schema("aten::sort", "values");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(descending).arg(values).arg(indices).run();
 }
 
 void sort_values_stable(TensorArg self, std::optional<bool> stable, std::int64_t dim,
                         bool descending, MutableTensor values, MutableTensor indices) {
   static const abi::Schema& op_schema = abi::find_schema("aten::sort", "values_stable");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(self).arg(stable).arg(dim).arg(descending).arg(values).arg(indices).run();
 }
 
@@ -1714,7 +1719,7 @@ Tensor sparse_bsc_tensor_ccol_row_value(TensorArg ccol_indices, TensorArg row_in
                                         std::optional<bool> pin_memory) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::sparse_bsc_tensor", "ccol_row_value");
-  op::Call op_call(op_schema);
+  op::FixedCall<7> op_call(op_schema);
   op_call.arg(ccol_indices)
       .arg(row_indices)
       .arg(values)
@@ -1734,7 +1739,7 @@ Tensor sparse_bsc_tensor_ccol_row_value_size(TensorArg ccol_indices, TensorArg r
                                              std::optional<bool> pin_memory) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::sparse_bsc_tensor", "ccol_row_value_size");
-  op::Call op_call(op_schema);
+  op::FixedCall<8> op_call(op_schema);
   op_call.arg(ccol_indices)
       .arg(row_indices)
       .arg(values)
@@ -1753,7 +1758,7 @@ Tensor sparse_bsr_tensor_crow_col_value(TensorArg crow_indices, TensorArg col_in
                                         std::optional<bool> pin_memory) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::sparse_bsr_tensor", "crow_col_value");
-  op::Call op_call(op_schema);
+  op::FixedCall<7> op_call(op_schema);
   op_call.arg(crow_indices)
       .arg(col_indices)
       .arg(values)
@@ -1773,7 +1778,7 @@ Tensor sparse_bsr_tensor_crow_col_value_size(TensorArg crow_indices, TensorArg c
                                              std::optional<bool> pin_memory) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::sparse_bsr_tensor", "crow_col_value_size");
-  op::Call op_call(op_schema);
+  op::FixedCall<8> op_call(op_schema);
   op_call.arg(crow_indices)
       .arg(col_indices)
       .arg(values)
@@ -1794,7 +1799,7 @@ Tensor sparse_compressed_tensor_comp_plain_value(TensorArg compressed_indices,
                                                  std::optional<bool> pin_memory) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::sparse_compressed_tensor", "comp_plain_value");
-  op::Call op_call(op_schema);
+  op::FixedCall<7> op_call(op_schema);
   op_call.arg(compressed_indices)
       .arg(plain_indices)
       .arg(values)
@@ -1814,7 +1819,7 @@ Tensor sparse_compressed_tensor_comp_plain_value_size(TensorArg compressed_indic
                                                       std::optional<bool> pin_memory) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::sparse_compressed_tensor", "comp_plain_value_size");
-  op::Call op_call(op_schema);
+  op::FixedCall<8> op_call(op_schema);
   op_call.arg(compressed_indices)
       .arg(plain_indices)
       .arg(values)
@@ -1831,7 +1836,7 @@ Tensor sparse_coo_tensor_indices(TensorArg indices, TensorArg values, std::optio
                                  std::optional<Layout> layout, std::optional<Device> device,
                                  std::optional<bool> pin_memory, std::optional<bool> is_coalesced) {
   static const abi::Schema& op_schema = abi::find_schema("aten::sparse_coo_tensor", "indices");
-  op::Call op_call(op_schema);
+  op::FixedCall<7> op_call(op_schema);
   op_call.arg(indices)
       .arg(values)
       .arg(dtype)
@@ -1848,7 +1853,7 @@ Tensor sparse_coo_tensor_indices_size(TensorArg indices, TensorArg values, IntLi
                                       std::optional<Device> device, std::optional<bool> pin_memory,
                                       std::optional<bool> is_coalesced) {
   static const abi::Schema& op_schema = abi::find_schema("aten::sparse_coo_tensor", "indices_size");
-  op::Call op_call(op_schema);
+  op::FixedCall<8> op_call(op_schema);
   op_call.arg(indices)
       .arg(values)
       .arg(size)
@@ -1865,7 +1870,7 @@ Tensor sparse_coo_tensor_size(IntList size, std::optional<DType> dtype,
                               std::optional<Layout> layout, std::optional<Device> device,
                               std::optional<bool> pin_memory) {
   static const abi::Schema& op_schema = abi::find_schema("aten::sparse_coo_tensor", "size");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(size).arg(dtype).arg(layout).arg(device).arg(pin_memory).run();
   return op::tensor_result(op_call, 0, {});
 }
@@ -1876,7 +1881,7 @@ Tensor sparse_csc_tensor_ccol_row_value(TensorArg ccol_indices, TensorArg row_in
                                         std::optional<bool> pin_memory) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::sparse_csc_tensor", "ccol_row_value");
-  op::Call op_call(op_schema);
+  op::FixedCall<7> op_call(op_schema);
   op_call.arg(ccol_indices)
       .arg(row_indices)
       .arg(values)
@@ -1896,7 +1901,7 @@ Tensor sparse_csc_tensor_ccol_row_value_size(TensorArg ccol_indices, TensorArg r
                                              std::optional<bool> pin_memory) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::sparse_csc_tensor", "ccol_row_value_size");
-  op::Call op_call(op_schema);
+  op::FixedCall<8> op_call(op_schema);
   op_call.arg(ccol_indices)
       .arg(row_indices)
       .arg(values)
@@ -1915,7 +1920,7 @@ Tensor sparse_csr_tensor_crow_col_value(TensorArg crow_indices, TensorArg col_in
                                         std::optional<bool> pin_memory) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::sparse_csr_tensor", "crow_col_value");
-  op::Call op_call(op_schema);
+  op::FixedCall<7> op_call(op_schema);
   op_call.arg(crow_indices)
       .arg(col_indices)
       .arg(values)
@@ -1935,7 +1940,7 @@ Tensor sparse_csr_tensor_crow_col_value_size(TensorArg crow_indices, TensorArg c
                                              std::optional<bool> pin_memory) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::sparse_csr_tensor", "crow_col_value_size");
-  op::Call op_call(op_schema);
+  op::FixedCall<8> op_call(op_schema);
   op_call.arg(crow_indices)
       .arg(col_indices)
       .arg(values)
@@ -1950,14 +1955,14 @@ Tensor sparse_csr_tensor_crow_col_value_size(TensorArg crow_indices, TensorArg c
 
 std::int64_t sparse_dim(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::sparse_dim", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::int_result(op_call, 0);
 }
 
 Tensor sparse_mask(TensorArg self, TensorArg mask) {
   static const abi::Schema& op_schema = abi::find_schema("aten::sparse_mask", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(mask).run();
   return op::tensor_result(op_call, 0, {self, mask});
 }
@@ -1965,349 +1970,349 @@ Tensor sparse_mask(TensorArg self, TensorArg mask) {
 void sparse_resize_(MutableTensor self, IntList size, std::int64_t sparse_dim,
                     std::int64_t dense_dim) {
   static const abi::Schema& op_schema = abi::find_schema("aten::sparse_resize_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(size).arg(sparse_dim).arg(dense_dim).run();
 }
 
 void sparse_resize_and_clear_(MutableTensor self, IntList size, std::int64_t sparse_dim,
                               std::int64_t dense_dim) {
   static const abi::Schema& op_schema = abi::find_schema("aten::sparse_resize_and_clear_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(size).arg(sparse_dim).arg(dense_dim).run();
 }
 
 Tensor special_airy_ai(TensorArg x) {
   static const abi::Schema& op_schema = abi::find_schema("aten::special_airy_ai", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(x).run();
-  return op::tensor_result(op_call, 0, {x});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void special_airy_ai_out(TensorArg x, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::special_airy_ai", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(x).arg(out).run();
 }
 
 Tensor special_bessel_j0(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::special_bessel_j0", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void special_bessel_j0_out(TensorArg self, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::special_bessel_j0", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor special_bessel_j1(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::special_bessel_j1", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void special_bessel_j1_out(TensorArg self, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::special_bessel_j1", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor special_bessel_y0(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::special_bessel_y0", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void special_bessel_y0_out(TensorArg self, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::special_bessel_y0", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor special_bessel_y1(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::special_bessel_y1", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void special_bessel_y1_out(TensorArg self, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::special_bessel_y1", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor special_chebyshev_polynomial_t(TensorArg x, TensorArg n) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::special_chebyshev_polynomial_t", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(x).arg(n).run();
-  return op::tensor_result(op_call, 0, {x, n});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void special_chebyshev_polynomial_t_out(TensorArg x, TensorArg n, MutableTensor out) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::special_chebyshev_polynomial_t", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(x).arg(n).arg(out).run();
 }
 
 Tensor special_chebyshev_polynomial_u(TensorArg x, TensorArg n) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::special_chebyshev_polynomial_u", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(x).arg(n).run();
-  return op::tensor_result(op_call, 0, {x, n});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void special_chebyshev_polynomial_u_out(TensorArg x, TensorArg n, MutableTensor out) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::special_chebyshev_polynomial_u", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(x).arg(n).arg(out).run();
 }
 
 Tensor special_chebyshev_polynomial_v(TensorArg x, TensorArg n) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::special_chebyshev_polynomial_v", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(x).arg(n).run();
-  return op::tensor_result(op_call, 0, {x, n});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void special_chebyshev_polynomial_v_out(TensorArg x, TensorArg n, MutableTensor out) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::special_chebyshev_polynomial_v", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(x).arg(n).arg(out).run();
 }
 
 Tensor special_chebyshev_polynomial_w(TensorArg x, TensorArg n) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::special_chebyshev_polynomial_w", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(x).arg(n).run();
-  return op::tensor_result(op_call, 0, {x, n});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void special_chebyshev_polynomial_w_out(TensorArg x, TensorArg n, MutableTensor out) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::special_chebyshev_polynomial_w", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(x).arg(n).arg(out).run();
 }
 
 Tensor special_digamma(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::special_digamma", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void special_digamma_out(TensorArg self, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::special_digamma", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor special_entr(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::special_entr", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void special_entr_out(TensorArg self, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::special_entr", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor special_erf(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::special_erf", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void special_erf_out(TensorArg self, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::special_erf", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor special_erfc(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::special_erfc", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void special_erfc_out(TensorArg self, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::special_erfc", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor special_erfcx(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::special_erfcx", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void special_erfcx_out(TensorArg self, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::special_erfcx", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor special_erfinv(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::special_erfinv", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void special_erfinv_out(TensorArg self, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::special_erfinv", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor special_exp2(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::special_exp2", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void special_exp2_out(TensorArg self, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::special_exp2", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor special_expit(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::special_expit", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void special_expit_out(TensorArg self, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::special_expit", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor special_expm1(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::special_expm1", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void special_expm1_out(TensorArg self, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::special_expm1", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor special_gammainc(TensorArg self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::special_gammainc", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::tensor_result(op_call, 0, {self, other});
 }
 
 void special_gammainc_out(TensorArg self, TensorArg other, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::special_gammainc", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(out).run();
 }
 
 Tensor special_gammaincc(TensorArg self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::special_gammaincc", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::tensor_result(op_call, 0, {self, other});
 }
 
 void special_gammaincc_out(TensorArg self, TensorArg other, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::special_gammaincc", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(out).run();
 }
 
 Tensor special_gammaln(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::special_gammaln", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void special_gammaln_out(TensorArg self, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::special_gammaln", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor special_hermite_polynomial_h(TensorArg x, TensorArg n) {
   static const abi::Schema& op_schema = abi::find_schema("aten::special_hermite_polynomial_h", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(x).arg(n).run();
-  return op::tensor_result(op_call, 0, {x, n});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void special_hermite_polynomial_h_out(TensorArg x, TensorArg n, MutableTensor out) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::special_hermite_polynomial_h", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(x).arg(n).arg(out).run();
 }
 
 Tensor special_hermite_polynomial_he(TensorArg x, TensorArg n) {
   static const abi::Schema& op_schema = abi::find_schema("aten::special_hermite_polynomial_he", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(x).arg(n).run();
-  return op::tensor_result(op_call, 0, {x, n});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void special_hermite_polynomial_he_out(TensorArg x, TensorArg n, MutableTensor out) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::special_hermite_polynomial_he", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(x).arg(n).arg(out).run();
 }
 
 Tensor special_i0(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::special_i0", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void special_i0_out(TensorArg self, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::special_i0", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor special_i0e(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::special_i0e", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void special_i0e_out(TensorArg self, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::special_i0e", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 

@@ -3,6 +3,7 @@
 // include/flash_powder/ops/aten.h.
 #include "flash_powder/ops/aten.h"
 
+#include "../direct_routes.h"
 #include "flash_powder/abi/dispatch.h"
 #include "flash_powder/abi/schema.h"
 
@@ -12,420 +13,420 @@ namespace op = ::fp::ops::detail;
 
 Tensor special_i1(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::special_i1", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void special_i1_out(TensorArg self, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::special_i1", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor special_i1e(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::special_i1e", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void special_i1e_out(TensorArg self, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::special_i1e", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor special_laguerre_polynomial_l(TensorArg x, TensorArg n) {
   static const abi::Schema& op_schema = abi::find_schema("aten::special_laguerre_polynomial_l", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(x).arg(n).run();
-  return op::tensor_result(op_call, 0, {x, n});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void special_laguerre_polynomial_l_out(TensorArg x, TensorArg n, MutableTensor out) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::special_laguerre_polynomial_l", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(x).arg(n).arg(out).run();
 }
 
 Tensor special_legendre_polynomial_p(TensorArg x, TensorArg n) {
   static const abi::Schema& op_schema = abi::find_schema("aten::special_legendre_polynomial_p", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(x).arg(n).run();
-  return op::tensor_result(op_call, 0, {x, n});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void special_legendre_polynomial_p_out(TensorArg x, TensorArg n, MutableTensor out) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::special_legendre_polynomial_p", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(x).arg(n).arg(out).run();
 }
 
 Tensor special_log1p(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::special_log1p", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void special_log1p_out(TensorArg self, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::special_log1p", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor special_log_ndtr(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::special_log_ndtr", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void special_log_ndtr_out(TensorArg self, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::special_log_ndtr", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor special_log_softmax(TensorArg self, std::int64_t dim, std::optional<DType> dtype) {
   static const abi::Schema& op_schema = abi::find_schema("aten::special_log_softmax", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(dtype).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor special_logit(TensorArg self, std::optional<double> eps) {
   static const abi::Schema& op_schema = abi::find_schema("aten::special_logit", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(eps).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void special_logit_out(TensorArg self, std::optional<double> eps, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::special_logit", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(eps).arg(out).run();
 }
 
 Tensor special_logsumexp(TensorArg self, IntList dim, bool keepdim) {
   static const abi::Schema& op_schema = abi::find_schema("aten::special_logsumexp", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(keepdim).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void special_logsumexp_out(TensorArg self, IntList dim, bool keepdim, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::special_logsumexp", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(keepdim).arg(out).run();
 }
 
 Tensor special_modified_bessel_i0(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::special_modified_bessel_i0", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void special_modified_bessel_i0_out(TensorArg self, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::special_modified_bessel_i0", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor special_modified_bessel_i1(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::special_modified_bessel_i1", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void special_modified_bessel_i1_out(TensorArg self, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::special_modified_bessel_i1", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor special_modified_bessel_k0(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::special_modified_bessel_k0", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void special_modified_bessel_k0_out(TensorArg self, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::special_modified_bessel_k0", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor special_modified_bessel_k1(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::special_modified_bessel_k1", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void special_modified_bessel_k1_out(TensorArg self, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::special_modified_bessel_k1", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor special_multigammaln(TensorArg self, std::int64_t p) {
   static const abi::Schema& op_schema = abi::find_schema("aten::special_multigammaln", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(p).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void special_multigammaln_out(TensorArg self, std::int64_t p, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::special_multigammaln", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(p).arg(out).run();
 }
 
 Tensor special_ndtr(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::special_ndtr", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void special_ndtr_out(TensorArg self, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::special_ndtr", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor special_ndtri(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::special_ndtri", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void special_ndtri_out(TensorArg self, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::special_ndtri", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor special_polygamma(std::int64_t n, TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::special_polygamma", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(n).arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void special_polygamma_out(std::int64_t n, TensorArg self, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::special_polygamma", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(n).arg(self).arg(out).run();
 }
 
 Tensor special_psi(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::special_psi", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void special_psi_out(TensorArg self, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::special_psi", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor special_round(TensorArg self, std::int64_t decimals) {
   static const abi::Schema& op_schema = abi::find_schema("aten::special_round", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(decimals).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void special_round_out(TensorArg self, std::int64_t decimals, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::special_round", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(decimals).arg(out).run();
 }
 
 Tensor special_scaled_modified_bessel_k0(TensorArg x) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::special_scaled_modified_bessel_k0", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(x).run();
-  return op::tensor_result(op_call, 0, {x});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void special_scaled_modified_bessel_k0_out(TensorArg x, MutableTensor out) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::special_scaled_modified_bessel_k0", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(x).arg(out).run();
 }
 
 Tensor special_scaled_modified_bessel_k1(TensorArg x) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::special_scaled_modified_bessel_k1", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(x).run();
-  return op::tensor_result(op_call, 0, {x});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void special_scaled_modified_bessel_k1_out(TensorArg x, MutableTensor out) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::special_scaled_modified_bessel_k1", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(x).arg(out).run();
 }
 
 Tensor special_shifted_chebyshev_polynomial_t(TensorArg x, TensorArg n) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::special_shifted_chebyshev_polynomial_t", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(x).arg(n).run();
-  return op::tensor_result(op_call, 0, {x, n});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void special_shifted_chebyshev_polynomial_t_out(TensorArg x, TensorArg n, MutableTensor out) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::special_shifted_chebyshev_polynomial_t", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(x).arg(n).arg(out).run();
 }
 
 Tensor special_shifted_chebyshev_polynomial_u(TensorArg x, TensorArg n) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::special_shifted_chebyshev_polynomial_u", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(x).arg(n).run();
-  return op::tensor_result(op_call, 0, {x, n});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void special_shifted_chebyshev_polynomial_u_out(TensorArg x, TensorArg n, MutableTensor out) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::special_shifted_chebyshev_polynomial_u", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(x).arg(n).arg(out).run();
 }
 
 Tensor special_shifted_chebyshev_polynomial_v(TensorArg x, TensorArg n) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::special_shifted_chebyshev_polynomial_v", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(x).arg(n).run();
-  return op::tensor_result(op_call, 0, {x, n});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void special_shifted_chebyshev_polynomial_v_out(TensorArg x, TensorArg n, MutableTensor out) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::special_shifted_chebyshev_polynomial_v", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(x).arg(n).arg(out).run();
 }
 
 Tensor special_shifted_chebyshev_polynomial_w(TensorArg x, TensorArg n) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::special_shifted_chebyshev_polynomial_w", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(x).arg(n).run();
-  return op::tensor_result(op_call, 0, {x, n});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void special_shifted_chebyshev_polynomial_w_out(TensorArg x, TensorArg n, MutableTensor out) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::special_shifted_chebyshev_polynomial_w", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(x).arg(n).arg(out).run();
 }
 
 Tensor special_sinc(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::special_sinc", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void special_sinc_out(TensorArg self, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::special_sinc", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor special_softmax(TensorArg self, std::int64_t dim, std::optional<DType> dtype) {
   static const abi::Schema& op_schema = abi::find_schema("aten::special_softmax", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(dtype).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor special_spherical_bessel_j0(TensorArg x) {
   static const abi::Schema& op_schema = abi::find_schema("aten::special_spherical_bessel_j0", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(x).run();
-  return op::tensor_result(op_call, 0, {x});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void special_spherical_bessel_j0_out(TensorArg x, MutableTensor out) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::special_spherical_bessel_j0", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(x).arg(out).run();
 }
 
 Tensor special_xlog1py(TensorArg self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::special_xlog1py", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
-  return op::tensor_result(op_call, 0, {self, other});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void special_xlog1py_out(TensorArg self, TensorArg other, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::special_xlog1py", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(out).run();
 }
 
 Tensor special_xlogy(TensorArg self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::special_xlogy", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::tensor_result(op_call, 0, {self, other});
 }
 
 void special_xlogy_out(TensorArg self, TensorArg other, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::special_xlogy", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(out).run();
 }
 
 Tensor special_zeta(TensorArg self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::special_zeta", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
-  return op::tensor_result(op_call, 0, {self, other});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void special_zeta_out(TensorArg self, TensorArg other, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::special_zeta", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(out).run();
 }
 
 std::vector<TensorView> split_Tensor(TensorArg self, std::int64_t split_size, std::int64_t dim) {
   static const abi::Schema& op_schema = abi::find_schema("aten::split", "Tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(split_size).arg(dim).run();
   return op::views_result(op_call, 0, self, "aten::split.Tensor");
 }
 
 std::vector<Tensor> split_copy_Tensor(TensorArg self, std::int64_t split_size, std::int64_t dim) {
   static const abi::Schema& op_schema = abi::find_schema("aten::split_copy", "Tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(split_size).arg(dim).run();
   return op::tensors_result(op_call, 0, {self});
 }
@@ -434,27 +435,27 @@ void split_copy_Tensor_out(TensorArg self, std::int64_t split_size, std::int64_t
                            const MutableTensorList& out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::split_copy", "Tensor_out");
   op::check_mutation(out, "aten::split_copy.Tensor_out", {self});
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(split_size).arg(dim).arg(out).run();
 }
 
 std::vector<TensorView> split_sizes(TensorArg self, IntList split_size, std::int64_t dim) {
   static const abi::Schema& op_schema = abi::find_schema("aten::split", "sizes");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(split_size).arg(dim).run();
   return op::views_result(op_call, 0, self, "aten::split.sizes");
 }
 
 std::vector<TensorView> split_with_sizes(TensorArg self, IntList split_sizes, std::int64_t dim) {
   static const abi::Schema& op_schema = abi::find_schema("aten::split_with_sizes", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(split_sizes).arg(dim).run();
   return op::views_result(op_call, 0, self, "aten::split_with_sizes");
 }
 
 std::vector<Tensor> split_with_sizes_copy(TensorArg self, IntList split_sizes, std::int64_t dim) {
   static const abi::Schema& op_schema = abi::find_schema("aten::split_with_sizes_copy", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(split_sizes).arg(dim).run();
   return op::tensors_result(op_call, 0, {self});
 }
@@ -463,158 +464,160 @@ void split_with_sizes_copy_out(TensorArg self, IntList split_sizes, std::int64_t
                                const MutableTensorList& out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::split_with_sizes_copy", "out");
   op::check_mutation(out, "aten::split_with_sizes_copy.out", {self});
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(split_sizes).arg(dim).arg(out).run();
 }
 
 Tensor sqrt(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::sqrt", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void sqrt_(MutableTensor self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::sqrt_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 void sqrt_out(TensorArg self, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::sqrt", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor square(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::square", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void square_(MutableTensor self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::square_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 void square_out(TensorArg self, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::square", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 TensorView squeeze(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::squeeze", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::view_result(op_call, 0, self, "aten::squeeze");
 }
 
 void squeeze_(MutableTensor self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::squeeze_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 void squeeze__dim(MutableTensor self, std::int64_t dim) {
   static const abi::Schema& op_schema = abi::find_schema("aten::squeeze_", "dim");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(dim).run();
 }
 
 void squeeze__dims(MutableTensor self, IntList dim) {
   static const abi::Schema& op_schema = abi::find_schema("aten::squeeze_", "dims");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(dim).run();
 }
 
 Tensor squeeze_copy(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::squeeze_copy", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor squeeze_copy_dim(TensorArg self, std::int64_t dim) {
   static const abi::Schema& op_schema = abi::find_schema("aten::squeeze_copy", "dim");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(dim).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor squeeze_copy_dims(TensorArg self, IntList dim) {
   static const abi::Schema& op_schema = abi::find_schema("aten::squeeze_copy", "dims");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(dim).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 TensorView squeeze_dim(TensorArg self, std::int64_t dim) {
+  if (abi::TensorHandle direct = op::direct_squeeze_dim(self, dim))
+    return op::direct_view(std::move(direct), self, "aten::squeeze.dim");
   static const abi::Schema& op_schema = abi::find_schema("aten::squeeze", "dim");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(dim).run();
   return op::view_result(op_call, 0, self, "aten::squeeze.dim");
 }
 
 TensorView squeeze_dims(TensorArg self, IntList dim) {
   static const abi::Schema& op_schema = abi::find_schema("aten::squeeze", "dims");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(dim).run();
   return op::view_result(op_call, 0, self, "aten::squeeze.dims");
 }
 
 Tensor stack(const TensorList& tensors, std::int64_t dim) {
   static const abi::Schema& op_schema = abi::find_schema("aten::stack", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(tensors).arg(dim).run();
   return op::tensor_result(op_call, 0, {tensors});
 }
 
 void stack_out(const TensorList& tensors, std::int64_t dim, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::stack", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(tensors).arg(dim).arg(out).run();
 }
 
 Tensor std(TensorArg self, bool unbiased) {
   static const abi::Schema& op_schema = abi::find_schema("aten::std", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(unbiased).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor std_correction(TensorArg self, OptionalIntList dim, bool keepdim) {
   static const abi::Schema& op_schema = abi::find_schema("aten::std", "correction");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(dim).none().arg(keepdim).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void std_correction_out(TensorArg self, OptionalIntList dim, bool keepdim, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::std", "correction_out");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(dim).none().arg(keepdim).arg(out).run();
 }
 
 Tensor std_dim(TensorArg self, OptionalIntList dim, bool unbiased, bool keepdim) {
   static const abi::Schema& op_schema = abi::find_schema("aten::std", "dim");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(unbiased).arg(keepdim).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 std::tuple<Tensor, Tensor> std_mean(TensorArg self, bool unbiased) {
   static const abi::Schema& op_schema = abi::find_schema("aten::std_mean", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(unbiased).run();
   return {op::tensor_result(op_call, 0, {self}), op::tensor_result(op_call, 1, {self})};
 }
 
 std::tuple<Tensor, Tensor> std_mean_correction(TensorArg self, OptionalIntList dim, bool keepdim) {
   static const abi::Schema& op_schema = abi::find_schema("aten::std_mean", "correction");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(dim).none().arg(keepdim).run();
   return {op::tensor_result(op_call, 0, {self}), op::tensor_result(op_call, 1, {self})};
 }
@@ -622,14 +625,14 @@ std::tuple<Tensor, Tensor> std_mean_correction(TensorArg self, OptionalIntList d
 std::tuple<Tensor, Tensor> std_mean_dim(TensorArg self, OptionalIntList dim, bool unbiased,
                                         bool keepdim) {
   static const abi::Schema& op_schema = abi::find_schema("aten::std_mean", "dim");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(unbiased).arg(keepdim).run();
   return {op::tensor_result(op_call, 0, {self}), op::tensor_result(op_call, 1, {self})};
 }
 
 void std_out(TensorArg self, OptionalIntList dim, bool unbiased, bool keepdim, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::std", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(unbiased).arg(keepdim).arg(out).run();
 }
 
@@ -638,7 +641,7 @@ Tensor stft(TensorArg self, std::int64_t n_fft, std::optional<std::int64_t> hop_
             bool normalized, std::optional<bool> onesided, std::optional<bool> return_complex,
             std::optional<bool> align_to_window) {
   static const abi::Schema& op_schema = abi::find_schema("aten::stft", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<9> op_call(op_schema);
   op_call.arg(self)
       .arg(n_fft)
       .arg(hop_length)
@@ -658,7 +661,7 @@ Tensor stft_center(TensorArg self, std::int64_t n_fft, std::optional<std::int64_
                    std::optional<bool> onesided, std::optional<bool> return_complex,
                    std::optional<bool> align_to_window) {
   static const abi::Schema& op_schema = abi::find_schema("aten::stft", "center");
-  op::Call op_call(op_schema);
+  op::FixedCall<11> op_call(op_schema);
   op_call.arg(self)
       .arg(n_fft)
       .arg(hop_length)
@@ -676,21 +679,21 @@ Tensor stft_center(TensorArg self, std::int64_t n_fft, std::optional<std::int64_
 
 std::int64_t storage_offset(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::storage_offset", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::int_result(op_call, 0);
 }
 
 std::int64_t stride_int(TensorArg self, std::int64_t dim) {
   static const abi::Schema& op_schema = abi::find_schema("aten::stride", "int");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(dim).run();
   return op::int_result(op_call, 0);
 }
 
 Tensor sum(TensorArg self, std::optional<DType> dtype) {
   static const abi::Schema& op_schema = abi::find_schema("aten::sum", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(dtype).run();
   return op::tensor_result(op_call, 0, {self});
 }
@@ -698,28 +701,28 @@ Tensor sum(TensorArg self, std::optional<DType> dtype) {
 void sum_IntList_out(TensorArg self, OptionalIntList dim, bool keepdim, std::optional<DType> dtype,
                      MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::sum", "IntList_out");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(keepdim).arg(dtype).arg(out).run();
 }
 
 Tensor sum_dim_IntList(TensorArg self, OptionalIntList dim, bool keepdim,
                        std::optional<DType> dtype) {
   static const abi::Schema& op_schema = abi::find_schema("aten::sum", "dim_IntList");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(keepdim).arg(dtype).run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 Tensor sum_to_size(TensorArg self, IntList size) {
   static const abi::Schema& op_schema = abi::find_schema("aten::sum_to_size", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(size).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 std::tuple<Tensor, Tensor, Tensor> svd(TensorArg self, bool some, bool compute_uv) {
   static const abi::Schema& op_schema = abi::find_schema("aten::svd", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(some).arg(compute_uv).run();
   return {op::tensor_result(op_call, 0, {self}), op::tensor_result(op_call, 1, {self}),
           op::tensor_result(op_call, 2, {self})};
@@ -728,94 +731,96 @@ std::tuple<Tensor, Tensor, Tensor> svd(TensorArg self, bool some, bool compute_u
 void svd_U(TensorArg self, bool some, bool compute_uv, MutableTensor U, MutableTensor S,
            MutableTensor V) {
   static const abi::Schema& op_schema = abi::find_schema("aten::svd", "U");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(self).arg(some).arg(compute_uv).arg(U).arg(S).arg(V).run();
 }
 
 TensorView swapaxes(TensorArg self, std::int64_t axis0, std::int64_t axis1) {
   static const abi::Schema& op_schema = abi::find_schema("aten::swapaxes", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(axis0).arg(axis1).run();
   return op::view_result(op_call, 0, self, "aten::swapaxes");
 }
 
 void swapaxes_(MutableTensor self, std::int64_t axis0, std::int64_t axis1) {
   static const abi::Schema& op_schema = abi::find_schema("aten::swapaxes_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(axis0).arg(axis1).run();
 }
 
 TensorView swapdims(TensorArg self, std::int64_t dim0, std::int64_t dim1) {
   static const abi::Schema& op_schema = abi::find_schema("aten::swapdims", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dim0).arg(dim1).run();
   return op::view_result(op_call, 0, self, "aten::swapdims");
 }
 
 void swapdims_(MutableTensor self, std::int64_t dim0, std::int64_t dim1) {
   static const abi::Schema& op_schema = abi::find_schema("aten::swapdims_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dim0).arg(dim1).run();
 }
 
 std::int64_t sym_numel(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::sym_numel", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::int_result(op_call, 0);
 }
 
 std::int64_t sym_size_int(TensorArg self, std::int64_t dim) {
   static const abi::Schema& op_schema = abi::find_schema("aten::sym_size", "int");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(dim).run();
   return op::int_result(op_call, 0);
 }
 
 std::int64_t sym_storage_offset(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::sym_storage_offset", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::int_result(op_call, 0);
 }
 
 std::int64_t sym_stride_int(TensorArg self, std::int64_t dim) {
   static const abi::Schema& op_schema = abi::find_schema("aten::sym_stride", "int");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(dim).run();
   return op::int_result(op_call, 0);
 }
 
 TensorView t(TensorArg self) {
+  if (abi::TensorHandle direct = op::direct_t(self))
+    return op::direct_view(std::move(direct), self, "aten::t");
   static const abi::Schema& op_schema = abi::find_schema("aten::t", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::view_result(op_call, 0, self, "aten::t");
 }
 
 void t_(MutableTensor self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::t_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 Tensor t_copy(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::t_copy", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor take(TensorArg self, TensorArg index) {
   static const abi::Schema& op_schema = abi::find_schema("aten::take", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(index).run();
   return op::tensor_result(op_call, 0, {self, index});
 }
 
 Tensor take_along_dim(TensorArg self, TensorArg indices, std::optional<std::int64_t> dim) {
   static const abi::Schema& op_schema = abi::find_schema("aten::take_along_dim", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(indices).arg(dim).run();
   return op::tensor_result(op_call, 0, {self, indices});
 }
@@ -823,70 +828,70 @@ Tensor take_along_dim(TensorArg self, TensorArg indices, std::optional<std::int6
 void take_along_dim_out(TensorArg self, TensorArg indices, std::optional<std::int64_t> dim,
                         MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::take_along_dim", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(indices).arg(dim).arg(out).run();
 }
 
 void take_out(TensorArg self, TensorArg index, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::take", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(index).arg(out).run();
 }
 
 Tensor tan(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::tan", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void tan_(MutableTensor self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::tan_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 void tan_out(TensorArg self, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::tan", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor tanh(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::tanh", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void tanh_(MutableTensor self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::tanh_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 Tensor tanh_backward(TensorArg grad_output, TensorArg output) {
   static const abi::Schema& op_schema = abi::find_schema("aten::tanh_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(grad_output).arg(output).run();
-  return op::tensor_result(op_call, 0, {grad_output, output});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void tanh_backward_grad_input(TensorArg grad_output, TensorArg output, MutableTensor grad_input) {
   static const abi::Schema& op_schema = abi::find_schema("aten::tanh_backward", "grad_input");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(grad_output).arg(output).arg(grad_input).run();
 }
 
 void tanh_out(TensorArg self, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::tanh", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 std::vector<TensorView> tensor_split_indices(TensorArg self, IntList indices, std::int64_t dim) {
   static const abi::Schema& op_schema = abi::find_schema("aten::tensor_split", "indices");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(indices).arg(dim).run();
   return op::views_result(op_call, 0, self, "aten::tensor_split.indices");
 }
@@ -894,7 +899,7 @@ std::vector<TensorView> tensor_split_indices(TensorArg self, IntList indices, st
 std::vector<TensorView> tensor_split_sections(TensorArg self, std::int64_t sections,
                                               std::int64_t dim) {
   static const abi::Schema& op_schema = abi::find_schema("aten::tensor_split", "sections");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(sections).arg(dim).run();
   return op::views_result(op_call, 0, self, "aten::tensor_split.sections");
 }
@@ -903,14 +908,14 @@ std::vector<TensorView> tensor_split_tensor_indices_or_sections(
     TensorArg self, TensorArg tensor_indices_or_sections, std::int64_t dim) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::tensor_split", "tensor_indices_or_sections");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(tensor_indices_or_sections).arg(dim).run();
   return op::views_result(op_call, 0, self, "aten::tensor_split.tensor_indices_or_sections");
 }
 
 Tensor tensordot(TensorArg self, TensorArg other, IntList dims_self, IntList dims_other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::tensordot", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(other).arg(dims_self).arg(dims_other).run();
   return op::tensor_result(op_call, 0, {self, other});
 }
@@ -918,14 +923,14 @@ Tensor tensordot(TensorArg self, TensorArg other, IntList dims_self, IntList dim
 void tensordot_out(TensorArg self, TensorArg other, IntList dims_self, IntList dims_other,
                    MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::tensordot", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(other).arg(dims_self).arg(dims_other).arg(out).run();
 }
 
 Tensor thnn_conv2d(TensorArg self, TensorArg weight, IntList kernel_size,
                    std::optional<TensorArg> bias, IntList stride, IntList padding) {
   static const abi::Schema& op_schema = abi::find_schema("aten::thnn_conv2d", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(self)
       .arg(weight)
       .int_list(kernel_size, 2)
@@ -940,7 +945,7 @@ void thnn_conv2d_out(TensorArg self, TensorArg weight, IntList kernel_size,
                      std::optional<TensorArg> bias, IntList stride, IntList padding,
                      MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::thnn_conv2d", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<7> op_call(op_schema);
   op_call.arg(self)
       .arg(weight)
       .int_list(kernel_size, 2)
@@ -953,21 +958,21 @@ void thnn_conv2d_out(TensorArg self, TensorArg weight, IntList kernel_size,
 
 Tensor tile(TensorArg self, IntList dims) {
   static const abi::Schema& op_schema = abi::find_schema("aten::tile", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(dims).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor to_dense(TensorArg self, std::optional<DType> dtype, std::optional<bool> masked_grad) {
   static const abi::Schema& op_schema = abi::find_schema("aten::to_dense", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dtype).arg(masked_grad).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor to_dense_backward(TensorArg grad, TensorArg input, std::optional<bool> masked_grad) {
   static const abi::Schema& op_schema = abi::find_schema("aten::to_dense_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(grad).arg(input).arg(masked_grad).run();
   return op::tensor_result(op_call, 0, {grad, input});
 }
@@ -975,7 +980,7 @@ Tensor to_dense_backward(TensorArg grad, TensorArg input, std::optional<bool> ma
 TensorView to_device(TensorArg self, Device device, DType dtype, bool non_blocking, bool copy,
                      std::optional<MemoryFormat> memory_format) {
   static const abi::Schema& op_schema = abi::find_schema("aten::to", "device");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(self).arg(device).arg(dtype).arg(non_blocking).arg(copy).arg(memory_format).run();
   return op::view_result(op_call, 0, self, "aten::to.device");
 }
@@ -983,7 +988,7 @@ TensorView to_device(TensorArg self, Device device, DType dtype, bool non_blocki
 TensorView to_dtype(TensorArg self, DType dtype, bool non_blocking, bool copy,
                     std::optional<MemoryFormat> memory_format) {
   static const abi::Schema& op_schema = abi::find_schema("aten::to", "dtype");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(dtype).arg(non_blocking).arg(copy).arg(memory_format).run();
   return op::view_result(op_call, 0, self, "aten::to.dtype");
 }
@@ -993,7 +998,7 @@ TensorView to_dtype_layout(TensorArg self, std::optional<DType> dtype, std::opti
                            bool non_blocking, bool copy,
                            std::optional<MemoryFormat> memory_format) {
   static const abi::Schema& op_schema = abi::find_schema("aten::to", "dtype_layout");
-  op::Call op_call(op_schema);
+  op::FixedCall<8> op_call(op_schema);
   op_call.arg(self)
       .arg(dtype)
       .arg(layout)
@@ -1008,14 +1013,14 @@ TensorView to_dtype_layout(TensorArg self, std::optional<DType> dtype, std::opti
 
 Tensor to_mkldnn(TensorArg self, std::optional<DType> dtype) {
   static const abi::Schema& op_schema = abi::find_schema("aten::to_mkldnn", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(dtype).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor to_mkldnn_backward(TensorArg grad, TensorArg input) {
   static const abi::Schema& op_schema = abi::find_schema("aten::to_mkldnn_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(grad).arg(input).run();
   return op::tensor_result(op_call, 0, {grad, input});
 }
@@ -1023,14 +1028,14 @@ Tensor to_mkldnn_backward(TensorArg grad, TensorArg input) {
 TensorView to_other(TensorArg self, TensorArg other, bool non_blocking, bool copy,
                     std::optional<MemoryFormat> memory_format) {
   static const abi::Schema& op_schema = abi::find_schema("aten::to", "other");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(other).arg(non_blocking).arg(copy).arg(memory_format).run();
   return op::view_result(op_call, 0, self, "aten::to.other");
 }
 
 Tensor to_padded_tensor(TensorArg self, double padding, OptionalIntList output_size) {
   static const abi::Schema& op_schema = abi::find_schema("aten::to_padded_tensor", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(padding).arg(output_size).run();
   return op::tensor_result(op_call, 0, {self});
 }
@@ -1038,42 +1043,42 @@ Tensor to_padded_tensor(TensorArg self, double padding, OptionalIntList output_s
 Tensor to_sparse(TensorArg self, std::optional<Layout> layout, OptionalIntList blocksize,
                  std::optional<std::int64_t> dense_dim) {
   static const abi::Schema& op_schema = abi::find_schema("aten::to_sparse", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(layout).int_list(blocksize, 2).arg(dense_dim).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor to_sparse_bsc(TensorArg self, IntList blocksize, std::optional<std::int64_t> dense_dim) {
   static const abi::Schema& op_schema = abi::find_schema("aten::to_sparse_bsc", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).int_list(blocksize, 2).arg(dense_dim).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor to_sparse_bsr(TensorArg self, IntList blocksize, std::optional<std::int64_t> dense_dim) {
   static const abi::Schema& op_schema = abi::find_schema("aten::to_sparse_bsr", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).int_list(blocksize, 2).arg(dense_dim).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor to_sparse_csc(TensorArg self, std::optional<std::int64_t> dense_dim) {
   static const abi::Schema& op_schema = abi::find_schema("aten::to_sparse_csc", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(dense_dim).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor to_sparse_csr(TensorArg self, std::optional<std::int64_t> dense_dim) {
   static const abi::Schema& op_schema = abi::find_schema("aten::to_sparse_csr", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(dense_dim).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor to_sparse_sparse_dim(TensorArg self, std::int64_t sparse_dim) {
   static const abi::Schema& op_schema = abi::find_schema("aten::to_sparse", "sparse_dim");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(sparse_dim).run();
   return op::tensor_result(op_call, 0, {self});
 }
@@ -1081,69 +1086,71 @@ Tensor to_sparse_sparse_dim(TensorArg self, std::int64_t sparse_dim) {
 std::tuple<Tensor, Tensor> topk(TensorArg self, std::int64_t k, std::int64_t dim, bool largest,
                                 bool sorted) {
   static const abi::Schema& op_schema = abi::find_schema("aten::topk", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(k).arg(dim).arg(largest).arg(sorted).run();
-  return {op::tensor_result(op_call, 0, {self}), op::tensor_result(op_call, 1, {self})};
+  return {op::fresh_tensor_result(op_call, 0), op::fresh_tensor_result(op_call, 1)};
 }
 
 void topk_values(TensorArg self, std::int64_t k, std::int64_t dim, bool largest, bool sorted,
                  MutableTensor values, MutableTensor indices) {
   static const abi::Schema& op_schema = abi::find_schema("aten::topk", "values");
-  op::Call op_call(op_schema);
+  op::FixedCall<7> op_call(op_schema);
   op_call.arg(self).arg(k).arg(dim).arg(largest).arg(sorted).arg(values).arg(indices).run();
 }
 
 Tensor trace(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::trace", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor trace_backward(TensorArg grad, IntList sizes) {
   static const abi::Schema& op_schema = abi::find_schema("aten::trace_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(grad).arg(sizes).run();
   return op::tensor_result(op_call, 0, {grad});
 }
 
 void transpose_(MutableTensor self, std::int64_t dim0, std::int64_t dim1) {
   static const abi::Schema& op_schema = abi::find_schema("aten::transpose_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dim0).arg(dim1).run();
 }
 
 Tensor transpose_copy_int(TensorArg self, std::int64_t dim0, std::int64_t dim1) {
   static const abi::Schema& op_schema = abi::find_schema("aten::transpose_copy", "int");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dim0).arg(dim1).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 TensorView transpose_int(TensorArg self, std::int64_t dim0, std::int64_t dim1) {
+  if (abi::TensorHandle direct = op::direct_transpose(self, dim0, dim1))
+    return op::direct_view(std::move(direct), self, "aten::transpose.int");
   static const abi::Schema& op_schema = abi::find_schema("aten::transpose", "int");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dim0).arg(dim1).run();
   return op::view_result(op_call, 0, self, "aten::transpose.int");
 }
 
 Tensor trapezoid_x(TensorArg y, TensorArg x, std::int64_t dim) {
   static const abi::Schema& op_schema = abi::find_schema("aten::trapezoid", "x");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(y).arg(x).arg(dim).run();
   return op::tensor_result(op_call, 0, {y, x});
 }
 
 Tensor trapz_dx(TensorArg y, double dx, std::int64_t dim) {
   static const abi::Schema& op_schema = abi::find_schema("aten::trapz", "dx");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(y).arg(dx).arg(dim).run();
   return op::tensor_result(op_call, 0, {y});
 }
 
 Tensor trapz_x(TensorArg y, TensorArg x, std::int64_t dim) {
   static const abi::Schema& op_schema = abi::find_schema("aten::trapz", "x");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(y).arg(x).arg(dim).run();
   return op::tensor_result(op_call, 0, {y, x});
 }
@@ -1151,28 +1158,28 @@ Tensor trapz_x(TensorArg y, TensorArg x, std::int64_t dim) {
 std::tuple<Tensor, Tensor> triangular_solve(TensorArg self, TensorArg A, bool upper, bool transpose,
                                             bool unitriangular) {
   static const abi::Schema& op_schema = abi::find_schema("aten::triangular_solve", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(A).arg(upper).arg(transpose).arg(unitriangular).run();
-  return {op::tensor_result(op_call, 0, {self, A}), op::tensor_result(op_call, 1, {self, A})};
+  return {op::fresh_tensor_result(op_call, 0), op::fresh_tensor_result(op_call, 1)};
 }
 
 void triangular_solve_X(TensorArg self, TensorArg A, bool upper, bool transpose, bool unitriangular,
                         MutableTensor X, MutableTensor M) {
   static const abi::Schema& op_schema = abi::find_schema("aten::triangular_solve", "X");
-  op::Call op_call(op_schema);
+  op::FixedCall<7> op_call(op_schema);
   op_call.arg(self).arg(A).arg(upper).arg(transpose).arg(unitriangular).arg(X).arg(M).run();
 }
 
 Tensor tril(TensorArg self, std::int64_t diagonal) {
   static const abi::Schema& op_schema = abi::find_schema("aten::tril", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(diagonal).run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void tril_(MutableTensor self, std::int64_t diagonal) {
   static const abi::Schema& op_schema = abi::find_schema("aten::tril_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(diagonal).run();
 }
 
@@ -1180,21 +1187,21 @@ Tensor tril_indices(std::int64_t row, std::int64_t col, std::int64_t offset,
                     std::optional<DType> dtype, std::optional<Layout> layout,
                     std::optional<Device> device, std::optional<bool> pin_memory) {
   static const abi::Schema& op_schema = abi::find_schema("aten::tril_indices", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<7> op_call(op_schema);
   op_call.arg(row).arg(col).arg(offset).arg(dtype).arg(layout).arg(device).arg(pin_memory).run();
   return op::tensor_result(op_call, 0, {});
 }
 
 void tril_out(TensorArg self, std::int64_t diagonal, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::tril", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(diagonal).arg(out).run();
 }
 
 Tensor triplet_margin_loss(TensorArg anchor, TensorArg positive, TensorArg negative, double margin,
                            double p, double eps, bool swap, std::int64_t reduction) {
   static const abi::Schema& op_schema = abi::find_schema("aten::triplet_margin_loss", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<8> op_call(op_schema);
   op_call.arg(anchor)
       .arg(positive)
       .arg(negative)
@@ -1209,14 +1216,14 @@ Tensor triplet_margin_loss(TensorArg anchor, TensorArg positive, TensorArg negat
 
 Tensor triu(TensorArg self, std::int64_t diagonal) {
   static const abi::Schema& op_schema = abi::find_schema("aten::triu", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(diagonal).run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void triu_(MutableTensor self, std::int64_t diagonal) {
   static const abi::Schema& op_schema = abi::find_schema("aten::triu_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(diagonal).run();
 }
 
@@ -1224,65 +1231,65 @@ Tensor triu_indices(std::int64_t row, std::int64_t col, std::int64_t offset,
                     std::optional<DType> dtype, std::optional<Layout> layout,
                     std::optional<Device> device, std::optional<bool> pin_memory) {
   static const abi::Schema& op_schema = abi::find_schema("aten::triu_indices", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<7> op_call(op_schema);
   op_call.arg(row).arg(col).arg(offset).arg(dtype).arg(layout).arg(device).arg(pin_memory).run();
   return op::tensor_result(op_call, 0, {});
 }
 
 void triu_out(TensorArg self, std::int64_t diagonal, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::triu", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(diagonal).arg(out).run();
 }
 
 Tensor true_divide_Tensor(TensorArg self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::true_divide", "Tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::tensor_result(op_call, 0, {self, other});
 }
 
 void true_divide__Tensor(MutableTensor self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::true_divide_", "Tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
 }
 
 void true_divide_out(TensorArg self, TensorArg other, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::true_divide", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(out).run();
 }
 
 Tensor trunc(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::trunc", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void trunc_(MutableTensor self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::trunc_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 void trunc_out(TensorArg self, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::trunc", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor type_as(TensorArg self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::type_as", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::tensor_result(op_call, 0, {self, other});
 }
 
 std::vector<Tensor> unbind_copy_int(TensorArg self, std::int64_t dim) {
   static const abi::Schema& op_schema = abi::find_schema("aten::unbind_copy", "int");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(dim).run();
   return op::tensors_result(op_call, 0, {self});
 }
@@ -1290,34 +1297,34 @@ std::vector<Tensor> unbind_copy_int(TensorArg self, std::int64_t dim) {
 void unbind_copy_int_out(TensorArg self, std::int64_t dim, const MutableTensorList& out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::unbind_copy", "int_out");
   op::check_mutation(out, "aten::unbind_copy.int_out", {self});
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(out).run();
 }
 
 std::vector<TensorView> unbind_int(TensorArg self, std::int64_t dim) {
   static const abi::Schema& op_schema = abi::find_schema("aten::unbind", "int");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(dim).run();
   return op::views_result(op_call, 0, self, "aten::unbind.int");
 }
 
 std::vector<Tensor> unflatten_dense_tensors(TensorArg flat, const TensorList& tensors) {
   static const abi::Schema& op_schema = abi::find_schema("aten::unflatten_dense_tensors", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(flat).arg(tensors).run();
   return op::tensors_result(op_call, 0, {flat, tensors});
 }
 
 TensorView unflatten_int(TensorArg self, std::int64_t dim, IntList sizes) {
   static const abi::Schema& op_schema = abi::find_schema("aten::unflatten", "int");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(sizes).run();
   return op::view_result(op_call, 0, self, "aten::unflatten.int");
 }
 
 TensorView unfold(TensorArg self, std::int64_t dimension, std::int64_t size, std::int64_t step) {
   static const abi::Schema& op_schema = abi::find_schema("aten::unfold", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(dimension).arg(size).arg(step).run();
   return op::view_result(op_call, 0, self, "aten::unfold");
 }
@@ -1325,14 +1332,14 @@ TensorView unfold(TensorArg self, std::int64_t dimension, std::int64_t size, std
 Tensor unfold_backward(TensorArg grad_in, IntList input_sizes, std::int64_t dim, std::int64_t size,
                        std::int64_t step) {
   static const abi::Schema& op_schema = abi::find_schema("aten::unfold_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(grad_in).arg(input_sizes).arg(dim).arg(size).arg(step).run();
   return op::tensor_result(op_call, 0, {grad_in});
 }
 
 Tensor unfold_copy(TensorArg self, std::int64_t dimension, std::int64_t size, std::int64_t step) {
   static const abi::Schema& op_schema = abi::find_schema("aten::unfold_copy", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(dimension).arg(size).arg(step).run();
   return op::tensor_result(op_call, 0, {self});
 }
@@ -1340,7 +1347,7 @@ Tensor unfold_copy(TensorArg self, std::int64_t dimension, std::int64_t size, st
 void uniform_(MutableTensor self, double from, double to,
               std::optional<abi::RawGenerator> generator) {
   static const abi::Schema& op_schema = abi::find_schema("aten::uniform_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(from).arg(to).arg(generator).run();
 }
 
@@ -1348,7 +1355,7 @@ std::tuple<Tensor, Tensor, Tensor> unique_consecutive(TensorArg self, bool retur
                                                       bool return_counts,
                                                       std::optional<std::int64_t> dim) {
   static const abi::Schema& op_schema = abi::find_schema("aten::unique_consecutive", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(return_inverse).arg(return_counts).arg(dim).run();
   return {op::tensor_result(op_call, 0, {self}), op::tensor_result(op_call, 1, {self}),
           op::tensor_result(op_call, 2, {self})};
@@ -1357,7 +1364,7 @@ std::tuple<Tensor, Tensor, Tensor> unique_consecutive(TensorArg self, bool retur
 std::tuple<Tensor, Tensor, Tensor> unique_dim(TensorArg self, std::int64_t dim, bool sorted,
                                               bool return_inverse, bool return_counts) {
   static const abi::Schema& op_schema = abi::find_schema("aten::unique_dim", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(sorted).arg(return_inverse).arg(return_counts).run();
   return {op::tensor_result(op_call, 0, {self}), op::tensor_result(op_call, 1, {self}),
           op::tensor_result(op_call, 2, {self})};
@@ -1366,7 +1373,7 @@ std::tuple<Tensor, Tensor, Tensor> unique_dim(TensorArg self, std::int64_t dim, 
 std::tuple<Tensor, Tensor, Tensor> unique_dim_consecutive(TensorArg self, std::int64_t dim,
                                                           bool return_inverse, bool return_counts) {
   static const abi::Schema& op_schema = abi::find_schema("aten::unique_dim_consecutive", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(return_inverse).arg(return_counts).run();
   return {op::tensor_result(op_call, 0, {self}), op::tensor_result(op_call, 1, {self}),
           op::tensor_result(op_call, 2, {self})};
@@ -1374,41 +1381,43 @@ std::tuple<Tensor, Tensor, Tensor> unique_dim_consecutive(TensorArg self, std::i
 
 std::vector<Tensor> unsafe_chunk(TensorArg self, std::int64_t chunks, std::int64_t dim) {
   static const abi::Schema& op_schema = abi::find_schema("aten::unsafe_chunk", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(chunks).arg(dim).run();
   return op::tensors_result(op_call, 0, {self});
 }
 
 std::vector<Tensor> unsafe_split_Tensor(TensorArg self, std::int64_t split_size, std::int64_t dim) {
   static const abi::Schema& op_schema = abi::find_schema("aten::unsafe_split", "Tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(split_size).arg(dim).run();
   return op::tensors_result(op_call, 0, {self});
 }
 
 std::vector<Tensor> unsafe_split_with_sizes(TensorArg self, IntList split_sizes, std::int64_t dim) {
   static const abi::Schema& op_schema = abi::find_schema("aten::unsafe_split_with_sizes", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(split_sizes).arg(dim).run();
   return op::tensors_result(op_call, 0, {self});
 }
 
 TensorView unsqueeze(TensorArg self, std::int64_t dim) {
+  if (abi::TensorHandle direct = op::direct_unsqueeze(self, dim))
+    return op::direct_view(std::move(direct), self, "aten::unsqueeze");
   static const abi::Schema& op_schema = abi::find_schema("aten::unsqueeze", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(dim).run();
   return op::view_result(op_call, 0, self, "aten::unsqueeze");
 }
 
 void unsqueeze_(MutableTensor self, std::int64_t dim) {
   static const abi::Schema& op_schema = abi::find_schema("aten::unsqueeze_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(dim).run();
 }
 
 Tensor unsqueeze_copy(TensorArg self, std::int64_t dim) {
   static const abi::Schema& op_schema = abi::find_schema("aten::unsqueeze_copy", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(dim).run();
   return op::tensor_result(op_call, 0, {self});
 }
@@ -1416,16 +1425,16 @@ Tensor unsqueeze_copy(TensorArg self, std::int64_t dim) {
 Tensor upsample_bicubic2d(TensorArg self, IntList output_size, bool align_corners,
                           std::optional<double> scales_h, std::optional<double> scales_w) {
   static const abi::Schema& op_schema = abi::find_schema("aten::upsample_bicubic2d", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).int_list(output_size, 2).arg(align_corners).arg(scales_h).arg(scales_w).run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 Tensor upsample_bicubic2d_backward(TensorArg grad_output, IntList output_size, IntList input_size,
                                    bool align_corners, std::optional<double> scales_h,
                                    std::optional<double> scales_w) {
   static const abi::Schema& op_schema = abi::find_schema("aten::upsample_bicubic2d_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(grad_output)
       .int_list(output_size, 2)
       .int_list(input_size, 4)
@@ -1433,7 +1442,7 @@ Tensor upsample_bicubic2d_backward(TensorArg grad_output, IntList output_size, I
       .arg(scales_h)
       .arg(scales_w)
       .run();
-  return op::tensor_result(op_call, 0, {grad_output});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void upsample_bicubic2d_backward_grad_input(TensorArg grad_output, IntList output_size,
@@ -1443,7 +1452,7 @@ void upsample_bicubic2d_backward_grad_input(TensorArg grad_output, IntList outpu
                                             MutableTensor grad_input) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::upsample_bicubic2d_backward", "grad_input");
-  op::Call op_call(op_schema);
+  op::FixedCall<7> op_call(op_schema);
   op_call.arg(grad_output)
       .int_list(output_size, 2)
       .int_list(input_size, 4)
@@ -1458,7 +1467,7 @@ void upsample_bicubic2d_out(TensorArg self, IntList output_size, bool align_corn
                             std::optional<double> scales_h, std::optional<double> scales_w,
                             MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::upsample_bicubic2d", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(self)
       .int_list(output_size, 2)
       .arg(align_corners)
@@ -1471,7 +1480,7 @@ void upsample_bicubic2d_out(TensorArg self, IntList output_size, bool align_corn
 Tensor upsample_bicubic2d_vec(TensorArg input, OptionalIntList output_size, bool align_corners,
                               OptionalArrayRef<double> scale_factors) {
   static const abi::Schema& op_schema = abi::find_schema("aten::upsample_bicubic2d", "vec");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(input).arg(output_size).arg(align_corners).arg(scale_factors).run();
   return op::tensor_result(op_call, 0, {input});
 }
@@ -1479,16 +1488,16 @@ Tensor upsample_bicubic2d_vec(TensorArg input, OptionalIntList output_size, bool
 Tensor upsample_bilinear2d(TensorArg self, IntList output_size, bool align_corners,
                            std::optional<double> scales_h, std::optional<double> scales_w) {
   static const abi::Schema& op_schema = abi::find_schema("aten::upsample_bilinear2d", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).int_list(output_size, 2).arg(align_corners).arg(scales_h).arg(scales_w).run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 Tensor upsample_bilinear2d_backward(TensorArg grad_output, IntList output_size, IntList input_size,
                                     bool align_corners, std::optional<double> scales_h,
                                     std::optional<double> scales_w) {
   static const abi::Schema& op_schema = abi::find_schema("aten::upsample_bilinear2d_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(grad_output)
       .int_list(output_size, 2)
       .int_list(input_size, 4)
@@ -1496,7 +1505,7 @@ Tensor upsample_bilinear2d_backward(TensorArg grad_output, IntList output_size, 
       .arg(scales_h)
       .arg(scales_w)
       .run();
-  return op::tensor_result(op_call, 0, {grad_output});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void upsample_bilinear2d_backward_grad_input(TensorArg grad_output, IntList output_size,
@@ -1506,7 +1515,7 @@ void upsample_bilinear2d_backward_grad_input(TensorArg grad_output, IntList outp
                                              MutableTensor grad_input) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::upsample_bilinear2d_backward", "grad_input");
-  op::Call op_call(op_schema);
+  op::FixedCall<7> op_call(op_schema);
   op_call.arg(grad_output)
       .int_list(output_size, 2)
       .int_list(input_size, 4)
@@ -1521,7 +1530,7 @@ void upsample_bilinear2d_out(TensorArg self, IntList output_size, bool align_cor
                              std::optional<double> scales_h, std::optional<double> scales_w,
                              MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::upsample_bilinear2d", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(self)
       .int_list(output_size, 2)
       .arg(align_corners)
@@ -1534,7 +1543,7 @@ void upsample_bilinear2d_out(TensorArg self, IntList output_size, bool align_cor
 Tensor upsample_bilinear2d_vec(TensorArg input, OptionalIntList output_size, bool align_corners,
                                OptionalArrayRef<double> scale_factors) {
   static const abi::Schema& op_schema = abi::find_schema("aten::upsample_bilinear2d", "vec");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(input).arg(output_size).arg(align_corners).arg(scale_factors).run();
   return op::tensor_result(op_call, 0, {input});
 }
@@ -1542,22 +1551,22 @@ Tensor upsample_bilinear2d_vec(TensorArg input, OptionalIntList output_size, boo
 Tensor upsample_linear1d(TensorArg self, IntList output_size, bool align_corners,
                          std::optional<double> scales) {
   static const abi::Schema& op_schema = abi::find_schema("aten::upsample_linear1d", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(output_size).arg(align_corners).arg(scales).run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 Tensor upsample_linear1d_backward(TensorArg grad_output, IntList output_size, IntList input_size,
                                   bool align_corners, std::optional<double> scales) {
   static const abi::Schema& op_schema = abi::find_schema("aten::upsample_linear1d_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(grad_output)
       .arg(output_size)
       .int_list(input_size, 3)
       .arg(align_corners)
       .arg(scales)
       .run();
-  return op::tensor_result(op_call, 0, {grad_output});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void upsample_linear1d_backward_grad_input(TensorArg grad_output, IntList output_size,
@@ -1565,7 +1574,7 @@ void upsample_linear1d_backward_grad_input(TensorArg grad_output, IntList output
                                            std::optional<double> scales, MutableTensor grad_input) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::upsample_linear1d_backward", "grad_input");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(grad_output)
       .arg(output_size)
       .int_list(input_size, 3)
@@ -1578,31 +1587,31 @@ void upsample_linear1d_backward_grad_input(TensorArg grad_output, IntList output
 void upsample_linear1d_out(TensorArg self, IntList output_size, bool align_corners,
                            std::optional<double> scales, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::upsample_linear1d", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(output_size).arg(align_corners).arg(scales).arg(out).run();
 }
 
 Tensor upsample_linear1d_vec(TensorArg input, OptionalIntList output_size, bool align_corners,
                              OptionalArrayRef<double> scale_factors) {
   static const abi::Schema& op_schema = abi::find_schema("aten::upsample_linear1d", "vec");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(input).arg(output_size).arg(align_corners).arg(scale_factors).run();
   return op::tensor_result(op_call, 0, {input});
 }
 
 Tensor upsample_nearest1d(TensorArg self, IntList output_size, std::optional<double> scales) {
   static const abi::Schema& op_schema = abi::find_schema("aten::upsample_nearest1d", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(output_size).arg(scales).run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 Tensor upsample_nearest1d_backward(TensorArg grad_output, IntList output_size, IntList input_size,
                                    std::optional<double> scales) {
   static const abi::Schema& op_schema = abi::find_schema("aten::upsample_nearest1d_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(grad_output).arg(output_size).int_list(input_size, 3).arg(scales).run();
-  return op::tensor_result(op_call, 0, {grad_output});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void upsample_nearest1d_backward_grad_input(TensorArg grad_output, IntList output_size,
@@ -1610,7 +1619,7 @@ void upsample_nearest1d_backward_grad_input(TensorArg grad_output, IntList outpu
                                             MutableTensor grad_input) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::upsample_nearest1d_backward", "grad_input");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(grad_output)
       .arg(output_size)
       .int_list(input_size, 3)
@@ -1622,14 +1631,14 @@ void upsample_nearest1d_backward_grad_input(TensorArg grad_output, IntList outpu
 void upsample_nearest1d_out(TensorArg self, IntList output_size, std::optional<double> scales,
                             MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::upsample_nearest1d", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(output_size).arg(scales).arg(out).run();
 }
 
 Tensor upsample_nearest1d_vec(TensorArg input, OptionalIntList output_size,
                               OptionalArrayRef<double> scale_factors) {
   static const abi::Schema& op_schema = abi::find_schema("aten::upsample_nearest1d", "vec");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(input).arg(output_size).arg(scale_factors).run();
   return op::tensor_result(op_call, 0, {input});
 }
@@ -1637,22 +1646,22 @@ Tensor upsample_nearest1d_vec(TensorArg input, OptionalIntList output_size,
 Tensor upsample_nearest2d(TensorArg self, IntList output_size, std::optional<double> scales_h,
                           std::optional<double> scales_w) {
   static const abi::Schema& op_schema = abi::find_schema("aten::upsample_nearest2d", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).int_list(output_size, 2).arg(scales_h).arg(scales_w).run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 Tensor upsample_nearest2d_backward(TensorArg grad_output, IntList output_size, IntList input_size,
                                    std::optional<double> scales_h, std::optional<double> scales_w) {
   static const abi::Schema& op_schema = abi::find_schema("aten::upsample_nearest2d_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(grad_output)
       .int_list(output_size, 2)
       .int_list(input_size, 4)
       .arg(scales_h)
       .arg(scales_w)
       .run();
-  return op::tensor_result(op_call, 0, {grad_output});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void upsample_nearest2d_backward_grad_input(TensorArg grad_output, IntList output_size,
@@ -1661,7 +1670,7 @@ void upsample_nearest2d_backward_grad_input(TensorArg grad_output, IntList outpu
                                             MutableTensor grad_input) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::upsample_nearest2d_backward", "grad_input");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(grad_output)
       .int_list(output_size, 2)
       .int_list(input_size, 4)
@@ -1674,14 +1683,14 @@ void upsample_nearest2d_backward_grad_input(TensorArg grad_output, IntList outpu
 void upsample_nearest2d_out(TensorArg self, IntList output_size, std::optional<double> scales_h,
                             std::optional<double> scales_w, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::upsample_nearest2d", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).int_list(output_size, 2).arg(scales_h).arg(scales_w).arg(out).run();
 }
 
 Tensor upsample_nearest2d_vec(TensorArg input, OptionalIntList output_size,
                               OptionalArrayRef<double> scale_factors) {
   static const abi::Schema& op_schema = abi::find_schema("aten::upsample_nearest2d", "vec");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(input).arg(output_size).arg(scale_factors).run();
   return op::tensor_result(op_call, 0, {input});
 }
@@ -1689,16 +1698,16 @@ Tensor upsample_nearest2d_vec(TensorArg input, OptionalIntList output_size,
 Tensor upsample_nearest3d(TensorArg self, IntList output_size, std::optional<double> scales_d,
                           std::optional<double> scales_h, std::optional<double> scales_w) {
   static const abi::Schema& op_schema = abi::find_schema("aten::upsample_nearest3d", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).int_list(output_size, 3).arg(scales_d).arg(scales_h).arg(scales_w).run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 Tensor upsample_nearest3d_backward(TensorArg grad_output, IntList output_size, IntList input_size,
                                    std::optional<double> scales_d, std::optional<double> scales_h,
                                    std::optional<double> scales_w) {
   static const abi::Schema& op_schema = abi::find_schema("aten::upsample_nearest3d_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(grad_output)
       .int_list(output_size, 3)
       .int_list(input_size, 5)
@@ -1706,7 +1715,7 @@ Tensor upsample_nearest3d_backward(TensorArg grad_output, IntList output_size, I
       .arg(scales_h)
       .arg(scales_w)
       .run();
-  return op::tensor_result(op_call, 0, {grad_output});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void upsample_nearest3d_backward_grad_input(TensorArg grad_output, IntList output_size,
@@ -1716,7 +1725,7 @@ void upsample_nearest3d_backward_grad_input(TensorArg grad_output, IntList outpu
                                             MutableTensor grad_input) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::upsample_nearest3d_backward", "grad_input");
-  op::Call op_call(op_schema);
+  op::FixedCall<7> op_call(op_schema);
   op_call.arg(grad_output)
       .int_list(output_size, 3)
       .int_list(input_size, 5)
@@ -1731,7 +1740,7 @@ void upsample_nearest3d_out(TensorArg self, IntList output_size, std::optional<d
                             std::optional<double> scales_h, std::optional<double> scales_w,
                             MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::upsample_nearest3d", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(self)
       .int_list(output_size, 3)
       .arg(scales_d)
@@ -1744,7 +1753,7 @@ void upsample_nearest3d_out(TensorArg self, IntList output_size, std::optional<d
 Tensor upsample_nearest3d_vec(TensorArg input, OptionalIntList output_size,
                               OptionalArrayRef<double> scale_factors) {
   static const abi::Schema& op_schema = abi::find_schema("aten::upsample_nearest3d", "vec");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(input).arg(output_size).arg(scale_factors).run();
   return op::tensor_result(op_call, 0, {input});
 }
@@ -1753,7 +1762,7 @@ Tensor upsample_trilinear3d(TensorArg self, IntList output_size, bool align_corn
                             std::optional<double> scales_d, std::optional<double> scales_h,
                             std::optional<double> scales_w) {
   static const abi::Schema& op_schema = abi::find_schema("aten::upsample_trilinear3d", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(self)
       .int_list(output_size, 3)
       .arg(align_corners)
@@ -1761,7 +1770,7 @@ Tensor upsample_trilinear3d(TensorArg self, IntList output_size, bool align_corn
       .arg(scales_h)
       .arg(scales_w)
       .run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 Tensor upsample_trilinear3d_backward(TensorArg grad_output, IntList output_size, IntList input_size,
@@ -1769,7 +1778,7 @@ Tensor upsample_trilinear3d_backward(TensorArg grad_output, IntList output_size,
                                      std::optional<double> scales_h,
                                      std::optional<double> scales_w) {
   static const abi::Schema& op_schema = abi::find_schema("aten::upsample_trilinear3d_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<7> op_call(op_schema);
   op_call.arg(grad_output)
       .int_list(output_size, 3)
       .int_list(input_size, 5)
@@ -1778,7 +1787,7 @@ Tensor upsample_trilinear3d_backward(TensorArg grad_output, IntList output_size,
       .arg(scales_h)
       .arg(scales_w)
       .run();
-  return op::tensor_result(op_call, 0, {grad_output});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void upsample_trilinear3d_backward_grad_input(TensorArg grad_output, IntList output_size,
@@ -1789,7 +1798,7 @@ void upsample_trilinear3d_backward_grad_input(TensorArg grad_output, IntList out
                                               MutableTensor grad_input) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::upsample_trilinear3d_backward", "grad_input");
-  op::Call op_call(op_schema);
+  op::FixedCall<8> op_call(op_schema);
   op_call.arg(grad_output)
       .int_list(output_size, 3)
       .int_list(input_size, 5)
@@ -1805,7 +1814,7 @@ void upsample_trilinear3d_out(TensorArg self, IntList output_size, bool align_co
                               std::optional<double> scales_d, std::optional<double> scales_h,
                               std::optional<double> scales_w, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::upsample_trilinear3d", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<7> op_call(op_schema);
   op_call.arg(self)
       .int_list(output_size, 3)
       .arg(align_corners)
@@ -1819,7 +1828,7 @@ void upsample_trilinear3d_out(TensorArg self, IntList output_size, bool align_co
 Tensor upsample_trilinear3d_vec(TensorArg input, OptionalIntList output_size, bool align_corners,
                                 OptionalArrayRef<double> scale_factors) {
   static const abi::Schema& op_schema = abi::find_schema("aten::upsample_trilinear3d", "vec");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(input).arg(output_size).arg(align_corners).arg(scale_factors).run();
   return op::tensor_result(op_call, 0, {input});
 }
@@ -1828,69 +1837,69 @@ Tensor value_selecting_reduction_backward(TensorArg grad, std::int64_t dim, Tens
                                           IntList sizes, bool keepdim) {
   static const abi::Schema& op_schema =
       abi::find_schema("aten::value_selecting_reduction_backward", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(grad).arg(dim).arg(indices).arg(sizes).arg(keepdim).run();
   return op::tensor_result(op_call, 0, {grad, indices});
 }
 
 TensorView values(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::values", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::view_result(op_call, 0, self, "aten::values");
 }
 
 Tensor values_copy(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::values_copy", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor vander(TensorArg x, std::optional<std::int64_t> N, bool increasing) {
   static const abi::Schema& op_schema = abi::find_schema("aten::vander", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(x).arg(N).arg(increasing).run();
   return op::tensor_result(op_call, 0, {x});
 }
 
 Tensor var(TensorArg self, bool unbiased) {
   static const abi::Schema& op_schema = abi::find_schema("aten::var", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(unbiased).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor var_correction(TensorArg self, OptionalIntList dim, bool keepdim) {
   static const abi::Schema& op_schema = abi::find_schema("aten::var", "correction");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(dim).none().arg(keepdim).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void var_correction_out(TensorArg self, OptionalIntList dim, bool keepdim, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::var", "correction_out");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(dim).none().arg(keepdim).arg(out).run();
 }
 
 Tensor var_dim(TensorArg self, OptionalIntList dim, bool unbiased, bool keepdim) {
   static const abi::Schema& op_schema = abi::find_schema("aten::var", "dim");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(unbiased).arg(keepdim).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 std::tuple<Tensor, Tensor> var_mean(TensorArg self, bool unbiased) {
   static const abi::Schema& op_schema = abi::find_schema("aten::var_mean", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(unbiased).run();
   return {op::tensor_result(op_call, 0, {self}), op::tensor_result(op_call, 1, {self})};
 }
 
 std::tuple<Tensor, Tensor> var_mean_correction(TensorArg self, OptionalIntList dim, bool keepdim) {
   static const abi::Schema& op_schema = abi::find_schema("aten::var_mean", "correction");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(dim).none().arg(keepdim).run();
   return {op::tensor_result(op_call, 0, {self}), op::tensor_result(op_call, 1, {self})};
 }
@@ -1898,169 +1907,169 @@ std::tuple<Tensor, Tensor> var_mean_correction(TensorArg self, OptionalIntList d
 std::tuple<Tensor, Tensor> var_mean_dim(TensorArg self, OptionalIntList dim, bool unbiased,
                                         bool keepdim) {
   static const abi::Schema& op_schema = abi::find_schema("aten::var_mean", "dim");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(unbiased).arg(keepdim).run();
   return {op::tensor_result(op_call, 0, {self}), op::tensor_result(op_call, 1, {self})};
 }
 
 void var_out(TensorArg self, OptionalIntList dim, bool unbiased, bool keepdim, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::var", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(unbiased).arg(keepdim).arg(out).run();
 }
 
 Tensor vdot(TensorArg self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::vdot", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::tensor_result(op_call, 0, {self, other});
 }
 
 void vdot_out(TensorArg self, TensorArg other, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::vdot", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(out).run();
 }
 
 TensorView view(TensorArg self, IntList size) {
   static const abi::Schema& op_schema = abi::find_schema("aten::view", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(size).run();
   return op::view_result(op_call, 0, self, "aten::view");
 }
 
 TensorView view_as(TensorArg self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::view_as", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::view_result(op_call, 0, self, "aten::view_as");
 }
 
 TensorView view_as_complex(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::view_as_complex", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::view_result(op_call, 0, self, "aten::view_as_complex");
 }
 
 Tensor view_as_complex_copy(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::view_as_complex_copy", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 TensorView view_as_real(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::view_as_real", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::view_result(op_call, 0, self, "aten::view_as_real");
 }
 
 Tensor view_as_real_copy(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::view_as_real_copy", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor view_copy(TensorArg self, IntList size) {
   static const abi::Schema& op_schema = abi::find_schema("aten::view_copy", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(size).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor view_copy_dtype(TensorArg self, DType dtype) {
   static const abi::Schema& op_schema = abi::find_schema("aten::view_copy", "dtype");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(dtype).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 TensorView view_dtype(TensorArg self, DType dtype) {
   static const abi::Schema& op_schema = abi::find_schema("aten::view", "dtype");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(dtype).run();
   return op::view_result(op_call, 0, self, "aten::view.dtype");
 }
 
 std::vector<TensorView> vsplit_array(TensorArg self, IntList indices) {
   static const abi::Schema& op_schema = abi::find_schema("aten::vsplit", "array");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(indices).run();
   return op::views_result(op_call, 0, self, "aten::vsplit.array");
 }
 
 std::vector<TensorView> vsplit_int(TensorArg self, std::int64_t sections) {
   static const abi::Schema& op_schema = abi::find_schema("aten::vsplit", "int");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(sections).run();
   return op::views_result(op_call, 0, self, "aten::vsplit.int");
 }
 
 Tensor vstack(const TensorList& tensors) {
   static const abi::Schema& op_schema = abi::find_schema("aten::vstack", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(tensors).run();
   return op::tensor_result(op_call, 0, {tensors});
 }
 
 void vstack_out(const TensorList& tensors, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::vstack", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(tensors).arg(out).run();
 }
 
 std::vector<Tensor> where(TensorArg condition) {
   static const abi::Schema& op_schema = abi::find_schema("aten::where", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(condition).run();
   return op::tensors_result(op_call, 0, {condition});
 }
 
 Tensor where_self(TensorArg condition, TensorArg self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::where", "self");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(condition).arg(self).arg(other).run();
   return op::tensor_result(op_call, 0, {condition, self, other});
 }
 
 void where_self_out(TensorArg condition, TensorArg self, TensorArg other, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::where", "self_out");
-  op::Call op_call(op_schema);
+  op::FixedCall<4> op_call(op_schema);
   op_call.arg(condition).arg(self).arg(other).arg(out).run();
 }
 
 void xlogy_OutTensor(TensorArg self, TensorArg other, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::xlogy", "OutTensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(out).run();
 }
 
 Tensor xlogy_Tensor(TensorArg self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::xlogy", "Tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
-  return op::tensor_result(op_call, 0, {self, other});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void xlogy__Tensor(MutableTensor self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::xlogy_", "Tensor");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
 }
 
 void zero_(MutableTensor self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::zero_", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 Tensor zeros(IntList size, std::optional<DType> dtype, std::optional<Layout> layout,
              std::optional<Device> device, std::optional<bool> pin_memory) {
   static const abi::Schema& op_schema = abi::find_schema("aten::zeros", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<5> op_call(op_schema);
   op_call.arg(size).arg(dtype).arg(layout).arg(device).arg(pin_memory).run();
   return op::tensor_result(op_call, 0, {});
 }
@@ -2069,14 +2078,14 @@ Tensor zeros_like(TensorArg self, std::optional<DType> dtype, std::optional<Layo
                   std::optional<Device> device, std::optional<bool> pin_memory,
                   std::optional<MemoryFormat> memory_format) {
   static const abi::Schema& op_schema = abi::find_schema("aten::zeros_like", "");
-  op::Call op_call(op_schema);
+  op::FixedCall<6> op_call(op_schema);
   op_call.arg(self).arg(dtype).arg(layout).arg(device).arg(pin_memory).arg(memory_format).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void zeros_out(IntList size, MutableTensor out) {
   static const abi::Schema& op_schema = abi::find_schema("aten::zeros", "out");
-  op::Call op_call(op_schema);
+  op::FixedCall<2> op_call(op_schema);
   op_call.arg(size).arg(out).run();
 }
 

@@ -1,0 +1,88 @@
+// Routes around libtorch's dispatcher, for the ops where the stable C ABI
+// offers a cheaper entry point than torch_call_dispatcher:
+//
+//   * backend kernels: libtorch's `aoti_torch_cpu_<op>` shims call the CPU
+//     kernel directly (PyTorch's `at::cpu::<op>`), for CPU tensors only;
+//   * views: flash_powder computes a view's sizes, strides and offset itself
+//     and makes the tensor with `aoti_torch__reinterpret_tensor`.
+//
+// Skipping the dispatcher gives up what it adds around a kernel: profiler
+// events, dispatch modes and autocast (autograd too, which an inference
+// library does not use). docs/architecture.md says which op takes which
+// route; `FP_FORCE_DISPATCHER=1` in the environment, or a
+// fp::abi::ForceDispatcher on the calling thread, sends every op through
+// the dispatcher instead.
+#pragma once
+
+#include <cstdint>
+#include <initializer_list>
+#include <span>
+#include <string_view>
+
+#include "flash_powder/abi/tensor_handle.h"
+
+namespace fp::abi {
+
+/// False while the dispatcher route is forced (FP_FORCE_DISPATCHER=1 when the
+/// process started, or a ForceDispatcher alive on this thread).
+bool direct_routes_enabled() noexcept;
+
+/// While alive, every op called on this thread goes through libtorch's
+/// dispatcher (e.g. to see them in a profiler). Nests.
+class ForceDispatcher {
+ public:
+  ForceDispatcher() noexcept;
+  ~ForceDispatcher();
+  ForceDispatcher(const ForceDispatcher&) = delete;
+  ForceDispatcher& operator=(const ForceDispatcher&) = delete;
+};
+
+/// Whether a view of `tensor` can be computed here: a defined, strided tensor
+/// of a dtype flash_powder knows (not sparse, not quantized), on any device.
+bool viewable(RawTensor tensor) noexcept;
+
+/// Whether every tensor is a defined, strided CPU tensor of a dtype
+/// flash_powder knows: what libtorch's CPU kernels are for. A CUDA or a meta
+/// tensor among them sends the op to the dispatcher.
+bool all_plain_cpu(std::initializer_list<RawTensor> tensors) noexcept;
+bool all_plain_cpu(std::span<const RawTensor> tensors) noexcept;
+
+/// A tensor sharing `source`'s storage with the given sizes and strides;
+/// `offset_increment` is ADDED to `source`'s storage offset
+/// (aoti_torch__reinterpret_tensor). The caller has checked the geometry.
+TensorHandle reinterpret(RawTensor source, std::span<const std::int64_t> sizes,
+                         std::span<const std::int64_t> strides, std::int64_t offset_increment);
+
+/// libtorch's CPU kernels (`at::cpu::<op>`) through their C shims. Only for
+/// tensors all_plain_cpu() accepts; `what` names the op in errors
+/// ("aten::mul.Tensor: <libtorch's message>").
+namespace cpu {
+TensorHandle mul_Tensor(RawTensor self, RawTensor other, std::string_view what);
+TensorHandle add_Tensor(RawTensor self, RawTensor other, double alpha, std::string_view what);
+TensorHandle abs(RawTensor self, std::string_view what);
+TensorHandle cat(std::span<const RawTensor> tensors, std::int64_t dim, std::string_view what);
+
+// Ops whose Scalar arguments the dispatcher route cannot carry; the CPU
+// shims take them as doubles (Python floats).
+TensorHandle add_Scalar(RawTensor self, double other, double alpha, std::string_view what);
+TensorHandle mul_Scalar(RawTensor self, double other, std::string_view what);
+TensorHandle pow_Tensor_Scalar(RawTensor self, double exponent, std::string_view what);
+TensorHandle pow_Scalar(double self, RawTensor exponent, std::string_view what);
+TensorHandle addmv(RawTensor self, RawTensor mat, RawTensor vec, double beta, double alpha,
+                   std::string_view what);
+TensorHandle addbmm(RawTensor self, RawTensor batch1, RawTensor batch2, double beta, double alpha,
+                    std::string_view what);
+TensorHandle addmm_activation(RawTensor self, RawTensor mat1, RawTensor mat2, double beta,
+                              double alpha, bool use_gelu, std::string_view what);
+TensorHandle histc(RawTensor self, std::int64_t bins, double min, double max,
+                   std::string_view what);
+void fill_(RawTensor self, double value, std::string_view what);
+void addmm_out(RawTensor out, RawTensor self, RawTensor mat1, RawTensor mat2, double beta,
+               double alpha, std::string_view what);
+void baddbmm_out(RawTensor out, RawTensor self, RawTensor batch1, RawTensor batch2, double beta,
+                 double alpha, std::string_view what);
+void scatter_value_out(RawTensor out, RawTensor self, std::int64_t dim, RawTensor index,
+                       double value, std::string_view what);
+}  // namespace cpu
+
+}  // namespace fp::abi

@@ -1,0 +1,42 @@
+// The routes of the generated fp::aten wrappers around libtorch's dispatcher
+// (abi/direct.h): views computed here and CPU kernels called directly.
+//
+// Each returns the result's handle, or an empty handle when the op must go
+// through the dispatcher: the route is switched off (fp::abi::ForceDispatcher),
+// a tensor is not one it handles (a CUDA, meta, sparse or quantized tensor),
+// or the arguments are invalid. Invalid arguments are left to the dispatcher
+// route so that the error is PyTorch's own, word for word.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+
+#include "flash_powder/abi/tensor_handle.h"
+#include "flash_powder/core/array_ref.h"
+#include "flash_powder/core/tensor_arg.h"
+
+namespace fp {
+class TensorList;
+}
+
+namespace fp::ops::detail {
+
+// --- views: PyTorch's geometry (aten/src/ATen/native/TensorShape.cpp) ---------------
+abi::TensorHandle direct_transpose(const TensorArg& self, std::int64_t dim0, std::int64_t dim1);
+abi::TensorHandle direct_t(const TensorArg& self);
+abi::TensorHandle direct_select(const TensorArg& self, std::int64_t dim, std::int64_t index);
+abi::TensorHandle direct_slice(const TensorArg& self, std::int64_t dim,
+                               std::optional<std::int64_t> start, std::optional<std::int64_t> end,
+                               std::int64_t step);
+abi::TensorHandle direct_narrow(const TensorArg& self, std::int64_t dim, std::int64_t start,
+                                std::int64_t length);
+abi::TensorHandle direct_unsqueeze(const TensorArg& self, std::int64_t dim);
+abi::TensorHandle direct_squeeze_dim(const TensorArg& self, std::int64_t dim);
+abi::TensorHandle direct_permute(const TensorArg& self, IntList dims);
+
+// --- CPU kernels (aoti_torch_cpu_<op>) -----------------------------------------------
+abi::TensorHandle cpu_mul_Tensor(const TensorArg& self, const TensorArg& other);
+abi::TensorHandle cpu_abs(const TensorArg& self);
+abi::TensorHandle cpu_cat(const TensorList& tensors, std::int64_t dim);
+
+}  // namespace fp::ops::detail
