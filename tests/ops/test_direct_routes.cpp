@@ -347,7 +347,7 @@ TEST(DirectRoutes, TensorsNotOnTheCpuTakeTheDispatcher) {
   expect_same_on_both_routes([&] { return fp::aten::select_int(meta, 1, 2); }, "meta select");
 }
 
-/// On a GPU machine (tests/gpu/direct_routes.sh): CUDA tensors go to the
+/// On a GPU machine (tests/gpu/run.sh): CUDA tensors go to the
 /// dispatcher, their views are computed here like any other.
 TEST(DirectRoutes, CudaTensorsTakeTheDispatcher) {
   if (!fp::cuda_is_available()) GTEST_SKIP() << "no CUDA device in this process";
