@@ -22,7 +22,8 @@ int main(int argc, char** argv) {
   const auto inputs = fp::safetensors::load(argv[2]);
   const fp::Tensor& input = inputs.at("input");
   benchmark::RegisterBenchmark("fp_aoti_forward", [&](benchmark::State& state) {
-    for (auto _ : state) benchmark::DoNotOptimize(model(input));
+    for (auto _ : state)
+      benchmark::DoNotOptimize(model(input));
   });
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

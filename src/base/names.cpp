@@ -3,9 +3,9 @@
 #include <ostream>
 #include <string>
 
-#include "flash_powder/base/error.h"
 #include "flash_powder/base/device.h"
 #include "flash_powder/base/dtype.h"
+#include "flash_powder/base/error.h"
 #include "flash_powder/base/layout.h"
 
 namespace fp {

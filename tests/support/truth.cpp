@@ -40,7 +40,8 @@ using truth_detail::Value;
 Value from_json(const nlohmann::json& json) {
   Value value;
   switch (json.type()) {
-    case nlohmann::json::value_t::null: break;
+    case nlohmann::json::value_t::null:
+      break;
     case nlohmann::json::value_t::boolean:
       value.kind = Value::Kind::Bool;
       value.boolean = json.get<bool>();
@@ -67,13 +68,15 @@ Value from_json(const nlohmann::json& json) {
       break;
     case nlohmann::json::value_t::array:
       value.kind = Value::Kind::List;
-      for (const auto& item : json) value.items.push_back(from_json(item));
+      for (const auto& item : json)
+        value.items.push_back(from_json(item));
       break;
     case nlohmann::json::value_t::object:
       // The tagged forms python_truth.py's to_json() writes.
       if (json.contains("complex")) {
         value.kind = Value::Kind::Complex;
-        for (const auto& part : json["complex"]) value.items.push_back(from_json(part));
+        for (const auto& part : json["complex"])
+          value.items.push_back(from_json(part));
       } else if (json.contains("dtype")) {
         value.kind = Value::Kind::DType;
         value.text = json["dtype"].get<std::string>();
@@ -84,22 +87,32 @@ Value from_json(const nlohmann::json& json) {
         throw std::runtime_error("truth cache: unknown tagged value " + json.dump());
       }
       break;
-    default: throw std::runtime_error("truth cache: unexpected value " + json.dump());
+    default:
+      throw std::runtime_error("truth cache: unexpected value " + json.dump());
   }
   return value;
 }
 
 std::string describe(const Value& value) {
   switch (value.kind) {
-    case Value::Kind::None: return "None";
-    case Value::Kind::Bool: return value.boolean ? "True" : "False";
-    case Value::Kind::Int: return std::to_string(value.integer);
-    case Value::Kind::UInt: return std::to_string(value.unsigned_integer);
-    case Value::Kind::Float: return std::to_string(value.number);
-    case Value::Kind::String: return "'" + value.text + "'";
-    case Value::Kind::DType: return "torch." + value.text;
-    case Value::Kind::Device: return "device('" + value.text + "')";
-    case Value::Kind::Complex: return "complex";
+    case Value::Kind::None:
+      return "None";
+    case Value::Kind::Bool:
+      return value.boolean ? "True" : "False";
+    case Value::Kind::Int:
+      return std::to_string(value.integer);
+    case Value::Kind::UInt:
+      return std::to_string(value.unsigned_integer);
+    case Value::Kind::Float:
+      return std::to_string(value.number);
+    case Value::Kind::String:
+      return "'" + value.text + "'";
+    case Value::Kind::DType:
+      return "torch." + value.text;
+    case Value::Kind::Device:
+      return "device('" + value.text + "')";
+    case Value::Kind::Complex:
+      return "complex";
     case Value::Kind::List: {
       std::string text = "[";
       for (std::size_t i = 0; i < value.items.size() && text.size() < 200; ++i)
@@ -163,7 +176,8 @@ std::string truth_cache_path() {
   const char* directory = std::getenv("FP_TRUTH_DIR");
   std::string path = directory != nullptr && *directory != '\0' ? directory : FP_TRUTH_DIR;
   path += "/truth-" + file_name_part(fp::torch_version().str());
-  for (const char* name : cpu_settings) path += "-" + file_name_part(setting(name));
+  for (const char* name : cpu_settings)
+    path += "-" + file_name_part(setting(name));
   return path + ".json";
 }
 

@@ -36,8 +36,7 @@ fp::Tensor user_code(const fp::Tensor& x, const fp::Tensor& w) {
   y = F::gelu(y, {.approximate = "tanh"});
   y = F::pad(y, {1, 1}, {.mode = "constant"});
   Block block;
-  block.load_state_dict(fp::safetensors::MappedFile::open("model.safetensors"),
-                        {.assign = true});
+  block.load_state_dict(fp::safetensors::MappedFile::open("model.safetensors"), {.assign = true});
   block.load_state_dict(block.state_dict(), {.strict = false});
   fp::image::write_png(fp::image::read_image("in.png", {.mode = fp::image::ImageReadMode::RGB}),
                        "out.png", {});

@@ -3,6 +3,7 @@
 // https://pytorch.org/docs/stable/nn.html
 #pragma once
 
+#include "flash_powder/core/state_dict.h"
 #include "flash_powder/nn/define.h"
 #include "flash_powder/nn/functional.h"
 #include "flash_powder/nn/init.h"
@@ -19,4 +20,3 @@
 #include "flash_powder/nn/layers/vision.h"
 #include "flash_powder/nn/module.h"
 #include "flash_powder/nn/options.h"
-#include "flash_powder/core/state_dict.h"

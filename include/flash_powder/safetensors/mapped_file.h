@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "flash_powder/base/device.h"
-#include "flash_powder/core/tensor.h"
 #include "flash_powder/core/state_dict.h"
+#include "flash_powder/core/tensor.h"
 #include "flash_powder/safetensors/format.h"
 
 namespace fp::safetensors {

@@ -11,8 +11,8 @@
 #include <utility>
 #include <vector>
 
-#include "flash_powder/core/tensor.h"
 #include "flash_powder/core/state_dict.h"
+#include "flash_powder/core/tensor.h"
 #include "flash_powder/safetensors/format.h"
 
 namespace fp::safetensors {

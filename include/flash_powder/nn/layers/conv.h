@@ -13,9 +13,9 @@
 #include <string>
 #include <vector>
 
-#include "flash_powder/core/array_ref.h"
 #include "flash_powder/base/device.h"
 #include "flash_powder/base/dtype.h"
+#include "flash_powder/core/array_ref.h"
 #include "flash_powder/nn/module.h"
 #include "flash_powder/nn/options.h"
 

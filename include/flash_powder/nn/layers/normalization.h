@@ -9,9 +9,9 @@
 #include <optional>
 #include <vector>
 
-#include "flash_powder/core/array_ref.h"
 #include "flash_powder/base/device.h"
 #include "flash_powder/base/dtype.h"
+#include "flash_powder/core/array_ref.h"
 #include "flash_powder/nn/module.h"
 
 namespace fp::nn {
