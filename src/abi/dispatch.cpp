@@ -28,6 +28,7 @@ using Kind = SchemaType::Kind;
 using boxing::box;
 using boxing::Boxed;
 using boxing::CallContext;
+using boxing::free_boxed;
 using boxing::unbox;
 
 // ---------------------------------------------------------------------------
