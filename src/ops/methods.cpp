@@ -272,8 +272,15 @@ Tensor TensorBase::masked_fill(TensorArg mask, Scalar value) const {
   return masked_fill(mask, ops::number(value, as_arg()));
 }
 Tensor TensorBase::clamp(std::optional<Scalar> min, std::optional<Scalar> max) const {
-  const auto low = optional_number(min, as_arg());
-  const auto high = optional_number(max, as_arg());
+  auto low = optional_number(min, as_arg());
+  auto high = optional_number(max, as_arg());
+  // clamp.Tensor wants its bounds on self's device: unlike binary ops, it
+  // refuses a CPU number beside a CUDA tensor.
+  const Device here = device();
+  if (!here.is_cpu()) {
+    if (low) low = low->to(here);
+    if (high) high = high->to(here);
+  }
   return clamp(optional_arg(low), optional_arg(high));
 }
 Tensor TensorBase::clamp(std::optional<TensorArg> min, std::optional<TensorArg> max) const {

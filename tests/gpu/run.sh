@@ -48,6 +48,7 @@ nvidia-smi -L || true
 timed "truth markers" "$python" "$repo/tools/python_truth.py" check "$repo/tests"
 timed "truth cache" "$python" "$repo/tools/python_truth.py" evaluate "$repo/tests" --cache-dir "$build/truth"
 timed "image corpus" "$python" "$repo/tests/image/make_corpus.py" "$build/image_corpus"
+timed "vision models" "$python" "$repo/tests/vision/make_models.py" "$build/vision_models"
 timed "aoti packages" timeout "${FP_GPU_AOTI_SECONDS:-300}" \
   "$python" "$repo/tests/aoti/make_packages.py" "$build/aoti"
 }

@@ -266,7 +266,8 @@ std::string error_of(Call&& call) {
 TEST(DefineErrors, ErrorsNameTheFailingModulesPlaceInTheModelCalled) {
   const Chain chain;
   const fp::Tensor x = fp::randn({2, 4});
-  const std::string linear_error = "aten::linear: mat1 and mat2 shapes cannot be multiplied";
+  const std::string linear_error =
+      "aten::linear: " + fp_test::torch_message("mat1 and mat2 shapes cannot be multiplied");
   EXPECT_TRUE(error_of([&] { chain(x); }).starts_with("layer.1.dense: " + linear_error))
       << error_of([&] { chain(x); });
   // Called on its own, the block is the model: the path starts there.

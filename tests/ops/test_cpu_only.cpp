@@ -114,12 +114,15 @@ TEST(CpuOnlyOps, BadInputGivesPyTorchsMessage) {
   */
   const Tensor m = matrix();
   EXPECT_FP_ERROR_EXACT(
-      "aten::add.Tensor: " + truth<std::string>("message(lambda: A.add.Tensor(m, m.t()))"),
+      fp_test::torch_error_exact("aten::add.Tensor",
+                                 truth<std::string>("message(lambda: A.add.Tensor(m, m.t()))")),
       (void)fp::aten::add_Tensor(m, Tensor(m.transpose(0, 1).to_owned())));
   EXPECT_FP_ERROR_EXACT(
-      "aten::addmv: " + truth<std::string>("message(lambda: A.addmv(m[:, 0], m, m[:, 0]))"),
+      fp_test::torch_error_exact(
+          "aten::addmv", truth<std::string>("message(lambda: A.addmv(m[:, 0], m, m[:, 0]))")),
       (void)fp::aten::addmv(fp::aten::select_int(m, 1, 0), m, fp::aten::select_int(m, 1, 0)));
-  EXPECT_FP_ERROR_EXACT("aten::histc: " + truth<std::string>("message(lambda: A.histc(m, -1))"),
+  EXPECT_FP_ERROR_EXACT(fp_test::torch_error_exact(
+                            "aten::histc", truth<std::string>("message(lambda: A.histc(m, -1))")),
                         (void)fp::aten::histc(m, -1));
 }
 

@@ -230,17 +230,24 @@ TEST(DirectRoutes, ViewErrorsArePyTorchs) {
   */
   const Tensor m = fp::zeros({2, 3});
   EXPECT_FP_ERROR_EXACT(
-      "aten::transpose.int: " + truth<std::string>("message(lambda: m.transpose(0, 2))"),
+      fp_test::torch_error_exact("aten::transpose.int",
+                                 truth<std::string>("message(lambda: m.transpose(0, 2))")),
       (void)fp::aten::transpose_int(m, 0, 2));
   EXPECT_FP_ERROR_EXACT(
-      "aten::select.int: " + truth<std::string>("message(lambda: m.select(1, 3))"),
+      fp_test::torch_error_exact("aten::select.int",
+                                 truth<std::string>("message(lambda: m.select(1, 3))")),
       (void)fp::aten::select_int(m, 1, 3));
-  EXPECT_FP_ERROR_EXACT("aten::narrow: " + truth<std::string>("message(lambda: m.narrow(1, 2, 2))"),
-                        (void)fp::aten::narrow(m, 1, 2, 2));
-  EXPECT_FP_ERROR_EXACT("aten::permute: " + truth<std::string>("message(lambda: m.permute(0, 0))"),
-                        (void)fp::aten::permute(m, {0, 0}));
   EXPECT_FP_ERROR_EXACT(
-      "aten::t: " + truth<std::string>("message(lambda: torch.zeros(1, 2, 3).t())"),
+      fp_test::torch_error_exact("aten::narrow",
+                                 truth<std::string>("message(lambda: m.narrow(1, 2, 2))")),
+      (void)fp::aten::narrow(m, 1, 2, 2));
+  EXPECT_FP_ERROR_EXACT(
+      fp_test::torch_error_exact("aten::permute",
+                                 truth<std::string>("message(lambda: m.permute(0, 0))")),
+      (void)fp::aten::permute(m, {0, 0}));
+  EXPECT_FP_ERROR_EXACT(
+      fp_test::torch_error_exact("aten::t",
+                                 truth<std::string>("message(lambda: torch.zeros(1, 2, 3).t())")),
       (void)fp::aten::t(fp::zeros({1, 2, 3})));
 }
 
@@ -324,10 +331,12 @@ TEST(DirectRoutes, KernelsMatchPyTorch) {
   EXPECT_EQ((a - fp::aten::_to_copy(b, fp::DType::F32)).to_vector<float>(),
             truth<std::vector<float>>("difference"));
   EXPECT_FP_ERROR_EXACT(
-      "aten::mul.Tensor: " + truth<std::string>("message(lambda: a * torch.zeros(3))"),
+      fp_test::torch_error_exact("aten::mul.Tensor",
+                                 truth<std::string>("message(lambda: a * torch.zeros(3))")),
       (void)fp::aten::mul_Tensor(a, fp::zeros({3})));
   EXPECT_FP_ERROR_EXACT(
-      "aten::cat: " + truth<std::string>("message(lambda: torch.cat([a, torch.zeros(3)]))"),
+      fp_test::torch_error_exact(
+          "aten::cat", truth<std::string>("message(lambda: torch.cat([a, torch.zeros(3)]))")),
       (void)fp::aten::cat({a, fp::zeros({3})}));
 }
 

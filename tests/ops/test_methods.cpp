@@ -311,4 +311,13 @@ TEST(MethodErrors, PyTorchsMessages) {
                   x.clamp(std::optional<fp::Scalar>(), std::optional<fp::Scalar>()));
 }
 
+TEST(MethodsOnCuda, ClampWithNumbersKeepsTheBoundsOnTheDevice) {
+  if (!fp::cuda_is_available()) GTEST_SKIP() << "no CUDA device here";
+  // clamp.Tensor refuses bounds on another device, even 0-dim CPU numbers.
+  const fp::Tensor x = fp::arange(-3.0, 3.0, 0.5);
+  const fp::Tensor clamped = x.to(fp::Device::cuda(0)).clamp(-1, 1.5);
+  EXPECT_EQ(clamped.device(), fp::Device::cuda(0));
+  EXPECT_TRUE(clamped.to(fp::Device::cpu()).is_equal(x.clamp(-1, 1.5)));
+}
+
 }  // namespace

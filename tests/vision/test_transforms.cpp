@@ -11,15 +11,19 @@
 #include <flash_powder/vision/transforms.h>
 
 #include "support/expect_error.h"
+#include "support/handle_listener.h"
 
 namespace {
 
 namespace transforms = fp::vision::transforms;
 
 const fp::nn::StateDict& truth() {
-  static const fp::nn::StateDict loaded = fp::safetensors::load(
-      std::filesystem::path(FP_VISION_MODEL_DIR) /
-      ("preprocessing-" + std::string(fp::torch_cpu_capability()) + ".safetensors"));
+  // Loaded once for the process: not a leak of the first test that asks.
+  static const fp::nn::StateDict loaded = fp_test::process_lifetime([] {
+    return fp::safetensors::load(
+        std::filesystem::path(FP_VISION_MODEL_DIR) /
+        ("preprocessing-" + std::string(fp::torch_cpu_capability()) + ".safetensors"));
+  });
   return loaded;
 }
 
