@@ -6,6 +6,7 @@
 #include <fstream>
 #include <functional>
 #include <memory>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,12 @@ struct ModelCase {
   std::string name;
   std::function<std::unique_ptr<fp::nn::Module>()> make;
 };
+
+// GoogleTest prints a parameter it cannot name byte by byte, padding and
+// all (uninitialised memory to valgrind); the name says everything.
+void PrintTo(const ModelCase& model_case, std::ostream* out) {
+  *out << model_case.name;
+}
 
 template <class Model, class Options>
 std::function<std::unique_ptr<fp::nn::Module>()> maker(Model (*factory)(const Options&),
