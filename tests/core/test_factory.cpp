@@ -204,12 +204,14 @@ TEST(Factory, FullAcceptsWhatPythonAccepts) {
 
 /// The bits of every element, summed: equal sums (with the sampled values)
 /// show two large float tensors agree bit for bit without listing them all.
+/// The sum wraps around like torch's int64 `sum()` (unsigned arithmetic: a
+/// signed overflow would be undefined behaviour).
 template <class Bits, class T>
 int64_t bit_checksum(const std::vector<T>& values) {
-  int64_t sum = 0;
+  uint64_t sum = 0;
   for (const T& value : values)
-    sum += static_cast<int64_t>(std::bit_cast<Bits>(value));
-  return sum;
+    sum += static_cast<uint64_t>(static_cast<int64_t>(std::bit_cast<Bits>(value)));
+  return static_cast<int64_t>(sum);
 }
 
 TEST(Factory, LargeAranges) {

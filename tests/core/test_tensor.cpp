@@ -40,7 +40,8 @@ TEST(TensorValue, CopyAssignmentIsIndependent) {
   copy = original;
   original.data_mut<float>()[5] = -1.f;
   EXPECT_EQ(copy.data<float>()[5], 5.f);
-  copy = copy;  // self-assignment keeps the value
+  const Tensor& same = copy;  // through a reference: compilers warn on a literal `copy = copy`
+  copy = same;                // self-assignment keeps the value
   EXPECT_EQ(copy.data<float>()[5], 5.f);
 }
 

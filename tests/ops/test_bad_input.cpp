@@ -122,12 +122,12 @@ TEST(BadInput, FreeFunctionsAndOperators) {
   EXPECT_FP_ERROR("aten::div", m / wrong);
   EXPECT_FP_ERROR("aten::remainder", m % wrong);
   EXPECT_FP_ERROR("aten::neg", -fp::tensor(std::vector<bool>{true}));
-  EXPECT_FP_ERROR("aten::eq", m == wrong);
-  EXPECT_FP_ERROR("aten::ne", m != wrong);
-  EXPECT_FP_ERROR("aten::lt", m < wrong);
-  EXPECT_FP_ERROR("aten::le", m <= wrong);
-  EXPECT_FP_ERROR("aten::gt", m > wrong);
-  EXPECT_FP_ERROR("aten::ge", m >= wrong);
+  EXPECT_FP_ERROR("aten::eq", (void)(m == wrong));
+  EXPECT_FP_ERROR("aten::ne", (void)(m != wrong));
+  EXPECT_FP_ERROR("aten::lt", (void)(m < wrong));
+  EXPECT_FP_ERROR("aten::le", (void)(m <= wrong));
+  EXPECT_FP_ERROR("aten::gt", (void)(m > wrong));
+  EXPECT_FP_ERROR("aten::ge", (void)(m >= wrong));
   EXPECT_FP_ERROR("fp::Scalar: 18446744073709551615 does not fit int64", m + ~uint64_t{0});
 }
 

@@ -42,16 +42,24 @@ std::function<std::unique_ptr<fp::nn::Module>()> maker(Model (*factory)(const Op
   return [factory, options] { return std::make_unique<Model>(factory(options)); };
 }
 
-/// The deeper VGGs, each half a gigabyte of weights written and read per run.
-/// The lanes that force a CPU capability (scripts/test --cpu) leave them out:
-/// they use no op vgg11 and vgg11_bn lack, and the native lane runs them all.
-std::vector<ModelCase> deep_vggs() {
-  if (const char* forced = std::getenv("ATEN_CPU_CAPABILITY"); forced != nullptr && *forced)
-    return {};
+/// Whether to run the deeper variants too (vgg13-19, resnet101/152), each up
+/// to half a gigabyte of weights written and read per run, using no op their
+/// shallower siblings lack. The lanes that force a CPU capability
+/// (scripts/test --cpu, valgrind) and the sanitizer lane (FP_TEST_SHALLOW_MODELS)
+/// leave them out; the native lane runs them all.
+bool every_depth() {
+  const char* forced = std::getenv("ATEN_CPU_CAPABILITY");
+  const char* shallow = std::getenv("FP_TEST_SHALLOW_MODELS");
+  return (forced == nullptr || *forced == '\0') && (shallow == nullptr || *shallow == '\0');
+}
+
+std::vector<ModelCase> deep_models() {
+  if (!every_depth()) return {};
   return {
-      {"vgg13", maker(&models::vgg13)}, {"vgg13_bn", maker(&models::vgg13_bn)},
-      {"vgg16", maker(&models::vgg16)}, {"vgg16_bn", maker(&models::vgg16_bn)},
-      {"vgg19", maker(&models::vgg19)}, {"vgg19_bn", maker(&models::vgg19_bn)},
+      {"vgg13", maker(&models::vgg13)},         {"vgg13_bn", maker(&models::vgg13_bn)},
+      {"vgg16", maker(&models::vgg16)},         {"vgg16_bn", maker(&models::vgg16_bn)},
+      {"vgg19", maker(&models::vgg19)},         {"vgg19_bn", maker(&models::vgg19_bn)},
+      {"resnet101", maker(&models::resnet101)}, {"resnet152", maker(&models::resnet152)},
   };
 }
 
@@ -62,14 +70,12 @@ std::vector<ModelCase> all_models() {
       {"resnet18", maker(&models::resnet18)},
       {"resnet34", maker(&models::resnet34)},
       {"resnet50", maker(&models::resnet50)},
-      {"resnet101", maker(&models::resnet101)},
-      {"resnet152", maker(&models::resnet152)},
       {"resnet18_classes10", maker(&models::resnet18, models::ResNetOptions{.num_classes = 10})},
       {"mobilenet_v3_small", maker(&models::mobilenet_v3_small)},
       {"mobilenet_v3_small_classes10",
        maker(&models::mobilenet_v3_small, models::MobileNetV3Options{.num_classes = 10})},
   };
-  for (ModelCase& deep : deep_vggs())
+  for (ModelCase& deep : deep_models())
     cases.push_back(std::move(deep));
   return cases;
 }

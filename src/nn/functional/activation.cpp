@@ -12,7 +12,7 @@ namespace {
 
 /// The composites below would quietly promote integer tensors to float;
 /// Python's kernels refuse them.
-void require_floating_point(TensorView input, const char* function) {
+void require_floating_point(const TensorView& input, const char* function) {
   if (!is_floating_point(input.dtype())) {
     throw Error(std::string("fp::functional::") + function +
                 ": expected a floating-point input, got " + std::string(name(input.dtype())));
@@ -30,31 +30,31 @@ bool is_reduced_float(DType dtype) {
 
 }  // namespace
 
-Tensor relu(TensorView input) {
+Tensor relu(const TensorView& input) {
   return aten::relu(input);
 }
 
-Tensor relu6(TensorView input) {
+Tensor relu6(const TensorView& input) {
   return aten::relu6(input);
 }
 
-Tensor silu(TensorView input) {
+Tensor silu(const TensorView& input) {
   return aten::silu(input);
 }
 
-Tensor sigmoid(TensorView input) {
+Tensor sigmoid(const TensorView& input) {
   return aten::sigmoid(input);
 }
 
-Tensor tanh(TensorView input) {
+Tensor tanh(const TensorView& input) {
   return aten::tanh(input);
 }
 
-Tensor hardswish(TensorView input) {
+Tensor hardswish(const TensorView& input) {
   return aten::hardswish(input);
 }
 
-Tensor leaky_relu(TensorView input, const LeakyReluOptions& options) {
+Tensor leaky_relu(const TensorView& input, const LeakyReluOptions& options) {
   require_floating_point(input, "leaky_relu");
   // libtorch's kernel: x > 0 ? x : x * slope, with the slope rounded to the
   // dtype's math type, which is what mul does with a 0-dim double tensor.
@@ -63,7 +63,7 @@ Tensor leaky_relu(TensorView input, const LeakyReluOptions& options) {
   return where(positive, input, scaled);
 }
 
-Tensor elu(TensorView input, const EluOptions& options) {
+Tensor elu(const TensorView& input, const EluOptions& options) {
   require_floating_point(input, "elu");
   if (is_reduced_float(input.dtype())) {
     // libtorch computes float16/bfloat16 in float32 and rounds once at the end.
@@ -77,15 +77,15 @@ Tensor elu(TensorView input, const EluOptions& options) {
   return where(non_negative, input, negative);
 }
 
-Tensor gelu(TensorView input, const GeluOptions& options) {
+Tensor gelu(const TensorView& input, const GeluOptions& options) {
   return aten::gelu(input, options.approximate);
 }
 
-Tensor softmax(TensorView input, std::int64_t dim, const SoftmaxOptions& options) {
+Tensor softmax(const TensorView& input, std::int64_t dim, const SoftmaxOptions& options) {
   return aten::softmax_int(input, dim, options.dtype);
 }
 
-Tensor log_softmax(TensorView input, std::int64_t dim, const SoftmaxOptions& options) {
+Tensor log_softmax(const TensorView& input, std::int64_t dim, const SoftmaxOptions& options) {
   return aten::log_softmax_int(input, dim, options.dtype);
 }
 

@@ -17,8 +17,8 @@ using TransposedConvolution = Tensor (*)(TensorArg, TensorArg, std::optional<Ten
                                          IntList, IntList, std::int64_t, IntList);
 
 template <std::size_t N>
-Tensor convolution(NumericConvolution numeric, ModeConvolution by_mode, TensorView input,
-                   TensorView weight, const std::optional<TensorView>& bias,
+Tensor convolution(NumericConvolution numeric, ModeConvolution by_mode, const TensorView& input,
+                   const TensorView& weight, const std::optional<TensorView>& bias,
                    const ConvOptions<N>& options) {
   if (options.padding.is_mode()) {
     return by_mode(input, weight, bias, options.stride.values(), options.padding.mode(),
@@ -29,8 +29,8 @@ Tensor convolution(NumericConvolution numeric, ModeConvolution by_mode, TensorVi
 }
 
 template <std::size_t N>
-Tensor transposed_convolution(TransposedConvolution op, TensorView input, TensorView weight,
-                              const std::optional<TensorView>& bias,
+Tensor transposed_convolution(TransposedConvolution op, const TensorView& input,
+                              const TensorView& weight, const std::optional<TensorView>& bias,
                               const ConvTransposeOptions<N>& options) {
   return op(input, weight, bias, options.stride.values(), options.padding.values(),
             options.output_padding.values(), options.groups, options.dilation.values());
@@ -38,27 +38,29 @@ Tensor transposed_convolution(TransposedConvolution op, TensorView input, Tensor
 
 }  // namespace
 
-Tensor conv1d(TensorView input, TensorView weight, std::optional<TensorView> bias,
-              const Conv1dOptions& options) {
+Tensor conv1d(const TensorView& input, const TensorView& weight,
+              const std::optional<TensorView>& bias, const Conv1dOptions& options) {
   return convolution(&aten::conv1d, &aten::conv1d_padding, input, weight, bias, options);
 }
 
-Tensor conv2d(TensorView input, TensorView weight, std::optional<TensorView> bias,
-              const Conv2dOptions& options) {
+Tensor conv2d(const TensorView& input, const TensorView& weight,
+              const std::optional<TensorView>& bias, const Conv2dOptions& options) {
   return convolution(&aten::conv2d, &aten::conv2d_padding, input, weight, bias, options);
 }
 
-Tensor conv3d(TensorView input, TensorView weight, std::optional<TensorView> bias,
-              const Conv3dOptions& options) {
+Tensor conv3d(const TensorView& input, const TensorView& weight,
+              const std::optional<TensorView>& bias, const Conv3dOptions& options) {
   return convolution(&aten::conv3d, &aten::conv3d_padding, input, weight, bias, options);
 }
 
-Tensor conv_transpose1d(TensorView input, TensorView weight, std::optional<TensorView> bias,
+Tensor conv_transpose1d(const TensorView& input, const TensorView& weight,
+                        const std::optional<TensorView>& bias,
                         const ConvTranspose1dOptions& options) {
   return transposed_convolution(&aten::conv_transpose1d, input, weight, bias, options);
 }
 
-Tensor conv_transpose2d(TensorView input, TensorView weight, std::optional<TensorView> bias,
+Tensor conv_transpose2d(const TensorView& input, const TensorView& weight,
+                        const std::optional<TensorView>& bias,
                         const ConvTranspose2dOptions& options) {
   return transposed_convolution(&aten::conv_transpose2d_input, input, weight, bias, options);
 }

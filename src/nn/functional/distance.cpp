@@ -4,7 +4,8 @@
 
 namespace fp::functional {
 
-Tensor cosine_similarity(TensorView x1, TensorView x2, const CosineSimilarityOptions& options) {
+Tensor cosine_similarity(const TensorView& x1, const TensorView& x2,
+                         const CosineSimilarityOptions& options) {
   return aten::cosine_similarity(x1, x2, options.dim, options.eps);
 }
 

@@ -5,7 +5,7 @@
 
 namespace fp::functional {
 
-Tensor dropout(TensorView input, const DropoutOptions& options) {
+Tensor dropout(const TensorView& input, const DropoutOptions& options) {
   if (options.p < 0.0 || options.p > 1.0) {
     throw Error("fp::functional::dropout: dropout probability has to be between 0 and 1, but got " +
                 nn::detail::python_float(options.p));

@@ -4,7 +4,8 @@
 
 namespace fp::functional {
 
-Tensor linear(TensorView input, TensorView weight, std::optional<TensorView> bias) {
+Tensor linear(const TensorView& input, const TensorView& weight,
+              const std::optional<TensorView>& bias) {
   return aten::linear(input, weight, bias);
 }
 

@@ -30,7 +30,7 @@ void verify_batch_size(const std::vector<std::int64_t>& sizes, const std::string
 }
 
 /// Python's `_verify_spatial_size`.
-void verify_spatial_size(TensorView input) {
+void verify_spatial_size(const TensorView& input) {
   std::int64_t values = 1;
   for (std::int64_t i = 2; i < input.dim(); ++i)
     values *= input.size(i);
@@ -54,7 +54,7 @@ Tensor number(double value) {
 }
 
 /// ||x||_p along `dim`, keeping it.
-Tensor vector_norm(TensorView input, double p, std::int64_t dim) {
+Tensor vector_norm(const TensorView& input, double p, std::int64_t dim) {
   // p = None is Python's p = 2, and the same kernel as linalg.vector_norm(ord=2).
   if (p == 2.0) return aten::norm_ScalarOpt_dim(input, dim, true);
   if (p == 0.0) return input.ne(number(0.0)).sum(dim, true, input.dtype());
@@ -82,8 +82,8 @@ std::optional<MutableTensor> writable(std::optional<Tensor>& tensor) {
 
 }  // namespace
 
-Tensor batch_norm(TensorView input, std::optional<TensorView> running_mean,
-                  std::optional<TensorView> running_var, const BatchNormOptions& options) {
+Tensor batch_norm(const TensorView& input, const std::optional<TensorView>& running_mean,
+                  const std::optional<TensorView>& running_var, const BatchNormOptions& options) {
   if (options.training) {
     if (running_mean || running_var) throw_running_stats_update("batch_norm", "training = true");
     const auto sizes = input.sizes();
@@ -94,7 +94,7 @@ Tensor batch_norm(TensorView input, std::optional<TensorView> running_mean,
                           options.training, options.momentum, options.eps, kCudnnEnabled);
 }
 
-Tensor instance_norm(TensorView input, const InstanceNormOptions& options) {
+Tensor instance_norm(const TensorView& input, const InstanceNormOptions& options) {
   if (options.use_input_stats) {
     if (options.running_mean || options.running_var) {
       throw_running_stats_update("instance_norm", "use_input_stats = true");
@@ -107,12 +107,14 @@ Tensor instance_norm(TensorView input, const InstanceNormOptions& options) {
                              options.use_input_stats, options.momentum, options.eps, kCudnnEnabled);
 }
 
-Tensor layer_norm(TensorView input, IntList normalized_shape, const LayerNormOptions& options) {
+Tensor layer_norm(const TensorView& input, IntList normalized_shape,
+                  const LayerNormOptions& options) {
   return aten::layer_norm(input, normalized_shape, options.weight, options.bias, options.eps,
                           kCudnnEnabled);
 }
 
-Tensor group_norm(TensorView input, std::int64_t num_groups, const GroupNormOptions& options) {
+Tensor group_norm(const TensorView& input, std::int64_t num_groups,
+                  const GroupNormOptions& options) {
   if (input.dim() < 2) {
     throw Error(
         "fp::functional::group_norm: Expected at least 2 dimensions for input tensor but "
@@ -131,7 +133,7 @@ Tensor group_norm(TensorView input, std::int64_t num_groups, const GroupNormOpti
                           kCudnnEnabled);
 }
 
-Tensor normalize(TensorView input, const NormalizeOptions& options) {
+Tensor normalize(const TensorView& input, const NormalizeOptions& options) {
   const Tensor norm = vector_norm(input, options.p, options.dim);
   return input / aten::clamp_min_Tensor(norm, number(options.eps));
 }

@@ -6,7 +6,8 @@
 
 namespace fp::functional {
 
-Tensor embedding(TensorView input, TensorView weight, const EmbeddingOptions& options) {
+Tensor embedding(const TensorView& input, const TensorView& weight,
+                 const EmbeddingOptions& options) {
   std::int64_t padding_idx = -1;  // ATen's "none"
   if (options.padding_idx) {
     // Python's checks and normalisation of a negative index, in its words.
@@ -25,7 +26,7 @@ Tensor embedding(TensorView input, TensorView weight, const EmbeddingOptions& op
   return aten::embedding(weight, input, padding_idx);
 }
 
-Tensor one_hot(TensorView input, std::int64_t num_classes) {
+Tensor one_hot(const TensorView& input, std::int64_t num_classes) {
   return aten::one_hot(input, num_classes);
 }
 

@@ -30,7 +30,7 @@ bool is_interpolating(const std::string& mode) {
   return mode != "nearest" && mode != "area" && mode != "nearest-exact";
 }
 
-std::string spatial_sizes(TensorView input) {
+std::string spatial_sizes(const TensorView& input) {
   return nn::detail::list_text(input.sizes().subspan(2));
 }
 
@@ -46,7 +46,8 @@ std::string python_list(const std::vector<double>& values) {
 }
 
 /// Python's processing of `size` and `scale_factor`, in its order and words.
-Target resolve_target(TensorView input, const InterpolateOptions& options, std::size_t dims) {
+Target resolve_target(const TensorView& input, const InterpolateOptions& options,
+                      std::size_t dims) {
   const bool has_size = options.size.has_value();
   const bool has_scale = options.scale_factor.has_value();
   if (has_size && has_scale) fail("only one of size or scale_factor should be defined");
@@ -79,7 +80,7 @@ Target resolve_target(TensorView input, const InterpolateOptions& options, std::
 
 /// recompute_scale_factor (and area mode): the output size is computed here,
 /// as Python does with `int(size * scale)`, and the op derives its scale from it.
-void recompute_output_size(TensorView input, Target& target) {
+void recompute_output_size(const TensorView& input, Target& target) {
   std::vector<std::int64_t> sizes;
   for (std::size_t i = 0; i < target.scale_factors->size(); ++i) {
     const double scaled = static_cast<double>(input.size(static_cast<std::int64_t>(i) + 2)) *
@@ -90,7 +91,7 @@ void recompute_output_size(TensorView input, Target& target) {
   target.scale_factors.reset();
 }
 
-Tensor resize_nearest(TensorView input, const Target& target, const std::string& mode) {
+Tensor resize_nearest(const TensorView& input, const Target& target, const std::string& mode) {
   static constexpr NearestOp nearest[] = {
       &aten::upsample_nearest1d_vec, &aten::upsample_nearest2d_vec, &aten::upsample_nearest3d_vec};
   static constexpr NearestOp exact[] = {&aten::_upsample_nearest_exact1d_vec,
@@ -100,7 +101,7 @@ Tensor resize_nearest(TensorView input, const Target& target, const std::string&
   return op(input, target.output_size, target.scale_factors);
 }
 
-Tensor resize_area(TensorView input, const Target& target) {
+Tensor resize_area(const TensorView& input, const Target& target) {
   static constexpr AreaOp pools[] = {&aten::adaptive_avg_pool1d, &aten::adaptive_avg_pool2d,
                                      &aten::adaptive_avg_pool3d};
   return pools[input.dim() - 3](input, *target.output_size);
@@ -138,11 +139,11 @@ InterpolatingOp interpolating_op(const std::string& mode, std::int64_t dim, bool
 
 }  // namespace
 
-Tensor pad(TensorView input, IntList pad, const PadOptions& options) {
+Tensor pad(const TensorView& input, IntList pad, const PadOptions& options) {
   return aten::pad(input, pad, options.mode, options.value);
 }
 
-Tensor interpolate(TensorView input, const InterpolateOptions& options) {
+Tensor interpolate(const TensorView& input, const InterpolateOptions& options) {
   const std::string& mode = options.mode;
   if (!is_interpolating(mode) && options.align_corners.has_value()) {
     fail(
@@ -177,18 +178,18 @@ Tensor interpolate(TensorView input, const InterpolateOptions& options) {
   return op(input, target.output_size, align_corners, target.scale_factors);
 }
 
-Tensor upsample(TensorView input, const InterpolateOptions& options) {
+Tensor upsample(const TensorView& input, const InterpolateOptions& options) {
   InterpolateOptions plain = options;
   plain.recompute_scale_factor.reset();
   plain.antialias = false;
   return interpolate(input, plain);
 }
 
-Tensor pixel_shuffle(TensorView input, std::int64_t upscale_factor) {
+Tensor pixel_shuffle(const TensorView& input, std::int64_t upscale_factor) {
   return aten::pixel_shuffle(input, upscale_factor);
 }
 
-Tensor pixel_unshuffle(TensorView input, std::int64_t downscale_factor) {
+Tensor pixel_unshuffle(const TensorView& input, std::int64_t downscale_factor) {
   return aten::pixel_unshuffle(input, downscale_factor);
 }
 

@@ -103,8 +103,8 @@ std::vector<std::int64_t> ConvNd<N>::reversed_padding_repeated_twice() const {
 template <std::size_t N>
 Tensor ConvNd<N>::forward(TensorView input) const {
   using functional::ConvOptions;
-  Tensor (*convolve)(TensorView, TensorView, std::optional<TensorView>, const ConvOptions<N>&) =
-      nullptr;
+  Tensor (*convolve)(const TensorView&, const TensorView&, const std::optional<TensorView>&,
+                     const ConvOptions<N>&) = nullptr;
   if constexpr (N == 1) convolve = &functional::conv1d;
   if constexpr (N == 2) convolve = &functional::conv2d;
   if constexpr (N == 3) convolve = &functional::conv3d;

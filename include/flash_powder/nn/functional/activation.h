@@ -15,17 +15,17 @@
 namespace fp::functional {
 
 /// https://pytorch.org/docs/stable/generated/torch.nn.functional.relu.html
-Tensor relu(TensorView input);
+Tensor relu(const TensorView& input);
 /// min(max(0, x), 6). https://pytorch.org/docs/stable/generated/torch.nn.functional.relu6.html
-Tensor relu6(TensorView input);
+Tensor relu6(const TensorView& input);
 /// x * sigmoid(x). https://pytorch.org/docs/stable/generated/torch.nn.functional.silu.html
-Tensor silu(TensorView input);
+Tensor silu(const TensorView& input);
 /// https://pytorch.org/docs/stable/generated/torch.nn.functional.sigmoid.html
-Tensor sigmoid(TensorView input);
+Tensor sigmoid(const TensorView& input);
 /// https://pytorch.org/docs/stable/generated/torch.nn.functional.tanh.html
-Tensor tanh(TensorView input);
+Tensor tanh(const TensorView& input);
 /// https://pytorch.org/docs/stable/generated/torch.nn.functional.hardswish.html
-Tensor hardswish(TensorView input);
+Tensor hardswish(const TensorView& input);
 
 struct LeakyReluOptions {
   double negative_slope = 0.01;
@@ -36,7 +36,7 @@ struct LeakyReluOptions {
 /// `aten::leaky_relu` takes a Scalar, which the stable ABI cannot carry, so
 /// this computes `where(x > 0, x, x * negative_slope)`: the same single
 /// multiplication, bit-exact with Python's for every floating dtype.
-Tensor leaky_relu(TensorView input, const LeakyReluOptions& options = {});
+Tensor leaky_relu(const TensorView& input, const LeakyReluOptions& options = {});
 
 struct EluOptions {
   double alpha = 1.0;
@@ -49,14 +49,14 @@ struct EluOptions {
 /// as libtorch does). Equal to Python's except in the few elements libtorch's
 /// kernel computes in its scalar remainder loop (with the C library's expm1
 /// rather than the vectorised one); there the two differ by at most 1 ulp.
-Tensor elu(TensorView input, const EluOptions& options = {});
+Tensor elu(const TensorView& input, const EluOptions& options = {});
 
 struct GeluOptions {
   /// "none" (the exact erf form) or "tanh" (the tanh approximation).
   std::string approximate = "none";
 };
 /// https://pytorch.org/docs/stable/generated/torch.nn.functional.gelu.html
-Tensor gelu(TensorView input, const GeluOptions& options = {});
+Tensor gelu(const TensorView& input, const GeluOptions& options = {});
 
 struct SoftmaxOptions {
   /// Converts the input to this dtype first (Python's `dtype=`).
@@ -64,8 +64,8 @@ struct SoftmaxOptions {
 };
 /// exp(x) / sum(exp(x)) along `dim` (negative counts from the end).
 /// https://pytorch.org/docs/stable/generated/torch.nn.functional.softmax.html
-Tensor softmax(TensorView input, std::int64_t dim, const SoftmaxOptions& options = {});
+Tensor softmax(const TensorView& input, std::int64_t dim, const SoftmaxOptions& options = {});
 /// https://pytorch.org/docs/stable/generated/torch.nn.functional.log_softmax.html
-Tensor log_softmax(TensorView input, std::int64_t dim, const SoftmaxOptions& options = {});
+Tensor log_softmax(const TensorView& input, std::int64_t dim, const SoftmaxOptions& options = {});
 
 }  // namespace fp::functional

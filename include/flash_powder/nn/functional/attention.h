@@ -22,7 +22,8 @@ struct ScaledDotProductAttentionOptions {
 };
 /// softmax(Q K^T * scale + mask) V for query [..., L, E], key [..., S, E],
 /// value [..., S, Ev]; a new Tensor [..., L, Ev].
-Tensor scaled_dot_product_attention(TensorView query, TensorView key, TensorView value,
+Tensor scaled_dot_product_attention(const TensorView& query, const TensorView& key,
+                                    const TensorView& value,
                                     const ScaledDotProductAttentionOptions& options = {});
 
 }  // namespace fp::functional

@@ -30,13 +30,16 @@ using Conv2dOptions = ConvOptions<2>;
 using Conv3dOptions = ConvOptions<3>;
 
 /// https://pytorch.org/docs/stable/generated/torch.nn.functional.conv1d.html
-Tensor conv1d(TensorView input, TensorView weight, std::optional<TensorView> bias = std::nullopt,
+Tensor conv1d(const TensorView& input, const TensorView& weight,
+              const std::optional<TensorView>& bias = std::nullopt,
               const Conv1dOptions& options = {});
 /// https://pytorch.org/docs/stable/generated/torch.nn.functional.conv2d.html
-Tensor conv2d(TensorView input, TensorView weight, std::optional<TensorView> bias = std::nullopt,
+Tensor conv2d(const TensorView& input, const TensorView& weight,
+              const std::optional<TensorView>& bias = std::nullopt,
               const Conv2dOptions& options = {});
 /// https://pytorch.org/docs/stable/generated/torch.nn.functional.conv3d.html
-Tensor conv3d(TensorView input, TensorView weight, std::optional<TensorView> bias = std::nullopt,
+Tensor conv3d(const TensorView& input, const TensorView& weight,
+              const std::optional<TensorView>& bias = std::nullopt,
               const Conv3dOptions& options = {});
 
 /// Keyword arguments of conv_transpose1d/2d, with PyTorch's defaults.
@@ -52,12 +55,12 @@ using ConvTranspose1dOptions = ConvTransposeOptions<1>;
 using ConvTranspose2dOptions = ConvTransposeOptions<2>;
 
 /// https://pytorch.org/docs/stable/generated/torch.nn.functional.conv_transpose1d.html
-Tensor conv_transpose1d(TensorView input, TensorView weight,
-                        std::optional<TensorView> bias = std::nullopt,
+Tensor conv_transpose1d(const TensorView& input, const TensorView& weight,
+                        const std::optional<TensorView>& bias = std::nullopt,
                         const ConvTranspose1dOptions& options = {});
 /// https://pytorch.org/docs/stable/generated/torch.nn.functional.conv_transpose2d.html
-Tensor conv_transpose2d(TensorView input, TensorView weight,
-                        std::optional<TensorView> bias = std::nullopt,
+Tensor conv_transpose2d(const TensorView& input, const TensorView& weight,
+                        const std::optional<TensorView>& bias = std::nullopt,
                         const ConvTranspose2dOptions& options = {});
 
 }  // namespace fp::functional

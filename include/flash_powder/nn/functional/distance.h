@@ -14,6 +14,7 @@ struct CosineSimilarityOptions {
 };
 /// x1 . x2 / max(||x1|| ||x2||, eps) along `dim` (inputs broadcast); a new Tensor.
 /// https://pytorch.org/docs/stable/generated/torch.nn.functional.cosine_similarity.html
-Tensor cosine_similarity(TensorView x1, TensorView x2, const CosineSimilarityOptions& options = {});
+Tensor cosine_similarity(const TensorView& x1, const TensorView& x2,
+                         const CosineSimilarityOptions& options = {});
 
 }  // namespace fp::functional

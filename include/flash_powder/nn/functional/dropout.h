@@ -15,6 +15,6 @@ struct DropoutOptions {
 /// each element is zeroed with probability p (drawn from libtorch's global
 /// generator) and the rest scaled by 1/(1-p). Throws fp::Error unless
 /// 0 <= p <= 1. Returns a new Tensor.
-Tensor dropout(TensorView input, const DropoutOptions& options = {});
+Tensor dropout(const TensorView& input, const DropoutOptions& options = {});
 
 }  // namespace fp::functional

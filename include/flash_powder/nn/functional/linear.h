@@ -11,6 +11,7 @@ namespace fp::functional {
 /// `input @ weight.T + bias`; a new Tensor. Throws fp::Error when the last
 /// dimension of `input` differs from the second of `weight`.
 /// https://pytorch.org/docs/stable/generated/torch.nn.functional.linear.html
-Tensor linear(TensorView input, TensorView weight, std::optional<TensorView> bias = std::nullopt);
+Tensor linear(const TensorView& input, const TensorView& weight,
+              const std::optional<TensorView>& bias = std::nullopt);
 
 }  // namespace fp::functional

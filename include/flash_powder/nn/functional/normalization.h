@@ -27,8 +27,9 @@ struct BatchNormOptions {
 /// Eval mode (the default) normalises with `running_mean` and `running_var`.
 /// Training mode requires both to be std::nullopt (they would be updated).
 /// https://pytorch.org/docs/stable/generated/torch.nn.functional.batch_norm.html
-Tensor batch_norm(TensorView input, std::optional<TensorView> running_mean,
-                  std::optional<TensorView> running_var, const BatchNormOptions& options = {});
+Tensor batch_norm(const TensorView& input, const std::optional<TensorView>& running_mean,
+                  const std::optional<TensorView>& running_var,
+                  const BatchNormOptions& options = {});
 
 struct InstanceNormOptions {
   std::optional<TensorView> running_mean{};
@@ -42,7 +43,7 @@ struct InstanceNormOptions {
   double eps = 1e-5;
 };
 /// https://pytorch.org/docs/stable/generated/torch.nn.functional.instance_norm.html
-Tensor instance_norm(TensorView input, const InstanceNormOptions& options = {});
+Tensor instance_norm(const TensorView& input, const InstanceNormOptions& options = {});
 
 struct LayerNormOptions {
   std::optional<TensorView> weight{};
@@ -51,7 +52,8 @@ struct LayerNormOptions {
 };
 /// Normalises over the last `normalized_shape.size()` dimensions.
 /// https://pytorch.org/docs/stable/generated/torch.nn.functional.layer_norm.html
-Tensor layer_norm(TensorView input, IntList normalized_shape, const LayerNormOptions& options = {});
+Tensor layer_norm(const TensorView& input, IntList normalized_shape,
+                  const LayerNormOptions& options = {});
 
 struct GroupNormOptions {
   std::optional<TensorView> weight{};
@@ -59,7 +61,8 @@ struct GroupNormOptions {
   double eps = 1e-5;
 };
 /// https://pytorch.org/docs/stable/generated/torch.nn.functional.group_norm.html
-Tensor group_norm(TensorView input, std::int64_t num_groups, const GroupNormOptions& options = {});
+Tensor group_norm(const TensorView& input, std::int64_t num_groups,
+                  const GroupNormOptions& options = {});
 
 struct NormalizeOptions {
   double p = 2.0;
@@ -75,6 +78,6 @@ struct NormalizeOptions {
 /// |x| and a count); other p are computed as sum(|x|^p)^(1/p), which sums in
 /// another order than libtorch's norm kernel: equal to about 1e-6 relative
 /// (measured up to 1.4e-6 over 1000 elements), often exactly.
-Tensor normalize(TensorView input, const NormalizeOptions& options = {});
+Tensor normalize(const TensorView& input, const NormalizeOptions& options = {});
 
 }  // namespace fp::functional

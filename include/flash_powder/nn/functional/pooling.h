@@ -29,16 +29,16 @@ using MaxPool1dOptions = MaxPoolOptions<1>;
 using MaxPool2dOptions = MaxPoolOptions<2>;
 
 /// https://pytorch.org/docs/stable/generated/torch.nn.functional.max_pool1d.html
-Tensor max_pool1d(TensorView input, nn::ExpandingArray<1> kernel_size,
+Tensor max_pool1d(const TensorView& input, nn::ExpandingArray<1> kernel_size,
                   const MaxPool1dOptions& options = {});
 /// The maxima and their flat indices within each input plane (int64).
-std::tuple<Tensor, Tensor> max_pool1d_with_indices(TensorView input,
+std::tuple<Tensor, Tensor> max_pool1d_with_indices(const TensorView& input,
                                                    nn::ExpandingArray<1> kernel_size,
                                                    const MaxPool1dOptions& options = {});
 /// https://pytorch.org/docs/stable/generated/torch.nn.functional.max_pool2d.html
-Tensor max_pool2d(TensorView input, nn::ExpandingArray<2> kernel_size,
+Tensor max_pool2d(const TensorView& input, nn::ExpandingArray<2> kernel_size,
                   const MaxPool2dOptions& options = {});
-std::tuple<Tensor, Tensor> max_pool2d_with_indices(TensorView input,
+std::tuple<Tensor, Tensor> max_pool2d_with_indices(const TensorView& input,
                                                    nn::ExpandingArray<2> kernel_size,
                                                    const MaxPool2dOptions& options = {});
 
@@ -51,17 +51,17 @@ struct AvgPool2dOptions {
   std::optional<std::int64_t> divisor_override{};
 };
 /// https://pytorch.org/docs/stable/generated/torch.nn.functional.avg_pool2d.html
-Tensor avg_pool2d(TensorView input, nn::ExpandingArray<2> kernel_size,
+Tensor avg_pool2d(const TensorView& input, nn::ExpandingArray<2> kernel_size,
                   const AvgPool2dOptions& options = {});
 
 /// https://pytorch.org/docs/stable/generated/torch.nn.functional.adaptive_avg_pool1d.html
-Tensor adaptive_avg_pool1d(TensorView input, nn::ExpandingArray<1> output_size);
+Tensor adaptive_avg_pool1d(const TensorView& input, nn::ExpandingArray<1> output_size);
 /// `output_size` entries that are std::nullopt keep the input's size.
 /// https://pytorch.org/docs/stable/generated/torch.nn.functional.adaptive_avg_pool2d.html
-Tensor adaptive_avg_pool2d(TensorView input, const nn::OutputSize<2>& output_size);
+Tensor adaptive_avg_pool2d(const TensorView& input, const nn::OutputSize<2>& output_size);
 /// https://pytorch.org/docs/stable/generated/torch.nn.functional.adaptive_max_pool2d.html
-Tensor adaptive_max_pool2d(TensorView input, const nn::OutputSize<2>& output_size);
-std::tuple<Tensor, Tensor> adaptive_max_pool2d_with_indices(TensorView input,
+Tensor adaptive_max_pool2d(const TensorView& input, const nn::OutputSize<2>& output_size);
+std::tuple<Tensor, Tensor> adaptive_max_pool2d_with_indices(const TensorView& input,
                                                             const nn::OutputSize<2>& output_size);
 
 }  // namespace fp::functional

@@ -18,11 +18,12 @@ struct EmbeddingOptions {
 /// [*] -> [*, embedding_dim]. Python's max_norm is not offered: it rewrites
 /// `weight` in place during the lookup.
 /// https://pytorch.org/docs/stable/generated/torch.nn.functional.embedding.html
-Tensor embedding(TensorView input, TensorView weight, const EmbeddingOptions& options = {});
+Tensor embedding(const TensorView& input, const TensorView& weight,
+                 const EmbeddingOptions& options = {});
 
 /// int64 one-hot encoding of an int64 tensor; `num_classes = -1` takes the
 /// largest value plus one.
 /// https://pytorch.org/docs/stable/generated/torch.nn.functional.one_hot.html
-Tensor one_hot(TensorView input, std::int64_t num_classes = -1);
+Tensor one_hot(const TensorView& input, std::int64_t num_classes = -1);
 
 }  // namespace fp::functional

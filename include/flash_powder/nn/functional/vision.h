@@ -27,7 +27,7 @@ struct PadOptions {
 /// `pad` holds (left, right) pairs starting from the last dimension, as in
 /// Python: {1, 1} pads the last dimension, {1, 1, 2, 2} the last two.
 /// https://pytorch.org/docs/stable/generated/torch.nn.functional.pad.html
-Tensor pad(TensorView input, IntList pad, const PadOptions& options = {});
+Tensor pad(const TensorView& input, IntList pad, const PadOptions& options = {});
 
 struct InterpolateOptions {
   /// The output's spatial size: one value for all dimensions or one each.
@@ -50,18 +50,18 @@ struct InterpolateOptions {
 /// Resizes the spatial dimensions (all but the first two) of `input`.
 /// Throws fp::Error with Python's message for invalid combinations.
 /// https://pytorch.org/docs/stable/generated/torch.nn.functional.interpolate.html
-Tensor interpolate(TensorView input, const InterpolateOptions& options);
+Tensor interpolate(const TensorView& input, const InterpolateOptions& options);
 
 /// The deprecated spelling of interpolate (antialias and
 /// recompute_scale_factor are not part of it in Python).
 /// https://pytorch.org/docs/stable/generated/torch.nn.functional.upsample.html
-Tensor upsample(TensorView input, const InterpolateOptions& options);
+Tensor upsample(const TensorView& input, const InterpolateOptions& options);
 
 /// [*, C*r*r, H, W] -> [*, C, H*r, W*r].
 /// https://pytorch.org/docs/stable/generated/torch.nn.functional.pixel_shuffle.html
-Tensor pixel_shuffle(TensorView input, std::int64_t upscale_factor);
+Tensor pixel_shuffle(const TensorView& input, std::int64_t upscale_factor);
 /// The inverse: [*, C, H*r, W*r] -> [*, C*r*r, H, W].
 /// https://pytorch.org/docs/stable/generated/torch.nn.functional.pixel_unshuffle.html
-Tensor pixel_unshuffle(TensorView input, std::int64_t downscale_factor);
+Tensor pixel_unshuffle(const TensorView& input, std::int64_t downscale_factor);
 
 }  // namespace fp::functional
