@@ -227,6 +227,9 @@ class FixedCall : private ArgStorage<N>, public Call {
 /// The tensor arguments of a call, for the alias check of its results.
 class Input {
  public:
+  // Implicit on purpose: the generated ops list their tensor arguments as
+  // `{self, other}`, of whichever tensor kinds the op takes.
+  // NOLINTBEGIN(google-explicit-constructor)
   Input(const TensorArg& tensor) noexcept : pointer_(&tensor), kind_(Kind::Tensor) {}
   Input(const std::optional<TensorArg>& tensor) noexcept
       : pointer_(&tensor), kind_(Kind::OptionalTensor) {}
@@ -237,6 +240,7 @@ class Input {
   Input(const OptionalTensorList& tensors) noexcept
       : pointer_(&tensors), kind_(Kind::OptionalList) {}
   Input(const MutableTensorList& tensors) noexcept : pointer_(&tensors), kind_(Kind::MutableList) {}
+  // NOLINTEND(google-explicit-constructor)
 
   /// Calls `visit(raw, argument)` for each tensor in it (`argument` is null
   /// for tensors the call writes).
