@@ -134,18 +134,21 @@ Arg parse_default(const SchemaType& type, std::string_view text, const CallConte
   switch (element.kind) {
     case Kind::Int: {
       std::vector<std::int64_t> values;
+      values.reserve(items.size());
       for (const auto& item : items)
         values.push_back(std::get<std::int64_t>(item.value));
       return {std::move(values)};
     }
     case Kind::Float: {
       std::vector<double> values;
+      values.reserve(items.size());
       for (const auto& item : items)
         values.push_back(std::get<double>(item.value));
       return {std::move(values)};
     }
     case Kind::Bool: {
       std::vector<bool> values;
+      values.reserve(items.size());
       for (const auto& item : items)
         values.push_back(std::get<bool>(item.value));
       return {std::move(values)};

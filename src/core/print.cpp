@@ -100,7 +100,7 @@ Elements read_elements(const Tensor& kept, DType dtype) {
   Elements elements;
   if (dtype == DType::Bool) {
     for (bool value : kept.to_vector<bool>())
-      elements.text.push_back(value ? "True" : "False");
+      elements.text.emplace_back(value ? "True" : "False");
   } else if (dtype == DType::U64) {
     elements.text = integer_texts<std::uint64_t>(kept);  // beyond int64, exactly
   } else if (is_integral(dtype)) {

@@ -90,7 +90,6 @@ Tensor sampled_integers(Generator& generator, IntegerRange range, IntList sizes,
                         DType dtype) {
   switch (dtype) {
     case DType::Bool:  // stored as one byte, 0 or 1
-      return integer_tensor<std::uint8_t>(generator, range, sizes, count, dtype);
     case DType::U8:
       return integer_tensor<std::uint8_t>(generator, range, sizes, count, dtype);
     case DType::U16:

@@ -512,6 +512,8 @@ void fill_integers(Generator& generator, IntegerRange range, T* out, std::int64_
     out[i] = stored_as<T>(uniform_integer(generator, width, range.low));
 }
 
+// A type name cannot be parenthesised where these macros use it.
+// NOLINTBEGIN(bugprone-macro-parentheses)
 #define FP_INSTANTIATE_REAL(T)                                 \
   template void fill_uniform<T>(Generator&, T*, std::int64_t); \
   template void fill_normal<T>(Generator&, T*, std::int64_t, double);
@@ -536,5 +538,6 @@ FP_INSTANTIATE_INTEGER(BFloat16)
 FP_INSTANTIATE_INTEGER(float)
 FP_INSTANTIATE_INTEGER(double)
 #undef FP_INSTANTIATE_INTEGER
+// NOLINTEND(bugprone-macro-parentheses)
 
 }  // namespace fp::detail

@@ -125,7 +125,7 @@ extern "C" void on_libpng_read(png_structp png, png_bytep out, png_size_t length
 /// Owns libpng's structures; destroyed like any C++ object.
 class LibpngReader {
  public:
-  LibpngReader(std::span<const std::uint8_t> bytes) {
+  explicit LibpngReader(std::span<const std::uint8_t> bytes) {
     read_.data = bytes.data();
     read_.size = bytes.size();
     read_.png =

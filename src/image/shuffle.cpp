@@ -72,7 +72,7 @@ __attribute__((target("ssse3"))) void deinterleave3_ssse3(const std::uint8_t* in
     const __m128i v0 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(in + 3 * i));
     const __m128i v1 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(in + 3 * i + 16));
     const __m128i v2 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(in + 3 * i + 32));
-    for (int k = 0; k < 3; ++k) {
+    for (std::size_t k = 0; k < 3; ++k) {
       const __m128i plane =
           _mm_or_si128(_mm_or_si128(_mm_shuffle_epi8(v0, mask(kMasks.deinterleave[k][0])),
                                     _mm_shuffle_epi8(v1, mask(kMasks.deinterleave[k][1]))),
@@ -92,7 +92,7 @@ __attribute__((target("ssse3"))) void interleave3_ssse3(const std::uint8_t* r,
     const __m128i planes[3] = {_mm_loadu_si128(reinterpret_cast<const __m128i*>(r + i)),
                                _mm_loadu_si128(reinterpret_cast<const __m128i*>(g + i)),
                                _mm_loadu_si128(reinterpret_cast<const __m128i*>(b + i))};
-    for (int v = 0; v < 3; ++v) {
+    for (std::size_t v = 0; v < 3; ++v) {
       const __m128i bytes =
           _mm_or_si128(_mm_or_si128(_mm_shuffle_epi8(planes[0], mask(kMasks.interleave[v][0])),
                                     _mm_shuffle_epi8(planes[1], mask(kMasks.interleave[v][1]))),
@@ -114,12 +114,12 @@ __attribute__((target("avx2"))) void deinterleave3_avx2(const std::uint8_t* in, 
   for (; i + 32 <= count; i += 32) {
     const std::uint8_t* p = in + 3 * i;
     __m256i v[3];
-    for (int k = 0; k < 3; ++k) {
+    for (std::size_t k = 0; k < 3; ++k) {
       v[k] = _mm256_inserti128_si256(
           _mm256_castsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * k))),
           _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 48 + 16 * k)), 1);
     }
-    for (int k = 0; k < 3; ++k) {
+    for (std::size_t k = 0; k < 3; ++k) {
       const __m256i plane = _mm256_or_si256(
           _mm256_or_si256(_mm256_shuffle_epi8(
                               v[0], _mm256_broadcastsi128_si256(mask(kMasks.deinterleave[k][0]))),
@@ -141,7 +141,7 @@ __attribute__((target("avx2"))) void interleave3_avx2(const std::uint8_t* r, con
                                _mm256_loadu_si256(reinterpret_cast<const __m256i*>(g + i)),
                                _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b + i))};
     std::uint8_t* o = out + 3 * i;
-    for (int v = 0; v < 3; ++v) {
+    for (std::size_t v = 0; v < 3; ++v) {
       const __m256i bytes = _mm256_or_si256(
           _mm256_or_si256(_mm256_shuffle_epi8(planes[0], _mm256_broadcastsi128_si256(
                                                              mask(kMasks.interleave[v][0]))),

@@ -238,11 +238,11 @@ Tensor TensorBase::argmin(std::optional<std::int64_t> dim, bool keepdim) const {
 Tensor TensorBase::argmax(std::optional<std::int64_t> dim, bool keepdim) const {
   return aten::argmax(as_arg(), dim, keepdim);
 }
-Tensor TensorBase::std(std::optional<std::vector<std::int64_t>> dims, bool unbiased,
+Tensor TensorBase::std(const std::optional<std::vector<std::int64_t>>& dims, bool unbiased,
                        bool keepdim) const {
   return aten::std_dim(as_arg(), dims, unbiased, keepdim);
 }
-Tensor TensorBase::var(std::optional<std::vector<std::int64_t>> dims, bool unbiased,
+Tensor TensorBase::var(const std::optional<std::vector<std::int64_t>>& dims, bool unbiased,
                        bool keepdim) const {
   return aten::var_dim(as_arg(), dims, unbiased, keepdim);
 }
@@ -526,6 +526,8 @@ Derived& MutableAccess<Derived>::index_put_(std::initializer_list<TensorIndex> i
 }
 
 // Compound bitwise assignment: Python's `__iand__` and friends.
+// The replacement is two function definitions, not an expression.
+// NOLINTBEGIN(bugprone-macro-parentheses)
 #define FP_BITWISE_ASSIGNMENT(op, aten_function)                  \
   template <class Derived>                                        \
   Derived& MutableAccess<Derived>::operator op(TensorArg other) { \
@@ -538,6 +540,7 @@ Derived& MutableAccess<Derived>::index_put_(std::initializer_list<TensorIndex> i
     Derived& self = static_cast<Derived&>(*this);                 \
     return *this op ops::number(other, self);                     \
   }
+// NOLINTEND(bugprone-macro-parentheses)
 FP_BITWISE_ASSIGNMENT(&=, dunder_iand_Tensor)
 FP_BITWISE_ASSIGNMENT(|=, dunder_ior_Tensor)
 FP_BITWISE_ASSIGNMENT(^=, dunder_ixor_Tensor)

@@ -145,6 +145,7 @@ struct SequenceArg {
       return {std::vector<bool>(std::begin(range), std::end(range))};
     } else if constexpr (std::is_integral_v<Element>) {
       std::vector<std::int64_t> out;
+      out.reserve(std::size(range));
       for (const auto& item : range)
         out.push_back(std::get<std::int64_t>(to_arg(item).value));
       return {std::move(out)};
@@ -152,6 +153,7 @@ struct SequenceArg {
       return {std::vector<double>(std::begin(range), std::end(range))};
     } else if constexpr (is_tensor_like_v<Element>) {
       std::vector<RawTensor> out;
+      out.reserve(std::size(range));
       for (const auto& item : range)
         out.push_back(ArgTraits<Element>::raw(item));
       return {std::move(out)};

@@ -16,8 +16,9 @@ struct TorchVersion {
 
   /// "2.13.0"
   std::string str() const;
-  // NOLINTNEXTLINE(modernize-use-nullptr): clang-tidy 14 flags the `0` of the
-  // comparison category that a defaulted <=> synthesises; there is no pointer.
+  // clang-tidy 14 flags the `0` of the comparison category that a defaulted
+  // <=> synthesises; there is no pointer.
+  // NOLINTNEXTLINE(modernize-use-nullptr)
   friend constexpr auto operator<=>(const TorchVersion&, const TorchVersion&) = default;
 };
 

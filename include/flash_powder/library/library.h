@@ -156,8 +156,11 @@ class StaticLibrary {
                          #ns, ::fp::library::DispatchKey::key, file, line); \
                    })
 
+// `m` names the block's parameter, which cannot be parenthesised.
+// NOLINTBEGIN(bugprone-macro-parentheses)
 #define FP_LIBRARY_BLOCK(ns, m, uid, make)                                           \
   static void FP_LIBRARY_CONCAT(uid, _block)(::fp::library::Library&);               \
   static const ::fp::library::detail::StaticLibrary FP_LIBRARY_CONCAT(uid, _static)( \
       make, &FP_LIBRARY_CONCAT(uid, _block), __FILE__, __LINE__);                    \
   static void FP_LIBRARY_CONCAT(uid, _block)(::fp::library::Library & m)
+// NOLINTEND(bugprone-macro-parentheses)

@@ -13,6 +13,6 @@ namespace fp::nn::detail {
 /// when that takes a copy (a non-contiguous input, e.g. batch_first attention);
 /// F.linear on plain tensors would not, and rounds differently. So a
 /// non-contiguous input is made contiguous first, which is what the fold does.
-Tensor layer_linear(TensorView input, TensorView weight, std::optional<TensorView> bias);
+Tensor layer_linear(TensorView input, TensorView weight, const std::optional<TensorView>& bias);
 
 }  // namespace fp::nn::detail

@@ -10,7 +10,7 @@ namespace fp::nn {
 
 namespace detail {
 
-Tensor layer_linear(TensorView input, TensorView weight, std::optional<TensorView> bias) {
+Tensor layer_linear(TensorView input, TensorView weight, const std::optional<TensorView>& bias) {
   if (input.dim() < 3 || input.is_contiguous()) return functional::linear(input, weight, bias);
   return functional::linear(input.contiguous(), weight, bias);
 }

@@ -38,7 +38,8 @@ Tensor standard_normal(IntList sizes) {
 Tensor placed(Tensor samples, const TensorOptions& options) {
   const bool as_drawn = options.dtype_or(DType::F32) == DType::F32 &&
                         options.device_or(Device::cpu()).is_cpu() && !options.pinned_memory();
-  return as_drawn ? samples : samples.to(options);
+  if (as_drawn) return samples;
+  return samples.to(options);
 }
 
 }  // namespace

@@ -65,9 +65,11 @@ InvertedResidual::InvertedResidual(const InvertedResidualConfig& config)
         conv_norm_activation(config.input_channels, config.expanded_channels, 1, 1, 1, activation));
   block.push(conv_norm_activation(config.expanded_channels, config.expanded_channels, config.kernel,
                                   config.stride, config.expanded_channels, activation));
-  if (config.use_se)
-    block.push(SqueezeExcitation(config.expanded_channels, make_divisible(static_cast<double>(
-                                                               config.expanded_channels / 4))));
+  if (config.use_se) {
+    const std::int64_t quarter = config.expanded_channels / 4;  // torchvision's `// 4`
+    block.push(
+        SqueezeExcitation(config.expanded_channels, make_divisible(static_cast<double>(quarter))));
+  }
   block.push(conv_norm_activation(config.expanded_channels, config.out_channels, 1, 1, 1,
                                   Activation::None));
 }

@@ -22,9 +22,9 @@ constexpr std::array kConfigE{64,  64,  M,   128, 128, M,   256, 256, 256, 256, 
                               512, 512, 512, 512, M,   512, 512, 512, 512, M};
 
 nn::Sequential make_classifier(const VGGOptions& options) {
-  return nn::Sequential(nn::Linear(512 * 7 * 7, 4096), nn::ReLU(), nn::Dropout(options.dropout),
-                        nn::Linear(4096, 4096), nn::ReLU(), nn::Dropout(options.dropout),
-                        nn::Linear(4096, options.num_classes));
+  return nn::Sequential(nn::Linear(std::int64_t{512} * 7 * 7, 4096), nn::ReLU(),
+                        nn::Dropout(options.dropout), nn::Linear(4096, 4096), nn::ReLU(),
+                        nn::Dropout(options.dropout), nn::Linear(4096, options.num_classes));
 }
 
 }  // namespace

@@ -184,10 +184,10 @@ class TensorBase {
   Tensor argmin(std::optional<std::int64_t> dim = std::nullopt, bool keepdim = false) const;
   Tensor argmax(std::optional<std::int64_t> dim = std::nullopt, bool keepdim = false) const;
   /// Standard deviation; `unbiased` divides by N-1. Python: `t.std(dims, unbiased, keepdim)`.
-  Tensor std(std::optional<std::vector<std::int64_t>> dims = std::nullopt, bool unbiased = true,
-             bool keepdim = false) const;
-  Tensor var(std::optional<std::vector<std::int64_t>> dims = std::nullopt, bool unbiased = true,
-             bool keepdim = false) const;
+  Tensor std(const std::optional<std::vector<std::int64_t>>& dims = std::nullopt,
+             bool unbiased = true, bool keepdim = false) const;
+  Tensor var(const std::optional<std::vector<std::int64_t>>& dims = std::nullopt,
+             bool unbiased = true, bool keepdim = false) const;
   /// Python: `t.topk(k, dim, largest, sorted)` -> (values, indices).
   std::tuple<Tensor, Tensor> topk(std::int64_t k, std::int64_t dim = -1, bool largest = true,
                                   bool sorted = true) const;

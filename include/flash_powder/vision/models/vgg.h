@@ -28,7 +28,7 @@ struct VGGOptions {
 /// to 7x7, so any input of at least 32x32 works), `classifier` (three linear layers).
 class VGG : public nn::Module {
  public:
-  VGG(nn::Sequential features, const VGGOptions& options = {});
+  explicit VGG(nn::Sequential features, const VGGOptions& options = {});
 
   void visit(nn::Visitor& visitor) override;
   /// [N, 3, H, W] float images -> [N, num_classes] logits.
