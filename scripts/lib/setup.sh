@@ -21,7 +21,7 @@ PYTHON_PACKAGES=("torch==$TORCH_VERSION" "numpy" "pytest" "safetensors" "pillow"
 # cannot replace torch. Its compiled ops do not load beside the CPU torch: the
 # image tests use only its Python (v2 resize, make_grid, draw_*).
 TORCHVISION_PACKAGE="torchvision==0.28.0"
-APT_PACKAGES=(ninja-build libgtest-dev libbenchmark-dev nlohmann-json3-dev libzip-dev pkg-config valgrind
+APT_PACKAGES=(ninja-build ccache libgtest-dev libbenchmark-dev nlohmann-json3-dev libzip-dev pkg-config valgrind
   clang-14 clang-format clang-tidy-14 python3-venv libjpeg62-turbo-dev libturbojpeg0-dev libpng-dev zlib1g-dev libspng-dev libwebp-dev
   libjpeg-turbo-progs)
 

@@ -76,6 +76,13 @@ class Consumer:
         self.work = Path(args.work)
         self.prefix = self.work / "prefix"
 
+    def shared_compiler_cache(self) -> dict[str, str]:
+        """add_subdirectory and fetch_content each compile flash_powder's library
+        from the same files at the same paths relative to their build folders:
+        with ccache (when the build uses it) hashing paths relative to the work
+        folder, the second build takes the first one's objects."""
+        return {"CCACHE_BASEDIR": str(self.work.resolve()), "CCACHE_NOHASHDIR": "true"}
+
     def configure(self, project: str, folder: str, options: list[str], env: dict[str, str], expect_failure=False):
         build = self.work / folder
         command = [self.args.cmake, "-S", str(HERE / project), "-B", str(build),
@@ -171,15 +178,18 @@ class Consumer:
         self.check_output(program, self.args.python, env)
 
     def add_subdirectory(self):
-        env = activated(Path(self.args.build_python), clean_environment())
-        self.configure("add_subdirectory", "add_subdirectory", [f"-DFLASH_POWDER_SOURCE_DIR={self.args.repo}"], env)
+        # The checkout's files where FetchContent puts them (fetch_content below):
+        # the two builds then compile the same relative paths, which ccache shares.
+        source, _ = snapshot(Path(self.args.repo), self.work / "add_subdirectory" / "_deps" / "flash_powder-src")
+        env = activated(Path(self.args.build_python), clean_environment(self.shared_compiler_cache()))
+        self.configure("add_subdirectory", "add_subdirectory", [f"-DFLASH_POWDER_SOURCE_DIR={source}"], env)
         check_cache_untouched(self.work / "add_subdirectory" / "CMakeCache.txt")
         self.build("add_subdirectory", env)
         self.check_output(self.work / "add_subdirectory" / "consumer", self.args.python, env)
 
     def fetch_content(self):
         repository, commit = snapshot(Path(self.args.repo), self.work / "fetch_content_repository")
-        env = clean_environment({"Torch_DIR": f"{self.args.torch_dir}/share/cmake/Torch"})
+        env = clean_environment({"Torch_DIR": f"{self.args.torch_dir}/share/cmake/Torch", **self.shared_compiler_cache()})
         self.configure("fetch_content", "fetch_content",
                        [f"-DFLASH_POWDER_GIT_REPOSITORY=file://{repository}", f"-DFLASH_POWDER_GIT_TAG={commit}"],
                        env)
