@@ -88,11 +88,11 @@ struct BottleneckImpl : nn::Module {
   }
 
   torch::Tensor forward(const torch::Tensor& x) {
-    torch::Tensor out = torch::relu_(bn1(conv1(x)));
-    out = torch::relu_(bn2(conv2(out)));
+    torch::Tensor out = bn1(conv1(x)).relu_();
+    out = bn2(conv2(out)).relu_();
     out = bn3(conv3(out));
     out += downsample ? downsample->forward(x) : x;
-    return torch::relu_(out);
+    return out.relu_();
   }
 
   nn::Conv2d conv1;
@@ -136,7 +136,7 @@ struct ResNetImpl : nn::Module {
   }
 
   torch::Tensor forward(torch::Tensor x) {
-    x = maxpool(torch::relu_(bn1(conv1(x))));
+    x = maxpool(bn1(conv1(x)).relu_());
     for (auto& layer : layers)
       x = layer->forward(x);
     return fc(torch::flatten(avgpool(x), 1));
@@ -160,13 +160,26 @@ nn::Sequential double_conv(std::int64_t in, std::int64_t out) {
                         conv(out, out, 3, 1, 1), nn::BatchNorm2d(out), relu_inplace());
 }
 
+/// unet.py's `nn.Sequential(nn.MaxPool2d(2), double_conv(...))`: a Sequential
+/// inside a Sequential, which torch::nn::Sequential cannot hold (its forward
+/// is a template), so a module with the same keys ("0", "1.0.weight", ...).
+struct DownImpl : nn::Module {
+  DownImpl(std::int64_t in, std::int64_t out)
+      : pool(register_module("0", nn::MaxPool2d(nn::MaxPool2dOptions(2)))),
+        convs(register_module("1", double_conv(in, out))) {}
+
+  torch::Tensor forward(const torch::Tensor& x) { return convs->forward(pool(x)); }
+
+  nn::MaxPool2d pool;
+  nn::Sequential convs;
+};
+TORCH_MODULE(Down);
+
 struct UNetImpl : nn::Module {
   explicit UNetImpl(std::int64_t width = 8, std::int64_t classes = 4)
       : inc(register_module("inc", double_conv(3, width))),
-        down1(register_module("down1", nn::Sequential(nn::MaxPool2d(nn::MaxPool2dOptions(2)),
-                                                      double_conv(width, 2 * width)))),
-        down2(register_module("down2", nn::Sequential(nn::MaxPool2d(nn::MaxPool2dOptions(2)),
-                                                      double_conv(2 * width, 4 * width)))),
+        down1(register_module("down1", Down(width, 2 * width))),
+        down2(register_module("down2", Down(2 * width, 4 * width))),
         up1(register_module(
             "up1",
             nn::ConvTranspose2d(nn::ConvTranspose2dOptions(4 * width, 2 * width, 2).stride(2)))),
@@ -186,7 +199,8 @@ struct UNetImpl : nn::Module {
     return outc(conv2->forward(torch::cat({up2(y), x1}, 1)));
   }
 
-  nn::Sequential inc, down1, down2;
+  nn::Sequential inc;
+  Down down1, down2;
   nn::ConvTranspose2d up1;
   nn::Sequential conv1;
   nn::Upsample up2;
