@@ -161,6 +161,14 @@ def difference(output: str, reference: str) -> str:
     return f"{(a - b).abs().max().item():.2g}"
 
 
+def cores_used(runs: list[dict] | None) -> float | None:
+    """How many cores a side kept busy: on a busy machine, fewer than its threads."""
+    ok = [r for r in runs or [] if "error" not in r]
+    if not ok:
+        return None
+    return statistics.median(c / w for r in ok for c, w in zip(r["cpu_ms"], r["wall_ms"]))
+
+
 def report(paths: list[str], markdown: bool, clock: str | None) -> None:
     results = [json.loads(Path(p).read_text()) for p in paths]
     groups: dict[tuple, dict[str, list[dict]]] = {}
@@ -214,11 +222,15 @@ def report(paths: list[str], markdown: bool, clock: str | None) -> None:
             ok = [r for r in g.get(s, []) if "error" not in r]
             if s != "eager" and ok and reference:
                 deltas.append(f"{SIDE_NAMES[s]} {difference(ok[-1]['output'], reference[-1]['output'])}")
+        deltas = [", ".join(deltas)] if deltas else []
+        if threads > 1:
+            deltas.append("cores used (CPU time / wall time) " + ", ".join(
+                f"{SIDE_NAMES[s]} {cores_used(g[s]):.1f}" for s in sides if cores_used(g.get(s))))
         compiled = [r["compile_s"] for r in g.get("compile", []) if "compile_s" in r]
         extra = f"; torch.compile's first call {max(compiled):.0f} s" if compiled else ""
         fmt = ", channels_last" if channels_last else ""
         notes.append(f"{model} b{batch}, {threads} thread(s){fmt}: max |Δ| vs eager: "
-                     + (", ".join(deltas) or "—") + extra)
+                     + ("; ".join(deltas) or "—") + extra)
     print_table(header, rows, markdown)
     print()
     clocks = {"cpu": "CPU time", "real": "wall-clock time"}
