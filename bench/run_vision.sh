@@ -21,7 +21,7 @@
 # peak RSS (getrusage's ru_maxrss: weights, activations, the runtime; for
 # Python the interpreter too) is its own.
 #
-# Environment: FP_BENCH_THREADS (thread counts, default "1 $(nproc)"; each
+# Environment: FP_BENCH_THREADS (thread counts, default 1 and the core count; each
 # sets OMP_NUM_THREADS for every side), FP_BENCH_CASES (default
 # "vgg11-b1 vgg11-b8 resnet50-b1 unet-b1"), FP_BENCH_ROUNDS (1: the sides
 # run one after another per case, this many times, so that a slow spell of
@@ -38,7 +38,8 @@ REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD="${FP_BENCH_BUILD_DIR:-$REPO/build-bench}"
 PYTHON="$REPO/.venv/bin/python"
 WEIGHTS="$BUILD/vision"
-THREADS="${FP_BENCH_THREADS:-1 $(nproc)}"
+CORES="$(getconf _NPROCESSORS_ONLN)"  # nproc would follow OMP_NUM_THREADS
+THREADS="${FP_BENCH_THREADS:-1 $CORES}"
 CASES="${FP_BENCH_CASES:-vgg11-b1 vgg11-b8 resnet50-b1 unet-b1}"
 ROUNDS="${FP_BENCH_ROUNDS:-1}"
 WARMUP="${FP_BENCH_WARMUP:-1}"
@@ -137,5 +138,5 @@ done
 echo "==> load after: $(uptime)"
 
 echo
-echo "torch $("$PYTHON" -c 'import torch; print(torch.__version__, torch.backends.cpu.get_cpu_capability())'), $(nproc) cores"
+echo "torch $("$PYTHON" -c 'import torch; print(torch.__version__, torch.backends.cpu.get_cpu_capability())'), $CORES cores"
 "$PYTHON" "$REPO/bench/vision_forward.py" report "${markdown[@]}" "${clock[@]}" "$WORK"/*.json
