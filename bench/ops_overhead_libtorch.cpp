@@ -8,17 +8,14 @@
 // way a libtorch user would write it.
 #include <benchmark/benchmark.h>
 #include <torch/torch.h>
-#include <nlohmann/json.hpp>
 
 #include <ATen/core/dispatch/Dispatcher.h>
+
+#include "libtorch_safetensors.h"
 
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
-#include <fstream>
-#include <map>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -275,34 +272,6 @@ void conv2d_224(benchmark::State& state) {
   }
 }
 
-/// The tensors of a safetensors file (F32 and I64 only: what the checkpoint
-/// holds), read with its JSON header; libtorch's C++ API has no reader.
-std::map<std::string, torch::Tensor> read_safetensors(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::uint64_t header_size = 0;
-  in.read(reinterpret_cast<char*>(&header_size), sizeof header_size);
-  std::string header(header_size, '\0');
-  in.read(header.data(), static_cast<std::streamsize>(header_size));
-  const std::vector<char> data((std::istreambuf_iterator<char>(in)),
-                               std::istreambuf_iterator<char>());
-  if (!in.eof() && in.fail()) throw std::runtime_error("cannot read " + path);
-  std::map<std::string, torch::Tensor> tensors;
-  const nlohmann::json entries = nlohmann::json::parse(header);
-  for (const auto& [name, info] : entries.items()) {
-    if (name == "__metadata__") continue;
-    const std::string dtype = info.at("dtype");
-    if (dtype != "F32" && dtype != "I64") throw std::runtime_error("unexpected dtype " + dtype);
-    const auto options =
-        torch::TensorOptions().dtype(dtype == "F32" ? torch::kFloat32 : torch::kInt64);
-    const std::vector<std::int64_t> shape = info.at("shape");
-    const std::vector<std::size_t> offsets = info.at("data_offsets");
-    torch::Tensor tensor = torch::empty(shape, options);
-    std::memcpy(tensor.data_ptr(), data.data() + offsets[0], offsets[1] - offsets[0]);
-    tensors.emplace(name, tensor);
-  }
-  return tensors;
-}
-
 /// examples/network's classifier (the layers of make_checkpoint.py).
 torch::nn::Sequential network() {
   namespace nn = torch::nn;
@@ -313,7 +282,7 @@ torch::nn::Sequential network() {
 }
 
 void network_forward(benchmark::State& state) {
-  const auto tensors = read_safetensors(checkpoint_path);
+  const auto tensors = libtorch_bench::read_safetensors(checkpoint_path);
   torch::nn::Sequential net = network();
   net->eval();
   {

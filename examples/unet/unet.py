@@ -1,5 +1,5 @@
 """The demo's U-Net and its synthetic segmentation task (shared by train.py
-and reference.py; examples/unet/main.cpp builds the same network in C++).
+and reference.py; examples/unet/unet.h builds the same network in C++).
 
 Classes: 0 background, 1 disc, 2 square, 3 triangle. Images are [3, H, W]
 uint8 pictures of a few filled shapes on a textured, noisy background; the

@@ -1,7 +1,9 @@
 // torchvision/models/resnet.py, layer for layer (groups 1, width 64, no dilation).
 #include "flash_powder/vision/models/resnet.h"
 
-#include "flash_powder/nn/functional/activation.h"
+#include <utility>
+
+#include "flash_powder/ops/aten.h"
 #include "flash_powder/ops/operators.h"
 
 namespace fp::vision::models {
@@ -15,10 +17,23 @@ nn::Conv2d conv1x1(std::int64_t in_planes, std::int64_t out_planes, std::int64_t
   return nn::Conv2d(in_planes, out_planes, 1, {.stride = stride, .bias = false});
 }
 
-/// The block's output plus its shortcut, through ReLU (Python: `out += identity; relu(out)`).
-Tensor add_shortcut(const Tensor& out, const nn::Sequential& downsample, TensorView input) {
-  if (downsample.size() == 0) return functional::relu(out + input);
-  return functional::relu(out + downsample(input));
+/// ReLU in place on a tensor the forward owns: torchvision's
+/// `nn.ReLU(inplace=True)`, without a new tensor the size of `x` (the same
+/// kernel, so the same values).
+Tensor relu_in_place(Tensor x) {
+  aten::relu_(x);
+  return x;
+}
+
+/// The block's output plus its shortcut, through ReLU, both in place on the
+/// block's own output (Python: `out += identity; relu(out)`).
+Tensor add_shortcut(Tensor out, const nn::Sequential& downsample, TensorView input) {
+  if (downsample.size() == 0) {
+    out += input;
+  } else {
+    out += downsample(input);
+  }
+  return relu_in_place(std::move(out));
 }
 
 std::int64_t expansion_of(ResNetBlock block) {
@@ -68,8 +83,8 @@ void BasicBlock::visit(nn::Visitor& visitor) {
 }
 
 Tensor BasicBlock::forward(TensorView input) const {
-  const Tensor out = bn2(conv2(functional::relu(bn1(conv1(input)))));
-  return add_shortcut(out, downsample, input);
+  Tensor out = bn2(conv2(relu_in_place(bn1(conv1(input)))));
+  return add_shortcut(std::move(out), downsample, input);
 }
 
 Bottleneck::Bottleneck(std::int64_t inplanes, std::int64_t planes, std::int64_t stride,
@@ -93,8 +108,8 @@ void Bottleneck::visit(nn::Visitor& visitor) {
 }
 
 Tensor Bottleneck::forward(TensorView input) const {
-  const Tensor first = functional::relu(bn1(conv1(input)));
-  const Tensor second = functional::relu(bn2(conv2(first)));
+  const Tensor first = relu_in_place(bn1(conv1(input)));
+  const Tensor second = relu_in_place(bn2(conv2(first)));
   return add_shortcut(bn3(conv3(second)), downsample, input);
 }
 
@@ -123,7 +138,7 @@ void ResNet::visit(nn::Visitor& visitor) {
 }
 
 Tensor ResNet::forward(TensorView input) const {
-  const Tensor stem = maxpool(functional::relu(bn1(conv1(input))));
+  const Tensor stem = maxpool(relu_in_place(bn1(conv1(input))));
   const Tensor features = layer4(layer3(layer2(layer1(stem))));
   return fc(avgpool(features).flatten(1));
 }

@@ -1,0 +1,311 @@
+#!/usr/bin/env python3
+"""The Python sides of the vision benchmark (bench/run_vision.sh), its
+weights and inputs, and the report that puts every side next to each other.
+
+    vision_forward.py weights DIR
+    vision_forward.py run eager|compile MODEL WEIGHTS INPUT OUTPUT RESULT
+                      [--warmup N] [--repetitions N] [--channels-last]
+    vision_forward.py failed SIDE MODEL INPUT RESULT --threads N --reason TEXT [--channels-last]
+    vision_forward.py report RESULT.json... [--markdown] [--clock cpu|real]
+
+`weights` writes, once, torchvision's vgg11 and resnet50 and examples/unet's
+U-Net with seeded random weights (BatchNorm's affine parameters and running
+statistics random too, so that they matter) as DIR/MODEL.safetensors, and
+seeded inputs DIR/MODEL-bN.safetensors (`input`). Every side loads these.
+
+`run` times one forward the way bench_vision_forward (flash_powder) and
+bench_vision_forward_libtorch do (vision_timing.h): `--warmup` untimed calls
+(for torch.compile the first one compiles, and is timed apart), then
+`--repetitions` timed ones, under torch.inference_mode(), on the wall clock
+and the process's CPU clock; it writes the last output to OUTPUT and the
+times and the peak RSS (getrusage) to RESULT. `failed` writes a RESULT for a
+side that did not run (torch.compile past its time limit, say).
+
+`report` prints one row per model, threads and memory format: the median
+time of each side (over all repetitions of all RESULT files of that side),
+the ratios flash_powder / libtorch C++ and flash_powder / Python eager, each
+side's peak RSS, and how far each side's output is from eager PyTorch's.
+By default times are CPU time with one thread (time spent waiting for a core
+on a busy machine does not count) and wall-clock time otherwise (CPU time
+would add up the threads).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import statistics
+import sys
+import time
+import types
+from pathlib import Path
+
+import torch
+from safetensors.torch import load_file, save_file
+
+REPO = Path(__file__).resolve().parent.parent
+
+# (model, batch, input height and width) in table order.
+CASES = [("vgg11", 1, 224), ("vgg11", 8, 224), ("resnet50", 1, 224), ("unet", 1, 256)]
+SIDES = ["fp", "libtorch", "eager", "compile", "aoti"]
+SIDE_NAMES = {"fp": "flash_powder", "libtorch": "libtorch C++", "eager": "Python eager",
+              "compile": "torch.compile", "aoti": "fp::aoti"}
+SEED = 16
+
+
+def make_model(name: str) -> torch.nn.Module:
+    if name == "unet":
+        sys.path.insert(0, str(REPO / "examples" / "unet"))
+        from unet import UNet
+
+        return UNet()
+    # torchvision's models are Python; its compiled ops (which the wheel beside
+    # a CPU torch cannot load) are not needed.
+    sys.modules.setdefault("torchvision._meta_registrations", types.ModuleType("torchvision._meta_registrations"))
+    import torchvision.models as models
+
+    return getattr(models, name)(weights=None)
+
+
+def randomize_batch_norms(model: torch.nn.Module) -> None:
+    for module in model.modules():
+        if isinstance(module, torch.nn.BatchNorm2d):
+            with torch.no_grad():
+                module.weight.uniform_(0.5, 1.5)
+                module.bias.normal_(0, 0.1)
+                module.running_mean.normal_(0, 0.1)
+                module.running_var.uniform_(0.5, 1.5)
+
+
+def save_atomically(tensors: dict, path: Path) -> None:
+    temporary = path.with_name(path.name + ".tmp")
+    save_file({k: v.contiguous() for k, v in tensors.items()}, str(temporary))
+    temporary.rename(path)
+
+
+def write_weights(directory: Path) -> None:
+    directory.mkdir(parents=True, exist_ok=True)
+    for index, name in enumerate(dict.fromkeys(model for model, _, _ in CASES)):
+        path = directory / f"{name}.safetensors"
+        if not path.exists():
+            torch.manual_seed(SEED + index)
+            model = make_model(name)
+            randomize_batch_norms(model)
+            save_atomically(model.state_dict(), path)
+    for model, batch, size in CASES:
+        path = directory / f"{model}-b{batch}.safetensors"
+        if not path.exists():
+            generator = torch.Generator().manual_seed(SEED + batch)
+            save_atomically({"input": torch.randn(batch, 3, size, size, generator=generator)}, path)
+
+
+def peak_rss_mib() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def run(args) -> None:
+    start = time.perf_counter()
+    model = make_model(args.model)
+    model.load_state_dict(load_file(args.weights))
+    model.eval()
+    x = load_file(args.input)["input"]
+    if args.channels_last:
+        model.to(memory_format=torch.channels_last)
+        x = x.contiguous(memory_format=torch.channels_last)
+    load_ms = (time.perf_counter() - start) * 1e3
+    result = {"side": args.side, "model": args.model, "batch": x.shape[0],
+              "threads": torch.get_num_threads(), "channels_last": args.channels_last,
+              "load_ms": load_ms, "output": args.output}
+    forward = torch.compile(model) if args.side == "compile" else model
+    with torch.inference_mode():
+        warmup = args.warmup
+        if args.side == "compile":
+            start = time.perf_counter()
+            forward(x)
+            result["compile_s"] = time.perf_counter() - start
+            warmup = max(warmup - 1, 0)
+        for _ in range(warmup):
+            forward(x)
+        wall, cpu = [], []
+        for _ in range(args.repetitions):
+            wall_start, cpu_start = time.perf_counter(), time.process_time()
+            output = forward(x)
+            cpu.append((time.process_time() - cpu_start) * 1e3)
+            wall.append((time.perf_counter() - wall_start) * 1e3)
+    save_atomically({"output": output}, Path(args.output))
+    result.update(wall_ms=wall, cpu_ms=cpu, peak_rss_mib=peak_rss_mib())
+    Path(args.result).write_text(json.dumps(result) + "\n")
+
+
+def failed(args) -> None:
+    batch = load_file(args.input)["input"].shape[0]
+    result = {"side": args.side, "model": args.model, "batch": batch, "threads": args.threads,
+              "channels_last": args.channels_last, "error": args.reason}
+    Path(args.result).write_text(json.dumps(result) + "\n")
+
+
+# --- the report --------------------------------------------------------------
+
+
+def format_ms(ms: float) -> str:
+    return f"{ms:.0f}" if ms >= 100 else f"{ms:.1f}" if ms >= 10 else f"{ms:.2f}"
+
+
+def difference(output: str, reference: str) -> str:
+    a, b = load_file(output)["output"], load_file(reference)["output"]
+    if a.shape != b.shape:
+        return f"shape {list(a.shape)} vs {list(b.shape)}"
+    if torch.equal(a, b):
+        return "0 (identical)"
+    return f"{(a - b).abs().max().item():.2g}"
+
+
+def cores_used(runs: list[dict] | None) -> float | None:
+    """How many cores a side kept busy: on a busy machine, fewer than its threads."""
+    ok = [r for r in runs or [] if "error" not in r]
+    if not ok:
+        return None
+    return statistics.median(c / w for r in ok for c, w in zip(r["cpu_ms"], r["wall_ms"]))
+
+
+def report(paths: list[str], markdown: bool, clock: str | None) -> None:
+    results = [json.loads(Path(p).read_text()) for p in paths]
+    groups: dict[tuple, dict[str, list[dict]]] = {}
+    for r in results:
+        key = (r["model"], r["batch"], r["channels_last"], r["threads"])
+        groups.setdefault(key, {}).setdefault(r["side"], []).append(r)
+    sides = [s for s in SIDES if any(s in g for g in groups.values())]
+    order = {(m, b): i for i, (m, b, _) in enumerate(CASES)}
+    keys = sorted(groups, key=lambda k: (order.get(k[:2], 99), k[2], k[3]))
+    formats = {k[2] for k in keys}
+
+    def median(runs: list[dict], threads: int) -> float | None:
+        ok = [r for r in runs if "error" not in r]
+        if not ok:
+            return None
+        use = clock or ("cpu" if threads == 1 else "real")
+        return statistics.median(t for r in ok for t in r["cpu_ms" if use == "cpu" else "wall_ms"])
+
+    def cell(runs: list[dict] | None, threads: int) -> str:
+        if not runs:
+            return "—"
+        value = median(runs, threads)
+        return format_ms(value) if value is not None else runs[-1]["error"]
+
+    def ratio(a, b) -> str:
+        return f"{a / b:.2f}" if a is not None and b is not None else "—"
+
+    def rss(runs: list[dict] | None) -> str:
+        ok = [r for r in runs or [] if "error" not in r]
+        return f"{max(r['peak_rss_mib'] for r in ok):.0f}" if ok else "—"
+
+    header = ["model", "threads"] + (["format"] if len(formats) > 1 else [])
+    header += [f"{SIDE_NAMES[s]} ms" for s in sides] + ["fp / libtorch", "fp / eager"]
+    header += ["RSS MiB " + " / ".join(SIDE_NAMES[s].split()[0] for s in sides)]
+    rows, notes = [], []
+    for key in keys:
+        model, batch, channels_last, threads = key
+        g = groups[key]
+        row = [f"{model} b{batch}", str(threads)]
+        if len(formats) > 1:
+            row.append("channels_last" if channels_last else "contiguous")
+        row += [cell(g.get(s), threads) for s in sides]
+        fp = median(g["fp"], threads) if "fp" in g else None
+        row.append(ratio(fp, median(g["libtorch"], threads) if "libtorch" in g else None))
+        row.append(ratio(fp, median(g["eager"], threads) if "eager" in g else None))
+        row.append(" / ".join(rss(g.get(s)) for s in sides))
+        rows.append(row)
+        reference = [r for r in g.get("eager", []) if "error" not in r]
+        deltas = []
+        for s in sides:
+            ok = [r for r in g.get(s, []) if "error" not in r]
+            if s != "eager" and ok and reference:
+                deltas.append(f"{SIDE_NAMES[s]} {difference(ok[-1]['output'], reference[-1]['output'])}")
+        deltas = [", ".join(deltas)] if deltas else []
+        if threads > 1:
+            deltas.append("cores used (CPU time / wall time) " + ", ".join(
+                f"{SIDE_NAMES[s]} {cores_used(g[s]):.1f}" for s in sides if cores_used(g.get(s))))
+        compiled = [r["compile_s"] for r in g.get("compile", []) if "compile_s" in r]
+        extra = f"; torch.compile's first call {max(compiled):.0f} s" if compiled else ""
+        fmt = ", channels_last" if channels_last else ""
+        notes.append(f"{model} b{batch}, {threads} thread(s){fmt}: max |Δ| vs eager: "
+                     + ("; ".join(deltas) or "—") + extra)
+    print_table(header, rows, markdown)
+    print()
+    clocks = {"cpu": "CPU time", "real": "wall-clock time"}
+    print("Median ms per forward; " + (clocks[clock] if clock else
+          "CPU time with 1 thread, wall-clock time with more") + ".")
+    for note in notes:
+        print(("- " if markdown else "  ") + note)
+    if len(formats) > 1:
+        print()
+        print_channels_last(groups, keys, sides, markdown, median)
+
+
+def print_channels_last(groups, keys, sides, markdown, median) -> None:
+    """Time in channels_last over time in contiguous format, per side."""
+    header = ["model", "threads"] + [SIDE_NAMES[s] for s in sides]
+    rows = []
+    for model, batch, channels_last, threads in keys:
+        if channels_last or (model, batch, True, threads) not in groups:
+            continue
+        plain, last = groups[(model, batch, False, threads)], groups[(model, batch, True, threads)]
+        row = [f"{model} b{batch}", str(threads)]
+        for s in sides:
+            a = median(last[s], threads) if s in last else None
+            b = median(plain[s], threads) if s in plain else None
+            row.append(f"{a / b:.2f}" if a is not None and b is not None else "—")
+        rows.append(row)
+    print("channels_last time / contiguous time (< 1: channels_last pays):")
+    print_table(header, rows, markdown)
+
+
+def print_table(header, rows, markdown):
+    if markdown:
+        print("| " + " | ".join(header) + " |")
+        print("|" + "|".join(["---"] + ["---:"] * (len(header) - 1)) + "|")
+        for row in rows:
+            print("| " + " | ".join(row) + " |")
+    else:
+        widths = [max(len(str(r[i])) for r in rows + [header]) for i in range(len(header))]
+        for row in [header] + rows:
+            print("  ".join(str(cell).ljust(width) if i == 0 else str(cell).rjust(width)
+                            for i, (cell, width) in enumerate(zip(row, widths))))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+    weights_parser = commands.add_parser("weights")
+    weights_parser.add_argument("directory", type=Path)
+    run_parser = commands.add_parser("run")
+    run_parser.add_argument("side", choices=["eager", "compile"])
+    for name in ["model", "weights", "input", "output", "result"]:
+        run_parser.add_argument(name)
+    run_parser.add_argument("--warmup", type=int, default=1)
+    run_parser.add_argument("--repetitions", type=int, default=5)
+    run_parser.add_argument("--channels-last", action="store_true")
+    failed_parser = commands.add_parser("failed")
+    for name in ["side", "model", "input", "result"]:
+        failed_parser.add_argument(name)
+    failed_parser.add_argument("--threads", type=int, required=True)
+    failed_parser.add_argument("--reason", required=True)
+    failed_parser.add_argument("--channels-last", action="store_true")
+    report_parser = commands.add_parser("report")
+    report_parser.add_argument("results", nargs="+")
+    report_parser.add_argument("--markdown", action="store_true")
+    report_parser.add_argument("--clock", choices=["cpu", "real"])
+    args = parser.parse_args()
+    if args.command == "weights":
+        write_weights(args.directory)
+    elif args.command == "run":
+        run(args)
+    elif args.command == "failed":
+        failed(args)
+    else:
+        report(args.results, args.markdown, args.clock)
+
+
+if __name__ == "__main__":
+    main()
