@@ -10,6 +10,7 @@ For each NAME (see MODELS) in OUT_DIR:
   NAME.io-CAP.safetensors   seeded inputs of batch 1 and 2 and torchvision's
                      outputs for them in eval mode, under this CPU capability
                      (ATen's kernels differ between AVX2, AVX-512 and the default)
+  NAME.io-cuda.safetensors  the same on the GPU, where one exists (CUDA_MODELS)
 Without NAMEs: every model but VGG (whose tests write theirs), and
 preprocessing-CAP.safetensors: torchvision's ImageClassification preset of
 seeded images. The C++ tests (tests/vision/test_models.cpp) load the weights into
@@ -90,6 +91,26 @@ def write_outputs(name: str, out: Path) -> None:
     capability = torch.backends.cpu.get_cpu_capability()
     target = out / f"{name}.io-{capability}.safetensors"
     save_file(tensors, str(target) + ".tmp", metadata={"torch": torch.__version__})
+    Path(str(target) + ".tmp").rename(target)
+    if torch.cuda.is_available() and name in CUDA_MODELS:
+        write_cuda_outputs(model, tensors, out / f"{name}.io-cuda.safetensors")
+
+
+# The networks the CUDA tests run (one of each family; VGG's weights are too
+# large to keep).
+CUDA_MODELS = ("resnet18", "resnet50", "mobilenet_v3_small")
+
+
+def write_cuda_outputs(model: torch.nn.Module, tensors: dict, target: Path) -> None:
+    """The same inputs through the same network on the GPU (cuDNN's results
+    differ from the CPU's; the C++ test compares with a tolerance)."""
+    model = model.cuda()
+    cuda = {}
+    with torch.no_grad():
+        for batch in (1, 2):
+            cuda[f"input{batch}"] = tensors[f"input{batch}"]
+            cuda[f"output{batch}"] = model(tensors[f"input{batch}"].cuda()).cpu()
+    save_file(cuda, str(target) + ".tmp", metadata={"torch": torch.__version__})
     Path(str(target) + ".tmp").rename(target)
 
 

@@ -134,6 +134,43 @@ TEST_P(ModelTest, KeysAndOutputsEqualTorchvision) {
   }
 }
 
+/// On the GPU: the same network moved to CUDA against torchvision's on CUDA.
+/// cuDNN picks its algorithms per process, so the comparison has a
+/// tolerance: 1e-4 relative and absolute, on logits of magnitude ~1-10.
+class CudaModelTest : public testing::TestWithParam<std::string> {};
+
+TEST_P(CudaModelTest, OutputsEqualTorchvisionOnCuda) {
+  if (!fp::cuda_is_available()) GTEST_SKIP() << "no CUDA device";
+  const std::string name = GetParam();
+  const fs::path outputs = kModelDir / (name + ".io-cuda.safetensors");
+  ASSERT_TRUE(fs::exists(outputs)) << outputs << " (make_models.py writes it where CUDA exists)";
+  std::unique_ptr<fp::nn::Module> model;
+  for (const ModelCase& model_case : all_models())
+    if (model_case.name == name) model = model_case.make();
+  ASSERT_NE(model, nullptr) << name;
+  model->load_state_dict(fp::safetensors::MappedFile::open(weights_of(name)));
+  model->to(fp::TensorOptions().device(fp::Device::cuda(0)));
+
+  const fp::nn::StateDict io = fp::safetensors::load(outputs);
+  const auto on = [](fp::Device device) { return fp::TensorOptions().device(device); };
+  for (const char* batch : {"1", "2"}) {
+    const fp::Tensor input = io.at(std::string("input") + batch).to(on(fp::Device::cuda(0)));
+    const fp::Tensor output = (*model)(input);
+    EXPECT_TRUE(output.device().is_cuda());
+    const fp::Tensor on_cpu = output.to(on(fp::Device::cpu()));
+    const fp::Tensor& expected = io.at(std::string("output") + batch);
+    EXPECT_TRUE(on_cpu.allclose(expected, 1e-4, 1e-4))
+        << name << " batch " << batch << ": max |delta| "
+        << (on_cpu - expected).abs().max().item<float>();
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Torchvision, CudaModelTest,
+                         testing::Values("resnet18", "resnet50", "mobilenet_v3_small"),
+                         [](const testing::TestParamInfo<std::string>& info) {
+                           return info.param;
+                         });
+
 INSTANTIATE_TEST_SUITE_P(Torchvision, ModelTest, testing::ValuesIn(all_models()),
                          [](const testing::TestParamInfo<ModelCase>& info) {
                            return info.param.name;
