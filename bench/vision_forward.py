@@ -45,6 +45,8 @@ import torch
 from safetensors.torch import load_file, save_file
 
 REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO / "tests" / "vision"))
+from make_models import randomize_batch_norms  # noqa: E402  the vision tests' seeded BatchNorm statistics
 
 # (model, batch, input height and width) in table order.
 CASES = [("vgg11", 1, 224), ("vgg11", 8, 224), ("resnet50", 1, 224), ("unet", 1, 256)]
@@ -66,16 +68,6 @@ def make_model(name: str) -> torch.nn.Module:
     import torchvision.models as models
 
     return getattr(models, name)(weights=None)
-
-
-def randomize_batch_norms(model: torch.nn.Module) -> None:
-    for module in model.modules():
-        if isinstance(module, torch.nn.BatchNorm2d):
-            with torch.no_grad():
-                module.weight.uniform_(0.5, 1.5)
-                module.bias.normal_(0, 0.1)
-                module.running_mean.normal_(0, 0.1)
-                module.running_var.uniform_(0.5, 1.5)
 
 
 def save_atomically(tensors: dict, path: Path) -> None:
