@@ -1338,7 +1338,7 @@ Tensor clone(TensorArg self, std::optional<MemoryFormat> memory_format) {
   static const abi::Schema& op_schema = abi::find_schema("aten::clone", "");
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(memory_format).run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 TensorView coalesce(TensorArg self) {
