@@ -706,6 +706,8 @@ DIRECT_VIEWS = {
     "unsqueeze": "direct_unsqueeze(self, dim)",
     "squeeze.dim": "direct_squeeze_dim(self, dim)",
     "permute": "direct_permute(self, dims)",
+    "reshape": "direct_reshape(self, shape)",
+    "view": "direct_reshape(self, size)",
 }
 # Ops that are not structured kernels but whose every implementation (CPU,
 # CUDA, the composite ones) returns a newly allocated tensor, never an input:
@@ -730,6 +732,7 @@ DIRECT_KERNELS = {
     "mul.Tensor": "cpu_mul_Tensor(self, other)",
     "abs": "cpu_abs(self)",
     "cat": "cpu_cat(tensors, dim)",
+    "clone": "cpu_clone(self, memory_format)",
 }
 
 

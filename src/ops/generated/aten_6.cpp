@@ -750,6 +750,8 @@ void requires_grad_(MutableTensor self, bool requires_grad) {
 }
 
 TensorView reshape(TensorArg self, IntList shape) {
+  if (abi::TensorHandle direct = op::direct_reshape(self, shape))
+    return op::direct_view(std::move(direct), self, "aten::reshape");
   static const abi::Schema& op_schema = abi::find_schema("aten::reshape", "");
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(shape).run();

@@ -1932,6 +1932,8 @@ void vdot_out(TensorArg self, TensorArg other, MutableTensor out) {
 }
 
 TensorView view(TensorArg self, IntList size) {
+  if (abi::TensorHandle direct = op::direct_reshape(self, size))
+    return op::direct_view(std::move(direct), self, "aten::view");
   static const abi::Schema& op_schema = abi::find_schema("aten::view", "");
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(size).run();
