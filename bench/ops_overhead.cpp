@@ -417,6 +417,90 @@ void cabi_clone(benchmark::State& state) {
   }
 }
 
+// The dispatcher-only cases: one torch_call_dispatcher each.
+
+void cabi_div(benchmark::State& state) {
+  const fp::Tensor a = tiny(1);
+  const fp::Tensor b = tiny(2);
+  for (auto _ : state) {
+    StableIValue stack[] = {boxed(new_handle(a.raw())), boxed(new_handle(b.raw()))};
+    call_and_free("aten::div", "Tensor", stack);
+  }
+}
+
+void cabi_relu(benchmark::State& state) {
+  const fp::Tensor a = tiny(1);
+  for (auto _ : state) {
+    StableIValue stack[] = {boxed(new_handle(a.raw()))};
+    call_and_free("aten::relu", "", stack);
+  }
+}
+
+void cabi_exp(benchmark::State& state) {
+  const fp::Tensor a = tiny(1);
+  for (auto _ : state) {
+    StableIValue stack[] = {boxed(new_handle(a.raw()))};
+    call_and_free("aten::exp", "", stack);
+  }
+}
+
+void cabi_argmax(benchmark::State& state) {
+  const fp::Tensor a = tiny(1);
+  for (auto _ : state) {
+    StableIValue stack[] = {boxed(new_handle(a.raw())), 0, 0};  // dim=None, keepdim=False
+    call_and_free("aten::argmax", "", stack);
+  }
+}
+
+/// No Scalar crosses the stable ABI: the value is a 0-dim tensor.
+void cabi_masked_fill(benchmark::State& state) {
+  const fp::Tensor a = tiny(1);
+  const fp::Tensor mask = a > 0;
+  for (auto _ : state) {
+    AtenTensorHandle value = nullptr;
+    ok(aoti_torch_scalar_to_tensor_float32(0.5f, &value), "scalar_to_tensor");
+    StableIValue stack[] = {boxed(new_handle(a.raw())), boxed(new_handle(mask.raw())),
+                            boxed(value)};
+    call_and_free("aten::masked_fill", "Tensor", stack);
+  }
+}
+
+void cabi_where(benchmark::State& state) {
+  const fp::Tensor a = tiny(1);
+  const fp::Tensor b = tiny(2);
+  const fp::Tensor mask = a > 0;
+  for (auto _ : state) {
+    StableIValue stack[] = {boxed(new_handle(mask.raw())), boxed(new_handle(a.raw())),
+                            boxed(new_handle(b.raw()))};
+    call_and_free("aten::where", "self", stack);
+  }
+}
+
+/// An independent reshaped copy: the view made from sizes and strides, then
+/// `_lazy_clone` (flash_powder's reshape returns a value, not a view).
+void cabi_reshape(benchmark::State& state) {
+  const fp::Tensor m = tiny(1, {2, 2});
+  const std::int64_t size = 4;
+  const std::int64_t stride = 1;
+  for (auto _ : state) {
+    AtenTensorHandle view = nullptr;
+    ok(aoti_torch__reinterpret_tensor(m.raw(), 1, &size, &stride, 0, &view), "reinterpret");
+    StableIValue stack[] = {boxed(view)};
+    call_and_free("aten::_lazy_clone", "", stack);
+  }
+}
+
+void cabi_contiguous(benchmark::State& state) {
+  const fp::Tensor m = tiny(1, {2, 2});
+  const fp::TensorView t = m.transpose(0, 1);
+  const auto contiguous = static_cast<StableIValue>(aoti_torch_memory_format_contiguous_format());
+  for (auto _ : state) {
+    auto* format = new StableIValue(contiguous);  // torch_new_stable_ivalue's box
+    StableIValue stack[] = {boxed(new_handle(t.raw())), std::bit_cast<StableIValue>(format)};
+    call_and_free("aten::clone", "", stack);
+  }
+}
+
 /// The element of a CPU float32 0-dim tensor: check the dtype, read the data.
 void cabi_item(benchmark::State& state) {
   const fp::Tensor s = fp::tensor(2.5f);
@@ -488,6 +572,14 @@ void register_all() {
       {"cabi_clone", &cabi_clone},
       {"cabi_item", &cabi_item},
       {"cabi_sizes", &cabi_sizes},
+      {"cabi_div", &cabi_div},
+      {"cabi_relu", &cabi_relu},
+      {"cabi_exp", &cabi_exp},
+      {"cabi_argmax", &cabi_argmax},
+      {"cabi_masked_fill", &cabi_masked_fill},
+      {"cabi_where", &cabi_where},
+      {"cabi_reshape", &cabi_reshape},
+      {"cabi_contiguous", &cabi_contiguous},
   };
   for (const auto& [name, function] : tiny_cases) {
     set_iterations(benchmark::RegisterBenchmark(name, function)->Unit(benchmark::kNanosecond));

@@ -86,6 +86,14 @@ FLOOR = {
     "clone": "cabi_clone",
     "item": "cabi_item",
     "sizes": "cabi_sizes",
+    "div": "cabi_div",
+    "relu": "cabi_relu",
+    "exp": "cabi_exp",
+    "argmax": "cabi_argmax",
+    "masked_fill": "cabi_masked_fill",
+    "where": "cabi_where",
+    "reshape": "cabi_reshape",
+    "contiguous": "cabi_contiguous",
 }
 
 

@@ -706,12 +706,33 @@ DIRECT_VIEWS = {
     "unsqueeze": "direct_unsqueeze(self, dim)",
     "squeeze.dim": "direct_squeeze_dim(self, dim)",
     "permute": "direct_permute(self, dims)",
+    "reshape": "direct_reshape(self, shape)",
+    "view": "direct_reshape(self, size)",
+}
+# Ops that are not structured kernels but whose every implementation (CPU,
+# CUDA, the composite ones) returns a newly allocated tensor, never an input:
+# their results skip the check for a handed-back input. Ops that may return
+# `self` (`contiguous`, `type_as`, `to`, `reshape`, `expand_as`, ...) must not
+# be here. tools/tests/test_fresh_results.py calls each from Python on inputs
+# where a composite could hand `self` back and checks that none does; the value
+# says what makes the result new.
+ALWAYS_FRESH = {
+    "sum": "at::sum(self, {}, false, dtype): the structured sum.dim_IntList",
+    "mean": "at::mean(self, {}, false, dtype): the structured mean.dim",
+    "prod": "the CPU/CUDA kernels allocate with at::empty",
+    "clone": "at::empty_like / empty_strided, then copy_",
+    "relu": "at::clamp_min(self, 0): structured",
+    "where.self": "at::empty, then where_out",
+    "masked_fill.Tensor": "self.clone(Contiguous), then masked_fill_",
+    "softmax.int": "at::_softmax (after an optional dtype conversion): structured",
+    "log_softmax.int": "at::_log_softmax (after an optional dtype conversion): structured",
 }
 # libtorch's CPU kernels through their C shims (aoti_torch_cpu_<op>): a new tensor.
 DIRECT_KERNELS = {
     "mul.Tensor": "cpu_mul_Tensor(self, other)",
     "abs": "cpu_abs(self)",
     "cat": "cpu_cat(tensors, dim)",
+    "clone": "cpu_clone(self, memory_format)",
 }
 
 
@@ -990,7 +1011,7 @@ def read_schemas(torch: pathlib.Path, ops: ts.OpsByRelease) -> list[Schema]:
     texts = ts.read_schemas(torch)
     ts.check_ops_by_release(ops, ts.torch_version(torch), texts)
     schemas = [parse_schema(text) for text in texts]
-    fresh = ts.structured_delegates(torch)
+    fresh = ts.structured_delegates(torch) | ALWAYS_FRESH.keys()
     for schema in schemas:
         schema.availability = ops.availability(schema.key)
         schema.fresh_results = schema.key in fresh

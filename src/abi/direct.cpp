@@ -2,11 +2,17 @@
 // take them, and the C shims they call.
 #include "flash_powder/abi/direct.h"
 
+#include <algorithm>
 #include <array>
+#include <bit>
 #include <cstdlib>
+#include <string>
 #include <string_view>
+#include <vector>
 
+#include "flash_powder/abi/error.h"
 #include "flash_powder/abi/runtime.h"
+#include "flash_powder/abi/schema.h"
 #include "torch_c.h"
 
 namespace fp::abi {
@@ -52,13 +58,12 @@ bool known_dtype(RawTensor tensor) noexcept {
          known[static_cast<std::size_t>(code)];
 }
 
+/// The dtype comes first: an undefined tensor's (ScalarType::Undefined) is
+/// not one flash_powder knows, so no separate check for one is needed.
 bool strided_known(RawTensor tensor) noexcept {
-  if (tensor == nullptr) return false;
-  bool defined = false;
-  if (aoti_torch_is_defined(tensor, &defined) != AOTI_TORCH_SUCCESS || !defined) return false;
+  if (tensor == nullptr || !known_dtype(tensor)) return false;
   std::int32_t layout = -1;
-  if (aoti_torch_get_layout(tensor, &layout) != AOTI_TORCH_SUCCESS) return false;
-  return layout == codes().strided && known_dtype(tensor);
+  return aoti_torch_get_layout(tensor, &layout) == AOTI_TORCH_SUCCESS && layout == codes().strided;
 }
 
 bool plain_cpu(RawTensor tensor) noexcept {
@@ -105,7 +110,54 @@ TensorHandle reinterpret(RawTensor source, std::span<const std::int64_t> sizes,
   return TensorHandle(result);
 }
 
+TensorHandle lazy_clone(RawTensor tensor) {
+  AtenTensorHandle argument = nullptr;
+  check(aoti_torch_new_tensor_handle(tensor, &argument), "aoti_torch_new_tensor_handle");
+  // Every supported torch has the op, so libtorch takes the stack (and frees
+  // the argument) whether or not the call succeeds.
+  std::array<StableIValue, 1> stack{std::bit_cast<StableIValue>(argument)};
+  if (torch_call_dispatcher("aten::_lazy_clone", "", stack.data(), builtin_schema_abi_version()) !=
+      AOTI_TORCH_SUCCESS) {
+    throw Error("aten::_lazy_clone: " + last_torch_error());
+  }
+  return TensorHandle(std::bit_cast<AtenTensorHandle>(stack[0]));
+}
+
+TensorHandle clone(RawTensor self, std::string_view what) {
+  AtenTensorHandle result = nullptr;
+  check(aoti_torch_clone(self, &result), what);
+  return TensorHandle(result);
+}
+
 namespace cpu {
+
+TensorHandle contiguous_clone(RawTensor self, std::string_view what) {
+  std::int64_t rank = 0;
+  std::int64_t* sizes = nullptr;
+  std::int32_t dtype = 0;
+  check(aoti_torch_get_dim(self, &rank), what);
+  check(aoti_torch_get_sizes(self, &sizes), what);
+  check(aoti_torch_get_dtype(self, &dtype), what);
+  // Contiguous strides as PyTorch's empty() gives them: an empty dimension
+  // counts as one.
+  std::array<std::int64_t, 16> inline_strides{};
+  std::vector<std::int64_t> heap_strides;
+  std::int64_t* strides = inline_strides.data();
+  if (rank > static_cast<std::int64_t>(inline_strides.size())) {
+    heap_strides.resize(static_cast<std::size_t>(rank));
+    strides = heap_strides.data();
+  }
+  std::int64_t stride = 1;
+  for (std::int64_t dim = rank - 1; dim >= 0; --dim) {
+    strides[dim] = stride;
+    stride *= std::max<std::int64_t>(sizes[dim], 1);
+  }
+  AtenTensorHandle raw = nullptr;
+  check(aoti_torch_empty_strided(rank, sizes, strides, dtype, codes().cpu, 0, &raw), what);
+  TensorHandle result(raw);
+  check(aoti_torch_copy_(result.get(), self, /*non_blocking=*/0), what);
+  return result;
+}
 
 TensorHandle mul_Tensor(RawTensor self, RawTensor other, std::string_view what) {
   AtenTensorHandle result = nullptr;

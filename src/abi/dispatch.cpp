@@ -26,7 +26,6 @@ namespace {
 
 using Kind = SchemaType::Kind;
 using boxing::box;
-using boxing::Boxed;
 using boxing::CallContext;
 using boxing::free_boxed;
 using boxing::unbox;
@@ -161,49 +160,22 @@ Arg parse_default(const SchemaType& type, std::string_view text, const CallConte
 
 // ---------------------------------------------------------------------------
 
-/// A type's spelling without its alias annotation: "Tensor(a!)" -> "Tensor".
-std::string strip_alias(const std::string& spelling) {
-  std::string out;
-  int depth = 0;
-  for (char c : spelling) {
-    if (c == '(') ++depth;
-    if (depth == 0) out += c;
-    if (c == ')') --depth;
-  }
-  return out;
-}
-
 void check_call_shape(const Schema& schema, std::span<const Arg> args) {
   const auto fail = [&](const std::string& problem) {
     throw Error(schema.qualified_name() + ": " + problem + "; the schema is " + schema.text);
   };
-  if (args.size() > schema.arguments.size()) {
+  if (args.size() > schema.arguments.size()) [[unlikely]] {
     fail("takes at most " + std::to_string(schema.arguments.size()) + " arguments, got " +
          std::to_string(args.size()));
   }
-  if (args.size() < schema.required_arguments()) {
+  if (args.size() < schema.required_arguments()) [[unlikely]] {
     const auto& missing = schema.arguments[args.size()];
     fail("missing argument " + std::to_string(args.size()) + " '" + missing.name + "' (" +
          missing.type.spelling + "); " + std::to_string(schema.required_arguments()) +
          " arguments have no default, got " + std::to_string(args.size()));
   }
-  for (const auto& result : schema.returns) {
-    if (result.type.carries_unsupported()) {
-      fail("returns " + result.type.spelling + ", which libtorch's stable ABI cannot carry");
-    }
-  }
-  // torch_call_dispatcher (2.13) pops results from the back of its stack but
-  // takes their types from the front, so a result tuple whose types do not
-  // read the same both ways fails inside libtorch after the op has run.
-  const auto& returns = schema.returns;
-  for (std::size_t i = 0; i < returns.size() / 2; ++i) {
-    const auto& front = returns[i].type.spelling;
-    const auto& back = returns[returns.size() - 1 - i].type.spelling;
-    if (strip_alias(front) != strip_alias(back)) {
-      fail(
-          "returns a tuple of mixed types, which libtorch's stable-ABI dispatcher converts in "
-          "the wrong order (torch 2.13)");
-    }
+  if (!schema.returns_problem().empty()) [[unlikely]] {
+    fail(schema.returns_problem());
   }
 }
 
@@ -231,25 +203,19 @@ class BoxedStack {
   /// libtorch has taken the arguments.
   void release() { boxed_ = 0; }
 
-  /// The results libtorch left on the stack, each owned before any is
-  /// converted, so a failing conversion frees the rest.
+  /// The results libtorch left on the stack. Each is owned from here on: if
+  /// converting one fails, those not yet converted are freed.
   Results take_results() {
     const auto& returns = schema_.returns;
-    std::array<std::optional<Boxed>, inline_size> owned_inline;
-    std::vector<Boxed> owned_heap;
-    if (returns.size() > inline_size) owned_heap.reserve(returns.size());
-    for (std::size_t i = 0; i < returns.size(); ++i) {
-      if (returns.size() > inline_size) {
-        owned_heap.emplace_back(returns[i].type, values_[i]);
-      } else {
-        owned_inline[i].emplace(returns[i].type, values_[i]);
-      }
-    }
     Results results{{}, schema_.qualified_name(), schema_.text};
-    results.values.reserve(returns.size());
     for (std::size_t i = 0; i < returns.size(); ++i) {
-      Boxed& value = returns.size() > inline_size ? owned_heap[i] : *owned_inline[i];
-      results.values.push_back(unbox(returns[i].type, value.release()));
+      try {
+        results.values.push_back(unbox(returns[i].type, values_[i]));
+      } catch (...) {
+        for (std::size_t j = i + 1; j < returns.size(); ++j)
+          free_boxed(returns[j].type, values_[j]);
+        throw;
+      }
       results.values.back().aliases_argument = !returns[i].type.alias.empty();
     }
     return results;
@@ -258,7 +224,8 @@ class BoxedStack {
  private:
   static constexpr std::size_t inline_size = 16;
   const Schema& schema_;
-  std::array<StableIValue, inline_size> inline_{};
+  // Filled by push() before anything reads it.
+  std::array<StableIValue, inline_size> inline_;
   std::vector<StableIValue> heap_;
   StableIValue* values_ = inline_.data();
   std::size_t boxed_ = 0;  // how many leading values are boxed arguments owned here
@@ -267,6 +234,7 @@ class BoxedStack {
 /// Arguments the schema writes to (`Tensor(a!)`) must have been lent for
 /// writing, and their owners must have no other live views (the borrow rules).
 void check_writes(const Schema& schema, std::span<const Arg> args) {
+  if (!schema.writes_arguments()) return;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const SchemaArgument& argument = schema.arguments[i];
     if (!argument.type.is_mutable() || std::holds_alternative<None>(args[i].value)) continue;

@@ -53,6 +53,7 @@ class SchemaParser {
     parse_returns(schema.returns);
     skip_space();
     if (pos_ != text_.size()) fail("unexpected text after the returns");
+    schema.compute_call_facts();
     return schema;
   }
 
@@ -260,8 +261,13 @@ std::string_view key_of(std::string_view schema_text) {
 }
 
 std::string key_of(std::string_view op, std::string_view overload) {
-  std::string key(op);
-  if (!overload.empty()) key += "." + std::string(overload);
+  std::string key;
+  key.reserve(op.size() + 1 + overload.size());
+  key.append(op);
+  if (!overload.empty()) {
+    key += '.';
+    key.append(overload);
+  }
   return key;
 }
 
@@ -365,12 +371,50 @@ bool SchemaType::carries_unsupported() const {
   return element != nullptr && element->carries_unsupported();
 }
 
-std::size_t Schema::required_arguments() const {
-  std::size_t count = 0;
-  for (const auto& argument : arguments) {
-    if (!argument.default_value) count = static_cast<std::size_t>(&argument - arguments.data()) + 1;
+namespace {
+
+/// A type's spelling without its alias annotation: "Tensor(a!)" -> "Tensor".
+std::string strip_alias(const std::string& spelling) {
+  std::string out;
+  int depth = 0;
+  for (char c : spelling) {
+    if (c == '(') ++depth;
+    if (depth == 0) out += c;
+    if (c == ')') --depth;
   }
-  return count;
+  return out;
+}
+
+std::string problem_with_returns(const std::vector<SchemaArgument>& returns) {
+  for (const auto& result : returns) {
+    if (result.type.carries_unsupported()) {
+      return "returns " + result.type.spelling + ", which libtorch's stable ABI cannot carry";
+    }
+  }
+  // torch_call_dispatcher (2.13) pops results from the back of its stack but
+  // takes their types from the front, so a result tuple whose types do not
+  // read the same both ways fails inside libtorch after the op has run.
+  for (std::size_t i = 0; i < returns.size() / 2; ++i) {
+    const auto& front = returns[i].type.spelling;
+    const auto& back = returns[returns.size() - 1 - i].type.spelling;
+    if (strip_alias(front) != strip_alias(back)) {
+      return "returns a tuple of mixed types, which libtorch's stable-ABI dispatcher converts in "
+             "the wrong order (torch 2.13)";
+    }
+  }
+  return "";
+}
+
+}  // namespace
+
+void Schema::compute_call_facts() {
+  required_ = 0;
+  writes_ = false;
+  for (std::size_t i = 0; i < arguments.size(); ++i) {
+    if (!arguments[i].default_value) required_ = i + 1;
+    writes_ = writes_ || arguments[i].type.is_mutable();
+  }
+  returns_problem_ = problem_with_returns(returns);
 }
 
 Schema Schema::parse(std::string_view text, std::string_view default_namespace) {

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <string>
 
+#include "flash_powder/abi/direct.h"
 #include "flash_powder/abi/dispatch.h"
 
 namespace fp {
@@ -16,9 +17,9 @@ namespace {
 abi::TensorHandle lazy_clone(abi::RawTensor tensor) {
   if (tensor == nullptr) return {};
   try {
-    return dispatch<abi::TensorHandle>("aten::_lazy_clone", "", tensor);
+    return abi::lazy_clone(tensor);
   } catch (const Error&) {
-    return dispatch<abi::TensorHandle>("aten::clone", "", tensor, std::nullopt);
+    return abi::clone(tensor, "aten::clone");
   }
 }
 

@@ -59,24 +59,26 @@ abi::TensorHandle add_scaled(abi::RawTensor a, abi::RawTensor b, double alpha, c
   return abi::subtract(a, b, -alpha, what);
 }
 
-/// torch.result_type(a, b), without a dispatcher call when the dtypes agree.
-DType result_type(TensorArg a, TensorArg b) {
-  const DType left = abi::dtype(a.raw());
-  return left == abi::dtype(b.raw()) ? left : aten::result_type_Tensor(a, b);
+/// torch.result_type(a, b) of operands of these dtypes, without a
+/// dispatcher call when they agree.
+DType result_type(TensorArg a, DType a_type, TensorArg b, DType b_type) {
+  return a_type == b_type ? a_type : aten::result_type_Tensor(a, b);
 }
 
 }  // namespace
 
 Tensor add(TensorArg a, TensorArg b) {
-  const DType result = result_type(a, b);
+  const DType a_type = abi::dtype(a.raw());
+  const DType b_type = abi::dtype(b.raw());
+  const DType result = result_type(a, a_type, b, b_type);
   // bool + bool is logical or in PyTorch.
   if (result == DType::Bool) return aten::logical_or(a, b);
   if (is_integral(result)) return integer_add(a, b, result, 1);
   // a - (-1) * b is exactly a + b: libtorch turns sub into add with -alpha.
   // sub refuses bool operands, so those become 0/1 of the result dtype first,
   // which is what add computes with anyway.
-  const bool a_bool = abi::dtype(a.raw()) == DType::Bool;
-  const bool b_bool = abi::dtype(b.raw()) == DType::Bool;
+  const bool a_bool = a_type == DType::Bool;
+  const bool b_bool = b_type == DType::Bool;
   if (!a_bool && !b_bool) return Tensor(add_scaled(a.raw(), b.raw(), 1.0, "add"));
   const Tensor left = a_bool ? converted_to(a, result) : Tensor(abi::share(a.raw()));
   const Tensor right = b_bool ? converted_to(b, result) : Tensor(abi::share(b.raw()));
@@ -85,8 +87,10 @@ Tensor add(TensorArg a, TensorArg b) {
 
 Tensor sub(TensorArg a, TensorArg b) {
   // PyTorch's sub_check, with its messages.
-  const bool a_bool = abi::dtype(a.raw()) == DType::Bool;
-  const bool b_bool = abi::dtype(b.raw()) == DType::Bool;
+  const DType a_type = abi::dtype(a.raw());
+  const DType b_type = abi::dtype(b.raw());
+  const bool a_bool = a_type == DType::Bool;
+  const bool b_bool = b_type == DType::Bool;
   if (a_bool && b_bool) {
     throw Error(
         "sub: Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` "
@@ -97,7 +101,7 @@ Tensor sub(TensorArg a, TensorArg b) {
         "sub: Subtraction, the `-` operator, with a bool tensor is not supported. If you are "
         "trying to invert a mask, use the `~` or `logical_not()` operator instead.");
   }
-  const DType result = result_type(a, b);
+  const DType result = result_type(a, a_type, b, b_type);
   if (is_integral(result)) return integer_add(a, b, result, -1);
   return Tensor(add_scaled(a.raw(), b.raw(), -1.0, "sub"));
 }

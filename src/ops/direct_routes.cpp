@@ -197,6 +197,111 @@ abi::TensorHandle direct_permute(const TensorArg& self, IntList dims) {
   return permuted.view_of(self.raw());
 }
 
+namespace {
+
+/// PyTorch's infer_size: `shape` with its -1 filled in for `numel` elements;
+/// false where PyTorch reports an error (the dispatcher route then does).
+bool infer_size(IntList shape, std::int64_t numel, std::span<std::int64_t> out) {
+  std::int64_t known = 1;
+  std::optional<std::size_t> inferred;
+  for (std::size_t i = 0; i < shape.size(); ++i) {
+    out[i] = shape[i];
+    if (shape[i] == -1) {
+      if (inferred) return false;
+      inferred = i;
+    } else if (shape[i] < 0 || __builtin_mul_overflow(known, shape[i], &known)) {
+      return false;
+    }
+  }
+  if (numel == known) return !inferred || known != 0;
+  if (!inferred || known == 0 || numel % known != 0) return false;
+  out[*inferred] = numel / known;
+  return true;
+}
+
+/// PyTorch's computeStride (aten/src/ATen/TensorUtils.cpp): the strides of a
+/// view of `old` with sizes `shape`, or false where no view can have them.
+bool compute_stride(std::span<const std::int64_t> old_sizes,
+                    std::span<const std::int64_t> old_strides, std::span<const std::int64_t> shape,
+                    std::int64_t numel, std::span<std::int64_t> out) {
+  const auto rank = static_cast<std::int64_t>(shape.size());
+  if (old_sizes.empty()) {
+    std::fill(out.begin(), out.end(), 1);
+    return true;
+  }
+  if (numel == 0) {
+    // Arbitrary for no elements: NumPy keeps the strides of an unchanged
+    // shape and otherwise uses those of a resize.
+    if (std::equal(old_sizes.begin(), old_sizes.end(), shape.begin(), shape.end())) {
+      std::copy(old_strides.begin(), old_strides.end(), out.begin());
+      return true;
+    }
+    for (std::int64_t d = rank - 1; d >= 0; --d) {
+      const auto i = static_cast<std::size_t>(d);
+      out[i] = d == rank - 1 ? 1 : std::max<std::int64_t>(shape[i + 1], 1) * out[i + 1];
+    }
+    return true;
+  }
+  std::int64_t view_d = rank - 1;
+  std::int64_t chunk_base_stride = old_strides.back();
+  std::int64_t tensor_numel = 1;
+  std::int64_t view_numel = 1;
+  for (auto tensor_d = static_cast<std::int64_t>(old_sizes.size()) - 1; tensor_d >= 0; --tensor_d) {
+    const auto t = static_cast<std::size_t>(tensor_d);
+    tensor_numel *= old_sizes[t];
+    if (tensor_d == 0 ||
+        (old_sizes[t - 1] != 1 && old_strides[t - 1] != tensor_numel * chunk_base_stride)) {
+      while (view_d >= 0 &&
+             (view_numel < tensor_numel || shape[static_cast<std::size_t>(view_d)] == 1)) {
+        out[static_cast<std::size_t>(view_d)] = view_numel * chunk_base_stride;
+        view_numel *= shape[static_cast<std::size_t>(view_d)];
+        --view_d;
+      }
+      if (view_numel != tensor_numel) return false;
+      if (tensor_d > 0) {
+        chunk_base_stride = old_strides[t - 1];
+        tensor_numel = 1;
+        view_numel = 1;
+      }
+    }
+  }
+  return view_d == -1;
+}
+
+}  // namespace
+
+abi::TensorHandle direct_reshape(const TensorArg& self, IntList shape) {
+  if (!abi::direct_routes_enabled() || !abi::viewable(self.raw())) return {};
+  constexpr std::size_t max_rank = 16;
+  if (shape.size() >= max_rank) return {};
+  const auto old_sizes = abi::sizes(self.raw());
+  const auto old_strides = abi::strides(self.raw());
+  std::int64_t numel = 1;
+  for (std::int64_t size : old_sizes)
+    numel *= size;
+  std::array<std::int64_t, max_rank> sizes{};
+  std::array<std::int64_t, max_rank> strides{};
+  const auto new_sizes = std::span(sizes.data(), shape.size());
+  const auto new_strides = std::span(strides.data(), shape.size());
+  if (!infer_size(shape, numel, new_sizes) ||
+      !compute_stride(old_sizes, old_strides, new_sizes, numel, new_strides)) {
+    return {};
+  }
+  return or_dispatcher([&] { return abi::reinterpret(self.raw(), new_sizes, new_strides, 0); });
+}
+
+abi::TensorHandle cpu_clone(const TensorArg& self, std::optional<MemoryFormat> memory_format) {
+  if (!abi::direct_routes_enabled() || !abi::all_plain_cpu({self.raw()})) return {};
+  const MemoryFormat format = memory_format.value_or(MemoryFormat::Preserve);
+  if (format == MemoryFormat::Preserve) {
+    return or_dispatcher([&] { return abi::clone(self.raw(), "aten::clone"); });
+  }
+  if (format == MemoryFormat::Contiguous) {
+    return or_dispatcher([&] { return abi::cpu::contiguous_clone(self.raw(), "aten::clone"); });
+  }
+  return {};
+}
+
 abi::TensorHandle cpu_mul_Tensor(const TensorArg& self, const TensorArg& other) {
   if (!abi::direct_routes_enabled() || !abi::all_plain_cpu({self.raw(), other.raw()})) return {};
   return or_dispatcher(

@@ -33,10 +33,17 @@ abi::TensorHandle direct_narrow(const TensorArg& self, std::int64_t dim, std::in
 abi::TensorHandle direct_unsqueeze(const TensorArg& self, std::int64_t dim);
 abi::TensorHandle direct_squeeze_dim(const TensorArg& self, std::int64_t dim);
 abi::TensorHandle direct_permute(const TensorArg& self, IntList dims);
+/// `reshape` and `view` where they give a view: PyTorch's infer_size and
+/// computeStride (aten/src/ATen/TensorUtils.cpp). Where reshape must copy,
+/// or the shape is invalid, the dispatcher route runs.
+abi::TensorHandle direct_reshape(const TensorArg& self, IntList shape);
 
 // --- CPU kernels (aoti_torch_cpu_<op>) -----------------------------------------------
 abi::TensorHandle cpu_mul_Tensor(const TensorArg& self, const TensorArg& other);
 abi::TensorHandle cpu_abs(const TensorArg& self);
 abi::TensorHandle cpu_cat(const TensorList& tensors, std::int64_t dim);
+/// `clone` with memory_format preserve (`at::clone`) or contiguous (a new
+/// contiguous tensor and `copy_`); other formats take the dispatcher.
+abi::TensorHandle cpu_clone(const TensorArg& self, std::optional<MemoryFormat> memory_format);
 
 }  // namespace fp::ops::detail

@@ -169,6 +169,51 @@ TEST(DirectRoutes, ViewsMatchTheDispatcherRoute) {
        [](const Tensor& t) {
          return fp::aten::permute(t, {0, 1, 1});
        }},
+      // A view where PyTorch's computeStride finds one, a copy (reshape) or an
+      // error (view) where it does not, errors for shapes that do not fit.
+      {"reshape([-1])", [](const Tensor& t) { return fp::aten::reshape(t, {-1}); }},
+      {"reshape([4, -1])",
+       [](const Tensor& t) {
+         return fp::aten::reshape(t, {4, -1});
+       }},
+      {"reshape([2, -1, 2])",
+       [](const Tensor& t) {
+         return fp::aten::reshape(t, {2, -1, 2});
+       }},
+      {"reshape([1, -1, 1])",
+       [](const Tensor& t) {
+         return fp::aten::reshape(t, {1, -1, 1});
+       }},
+      {"reshape([6, 4])",
+       [](const Tensor& t) {
+         return fp::aten::reshape(t, {6, 4});
+       }},
+      {"reshape([])", [](const Tensor& t) { return fp::aten::reshape(t, {}); }},
+      {"reshape([0, -1])",
+       [](const Tensor& t) {
+         return fp::aten::reshape(t, {0, -1});
+       }},
+      {"reshape([3, 0])",
+       [](const Tensor& t) {
+         return fp::aten::reshape(t, {3, 0});
+       }},
+      {"reshape([-1, -1])",
+       [](const Tensor& t) {
+         return fp::aten::reshape(t, {-1, -1});
+       }},
+      {"reshape([-2, 3])",
+       [](const Tensor& t) {
+         return fp::aten::reshape(t, {-2, 3});
+       }},
+      {"view([-1])", [](const Tensor& t) { return fp::aten::view(t, {-1}); }},
+      {"view([2, 3, 2, 2])",
+       [](const Tensor& t) {
+         return fp::aten::view(t, {2, 3, 2, 2});
+       }},
+      {"view([1, 2, 1, -1])",
+       [](const Tensor& t) {
+         return fp::aten::view(t, {1, 2, 1, -1});
+       }},
   };
 
   int checked = 0;
@@ -185,7 +230,7 @@ TEST(DirectRoutes, ViewsMatchTheDispatcherRoute) {
       }
     }
   }
-  EXPECT_GT(checked, 350);
+  EXPECT_GT(checked, 550);
 }
 
 TEST(DirectRoutes, ViewsMatchPyTorch) {
@@ -249,6 +294,13 @@ TEST(DirectRoutes, ViewErrorsArePyTorchs) {
       fp_test::torch_error_exact("aten::t",
                                  truth<std::string>("message(lambda: torch.zeros(1, 2, 3).t())")),
       (void)fp::aten::t(fp::zeros({1, 2, 3})));
+  EXPECT_FP_ERROR_EXACT(
+      fp_test::torch_error_exact("aten::reshape",
+                                 truth<std::string>("message(lambda: m.reshape(4, -1))")),
+      (void)fp::aten::reshape(m, {4, -1}));
+  EXPECT_FP_ERROR_EXACT(fp_test::torch_error_exact(
+                            "aten::view", truth<std::string>("message(lambda: m.t().view(-1))")),
+                        (void)fp::aten::view(fp::aten::t(m), {-1}));
 }
 
 TEST(DirectRoutes, ViewsKeepTheBorrowRules) {
@@ -297,6 +349,16 @@ TEST(DirectRoutes, KernelsMatchTheDispatcherRoute) {
       expect_same_on_both_routes([&] { return a * a; }, "a * a " + what);
       expect_same_on_both_routes([&] { return a + a; }, "a + a " + what);
       expect_same_on_both_routes([&] { return fp::aten::cat({a, a}, -1); }, "cat " + what);
+      expect_same_on_both_routes([&] { return fp::aten::clone(a); }, "clone " + what);
+      expect_same_on_both_routes([&] { return fp::aten::clone(a, fp::MemoryFormat::Preserve); },
+                                 "clone(preserve) " + what);
+      expect_same_on_both_routes([&] { return fp::aten::clone(a, fp::MemoryFormat::Contiguous); },
+                                 "clone(contiguous) " + what);
+      expect_same_on_both_routes([&] { return fp::aten::clone(a, fp::MemoryFormat::ChannelsLast); },
+                                 "clone(channels_last) " + what);
+      expect_same_on_both_routes([&] { return a.contiguous(); }, "contiguous() " + what);
+      expect_same_on_both_routes([&] { return a.reshape({-1}); }, "reshape " + what);
+      expect_same_on_both_routes([&] { return Tensor(a); }, "copy " + what);
     }
   }
   EXPECT_GT(checked, 130);
@@ -351,6 +413,10 @@ TEST(DirectRoutes, TensorsNotOnTheCpuTakeTheDispatcher) {
   // Mixed devices: PyTorch's own error, from the dispatcher.
   EXPECT_FP_ERROR("aten::mul.Tensor: ", (void)fp::aten::mul_Tensor(cpu, meta));
   expect_same_on_both_routes([&] { return fp::aten::cat({cpu, meta}); }, "cat of cpu and meta");
+  EXPECT_EQ(fp::aten::clone(meta).device(), fp::Device::meta());
+  EXPECT_EQ(meta.contiguous().device(), fp::Device::meta());
+  EXPECT_EQ(fp::aten::reshape(meta, {3, 2}).device(), fp::Device::meta());
+  expect_same_on_both_routes([&] { return fp::aten::reshape(meta, {-1}); }, "meta reshape");
   // Views of a meta tensor are computed here like any other.
   expect_same_on_both_routes([&] { return fp::aten::transpose_int(meta, 0, 1); }, "meta view");
   expect_same_on_both_routes([&] { return fp::aten::select_int(meta, 1, 2); }, "meta select");
@@ -366,6 +432,9 @@ TEST(DirectRoutes, CudaTensorsTakeTheDispatcher) {
   EXPECT_EQ(fp::aten::abs(cuda).device(), fp::Device::cuda(0));
   EXPECT_EQ(fp::aten::cat({cuda, cuda}).device(), fp::Device::cuda(0));
   EXPECT_EQ((cuda * cuda).device(), fp::Device::cuda(0));
+  EXPECT_EQ(fp::aten::clone(cuda).device(), fp::Device::cuda(0));
+  EXPECT_EQ(fp::aten::transpose_int(cuda, 0, 1).contiguous().device(), fp::Device::cuda(0));
+  EXPECT_EQ(fp::aten::reshape(cuda, {-1}).device(), fp::Device::cuda(0));
   EXPECT_FP_ERROR("aten::mul.Tensor: ", (void)fp::aten::mul_Tensor(cpu, cuda));
   EXPECT_FP_ERROR("aten::cat: ", (void)fp::aten::cat({cpu, cuda}));
   expect_same_on_both_routes([&] { return fp::aten::mul_Tensor(cuda, cuda).cpu(); }, "cuda mul");

@@ -53,6 +53,16 @@ bool all_plain_cpu(std::span<const RawTensor> tensors) noexcept;
 TensorHandle reinterpret(RawTensor source, std::span<const std::int64_t> sizes,
                          std::span<const std::int64_t> strides, std::int64_t offset_increment);
 
+/// `aten::_lazy_clone` of `tensor` through the dispatcher, without fp::dispatch's
+/// schema bookkeeping: a new tensor sharing the storage copy-on-write. Throws
+/// fp::Error (memory libtorch did not allocate cannot be shared that way).
+TensorHandle lazy_clone(RawTensor tensor);
+
+/// `clone()` (memory_format preserve) of a tensor on any device:
+/// `aoti_torch_clone`, PyTorch's `at::clone` through its C++ API (the
+/// dispatcher without a lookup by name).
+TensorHandle clone(RawTensor self, std::string_view what);
+
 /// libtorch's CPU kernels (`at::cpu::<op>`) through their C shims. Only for
 /// tensors all_plain_cpu() accepts; `what` names the op in errors
 /// ("aten::mul.Tensor: <libtorch's message>").
@@ -61,6 +71,9 @@ TensorHandle mul_Tensor(RawTensor self, RawTensor other, std::string_view what);
 TensorHandle add_Tensor(RawTensor self, RawTensor other, double alpha, std::string_view what);
 TensorHandle abs(RawTensor self, std::string_view what);
 TensorHandle cat(std::span<const RawTensor> tensors, std::int64_t dim, std::string_view what);
+/// `clone(memory_format=torch.contiguous_format)`: a new contiguous tensor
+/// (`aoti_torch_empty_strided`) and `copy_` into it, as PyTorch's clone does.
+TensorHandle contiguous_clone(RawTensor self, std::string_view what);
 
 // Ops whose Scalar arguments the dispatcher route cannot carry; the CPU
 // shims take them as doubles (Python floats).

@@ -88,9 +88,54 @@ struct Returned {
   std::string_view type_name() const;
 };
 
+/// The values of one call's results: the first few in place (an op returns
+/// one to three, mostly), more on the heap; so a call allocates nothing for them.
+class ReturnedValues {
+ public:
+  ReturnedValues() = default;
+  ReturnedValues(ReturnedValues&& other) noexcept
+      : inline_(std::move(other.inline_)), heap_(std::move(other.heap_)), size_(other.size_) {
+    other.size_ = 0;
+  }
+  ReturnedValues& operator=(ReturnedValues&& other) noexcept {
+    inline_ = std::move(other.inline_);
+    heap_ = std::move(other.heap_);
+    size_ = std::exchange(other.size_, 0);
+    return *this;
+  }
+  ReturnedValues(const ReturnedValues&) = delete;
+  ReturnedValues& operator=(const ReturnedValues&) = delete;
+  ~ReturnedValues() = default;
+
+  std::size_t size() const noexcept { return size_; }
+  bool empty() const noexcept { return size_ == 0; }
+  Returned& operator[](std::size_t i) noexcept {
+    return i < inline_size ? inline_[i] : heap_[i - inline_size];
+  }
+  const Returned& operator[](std::size_t i) const noexcept {
+    return i < inline_size ? inline_[i] : heap_[i - inline_size];
+  }
+  Returned& front() noexcept { return (*this)[0]; }
+  Returned& back() noexcept { return (*this)[size_ - 1]; }
+  void push_back(Returned&& value) {
+    if (size_ < inline_size) {
+      inline_[size_] = std::move(value);
+    } else {
+      heap_.push_back(std::move(value));
+    }
+    ++size_;
+  }
+
+ private:
+  static constexpr std::size_t inline_size = 4;
+  std::array<Returned, inline_size> inline_;
+  std::vector<Returned> heap_;
+  std::size_t size_ = 0;
+};
+
 /// The results of one call, with the schema they were produced by (for messages).
 struct Results {
-  std::vector<Returned> values;
+  ReturnedValues values;
   std::string_view op;      ///< "aten::max.dim" (a Schema's, which lives as long as the process)
   std::string_view schema;  ///< "max.dim(Tensor self, int dim, bool keepdim=False) -> ..."
 

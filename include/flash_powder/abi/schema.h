@@ -90,7 +90,13 @@ struct Schema {
   /// "aten::max": the name libtorch's dispatcher looks the op up by.
   const std::string& op_name() const { return op_name_; }
   /// The number of leading arguments without a default value.
-  std::size_t required_arguments() const;
+  std::size_t required_arguments() const { return required_; }
+  /// Whether some argument is written to (`Tensor(a!)`): only then does a
+  /// call check the borrow rules of its arguments.
+  bool writes_arguments() const { return writes_; }
+  /// Why no call can carry the results ("returns Scalar, which ..."), or ""
+  /// when they can.
+  const std::string& returns_problem() const { return returns_problem_; }
 
   /// Parses a schema in TorchScript's schema language; `default_namespace` is
   /// used when the text has none (native_functions.yaml omits "aten::").
@@ -99,8 +105,14 @@ struct Schema {
 
  private:
   friend class SchemaParser;
+  // What every call needs to know, worked out once by parse() (from the
+  // arguments and returns as parsed).
+  void compute_call_facts();
   std::string op_name_;
   std::string qualified_;
+  std::size_t required_ = 0;
+  bool writes_ = false;
+  std::string returns_problem_;
 };
 
 /// The schema of `op` (e.g. "aten::max") and `overload` (e.g. "dim", or "" for

@@ -1335,10 +1335,12 @@ void clip__Tensor(MutableTensor self, std::optional<TensorArg> min, std::optiona
 }
 
 Tensor clone(TensorArg self, std::optional<MemoryFormat> memory_format) {
+  if (abi::TensorHandle direct = op::cpu_clone(self, memory_format))
+    return Tensor(std::move(direct));
   static const abi::Schema& op_schema = abi::find_schema("aten::clone", "");
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(memory_format).run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 TensorView coalesce(TensorArg self) {

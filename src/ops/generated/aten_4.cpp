@@ -1621,7 +1621,7 @@ Tensor log_softmax_int(TensorArg self, std::int64_t dim, std::optional<DType> dt
   static const abi::Schema& op_schema = abi::find_schema("aten::log_softmax", "int");
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(dtype).run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void log_softmax_int_out(TensorArg self, std::int64_t dim, std::optional<DType> dtype,

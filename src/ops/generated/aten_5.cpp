@@ -30,7 +30,7 @@ Tensor masked_fill_Tensor(TensorArg self, TensorArg mask, TensorArg value) {
   static const abi::Schema& op_schema = abi::find_schema("aten::masked_fill", "Tensor");
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(mask).arg(value).run();
-  return op::tensor_result(op_call, 0, {self, mask, value});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void masked_fill__Tensor(MutableTensor self, TensorArg mask, TensorArg value) {
@@ -427,7 +427,7 @@ Tensor mean(TensorArg self, std::optional<DType> dtype) {
   static const abi::Schema& op_schema = abi::find_schema("aten::mean", "");
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(dtype).run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 Tensor mean_dim(TensorArg self, OptionalIntList dim, bool keepdim, std::optional<DType> dtype) {
@@ -2326,7 +2326,7 @@ Tensor prod(TensorArg self, std::optional<DType> dtype) {
   static const abi::Schema& op_schema = abi::find_schema("aten::prod", "");
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(dtype).run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 Tensor prod_dim_int(TensorArg self, std::int64_t dim, bool keepdim, std::optional<DType> dtype) {

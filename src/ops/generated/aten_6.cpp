@@ -586,7 +586,7 @@ Tensor relu(TensorArg self) {
   static const abi::Schema& op_schema = abi::find_schema("aten::relu", "");
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 Tensor relu6(TensorArg self) {
@@ -750,6 +750,8 @@ void requires_grad_(MutableTensor self, bool requires_grad) {
 }
 
 TensorView reshape(TensorArg self, IntList shape) {
+  if (abi::TensorHandle direct = op::direct_reshape(self, shape))
+    return op::direct_view(std::move(direct), self, "aten::reshape");
   static const abi::Schema& op_schema = abi::find_schema("aten::reshape", "");
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(shape).run();
@@ -1674,7 +1676,7 @@ Tensor softmax_int(TensorArg self, std::int64_t dim, std::optional<DType> dtype)
   static const abi::Schema& op_schema = abi::find_schema("aten::softmax", "int");
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(dtype).run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void softmax_int_out(TensorArg self, std::int64_t dim, std::optional<DType> dtype,

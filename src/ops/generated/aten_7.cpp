@@ -695,7 +695,7 @@ Tensor sum(TensorArg self, std::optional<DType> dtype) {
   static const abi::Schema& op_schema = abi::find_schema("aten::sum", "");
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(dtype).run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void sum_IntList_out(TensorArg self, OptionalIntList dim, bool keepdim, std::optional<DType> dtype,
@@ -1932,6 +1932,8 @@ void vdot_out(TensorArg self, TensorArg other, MutableTensor out) {
 }
 
 TensorView view(TensorArg self, IntList size) {
+  if (abi::TensorHandle direct = op::direct_reshape(self, size))
+    return op::direct_view(std::move(direct), self, "aten::view");
   static const abi::Schema& op_schema = abi::find_schema("aten::view", "");
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(size).run();
@@ -2032,7 +2034,7 @@ Tensor where_self(TensorArg condition, TensorArg self, TensorArg other) {
   static const abi::Schema& op_schema = abi::find_schema("aten::where", "self");
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(condition).arg(self).arg(other).run();
-  return op::tensor_result(op_call, 0, {condition, self, other});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void where_self_out(TensorArg condition, TensorArg self, TensorArg other, MutableTensor out) {
