@@ -14,6 +14,17 @@ build="$(cd "${1:-$repo/build}" && pwd)"
 files="${2:-$repo/src/}"
 [ -f "$build/compile_commands.json" ] ||
   { echo "check_tidy: no $build/compile_commands.json (configure the build first)" >&2; exit 2; }
+# A unity build's database names the batches, not the sources: clang-tidy
+# then needs one of its own, which configuring the same options without
+# unity gives (no build; a few seconds).
+if ! grep -q '"file": "[^"]*/src/core/tensor.cpp"' "$build/compile_commands.json"; then
+  cached() { sed -n "s/^$1:[A-Z]*=//p" "$build/CMakeCache.txt"; }
+  per_file="$build/tidy-compile-db"
+  CXX="$(cached CMAKE_CXX_COMPILER)" cmake -S "$repo" -B "$per_file" -G Ninja -DCMAKE_UNITY_BUILD=OFF \
+    -DCMAKE_BUILD_TYPE="$(cached CMAKE_BUILD_TYPE)" -DFP_TORCH_DIR="$(cached FP_TORCH_DIR)" \
+    -DFP_BORROW_CHECK="$(cached FP_BORROW_CHECK)" -DFP_BUILD_BENCH=OFF >/dev/null
+  build="$per_file"
+fi
 # run-clang-tidy takes regular expressions of the files to check.
 mapfile -t sources < <(cd "$repo" && git ls-files --cached --others --exclude-standard -- 'src/*.cpp' |
   grep -v '/generated/' | sed "s|^|$repo/|" | grep -E "$files")

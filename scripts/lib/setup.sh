@@ -83,8 +83,11 @@ ensure_configured() {
     # -g1 (line tables and function names, no variables): what valgrind's and
     # the sanitizers' reports and a backtrace need, and a quarter less
     # compile time than -g, most of it in the generated ops.
+    # A unity build (CMake compiles each target's sources in batches of 8,
+    # one translation unit per batch) halves the CPU time of a cold build:
+    # most of it is spent parsing the same headers again in every source.
     cmake -S "$REPO" -B "$BUILD" "${generator[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-      -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" \
+      -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" -DCMAKE_UNITY_BUILD=ON \
       -DFP_BORROW_CHECK=ON -DFP_TORCH_DIR="$(torch_dir_of "$PYTHON")" "$@" >/dev/null
   fi
 }
@@ -120,6 +123,7 @@ ensure_sanitize_build() {
     say "configuring $SANITIZE_BUILD (clang-14, sanitizers)"
     CXX=clang++-14 cmake -S "$REPO" -B "$SANITIZE_BUILD" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
       -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" -DFP_SANITIZE=ON -DFP_WERROR=ON \
+      -DCMAKE_UNITY_BUILD=ON \
       -DFP_BORROW_CHECK=ON -DFP_BUILD_BENCH=OFF -DFP_TEST_DATA_DIR="$BUILD" >/dev/null
   fi
   say "building $SANITIZE_BUILD"

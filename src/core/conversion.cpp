@@ -35,12 +35,12 @@ Tensor tensor_from_bytes(const void* bytes, std::span<const std::int64_t> sizes,
 namespace {
 
 /// The range of an integer dtype, as doubles and as int64 (for exact checks).
-struct IntegerRange {
+struct DTypeLimits {
   double lowest;
   double highest;
 };
 
-IntegerRange range_of(DType dtype) {
+DTypeLimits range_of(DType dtype) {
   switch (dtype) {
     case DType::U8:
       return {0, 255};
@@ -72,7 +72,7 @@ IntegerRange range_of(DType dtype) {
 // types of the same magnitude (so -1 becomes 255 for uint8), which Python
 // refuses only for uint64.
 void check_integer_target(const Tensor& source, DType target) {
-  const IntegerRange range = range_of(target);
+  const DTypeLimits range = range_of(target);
   const DType from = source.dtype();
   if (is_floating_point(from)) {
     for (double value : source.to_vector<double>()) {

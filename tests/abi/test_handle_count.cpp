@@ -15,7 +15,7 @@ namespace {
 using fp::abi::TensorHandle;
 using fp::abi::testing::live_handles;
 
-TensorHandle empty_2x3() {
+TensorHandle counted_2x3() {
   const std::vector<std::int64_t> sizes{2, 3};
   const std::vector<std::int64_t> strides{3, 1};
   return fp::abi::empty_strided(sizes, strides, fp::DType::F32, fp::Device::cpu());
@@ -30,7 +30,7 @@ TEST(HandleCount, OwnersCountTheirHandlesAndMovesDoNot) {
   if (testing::Test::IsSkipped()) return;
   const auto before = live_handles().tensors;
   {
-    TensorHandle a = empty_2x3();
+    TensorHandle a = counted_2x3();
     EXPECT_EQ(live_handles().tensors, before + 1);
     TensorHandle b = std::move(a);
     EXPECT_EQ(live_handles().tensors, before + 1);
@@ -73,7 +73,7 @@ TEST(HandleCount, ListenerFailsATestThatKeepsAHandle) {
   EXPECT_NONFATAL_FAILURE(
       {
         listener.OnTestStart(test);
-        kept = empty_2x3();
+        kept = counted_2x3();
         listener.OnTestEnd(test);
       },
       "1 tensor handle(s)");

@@ -7,15 +7,13 @@
 #include <limits>
 
 #include "support/expect_error.h"
+#include "support/shapes.h"
 #include "support/truth.h"
 
 namespace {
 
+using fp_test::shape;
 using fp_test::truth;
-
-std::vector<int64_t> shape(const fp::Tensor& t) {
-  return {t.sizes().begin(), t.sizes().end()};
-}
 
 TEST(Factory, EmptyZerosOnesWithOptions) {
   /*

@@ -24,10 +24,10 @@ const std::vector<DType> kIntegerDTypes = {DType::Bool, DType::U8,  DType::I8,
 // Shifts are not defined for bool in PyTorch.
 const std::vector<DType> kShiftDTypes = {DType::U8, DType::I8, DType::I16, DType::I32, DType::I64};
 
-Tensor left_operand(DType dtype) {
+Tensor bits_left(DType dtype) {
   return fp::tensor({0.0, 1.0, 5.0, 6.0}, dtype);
 }
-Tensor right_operand(DType dtype) {
+Tensor bits_right(DType dtype) {
   return fp::tensor({3.0, 1.0, 2.0, 0.0}, dtype);
 }
 
@@ -56,7 +56,7 @@ void check_table(const std::function<Tensor(const Tensor&, const Tensor&)>& op,
   std::size_t k = 0;
   for (DType a : dtypes) {
     for (DType b : dtypes) {
-      const Tensor result = op(left_operand(a), right_operand(b));
+      const Tensor result = op(bits_left(a), bits_right(b));
       const std::string what =
           std::string(name) + " " + std::string(fp::name(a)) + " " + std::string(fp::name(b));
       ASSERT_LT(k, want.dtypes.size()) << what;
@@ -108,7 +108,7 @@ TEST(Bitwise, InvertEveryDType) {
                          truth<Values>("values_of(inverted)")};
   ASSERT_EQ(want.dtypes.size(), kIntegerDTypes.size());
   for (std::size_t k = 0; k < kIntegerDTypes.size(); ++k) {
-    const Tensor result = ~left_operand(kIntegerDTypes[k]);
+    const Tensor result = ~bits_left(kIntegerDTypes[k]);
     EXPECT_EQ(result.dtype(), want.dtypes[k]) << fp::name(kIntegerDTypes[k]);
     EXPECT_EQ(result.to_vector<std::int64_t>(), want.values[k]) << fp::name(kIntegerDTypes[k]);
   }
@@ -122,8 +122,8 @@ TEST(Bitwise, NumbersOnEitherSide) {
   results = [t & 3, 3 & t, t | 8, 8 | t, t ^ -1, -1 ^ t, t << 2, 1 << t, t >> 1, 300 >> t,
              mask & True, False | mask, mask ^ True]
   */
-  const Tensor t = left_operand(DType::I16);
-  const Tensor mask = left_operand(DType::Bool);
+  const Tensor t = bits_left(DType::I16);
+  const Tensor mask = bits_left(DType::Bool);
   const std::vector<Tensor> results = {t & 3,       3 & t,        t | 8,      8 | t,  t ^ -1,
                                        -1 ^ t,      t << 2,       1 << t,     t >> 1, 300 >> t,
                                        mask & true, false | mask, mask ^ true};
@@ -152,21 +152,21 @@ TEST(Bitwise, InPlaceWritesTheTensorItself) {
   parent = left(torch.int64)
   parent[1:3] <<= 4
   */
-  Tensor t = left_operand(DType::I32);
+  Tensor t = bits_left(DType::I32);
   t &= 6;
-  t |= right_operand(DType::I32);
+  t |= bits_right(DType::I32);
   t ^= 1;
   t <<= 3;
-  t >>= right_operand(DType::I32);
+  t >>= bits_right(DType::I32);
   EXPECT_EQ(t.dtype(), DType::I32);
   EXPECT_EQ(t.to_vector<std::int64_t>(), truth<std::vector<std::int64_t>>("t.tolist()"));
-  Tensor mask = left_operand(DType::Bool);
-  mask &= right_operand(DType::Bool);
+  Tensor mask = bits_left(DType::Bool);
+  mask &= bits_right(DType::Bool);
   mask |= false;
   mask ^= true;
   EXPECT_EQ(mask.to_vector<bool>(), truth<std::vector<bool>>("mask.tolist()"));
   // On a mutable view, the writes reach the parent.
-  Tensor parent = left_operand(DType::I64);
+  Tensor parent = bits_left(DType::I64);
   {
     fp::TensorMutView row = parent.i_mut(fp::slice(1, 3));
     row <<= 4;
@@ -187,7 +187,7 @@ TEST(BitwiseErrors, PyTorchsMessages) {
   EXPECT_TORCH_ERROR(truth<std::string>("float_invert"), ~fp::ones({2}));
   EXPECT_TORCH_ERROR(truth<std::string>("shape"),
                      fp::ones({2, 3}, DType::I32) | fp::ones({4}, DType::I32));
-  Tensor mask = left_operand(DType::Bool);
+  Tensor mask = bits_left(DType::Bool);
   EXPECT_TORCH_ERROR(truth<std::string>("bool_shift"), mask <<= 1);
   const Tensor undefined;
   EXPECT_FP_ERROR("the tensor handle is null", undefined & 1);
@@ -195,10 +195,10 @@ TEST(BitwiseErrors, PyTorchsMessages) {
 
 #if FP_BORROW_CHECK
 TEST(BitwiseErrors, BorrowRulesApply) {
-  Tensor t = left_operand(DType::I64);
+  Tensor t = bits_left(DType::I64);
   const fp::TensorView view = t;
   EXPECT_FP_ERROR("fp::BorrowError", t &= 1);
-  EXPECT_FP_ERROR("fp::BorrowError", t <<= right_operand(DType::I64));
+  EXPECT_FP_ERROR("fp::BorrowError", t <<= bits_right(DType::I64));
   EXPECT_NO_THROW(t.i(0) | view);  // reading is fine
 }
 #endif

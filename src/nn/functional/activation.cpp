@@ -6,8 +6,12 @@
 #include "flash_powder/ops/aten.h"
 #include "flash_powder/ops/functions.h"
 #include "flash_powder/ops/operators.h"
+#include "python_number.h"
 
 namespace fp::functional {
+
+using detail::python_number;
+
 namespace {
 
 /// The composites below would quietly promote integer tensors to float;
@@ -17,11 +21,6 @@ void require_floating_point(const TensorView& input, const char* function) {
     throw Error(std::string("fp::functional::") + function +
                 ": expected a floating-point input, got " + std::string(name(input.dtype())));
   }
-}
-
-/// A number as Python hands it to the kernels: a 0-dim float64 tensor.
-Tensor number(double value) {
-  return tensor(value, DType::F64);
 }
 
 bool is_reduced_float(DType dtype) {
@@ -58,8 +57,8 @@ Tensor leaky_relu(const TensorView& input, const LeakyReluOptions& options) {
   require_floating_point(input, "leaky_relu");
   // libtorch's kernel: x > 0 ? x : x * slope, with the slope rounded to the
   // dtype's math type, which is what mul does with a 0-dim double tensor.
-  const Tensor positive = input.gt(number(0.0));
-  const Tensor scaled = input * number(options.negative_slope);
+  const Tensor positive = input.gt(python_number(0.0));
+  const Tensor scaled = input * python_number(options.negative_slope);
   return where(positive, input, scaled);
 }
 
@@ -72,8 +71,8 @@ Tensor elu(const TensorView& input, const EluOptions& options) {
   }
   // libtorch's vectorised kernel: x >= 0 ? x * scale : expm1(x * input_scale) * alpha * scale,
   // with scale = input_scale = 1 for F.elu.
-  const Tensor non_negative = input.ge(number(0.0));
-  const Tensor negative = aten::expm1(input) * number(options.alpha);
+  const Tensor non_negative = input.ge(python_number(0.0));
+  const Tensor negative = aten::expm1(input) * python_number(options.alpha);
   return where(non_negative, input, negative);
 }
 

@@ -9,8 +9,12 @@
 #include "flash_powder/core/conversion.h"
 #include "flash_powder/ops/aten.h"
 #include "flash_powder/ops/operators.h"
+#include "python_number.h"
 
 namespace fp::functional {
+
+using detail::python_number;
+
 namespace {
 
 // torch.backends.cudnn.enabled, which Python passes to these ops.
@@ -48,20 +52,15 @@ void verify_spatial_size(const TensorView& input) {
               "inference and does not, so pass std::nullopt for them");
 }
 
-/// A number as Python hands it to the kernels: a 0-dim float64 tensor.
-Tensor number(double value) {
-  return tensor(value, DType::F64);
-}
-
 /// ||x||_p along `dim`, keeping it.
 Tensor vector_norm(const TensorView& input, double p, std::int64_t dim) {
   // p = None is Python's p = 2, and the same kernel as linalg.vector_norm(ord=2).
   if (p == 2.0) return aten::norm_ScalarOpt_dim(input, dim, true);
-  if (p == 0.0) return input.ne(number(0.0)).sum(dim, true, input.dtype());
+  if (p == 0.0) return input.ne(python_number(0.0)).sum(dim, true, input.dtype());
   const Tensor magnitude = input.abs();
   if (std::isinf(p)) return p > 0 ? magnitude.amax(dim, true) : magnitude.amin(dim, true);
   if (p == 1.0) return magnitude.sum(dim, true);
-  return magnitude.pow(number(p)).sum(dim, true).pow(number(1.0 / p));
+  return magnitude.pow(python_number(p)).sum(dim, true).pow(python_number(1.0 / p));
 }
 
 /// aten::batch_norm and aten::instance_norm take the running statistics as
@@ -135,7 +134,7 @@ Tensor group_norm(const TensorView& input, std::int64_t num_groups,
 
 Tensor normalize(const TensorView& input, const NormalizeOptions& options) {
   const Tensor norm = vector_norm(input, options.p, options.dim);
-  return input / aten::clamp_min_Tensor(norm, number(options.eps));
+  return input / aten::clamp_min_Tensor(norm, python_number(options.eps));
 }
 
 }  // namespace fp::functional
