@@ -39,7 +39,7 @@ time of each side (over all repetitions of all RESULT files of that side),
 the ratios flash_powder / libtorch C++ and flash_powder / Python eager (and,
 with the AOTInductor sides, fp::aoti / Python's AOTI loader and fp::aoti /
 flash_powder), each side's peak RSS, and how far each side's output is from
-eager PyTorch's.
+eager PyTorch's (and fp::aoti's from Python AOTI's).
 By default times are CPU time with one thread (time spent waiting for a core
 on a busy machine does not count) and wall-clock time otherwise (CPU time
 would add up the threads).
@@ -295,6 +295,12 @@ def report(paths: list[str], markdown: bool, clock: str | None) -> None:
             ok = [r for r in g.get(s, []) if "error" not in r]
             if s != "eager" and ok and reference:
                 deltas.append(f"{SIDE_NAMES[s]} {difference(ok[-1]['output'], reference[-1]['output'])}")
+        # The same compiled library on both AOTInductor sides: expected identical.
+        fp_aoti_ok = [r for r in g.get("fp_aoti", []) if "error" not in r]
+        py_aoti_ok = [r for r in g.get("py_aoti", []) if "error" not in r]
+        if fp_aoti_ok and py_aoti_ok:
+            deltas.append("fp::aoti vs Python AOTI "
+                          + difference(fp_aoti_ok[-1]["output"], py_aoti_ok[-1]["output"]))
         deltas = [", ".join(deltas)] if deltas else []
         if threads > 1:
             deltas.append("cores used (CPU time / wall time) " + ", ".join(
