@@ -2,19 +2,31 @@
 # One forward of torchvision's vgg11 (batch 1 and 8, 224x224), resnet50
 # (batch 1) and examples/unet's U-Net (batch 1, 256x256) through flash_powder
 # (fp::vision::models, examples/unet/unet.h), libtorch's C++ API (the same
-# models in torch::nn), eager PyTorch and torch.compile, with one thread and
-# with all, measured in one run on the same seeded weights and inputs.
-# Prints one table: each side's median ms per forward, flash_powder's ratios
-# to libtorch C++ and to eager Python, each side's peak RSS, and how far each
-# side's output is from eager PyTorch's.
+# models in torch::nn), eager PyTorch and torch.compile, and optionally the
+# same models exported with AOTInductor and run through fp::aoti and through
+# Python's loader, with one thread and with all, measured in one run on the
+# same seeded weights and inputs. Prints one table: each side's median ms per
+# forward, flash_powder's ratios to libtorch C++ and to eager Python (with
+# --aoti also fp::aoti's to Python's AOTI loader and to flash_powder), each
+# side's peak RSS, and how far each side's output is from eager PyTorch's.
 #
-#   bench/run_vision.sh [--channels-last] [--no-compile] [--markdown]
+#   bench/run_vision.sh [--channels-last] [--no-compile] [--aoti] [--markdown]
 #
 #   --channels-last  also run every model in channels_last memory format on
 #                    every side (input and 4-d weights converted, as
 #                    `model.to(memory_format=torch.channels_last)`), and
 #                    print channels_last time / contiguous time per side
 #   --no-compile     leave torch.compile out (its first call compiles)
+#   --aoti           also export each case (model and batch, eval, the same
+#                    weights) as an AOTInductor package (torch.export +
+#                    aoti_compile_and_package, via tools/export_aoti.py; one
+#                    package for every thread count) and time it through
+#                    fp::aoti (bench_vision_aoti) and through
+#                    torch._inductor.aoti_load_package (Python); contiguous
+#                    format only. Exporting takes CPU minutes per case
+#                    (resnet50 and vgg11 the most); the packages are cached
+#                    beside the weights and made again when torch, the model's
+#                    code, the export or the weights change
 #   --markdown       print the tables as Markdown (for bench/README.md)
 #
 # Each side is a separate process per model, thread count and round, so its
@@ -28,9 +40,10 @@
 # the machine hits every side), FP_BENCH_WARMUP (1 untimed forward),
 # FP_BENCH_REPETITIONS (5 timed forwards per process; vgg11-b8 takes
 # FP_BENCH_REPETITIONS_LARGE, 3), FP_BENCH_COMPILE_TIMEOUT (300 s for one
-# torch.compile process; past it the table says so), FP_BENCH_CLOCK (cpu or
-# real; default: cpu with one thread, real with more), FP_BENCH_BUILD_DIR
-# (build-bench; the weights are cached in its vision/ folder),
+# torch.compile process and for one AOTInductor export; past it the table
+# says so), FP_BENCH_CLOCK (cpu or real; default: cpu with one thread, real
+# with more), FP_BENCH_BUILD_DIR (build-bench; the weights and the packages
+# are cached in its vision/ folder),
 # FP_BENCH_OUT (a folder to keep the results in; by default a temporary one).
 set -euo pipefail
 
@@ -49,13 +62,15 @@ COMPILE_TIMEOUT="${FP_BENCH_COMPILE_TIMEOUT:-300}"
 
 formats=(contiguous)
 compile=1
+aoti=0
 markdown=()
 for argument in "$@"; do
   case "$argument" in
     --channels-last) formats=(contiguous channels_last) ;;
     --no-compile) compile=0 ;;
+    --aoti) aoti=1 ;;
     --markdown) markdown=(--markdown) ;;
-    *) echo "usage: $0 [--channels-last] [--no-compile] [--markdown]" >&2; exit 2 ;;
+    *) echo "usage: $0 [--channels-last] [--no-compile] [--aoti] [--markdown]" >&2; exit 2 ;;
   esac
 done
 clock=()
@@ -76,7 +91,9 @@ if [ ! -f "$BUILD/CMakeCache.txt" ] && command -v ninja >/dev/null; then generat
 cmake -S "$REPO" -B "$BUILD" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release -DFP_BUILD_TESTS=OFF \
   -DFP_BUILD_EXAMPLES=OFF -DFP_BUILD_BENCH=ON -DFP_BORROW_CHECK=OFF \
   -DFP_BUILD_BENCH_LIBTORCH=ON >/dev/null
-cmake --build "$BUILD" --target bench_vision_forward bench_vision_forward_libtorch >/dev/null
+targets=(bench_vision_forward bench_vision_forward_libtorch)
+[ "$aoti" = 1 ] && targets+=(bench_vision_aoti)
+cmake --build "$BUILD" --target "${targets[@]}" >/dev/null
 echo "==> weights and inputs in $WEIGHTS (seeded; made once)"
 "$PYTHON" "$REPO/bench/vision_forward.py" weights "$WEIGHTS"
 
@@ -90,19 +107,54 @@ quietly() {  # quietly LOG COMMAND...: runs COMMAND into LOG, shown only if it f
   fi
 }
 
-# compiled ARGUMENTS...: torch.compile's side, which may fail or run past its
-# time limit on a small machine; the table then says so instead of a time.
-compiled() {
-  local model="$1" input="$3" result="$5" status=0
-  timeout "$COMPILE_TIMEOUT" "$PYTHON" "$REPO/bench/vision_forward.py" run compile "$@" \
-    >"$WORK/compile.log" 2>&1 || status=$?
+# limited LIMIT LOG COMMAND...: runs COMMAND into LOG for at most LIMIT
+# seconds (0: no limit); on failure prints why and the end of LOG, and sets
+# `reason` to what the table says instead of a time.
+limited() {
+  local limit="$1" log="$2" status=0
+  shift 2
+  reason=""
+  timeout "$limit" "$@" >"$log" 2>&1 || status=$?
   [ "$status" = 0 ] && return
-  local reason="failed (exit $status)"
-  [ "$status" = 124 ] && reason="over ${COMPILE_TIMEOUT} s"
-  echo "    torch.compile: $reason" >&2
-  "$PYTHON" "$REPO/bench/vision_forward.py" failed compile "$model" "$input" "$result" \
-    --threads "$OMP_NUM_THREADS" --reason "$reason" "${layout[@]}"
+  reason="failed (exit $status)"
+  [ "$status" = 124 ] && reason="over $limit s"
+  echo "    $reason: $*; the end of its output:" >&2
+  tail -n 5 "$log" | sed 's/^/      /' >&2
+  return 1
 }
+
+# failed SIDE REASON: the result of a side that did not run in the current
+# case, thread count, format and round, so that the table says why.
+failed() {
+  "$PYTHON" "$REPO/bench/vision_forward.py" failed "$1" "$model" "$WEIGHTS/$case.safetensors" \
+    "$WORK/$1.$tag.$round.json" --threads "$OMP_NUM_THREADS" --reason "$2" "${layout[@]}"
+}
+
+# fallible SIDE LIMIT COMMAND...: a side that may fail or run past its time
+# limit on a small machine (torch.compile, the AOTInductor sides); the table
+# then says so instead of a time, and the other sides still run.
+fallible() {
+  local side="$1" limit="$2"
+  shift 2
+  limited "$limit" "$WORK/$side.log" "$@" || failed "$side" "$reason"
+}
+
+# One AOTInductor package per case, before any timing (exporting is CPU
+# heavy); export_failed[CASE] says why a case has none.
+declare -A export_failed=()
+if [ "$aoti" = 1 ]; then
+  echo "==> AOTInductor packages in $WEIGHTS (made once; at most ${COMPILE_TIMEOUT} s each)"
+  for case in $CASES; do
+    model="${case%-b*}"
+    if limited "$COMPILE_TIMEOUT" "$WORK/export.log" "$PYTHON" "$REPO/bench/vision_forward.py" \
+         export "$model" "$WEIGHTS/$model.safetensors" "$WEIGHTS/$case.safetensors" \
+         "$WEIGHTS/$case.pt2"; then
+      echo "    $(tail -n 1 "$WORK/export.log")"
+    else
+      export_failed[$case]="export $reason"
+    fi
+  done
+fi
 
 echo "==> load before: $(uptime)"
 for threads in $THREADS; do
@@ -117,9 +169,18 @@ for threads in $THREADS; do
       for round in $(seq "$ROUNDS"); do
         echo "==> $case, $threads thread(s), $format, round $round of $ROUNDS"
         tag="$case.$threads.$format"
-        for side in fp libtorch eager compile; do
+        for side in fp libtorch eager compile fp_aoti py_aoti; do
           [ "$side" = compile ] && [ "$compile" = 0 ] && continue
-          arguments=("$model" "$WEIGHTS/$model.safetensors" "$WEIGHTS/$case.safetensors"
+          if [[ "$side" == *_aoti ]]; then
+            [ "$aoti" = 0 ] || [ "$format" = channels_last ] && continue
+            if [ -n "${export_failed[$case]:-}" ]; then
+              failed "$side" "${export_failed[$case]}"
+              continue
+            fi
+          fi
+          weights="$WEIGHTS/$model.safetensors"
+          [[ "$side" == *_aoti ]] && weights="$WEIGHTS/$case.pt2"
+          arguments=("$model" "$weights" "$WEIGHTS/$case.safetensors"
                      "$WORK/$side.$tag.safetensors" "$WORK/$side.$tag.$round.json"
                      --warmup "$WARMUP" --repetitions "$repetitions" "${layout[@]}")
           case "$side" in
@@ -128,7 +189,11 @@ for threads in $THREADS; do
                         "$BUILD/bench/bench_vision_forward_libtorch" "${arguments[@]}" ;;
             eager) quietly "$WORK/eager.log" \
                      "$PYTHON" "$REPO/bench/vision_forward.py" run eager "${arguments[@]}" ;;
-            compile) compiled "${arguments[@]}" ;;
+            compile) fallible compile "$COMPILE_TIMEOUT" \
+                       "$PYTHON" "$REPO/bench/vision_forward.py" run compile "${arguments[@]}" ;;
+            fp_aoti) fallible fp_aoti 0 "$BUILD/bench/bench_vision_aoti" "${arguments[@]}" ;;
+            py_aoti) fallible py_aoti 0 \
+                       "$PYTHON" "$REPO/bench/vision_forward.py" run py_aoti "${arguments[@]}" ;;
           esac
         done
       done

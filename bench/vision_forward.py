@@ -3,8 +3,10 @@
 weights and inputs, and the report that puts every side next to each other.
 
     vision_forward.py weights DIR
+    vision_forward.py export MODEL WEIGHTS INPUT PACKAGE
     vision_forward.py run eager|compile MODEL WEIGHTS INPUT OUTPUT RESULT
                       [--warmup N] [--repetitions N] [--channels-last]
+    vision_forward.py run py_aoti MODEL PACKAGE INPUT OUTPUT RESULT [--warmup N] [--repetitions N]
     vision_forward.py failed SIDE MODEL INPUT RESULT --threads N --reason TEXT [--channels-last]
     vision_forward.py report RESULT.json... [--markdown] [--clock cpu|real]
 
@@ -13,18 +15,31 @@ U-Net with seeded random weights (BatchNorm's affine parameters and running
 statistics random too, so that they matter) as DIR/MODEL.safetensors, and
 seeded inputs DIR/MODEL-bN.safetensors (`input`). Every side loads these.
 
+`export` writes the model with WEIGHTS, in eval mode, as an AOTInductor
+package for INPUT's shape (tools/export_aoti.py: torch.export, then
+torch._inductor.aoti_compile_and_package, plus the signature flash_powder
+checks), compiled with `cpp.dynamic_threads` so that one package follows
+OMP_NUM_THREADS at run time instead of the thread count it was compiled
+with. PACKAGE.key records what it was made from (torch's version, the
+sources of the model and of the export, the weights file's size and time);
+while it matches, the package is kept.
+
 `run` times one forward the way bench_vision_forward (flash_powder) and
 bench_vision_forward_libtorch do (vision_timing.h): `--warmup` untimed calls
 (for torch.compile the first one compiles, and is timed apart), then
 `--repetitions` timed ones, under torch.inference_mode(), on the wall clock
-and the process's CPU clock; it writes the last output to OUTPUT and the
+and the process's CPU clock; `py_aoti` runs the package `export` wrote
+through torch._inductor.aoti_load_package (load_ms includes loading it, as
+bench_vision_aoti's does). It writes the last output to OUTPUT and the
 times and the peak RSS (getrusage) to RESULT. `failed` writes a RESULT for a
 side that did not run (torch.compile past its time limit, say).
 
 `report` prints one row per model, threads and memory format: the median
 time of each side (over all repetitions of all RESULT files of that side),
-the ratios flash_powder / libtorch C++ and flash_powder / Python eager, each
-side's peak RSS, and how far each side's output is from eager PyTorch's.
+the ratios flash_powder / libtorch C++ and flash_powder / Python eager (and,
+with the AOTInductor sides, fp::aoti / Python's AOTI loader and fp::aoti /
+flash_powder), each side's peak RSS, and how far each side's output is from
+eager PyTorch's (and fp::aoti's from Python AOTI's).
 By default times are CPU time with one thread (time spent waiting for a core
 on a busy machine does not count) and wall-clock time otherwise (CPU time
 would add up the threads).
@@ -33,8 +48,11 @@ would add up the threads).
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
+import os
 import resource
+import signal
 import statistics
 import sys
 import time
@@ -50,9 +68,10 @@ from make_models import randomize_batch_norms  # noqa: E402  the vision tests' s
 
 # (model, batch, input height and width) in table order.
 CASES = [("vgg11", 1, 224), ("vgg11", 8, 224), ("resnet50", 1, 224), ("unet", 1, 256)]
-SIDES = ["fp", "libtorch", "eager", "compile", "aoti"]
+SIDES = ["fp", "libtorch", "eager", "compile", "fp_aoti", "py_aoti"]
 SIDE_NAMES = {"fp": "flash_powder", "libtorch": "libtorch C++", "eager": "Python eager",
-              "compile": "torch.compile", "aoti": "fp::aoti"}
+              "compile": "torch.compile", "fp_aoti": "fp::aoti", "py_aoti": "Python AOTI"}
+SHORT_NAMES = {**SIDE_NAMES, "libtorch": "libtorch", "eager": "Python"}  # the RSS column's header
 SEED = 16
 
 
@@ -92,15 +111,70 @@ def write_weights(directory: Path) -> None:
             save_atomically({"input": torch.randn(batch, 3, size, size, generator=generator)}, path)
 
 
+# One package for every thread count: OpenMP's team size is read at run time
+# (`#pragma omp parallel` without num_threads(N) of the exporting process).
+EXPORT_CONFIGS = {"cpp.dynamic_threads": True}
+
+
+def package_key(model: str, weights: Path, shape: list[int]) -> str:
+    """What an exported package depends on, so that a change re-exports it:
+    torch, the model's code (torchvision's version or unet.py), the export
+    script and options, the weights file and the input's shape."""
+    sources = [REPO / "tools" / "export_aoti.py"]
+    if model == "unet":
+        sources.append(REPO / "examples" / "unet" / "unet.py")
+    digest = hashlib.sha256(repr(EXPORT_CONFIGS).encode())
+    for source in sources:
+        digest.update(source.read_bytes())
+    torchvision = ""
+    if model != "unet":
+        from importlib.metadata import version
+
+        torchvision = f" torchvision {version('torchvision')}"
+    stat = weights.stat()
+    return (f"torch {torch.__version__}{torchvision} sources {digest.hexdigest()[:16]} "
+            f"weights {stat.st_size} {stat.st_mtime_ns} input {shape}")
+
+
+def export(args) -> None:
+    package, weights = Path(args.package), Path(args.weights)
+    key_path = package.with_name(package.name + ".key")
+    x = load_file(args.input)["input"]
+    key = package_key(args.model, weights, list(x.shape))
+    if package.exists() and key_path.exists() and key_path.read_text().strip() == key:
+        print(f"{package.name}: cached")
+        return
+    # Past FP_BENCH_COMPILE_TIMEOUT, `timeout` sends SIGTERM: leave through the
+    # context managers, so that no temporary folder or half package stays.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(128 + signal.SIGTERM))
+    sys.path.insert(0, str(REPO / "tools"))
+    from export_aoti import export_aoti
+
+    model = make_model(args.model)
+    model.load_state_dict(load_file(str(weights)))
+    start = time.perf_counter()
+    key_path.unlink(missing_ok=True)
+    export_aoti(model.eval(), (x,), package, inductor_configs=EXPORT_CONFIGS)
+    temporary = key_path.with_name(key_path.name + ".tmp")
+    temporary.write_text(key + "\n")
+    os.replace(temporary, key_path)
+    print(f"{package.name}: exported in {time.perf_counter() - start:.0f} s")
+
+
 def peak_rss_mib() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 def run(args) -> None:
     start = time.perf_counter()
-    model = make_model(args.model)
-    model.load_state_dict(load_file(args.weights))
-    model.eval()
+    if args.side == "py_aoti":
+        if args.channels_last:
+            raise SystemExit("the AOTInductor package is exported for contiguous input only")
+        model = torch._inductor.aoti_load_package(args.weights)
+    else:
+        model = make_model(args.model)
+        model.load_state_dict(load_file(args.weights))
+        model.eval()
     x = load_file(args.input)["input"]
     if args.channels_last:
         model.to(memory_format=torch.channels_last)
@@ -194,7 +268,10 @@ def report(paths: list[str], markdown: bool, clock: str | None) -> None:
 
     header = ["model", "threads"] + (["format"] if len(formats) > 1 else [])
     header += [f"{SIDE_NAMES[s]} ms" for s in sides] + ["fp / libtorch", "fp / eager"]
-    header += ["RSS MiB " + " / ".join(SIDE_NAMES[s].split()[0] for s in sides)]
+    aoti = "fp_aoti" in sides
+    if aoti:
+        header += ["fp::aoti / Python AOTI", "fp::aoti / flash_powder"]
+    header += ["RSS MiB " + " / ".join(SHORT_NAMES[s] for s in sides)]
     rows, notes = [], []
     for key in keys:
         model, batch, channels_last, threads = key
@@ -206,6 +283,10 @@ def report(paths: list[str], markdown: bool, clock: str | None) -> None:
         fp = median(g["fp"], threads) if "fp" in g else None
         row.append(ratio(fp, median(g["libtorch"], threads) if "libtorch" in g else None))
         row.append(ratio(fp, median(g["eager"], threads) if "eager" in g else None))
+        if aoti:
+            fp_aoti = median(g["fp_aoti"], threads) if "fp_aoti" in g else None
+            row.append(ratio(fp_aoti, median(g["py_aoti"], threads) if "py_aoti" in g else None))
+            row.append(ratio(fp_aoti, fp))
         row.append(" / ".join(rss(g.get(s)) for s in sides))
         rows.append(row)
         reference = [r for r in g.get("eager", []) if "error" not in r]
@@ -214,6 +295,12 @@ def report(paths: list[str], markdown: bool, clock: str | None) -> None:
             ok = [r for r in g.get(s, []) if "error" not in r]
             if s != "eager" and ok and reference:
                 deltas.append(f"{SIDE_NAMES[s]} {difference(ok[-1]['output'], reference[-1]['output'])}")
+        # The same compiled library on both AOTInductor sides: expected identical.
+        fp_aoti_ok = [r for r in g.get("fp_aoti", []) if "error" not in r]
+        py_aoti_ok = [r for r in g.get("py_aoti", []) if "error" not in r]
+        if fp_aoti_ok and py_aoti_ok:
+            deltas.append("fp::aoti vs Python AOTI "
+                          + difference(fp_aoti_ok[-1]["output"], py_aoti_ok[-1]["output"]))
         deltas = [", ".join(deltas)] if deltas else []
         if threads > 1:
             deltas.append("cores used (CPU time / wall time) " + ", ".join(
@@ -271,8 +358,11 @@ def main() -> None:
     commands = parser.add_subparsers(dest="command", required=True)
     weights_parser = commands.add_parser("weights")
     weights_parser.add_argument("directory", type=Path)
+    export_parser = commands.add_parser("export")
+    for name in ["model", "weights", "input", "package"]:
+        export_parser.add_argument(name)
     run_parser = commands.add_parser("run")
-    run_parser.add_argument("side", choices=["eager", "compile"])
+    run_parser.add_argument("side", choices=["eager", "compile", "py_aoti"])
     for name in ["model", "weights", "input", "output", "result"]:
         run_parser.add_argument(name)
     run_parser.add_argument("--warmup", type=int, default=1)
@@ -291,6 +381,8 @@ def main() -> None:
     args = parser.parse_args()
     if args.command == "weights":
         write_weights(args.directory)
+    elif args.command == "export":
+        export(args)
     elif args.command == "run":
         run(args)
     elif args.command == "failed":
