@@ -10,6 +10,7 @@
 // channels_last, as Python's `model.to(memory_format=torch.channels_last)`.
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -44,6 +45,11 @@ class ToChannelsLast final : public fp::nn::Visitor {
 };
 
 int run(const vision_bench::Arguments& arguments) {
+  // What a serving program does once (fp::keep_freed_memory says why):
+  // libtorch's and Python's loaders get the same heap behaviour from the
+  // buffers they free; zero-copy loading frees none. FP_BENCH_DEFAULT_MALLOC
+  // set leaves glibc's defaults, to measure the difference.
+  if (std::getenv("FP_BENCH_DEFAULT_MALLOC") == nullptr) fp::keep_freed_memory();
   const auto load_start = std::chrono::steady_clock::now();
   const std::unique_ptr<fp::nn::Module> model = make_model(arguments.model);
   model->load_state_dict(fp::safetensors::MappedFile::open(arguments.weights));

@@ -1,6 +1,9 @@
 #include "flash_powder/abi/runtime.h"
 
 #include <dlfcn.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 #include <cstdlib>
 #include <string>
@@ -102,6 +105,20 @@ void set_num_threads(int threads) {
   // What at::set_num_threads does for MKL, where libtorch has it (x86-64).
   if (mkl_set_num_threads_local != nullptr) mkl_set_num_threads_local(threads);
   if (mkl_set_dynamic != nullptr) mkl_set_dynamic(0);
+}
+
+bool keep_freed_memory() {
+#if defined(__GLIBC__)
+  // The largest threshold glibc's own adjustment reaches on 64-bit systems
+  // (DEFAULT_MMAP_THRESHOLD_MAX); setting it also stops that adjustment.
+  constexpr int mmap_threshold = 32 * 1024 * 1024;
+  // mallopt takes an int; this is the largest power of two it holds.
+  constexpr int trim_threshold = 1 << 30;
+  return mallopt(M_MMAP_THRESHOLD, mmap_threshold) == 1 &&
+         mallopt(M_TRIM_THRESHOLD, trim_threshold) == 1;
+#else
+  return false;
+#endif
 }
 
 bool cuda_is_available() {

@@ -2,6 +2,15 @@
 #include <gtest/gtest.h>
 
 #include <flash_powder/flash_powder.h>
+#include <sys/resource.h>
+
+#include <cstdint>
+
+#if __has_include(<valgrind/valgrind.h>)
+#include <valgrind/valgrind.h>
+#else
+#define RUNNING_ON_VALGRIND 0
+#endif
 
 #include "support/expect_error.h"
 #include "support/truth.h"
@@ -48,6 +57,30 @@ TEST(Runtime, SetNumThreadsSetsTheCountLibtorchUses) {
   EXPECT_EQ(ones.sum().item<float>(), static_cast<float>(1 << 20));
   fp::set_num_threads(before);
   EXPECT_EQ(fp::get_num_threads(), before);
+}
+
+long minor_page_faults() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return usage.ru_minflt;
+}
+
+TEST(Runtime, KeepFreedMemoryLetsTheNextTensorReuseItWithoutPageFaults) {
+  // A sanitizer's malloc refuses mallopt, valgrind's accepts and ignores it:
+  // those lanes have nothing to check.
+  if (!fp::keep_freed_memory() || RUNNING_ON_VALGRIND) {
+    GTEST_SKIP() << "this process's malloc is not glibc's";
+  }
+  // 24 MiB: above glibc's starting mmap threshold, which would map these
+  // pages afresh for the second tensor and fault each of its 6,144 pages.
+  // The first is a little larger: an aligned allocation needs some room
+  // beyond its size, so a freed block of exactly its size would not do.
+  constexpr std::int64_t floats = std::int64_t{6} << 20;
+  { const fp::Tensor first = fp::ones({floats + (std::int64_t{1} << 16)}); }
+  const long before = minor_page_faults();
+  const fp::Tensor second = fp::ones({floats});
+  EXPECT_LT(minor_page_faults() - before, 256);
+  EXPECT_EQ(second.sum().item<float>(), static_cast<float>(floats));
 }
 
 TEST(RuntimeErrors, SetNumThreadsNeedsAPositiveCount) {

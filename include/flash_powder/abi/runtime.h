@@ -54,6 +54,26 @@ inline int get_num_threads() {
 /// serves TorchScript's fork), so it is not offered.
 void set_num_threads(int threads);
 
+/// Makes the C library's malloc keep the memory freed tensors leave for the
+/// next ones, instead of handing it back to the system: blocks up to 32 MiB
+/// come from the heap and the heap is not trimmed. From its second forward on,
+/// a model's activations then reuse memory without page faults.
+///
+/// Why it matters: glibc maps each block above its mmap threshold (128 KiB at
+/// start) afresh and unmaps it when freed, so every forward faults its
+/// activations' pages in again (vgg11 batch 1: about 10 % of a forward).
+/// glibc raises the threshold by itself only once a large block is freed:
+/// loaders that read weights into malloc'ed buffers (libtorch's, Python's)
+/// do that by accident, flash_powder's zero-copy loading from a mapped file
+/// does not. This sets what `MALLOC_MMAP_THRESHOLD_=33554432
+/// MALLOC_TRIM_THRESHOLD_=1073741824` in the environment would.
+///
+/// Process-wide and for every allocation, so it is the program's choice: call
+/// it once at start-up. The cost is memory the process keeps after a peak.
+/// Returns false, changing nothing, where malloc is not glibc's (another C
+/// library, or a sanitizer's allocator, which refuses mallopt).
+bool keep_freed_memory();
+
 /// The CPU kernels libtorch dispatches to in this process, named as
 /// `torch.backends.cpu.get_cpu_capability()` names them: "AVX512", "AVX2" or
 /// "DEFAULT" on x86-64 ("DEFAULT" elsewhere). It mirrors libtorch's choice:
