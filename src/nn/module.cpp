@@ -333,6 +333,10 @@ Tensor Module::operator()(TensorView input) const {
   return detail::call_module(*this, [&] { return forward(input); });
 }
 
+bool Module::forward_in_place(Tensor&) const {
+  return false;
+}
+
 Tensor Module::forward(TensorView) const {
   throw Error("fp::nn: Module [" + type_name() +
               "] is missing the required \"forward\" function: override "

@@ -76,6 +76,42 @@ TEST(Sequential, EmptyPassesTheInputThrough) {
   EXPECT_EQ(values(empty(x)), values(x));
 }
 
+TEST(Sequential, RunsReLUInPlaceOnlyOnResultsItOwns) {
+  /*
+  #|PYTHON
+  seq = filled(nn.Sequential(nn.Linear(3, 4), nn.ReLU(inplace=True), nn.ReLU()))
+  x = torch.randn(5, 3, generator=g(2))
+  with torch.no_grad():
+      y = seq(x)
+  */
+  fp::nn::Sequential seq(fp::nn::Linear(3, 4), fp::nn::ReLU(), fp::nn::ReLU());
+  seq.load_state_dict(nn_test::filled(seq));
+  const fp::Tensor x = randn({5, 3}, 2);
+  EXPECT_PYTHON(values(seq(x)), truth<std::vector<float>>("values(y)"));
+
+  // The caller's input is never overwritten: not as the first module's
+  // input, nor when a module hands back a (lazy) copy of it.
+  const std::vector<float> before = values(x);
+  const fp::nn::Sequential first_relu{fp::nn::ReLU()};
+  const fp::nn::Sequential after_identity{fp::nn::Identity(), fp::nn::ReLU()};
+  EXPECT_EQ(values(first_relu(x)), values(fp::functional::relu(x)));
+  EXPECT_EQ(values(after_identity(x)), values(fp::functional::relu(x)));
+  EXPECT_EQ(values(x), before);
+}
+
+TEST(Sequential, ReLUInPlaceKeepsForwardsValuesAndErrors) {
+  const fp::nn::ReLU relu;
+  fp::Tensor floats = randn({4, 3}, 3);
+  const fp::Tensor expected = relu(floats);
+  EXPECT_TRUE(relu.forward_in_place(floats));
+  EXPECT_EQ(values(floats), values(expected));
+  // Other dtypes take forward(), so a bool input fails as it always did.
+  fp::Tensor flags = fp::tensor({true, false});
+  EXPECT_FALSE(relu.forward_in_place(flags));
+  const fp::nn::Sequential seq{fp::nn::Identity(), fp::nn::ReLU()};
+  EXPECT_FP_ERROR("1: aten::relu: Boolean inputs not supported for relu", seq(flags));
+}
+
 TEST(ModuleList, KeysAndNoForward) {
   /*
   #|PYTHON

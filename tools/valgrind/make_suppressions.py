@@ -7,8 +7,11 @@ named aoti_torch_* or torch_*): the frames inside libtorch above it say what
 libtorch did, the frames below it are the caller, which a suppression must not
 depend on. Long paths inside libtorch keep their first frames and the entry
 point, with `...` between, so the same internal allocation is recognised
-whichever kernel reaches it first. MKL's own process-lifetime bookkeeping is
-recognised by its allocator alone, whichever stable-ABI call starts MKL.
+whichever kernel reaches it first. MKL's own process-lifetime allocations
+(its service layer's bookkeeping and each thread's BLAS buffers) are
+recognised by the allocator's name alone, whichever stable-ABI call starts
+MKL and whichever frames lie between it and malloc: MKL accounts a buffer to
+its thread (mm_account_ptr_by_tid) on some calls and not on others.
 
     make_suppressions.py valgrind.log > libtorch.supp
 """
@@ -36,7 +39,7 @@ def blocks(log: str):
 
 # Allocators of libraries inside libtorch whose bookkeeping lives for the
 # whole process, whichever call happens to start it (MKL's service layer).
-PROCESS_LIFETIME_ALLOCATORS = re.compile(r"^fun:mkl_serv_malloc$")
+PROCESS_LIFETIME_ALLOCATORS = re.compile(r"^fun:mkl_serv_(malloc|allocate)$")
 
 
 def generalise(block):
@@ -46,7 +49,7 @@ def generalise(block):
     allocator = next((i for i, frame in enumerate(frames)
                       if PROCESS_LIFETIME_ALLOCATORS.match(frame)), None)
     if allocator is not None:
-        kept = frames[:allocator + 1] + ["..."]
+        kept = [frames[0], "...", frames[allocator], "..."]
     elif entry is None:
         # Not under a stable-ABI call: library loading or exit. Keep the top.
         kept = frames[:KEEP_TOP + 2] + ["..."]

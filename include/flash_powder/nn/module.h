@@ -106,6 +106,13 @@ class Module {
   /// until the whole expression is done, which outlasts the call.
   Tensor operator()(const Tensor& input) const { return (*this)(TensorView(input)); }
 
+  /// For containers: applies the module to `x`, an intermediate result the
+  /// caller owns and needs no more, by overwriting it, as PyTorch's
+  /// `inplace=True` layers do, and returns true; where it cannot, returns
+  /// false and leaves `x` alone. The values are forward()'s, bit for bit.
+  /// nn::Sequential uses it; the default cannot.
+  virtual bool forward_in_place(Tensor& x) const;
+
   /// The class name PyTorch would print, e.g. "Conv2d" (by default the C++
   /// class name without namespaces).
   virtual std::string type_name() const;

@@ -1,6 +1,7 @@
 #include "flash_powder/nn/layers/activation.h"
 
 #include "flash_powder/nn/functional/activation.h"
+#include "flash_powder/ops/aten.h"
 
 namespace fp::nn {
 namespace {
@@ -16,6 +17,12 @@ std::int64_t softmax_dim(std::optional<std::int64_t> dim, TensorView input) {
 
 Tensor ReLU::forward(TensorView input) const {
   return functional::relu(input);
+}
+bool ReLU::forward_in_place(Tensor& x) const {
+  // Other dtypes keep forward(), and so its errors (bool) word for word.
+  if (!x.is_defined() || !is_floating_point(x.dtype())) return false;
+  aten::relu_(x);
+  return true;
 }
 Tensor ReLU6::forward(TensorView input) const {
   return functional::relu6(input);

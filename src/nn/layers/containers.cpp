@@ -93,8 +93,14 @@ void Sequential::visit(Visitor& visitor) {
 
 Tensor Sequential::forward(TensorView input) const {
   Tensor current = input.to_owned();
-  for (const auto& [name, module] : modules_.entries())
+  // The first module sees the caller's input (a lazy copy of it); later ones
+  // see results this loop owns, which a module may overwrite in place.
+  bool owned = false;
+  for (const auto& [name, module] : modules_.entries()) {
+    if (owned && module->forward_in_place(current)) continue;
     current = (*module)(current);
+    owned = true;
+  }
   return current;
 }
 

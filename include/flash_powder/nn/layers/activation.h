@@ -18,6 +18,9 @@ namespace fp::nn {
 class ReLU : public Module {
  public:
   Tensor forward(TensorView input) const override;
+  /// Floating-point inputs: `torch.relu_`, the kernel of forward() (what
+  /// torchvision's `ReLU(inplace=True)` runs).
+  bool forward_in_place(Tensor& x) const override;
 };
 
 /// https://pytorch.org/docs/stable/generated/torch.nn.ReLU6.html
