@@ -9,7 +9,6 @@
 // shape; the other arguments are vision_timing.h's. The package takes
 // contiguous input only (it was exported so), hence no --channels-last.
 #include <chrono>
-#include <iostream>
 #include <vector>
 
 #include <flash_powder/aoti/aoti.h>
@@ -45,10 +44,6 @@ int run(const vision_bench::Arguments& arguments) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  try {
-    return run(vision_bench::parse_arguments(argc, argv));
-  } catch (const std::exception& error) {
-    std::cerr << argv[0] << ": " << error.what() << "\n";
-    return 1;
-  }
+  return vision_bench::run_main(
+      argc, argv, [](const vision_bench::Arguments& arguments) { return run(arguments); });
 }

@@ -11,7 +11,6 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <iostream>
 #include <memory>
 #include <string>
 
@@ -75,10 +74,6 @@ int run(const vision_bench::Arguments& arguments) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  try {
-    return run(vision_bench::parse_arguments(argc, argv));
-  } catch (const std::exception& error) {
-    std::cerr << argv[0] << ": " << error.what() << "\n";
-    return 1;
-  }
+  return vision_bench::run_main(
+      argc, argv, [](const vision_bench::Arguments& arguments) { return run(arguments); });
 }

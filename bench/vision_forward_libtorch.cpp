@@ -13,7 +13,6 @@
 
 #include <chrono>
 #include <cstdint>
-#include <iostream>
 #include <map>
 #include <set>
 #include <stdexcept>
@@ -277,10 +276,6 @@ int run(const vision_bench::Arguments& arguments) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  try {
-    return run(vision_bench::parse_arguments(argc, argv));
-  } catch (const std::exception& error) {
-    std::cerr << argv[0] << ": " << error.what() << "\n";
-    return 1;
-  }
+  return vision_bench::run_main(
+      argc, argv, [](const vision_bench::Arguments& arguments) { return run(arguments); });
 }

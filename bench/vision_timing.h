@@ -16,6 +16,8 @@
 #include <chrono>
 #include <cstdio>
 #include <ctime>
+#include <exception>
+#include <iostream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -120,6 +122,18 @@ inline void write_result(const Arguments& arguments, const std::string& side, in
                arguments.channels_last ? "true" : "false", load_ms, arguments.output.c_str(),
                json_list(times.wall_ms).c_str(), json_list(times.cpu_ms).c_str(), peak_rss_mib());
   if (std::fclose(file) != 0) throw std::runtime_error("cannot write " + arguments.result);
+}
+
+/// A bench program's main(): `run(parse_arguments(...))`, any exception
+/// reported on stderr with the program's name and exit status 1.
+template <class Run>
+int run_main(int argc, char** argv, Run run) {
+  try {
+    return run(parse_arguments(argc, argv));
+  } catch (const std::exception& error) {
+    std::cerr << argv[0] << ": " << error.what() << "\n";
+    return 1;
+  }
 }
 
 }  // namespace vision_bench
