@@ -266,22 +266,24 @@ std::string error_of(Call&& call) {
 TEST(DefineErrors, ErrorsNameTheFailingModulesPlaceInTheModelCalled) {
   const Chain chain;
   const fp::Tensor x = fp::randn({2, 4});
-  const std::string linear_error =
-      "aten::linear: " + fp_test::torch_message("mat1 and mat2 shapes cannot be multiplied");
-  EXPECT_TRUE(error_of([&] { chain(x); }).starts_with("layer.1.dense: " + linear_error))
+  // `where` names the path, then the op; libtorch's words follow (torch 2.15
+  // puts "addmm: " before them).
+  const auto is_linear_error = [](const std::string& where, const std::string& what) {
+    const std::string message = fp_test::torch_message("mat1 and mat2 shapes cannot be multiplied");
+    return what.starts_with(where + "aten::linear: ") && what.find(message) != std::string::npos;
+  };
+  EXPECT_TRUE(is_linear_error("layer.1.dense: ", error_of([&] { chain(x); })))
       << error_of([&] { chain(x); });
   // Called on its own, the block is the model: the path starts there.
-  EXPECT_TRUE(error_of([&] {
-                chain.layer[1](fp::randn({2, 3}));
-              }).starts_with("dense: " + linear_error));
+  EXPECT_TRUE(is_linear_error("dense: ", error_of([&] { chain.layer[1](fp::randn({2, 3})); })));
   // The module called fails itself: the message is libtorch's, unchanged.
-  EXPECT_TRUE(error_of([&] { chain.layer[1].dense(fp::randn({2, 3})); }).starts_with(linear_error));
+  EXPECT_TRUE(is_linear_error("", error_of([&] { chain.layer[1].dense(fp::randn({2, 3})); })));
   // Containers call their modules the same way.
   const fp::nn::Sequential sequential(fp::nn::Linear(4, 3), fp::nn::ReLU(), fp::nn::Linear(4, 2));
-  EXPECT_TRUE(error_of([&] { sequential(x); }).starts_with("2: " + linear_error));
+  EXPECT_TRUE(is_linear_error("2: ", error_of([&] { sequential(x); })));
   // Later calls start afresh.
   EXPECT_TRUE(chain.layer[0](x).sizes()[1] == 3);
-  EXPECT_TRUE(error_of([&] { chain(x); }).starts_with("layer.1.dense: " + linear_error));
+  EXPECT_TRUE(is_linear_error("layer.1.dense: ", error_of([&] { chain(x); })));
 }
 
 }  // namespace
