@@ -414,6 +414,7 @@ void Schema::compute_call_facts() {
     if (!arguments[i].default_value) required_ = i + 1;
     writes_ = writes_ || arguments[i].type.is_mutable();
   }
+  stack_size_ = std::max(arguments.size(), returns.size());
   returns_problem_ = problem_with_returns(returns);
 }
 

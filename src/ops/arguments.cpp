@@ -57,14 +57,8 @@ abi::Arg none() {
 
 // --- arguments -> abi::Arg -------------------------------------------------------------
 
-abi::Arg arg(const TensorArg& tensor) {
-  return tensor.to_arg();
-}
 abi::Arg arg(const std::optional<TensorArg>& tensor) {
   return tensor ? tensor->to_arg() : none();
-}
-abi::Arg arg(const MutableTensor& tensor) {
-  return tensor.to_arg();
 }
 abi::Arg arg(const std::optional<MutableTensor>& tensor) {
   return tensor ? tensor->to_arg() : none();
@@ -95,20 +89,8 @@ abi::Arg arg(const MutableTensorList& tensors) {
   return result;
 }
 
-abi::Arg arg(std::int64_t value) {
-  return {value};
-}
-abi::Arg arg(double value) {
-  return {value};
-}
-abi::Arg arg(bool value) {
-  return {value};
-}
 abi::Arg arg(std::string_view value) {
   return {std::string(value)};
-}
-abi::Arg arg(DType value) {
-  return {value};
 }
 abi::Arg arg(Layout value) {
   return {value};
@@ -188,69 +170,111 @@ abi::Arg bool_list(std::span<const bool> values) {
 
 // --- Call ----------------------------------------------------------------------------------
 
-Call::~Call() = default;
-
-Call& Call::push(abi::Arg&& value) {
-  if (count_ == args_.size()) {
-    throw Error(std::string(schema_->qualified_name()) + ": more arguments than the " +
-                std::to_string(args_.size()) + " its call was made for");
-  }
-  args_[count_++] = std::move(value);
+Call& Call::push(const abi::Arg& value) {
+  op_.value(value);
   return *this;
 }
+
+namespace {
+abi::Lending lending_of(const abi::Arg& arg) {
+  return {arg.writable, arg.owner_guard, arg.viewed_guard};
+}
+}  // namespace
+
+// The common kinds go straight to their boxing; the rest through an abi::Arg.
+Call& Call::arg(const TensorArg& tensor) {
+  if (!op_.checks_lendings()) {
+    op_.tensor(tensor.raw(), {});
+    return *this;
+  }
+  const abi::Arg captured = tensor.to_arg();
+  op_.tensor(std::get<abi::RawTensor>(captured.value), lending_of(captured));
+  return *this;
+}
+Call& Call::arg(const MutableTensor& tensor) {
+  const abi::Arg captured = tensor.to_arg();
+  op_.tensor(std::get<abi::RawTensor>(captured.value), lending_of(captured));
+  return *this;
+}
+Call& Call::arg(std::int64_t value) {
+  op_.integer(value);
+  return *this;
+}
+Call& Call::arg(double value) {
+  op_.real(value);
+  return *this;
+}
+Call& Call::arg(bool value) {
+  op_.boolean(value);
+  return *this;
+}
+Call& Call::arg(DType value) {
+  op_.dtype(value);
+  return *this;
+}
+Call& Call::none() {
+  op_.none();
+  return *this;
+}
+
+namespace {
+template <class T>
+bool is_none(const std::optional<T>& value) {
+  return !value.has_value();
+}
+template <class T>
+bool is_none(const OptionalArrayRef<T>& value) {
+  return !value.has_value();
+}
+}  // namespace
 
 #define FP_CALL_ARG(Type)                 \
   Call& Call::arg(Type value) {           \
     return push(ops::detail::arg(value)); \
   }
-FP_CALL_ARG(const TensorArg&)
-FP_CALL_ARG(const std::optional<TensorArg>&)
-FP_CALL_ARG(const MutableTensor&)
-FP_CALL_ARG(const std::optional<MutableTensor>&)
 FP_CALL_ARG(const TensorList&)
 FP_CALL_ARG(const OptionalTensorList&)
 FP_CALL_ARG(const MutableTensorList&)
-FP_CALL_ARG(std::int64_t)
-FP_CALL_ARG(double)
-FP_CALL_ARG(bool)
 FP_CALL_ARG(std::string_view)
-FP_CALL_ARG(DType)
 FP_CALL_ARG(Layout)
 FP_CALL_ARG(Device)
 FP_CALL_ARG(MemoryFormat)
-FP_CALL_ARG(const std::optional<std::int64_t>&)
-FP_CALL_ARG(const std::optional<double>&)
-FP_CALL_ARG(const std::optional<bool>&)
-FP_CALL_ARG(const std::optional<std::string_view>&)
-FP_CALL_ARG(const std::optional<DType>&)
-FP_CALL_ARG(const std::optional<Layout>&)
-FP_CALL_ARG(const std::optional<Device>&)
-FP_CALL_ARG(const std::optional<MemoryFormat>&)
-FP_CALL_ARG(const std::optional<abi::RawGenerator>&)
 FP_CALL_ARG(IntList)
-FP_CALL_ARG(const OptionalIntList&)
 FP_CALL_ARG(ArrayRef<double>)
-FP_CALL_ARG(const OptionalArrayRef<double>&)
 #undef FP_CALL_ARG
+
+// Optional values: None without making an Arg.
+#define FP_CALL_OPTIONAL_ARG(Type)        \
+  Call& Call::arg(Type value) {           \
+    if (is_none(value)) return none();    \
+    return push(ops::detail::arg(value)); \
+  }
+FP_CALL_OPTIONAL_ARG(const std::optional<TensorArg>&)
+FP_CALL_OPTIONAL_ARG(const std::optional<MutableTensor>&)
+FP_CALL_OPTIONAL_ARG(const std::optional<std::int64_t>&)
+FP_CALL_OPTIONAL_ARG(const std::optional<double>&)
+FP_CALL_OPTIONAL_ARG(const std::optional<bool>&)
+FP_CALL_OPTIONAL_ARG(const std::optional<std::string_view>&)
+FP_CALL_OPTIONAL_ARG(const std::optional<DType>&)
+FP_CALL_OPTIONAL_ARG(const std::optional<Layout>&)
+FP_CALL_OPTIONAL_ARG(const std::optional<Device>&)
+FP_CALL_OPTIONAL_ARG(const std::optional<MemoryFormat>&)
+FP_CALL_OPTIONAL_ARG(const std::optional<abi::RawGenerator>&)
+FP_CALL_OPTIONAL_ARG(const OptionalIntList&)
+FP_CALL_OPTIONAL_ARG(const OptionalArrayRef<double>&)
+#undef FP_CALL_OPTIONAL_ARG
 
 Call& Call::int_list(IntList values, std::size_t fixed_size) {
   return push(ops::detail::int_list(values, fixed_size));
 }
 
 Call& Call::int_list(const OptionalIntList& values, std::size_t fixed_size) {
+  if (!values) return none();
   return push(ops::detail::int_list(values, fixed_size));
 }
 
 Call& Call::bool_list(std::span<const bool> values) {
   return push(ops::detail::bool_list(values));
-}
-
-Call& Call::none() {
-  return push(ops::detail::none());
-}
-
-void Call::run() {
-  results_.emplace(abi::call(*schema_, args_.first(count_)));
 }
 
 // --- the borrow check of written lists ---------------------------------------------------
@@ -333,14 +357,10 @@ namespace {
 
 template <class T>
 T take(Call& call, std::size_t i, const char* wanted) {
-  abi::Results& results = call.results();
-  if (i >= results.values.size()) {
-    results.fail("returned " + std::to_string(results.values.size()) + " values, expected " +
-                 std::to_string(i + 1));
-  }
-  if (auto* value = std::get_if<T>(&results.values[i].value)) return std::move(*value);
-  results.fail("returned " + std::string(results.values[i].type_name()) + " as result " +
-               std::to_string(i) + ", expected " + wanted);
+  abi::Returned result = call.op().take(i);
+  if (auto* value = std::get_if<T>(&result.value)) return std::move(*value);
+  call.op().fail("returned " + std::string(result.type_name()) + " as result " + std::to_string(i) +
+                 ", expected " + wanted);
 }
 
 /// The first byte of a strided tensor's data, or null when it has none (undefined,
@@ -380,11 +400,11 @@ Tensor independent_tensor(abi::TensorHandle handle, std::initializer_list<Input>
 }  // namespace
 
 Tensor tensor_result(Call& call, std::size_t i, std::initializer_list<Input> inputs) {
-  return independent_tensor(take<abi::TensorHandle>(call, i, "Tensor"), inputs);
+  return independent_tensor(call.op().take_tensor(i), inputs);
 }
 
 Tensor fresh_tensor_result(Call& call, std::size_t i) {
-  return Tensor(take<abi::TensorHandle>(call, i, "Tensor"));
+  return Tensor(call.op().take_tensor(i));
 }
 
 std::vector<Tensor> tensors_result(Call& call, std::size_t i, std::initializer_list<Input> inputs) {
@@ -421,7 +441,7 @@ abi::TensorHandle resolved_lazy_bits(abi::RawTensor view) {
 }  // namespace
 
 TensorView view_result(Call& call, std::size_t i, const TensorArg& of, const char* origin) {
-  auto handle = take<abi::TensorHandle>(call, i, "Tensor");
+  auto handle = call.op().take_tensor(i);
   if (may_set_lazy_bits(origin)) {
     // Resolving copies, so the result no longer aliases `of`: a TensorView
     // owning its data, which reads the same as the view would.
@@ -451,13 +471,13 @@ std::int64_t int_result(Call& call, std::size_t i) {
 }
 
 double float_result(Call& call, std::size_t i) {
-  const abi::Results& results = call.results();
-  if (i < results.values.size()) {
-    if (auto* integer = std::get_if<std::int64_t>(&results.values[i].value)) {
-      return static_cast<double>(*integer);
-    }
+  abi::Returned result = call.op().take(i);
+  if (auto* integer = std::get_if<std::int64_t>(&result.value)) {
+    return static_cast<double>(*integer);
   }
-  return take<double>(call, i, "float");
+  if (auto* real = std::get_if<double>(&result.value)) return *real;
+  call.op().fail("returned " + std::string(result.type_name()) + " as result " + std::to_string(i) +
+                 ", expected float");
 }
 
 bool bool_result(Call& call, std::size_t i) {

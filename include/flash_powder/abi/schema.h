@@ -94,6 +94,9 @@ struct Schema {
   /// Whether some argument is written to (`Tensor(a!)`): only then does a
   /// call check the borrow rules of its arguments.
   bool writes_arguments() const { return writes_; }
+  /// The StableIValues a call needs room for: one per argument or result,
+  /// whichever is more.
+  std::size_t stack_size() const { return stack_size_; }
   /// Why no call can carry the results ("returns Scalar, which ..."), or ""
   /// when they can.
   const std::string& returns_problem() const { return returns_problem_; }
@@ -112,6 +115,7 @@ struct Schema {
   std::string qualified_;
   std::size_t required_ = 0;
   bool writes_ = false;
+  std::size_t stack_size_ = 0;
   std::string returns_problem_;
 };
 

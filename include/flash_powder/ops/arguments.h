@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "flash_powder/abi/ivalue.h"
+#include "flash_powder/abi/op_call.h"
 #include "flash_powder/core/array_ref.h"
 #include "flash_powder/core/tensor.h"
 #include "flash_powder/core/tensor_arg.h"
@@ -151,18 +152,20 @@ using OptionalIntList = OptionalArrayRef<std::int64_t>;
 // Internal: what the generated wrappers (src/ops/generated) call.
 namespace ops::detail {
 
-/// One call of an op: collects its arguments (each `arg()` takes one
-/// parameter type above, boxed as the schema's type), runs it and keeps the results.
+/// One call of an op: each `arg()` takes one parameter type above and boxes
+/// it for the schema's type of that argument (fp::abi::OpCall), `run()` calls
+/// the op, and the `*_result` functions below take its results.
 /// Everything is out of line, so that the ~2000 generated wrappers stay small
-/// and quick to compile. The arguments live in `storage` (one per schema
-/// argument), which the wrapper keeps on its stack (FixedCall): no allocation.
+/// and quick to compile. The boxed values live in storage the wrapper keeps
+/// on its stack (FixedCall): no allocation.
 class Call {
  public:
-  Call(const abi::Schema& schema, std::span<abi::Arg> storage) noexcept
-      : schema_(&schema), args_(storage) {}
+  Call(const abi::Schema& schema, std::span<abi::BoxedValue> stack,
+       std::span<abi::Lending> lendings)
+      : op_(schema, stack, lendings) {}
   Call(const Call&) = delete;
   Call& operator=(const Call&) = delete;
-  ~Call();
+  ~Call() = default;
 
   Call& arg(const TensorArg& tensor);
   Call& arg(const std::optional<TensorArg>& tensor);
@@ -197,31 +200,32 @@ class Call {
   Call& bool_list(std::span<const bool> values);
   Call& none();
 
-  /// Runs the op (fp::abi::call); throws fp::Error on failure.
-  void run();
-  abi::Results& results() noexcept { return *results_; }
+  /// Runs the op; throws fp::Error on failure.
+  void run() { op_.run(); }
+  /// The call and, after run(), its results.
+  abi::OpCall& op() noexcept { return op_; }
 
  private:
-  Call& push(abi::Arg&& value);
+  Call& push(const abi::Arg& value);
 
-  const abi::Schema* schema_;
-  std::span<abi::Arg> args_;
-  std::size_t count_ = 0;
-  std::optional<abi::Results> results_;
+  abi::OpCall op_;
 };
 
-/// The arguments of a FixedCall, a base so that they exist before its Call.
+/// The room of a FixedCall, a base so that it exists before its Call.
 template <std::size_t N>
-struct ArgStorage {
-  std::array<abi::Arg, N> arg_storage;
+struct CallStorage {
+  std::array<abi::BoxedValue, N> boxed_values;
+  std::array<abi::Lending, N> lendings;
 };
 
-/// A Call of an op with N arguments, holding them itself.
+/// A Call of an op with N arguments, holding their boxed values itself.
 template <std::size_t N>
-class FixedCall : private ArgStorage<N>, public Call {
+class FixedCall : private CallStorage<N>, public Call {
  public:
-  explicit FixedCall(const abi::Schema& schema) noexcept
-      : ArgStorage<N>{}, Call(schema, this->arg_storage) {}
+  // The boxed values are left uninitialised on purpose: the call writes
+  // each before it reads it.
+  explicit FixedCall(const abi::Schema& schema)
+      : Call(schema, this->boxed_values, this->lendings) {}
 };
 
 /// The tensor arguments of a call, for the alias check of its results.

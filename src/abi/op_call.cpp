@@ -1,0 +1,374 @@
+// fp::abi::OpCall (op_call.h): boxes a call's arguments as they come, checks
+// the call against its schema, runs torch_call_dispatcher and hands out the
+// results.
+//
+// Ownership on the wire (torch_call_dispatcher's rules): every boxed input
+// (tensor handle, list, string, optional box) is consumed by libtorch once the
+// call starts, and every returned handle belongs to the caller. Until libtorch
+// takes them, the boxed values are owned by the OpCall, and so are the results
+// until they are taken, so an exception never leaks one.
+#include "flash_powder/abi/op_call.h"
+
+#include <algorithm>
+#include <bit>
+#include <cstdlib>
+#include <cstring>
+#include <optional>
+#include <span>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "boxing.h"
+#include "flash_powder/abi/runtime.h"
+#include "flash_powder/abi/schema.h"
+#include "flash_powder/abi/testing.h"
+#include "torch_c.h"
+
+namespace fp::abi {
+static_assert(std::is_same_v<BoxedValue, StableIValue>);
+
+namespace {
+
+using Kind = SchemaType::Kind;
+using boxing::box;
+using boxing::CallContext;
+using boxing::free_boxed;
+using boxing::unbox;
+
+template <class T>
+StableIValue bits_of(T value) {
+  StableIValue result = 0;
+  static_assert(sizeof(T) <= sizeof(StableIValue));
+  std::memcpy(&result, &value, sizeof(T));
+  return result;
+}
+
+// ---------------------------------------------------------------------------
+// Defaults: the schema's default text -> Arg.
+
+std::string unquote(std::string_view text, const CallContext& context) {
+  if (text.size() < 2 || (text.front() != '\'' && text.front() != '"') ||
+      text.back() != text.front()) {
+    context.fail("has a string default flash_powder cannot read: " + std::string(text));
+  }
+  std::string out;
+  for (std::size_t i = 1; i + 1 < text.size(); ++i) {
+    if (text[i] == '\\' && i + 2 < text.size()) ++i;
+    out += text[i];
+  }
+  return out;
+}
+
+DType dtype_named(std::string_view name, const CallContext& context) {
+  // The short names TorchScript schemas use for dtypes.
+  if (name == "long") return DType::I64;
+  if (name == "int") return DType::I32;
+  if (name == "float") return DType::F32;
+  if (name == "double") return DType::F64;
+  if (name == "half") return DType::F16;
+  if (name == "bool") return DType::Bool;
+  for (DType dtype : all_dtypes) {
+    if (fp::name(dtype) == name) return dtype;
+  }
+  context.fail("has a dtype default flash_powder does not know: " + std::string(name));
+}
+
+Arg parse_scalar_default(const SchemaType& type, std::string_view text,
+                         const CallContext& context) {
+  const std::string copy(text);
+  switch (type.kind) {
+    case Kind::Int:
+      // at::Reduction's names appear as defaults: `int reduction=Mean`.
+      if (text == "Mean") return {std::int64_t{1}};
+      if (text == "Sum") return {std::int64_t{2}};
+      return {std::int64_t{std::stoll(copy)}};
+    case Kind::Float:
+      return {std::strtod(copy.c_str(), nullptr)};
+    case Kind::Bool:
+      return {text == "True"};
+    case Kind::Str:
+      return {unquote(text, context)};
+    case Kind::ScalarType:
+      return {dtype_named(text, context)};
+    case Kind::MemoryFormat:
+      if (text == "contiguous_format") return {MemoryFormat::Contiguous};
+      if (text == "preserve_format") return {MemoryFormat::Preserve};
+      if (text == "channels_last") return {MemoryFormat::ChannelsLast};
+      if (text == "channels_last_3d") return {MemoryFormat::ChannelsLast3d};
+      break;
+    case Kind::Layout:
+      if (text == "strided") return {Layout::Strided};
+      break;
+    case Kind::Device:
+      return {Device::parse(unquote(text, context))};
+    default:
+      break;
+  }
+  context.fail("has a default (" + std::string(text) + ") of type " + type.spelling +
+               " that cannot be passed through the stable ABI; pass the argument explicitly");
+}
+
+std::vector<std::string_view> split_list(std::string_view text) {
+  std::vector<std::string_view> items;
+  text = text.substr(1, text.size() - 2);  // drop [ ]
+  while (!text.empty()) {
+    const auto comma = text.find(',');
+    std::string_view item = text.substr(0, comma);
+    while (!item.empty() && item.front() == ' ')
+      item.remove_prefix(1);
+    while (!item.empty() && item.back() == ' ')
+      item.remove_suffix(1);
+    if (!item.empty()) items.push_back(item);
+    if (comma == std::string_view::npos) break;
+    text.remove_prefix(comma + 1);
+  }
+  return items;
+}
+
+Arg parse_default(const SchemaType& type, std::string_view text, const CallContext& context) {
+  if (text == "None") {
+    if (type.kind != Kind::Optional) context.fail("has default None but is not optional");
+    return {None{}};
+  }
+  if (type.kind == Kind::Optional) return parse_default(*type.element, text, context);
+  if (type.kind != Kind::List) return parse_scalar_default(type, text, context);
+
+  const SchemaType& element = *type.element;
+  std::vector<Arg> items;
+  if (text.front() == '[') {
+    for (auto item : split_list(text))
+      items.push_back(parse_scalar_default(element, item, context));
+  } else {
+    // A single value fills the list: `int[2] dilation=1` means [1, 1].
+    const auto count = static_cast<std::size_t>(std::max<std::int64_t>(type.fixed_size, 1));
+    items.assign(count, parse_scalar_default(element, text, context));
+  }
+  switch (element.kind) {
+    case Kind::Int: {
+      std::vector<std::int64_t> values;
+      values.reserve(items.size());
+      for (const auto& item : items)
+        values.push_back(std::get<std::int64_t>(item.value));
+      return {std::move(values)};
+    }
+    case Kind::Float: {
+      std::vector<double> values;
+      values.reserve(items.size());
+      for (const auto& item : items)
+        values.push_back(std::get<double>(item.value));
+      return {std::move(values)};
+    }
+    case Kind::Bool: {
+      std::vector<bool> values;
+      values.reserve(items.size());
+      for (const auto& item : items)
+        values.push_back(std::get<bool>(item.value));
+      return {std::move(values)};
+    }
+    default:
+      if (items.empty()) return {std::vector<RawTensor>{}};
+      context.fail("has a list default flash_powder cannot build: " + std::string(text));
+  }
+}
+
+bool schema_was_not_found(const std::string& message) {
+  return message.find("Could not find schema") != std::string::npos;
+}
+
+// ---------------------------------------------------------------------------
+// Releases: an op the loaded torch lacks is refused before anything is boxed,
+// with a message that says why. libtorch itself would only say that it found
+// no schema, and before 2.13 only on stderr: then not even the boxed stack
+// could be freed, as nothing tells that libtorch never took it.
+
+/// The loaded torch as the release check sees it, read once: every call
+/// compares with it.
+TorchVersion& loaded_torch_for_checks() {
+  static TorchVersion loaded = torch_version();
+  return loaded;
+}
+
+/// "2.12": releases add and remove ops, their patch releases do not.
+std::string release_name(const TorchVersion& version) {
+  return std::to_string(version.major) + "." + std::to_string(version.minor);
+}
+
+[[noreturn]] void refuse_unavailable(const Schema& schema, const TorchVersion& loaded) {
+  const Availability& availability = schema.availability;
+  const std::string needs = loaded < availability.since
+                                ? "needs torch " + release_name(availability.since) + " or later"
+                                : "was removed in torch " + release_name(*availability.removed_in);
+  throw Error(schema.qualified_name() + " " + needs + "; this process loaded torch " +
+              loaded.str());
+}
+
+void check_available(const Schema& schema) {
+  const TorchVersion& loaded = loaded_torch_for_checks();
+  if (!schema.availability.includes(loaded)) [[unlikely]] {
+    refuse_unavailable(schema, loaded);
+  }
+}
+
+}  // namespace
+
+void testing::pretend_loaded_torch(std::optional<TorchVersion> version) {
+  loaded_torch_for_checks() = version.value_or(torch_version());
+}
+
+// ---------------------------------------------------------------------------
+// OpCall
+
+void OpCall::grow() {
+  const std::size_t needed = std::max(schema_->arguments.size(), schema_->returns.size());
+  if (stack_.size() < needed) {
+    heap_stack_.assign(needed, 0);
+    stack_ = heap_stack_;
+  }
+  if (lendings_.size() < schema_->arguments.size()) {
+    heap_lendings_.assign(schema_->arguments.size(), Lending{});
+    lendings_ = heap_lendings_;
+  }
+}
+
+void OpCall::check_release() const {
+  check_available(*schema_);
+}
+
+void OpCall::free_owned() noexcept {
+  for (std::size_t i = 0; i < boxed_; ++i)
+    free_boxed(schema_->arguments[i].type, stack_[i]);
+  for (std::size_t i = 0; i < result_count_; ++i) {
+    if (stack_[i] != 0) free_boxed(schema_->returns[i].type, std::exchange(stack_[i], 0));
+  }
+  results_owned_ = 0;
+}
+
+void OpCall::fail(std::string_view problem) const {
+  throw Error(schema_->qualified_name() + ": " + std::string(problem) + "; the schema is " +
+              schema_->text);
+}
+
+void OpCall::fail_too_many() const {
+  fail("takes at most " + std::to_string(schema_->arguments.size()) + " arguments, got more");
+}
+
+void OpCall::tensor(RawTensor tensor, const Lending& lending) {
+  const SchemaType& type = next_type();
+  if (type.kind != Kind::Tensor || tensor == nullptr) {
+    Arg arg{tensor};
+    arg.writable = lending.writable;
+    arg.owner_guard = lending.owner_guard;
+    arg.viewed_guard = lending.viewed_guard;
+    value(arg);
+    return;
+  }
+  AtenTensorHandle shared = nullptr;
+  check(aoti_torch_new_tensor_handle(tensor, &shared), "aoti_torch_new_tensor_handle");
+  push(std::bit_cast<StableIValue>(shared), lending);
+}
+
+void OpCall::dtype(DType value) {
+  if (next_type().kind != Kind::ScalarType) return this->value(Arg{value});
+  push(bits_of(to_code(value)), {});
+}
+
+void OpCall::value(const Arg& arg) {
+  const SchemaType& type = next_type();
+  const StableIValue boxed = box(type, arg, CallContext{*schema_, boxed_});
+  push(boxed, {arg.writable, arg.owner_guard, arg.viewed_guard});
+}
+
+void OpCall::box_defaults() {
+  if (!schema_->returns_problem().empty()) fail(schema_->returns_problem());
+  const std::size_t required = schema_->required_arguments();
+  if (boxed_ < required) [[unlikely]] {
+    const auto& missing = schema_->arguments[boxed_];
+    fail("missing argument " + std::to_string(boxed_) + " '" + missing.name + "' (" +
+         missing.type.spelling + "); " + std::to_string(required) +
+         " arguments have no default, got " + std::to_string(boxed_));
+  }
+  while (boxed_ < schema_->arguments.size()) {
+    const SchemaArgument& argument = schema_->arguments[boxed_];
+    const CallContext context{*schema_, boxed_};
+    // An omitted `Scalar? x=None` is None on the wire, like an explicit None;
+    // any other default of a type the stable ABI cannot carry is refused.
+    const bool omitted_none =
+        argument.type.kind == SchemaType::Kind::Optional && argument.default_value == "None";
+    if (argument.type.carries_unsupported() && !omitted_none) {
+      context.fail("(" + argument.type.spelling + ", default " + *argument.default_value +
+                   ") cannot be passed through libtorch's stable ABI, not even as its default; "
+                   "use an overload without it");
+    }
+    value(parse_default(argument.type, *argument.default_value, context));
+  }
+}
+
+/// Arguments the schema writes to (`Tensor(a!)`) must have been lent for
+/// writing, and their owners must have no other live views (the borrow rules).
+void OpCall::check_writes() const {
+  const std::span<const Lending> lendings = lendings_.first(boxed_);
+  for (std::size_t i = 0; i < lendings.size(); ++i) {
+    const SchemaArgument& argument = schema_->arguments[i];
+    // None (an omitted `Tensor(a!)?`) is not written.
+    if (!argument.type.is_mutable() || stack_[i] == 0) continue;
+    const CallContext context{*schema_, i};
+    if (!lendings[i].writable) {
+      context.fail("is written to (" + argument.type.spelling +
+                   "); pass a non-const fp::Tensor or an fp::TensorMutView, not a const "
+                   "reference, a TensorView or a temporary");
+    }
+    const WriteGuard* guard = lendings[i].owner_guard;
+    if (guard == nullptr) continue;
+    int own_arguments = 0;
+    for (const Lending& other : lendings)
+      own_arguments += other.viewed_guard == guard;
+    guard->check_write(schema_->qualified_name().c_str(), own_arguments);
+  }
+}
+
+void OpCall::dispatch() {
+  check_available(*schema_);
+  static const std::uint64_t schema_version = builtin_schema_abi_version();
+  const auto status = torch_call_dispatcher(schema_->op_name().c_str(), schema_->overload.c_str(),
+                                            stack_.data(), schema_version);
+  if (status != AOTI_TORCH_SUCCESS) {
+    const std::string message = last_torch_error();
+    // libtorch consumes the stack once it has found the op; only when the
+    // loaded torch lacks the op is it still ours to free.
+    if (!schema_was_not_found(message)) boxed_ = 0;
+    throw Error(schema_->qualified_name() + ": " + message);
+  }
+  boxed_ = 0;
+  result_count_ = schema_->returns.size();
+  results_owned_ = static_cast<std::size_t>(
+      std::count_if(stack_.begin(), stack_.begin() + static_cast<std::ptrdiff_t>(result_count_),
+                    [](BoxedValue value) { return value != 0; }));
+}
+
+void OpCall::fail_result(std::size_t i, std::string_view got, std::string_view wanted) const {
+  if (i >= result_count_) {
+    fail("returned " + std::to_string(result_count_) + " values, expected " +
+         std::to_string(i + 1));
+  }
+  fail("returned " + std::string(got) + " as result " + std::to_string(i) + ", expected " +
+       std::string(wanted));
+}
+
+void OpCall::fail_not_tensor(std::size_t i) const {
+  fail_result(i, i < result_count_ ? schema_->returns[i].type.spelling : "", "Tensor");
+}
+
+Returned OpCall::take(std::size_t i) {
+  if (i >= result_count_) [[unlikely]] {
+    fail_result(i, "", "a value");
+  }
+  const SchemaType& type = schema_->returns[i].type;
+  if (stack_[i] != 0) --results_owned_;
+  Returned result = unbox(type, std::exchange(stack_[i], 0));
+  result.aliases_argument = !type.alias.empty();
+  return result;
+}
+
+}  // namespace fp::abi
