@@ -29,27 +29,27 @@ bool is_reduced_float(DType dtype) {
 
 }  // namespace
 
-Tensor relu(const TensorView& input) {
+Tensor relu(TensorArg input) {
   return aten::relu(input);
 }
 
-Tensor relu6(const TensorView& input) {
+Tensor relu6(TensorArg input) {
   return aten::relu6(input);
 }
 
-Tensor silu(const TensorView& input) {
+Tensor silu(TensorArg input) {
   return aten::silu(input);
 }
 
-Tensor sigmoid(const TensorView& input) {
+Tensor sigmoid(TensorArg input) {
   return aten::sigmoid(input);
 }
 
-Tensor tanh(const TensorView& input) {
+Tensor tanh(TensorArg input) {
   return aten::tanh(input);
 }
 
-Tensor hardswish(const TensorView& input) {
+Tensor hardswish(TensorArg input) {
   return aten::hardswish(input);
 }
 

@@ -11,21 +11,22 @@
 
 #include "flash_powder/base/dtype.h"
 #include "flash_powder/core/tensor.h"
+#include "flash_powder/core/tensor_arg.h"
 
 namespace fp::functional {
 
 /// https://pytorch.org/docs/stable/generated/torch.nn.functional.relu.html
-Tensor relu(const TensorView& input);
+Tensor relu(TensorArg input);
 /// min(max(0, x), 6). https://pytorch.org/docs/stable/generated/torch.nn.functional.relu6.html
-Tensor relu6(const TensorView& input);
+Tensor relu6(TensorArg input);
 /// x * sigmoid(x). https://pytorch.org/docs/stable/generated/torch.nn.functional.silu.html
-Tensor silu(const TensorView& input);
+Tensor silu(TensorArg input);
 /// https://pytorch.org/docs/stable/generated/torch.nn.functional.sigmoid.html
-Tensor sigmoid(const TensorView& input);
+Tensor sigmoid(TensorArg input);
 /// https://pytorch.org/docs/stable/generated/torch.nn.functional.tanh.html
-Tensor tanh(const TensorView& input);
+Tensor tanh(TensorArg input);
 /// https://pytorch.org/docs/stable/generated/torch.nn.functional.hardswish.html
-Tensor hardswish(const TensorView& input);
+Tensor hardswish(TensorArg input);
 
 struct LeakyReluOptions {
   double negative_slope = 0.01;
