@@ -342,9 +342,9 @@ void OpCall::dispatch() {
   }
   boxed_ = 0;
   result_count_ = schema_->returns.size();
-  results_owned_ = static_cast<std::size_t>(
-      std::count_if(stack_.begin(), stack_.begin() + static_cast<std::ptrdiff_t>(result_count_),
-                    [](BoxedValue value) { return value != 0; }));
+  // Counted as owned even where a result is all zero bits (an undefined
+  // tensor, the int 0): freeing those does nothing.
+  results_owned_ = result_count_;
 }
 
 void OpCall::fail_result(std::size_t i, std::string_view got, std::string_view wanted) const {
@@ -365,7 +365,7 @@ Returned OpCall::take(std::size_t i) {
     fail_result(i, "", "a value");
   }
   const SchemaType& type = schema_->returns[i].type;
-  if (stack_[i] != 0) --results_owned_;
+  --results_owned_;
   Returned result = unbox(type, std::exchange(stack_[i], 0));
   result.aliases_argument = !type.alias.empty();
   return result;

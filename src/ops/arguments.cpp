@@ -102,42 +102,6 @@ abi::Arg arg(MemoryFormat value) {
   return {value};
 }
 
-namespace {
-template <class T>
-abi::Arg optional_arg(const std::optional<T>& value) {
-  if (!value) return none();
-  return {abi::Arg::Value(std::in_place_type<T>, *value)};
-}
-}  // namespace
-
-abi::Arg arg(const std::optional<std::int64_t>& value) {
-  return optional_arg(value);
-}
-abi::Arg arg(const std::optional<double>& value) {
-  return optional_arg(value);
-}
-abi::Arg arg(const std::optional<bool>& value) {
-  return optional_arg(value);
-}
-abi::Arg arg(const std::optional<std::string_view>& value) {
-  return value ? arg(*value) : none();
-}
-abi::Arg arg(const std::optional<DType>& value) {
-  return optional_arg(value);
-}
-abi::Arg arg(const std::optional<Layout>& value) {
-  return optional_arg(value);
-}
-abi::Arg arg(const std::optional<Device>& value) {
-  return optional_arg(value);
-}
-abi::Arg arg(const std::optional<MemoryFormat>& value) {
-  return optional_arg(value);
-}
-abi::Arg arg(const std::optional<abi::RawGenerator>& value) {
-  return optional_arg(value);
-}
-
 abi::Arg arg(IntList values) {
   return {values.vec()};
 }
@@ -182,11 +146,7 @@ abi::Lending lending_of(const abi::Arg& arg) {
 }  // namespace
 
 // The common kinds go straight to their boxing; the rest through an abi::Arg.
-Call& Call::arg(const TensorArg& tensor) {
-  if (!op_.checks_lendings()) {
-    op_.tensor(tensor.raw(), {});
-    return *this;
-  }
+Call& Call::lent(const TensorArg& tensor) {
   const abi::Arg captured = tensor.to_arg();
   op_.tensor(std::get<abi::RawTensor>(captured.value), lending_of(captured));
   return *this;
@@ -196,24 +156,8 @@ Call& Call::arg(const MutableTensor& tensor) {
   op_.tensor(std::get<abi::RawTensor>(captured.value), lending_of(captured));
   return *this;
 }
-Call& Call::arg(std::int64_t value) {
-  op_.integer(value);
-  return *this;
-}
-Call& Call::arg(double value) {
-  op_.real(value);
-  return *this;
-}
-Call& Call::arg(bool value) {
-  op_.boolean(value);
-  return *this;
-}
 Call& Call::arg(DType value) {
   op_.dtype(value);
-  return *this;
-}
-Call& Call::none() {
-  op_.none();
   return *this;
 }
 
@@ -251,18 +195,28 @@ FP_CALL_ARG(ArrayRef<double>)
   }
 FP_CALL_OPTIONAL_ARG(const std::optional<TensorArg>&)
 FP_CALL_OPTIONAL_ARG(const std::optional<MutableTensor>&)
-FP_CALL_OPTIONAL_ARG(const std::optional<std::int64_t>&)
-FP_CALL_OPTIONAL_ARG(const std::optional<double>&)
-FP_CALL_OPTIONAL_ARG(const std::optional<bool>&)
-FP_CALL_OPTIONAL_ARG(const std::optional<std::string_view>&)
-FP_CALL_OPTIONAL_ARG(const std::optional<DType>&)
-FP_CALL_OPTIONAL_ARG(const std::optional<Layout>&)
-FP_CALL_OPTIONAL_ARG(const std::optional<Device>&)
-FP_CALL_OPTIONAL_ARG(const std::optional<MemoryFormat>&)
-FP_CALL_OPTIONAL_ARG(const std::optional<abi::RawGenerator>&)
 FP_CALL_OPTIONAL_ARG(const OptionalIntList&)
 FP_CALL_OPTIONAL_ARG(const OptionalArrayRef<double>&)
 #undef FP_CALL_OPTIONAL_ARG
+
+// The values of optional arguments, boxed as the schema's optional type.
+#define FP_CALL_SOME(Type)                                           \
+  Call& Call::some(Type value) {                                     \
+    return push({abi::Arg::Value(std::in_place_type<Type>, value)}); \
+  }
+FP_CALL_SOME(std::int64_t)
+FP_CALL_SOME(double)
+FP_CALL_SOME(bool)
+FP_CALL_SOME(DType)
+FP_CALL_SOME(Layout)
+FP_CALL_SOME(Device)
+FP_CALL_SOME(MemoryFormat)
+FP_CALL_SOME(abi::RawGenerator)
+#undef FP_CALL_SOME
+
+Call& Call::some(std::string_view value) {
+  return push(ops::detail::arg(value));
+}
 
 Call& Call::int_list(IntList values, std::size_t fixed_size) {
   return push(ops::detail::int_list(values, fixed_size));
@@ -401,10 +355,6 @@ Tensor independent_tensor(abi::TensorHandle handle, std::initializer_list<Input>
 
 Tensor tensor_result(Call& call, std::size_t i, std::initializer_list<Input> inputs) {
   return independent_tensor(call.op().take_tensor(i), inputs);
-}
-
-Tensor fresh_tensor_result(Call& call, std::size_t i) {
-  return Tensor(call.op().take_tensor(i));
 }
 
 std::vector<Tensor> tensors_result(Call& call, std::size_t i, std::initializer_list<Input> inputs) {

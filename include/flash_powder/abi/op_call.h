@@ -110,7 +110,7 @@ class OpCall {
     if (i >= result_count_ || schema_->returns[i].type.kind != SchemaKind::Tensor) [[unlikely]] {
       fail_not_tensor(i);
     }
-    if (stack_[i] != 0) --results_owned_;
+    --results_owned_;
     return TensorHandle(std::bit_cast<RawTensor>(std::exchange(stack_[i], 0)));
   }
   /// Result `i`, whatever its type.
@@ -152,7 +152,7 @@ class OpCall {
   std::vector<Lending> heap_lendings_;
   std::size_t boxed_ = 0;          // leading stack values that are arguments owned here
   std::size_t result_count_ = 0;   // leading stack values that are results (0 until run())
-  std::size_t results_owned_ = 0;  // those not taken yet (and not null)
+  std::size_t results_owned_ = 0;  // those not taken yet
 };
 
 }  // namespace fp::abi

@@ -167,30 +167,44 @@ class Call {
   Call& operator=(const Call&) = delete;
   ~Call() = default;
 
-  Call& arg(const TensorArg& tensor);
+  Call& arg(const TensorArg& tensor) {
+    // The borrow facts of a tensor only matter to an op that writes one.
+    if (op_.checks_lendings()) return lent(tensor);
+    op_.tensor(tensor.raw(), {});
+    return *this;
+  }
   Call& arg(const std::optional<TensorArg>& tensor);
   Call& arg(const MutableTensor& tensor);
   Call& arg(const std::optional<MutableTensor>& tensor);
   Call& arg(const TensorList& tensors);
   Call& arg(const OptionalTensorList& tensors);
   Call& arg(const MutableTensorList& tensors);
-  Call& arg(std::int64_t value);
-  Call& arg(double value);
-  Call& arg(bool value);
+  Call& arg(std::int64_t value) {
+    op_.integer(value);
+    return *this;
+  }
+  Call& arg(double value) {
+    op_.real(value);
+    return *this;
+  }
+  Call& arg(bool value) {
+    op_.boolean(value);
+    return *this;
+  }
   Call& arg(std::string_view value);
   Call& arg(DType value);
   Call& arg(Layout value);
   Call& arg(Device value);
   Call& arg(MemoryFormat value);
-  Call& arg(const std::optional<std::int64_t>& value);
-  Call& arg(const std::optional<double>& value);
-  Call& arg(const std::optional<bool>& value);
-  Call& arg(const std::optional<std::string_view>& value);
-  Call& arg(const std::optional<DType>& value);
-  Call& arg(const std::optional<Layout>& value);
-  Call& arg(const std::optional<Device>& value);
-  Call& arg(const std::optional<MemoryFormat>& value);
-  Call& arg(const std::optional<abi::RawGenerator>& value);
+  Call& arg(const std::optional<std::int64_t>& value) { return value ? some(*value) : none(); }
+  Call& arg(const std::optional<double>& value) { return value ? some(*value) : none(); }
+  Call& arg(const std::optional<bool>& value) { return value ? some(*value) : none(); }
+  Call& arg(const std::optional<std::string_view>& value) { return value ? some(*value) : none(); }
+  Call& arg(const std::optional<DType>& value) { return value ? some(*value) : none(); }
+  Call& arg(const std::optional<Layout>& value) { return value ? some(*value) : none(); }
+  Call& arg(const std::optional<Device>& value) { return value ? some(*value) : none(); }
+  Call& arg(const std::optional<MemoryFormat>& value) { return value ? some(*value) : none(); }
+  Call& arg(const std::optional<abi::RawGenerator>& value) { return value ? some(*value) : none(); }
   Call& arg(IntList values);
   Call& arg(const OptionalIntList& values);
   Call& arg(ArrayRef<double> values);
@@ -198,7 +212,10 @@ class Call {
   Call& int_list(IntList values, std::size_t fixed_size);
   Call& int_list(const OptionalIntList& values, std::size_t fixed_size);
   Call& bool_list(std::span<const bool> values);
-  Call& none();
+  Call& none() {
+    op_.none();
+    return *this;
+  }
 
   /// Runs the op; throws fp::Error on failure.
   void run() { op_.run(); }
@@ -207,6 +224,18 @@ class Call {
 
  private:
   Call& push(const abi::Arg& value);
+  /// A tensor of an op that writes one, with its borrow facts.
+  Call& lent(const TensorArg& tensor);
+  /// The value of an optional argument (boxed inside an optional).
+  Call& some(std::int64_t value);
+  Call& some(double value);
+  Call& some(bool value);
+  Call& some(std::string_view value);
+  Call& some(DType value);
+  Call& some(Layout value);
+  Call& some(Device value);
+  Call& some(MemoryFormat value);
+  Call& some(abi::RawGenerator value);
 
   abi::OpCall op_;
 };
@@ -281,7 +310,9 @@ void check_mutation(const MutableTensorList& tensors, const char* operation,
 Tensor tensor_result(Call& call, std::size_t i, std::initializer_list<Input> inputs);
 /// A new Tensor from an op whose results are always newly allocated (the
 /// functional form of a structured kernel): no alias check.
-Tensor fresh_tensor_result(Call& call, std::size_t i);
+inline Tensor fresh_tensor_result(Call& call, std::size_t i) {
+  return Tensor(call.op().take_tensor(i));
+}
 std::vector<Tensor> tensors_result(Call& call, std::size_t i, std::initializer_list<Input> inputs);
 /// A view of `of`, registered with the borrow checker under `origin` (a literal).
 TensorView view_result(Call& call, std::size_t i, const TensorArg& of, const char* origin);
