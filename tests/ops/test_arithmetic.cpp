@@ -422,13 +422,27 @@ def in_place(method, view=lambda t: t, other=lambda u: u):
 const std::vector<DType> kFloats = {DType::F16, DType::BF16, DType::F32, DType::F64};
 
 /// The operands of in_place_operands() above for kFloats[i], from their
-/// values read back exactly (every value of these dtypes is a double).
+/// values read back exactly (every value of these dtypes is a double), their
+/// rows repeated `copies` times.
 std::pair<Tensor, Tensor> in_place_operands(
-    const std::vector<std::vector<std::vector<double>>>& operands, std::size_t i) {
+    const std::vector<std::vector<std::vector<double>>>& operands, std::size_t i,
+    std::int64_t copies) {
   auto make = [&](const std::vector<double>& values) {
-    return fp::tensor(values, kFloats.at(i)).reshape({12, 23});
+    return fp::aten::repeat(fp::tensor(values, kFloats.at(i)).reshape({12, 23}), {copies, 1});
   };
   return {make(operands.at(i).at(0)), make(operands.at(i).at(1))};
+}
+
+/// in_place()'s values and sign bits for operands repeated `copies` times.
+std::vector<double> repeated(const std::vector<double>& expected, std::int64_t copies) {
+  const auto half = static_cast<std::ptrdiff_t>(expected.size() / 2);
+  std::vector<double> values, signs;
+  for (std::int64_t copy = 0; copy < copies; ++copy) {
+    values.insert(values.end(), expected.begin(), expected.begin() + half);
+    signs.insert(signs.end(), expected.begin() + half, expected.end());
+  }
+  values.insert(values.end(), signs.begin(), signs.end());
+  return values;
 }
 
 /// Values bit for bit (but NaN's payload): `expected` holds the values, then
@@ -452,24 +466,29 @@ TEST(InPlace, FloatAddAndSubEqualPythonBitForBit) {
   const auto added = truth<Results>("in_place('add_')");
   const auto subtracted = truth<Results>("in_place('sub_')");
   const auto into_rows = truth<Results>("in_place('add_', lambda t: t[::2], lambda u: u[3])");
-  for (std::size_t i = 0; i < kFloats.size(); ++i) {
-    const std::string name(fp::name(kFloats[i]));
-    auto [t, u] = in_place_operands(operands, i);
-    t += u;
-    expect_bits(t, added.at(i), name + " +=");
-    std::tie(t, u) = in_place_operands(operands, i);
-    t -= u;
-    expect_bits(t, subtracted.at(i), name + " -=");
-    // A broadcast row, into every other row through a mutable view.
-    std::tie(t, u) = in_place_operands(operands, i);
-    t.i_mut(fp::slice(0, fp::end, 2)).add_(u.i(3));
-    expect_bits(t, into_rows.at(i), name + " strided view += row");
-    // Into a transposed (non-contiguous) tensor.
-    std::tie(t, u) = in_place_operands(operands, i);
-    Tensor transposed = fp::aten::clone(t.transpose(0, 1), fp::MemoryFormat::Preserve);
-    transposed -= fp::aten::clone(u.transpose(0, 1), fp::MemoryFormat::Preserve);
-    EXPECT_FALSE(transposed.is_contiguous());
-    expect_bits(transposed.transpose(0, 1).contiguous(), subtracted.at(i), name + " transposed -=");
+  // Small tensors take add + copy_, large ones (64 KiB and up) the in-place
+  // kernel: 128 copies of the rows make even float16 operands 69 KiB.
+  for (const std::int64_t copies : {1, 128}) {
+    for (std::size_t i = 0; i < kFloats.size(); ++i) {
+      const std::string name = std::string(fp::name(kFloats[i])) + " x" + std::to_string(copies);
+      auto [t, u] = in_place_operands(operands, i, copies);
+      t += u;
+      expect_bits(t, repeated(added.at(i), copies), name + " +=");
+      std::tie(t, u) = in_place_operands(operands, i, copies);
+      t -= u;
+      expect_bits(t, repeated(subtracted.at(i), copies), name + " -=");
+      // A broadcast row, into every other row through a mutable view.
+      std::tie(t, u) = in_place_operands(operands, i, copies);
+      t.i_mut(fp::slice(0, fp::end, 2)).add_(u.i(3));
+      expect_bits(t, repeated(into_rows.at(i), copies), name + " strided view += row");
+      // Into a transposed (non-contiguous) tensor.
+      std::tie(t, u) = in_place_operands(operands, i, copies);
+      Tensor transposed = fp::aten::clone(t.transpose(0, 1), fp::MemoryFormat::Preserve);
+      transposed -= fp::aten::clone(u.transpose(0, 1), fp::MemoryFormat::Preserve);
+      EXPECT_FALSE(transposed.is_contiguous());
+      expect_bits(transposed.transpose(0, 1).contiguous(), repeated(subtracted.at(i), copies),
+                  name + " transposed -=");
+    }
   }
 }
 
@@ -487,6 +506,13 @@ TEST(InPlace, AddKeepsValueSemanticsAndMixedDTypes) {
   b += a;
   EXPECT_EQ(b.to_vector<double>(), truth<std::vector<double>>("b.tolist()"));
   EXPECT_EQ(a.to_vector<double>(), truth<std::vector<double>>("a.tolist()"));
+  // The same on the in-place route (64 KiB and up).
+  const Tensor big = fp::randn({1 << 15});
+  const Tensor big_before = big.clone();
+  Tensor doubled = big;
+  doubled += big;
+  EXPECT_TRUE(fp::aten::equal(doubled, big * 2.0));
+  EXPECT_TRUE(fp::aten::equal(big, big_before));
   Tensor h = fp::tensor({1.0, 2.0}, DType::F16);
   h += fp::tensor({0.1, 0.2});
   EXPECT_EQ(h.dtype(), DType::F16);
