@@ -371,7 +371,7 @@ template class ViewOps<Tensor>;
 template <class Derived>
 Derived& MutableAccess<Derived>::add_(TensorArg other) {
   Derived& self = static_cast<Derived&>(*this);
-  ops::assign_in_place(self, ops::add(self, other), "add_");
+  if (!ops::add_in_place(self, other, 1)) ops::assign_in_place(self, ops::add(self, other), "add_");
   return self;
 }
 template <class Derived>
@@ -382,7 +382,8 @@ Derived& MutableAccess<Derived>::add_(Scalar other) {
 template <class Derived>
 Derived& MutableAccess<Derived>::sub_(TensorArg other) {
   Derived& self = static_cast<Derived&>(*this);
-  ops::assign_in_place(self, ops::sub(self, other), "sub_");
+  if (!ops::add_in_place(self, other, -1))
+    ops::assign_in_place(self, ops::sub(self, other), "sub_");
   return self;
 }
 template <class Derived>

@@ -2,8 +2,16 @@
 #include <gtest/gtest.h>
 
 #include <flash_powder/flash_powder.h>
+#include <flash_powder/ops/aten.h>
+#include <sys/resource.h>
 
 #include <type_traits>
+
+#if __has_include(<valgrind/valgrind.h>)
+#include <valgrind/valgrind.h>
+#else
+#define RUNNING_ON_VALGRIND 0
+#endif
 
 #include "nn/helpers.h"
 #include "support/expect_error.h"
@@ -97,6 +105,33 @@ TEST(Sequential, RunsReLUInPlaceOnlyOnResultsItOwns) {
   EXPECT_EQ(values(first_relu(x)), values(fp::functional::relu(x)));
   EXPECT_EQ(values(after_identity(x)), values(fp::functional::relu(x)));
   EXPECT_EQ(values(x), before);
+}
+
+long minor_page_faults() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return usage.ru_minflt;
+}
+
+TEST(Sequential, FirstModuleReadsTheCallersInputWithoutCopyingIt) {
+  if (RUNNING_ON_VALGRIND) GTEST_SKIP() << "valgrind's malloc maps memory its own way";
+  // With one thread a 1x1 convolution runs libtorch's thnn kernel, which asks
+  // for its input's data as writable: given a lazy copy of the input, it
+  // would copy all of it first (48 MiB here, 12,288 freshly mapped pages).
+  const int threads = fp::get_num_threads();
+  fp::set_num_threads(1);
+  fp::nn::Sequential seq{fp::nn::Conv2d(1, 1, 1, {.bias = false})};
+  const fp::nn::Conv2d& conv = seq.at<fp::nn::Conv2d>(0);
+  const fp::Tensor x = fp::ones({1, 1, 3072, 4096});
+  long before = minor_page_faults();
+  const fp::Tensor direct = conv(x);  // the output's own pages
+  const long conv_faults = minor_page_faults() - before;
+  before = minor_page_faults();
+  const fp::Tensor through_seq = seq(x);
+  const long seq_faults = minor_page_faults() - before;
+  fp::set_num_threads(threads);
+  EXPECT_LT(seq_faults - conv_faults, 1024);
+  EXPECT_TRUE(fp::aten::equal(direct, through_seq));
 }
 
 TEST(Sequential, ReLUInPlaceKeepsForwardsValuesAndErrors) {

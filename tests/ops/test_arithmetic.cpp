@@ -3,9 +3,20 @@
 #include <gtest/gtest.h>
 
 #include <flash_powder/flash_powder.h>
+#include <flash_powder/ops/aten.h>
+#include <sys/resource.h>
 
 #include <cmath>
 #include <limits>
+#include <string>
+#include <tuple>
+#include <utility>
+
+#if __has_include(<valgrind/valgrind.h>)
+#include <valgrind/valgrind.h>
+#else
+#define RUNNING_ON_VALGRIND 0
+#endif
 
 #include "support/expect_error.h"
 #include "support/truth.h"
@@ -385,6 +396,148 @@ TEST(InPlace, SelfAliasingArgumentsAreFine) {
   t.add_(t);
   t.mul_(t);
   EXPECT_EQ(t.to_vector<double>(), truth<std::vector<double>>("t.tolist()"));
+}
+
+/*
+#|PYTHON_GLOBAL
+FLOATS = [torch.float16, torch.bfloat16, torch.float32, torch.float64]
+SPECIALS = [0.0, -0.0, 1.0, -1.5, float("inf"), float("-inf"), float("nan"), 1e-40, -3e38,
+            65504.0, 1e-7, 2.0 ** -24]
+def in_place_operands(d):
+    torch.manual_seed(7)
+    left = torch.cat([torch.tensor(SPECIALS * len(SPECIALS)), torch.randn(132) * 1e3])
+    right = torch.cat([torch.tensor(SPECIALS).repeat_interleave(len(SPECIALS)),
+                       torch.randn(132) * 1e-2])
+    return left.to(d).reshape(12, 23), right.to(d).reshape(12, 23)
+def in_place(method, view=lambda t: t, other=lambda u: u):
+    results = []
+    for d in FLOATS:
+        t, u = in_place_operands(d)
+        getattr(view(t), method)(other(u))
+        # the sign bit too, which tolist() loses for NaN
+        results.append(t.double().flatten().tolist() + t.signbit().double().flatten().tolist())
+    return results
+*/
+
+const std::vector<DType> kFloats = {DType::F16, DType::BF16, DType::F32, DType::F64};
+
+/// The operands of in_place_operands() above for kFloats[i], from their
+/// values read back exactly (every value of these dtypes is a double), their
+/// rows repeated `copies` times.
+std::pair<Tensor, Tensor> in_place_operands(
+    const std::vector<std::vector<std::vector<double>>>& operands, std::size_t i,
+    std::int64_t copies) {
+  auto make = [&](const std::vector<double>& values) {
+    return fp::aten::repeat(fp::tensor(values, kFloats.at(i)).reshape({12, 23}), {copies, 1});
+  };
+  return {make(operands.at(i).at(0)), make(operands.at(i).at(1))};
+}
+
+/// in_place()'s values and sign bits for operands repeated `copies` times.
+std::vector<double> repeated(const std::vector<double>& expected, std::int64_t copies) {
+  const auto half = static_cast<std::ptrdiff_t>(expected.size() / 2);
+  std::vector<double> values, signs;
+  for (std::int64_t copy = 0; copy < copies; ++copy) {
+    values.insert(values.end(), expected.begin(), expected.begin() + half);
+    signs.insert(signs.end(), expected.begin() + half, expected.end());
+  }
+  values.insert(values.end(), signs.begin(), signs.end());
+  return values;
+}
+
+/// Values bit for bit (but NaN's payload): `expected` holds the values, then
+/// each one's sign bit as 0 or 1 (in_place() above).
+void expect_bits(const Tensor& actual, const std::vector<double>& expected,
+                 const std::string& what) {
+  const std::vector<double> values = actual.to_vector<double>();
+  ASSERT_EQ(values.size() * 2, expected.size()) << what;
+  const auto half = static_cast<std::ptrdiff_t>(values.size());
+  expect_same(values, std::vector<double>(expected.begin(), expected.begin() + half), what);
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    EXPECT_EQ(std::signbit(values[i]), expected[values.size() + i] == 1.0)
+        << what << " sign [" << i << "]";
+  }
+}
+
+TEST(InPlace, FloatAddAndSubEqualPythonBitForBit) {
+  using Results = std::vector<std::vector<double>>;
+  const auto operands = truth<std::vector<Results>>(
+      "[[t.double().flatten().tolist() for t in in_place_operands(d)] for d in FLOATS]");
+  const auto added = truth<Results>("in_place('add_')");
+  const auto subtracted = truth<Results>("in_place('sub_')");
+  const auto into_rows = truth<Results>("in_place('add_', lambda t: t[::2], lambda u: u[3])");
+  // Small tensors take add + copy_, large ones (64 KiB and up) the in-place
+  // kernel: 128 copies of the rows make even float16 operands 69 KiB.
+  for (const std::int64_t copies : {1, 128}) {
+    for (std::size_t i = 0; i < kFloats.size(); ++i) {
+      const std::string name = std::string(fp::name(kFloats[i])) + " x" + std::to_string(copies);
+      auto [t, u] = in_place_operands(operands, i, copies);
+      t += u;
+      expect_bits(t, repeated(added.at(i), copies), name + " +=");
+      std::tie(t, u) = in_place_operands(operands, i, copies);
+      t -= u;
+      expect_bits(t, repeated(subtracted.at(i), copies), name + " -=");
+      // A broadcast row, into every other row through a mutable view.
+      std::tie(t, u) = in_place_operands(operands, i, copies);
+      t.i_mut(fp::slice(0, fp::end, 2)).add_(u.i(3));
+      expect_bits(t, repeated(into_rows.at(i), copies), name + " strided view += row");
+      // Into a transposed (non-contiguous) tensor.
+      std::tie(t, u) = in_place_operands(operands, i, copies);
+      Tensor transposed = fp::aten::clone(t.transpose(0, 1), fp::MemoryFormat::Preserve);
+      transposed -= fp::aten::clone(u.transpose(0, 1), fp::MemoryFormat::Preserve);
+      EXPECT_FALSE(transposed.is_contiguous());
+      expect_bits(transposed.transpose(0, 1).contiguous(), repeated(subtracted.at(i), copies),
+                  name + " transposed -=");
+    }
+  }
+}
+
+TEST(InPlace, AddKeepsValueSemanticsAndMixedDTypes) {
+  /*
+  #|PYTHON
+  a = torch.tensor([1.5, -2.0, 3.0])
+  b = a.clone()
+  b += a
+  h = torch.tensor([1.0, 2.0], dtype=torch.float16)
+  h += torch.tensor([0.1, 0.2], dtype=torch.float64)
+  */
+  const Tensor a = fp::tensor({1.5f, -2.f, 3.f});
+  Tensor b = a;  // a lazy copy: the write must not reach a
+  b += a;
+  EXPECT_EQ(b.to_vector<double>(), truth<std::vector<double>>("b.tolist()"));
+  EXPECT_EQ(a.to_vector<double>(), truth<std::vector<double>>("a.tolist()"));
+  // The same on the in-place route (64 KiB and up).
+  const Tensor big = fp::randn({1 << 15});
+  const Tensor big_before = big.clone();
+  Tensor doubled = big;
+  doubled += big;
+  EXPECT_TRUE(fp::aten::equal(doubled, big * 2.0));
+  EXPECT_TRUE(fp::aten::equal(big, big_before));
+  Tensor h = fp::tensor({1.0, 2.0}, DType::F16);
+  h += fp::tensor({0.1, 0.2});
+  EXPECT_EQ(h.dtype(), DType::F16);
+  EXPECT_EQ(h.to_vector<double>(), truth<std::vector<double>>("h.tolist()"));
+}
+
+long minor_page_faults() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return usage.ru_minflt;
+}
+
+TEST(InPlace, FloatAddWritesWithoutATemporary) {
+  if (RUNNING_ON_VALGRIND) GTEST_SKIP() << "valgrind's malloc maps memory its own way";
+  // 48 MiB: above the largest mmap threshold glibc uses, so a temporary this
+  // size (add, then copy_ back) would be mapped afresh and fault each of its
+  // 12,288 pages; libtorch's in-place kernel touches only pages already there.
+  constexpr std::int64_t floats = std::int64_t{12} << 20;
+  Tensor t = fp::ones({floats});
+  const Tensor u = fp::ones({floats});
+  const long before = minor_page_faults();
+  t += u;
+  t -= u;
+  EXPECT_LT(minor_page_faults() - before, 1024);
+  EXPECT_EQ(t.sum().item<float>(), static_cast<float>(floats));
 }
 
 TEST(InPlace, MethodsChainAndWorkOnMutableViews) {

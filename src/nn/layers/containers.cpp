@@ -3,6 +3,7 @@
 #include <cxxabi.h>
 
 #include <cstdlib>
+#include <iterator>
 
 #include "../messages.h"
 
@@ -92,14 +93,16 @@ void Sequential::visit(Visitor& visitor) {
 }
 
 Tensor Sequential::forward(TensorView input) const {
-  Tensor current = input.to_owned();
-  // The first module sees the caller's input (a lazy copy of it); later ones
-  // see results this loop owns, which a module may overwrite in place.
-  bool owned = false;
-  for (const auto& [name, module] : modules_.entries()) {
-    if (owned && module->forward_in_place(current)) continue;
-    current = (*module)(current);
-    owned = true;
+  const auto& entries = modules_.entries();
+  if (entries.empty()) return input.to_owned();
+  // The first module reads the caller's input as it is: a lazy copy of it
+  // would be copied for real by libtorch kernels that ask for writable data
+  // (thnn's convolution does). Later modules see results this loop owns,
+  // which a module may overwrite in place.
+  Tensor current = (*entries.front().second)(input);
+  for (auto entry = std::next(entries.begin()); entry != entries.end(); ++entry) {
+    const Module& module = *entry->second;
+    if (!module.forward_in_place(current)) current = module(current);
   }
   return current;
 }
