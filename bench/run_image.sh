@@ -5,6 +5,8 @@
 #
 #   bench/run_image.sh
 #   FP_BENCH_PYTHON=/path/to/python bench/run_image.sh   # a Python whose torchvision loads
+#   FP_BENCH_DEFAULT_MALLOC=1 bench/run_image.sh         # flash_powder without
+#       fp::keep_freed_memory(), on glibc's malloc defaults (bench/image_codecs.cpp)
 #
 # torchvision's codecs need the torch they were built for: the wheel that
 # pairs with the build's CPU torch is a CUDA build that does not load beside

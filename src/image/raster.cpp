@@ -98,7 +98,9 @@ Tensor finish(Raster&& raster, const DecodeOptions& options, TensorSink& sink) {
   raster.pixels = {};
   if (options.apply_exif_orientation && raster.exif_orientation != 1) {
     // flip keeps a transposed input's strides; torchvision returns contiguous.
-    image = oriented(std::move(image), raster.exif_orientation).contiguous();
+    // (contiguous() always copies: only where the result is not contiguous.)
+    image = oriented(std::move(image), raster.exif_orientation);
+    if (!image.is_contiguous()) image = image.contiguous();
   }
   if (options.dtype && *options.dtype != dtype) {
     image = floatify(image, {.dtype = *options.dtype});

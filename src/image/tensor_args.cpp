@@ -46,7 +46,12 @@ void interleave(const T* in, T* out, std::size_t plane, std::int64_t channels) {
 }
 
 Tensor to_interleaved(TensorView image) {
-  if (!image.is_contiguous()) return image.permute({1, 2, 0}).contiguous();
+  // Channels-last memory (torchvision's decode results, Tensor.permute of an
+  // (H, W, C) array) already is what a codec reads: share it, copy nothing.
+  // (contiguous() would copy here: it always returns an independent tensor.)
+  const TensorView hwc = image.permute({1, 2, 0});
+  if (hwc.is_contiguous()) return hwc.to_owned();
+  if (!image.is_contiguous()) return hwc.contiguous();
   const std::int64_t c = image.size(0), h = image.size(1), w = image.size(2);
   Tensor out = fp::empty({h, w, c}, image.dtype());
   const auto plane = static_cast<std::size_t>(h * w);

@@ -13,7 +13,9 @@ namespace fp::image::detail {
 std::span<const std::uint8_t> byte_span(TensorView data, std::string_view function);
 
 /// Checks that `image` is a [C, H, W] CPU tensor of `dtype` with C among
-/// `channels`, and returns it as a contiguous (H, W, C) tensor for a codec.
+/// `channels`, and returns it as a contiguous (H, W, C) tensor for a codec:
+/// the image's own memory (a lazy clone, no copy) when it is laid out that way
+/// already, as a channels-last [C, H, W] tensor is, else an interleaved copy.
 Tensor interleaved(TensorView image, std::string_view function, std::span<const int> channels,
                    bool allow_uint16 = false);
 

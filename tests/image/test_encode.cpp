@@ -1,5 +1,6 @@
 // Encoding: JPEG byte-identical to Pillow (accurate DCT, 4:2:0), PNG and
 // lossless WebP round trips exact, writes atomic, bad input refused.
+#include "../../src/image/tensor_args.h"
 #include "corpus.h"
 #include "support/expect_error.h"
 
@@ -117,6 +118,36 @@ TEST(ImageEncode, NonContiguousImagesEncodeLikeContiguousOnes) {
   const fp::Tensor pixels = image::read_image(corpus_file("png_RGB.png"));
   const fp::TensorView flipped = pixels.transpose(1, 2);
   EXPECT_TRUE(same_pixels(image::decode_png(image::encode_png(flipped)), flipped.contiguous()));
+}
+
+// torchvision's decoders return [C, H, W] over interleaved (H, W, C) memory,
+// which is what libjpeg, libpng and libwebp read: such an image reaches the
+// codec as it is, with no copy, and encodes to the same bytes.
+TEST(ImageEncode, ChannelsLastImagesReachTheCodecWithoutACopy) {
+  static constexpr int rgb[] = {3};
+  const fp::Tensor pixels = image::read_image(corpus_file("encode_rgb.png"));
+  fp::Tensor hwc = pixels.permute({1, 2, 0}).contiguous();
+  fp::Tensor shared;
+  {
+    const fp::TensorView channels_last = hwc.permute({2, 0, 1});
+    shared = image::detail::interleaved(channels_last, "encode_jpeg", rgb);
+    EXPECT_EQ(shared.data<std::uint8_t>().data(), hwc.data<std::uint8_t>().data());
+    EXPECT_TRUE(
+        same_bytes(image::encode_jpeg(channels_last), corpus_file("encode_rgb.pillow_q75.jpg")));
+    EXPECT_TRUE(same_pixels(image::decode_png(image::encode_png(channels_last)), pixels));
+  }
+
+  // A contiguous [C, H, W] image is interleaved into memory of its own.
+  const fp::Tensor copied = image::detail::interleaved(pixels, "encode_jpeg", rgb);
+  EXPECT_NE(copied.data<std::uint8_t>().data(), pixels.data<std::uint8_t>().data());
+  EXPECT_TRUE(copied.is_equal(hwc));
+
+  // Sharing is copy-on-write: writing to the image afterwards leaves what was
+  // shared as it was.
+  const std::uint8_t before = shared.data<std::uint8_t>()[0];
+  hwc.data_mut<std::uint8_t>()[0] = static_cast<std::uint8_t>(before + 1);
+  EXPECT_EQ(shared.data<std::uint8_t>()[0], before);
+  EXPECT_EQ(hwc.data<std::uint8_t>()[0], static_cast<std::uint8_t>(before + 1));
 }
 
 }  // namespace

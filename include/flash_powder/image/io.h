@@ -42,6 +42,11 @@ Tensor read_image(const std::filesystem::path& path, const DecodeOptions& option
 
 /// Encodes a [C, H, W] uint8 image (C = 1, 2, 3 or 4; uint16 too) as PNG:
 /// a 1-D uint8 tensor. Python: `torchvision.io.encode_png`.
+///
+/// The encoders read (H, W, C) samples. A channels-last [C, H, W] image (a
+/// permuted (H, W, C) array, as torchvision.io's decoders return) is read where
+/// it lies, without a copy; a contiguous one is interleaved first (one pass over
+/// the image); any other layout is copied.
 Tensor encode_png(TensorView image, const PngOptions& options = {});
 /// Encodes a [C, H, W] uint8 image (C = 1 or 3) as JPEG. Python: `torchvision.io.encode_jpeg`.
 Tensor encode_jpeg(TensorView image, const JpegOptions& options = {});
