@@ -148,7 +148,7 @@ namespace {
 /// Below this size the in-place route's longer call (a list op through the
 /// dispatcher) costs more than the temporary it saves: about 1 us more for
 /// 4 floats, even at 32 KiB, 2.4x faster at 1 MiB (one thread).
-constexpr std::int64_t kInPlaceMinBytes = 64 * 1024;
+constexpr std::int64_t kInPlaceMinBytes = std::int64_t{64} * 1024;
 
 /// Whether `self += sign * other` can run in place with the bits add + copy_
 /// give (both operands the same real floating dtype on the CPU), and is

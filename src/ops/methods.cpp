@@ -50,6 +50,10 @@ Tensor TensorBase::cuda(std::int8_t index) const {
 }
 
 Tensor TensorBase::contiguous() const {
+  // Already contiguous, PyTorch returns the tensor itself; the independent
+  // value with the same memory is a lazy copy, which copies nothing until
+  // either side is written.
+  if (is_contiguous()) return to_owned();
   return aten::clone(as_arg(), MemoryFormat::Contiguous);
 }
 

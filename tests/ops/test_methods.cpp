@@ -4,6 +4,8 @@
 
 #include <flash_powder/flash_powder.h>
 
+#include <utility>
+
 #include "support/expect_error.h"
 #include "support/shapes.h"
 #include "support/truth.h"
@@ -152,10 +154,14 @@ TEST(Views, ViewsAliasAndCopiesDoNot) {
   const Tensor flat = x.flatten();
   const Tensor moved = x.to(DType::F32);
   const Tensor cloned = x.clone();
+  const Tensor contiguous = x.contiguous();
+  // Of a contiguous tensor, a lazy copy: the same memory until one is written.
+  EXPECT_EQ(contiguous.data<float>().data(), std::as_const(x).data<float>().data());
   {
     fp::TensorMutView row = x.i_mut(0, 0);
     row.fill_(-1);
   }
+  EXPECT_EQ(contiguous.at<float>({0, 0, 3}), 3.f);
   EXPECT_EQ(x.at<float>({0, 0, 3}), -1.f);
   EXPECT_EQ(reshaped.at<float>({3}), 3.f);
   EXPECT_EQ(flat.at<float>({3}), 3.f);

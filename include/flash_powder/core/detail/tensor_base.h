@@ -101,7 +101,9 @@ class TensorBase {
   Tensor cpu() const;
   /// Python: `t.cuda(index)`.
   Tensor cuda(std::int8_t index = 0) const;
-  /// A contiguous copy. Python: `t.contiguous()`.
+  /// A contiguous tensor with the same values: a lazy copy (copy-on-write,
+  /// nothing copied yet) when this one is contiguous already, else a
+  /// contiguous clone. Python: `t.contiguous()`.
   Tensor contiguous() const;
   /// Python: `t.reshape(shape)`; one size may be -1.
   Tensor reshape(IntList shape) const;
