@@ -71,14 +71,6 @@ void CallContext::mismatch(const SchemaType& type, const Arg& arg) const {
 
 namespace {
 
-template <class T>
-StableIValue bits_of(T value) {
-  StableIValue result = 0;
-  static_assert(sizeof(T) <= sizeof(StableIValue));
-  std::memcpy(&result, &value, sizeof(T));
-  return result;
-}
-
 StableIValue box_tensor(RawTensor tensor, const SchemaType& type, const CallContext& context) {
   if (tensor == nullptr) context.fail("expects " + type.spelling + ", got a null tensor handle");
   AtenTensorHandle shared = nullptr;

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstring>
 #include <string>
 #include <utility>
 
@@ -14,6 +15,15 @@
 #include "torch_c.h"
 
 namespace fp::abi::boxing {
+
+/// A plain value's bits as a StableIValue (an int, a double, a dtype code).
+template <class T>
+StableIValue bits_of(T value) {
+  StableIValue result = 0;
+  static_assert(sizeof(T) <= sizeof(StableIValue));
+  std::memcpy(&result, &value, sizeof(T));
+  return result;
+}
 
 /// Frees whatever `value` owns, read as `type` (handles, lists, strings,
 /// optional boxes); plain bits own nothing.

@@ -32,18 +32,11 @@ static_assert(std::is_same_v<BoxedValue, StableIValue>);
 namespace {
 
 using Kind = SchemaType::Kind;
+using boxing::bits_of;
 using boxing::box;
 using boxing::CallContext;
 using boxing::free_boxed;
 using boxing::unbox;
-
-template <class T>
-StableIValue bits_of(T value) {
-  StableIValue result = 0;
-  static_assert(sizeof(T) <= sizeof(StableIValue));
-  std::memcpy(&result, &value, sizeof(T));
-  return result;
-}
 
 // ---------------------------------------------------------------------------
 // Defaults: the schema's default text -> Arg.
