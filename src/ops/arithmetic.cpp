@@ -6,6 +6,7 @@
 #include "flash_powder/abi/direct.h"
 #include "flash_powder/abi/tensor_handle.h"
 #include "flash_powder/core/borrow.h"
+#include "flash_powder/core/factory.h"
 #include "flash_powder/core/torch_parallel.h"
 #include "flash_powder/ops/aten.h"
 
@@ -163,11 +164,10 @@ bool addable_in_place(const MutableTensor& self, TensorArg other) {
              kInPlaceMinBytes;
 }
 
-/// A 0-dim 1 of `dtype`.
+/// A 0-dim 1 of `dtype` (filled, not converted: valgrind flags the
+/// vectorised float-to-half conversion of a single element).
 Tensor one_of(DType dtype) {
-  if (dtype == DType::F32) return tensor(1.0f);
-  if (dtype == DType::F64) return tensor(1.0);
-  return aten::_to_copy(tensor(1.0f), dtype);
+  return fp::ones({}, dtype);
 }
 
 }  // namespace
