@@ -35,12 +35,18 @@ struct Codes {
   /// Indexed by dtype code: a dtype flash_powder knows (not a quantized one).
   std::array<bool, 64> known_dtype{};
 
-  Codes() {
-    for (DType dtype : all_dtypes) {
-      const std::int32_t code = to_code(dtype);
-      if (code >= 0 && code < static_cast<std::int32_t>(known_dtype.size())) {
-        known_dtype[static_cast<std::size_t>(code)] = true;
+  /// Read from the noexcept checks below, so it must not throw: to_code
+  /// throws only for a value outside DType, and all_dtypes holds none.
+  Codes() noexcept {
+    try {
+      for (DType dtype : all_dtypes) {
+        const std::int32_t code = to_code(dtype);
+        if (code >= 0 && code < static_cast<std::int32_t>(known_dtype.size())) {
+          known_dtype[static_cast<std::size_t>(code)] = true;
+        }
       }
+    } catch (const Error&) {
+      known_dtype = {};
     }
   }
 };

@@ -66,7 +66,7 @@ def randomize_batch_norms(model: torch.nn.Module) -> None:
                 module.running_var.uniform_(0.5, 1.5)
 
 
-def write_weights(name: str, out: Path) -> None:
+def write_weights(name: str, out: Path) -> torch.nn.Module:
     torch.manual_seed(seed_of(name))
     model = build(name)
     randomize_batch_norms(model)
@@ -75,11 +75,20 @@ def write_weights(name: str, out: Path) -> None:
     (out / f"{name}.keys.tmp").write_text("".join(f"{key}\n" for key in state))
     (out / f"{name}.keys.tmp").rename(out / f"{name}.keys")
     (out / f"{name}.safetensors.tmp").rename(out / f"{name}.safetensors")
+    return model
 
 
-def write_outputs(name: str, out: Path) -> None:
-    model = build(name)
-    model.load_state_dict(load_file(str(out / f"{name}.safetensors")))
+def write_outputs(name: str, out: Path, model: torch.nn.Module | None = None) -> None:
+    """model: the network just written, or None to read it back; built on the
+    meta device then, so that torchvision does not initialise weights that the
+    file replaces (seconds for VGG), and given fresh memory to copy them into
+    (the file's tensors themselves may be less aligned than an allocation,
+    and MKL's and oneDNN's kernels then round differently)."""
+    if model is None:
+        with torch.device("meta"):
+            model = build(name)
+        model = model.to_empty(device="cpu")
+        model.load_state_dict(load_file(str(out / f"{name}.safetensors")))
     size = MODELS[name][2]
     generator = torch.Generator().manual_seed(seed_of(name) + 1)
     tensors = {}
@@ -148,9 +157,10 @@ def main() -> None:
     for name in names:
         if name not in MODELS:
             sys.exit(f"make_models.py: unknown model {name!r}; known: {', '.join(MODELS)}")
+        model = None
         if not (out / f"{name}.safetensors").exists() or not (out / f"{name}.keys").exists():
-            write_weights(name, out)
-        write_outputs(name, out)
+            model = write_weights(name, out)
+        write_outputs(name, out, model)
 
 
 if __name__ == "__main__":
