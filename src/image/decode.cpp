@@ -43,7 +43,7 @@ using Decoder = detail::Raster (*)(std::span<const std::uint8_t>, const DecodeOp
 
 Tensor decode_with(Decoder decoder, std::span<const std::uint8_t> bytes,
                    const DecodeOptions& options, const std::string& source) {
-  detail::TensorSink sink;
+  detail::TensorSink sink(options.interleaved);
   detail::Raster raster = decoder(bytes, options, source, &sink);
   return detail::finish(std::move(raster), options, sink);
 }

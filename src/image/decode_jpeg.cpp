@@ -171,23 +171,31 @@ Raster decode_jpeg_bytes(std::span<const std::uint8_t> bytes, const DecodeOption
   raster.channels = cinfo.output_components;
   raster.exif_orientation = orientation_of(cinfo);
   const int wanted = channels_for(options.mode, cmyk ? 3 : raster.channels);
-  // Colour read as colour: straight into planes. Anything to convert: interleaved first.
-  raster.planar = !cmyk && raster.channels == 3 && wanted == 3;
+  // libjpeg's rows are the result itself when no channel conversion follows.
+  const bool as_read = !cmyk && raster.channels == wanted;
+  const auto rows = static_cast<std::size_t>(raster.height);
   bool read = false;
-  if (raster.planar) {
-    // The output (the tensor's storage when there is a sink) exists before libjpeg runs.
+  if (as_read && sink != nullptr && sink->interleaved()) {
+    // Interleaved rows, as libjpeg writes them, into memory that exists before it runs.
+    std::uint8_t* out = sink->allocate(raster.channels, raster.height, raster.width);
+    raster.in_sink = true;
+    read = read_rows(state, out, raster.row_bytes());
+  } else if (as_read && raster.channels == 3) {
+    // Colour as planes: each row scattered while it is in cache.
+    raster.planar = true;
     Bytes row(raster.row_bytes());
     std::uint8_t* planes = nullptr;
     if (sink != nullptr) {
       planes = sink->allocate(3, raster.height, raster.width);
       raster.in_sink = true;
     } else {
-      raster.pixels.resize(raster.row_bytes() * static_cast<std::size_t>(raster.height));
+      raster.pixels.resize(raster.row_bytes() * rows);
       planes = raster.pixels.data();
     }
     read = read_rows_planar(state, row.data(), planes);
   } else {
-    raster.pixels.resize(raster.row_bytes() * static_cast<std::size_t>(raster.height));
+    // Anything to convert (CMYK, another channel count): interleaved first.
+    raster.pixels.resize(raster.row_bytes() * rows);
     read = read_rows(state, raster.pixels.data(), raster.row_bytes());
   }
   if (!read) fail(function, source, "corrupt JPEG: " + decoder.message());
@@ -195,7 +203,7 @@ Raster decode_jpeg_bytes(std::span<const std::uint8_t> bytes, const DecodeOption
     fail(function, source, "the JPEG data is truncated (" + decoder.message() + ")");
   }
   if (cmyk) cmyk_to_rgb(raster);
-  if (!raster.planar) convert_channels(raster, wanted);
+  if (!raster.in_sink && !raster.planar) convert_channels(raster, wanted);
   return raster;
 }
 

@@ -2,7 +2,7 @@
 // file unwinds like any C++ error. 8-bit output matches libpng, Pillow and
 // torchvision pixel for pixel; 16-bit samples come out in host order. The
 // one exception is the photo case (8-bit RGB, not interlaced, wanted as RGB),
-// which libpng reads faster; see decode_rgb_planar.
+// which libpng reads faster; see decode_rgb.
 #include <png.h>
 #include <spng.h>
 
@@ -143,11 +143,12 @@ class LibpngReader {
 };
 
 // C-style: reads the whole PNG, scattering each 8-bit RGB row (into `row`)
-// into the planes of `planes` while it is in cache. False, with a message,
-// on any error or when the file is not the 8-bit RGB non-interlaced image
-// of `width` x `height` that libspng's header said it was.
-bool libpng_read_planar(LibpngRead* read, std::uint8_t* row, std::uint8_t* planes,
-                        std::uint32_t width, std::uint32_t height) {
+// into the planes of `out` while it is in cache, or, with no `row`, reading
+// the rows into `out` as they are (interleaved). False, with a message, on
+// any error or when the file is not the 8-bit RGB non-interlaced image of
+// `width` x `height` that libspng's header said it was.
+bool libpng_read_rgb(LibpngRead* read, std::uint8_t* row, std::uint8_t* out, std::uint32_t width,
+                     std::uint32_t height) {
   if (setjmp(png_jmpbuf(read->png))) return false;
   png_set_read_fn(read->png, read, on_libpng_read);
   // Like libspng's SPNG_CRC_ERROR: a bad CRC in any chunk is an error.
@@ -163,8 +164,12 @@ bool libpng_read_planar(LibpngRead* read, std::uint8_t* row, std::uint8_t* plane
   }
   const std::size_t plane = static_cast<std::size_t>(width) * height;
   for (std::uint32_t y = 0; y < height; ++y) {
+    if (row == nullptr) {
+      png_read_row(read->png, out + static_cast<std::size_t>(y) * width * 3, nullptr);
+      continue;
+    }
     png_read_row(read->png, row, nullptr);
-    std::uint8_t* r = planes + static_cast<std::size_t>(y) * width;
+    std::uint8_t* r = out + static_cast<std::size_t>(y) * width;
     deinterleave3(row, r, r + plane, r + 2 * plane, width);
   }
   png_read_end(read->png, read->info);
@@ -188,25 +193,27 @@ bool whole_chunks(std::span<const std::uint8_t> bytes) {
   return false;
 }
 
-/// The 8-bit RGB non-interlaced PNG wanted as RGB, as planes (the sink's when
-/// there is one), EXIF orientation from libpng (an eXIf chunk may follow the image).
-void decode_rgb_planar(std::span<const std::uint8_t> bytes, Raster& raster, PlaneSink* sink,
-                       const std::string& source) {
+/// The 8-bit RGB non-interlaced PNG wanted as RGB, as planes or interleaved
+/// rows (the sink's when there is one, laid out as it asks), EXIF
+/// orientation from libpng (an eXIf chunk may follow the image).
+void decode_rgb(std::span<const std::uint8_t> bytes, Raster& raster, PlaneSink* sink,
+                const std::string& source) {
   LibpngReader reader(bytes);
   LibpngRead* read = reader.read();
   if (read == nullptr) fail("decode_png", source, "out of memory");
-  Bytes row(raster.row_bytes());
-  std::uint8_t* planes = nullptr;
+  raster.planar = sink == nullptr || !sink->interleaved();
+  Bytes row(raster.planar ? raster.row_bytes() : 0);
+  std::uint8_t* out = nullptr;
   if (sink != nullptr) {
-    planes = sink->allocate(3, raster.height, raster.width);
+    out = sink->allocate(3, raster.height, raster.width);
     raster.in_sink = true;
   } else {
     raster.pixels.resize(raster.row_bytes() * static_cast<std::size_t>(raster.height));
-    planes = raster.pixels.data();
+    out = raster.pixels.data();
   }
-  raster.planar = true;
-  if (!libpng_read_planar(read, row.data(), planes, static_cast<std::uint32_t>(raster.width),
-                          static_cast<std::uint32_t>(raster.height))) {
+  if (!libpng_read_rgb(read, raster.planar ? row.data() : nullptr, out,
+                       static_cast<std::uint32_t>(raster.width),
+                       static_cast<std::uint32_t>(raster.height))) {
     fail("decode_png", source, std::string("corrupt PNG: ") + read->message);
   }
   png_bytep exif = nullptr;
@@ -256,7 +263,7 @@ Raster decode_png_bytes(std::span<const std::uint8_t> bytes, const DecodeOptions
   raster.channels = output.channels;
   if (ihdr.bit_depth == 8 && wanted == 3 && output.channels == 3 && format == SPNG_FMT_PNG &&
       ihdr.interlace_method == 0 && whole_chunks(bytes)) {
-    decode_rgb_planar(bytes, raster, sink, source);
+    decode_rgb(bytes, raster, sink, source);
     return raster;
   }
   raster.pixels.resize(size);

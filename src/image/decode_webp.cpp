@@ -8,7 +8,7 @@
 namespace fp::image::detail {
 
 Raster decode_webp_bytes(std::span<const std::uint8_t> bytes, const DecodeOptions& options,
-                         const std::string& source, PlaneSink* /*sink*/) {
+                         const std::string& source, PlaneSink* sink) {
   const std::string function = "decode_webp";
   if (bytes.empty()) fail(function, source, "the data is empty");
   WebPBitstreamFeatures features{};
@@ -24,15 +24,22 @@ Raster decode_webp_bytes(std::span<const std::uint8_t> bytes, const DecodeOption
   raster.height = features.height;
   const int wanted = channels_for(options.mode, features.has_alpha ? 4 : 3);
   raster.channels = wanted == 2 || wanted == 4 ? 4 : 3;
-  raster.pixels.resize(raster.row_bytes() * static_cast<std::size_t>(raster.height));
+  const std::size_t size = raster.row_bytes() * static_cast<std::size_t>(raster.height);
+  std::uint8_t* out = nullptr;
+  if (sink != nullptr && sink->interleaved() && raster.channels == wanted) {
+    // libwebp's rows are the result itself: straight into the sink.
+    out = sink->allocate(raster.channels, raster.height, raster.width);
+    raster.in_sink = true;
+  } else {
+    raster.pixels.resize(size);
+    out = raster.pixels.data();
+  }
   const auto stride = static_cast<int>(raster.row_bytes());
   const std::uint8_t* decoded =
-      raster.channels == 4 ? WebPDecodeRGBAInto(bytes.data(), bytes.size(), raster.pixels.data(),
-                                                raster.pixels.size(), stride)
-                           : WebPDecodeRGBInto(bytes.data(), bytes.size(), raster.pixels.data(),
-                                               raster.pixels.size(), stride);
+      raster.channels == 4 ? WebPDecodeRGBAInto(bytes.data(), bytes.size(), out, size, stride)
+                           : WebPDecodeRGBInto(bytes.data(), bytes.size(), out, size, stride);
   if (decoded == nullptr) fail(function, source, "corrupt or truncated WebP data");
-  convert_channels(raster, wanted);
+  if (!raster.in_sink) convert_channels(raster, wanted);
   return raster;
 }
 

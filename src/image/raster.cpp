@@ -1,5 +1,5 @@
-// From a codec's interleaved pixels to the tensor torchvision returns:
-// contiguous [C, H, W], orientation and dtype applied.
+// From a codec's pixels to the tensor torchvision returns: [C, H, W],
+// contiguous or over interleaved memory, orientation and dtype applied.
 #include <algorithm>
 #include <cstring>
 
@@ -75,32 +75,62 @@ Tensor oriented(Tensor image, int orientation) {
   }
 }
 
+/// [C, H, W] over the memory of an (H, W, C) tensor, sharing it.
+Tensor channels_first(const Tensor& hwc) {
+  return hwc.permute({2, 0, 1}).to_owned();
+}
+
+bool is_interleaved(const Tensor& image) {
+  return image.permute({1, 2, 0}).is_contiguous();
+}
+
+/// The samples of a raster the decoder kept, in a new tensor laid out as asked.
+Tensor raster_tensor(const Raster& raster, DType dtype, bool interleaved) {
+  const bool planes = !interleaved || raster.planar;
+  Tensor image = planes ? fp::empty({raster.channels, raster.height, raster.width}, dtype)
+                        : fp::empty({raster.height, raster.width, raster.channels}, dtype);
+  if (!planes) {
+    void* out = raster.bits == 16 ? static_cast<void*>(image.data_mut<std::uint16_t>().data())
+                                  : static_cast<void*>(image.data_mut<std::uint8_t>().data());
+    std::memcpy(out, raster.pixels.data(),
+                raster.row_bytes() * static_cast<std::size_t>(raster.height));
+    return channels_first(image);
+  }
+  if (raster.bits == 16) {
+    deinterleave(raster, image.data_mut<std::uint16_t>().data());
+  } else {
+    deinterleave(raster, image.data_mut<std::uint8_t>().data());
+  }
+  if (!interleaved) return image;
+  return channels_first(image.permute({1, 2, 0}).contiguous());
+}
+
 }  // namespace
 
 std::uint8_t* TensorSink::allocate(int channels, std::int64_t height, std::int64_t width) {
-  tensor = fp::empty({channels, height, width}, DType::U8);
-  return tensor.data_mut<std::uint8_t>().data();
+  tensor_ = interleaved_ ? fp::empty({height, width, channels}, DType::U8)
+                         : fp::empty({channels, height, width}, DType::U8);
+  return tensor_.data_mut<std::uint8_t>().data();
+}
+
+Tensor TensorSink::take() {
+  Tensor written = std::move(tensor_);
+  return interleaved_ ? channels_first(written) : written;
 }
 
 Tensor finish(Raster&& raster, const DecodeOptions& options, TensorSink& sink) {
   const DType dtype = raster.bits == 16 ? DType::U16 : DType::U8;
-  Tensor image;
-  if (raster.in_sink) {
-    image = std::move(sink.tensor);
-  } else {
-    image = fp::empty({raster.channels, raster.height, raster.width}, dtype);
-    if (raster.bits == 16) {
-      deinterleave(raster, image.data_mut<std::uint16_t>().data());
-    } else {
-      deinterleave(raster, image.data_mut<std::uint8_t>().data());
-    }
-  }
+  Tensor image = raster.in_sink ? sink.take() : raster_tensor(raster, dtype, options.interleaved);
   raster.pixels = {};
   if (options.apply_exif_orientation && raster.exif_orientation != 1) {
-    // flip keeps a transposed input's strides; torchvision returns contiguous.
-    // (contiguous() always copies: only where the result is not contiguous.)
+    // flip keeps a transposed input's strides: lay the result out again
+    // where the orientation changed the layout asked for.
     image = oriented(std::move(image), raster.exif_orientation);
-    if (!image.is_contiguous()) image = image.contiguous();
+    if (options.interleaved && !is_interleaved(image)) {
+      image = channels_first(image.permute({1, 2, 0}).contiguous());
+    } else if (!options.interleaved && !image.is_contiguous()) {
+      image = image.contiguous();
+    }
   }
   if (options.dtype && *options.dtype != dtype) {
     image = floatify(image, {.dtype = *options.dtype});

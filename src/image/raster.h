@@ -34,10 +34,12 @@ struct UninitialisedAllocator : std::allocator<T> {
 
 using Bytes = std::vector<std::uint8_t, UninitialisedAllocator<std::uint8_t>>;
 
-/// Memory a decoder may write an 8-bit [C, H, W] result into directly, so
-/// that no copy follows (the image layer's hands out a tensor's storage).
+/// Memory a decoder may write an 8-bit result into directly, so that no copy
+/// follows (the image layer's hands out a tensor's storage): planes
+/// [C, H, W], or interleaved (H, W, C) rows when interleaved() says so.
 class PlaneSink {
  public:
+  virtual bool interleaved() const = 0;
   virtual std::uint8_t* allocate(int channels, std::int64_t height, std::int64_t width) = 0;
 
  protected:
@@ -53,7 +55,7 @@ struct Raster {
   int bits = 8;
   int exif_orientation = 1;  ///< 1-8, 1 when the file has none
   bool planar = false;       ///< already [C, H, W] (a decoder scattered the rows)
-  bool in_sink = false;      ///< planar, written into the PlaneSink; `pixels` is empty
+  bool in_sink = false;  ///< written into the PlaneSink, laid out as it asked; `pixels` is empty
   Bytes pixels;
 
   std::size_t row_bytes() const { return static_cast<std::size_t>(width) * channels * (bits / 8); }

@@ -111,7 +111,8 @@ struct LaneMasks {
 
   __attribute__((target("avx2"))) explicit LaneMasks(const std::int8_t (&table)[3][3][16]) {
     for (std::size_t a = 0; a < 3; ++a) {
-      for (std::size_t b = 0; b < 3; ++b) m[a][b] = _mm256_broadcastsi128_si256(mask(table[a][b]));
+      for (std::size_t b = 0; b < 3; ++b)
+        m[a][b] = _mm256_broadcastsi128_si256(mask(table[a][b]));
     }
   }
 };
@@ -119,7 +120,7 @@ struct LaneMasks {
 /// vpshufb each of three vectors with its mask and merge: the bytes that
 /// come from different vectors never overlap (the others are zeroed).
 __attribute__((target("avx2"))) inline __m256i gather3(const __m256i (&v)[3],
-                                                      const __m256i (&m)[3]) {
+                                                       const __m256i (&m)[3]) {
   return _mm256_or_si256(
       _mm256_or_si256(_mm256_shuffle_epi8(v[0], m[0]), _mm256_shuffle_epi8(v[1], m[1])),
       _mm256_shuffle_epi8(v[2], m[2]));

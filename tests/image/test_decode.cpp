@@ -14,7 +14,20 @@ const std::pair<const char*, ImageReadMode> kModes[] = {{"Unchanged", ImageReadM
                                                         {"RGB", ImageReadMode::RGB},
                                                         {"RGBA", ImageReadMode::RGBA}};
 
-/// Decodes every case of `kind` whose name starts with `prefix` in every mode.
+/// The layout DecodeOptions::interleaved asks for: [C, H, W] over (H, W, C)
+/// memory, and for more than one channel not the planar one.
+::testing::AssertionResult is_interleaved(const fp::Tensor& image) {
+  if (!image.permute({1, 2, 0}).is_contiguous()) {
+    return ::testing::AssertionFailure() << "permute({1, 2, 0}) is not contiguous";
+  }
+  if (image.sizes()[0] > 1 && image.is_contiguous()) {
+    return ::testing::AssertionFailure() << "planar, not interleaved";
+  }
+  return ::testing::AssertionSuccess();
+}
+
+/// Decodes every case of `kind` whose name starts with `prefix` in every
+/// mode, planar and interleaved.
 int check_cases(const std::string& kind, const std::string& prefix) {
   int compared = 0;
   for (const auto& c : fp_test::image::cases()) {
@@ -27,13 +40,19 @@ int check_cases(const std::string& kind, const std::string& prefix) {
       const fp::Tensor image = fp::image::read_image(c.file, {.mode = mode});
       EXPECT_TRUE(same_pixels(image, expected.at(mode_name)));
       EXPECT_TRUE(image.is_contiguous());  // EXIF-rotated ones too, as torchvision's
+      const fp::Tensor rows = fp::image::read_image(c.file, {.mode = mode, .interleaved = true});
+      EXPECT_TRUE(is_interleaved(rows));
+      EXPECT_TRUE(same_pixels(rows.contiguous(), expected.at(mode_name)));
       ++compared;
     }
     if (expected.count("RGB_as_stored")) {
       SCOPED_TRACE(c.name + " without EXIF orientation");
-      EXPECT_TRUE(same_pixels(fp::image::read_image(c.file, {.mode = ImageReadMode::RGB,
-                                                             .apply_exif_orientation = false}),
-                              expected.at("RGB_as_stored")));
+      for (const bool interleaved : {false, true}) {
+        const fp::Tensor image = fp::image::read_image(c.file, {.mode = ImageReadMode::RGB,
+                                                                .apply_exif_orientation = false,
+                                                                .interleaved = interleaved});
+        EXPECT_TRUE(same_pixels(image.contiguous(), expected.at("RGB_as_stored")));
+      }
     }
   }
   return compared;
@@ -78,6 +97,22 @@ TEST(ImageDecode, FloatDtypeIsFloatify) {
   const fp::Tensor floats = fp::image::read_image(path, {.dtype = fp::DType::F32});
   EXPECT_EQ(floats.dtype(), fp::DType::F32);
   EXPECT_TRUE(floats.is_equal(fp::image::floatify(pixels)));
+}
+
+TEST(ImageDecode, InterleavedDecodesKeepTheirLayoutThroughDtypeAndDecodeFunctions) {
+  for (const char* name : {"jpeg_q75_420.jpg", "png_RGB.png", "webp_lossy.webp"}) {
+    SCOPED_TRACE(name);
+    const auto path = fp_test::image::corpus_file(name);
+    const fp::Tensor planar = fp::image::read_image(path);
+    const fp::Tensor floats =
+        fp::image::read_image(path, {.dtype = fp::DType::F32, .interleaved = true});
+    EXPECT_EQ(floats.dtype(), fp::DType::F32);
+    EXPECT_TRUE(floats.is_equal(fp::image::floatify(planar)));
+    const fp::Tensor bytes = fp::image::read_file(path);
+    const fp::Tensor decoded = fp::image::decode_image(bytes, {.interleaved = true});
+    EXPECT_TRUE(is_interleaved(decoded));
+    EXPECT_TRUE(same_pixels(decoded.contiguous(), planar));
+  }
 }
 
 TEST(ImageDecode, FormatIsToldByTheBytesNotTheName) {

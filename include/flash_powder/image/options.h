@@ -37,6 +37,13 @@ struct DecodeOptions {
   /// Decompression-bomb limit: larger images throw fp::Error before any
   /// pixel buffer is allocated.
   std::uint64_t max_pixels = default_max_pixels;
+  /// False (default): a contiguous [C, H, W] tensor, each channel a plane.
+  /// True: the same [C, H, W] tensor over interleaved (H, W, C) memory, as
+  /// the codecs write it and torchvision.io returns it (strides
+  /// {1, W * C, C}; `image.permute({1, 2, 0})` is contiguous, and
+  /// `image.unsqueeze(0)` is a channels_last batch): no pass that scatters
+  /// the pixels into planes. Same values either way.
+  bool interleaved = false;
 };
 
 /// Options of encode_png. Python: `torchvision.io.encode_png(compression_level)`.
