@@ -2,9 +2,10 @@
 // byte for byte torchvision.io.encode_png (which is libpng with its
 // defaults); `fast` is level 1, Z_RLE and an adaptive choice between the
 // Average and Paeth filters in 256 KiB IDAT chunks: two to three times faster,
-// and on photographs about as large (within 1.5 % either way). libpng's
-// adaptive-filter search stops summing a filter's row as soon as it cannot
-// win, which makes it markedly faster than libspng 0.7's on the same bytes.
+// and on photographs about as large (within 1.5 % either way). Each 8-bit
+// row's filter is chosen by libpng's own rule with AVX2 (png_filter.h) and
+// handed to libpng, which then applies one filter instead of trying five:
+// the same bytes, a quarter fewer instructions for a photo at level 6.
 //
 // libpng reports errors by longjmp: the function that arms setjmp is small
 // and C-style, owns nothing with a destructor, and grows its output with
@@ -21,6 +22,7 @@
 #include "encoded.h"
 #include "flash_powder/image/io.h"
 #include "messages.h"
+#include "png_filter.h"
 #include "tensor_args.h"
 
 namespace fp::image {
@@ -123,8 +125,21 @@ bool write_png(PngWrite* write, const Image* image, int level, bool fast) {
   png_write_info(png, write->info);
   // 16-bit samples are in host order; PNG stores them big-endian.
   if (image->bit_depth == 16 && std::endian::native == std::endian::little) png_set_swap(png);
+  // 8-bit rows get libpng's filter choice made here (png_filter.h). Row 0
+  // keeps libpng's own search: the filters it starts with decide which
+  // buffers it keeps, and a later row may need any of them.
+  const bool choose = image->bit_depth == 8 && image->width > 1 && image->height > 1 &&
+                      detail::png_filter_choice_available();
+  const int candidates = fast ? PNG_FILTER_AVG | PNG_FILTER_PAETH : PNG_ALL_FILTERS;
+  const std::size_t bpp = static_cast<std::size_t>(image->channels);
   for (std::uint32_t y = 0; y < image->height; ++y) {
-    png_write_row(png, image->rows + static_cast<std::size_t>(y) * image->row_bytes);
+    const std::uint8_t* row = image->rows + static_cast<std::size_t>(y) * image->row_bytes;
+    if (choose && y > 0) {
+      png_set_filter(png, PNG_FILTER_TYPE_BASE,
+                     detail::choose_png_filter(row, row - image->row_bytes, bpp * image->width, bpp,
+                                               candidates));
+    }
+    png_write_row(png, row);
   }
   png_write_end(png, write->info);
   return true;
