@@ -22,7 +22,8 @@ void write_file(const std::filesystem::path& path, TensorView data);
 
 /// Decodes a JPEG, PNG or WebP image, the format told by its first bytes (not
 /// a file name): a contiguous [C, H, W] uint8 tensor (uint16 for a 16-bit PNG
-/// read Unchanged). `data` is a 1-D uint8 CPU tensor (read_file's result).
+/// read Unchanged), or the same over interleaved rows with
+/// DecodeOptions::interleaved. `data` is a 1-D uint8 CPU tensor (read_file's result).
 /// Python: `torchvision.io.decode_image(data, mode, apply_exif_orientation)`.
 Tensor decode_image(TensorView data, const DecodeOptions& options = {});
 /// The same from a byte span; `source` names the bytes in error messages.
