@@ -24,6 +24,11 @@ TORCHVISION_PACKAGE="torchvision==0.28.0"
 APT_PACKAGES=(ninja-build ccache libgtest-dev libbenchmark-dev nlohmann-json3-dev libzip-dev pkg-config valgrind
   clang-14 clang-format clang-tidy-14 python3-venv libjpeg62-turbo-dev libturbojpeg0-dev libpng-dev zlib1g-dev libspng-dev libwebp-dev
   libjpeg-turbo-progs)
+# clang's sanitizer and libFuzzer runtimes: their own package on Debian 12,
+# which clang-14 only recommends (and packages are installed without
+# recommends); releases without that package ship them in
+# libclang-common-14-dev, a dependency of clang-14.
+SANITIZER_RUNTIME_PACKAGE=libclang-rt-14-dev
 
 say() { printf '\033[1m==> %s\033[0m\n' "$*"; }
 
@@ -33,7 +38,13 @@ missing_apt_packages() {
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" ||
       missing+=("$package")
   done
+  sanitizer_runtime_missing && missing+=("$SANITIZER_RUNTIME_PACKAGE")
   echo "${missing[@]:-}"
+}
+
+sanitizer_runtime_missing() {
+  command -v clang++-14 >/dev/null || return 0
+  [ ! -e "$(clang++-14 -print-runtime-dir)/libclang_rt.asan-x86_64.a" ]
 }
 
 ensure_apt_packages() {
@@ -53,6 +64,11 @@ ensure_apt_packages() {
   fi
   say "installing Debian packages: $missing"
   $sudo apt-get update -qq
+  if [[ " $missing " == *" $SANITIZER_RUNTIME_PACKAGE "* ]] &&
+    ! apt-cache show "$SANITIZER_RUNTIME_PACKAGE" >/dev/null 2>&1; then
+    missing="${missing/$SANITIZER_RUNTIME_PACKAGE/}"  # this release has it in libclang-common-14-dev
+    [ -z "${missing// /}" ] && return
+  fi
   # shellcheck disable=SC2086
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends $missing >/dev/null
 }

@@ -22,6 +22,7 @@ computed by the PyTorch beside the tests under the lane's CPU settings:
 import hashlib
 import json
 import os
+import platform
 import sys
 import time
 from pathlib import Path
@@ -63,6 +64,17 @@ if torch.cuda.is_available():
                             {"x": {0: BATCH}, "y": {0: BATCH}}, {}, [7])
 
 
+# Every lane runs the same packages, the valgrind lane too, and the CPU that
+# valgrind presents has no AVX-512. So on x86-64 the kernels are compiled for
+# vectors of 256 bits (AVX2) at most, and the rest of the library for
+# x86-64-v3 instead of -march=native, so that a machine with AVX-512 exports
+# packages every lane can run. (fp::aoti refuses a package whose kernels need
+# an instruction set the CPU lacks; an AVX-512 instruction elsewhere in the
+# library would stop valgrind.)
+INDUCTOR_CONFIGS = ({"cpp.simdlen": 256, "cpp.march": "x86-64-v3"}
+                    if platform.machine() in ("x86_64", "AMD64") else {})
+
+
 def cpu_settings_name() -> str:
     """The folder of this lane's references; tests/aoti/fixture.h builds the same."""
     names = ("ATEN_CPU_CAPABILITY", "MKL_ENABLE_INSTRUCTIONS", "ONEDNN_MAX_CPU_ISA", "MKL_CBWR")
@@ -76,7 +88,7 @@ def source_key(name: str) -> str:
     for path in (HERE / "models.py", REPO / "tools" / "export_aoti.py"):
         digest.update(path.read_bytes())
     shapes = [tuple(t.shape) for t in examples(torch.Generator().manual_seed(0))]
-    digest.update(repr((name, shapes, dynamic, sorted(options.items()))).encode())
+    digest.update(repr((name, shapes, dynamic, sorted(options.items()), INDUCTOR_CONFIGS)).encode())
     return digest.hexdigest()[:16]
 
 
@@ -89,7 +101,7 @@ def ensure_package(name: str, out: Path) -> Path:
         return path
     start = time.monotonic()
     export_aoti.export_aoti(factory(), examples(torch.Generator().manual_seed(0)), path,
-                            dynamic_shapes=dynamic, **options)
+                            dynamic_shapes=dynamic, inductor_configs=INDUCTOR_CONFIGS, **options)
     stamp.write_text(key)
     print(f"compiled {name} in {time.monotonic() - start:.0f} s")
     return path
