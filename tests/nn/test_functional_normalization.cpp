@@ -12,7 +12,7 @@
 /*
 #|PYTHON_GLOBAL
 import torch.nn.functional as F
-from truth_helpers import g, values
+from truth_helpers import g, message, values
 */
 
 namespace {
@@ -44,6 +44,81 @@ TEST(FunctionalNormalization, BatchNormEvalUsesRunningStatistics) {
   EXPECT_PYTHON(
       values(F::batch_norm(x, std::nullopt, std::nullopt, {.weight = w, .training = true})),
       truth<std::vector<float>>("values(F.batch_norm(x, None, None, w, training=True))"));
+}
+
+TEST(FunctionalNormalization, BatchNormEvalEveryDtypeAndLayout) {
+  // Eval-mode batch_norm of CPU tensors runs as
+  // _native_batch_norm_legit_no_training where that kernel takes the
+  // arguments; each case equals Python's F.batch_norm bit for bit, the
+  // layout of the result included.
+  /*
+  #|PYTHON
+  x = torch.randn(2, 6, 5, 7, generator=g(21)) * 3
+  mean = torch.randn(6, generator=g(22))
+  var = torch.rand(6, generator=g(23)) + 0.5
+  w = torch.randn(6, generator=g(24))
+  b = torch.randn(6, generator=g(25))
+  def bn(t, dtype=torch.float32, stats=None, **kw):
+      s = stats or dtype
+      return F.batch_norm(t.to(dtype), mean.to(s), var.to(s), **{k: v.to(s) for k, v in kw.items()})
+  def bits(r):
+      return values(r.double()) + list(r.stride())
+  */
+  const fp::Tensor x = randn({2, 6, 5, 7}, 21) * fp::tensor(3.f);
+  const fp::Tensor mean = randn({6}, 22), w = randn({6}, 24), b = randn({6}, 25);
+  const fp::Tensor var = rand({6}, 23) + fp::tensor(0.5f);
+  const auto as = [](const fp::TensorView& t, fp::DType dtype) { return t.to(dtype); };
+  const auto bits = [](const fp::Tensor& result) {
+    std::vector<double> out = result.to_vector<double>();
+    for (const std::int64_t stride : result.strides())
+      out.push_back(static_cast<double>(stride));
+    return out;
+  };
+  const fp::Tensor channels_last = fp::aten::clone(x, fp::MemoryFormat::ChannelsLast);
+  EXPECT_PYTHON(bits(F::batch_norm(channels_last, mean, var, {.weight = w, .bias = b})),
+                truth<std::vector<double>>(
+                    "bits(bn(x.contiguous(memory_format=torch.channels_last), weight=w, bias=b))"));
+  const fp::TensorView stepped = x.i(fp::ellipsis, fp::slice(fp::end, fp::end, 2));
+  EXPECT_PYTHON(bits(F::batch_norm(stepped, mean, var, {.weight = w})),
+                truth<std::vector<double>>("bits(bn(x[..., ::2], weight=w))"));
+  // [N, C]: libtorch's kernel takes another path for contiguous input.
+  const fp::TensorView rows = x.i(fp::all, fp::all, 0, 0);
+  EXPECT_PYTHON(bits(F::batch_norm(rows, mean, var, {.bias = b, .eps = 0.25})),
+                truth<std::vector<double>>("bits(F.batch_norm(x[:, :, 0, 0], mean, var, bias=b, "
+                                           "eps=0.25))"));
+  EXPECT_PYTHON(bits(F::batch_norm(rows.contiguous(), mean, var, {.bias = b, .eps = 0.25})),
+                truth<std::vector<double>>("bits(F.batch_norm(x[:, :, 0, 0].contiguous(), mean, "
+                                           "var, bias=b, eps=0.25))"));
+  const auto in = [&](fp::DType dtype, fp::DType statistics) {
+    const fp::Tensor result =
+        F::batch_norm(as(x, dtype), as(mean, statistics), as(var, statistics),
+                      {.weight = as(w, statistics), .bias = as(b, statistics)});
+    EXPECT_EQ(result.dtype(), dtype);
+    return bits(result);
+  };
+  using fp::DType;
+  EXPECT_PYTHON(in(DType::F64, DType::F64),
+                truth<std::vector<double>>("bits(bn(x, torch.float64, weight=w, bias=b))"));
+  EXPECT_PYTHON(
+      in(DType::BF16, DType::F32),
+      truth<std::vector<double>>("bits(bn(x, torch.bfloat16, torch.float32, weight=w, bias=b))"));
+  EXPECT_PYTHON(in(DType::BF16, DType::BF16),
+                truth<std::vector<double>>("bits(bn(x, torch.bfloat16, weight=w, bias=b))"));
+  EXPECT_PYTHON(
+      in(DType::F16, DType::F32),
+      truth<std::vector<double>>("bits(bn(x, torch.float16, torch.float32, weight=w, bias=b))"));
+  EXPECT_PYTHON(in(DType::F16, DType::F16),
+                truth<std::vector<double>>("bits(bn(x, torch.float16, weight=w, bias=b))"));
+  // Statistics of another dtype, and an empty input, take aten::batch_norm's
+  // route, which answers them in PyTorch's words.
+  EXPECT_TORCH_ERROR_EXACT(
+      "aten::batch_norm",
+      truth<std::string>("message(lambda: bn(x, torch.float64, torch.float32))"),
+      F::batch_norm(as(x, DType::F64), mean, var));
+  const fp::Tensor empty = fp::zeros({0, 6, 3});
+  EXPECT_EQ(
+      nn_test::shape(F::batch_norm(empty, mean, var, {.weight = w, .bias = b})),
+      truth<std::vector<std::int64_t>>("list(bn(torch.zeros(0, 6, 3), weight=w, bias=b).shape)"));
 }
 
 TEST(FunctionalNormalization, InstanceLayerGroupNorm) {

@@ -79,6 +79,43 @@ std::optional<MutableTensor> writable(std::optional<Tensor>& tensor) {
   return MutableTensor(*tensor);
 }
 
+/// A CPU vector of one value per channel, of the statistics' dtype.
+bool per_channel(const std::optional<TensorView>& tensor, std::int64_t channels, DType dtype) {
+  return !tensor || (tensor->device().is_cpu() && tensor->dim() == 1 &&
+                     tensor->size(0) == channels && tensor->dtype() == dtype);
+}
+
+/// Whether an inference batch_norm can run as
+/// `_native_batch_norm_legit_no_training`, which takes the running statistics
+/// as plain tensors it only reads: the CPU kernel aten::batch_norm reaches
+/// (batch_norm_cpu, same arguments, so the same bits), without lending the
+/// statistics as two lazy copies and without two composite hops: 2.5 instead
+/// of 3.1 us per call on 64 channels of one pixel. Only CPU tensors of the shapes and
+/// dtypes that kernel takes (statistics of the input's dtype, or float32 for
+/// a half-precision input); anything else, an empty input included (which
+/// aten::batch_norm answers without the kernel), goes through
+/// aten::batch_norm, which reports bad input in its own words. On CUDA
+/// aten::batch_norm may pick cuDNN, whose rounding differs.
+bool inference_kernel_applies(const TensorView& input,
+                              const std::optional<TensorView>& running_mean,
+                              const std::optional<TensorView>& running_var,
+                              const BatchNormOptions& options) {
+  if (options.training || !running_mean || !running_var) return false;
+  if (!input.device().is_cpu() || input.dim() < 2 || input.numel() == 0) return false;
+  const DType dtype = input.dtype();
+  const DType statistics = running_mean->dtype();
+  const bool half_input = dtype == DType::F16 || dtype == DType::BF16;
+  const bool supported = dtype == DType::F32 || dtype == DType::F64 || half_input;
+  if (!supported || (statistics != dtype && !(half_input && statistics == DType::F32))) {
+    return false;
+  }
+  const std::int64_t channels = input.size(1);
+  return per_channel(running_mean, channels, statistics) &&
+         per_channel(running_var, channels, statistics) &&
+         per_channel(options.weight, channels, statistics) &&
+         per_channel(options.bias, channels, statistics);
+}
+
 }  // namespace
 
 Tensor batch_norm(const TensorView& input, const std::optional<TensorView>& running_mean,
@@ -87,6 +124,11 @@ Tensor batch_norm(const TensorView& input, const std::optional<TensorView>& runn
     if (running_mean || running_var) throw_running_stats_update("batch_norm", "training = true");
     const auto sizes = input.sizes();
     verify_batch_size({sizes.begin(), sizes.end()}, nn::detail::torch_size(sizes), "batch_norm");
+  }
+  if (inference_kernel_applies(input, running_mean, running_var, options)) {
+    return std::get<0>(aten::_native_batch_norm_legit_no_training(
+        input, options.weight, options.bias, *running_mean, *running_var, options.momentum,
+        options.eps));
   }
   std::optional<Tensor> mean = lent_statistics(running_mean), var = lent_statistics(running_var);
   return aten::batch_norm(input, options.weight, options.bias, writable(mean), writable(var),
