@@ -733,6 +733,7 @@ DIRECT_KERNELS = {
     "abs": "cpu_abs(self)",
     "cat": "cpu_cat(tensors, dim)",
     "clone": "cpu_clone(self, memory_format)",
+    "conv2d": "cpu_conv2d(input, weight, bias, stride, padding, dilation, groups)",
 }
 
 

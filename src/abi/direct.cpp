@@ -190,6 +190,24 @@ TensorHandle cat(std::span<const RawTensor> tensors, std::int64_t dim, std::stri
   return TensorHandle(result);
 }
 
+TensorHandle convolution(RawTensor input, RawTensor weight, RawTensor bias,
+                         std::span<const std::int64_t> stride,
+                         std::span<const std::int64_t> padding,
+                         std::span<const std::int64_t> dilation, bool transposed,
+                         std::span<const std::int64_t> output_padding, std::int64_t groups,
+                         std::string_view what) {
+  const auto length = [](std::span<const std::int64_t> list) {
+    return static_cast<std::int64_t>(list.size());
+  };
+  AtenTensorHandle result = nullptr;
+  check(aoti_torch_cpu_convolution(input, weight, bias == nullptr ? nullptr : &bias, stride.data(),
+                                   length(stride), padding.data(), length(padding), dilation.data(),
+                                   length(dilation), transposed ? 1 : 0, output_padding.data(),
+                                   length(output_padding), groups, &result),
+        what);
+  return TensorHandle(result);
+}
+
 TensorHandle add_Scalar(RawTensor self, double other, double alpha, std::string_view what) {
   AtenTensorHandle result = nullptr;
   check(aoti_torch_cpu_add_Scalar(self, other, alpha, &result), what);

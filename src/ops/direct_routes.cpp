@@ -313,6 +313,37 @@ abi::TensorHandle cpu_abs(const TensorArg& self) {
   return or_dispatcher([&] { return abi::cpu::abs(self.raw(), "aten::abs"); });
 }
 
+namespace {
+
+/// An `int[2]` argument as the dispatcher reads it: one number stands for
+/// both; std::nullopt for any other length (the dispatcher reports it).
+std::optional<std::array<std::int64_t, 2>> pair_of(IntList list) {
+  if (list.size() == 1) return std::array{list[0], list[0]};
+  if (list.size() == 2) return std::array{list[0], list[1]};
+  return std::nullopt;
+}
+
+}  // namespace
+
+abi::TensorHandle cpu_conv2d(const TensorArg& input, const TensorArg& weight,
+                             const std::optional<TensorArg>& bias, IntList stride, IntList padding,
+                             IntList dilation, std::int64_t groups) {
+  if (!abi::direct_routes_enabled()) return {};
+  const abi::RawTensor bias_raw = bias ? bias->raw() : nullptr;
+  const bool plain = bias ? abi::all_plain_cpu({input.raw(), weight.raw(), bias_raw})
+                          : abi::all_plain_cpu({input.raw(), weight.raw()});
+  if (!plain || abi::dim(input.raw()) != 4) return {};
+  const DType dtype = abi::dtype(input.raw());
+  if (is_complex(dtype) || (bias && abi::dtype(bias_raw) != dtype)) return {};
+  const auto strides = pair_of(stride), paddings = pair_of(padding), dilations = pair_of(dilation);
+  if (!strides || !paddings || !dilations) return {};
+  constexpr std::array<std::int64_t, 2> no_output_padding{0, 0};
+  return or_dispatcher([&] {
+    return abi::cpu::convolution(input.raw(), weight.raw(), bias_raw, *strides, *paddings,
+                                 *dilations, false, no_output_padding, groups, "aten::conv2d");
+  });
+}
+
 abi::TensorHandle cpu_cat(const TensorList& tensors, std::int64_t dim) {
   if (!abi::direct_routes_enabled() || tensors.size() == 0) return {};
   std::vector<abi::RawTensor> raw;

@@ -42,6 +42,14 @@ abi::TensorHandle direct_reshape(const TensorArg& self, IntList shape);
 abi::TensorHandle cpu_mul_Tensor(const TensorArg& self, const TensorArg& other);
 abi::TensorHandle cpu_abs(const TensorArg& self);
 abi::TensorHandle cpu_cat(const TensorList& tensors, std::int64_t dim);
+/// `conv2d` of a batch ([N, C, H, W]) of real numbers: PyTorch's conv2d is
+/// then `convolution(..., transposed=false, output_padding=0, groups)`, whose
+/// kernel this calls through its shim. An unbatched input, complex numbers,
+/// a bias of another dtype and lists that are not one or two numbers take
+/// the dispatcher.
+abi::TensorHandle cpu_conv2d(const TensorArg& input, const TensorArg& weight,
+                             const std::optional<TensorArg>& bias, IntList stride, IntList padding,
+                             IntList dilation, std::int64_t groups);
 /// `clone` with memory_format preserve (`at::clone`) or contiguous (a new
 /// contiguous tensor and `copy_`); other formats take the dispatcher.
 abi::TensorHandle cpu_clone(const TensorArg& self, std::optional<MemoryFormat> memory_format);

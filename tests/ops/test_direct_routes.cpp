@@ -14,6 +14,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "support/expect_error.h"
@@ -400,6 +401,109 @@ TEST(DirectRoutes, KernelsMatchPyTorch) {
       fp_test::torch_error_exact(
           "aten::cat", truth<std::string>("message(lambda: torch.cat([a, torch.zeros(3)]))")),
       (void)fp::aten::cat({a, fp::zeros({3})}));
+}
+
+/// stride, padding, dilation, groups of a conv2d call.
+using ConvOptions = std::tuple<std::vector<std::int64_t>, std::vector<std::int64_t>,
+                               std::vector<std::int64_t>, std::int64_t>;
+
+/// `conv2d(input, weight[:, :4 / groups], bias)` on both routes.
+void expect_conv2d_on_both_routes(const Tensor& input, const Tensor& weight,
+                                  const std::optional<fp::TensorArg>& bias,
+                                  const ConvOptions& options, const std::string& what) {
+  // Lambdas capture no structured bindings before clang 16.
+  const std::vector<std::int64_t>& stride = std::get<0>(options);
+  const std::vector<std::int64_t>& padding = std::get<1>(options);
+  const std::vector<std::int64_t>& dilation = std::get<2>(options);
+  const std::int64_t groups = std::get<3>(options);
+  const TensorView w = fp::aten::slice_Tensor(weight, 1, 0, 4 / groups);
+  expect_same_on_both_routes(
+      [&] { return fp::aten::conv2d(input, w, bias, stride, padding, dilation, groups); },
+      "conv2d " + what + " groups " + std::to_string(groups) + (bias ? " with bias" : ""));
+}
+
+TEST(DirectRoutes, Conv2dMatchesTheDispatcherRoute) {
+  // Lists of one number (for both sides) and of two.
+  const std::vector<ConvOptions> valid = {{{1}, {0}, {1}, 1},
+                                          {{2}, {1}, {1}, 1},
+                                          {{2, 1}, {0, 2}, {1, 1}, 1},
+                                          {{1, 1}, {2}, {2}, 2},
+                                          {{1}, {1}, {1}, 4}};
+  int checked = 0;
+  for (fp::DType dtype : {fp::DType::F32, fp::DType::F64, fp::DType::BF16, fp::DType::C64}) {
+    const auto as = [&](const Tensor& t) { return fp::aten::_to_copy(t, dtype); };
+    const Tensor batch = as(fp::aten::div_Tensor(
+        fp::aten::_to_copy((fp::arange(2 * 4 * 5 * 6) % 13 - 6).reshape({2, 4, 5, 6}),
+                           fp::DType::F32),
+        fp::tensor(7.f)));
+    const Tensor weight =
+        as((fp::arange(8 * 4 * 3 * 3) % 5 - 2).reshape({8, 4, 3, 3}) * fp::tensor(0.25f));
+    const Tensor bias = as(fp::arange(8) * fp::tensor(0.5f));
+    const std::vector<std::pair<std::string, Tensor>> batches = {
+        {"contiguous", batch},
+        {"channels_last", fp::aten::clone(batch, fp::MemoryFormat::ChannelsLast)},
+        {"stepped", Tensor(fp::aten::slice_Tensor(batch, 3, 0, 6, 2).to_owned())},
+        {"empty batch", as(fp::zeros({0, 4, 5, 6}))},
+        {"unbatched", Tensor(fp::aten::select_int(batch, 0, 1).to_owned())}};
+    for (const auto& [name, input] : batches) {
+      for (const ConvOptions& options : valid) {
+        const std::string what = name + " " + std::string(fp::name(dtype));
+        expect_conv2d_on_both_routes(input, weight, bias, options, what);
+        expect_conv2d_on_both_routes(input, weight, std::nullopt, options, what);
+        checked += 2;
+      }
+    }
+  }
+  EXPECT_EQ(checked, 4 * 5 * 5 * 2);
+  // Invalid calls: the dispatcher's error on both routes.
+  const Tensor input = fp::ones({1, 4, 5, 5}), weight = fp::ones({8, 4, 3, 3});
+  const Tensor bias = fp::ones({8});
+  for (const ConvOptions& options : std::vector<ConvOptions>{{{1, 1, 1}, {0}, {1}, 1},
+                                                             {{1}, {-1}, {1}, 1},
+                                                             {{0}, {0}, {1}, 1},
+                                                             {{1}, {0}, {1}, 3},
+                                                             {{1}, {0}, {9}, 1}}) {
+    expect_conv2d_on_both_routes(input, weight, bias, options, "invalid options");
+  }
+  expect_conv2d_on_both_routes(Tensor(fp::aten::slice_Tensor(input, 1, 0, 3).to_owned()), weight,
+                               bias, {{1}, {0}, {1}, 1}, "too few channels");
+  expect_conv2d_on_both_routes(input, weight, fp::ones({8}, fp::DType::F64), {{1}, {0}, {1}, 1},
+                               "bias of another dtype");
+  expect_conv2d_on_both_routes(input, weight, fp::ones({3}), {{1}, {0}, {1}, 1},
+                               "bias of another size");
+  const Tensor meta_weight =
+      fp::aten::_to_copy(weight, std::nullopt, std::nullopt, fp::Device::meta());
+  expect_conv2d_on_both_routes(input, meta_weight, std::nullopt, {{1}, {0}, {1}, 1},
+                               "a weight on the meta device");
+}
+
+TEST(DirectRoutes, Conv2dMatchesPyTorch) {
+  /*
+  #|PYTHON
+  import torch.nn.functional as F
+  from truth_helpers import message
+  x = ((torch.arange(2 * 4 * 5 * 6) % 13 - 6).reshape(2, 4, 5, 6).float() / 7)
+  w = (torch.arange(8 * 4 * 3 * 3) % 5 - 2).reshape(8, 4, 3, 3).float() * 0.25
+  b = torch.arange(8).float() * 0.5
+  */
+  const Tensor x = fp::aten::div_Tensor(
+      fp::aten::_to_copy((fp::arange(2 * 4 * 5 * 6) % 13 - 6).reshape({2, 4, 5, 6}),
+                         fp::DType::F32),
+      fp::tensor(7.f));
+  const Tensor w = fp::aten::_to_copy((fp::arange(8 * 4 * 3 * 3) % 5 - 2).reshape({8, 4, 3, 3}),
+                                      fp::DType::F32) *
+                   fp::tensor(0.25f);
+  const Tensor b = fp::aten::_to_copy(fp::arange(8), fp::DType::F32) * fp::tensor(0.5f);
+  EXPECT_EQ(fp::aten::conv2d(x, w, b, {2, 1}, {1}, {1}, 1).to_vector<float>(),
+            truth<std::vector<float>>("F.conv2d(x, w, b, (2, 1), 1).flatten().tolist()"));
+  const Tensor channels_last = fp::aten::clone(x, fp::MemoryFormat::ChannelsLast);
+  EXPECT_EQ(fp::aten::conv2d(channels_last, w, std::nullopt, {1}, {2}, {2}, 1).to_vector<float>(),
+            truth<std::vector<float>>("F.conv2d(x.contiguous(memory_format=torch.channels_last), "
+                                      "w, None, 1, 2, 2).flatten().tolist()"));
+  EXPECT_FP_ERROR_EXACT(
+      fp_test::torch_error_exact("aten::conv2d",
+                                 truth<std::string>("message(lambda: F.conv2d(x, w[:, :3]))")),
+      (void)fp::aten::conv2d(x, fp::aten::slice_Tensor(w, 1, 0, 3)));
 }
 
 /// A tensor on another device (meta stands in for CUDA where no GPU exists)

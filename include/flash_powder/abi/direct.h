@@ -71,6 +71,16 @@ TensorHandle mul_Tensor(RawTensor self, RawTensor other, std::string_view what);
 TensorHandle add_Tensor(RawTensor self, RawTensor other, double alpha, std::string_view what);
 TensorHandle abs(RawTensor self, std::string_view what);
 TensorHandle cat(std::span<const RawTensor> tensors, std::int64_t dim, std::string_view what);
+/// `convolution(input, weight, bias, stride, padding, dilation, transposed,
+/// output_padding, groups)`: PyTorch's convolution kernel
+/// (at::native::convolution, which conv1d/2d/3d and conv_transpose call),
+/// without the autograd layer. `bias` may be null.
+TensorHandle convolution(RawTensor input, RawTensor weight, RawTensor bias,
+                         std::span<const std::int64_t> stride,
+                         std::span<const std::int64_t> padding,
+                         std::span<const std::int64_t> dilation, bool transposed,
+                         std::span<const std::int64_t> output_padding, std::int64_t groups,
+                         std::string_view what);
 /// `clone(memory_format=torch.contiguous_format)`: a new contiguous tensor
 /// (`aoti_torch_empty_strided`) and `copy_` into it, as PyTorch's clone does.
 TensorHandle contiguous_clone(RawTensor self, std::string_view what);

@@ -1503,6 +1503,9 @@ Tensor conv1d_padding(TensorArg input, TensorArg weight, std::optional<TensorArg
 
 Tensor conv2d(TensorArg input, TensorArg weight, std::optional<TensorArg> bias, IntList stride,
               IntList padding, IntList dilation, std::int64_t groups) {
+  if (abi::TensorHandle direct =
+          op::cpu_conv2d(input, weight, bias, stride, padding, dilation, groups))
+    return Tensor(std::move(direct));
   static const abi::Schema& op_schema = abi::find_schema("aten::conv2d", "");
   op::FixedCall<7> op_call(op_schema);
   op_call.arg(input)
