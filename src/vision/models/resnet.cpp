@@ -82,8 +82,14 @@ void BasicBlock::visit(nn::Visitor& visitor) {
   if (downsample.size() > 0) visitor.child("downsample", downsample);
 }
 
+// The forwards below free each intermediate result as soon as the next one
+// exists, like Python's `out = ...` chain: a temporary of a nested call
+// lives to the end of the whole statement, and tensors kept alive that long
+// make the allocator hand out memory that is not in the caches.
+
 Tensor BasicBlock::forward(TensorView input) const {
-  Tensor out = bn2(conv2(relu_in_place(bn1(conv1(input)))));
+  Tensor out = relu_in_place(bn1(conv1(input)));
+  out = bn2(conv2(out));
   return add_shortcut(std::move(out), downsample, input);
 }
 
@@ -108,9 +114,10 @@ void Bottleneck::visit(nn::Visitor& visitor) {
 }
 
 Tensor Bottleneck::forward(TensorView input) const {
-  const Tensor first = relu_in_place(bn1(conv1(input)));
-  const Tensor second = relu_in_place(bn2(conv2(first)));
-  return add_shortcut(bn3(conv3(second)), downsample, input);
+  Tensor out = relu_in_place(bn1(conv1(input)));
+  out = relu_in_place(bn2(conv2(out)));
+  out = bn3(conv3(out));
+  return add_shortcut(std::move(out), downsample, input);
 }
 
 ResNet::ResNet(ResNetBlock block, std::array<std::int64_t, 4> blocks, const ResNetOptions& options)
@@ -138,9 +145,10 @@ void ResNet::visit(nn::Visitor& visitor) {
 }
 
 Tensor ResNet::forward(TensorView input) const {
-  const Tensor stem = maxpool(relu_in_place(bn1(conv1(input))));
-  const Tensor features = layer4(layer3(layer2(layer1(stem))));
-  return fc(avgpool(features).flatten(1));
+  Tensor x = maxpool(relu_in_place(bn1(conv1(input))));
+  for (const nn::Sequential* layer : {&layer1, &layer2, &layer3, &layer4})
+    x = (*layer)(x);
+  return fc(avgpool(x).flatten(1));
 }
 
 ResNet resnet18(const ResNetOptions& options) {
