@@ -44,7 +44,10 @@
 # says so), FP_BENCH_CLOCK (cpu or real; default: cpu with one thread, real
 # with more), FP_BENCH_BUILD_DIR (build-bench; the weights and the packages
 # are cached in its vision/ folder),
-# FP_BENCH_OUT (a folder to keep the results in; by default a temporary one).
+# FP_BENCH_OUT (a folder to keep the results in; by default a temporary one),
+# FP_BENCH_LIBTORCH_MODE (the libtorch side's forward: inference, the
+# default, under c10::InferenceMode; no_grad under torch::NoGradGuard; grad
+# under neither: what InferenceMode is worth, which flash_powder cannot enter).
 set -euo pipefail
 
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
