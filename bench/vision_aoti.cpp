@@ -21,7 +21,8 @@ namespace {
 
 int run(const vision_bench::Arguments& arguments) {
   if (arguments.channels_last)
-    throw fp::Error("the AOTInductor package is exported for contiguous input only");
+    throw fp::Error(fp::ErrorCode::BadArgument,
+                    "the AOTInductor package is exported for contiguous input only");
   const auto load_start = std::chrono::steady_clock::now();
   const fp::aoti::Package model = fp::aoti::Package::open(arguments.weights);
   const fp::Tensor input = fp::safetensors::load(arguments.input).at("input");
@@ -33,8 +34,9 @@ int run(const vision_bench::Arguments& arguments) {
   const vision_bench::Times times =
       vision_bench::time_forward([&] { outputs = model(input); }, arguments);
   if (outputs.size() != 1)
-    throw fp::Error("the package returned " + std::to_string(outputs.size()) +
-                    " outputs; the vision models return one");
+    throw fp::Error(fp::ErrorCode::BadArgument, "the package returned " +
+                                                    std::to_string(outputs.size()) +
+                                                    " outputs; the vision models return one");
   fp::safetensors::save({{"output", outputs.front().contiguous()}}, arguments.output);
   vision_bench::write_result(arguments, "fp_aoti", fp::get_num_threads(),
                              static_cast<long long>(input.size(0)), load_ms, times);

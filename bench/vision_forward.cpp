@@ -29,7 +29,8 @@ std::unique_ptr<fp::nn::Module> make_model(const std::string& name) {
   if (name == "vgg11") return std::make_unique<models::VGG>(models::vgg11());
   if (name == "resnet50") return std::make_unique<models::ResNet>(models::resnet50());
   if (name == "unet") return std::make_unique<unet::UNet>();
-  throw fp::Error("unknown model " + name + " (vgg11, resnet50 or unet)");
+  throw fp::Error(fp::ErrorCode::BadArgument,
+                  "unknown model " + name + " (vgg11, resnet50 or unet)");
 }
 
 /// Replaces every 4-d parameter and buffer with a channels_last copy.

@@ -43,7 +43,8 @@ std::vector<fs::path> pictures_in(const fs::path& dir) {
     if (name.starts_with("image_") && name.ends_with(".png")) found.push_back(entry.path());
   }
   std::ranges::sort(found);
-  if (found.empty()) throw fp::Error("no image_*.png in " + dir.string());
+  if (found.empty())
+    throw fp::Error(fp::ErrorCode::BadArgument, "no image_*.png in " + dir.string());
   return found;
 }
 
@@ -117,7 +118,8 @@ void compare_with_pytorch(const fp::Tensor& logits, const fs::path& reference) {
   const double delta = (logits - expected).abs().max().item<double>();
   std::printf("C++ vs PyTorch on the same pictures: max |delta| of the logits = %g (%s)\n", delta,
               logits.is_equal(expected) ? "bit for bit identical" : "DIFFERENT");
-  if (!logits.is_equal(expected)) throw fp::Error("the logits differ from PyTorch's");
+  if (!logits.is_equal(expected))
+    throw fp::Error(fp::ErrorCode::BadArgument, "the logits differ from PyTorch's");
 }
 
 }  // namespace

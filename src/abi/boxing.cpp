@@ -55,12 +55,12 @@ void free_boxed(const SchemaType& type, StableIValue value) noexcept {
 // ---------------------------------------------------------------------------
 // Boxing: Arg -> StableIValue for one schema type.
 
-void CallContext::fail(const std::string& problem) const {
+void CallContext::fail(const std::string& problem, ErrorCode code) const {
   const SchemaArgument& entry = result ? schema.returns[index] : schema.arguments[index];
   const std::string quoted_name = entry.name.empty() ? "" : " '" + entry.name + "'";
-  throw Error(schema.qualified_name() + ": " + (result ? "result " : "argument ") +
-              std::to_string(index) + quoted_name + " " + problem + "; the schema is " +
-              schema.text);
+  throw Error(code, schema.qualified_name() + ": " + (result ? "result " : "argument ") +
+                        std::to_string(index) + quoted_name + " " + problem + "; the schema is " +
+                        schema.text);
 }
 
 void CallContext::mismatch(const SchemaType& type, const Arg& arg) const {
@@ -193,8 +193,10 @@ StableIValue box(const SchemaType& type, const Arg& arg, const CallContext& cont
       }
       break;
     case Kind::Unsupported:
-      context.fail("has type " + type.spelling +
-                   ", which libtorch's stable ABI cannot carry (a Scalar, Dimname, Storage, ...)");
+      context.fail(
+          "has type " + type.spelling +
+              ", which libtorch's stable ABI cannot carry (a Scalar, Dimname, Storage, ...)",
+          ErrorCode::Unsupported);
   }
   context.mismatch(type, arg);
 }
@@ -241,7 +243,8 @@ Returned unbox_list(const SchemaType& type, StableIValue value) {
     case Kind::Bool:
       return {unbox_items<bool>(type, owned)};
     default:
-      throw Error("fp::dispatch: results of type " + type.spelling + " are not supported");
+      throw Error(ErrorCode::Unsupported,
+                  "fp::dispatch: results of type " + type.spelling + " are not supported");
   }
 }
 
@@ -289,7 +292,8 @@ Returned unbox(const SchemaType& type, StableIValue value) {
     case Kind::Unsupported:
       break;
   }
-  throw Error("fp::dispatch: results of type " + type.spelling + " are not supported");
+  throw Error(ErrorCode::Unsupported,
+              "fp::dispatch: results of type " + type.spelling + " are not supported");
 }
 
 }  // namespace fp::abi::boxing

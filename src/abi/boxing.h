@@ -75,7 +75,7 @@ struct CallContext {
     return {schema, index, &type, &arg, result};
   }
 
-  [[noreturn]] void fail(const std::string& problem) const;
+  [[noreturn]] void fail(const std::string& problem, ErrorCode code = ErrorCode::BadArgument) const;
   [[noreturn]] void mismatch(const SchemaType& type, const Arg& arg) const;
 };
 

@@ -124,7 +124,7 @@ TensorHandle lazy_clone(RawTensor tensor) {
   std::array<StableIValue, 1> stack{std::bit_cast<StableIValue>(argument)};
   if (torch_call_dispatcher("aten::_lazy_clone", "", stack.data(), builtin_schema_abi_version()) !=
       AOTI_TORCH_SUCCESS) {
-    throw Error("aten::_lazy_clone: " + last_torch_error());
+    throw Error(ErrorCode::TorchError, "aten::_lazy_clone: " + last_torch_error());
   }
   return TensorHandle(std::bit_cast<AtenTensorHandle>(stack[0]));
 }

@@ -11,8 +11,8 @@ namespace fp::abi {
 namespace {
 
 void check_call_shape(const Schema& schema, std::span<const Arg> args) {
-  const auto fail = [&](const std::string& problem) {
-    throw Error(schema.qualified_name() + ": " + problem + "; the schema is " + schema.text);
+  const auto fail = [&](const std::string& problem, ErrorCode code = ErrorCode::BadArgument) {
+    throw Error(code, schema.qualified_name() + ": " + problem + "; the schema is " + schema.text);
   };
   if (args.size() > schema.arguments.size()) [[unlikely]] {
     fail("takes at most " + std::to_string(schema.arguments.size()) + " arguments, got " +
@@ -25,7 +25,7 @@ void check_call_shape(const Schema& schema, std::span<const Arg> args) {
          " arguments have no default, got " + std::to_string(args.size()));
   }
   if (!schema.returns_problem().empty()) [[unlikely]] {
-    fail(schema.returns_problem());
+    fail(schema.returns_problem(), ErrorCode::Unsupported);
   }
 }
 

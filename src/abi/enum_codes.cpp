@@ -12,7 +12,8 @@ template <class Enum, std::size_t N>
 std::int32_t lookup_code(const std::array<std::int32_t, N>& codes, Enum value, const char* what) {
   const auto index = static_cast<std::size_t>(value);
   if (index >= N)
-    throw Error(std::string("fp: invalid ") + what + " value " + std::to_string(index));
+    throw Error(ErrorCode::BadArgument,
+                std::string("fp: invalid ") + what + " value " + std::to_string(index));
   return codes[index];
 }
 
@@ -21,8 +22,9 @@ Enum lookup_enum(const std::array<std::int32_t, N>& codes, std::int32_t code, co
   for (std::size_t i = 0; i < N; ++i) {
     if (codes[i] == code) return static_cast<Enum>(i);
   }
-  throw Error(std::string("fp: libtorch returned a ") + what + " (code " + std::to_string(code) +
-              ") that flash_powder does not know");
+  throw Error(ErrorCode::Unsupported, std::string("fp: libtorch returned a ") + what + " (code " +
+                                          std::to_string(code) +
+                                          ") that flash_powder does not know");
 }
 
 // Each array is indexed by the enum's value, in the enum's order.

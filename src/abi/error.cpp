@@ -14,7 +14,7 @@ std::string last_torch_error() {
 }
 
 void throw_torch_error(std::string_view what) {
-  throw Error(std::string(what) + ": " + last_torch_error());
+  throw Error(ErrorCode::TorchError, std::string(what) + ": " + last_torch_error());
 }
 
 }  // namespace fp::abi

@@ -25,7 +25,8 @@ void GeneratorHandle::reset() noexcept {
 }
 
 GeneratorHandle GeneratorHandle::share() const {
-  if (raw_ == nullptr) throw Error("GeneratorHandle::share: the generator handle is null");
+  if (raw_ == nullptr)
+    throw Error(ErrorCode::BadArgument, "GeneratorHandle::share: the generator handle is null");
   RawGenerator shared = nullptr;
   check(late::new_generator_handle(raw_, &shared), "torch_new_generator_handle");
   return GeneratorHandle(shared);

@@ -46,8 +46,8 @@ std::string_view Returned::type_name() const {
 }
 
 void Results::fail(std::string_view problem) const {
-  throw Error(std::string(op) + ": " + std::string(problem) + "; the schema is " +
-              std::string(schema));
+  throw Error(ErrorCode::BadArgument, std::string(op) + ": " + std::string(problem) +
+                                          "; the schema is " + std::string(schema));
 }
 
 }  // namespace fp::abi

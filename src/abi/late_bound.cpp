@@ -66,8 +66,9 @@ bool has_generators() {
 
 AOTITorchError new_generator_handle(AtenGeneratorHandle self, AtenGeneratorHandle* out) {
   if (!has_generators()) {
-    throw Error("torch_new_generator_handle: generators cross the stable ABI from torch 2.13; " +
-                torch_version().str() + " is loaded");
+    throw Error(ErrorCode::UnsupportedByTorch,
+                "torch_new_generator_handle: generators cross the stable ABI from torch 2.13; " +
+                    torch_version().str() + " is loaded");
   }
   return functions().new_generator_handle(self, out);
 }

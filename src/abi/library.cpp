@@ -68,8 +68,9 @@ std::int32_t tag_code(OpTag tag) {
   const char* getter = tag_getters.at(static_cast<std::size_t>(tag));
   auto* code = lookup<std::int32_t()>(getter);
   if (code == nullptr) {
-    throw Error(std::string("torch ") + torch_version().str() + " lacks " + getter +
-                "; this tag needs a newer torch");
+    throw Error(ErrorCode::UnsupportedByTorch, std::string("torch ") + torch_version().str() +
+                                                   " lacks " + getter +
+                                                   "; this tag needs a newer torch");
   }
   return code();
 }
@@ -161,10 +162,11 @@ KernelStack::KernelStack(std::uint64_t* stack, std::uint64_t arguments, std::uin
     // The arguments are ours now, but their types are unknown: they cannot
     // be freed safely, so they are left to leak rather than misread.
     arguments_ = 0;
-    throw Error("the op was called with " + counts + ", but its kernel takes " +
-                std::to_string(signature.arguments.size()) + " and returns " +
-                std::to_string(signature.returns.size()) + " (" + signature.text +
-                "); the op's schema and the kernel's C++ signature differ");
+    throw Error(ErrorCode::BadArgument,
+                "the op was called with " + counts + ", but its kernel takes " +
+                    std::to_string(signature.arguments.size()) + " and returns " +
+                    std::to_string(signature.returns.size()) + " (" + signature.text +
+                    "); the op's schema and the kernel's C++ signature differ");
   }
 }
 

@@ -100,7 +100,8 @@ Arg parse_scalar_default(const SchemaType& type, std::string_view text,
       break;
   }
   context.fail("has a default (" + std::string(text) + ") of type " + type.spelling +
-               " that cannot be passed through the stable ABI; pass the argument explicitly");
+                   " that cannot be passed through the stable ABI; pass the argument explicitly",
+               ErrorCode::Unsupported);
 }
 
 std::vector<std::string_view> split_list(std::string_view text) {
@@ -193,8 +194,8 @@ std::string release_name(const TorchVersion& version) {
   const std::string needs = loaded < availability.since
                                 ? "needs torch " + release_name(availability.since) + " or later"
                                 : "was removed in torch " + release_name(*availability.removed_in);
-  throw Error(schema.qualified_name() + " " + needs + "; this process loaded torch " +
-              loaded.str());
+  throw Error(ErrorCode::UnsupportedByTorch, schema.qualified_name() + " " + needs +
+                                                 "; this process loaded torch " + loaded.str());
 }
 
 void check_available(const Schema& schema) {
@@ -238,9 +239,9 @@ void OpCall::free_owned() noexcept {
   results_owned_ = 0;
 }
 
-void OpCall::fail(std::string_view problem) const {
-  throw Error(schema_->qualified_name() + ": " + std::string(problem) + "; the schema is " +
-              schema_->text);
+void OpCall::fail(std::string_view problem, ErrorCode code) const {
+  throw Error(code, schema_->qualified_name() + ": " + std::string(problem) + "; the schema is " +
+                        schema_->text);
 }
 
 void OpCall::fail_too_many() const {
@@ -274,7 +275,7 @@ void OpCall::value(const Arg& arg) {
 }
 
 void OpCall::box_defaults() {
-  if (!schema_->returns_problem().empty()) fail(schema_->returns_problem());
+  if (!schema_->returns_problem().empty()) fail(schema_->returns_problem(), ErrorCode::Unsupported);
   const std::size_t required = schema_->required_arguments();
   if (boxed_ < required) [[unlikely]] {
     const auto& missing = schema_->arguments[boxed_];
@@ -291,8 +292,9 @@ void OpCall::box_defaults() {
         argument.type.kind == SchemaType::Kind::Optional && argument.default_value == "None";
     if (argument.type.carries_unsupported() && !omitted_none) {
       context.fail("(" + argument.type.spelling + ", default " + *argument.default_value +
-                   ") cannot be passed through libtorch's stable ABI, not even as its default; "
-                   "use an overload without it");
+                       ") cannot be passed through libtorch's stable ABI, not even as its default; "
+                       "use an overload without it",
+                   ErrorCode::Unsupported);
     }
     value(parse_default(argument.type, *argument.default_value, context));
   }
@@ -331,7 +333,7 @@ void OpCall::dispatch() {
     // libtorch consumes the stack once it has found the op; only when the
     // loaded torch lacks the op is it still ours to free.
     if (!schema_was_not_found(message)) boxed_ = 0;
-    throw Error(schema_->qualified_name() + ": " + message);
+    throw Error(ErrorCode::TorchError, schema_->qualified_name() + ": " + message);
   }
   boxed_ = 0;
   result_count_ = schema_->returns.size();

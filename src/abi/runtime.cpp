@@ -79,8 +79,9 @@ int torch_num_threads() {
 
 void set_num_threads(int threads) {
   if (threads <= 0) {
-    throw Error("fp::set_num_threads: Expected positive number of threads, got " +
-                std::to_string(threads));
+    throw Error(
+        ErrorCode::BadArgument,
+        "fp::set_num_threads: Expected positive number of threads, got " + std::to_string(threads));
   }
   // libtorch initialises each thread's OpenMP count on its first parallel
   // call (at::internal::lazy_init_num_threads), which would overwrite ours:
@@ -98,6 +99,7 @@ void set_num_threads(int threads) {
       reinterpret_cast<SetCount>(dlsym(RTLD_DEFAULT, "MKL_Set_Dynamic"));
   if (omp_set_num_threads == nullptr) {
     throw Error(
+        ErrorCode::UnsupportedByTorch,
         "fp::set_num_threads: the loaded libtorch has no OpenMP runtime (omp_set_num_threads); "
         "set OMP_NUM_THREADS before the program starts instead");
   }

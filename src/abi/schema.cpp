@@ -59,8 +59,9 @@ class SchemaParser {
 
  private:
   [[noreturn]] void fail(std::string_view problem) const {
-    throw Error("fp::abi::Schema::parse: " + std::string(problem) + " at position " +
-                std::to_string(pos_) + " in \"" + std::string(text_) + "\"");
+    throw Error(ErrorCode::BadArgument, "fp::abi::Schema::parse: " + std::string(problem) +
+                                            " at position " + std::to_string(pos_) + " in \"" +
+                                            std::string(text_) + "\"");
   }
 
   void skip_space() {
@@ -282,21 +283,24 @@ class Registry {
       schema.availability = availability_of(key_of(*text));
       return parsed_.emplace(key, std::move(schema)).first->second;
     }
-    throw Error(key + ": no such op in the schemas flash_powder knows" + suggestions(op));
+    throw Error(ErrorCode::OpNotFound,
+                key + ": no such op in the schemas flash_powder knows" + suggestions(op));
   }
 
   void add(std::string_view text) {
     Schema schema = Schema::parse(text, "");
     if (schema.ns.empty()) {
-      throw Error("fp::abi::register_schema: \"" + std::string(text) +
-                  "\" needs a namespace, e.g. \"myops::" + schema.name + "(...)\"");
+      throw Error(ErrorCode::BadArgument, "fp::abi::register_schema: \"" + std::string(text) +
+                                              "\" needs a namespace, e.g. \"myops::" + schema.name +
+                                              "(...)\"");
     }
     const std::string key = schema.qualified_name();
     std::lock_guard lock(mutex_);
     auto [where, inserted] = parsed_.try_emplace(key, schema);
     if (!inserted && where->second.text != schema.text) {
-      throw Error("fp::abi::register_schema: " + key + " is already registered as \"" +
-                  where->second.text + "\"");
+      throw Error(ErrorCode::BadArgument, "fp::abi::register_schema: " + key +
+                                              " is already registered as \"" + where->second.text +
+                                              "\"");
     }
   }
 

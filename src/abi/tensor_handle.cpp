@@ -9,15 +9,17 @@ namespace fp::abi {
 namespace {
 
 RawTensor checked(RawTensor tensor, const char* what) {
-  if (tensor == nullptr) throw Error(std::string(what) + ": the tensor handle is null");
+  if (tensor == nullptr)
+    throw Error(ErrorCode::BadArgument, std::string(what) + ": the tensor handle is null");
   return tensor;
 }
 
 void check_rank(std::span<const std::int64_t> sizes, std::span<const std::int64_t> strides,
                 const char* what) {
   if (sizes.size() != strides.size()) {
-    throw Error(std::string(what) + ": " + std::to_string(sizes.size()) + " sizes but " +
-                std::to_string(strides.size()) + " strides");
+    throw Error(ErrorCode::BadArgument, std::string(what) + ": " + std::to_string(sizes.size()) +
+                                            " sizes but " + std::to_string(strides.size()) +
+                                            " strides");
   }
 }
 

@@ -18,7 +18,8 @@ Container::Container(const ModelInterface& api, std::size_t num_models, Device d
                      const std::string& source)
     : api_(api), source_(source) {
   if (num_models == 0)
-    throw Error(message_prefix(source) + "Options::num_runners must be at least 1");
+    throw Error(ErrorCode::BadArgument,
+                message_prefix(source) + "Options::num_runners must be at least 1");
   api_.check(api_.create_with_device(&handle_, num_models, device_string(device).c_str(), nullptr),
              source_, "creating the model container");
 }

@@ -34,8 +34,9 @@ class Reader {
     return {begin, static_cast<std::size_t>(static_cast<const char*>(end) - begin)};
   }
   [[noreturn]] void fail(const char* what) const {
-    throw Error(message_prefix(source_) + "the model library is not a valid ELF shared object (" +
-                what + " lies outside the file)");
+    throw Error(ErrorCode::Format, message_prefix(source_) +
+                                       "the model library is not a valid ELF shared object (" +
+                                       what + " lies outside the file)");
   }
 
  private:
@@ -47,16 +48,19 @@ Elf64_Ehdr checked_header(const Reader& reader, std::span<const std::byte> image
                           std::string_view source) {
   const auto header = reader.at<Elf64_Ehdr>(0, "the ELF header");
   if (std::memcmp(header.e_ident, ELFMAG, SELFMAG) != 0)
-    throw Error(message_prefix(source) + "the model library is not an ELF file");
+    throw Error(ErrorCode::Format, message_prefix(source) + "the model library is not an ELF file");
   if (header.e_ident[EI_CLASS] != ELFCLASS64 || header.e_ident[EI_DATA] != ELFDATA2LSB)
-    throw Error(message_prefix(source) +
-                "the model library is not a 64-bit little-endian ELF file (compiled for "
-                "another platform)");
+    throw Error(ErrorCode::Format,
+                message_prefix(source) +
+                    "the model library is not a 64-bit little-endian ELF file (compiled for "
+                    "another platform)");
   if (header.e_machine != EM_X86_64 && header.e_machine != EM_AARCH64)
-    throw Error(message_prefix(source) + "the model library is for ELF machine " +
-                std::to_string(header.e_machine) + ", not this one");
+    throw Error(ErrorCode::Format, message_prefix(source) +
+                                       "the model library is for ELF machine " +
+                                       std::to_string(header.e_machine) + ", not this one");
   if (header.e_shentsize != sizeof(Elf64_Shdr) || header.e_shnum == 0)
-    throw Error(message_prefix(source) + "the model library has no section table");
+    throw Error(ErrorCode::Format,
+                message_prefix(source) + "the model library has no section table");
   (void)image;
   return header;
 }

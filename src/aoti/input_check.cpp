@@ -70,7 +70,7 @@ class InputChecker {
   }
 
   [[noreturn]] void fail(const std::string& what) const {
-    throw Error(message_prefix(source_) + where_ + " " + what);
+    throw Error(ErrorCode::BadArgument, message_prefix(source_) + where_ + " " + what);
   }
 
   struct Seen {
@@ -88,8 +88,9 @@ class InputChecker {
 void check_input_count(std::size_t count, std::span<const TensorArg> inputs,
                        const std::string& source) {
   if (inputs.size() != count)
-    throw Error(message_prefix(source) + "the model takes " + std::to_string(count) +
-                " input tensor(s), got " + std::to_string(inputs.size()));
+    throw Error(ErrorCode::BadArgument, message_prefix(source) + "the model takes " +
+                                            std::to_string(count) + " input tensor(s), got " +
+                                            std::to_string(inputs.size()));
 }
 
 void check_inputs(const Signature& signature, std::span<const TensorArg> inputs, Device device,

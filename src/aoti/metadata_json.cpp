@@ -14,7 +14,8 @@ Json parse_json(const std::string& text, const std::string& source, const char* 
   // No exceptions from the parser: a discarded value marks malformed text.
   Json json = Json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (json.is_discarded())
-    throw Error(message_prefix(source) + "the " + what + " file is not valid JSON");
+    throw Error(ErrorCode::Format,
+                message_prefix(source) + "the " + what + " file is not valid JSON");
   return json;
 }
 
@@ -24,11 +25,13 @@ std::map<std::string, std::string> parse_metadata(const std::string& text,
                                                   const std::string& source) {
   const Json json = parse_json(text, source, "metadata");
   if (!json.is_object())
-    throw Error(message_prefix(source) + "the metadata file is not a JSON object");
+    throw Error(ErrorCode::Format,
+                message_prefix(source) + "the metadata file is not a JSON object");
   std::map<std::string, std::string> metadata;
   for (const auto& [key, value] : json.items()) {
     if (!value.is_string())
-      throw Error(message_prefix(source) + "metadata " + in_quotes(key) + " is not a string");
+      throw Error(ErrorCode::Format,
+                  message_prefix(source) + "metadata " + in_quotes(key) + " is not a string");
     metadata.emplace(key, value.get<std::string>());
   }
   return metadata;

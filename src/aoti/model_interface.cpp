@@ -11,8 +11,9 @@ void bind_one(Function& slot, const SharedObject& library, const char* name,
               const std::string& source, bool required) {
   slot = reinterpret_cast<Function>(library.find(name));
   if (slot == nullptr && required)
-    throw Error(message_prefix(source) + "the model library does not export " + name +
-                "; it is not an AOTInductor model (or one older than torch 2.6)");
+    throw Error(ErrorCode::Format,
+                message_prefix(source) + "the model library does not export " + name +
+                    "; it is not an AOTInductor model (or one older than torch 2.6)");
 }
 
 }  // namespace
@@ -56,7 +57,7 @@ void ModelInterface::check(RuntimeError status, const std::string& source, const
     message += std::string(": ") + detail;
   else
     message += " (the model printed its reason to stderr)";
-  throw Error(message);
+  throw Error(ErrorCode::TorchError, message);
 }
 
 }  // namespace fp::aoti::detail

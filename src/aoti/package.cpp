@@ -42,11 +42,13 @@ namespace {
 std::unique_ptr<Package::Impl> load(detail::PackageContents contents, std::string source,
                                     const Options& options) {
   if (!contents.signature && options.require_signature)
-    throw Error(detail::message_prefix(source) +
-                "the package has no signature (extra/flash_powder.json), so its inputs cannot "
-                "be checked and a wrongly shaped input would be read out of bounds; export it "
-                "with tools/export_aoti.py, or open it with Options{.require_signature = false} "
-                "to check only the number of inputs");
+    throw Error(
+        ErrorCode::BadArgument,
+        detail::message_prefix(source) +
+            "the package has no signature (extra/flash_powder.json), so its inputs cannot "
+            "be checked and a wrongly shaped input would be read out of bounds; export it "
+            "with tools/export_aoti.py, or open it with Options{.require_signature = false} "
+            "to check only the number of inputs");
   detail::refuse_unrunnable(contents, options.device, source);
   auto impl = std::make_unique<Package::Impl>();
   impl->source = std::move(source);
@@ -64,9 +66,11 @@ std::unique_ptr<Package::Impl> load(detail::PackageContents contents, std::strin
   impl->metadata = std::move(contents.metadata);
   impl->signature = std::move(contents.signature);
   if (impl->signature && impl->signature->inputs.size() != impl->input_names.size())
-    throw Error(detail::message_prefix(impl->source) + "the signature lists " +
-                std::to_string(impl->signature->inputs.size()) + " inputs but the model takes " +
-                std::to_string(impl->input_names.size()) + "; the package was altered");
+    throw Error(ErrorCode::BadArgument,
+                detail::message_prefix(impl->source) + "the signature lists " +
+                    std::to_string(impl->signature->inputs.size()) +
+                    " inputs but the model takes " + std::to_string(impl->input_names.size()) +
+                    "; the package was altered");
   return impl;
 }
 
@@ -89,7 +93,7 @@ Package Package::open(std::span<const std::byte> bytes, const Options& options) 
 }
 
 std::vector<Tensor> Package::run(std::span<const TensorArg> inputs) const {
-  if (!impl_) throw Error("fp::aoti: the Package was moved from");
+  if (!impl_) throw Error(ErrorCode::BadArgument, "fp::aoti: the Package was moved from");
   if (impl_->signature)
     detail::check_inputs(*impl_->signature, inputs, impl_->device, impl_->source);
   else
@@ -99,7 +103,7 @@ std::vector<Tensor> Package::run(std::span<const TensorArg> inputs) const {
 }
 
 void Package::load_weights(const nn::StateDictReader& weights) {
-  if (!impl_) throw Error("fp::aoti: the Package was moved from");
+  if (!impl_) throw Error(ErrorCode::BadArgument, "fp::aoti: the Package was moved from");
   const std::lock_guard lock(impl_->swapping);
   detail::replace_weights(impl_->api, impl_->container->get(), impl_->constants, weights,
                           impl_->device, impl_->source);
@@ -107,7 +111,7 @@ void Package::load_weights(const nn::StateDictReader& weights) {
 
 namespace {
 const Package::Impl& checked(const std::unique_ptr<Package::Impl>& impl) {
-  if (!impl) throw Error("fp::aoti: the Package was moved from");
+  if (!impl) throw Error(ErrorCode::BadArgument, "fp::aoti: the Package was moved from");
   return *impl;
 }
 }  // namespace

@@ -44,17 +44,20 @@ std::string choose_model(const ZipArchive& archive, const std::string& wanted) {
   for (const auto& name : names)
     listed += (listed.empty() ? "" : ", ") + in_quotes(name);
   if (names.empty())
-    throw Error(message_prefix(archive.source()) +
-                "no AOTInductor model in the package (no data/aotinductor/<model>/ entries); "
-                "write it with torch._inductor.aoti_compile_and_package or tools/export_aoti.py");
+    throw Error(
+        ErrorCode::Format,
+        message_prefix(archive.source()) +
+            "no AOTInductor model in the package (no data/aotinductor/<model>/ entries); "
+            "write it with torch._inductor.aoti_compile_and_package or tools/export_aoti.py");
   if (wanted.empty()) {
     if (names.size() == 1) return *names.begin();
-    throw Error(message_prefix(archive.source()) + "the package holds several models (" + listed +
-                "); choose one with Options::model_name");
+    throw Error(ErrorCode::Format, message_prefix(archive.source()) +
+                                       "the package holds several models (" + listed +
+                                       "); choose one with Options::model_name");
   }
   if (!names.contains(wanted))
-    throw Error(message_prefix(archive.source()) + "no model " + in_quotes(wanted) +
-                " in the package; it holds " + listed);
+    throw Error(ErrorCode::Format, message_prefix(archive.source()) + "no model " +
+                                       in_quotes(wanted) + " in the package; it holds " + listed);
   return wanted;
 }
 
@@ -80,8 +83,9 @@ const ZipEntry* only_one(const std::map<std::string, const ZipEntry*>& files,
     if (ends_with(name, suffix)) found.push_back(entry);
   }
   if (found.size() > 1)
-    throw Error(message_prefix(source) + "the model has several " + what + " files (" +
-                in_quotes(found[0]->name) + ", " + in_quotes(found[1]->name) + ")");
+    throw Error(ErrorCode::Format, message_prefix(source) + "the model has several " + what +
+                                       " files (" + in_quotes(found[0]->name) + ", " +
+                                       in_quotes(found[1]->name) + ")");
   return found.empty() ? nullptr : found.front();
 }
 
@@ -101,9 +105,10 @@ PackageContents read_package(const ZipArchive& archive, const std::string& model
 
   const ZipEntry* library = only_one(files, ".so", ".wrapper.so", source, "library (.so)");
   if (library == nullptr)
-    throw Error(message_prefix(source) + "the model " + in_quotes(contents.model_name) +
-                " has no compiled library (.so); it was packaged without compiling "
-                "(aot_inductor.package_cpp_only) and must be compiled first");
+    throw Error(ErrorCode::Format,
+                message_prefix(source) + "the model " + in_quotes(contents.model_name) +
+                    " has no compiled library (.so); it was packaged without compiling "
+                    "(aot_inductor.package_cpp_only) and must be compiled first");
   contents.library = archive.read(*library);
   contents.imports = elf_imports(contents.library, source);
 

@@ -32,22 +32,25 @@ void refuse_device(const PackageContents& contents, Device device, const std::st
   if (key == contents.metadata.end()) return;  // older packages: the container checks
   const std::string wanted(name(device.type));
   if (key->second != wanted)
-    throw Error(message_prefix(source) + "the package was compiled for device " +
-                in_quotes(key->second) + " but was opened for " + device.str() +
-                "; open it with Options{.device = ...} of that type, or re-export it for " +
-                wanted);
+    throw Error(ErrorCode::Unsupported,
+                message_prefix(source) + "the package was compiled for device " +
+                    in_quotes(key->second) + " but was opened for " + device.str() +
+                    "; open it with Options{.device = ...} of that type, or re-export it for " +
+                    wanted);
   if (device.is_cuda() && !cuda_is_available())
-    throw Error(message_prefix(source) +
-                "the package runs on CUDA, but the loaded torch has no CUDA device");
+    throw Error(ErrorCode::Unsupported,
+                message_prefix(source) +
+                    "the package runs on CUDA, but the loaded torch has no CUDA device");
 }
 
 void refuse_isa(const PackageContents& contents, const std::string& source) {
   const auto isa = contents.metadata.find("AOTI_CPU_ISA");
   if (isa == contents.metadata.end() || cpu_supports(isa->second)) return;
-  throw Error(message_prefix(source) + "the package was compiled for CPU instruction set " +
-              in_quotes(isa->second) +
-              ", which this CPU lacks (running it would crash with an illegal instruction); "
-              "re-export it on a machine like this one");
+  throw Error(ErrorCode::Unsupported,
+              message_prefix(source) + "the package was compiled for CPU instruction set " +
+                  in_quotes(isa->second) +
+                  ", which this CPU lacks (running it would crash with an illegal instruction); "
+                  "re-export it on a machine like this one");
 }
 
 void refuse_proxy_executor(const PackageContents& contents, const std::string& source) {
@@ -56,10 +59,11 @@ void refuse_proxy_executor(const PackageContents& contents, const std::string& s
   if (!imports_proxy && contents.proxy_ops.empty()) return;
   const std::string ops =
       contents.proxy_ops.empty() ? std::string("(not listed)") : joined(contents.proxy_ops);
-  throw Error(message_prefix(source) + "the model needs PyTorch's proxy executor for ops " +
-              "without a C shim: " + ops +
-              ". The stable C ABI cannot create one; re-export without these ops "
-              "(or register them as custom ops with a C shim)");
+  throw Error(ErrorCode::Unsupported,
+              message_prefix(source) + "the model needs PyTorch's proxy executor for ops " +
+                  "without a C shim: " + ops +
+                  ". The stable C ABI cannot create one; re-export without these ops "
+                  "(or register them as custom ops with a C shim)");
 }
 
 void refuse_missing_symbols(const PackageContents& contents, const std::string& source) {
@@ -69,20 +73,22 @@ void refuse_missing_symbols(const PackageContents& contents, const std::string& 
     if (from_torch && !process_defines(symbol)) missing.push_back(symbol);
   }
   if (missing.empty()) return;
-  throw Error(message_prefix(source) + "the model needs " + std::to_string(missing.size()) +
-              " C function(s) the loaded torch " + torch_version().str() + " lacks: " +
-              joined(missing) + "; run it with the torch that exported it or a newer one");
+  throw Error(ErrorCode::UnsupportedByTorch,
+              message_prefix(source) + "the model needs " + std::to_string(missing.size()) +
+                  " C function(s) the loaded torch " + torch_version().str() + " lacks: " +
+                  joined(missing) + "; run it with the torch that exported it or a newer one");
 }
 
 // The model would load its GPU kernels from files at run time; flash_powder
 // leaves no files behind, so the kernels must be embedded in the library.
 void refuse_kernel_files(const PackageContents& contents, const std::string& source) {
   if (contents.kernel_files.empty()) return;
-  throw Error(message_prefix(source) + "the model loads " +
-              std::to_string(contents.kernel_files.size()) +
-              " GPU kernel file(s) at run time (e.g. " + in_quotes(contents.kernel_files[0]) +
-              "); re-export with aot_inductor.embed_kernel_binary=True (tools/export_aoti.py "
-              "does) so they are inside the library");
+  throw Error(ErrorCode::Unsupported,
+              message_prefix(source) + "the model loads " +
+                  std::to_string(contents.kernel_files.size()) +
+                  " GPU kernel file(s) at run time (e.g. " + in_quotes(contents.kernel_files[0]) +
+                  "); re-export with aot_inductor.embed_kernel_binary=True (tools/export_aoti.py "
+                  "does) so they are inside the library");
 }
 
 }  // namespace

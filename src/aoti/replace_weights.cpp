@@ -14,16 +14,19 @@ void check_one(const ConstantInfo& constant, const TensorView& tensor, Device de
   const std::string where =
       message_prefix(source) + "weight " + in_quotes(constant.original_fqn) + " ";
   if (tensor.dtype() != constant.dtype)
-    throw Error(where + "must have dtype " + std::string(name(constant.dtype)) + ", not " +
-                std::string(name(tensor.dtype())));
+    throw Error(ErrorCode::BadArgument, where + "must have dtype " +
+                                            std::string(name(constant.dtype)) + ", not " +
+                                            std::string(name(tensor.dtype())));
   // The model reserves each constant's bytes rounded up to 64.
   const auto bytes = static_cast<std::size_t>(tensor.numel()) * element_size(tensor.dtype());
   if (bytes > constant.data_size || constant.data_size - bytes >= 64)
-    throw Error(where + "must hold " + std::to_string(constant.data_size) +
-                " bytes (rounded up to 64), not " + std::to_string(bytes) +
-                " (another shape than the exported model's)");
+    throw Error(ErrorCode::BadArgument, where + "must hold " + std::to_string(constant.data_size) +
+                                            " bytes (rounded up to 64), not " +
+                                            std::to_string(bytes) +
+                                            " (another shape than the exported model's)");
   if (tensor.device().type != device.type)
-    throw Error(where + "must be on " + device.str() + ", not " + tensor.device().str());
+    throw Error(ErrorCode::BadArgument,
+                where + "must be on " + device.str() + ", not " + tensor.device().str());
 }
 
 // A contiguous copy with a storage of its own: the model copies a weight's
@@ -45,9 +48,10 @@ void replace_weights(const ModelInterface& api, ContainerHandle container,
                      const std::vector<ConstantInfo>& constants, const nn::StateDictReader& weights,
                      Device device, const std::string& source) {
   if (api.update_inactive_pairs == nullptr || api.swap_constant_buffer == nullptr)
-    throw Error(message_prefix(source) +
-                "the model cannot swap its weights (its library predates "
-                "UpdateInactiveConstantBufferPairs)");
+    throw Error(ErrorCode::BadArgument,
+                message_prefix(source) +
+                    "the model cannot swap its weights (its library predates "
+                    "UpdateInactiveConstantBufferPairs)");
   std::vector<abi::TensorHandle> copies;
   std::vector<ModelInterface::ConstantPair> pairs;
   std::vector<std::string> missing;
@@ -69,7 +73,7 @@ void replace_weights(const ModelInterface& api, ContainerHandle container,
     std::string names;
     for (const auto& name : missing)
       names += (names.empty() ? "" : ", ") + in_quotes(name);
-    throw Error(message_prefix(source) + "the new weights lack " + names);
+    throw Error(ErrorCode::BadArgument, message_prefix(source) + "the new weights lack " + names);
   }
   std::size_t next = 0;
   for (const ConstantInfo& constant : constants)
@@ -78,7 +82,8 @@ void replace_weights(const ModelInterface& api, ContainerHandle container,
             "copying the new weights");
   if (folded) {
     if (api.run_constant_folding == nullptr)
-      throw Error(message_prefix(source) + "the model folds constants but cannot refold them");
+      throw Error(ErrorCode::BadArgument,
+                  message_prefix(source) + "the model folds constants but cannot refold them");
     api.check(api.run_constant_folding(container, true, nullptr, nullptr), source,
               "folding the new weights");
   }

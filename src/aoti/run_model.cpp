@@ -80,7 +80,8 @@ std::vector<Tensor> run_model(const ModelInterface& api, ContainerHandle contain
   std::vector<Tensor> results;
   results.reserve(outputs.size());
   for (auto& output : outputs) {
-    if (!output) throw Error("fp::aoti: " + source + ": the model returned no tensor");
+    if (!output)
+      throw Error(ErrorCode::TorchError, "fp::aoti: " + source + ": the model returned no tensor");
     results.push_back(independent_output(std::move(output), input_bytes));
   }
   return results;

@@ -17,7 +17,8 @@ namespace {
 int memory_file(std::span<const std::byte> image, const std::string& source) {
   const int descriptor = ::memfd_create("fp_aoti_model.so", MFD_CLOEXEC);
   if (descriptor < 0)
-    throw Error(message_prefix(source) + "memfd_create failed: " + std::strerror(errno));
+    throw Error(ErrorCode::Io,
+                message_prefix(source) + "memfd_create failed: " + std::strerror(errno));
   std::size_t written = 0;
   while (written < image.size()) {
     const ssize_t got = ::write(descriptor, image.data() + written, image.size() - written);
@@ -25,8 +26,9 @@ int memory_file(std::span<const std::byte> image, const std::string& source) {
     if (got <= 0) {
       const int error = errno;
       ::close(descriptor);
-      throw Error(message_prefix(source) +
-                  "cannot write the model library to memory: " + std::strerror(error));
+      throw Error(ErrorCode::Io,
+                  message_prefix(source) +
+                      "cannot write the model library to memory: " + std::strerror(error));
     }
     written += static_cast<std::size_t>(got);
   }
@@ -42,15 +44,17 @@ SharedObject::SharedObject(std::span<const std::byte> image, const std::string& 
   if (void* old = ::dlopen(path_.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD)) {
     ::dlclose(old);
     ::close(descriptor_);
-    throw Error(message_prefix(source) + "cannot load the model library: " + path_ +
-                " already names another library (a descriptor was closed by someone else)");
+    throw Error(ErrorCode::Io,
+                message_prefix(source) + "cannot load the model library: " + path_ +
+                    " already names another library (a descriptor was closed by someone else)");
   }
   handle_ = ::dlopen(path_.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (handle_ == nullptr) {
     const char* error = ::dlerror();
     const std::string text = error != nullptr ? error : "unknown dlopen error";
     ::close(descriptor_);
-    throw Error(message_prefix(source) + "cannot load the model library: " + text);
+    throw Error(ErrorCode::Format,
+                message_prefix(source) + "cannot load the model library: " + text);
   }
 }
 

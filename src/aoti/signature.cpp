@@ -82,7 +82,7 @@ class SignatureParser {
     return value.get<std::int64_t>();
   }
   [[noreturn]] void fail(const std::string& what) const {
-    throw Error(message_prefix(source_) + "extra/flash_powder.json: " + what);
+    throw Error(ErrorCode::Format, message_prefix(source_) + "extra/flash_powder.json: " + what);
   }
 
   const std::string& source_;
@@ -93,7 +93,8 @@ class SignatureParser {
 Signature parse_signature(const std::string& text, const std::string& source) {
   const Json json = Json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (json.is_discarded())
-    throw Error(message_prefix(source) + "extra/flash_powder.json is not valid JSON");
+    throw Error(ErrorCode::Format,
+                message_prefix(source) + "extra/flash_powder.json is not valid JSON");
   return SignatureParser(source).parse(json);
 }
 

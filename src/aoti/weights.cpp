@@ -42,13 +42,15 @@ std::unique_ptr<WeightsBlob> load_weights(const PackageContents& contents,
   if (contents.weights_blob) {
     const auto needed = container.constants_blob_size();
     if (api.update_constants_from_blob == nullptr || !needed)
-      throw Error(message_prefix(source) +
-                  "the package has a weights blob but its model cannot load one (it was not "
-                  "built for external weights, or is older than torch 2.8)");
+      throw Error(ErrorCode::Format,
+                  message_prefix(source) +
+                      "the package has a weights blob but its model cannot load one (it was not "
+                      "built for external weights, or is older than torch 2.8)");
     if (contents.weights_blob->size() < *needed)
-      throw Error(message_prefix(source) + "the weights blob holds " +
-                  std::to_string(contents.weights_blob->size()) + " bytes but the model needs " +
-                  std::to_string(*needed) + "; the package is truncated or altered");
+      throw Error(ErrorCode::Format, message_prefix(source) + "the weights blob holds " +
+                                         std::to_string(contents.weights_blob->size()) +
+                                         " bytes but the model needs " + std::to_string(*needed) +
+                                         "; the package is truncated or altered");
     auto blob = std::make_unique<WeightsBlob>(*contents.weights_blob);
     api.check(api.update_constants_from_blob(container.get(),
                                              reinterpret_cast<const std::uint8_t*>(blob->data())),
@@ -69,8 +71,9 @@ std::unique_ptr<WeightsBlob> load_weights(const PackageContents& contents,
               "\"binary_blob\""
             : "the package has no *.wrapper_weights.blob (package_constants_in_so=False "
               "needs package_constants_on_disk_format=\"binary_blob\")";
-    throw Error(message_prefix(source) + "the model's weights (" + std::to_string(needed) +
-                " bytes) are not in its library, and " + how);
+    throw Error(ErrorCode::Format, message_prefix(source) + "the model's weights (" +
+                                       std::to_string(needed) +
+                                       " bytes) are not in its library, and " + how);
   }
   return nullptr;
 }

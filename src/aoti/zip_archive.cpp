@@ -12,7 +12,7 @@ namespace fp::aoti::detail {
 namespace {
 
 [[noreturn]] void fail_zip(const std::string& source, const std::string& what, zip_error_t* error) {
-  throw Error(message_prefix(source) + what + ": " + zip_error_strerror(error));
+  throw Error(ErrorCode::Format, message_prefix(source) + what + ": " + zip_error_strerror(error));
 }
 
 // libzip's own checks on open: the central directory must be consistent
@@ -28,7 +28,8 @@ void ZipArchive::Closer::operator()(zip* archive) const noexcept {
 ZipArchive::ZipArchive(zip* archive, std::string source)
     : archive_(archive), source_(std::move(source)) {
   const zip_int64_t count = zip_get_num_entries(archive, 0);
-  if (count < 0) throw Error(message_prefix(source_) + "cannot list the zip entries");
+  if (count < 0)
+    throw Error(ErrorCode::Format, message_prefix(source_) + "cannot list the zip entries");
   entries_.reserve(static_cast<std::size_t>(count));
   for (zip_int64_t i = 0; i < count; ++i) {
     zip_stat_t stat;
@@ -36,8 +37,8 @@ ZipArchive::ZipArchive(zip* archive, std::string source)
     if (zip_stat_index(archive, static_cast<zip_uint64_t>(i), 0, &stat) != 0)
       fail_zip(source_, "cannot read zip entry " + std::to_string(i), zip_get_error(archive));
     if (!(stat.valid & ZIP_STAT_NAME) || !(stat.valid & ZIP_STAT_SIZE))
-      throw Error(message_prefix(source_) + "zip entry " + std::to_string(i) +
-                  " has no name or size");
+      throw Error(ErrorCode::Format, message_prefix(source_) + "zip entry " + std::to_string(i) +
+                                         " has no name or size");
     entries_.push_back({stat.name, stat.size, static_cast<std::uint64_t>(i)});
   }
 }
@@ -50,29 +51,31 @@ ZipArchive ZipArchive::open(const std::filesystem::path& path) {
     zip_error_init_with_code(&error, code);
     const std::string text = zip_error_strerror(&error);
     zip_error_fini(&error);
-    throw Error(message_prefix(path.string()) +
-                "cannot open the package as a zip archive: " + text);
+    throw Error(ErrorCode::Io, message_prefix(path.string()) +
+                                   "cannot open the package as a zip archive: " + text);
   }
   return ZipArchive(archive, path.string());
 }
 
 ZipArchive ZipArchive::open(std::span<const std::byte> bytes, std::string source) {
   // libzip would read no bytes as an empty archive.
-  if (bytes.empty()) throw Error(message_prefix(source) + "the package is empty (0 bytes)");
+  if (bytes.empty())
+    throw Error(ErrorCode::Format, message_prefix(source) + "the package is empty (0 bytes)");
   zip_error_t error;
   zip_error_init(&error);
   zip_source_t* buffer = zip_source_buffer_create(bytes.data(), bytes.size(), 0, &error);
   if (buffer == nullptr) {
     const std::string text = zip_error_strerror(&error);
     zip_error_fini(&error);
-    throw Error(message_prefix(source) + "cannot read the bytes: " + text);
+    throw Error(ErrorCode::Io, message_prefix(source) + "cannot read the bytes: " + text);
   }
   zip* archive = zip_open_from_source(buffer, kOpenFlags, &error);
   if (archive == nullptr) {
     zip_source_free(buffer);
     const std::string text = zip_error_strerror(&error);
     zip_error_fini(&error);
-    throw Error(message_prefix(source) + "cannot open the package as a zip archive: " + text);
+    throw Error(ErrorCode::Format,
+                message_prefix(source) + "cannot open the package as a zip archive: " + text);
   }
   zip_error_fini(&error);
   return ZipArchive(archive, std::move(source));
@@ -99,8 +102,8 @@ void ZipArchive::read_into(const ZipEntry& entry, void* out) const {
   }
   zip_fclose(file);
   if (!problem.empty())
-    throw Error(message_prefix(source_) + "cannot read entry " + in_quotes(entry.name) + ": " +
-                problem);
+    throw Error(ErrorCode::Format, message_prefix(source_) + "cannot read entry " +
+                                       in_quotes(entry.name) + ": " + problem);
 }
 
 std::vector<std::byte> ZipArchive::read(const ZipEntry& entry) const {

@@ -42,13 +42,14 @@ Device Device::parse(std::string_view text) {
     }
     if (!valid || index > 127) break;
     if (type == DeviceType::CPU && index != 0) {
-      throw Error("fp::Device::parse(\"" + std::string(text) +
-                  "\"): CPU device index must be -1 or zero");
+      throw Error(ErrorCode::BadArgument, "fp::Device::parse(\"" + std::string(text) +
+                                              "\"): CPU device index must be -1 or zero");
     }
     return {type, static_cast<std::int8_t>(index)};
   }
-  throw Error("fp::Device::parse(\"" + std::string(text) +
-              "\"): expected a device like \"cpu\", \"cuda\", \"cuda:1\" or \"meta\"");
+  throw Error(ErrorCode::BadArgument,
+              "fp::Device::parse(\"" + std::string(text) +
+                  "\"): expected a device like \"cpu\", \"cuda\", \"cuda:1\" or \"meta\"");
 }
 
 std::ostream& operator<<(std::ostream& out, const Device& device) {
@@ -74,6 +75,34 @@ std::ostream& operator<<(std::ostream& out, Layout layout) {
 
 std::ostream& operator<<(std::ostream& out, MemoryFormat format) {
   return out << "torch." << name(format);
+}
+
+std::string_view name(ErrorCode code) noexcept {
+  switch (code) {
+    case ErrorCode::BadArgument:
+      return "BadArgument";
+    case ErrorCode::TorchError:
+      return "TorchError";
+    case ErrorCode::OpNotFound:
+      return "OpNotFound";
+    case ErrorCode::UnsupportedByTorch:
+      return "UnsupportedByTorch";
+    case ErrorCode::Unsupported:
+      return "Unsupported";
+    case ErrorCode::Borrow:
+      return "Borrow";
+    case ErrorCode::Io:
+      return "Io";
+    case ErrorCode::Format:
+      return "Format";
+    case ErrorCode::OutOfMemory:
+      return "OutOfMemory";
+  }
+  return "ErrorCode(?)";
+}
+
+std::ostream& operator<<(std::ostream& out, ErrorCode code) {
+  return out << "fp::ErrorCode::" << name(code);
 }
 
 }  // namespace fp

@@ -62,8 +62,8 @@ DTypeLimits range_of(DType dtype) {
 }
 
 [[noreturn]] void overflow(DType dtype) {
-  throw Error("fp::tensor: value cannot be converted to type " + std::string(name(dtype)) +
-              " without overflow");
+  throw Error(ErrorCode::BadArgument, "fp::tensor: value cannot be converted to type " +
+                                          std::string(name(dtype)) + " without overflow");
 }
 
 // Mirrors c10::overflows, which torch.tensor(values, dtype=...) applies: a
@@ -100,8 +100,9 @@ Tensor converted(Tensor tensor, DType dtype) {
   const DType from = tensor.dtype();
   if (from == dtype) return tensor;
   if (is_complex(from) && !is_complex(dtype)) {
-    throw Error("fp::tensor: must be real number, not complex (converting to " +
-                std::string(name(dtype)) + ")");
+    throw Error(ErrorCode::BadArgument,
+                "fp::tensor: must be real number, not complex (converting to " +
+                    std::string(name(dtype)) + ")");
   }
   if (is_integral(dtype)) check_integer_target(tensor, dtype);
   return dispatch<Tensor>("aten::_to_copy", "", tensor, dtype);
@@ -111,9 +112,10 @@ void check_not_ragged(std::vector<std::int64_t>& sizes, std::size_t depth, std::
   if (depth == sizes.size()) {
     sizes.push_back(length);
   } else if (sizes[depth] != length) {
-    throw Error("fp::tensor: the nested lists are ragged: expected a list of length " +
-                std::to_string(sizes[depth]) + " at depth " + std::to_string(depth) + ", got " +
-                std::to_string(length));
+    throw Error(ErrorCode::BadArgument,
+                "fp::tensor: the nested lists are ragged: expected a list of length " +
+                    std::to_string(sizes[depth]) + " at depth " + std::to_string(depth) + ", got " +
+                    std::to_string(length));
   }
 }
 
@@ -125,25 +127,31 @@ namespace {
 /// error naming what does not fit into `available` bytes.
 void check_blob_bounds(std::size_t available, IntList sizes, IntList strides, DType dtype) {
   if (!strides.empty() && strides.size() != sizes.size()) {
-    throw Error("fp::from_blob: " + std::to_string(sizes.size()) + " sizes but " +
-                std::to_string(strides.size()) + " strides");
+    throw Error(ErrorCode::BadArgument, "fp::from_blob: " + std::to_string(sizes.size()) +
+                                            " sizes but " + std::to_string(strides.size()) +
+                                            " strides");
   }
   const auto layout = strides.empty() ? detail::contiguous_strides(sizes) : strides.vec();
   std::int64_t last = 0;  // index of the furthest element
   for (std::size_t d = 0; d < sizes.size(); ++d) {
-    if (sizes[d] < 0) throw Error("fp::from_blob: negative size " + std::to_string(sizes[d]));
+    if (sizes[d] < 0)
+      throw Error(ErrorCode::BadArgument,
+                  "fp::from_blob: negative size " + std::to_string(sizes[d]));
     if (sizes[d] == 0) return;  // no element is read
-    if (layout[d] < 0) throw Error("fp::from_blob: negative stride " + std::to_string(layout[d]));
+    if (layout[d] < 0)
+      throw Error(ErrorCode::BadArgument,
+                  "fp::from_blob: negative stride " + std::to_string(layout[d]));
     if (layout[d] > 0 &&
         sizes[d] - 1 > (std::numeric_limits<std::int64_t>::max() - last) / layout[d]) {
-      throw Error("fp::from_blob: sizes and strides overflow int64");
+      throw Error(ErrorCode::BadArgument, "fp::from_blob: sizes and strides overflow int64");
     }
     last += (sizes[d] - 1) * layout[d];
   }
   const auto needed = static_cast<std::size_t>(last + 1) * element_size(dtype);
   if (needed > available) {
-    throw Error("fp::from_blob: the sizes and strides reach " + std::to_string(needed) +
-                " bytes but the buffer holds " + std::to_string(available));
+    throw Error(ErrorCode::BadArgument,
+                "fp::from_blob: the sizes and strides reach " + std::to_string(needed) +
+                    " bytes but the buffer holds " + std::to_string(available));
   }
 }
 

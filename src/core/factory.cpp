@@ -23,8 +23,9 @@ std::span<const std::int64_t> as_span(IntList sizes) {
 void check_sizes(IntList sizes, const char* operation) {
   for (std::int64_t size : sizes) {
     if (size < 0) {
-      throw Error(std::string(operation) + ": Trying to create tensor with negative dimension " +
-                  std::to_string(size));
+      throw Error(ErrorCode::BadArgument, std::string(operation) +
+                                              ": Trying to create tensor with negative dimension " +
+                                              std::to_string(size));
     }
   }
 }
@@ -62,17 +63,18 @@ Tensor moved_to(Tensor tensor, Device device) {
 /// The number of elements of arange(start, end, step), with PyTorch's checks
 /// and messages (aten/src/ATen/native/RangeUtils.h).
 std::int64_t arange_size(double start, double end, double step) {
-  if (step == 0) throw Error("fp::arange: step must be nonzero");
+  if (step == 0) throw Error(ErrorCode::BadArgument, "fp::arange: step must be nonzero");
   if (!std::isfinite(start) || !std::isfinite(end)) {
-    throw Error("fp::arange: unsupported range: " + std::to_string(start) + " -> " +
-                std::to_string(end));
+    throw Error(ErrorCode::BadArgument, "fp::arange: unsupported range: " + std::to_string(start) +
+                                            " -> " + std::to_string(end));
   }
   if ((step > 0 && end < start) || (step < 0 && end > start)) {
-    throw Error("fp::arange: upper bound and larger bound inconsistent with step sign");
+    throw Error(ErrorCode::BadArgument,
+                "fp::arange: upper bound and larger bound inconsistent with step sign");
   }
   const double size = std::ceil((end - start) / step);
   if (size > static_cast<double>(std::numeric_limits<std::int64_t>::max())) {
-    throw Error("fp::arange: invalid size, possible overflow?");
+    throw Error(ErrorCode::BadArgument, "fp::arange: invalid size, possible overflow?");
   }
   return static_cast<std::int64_t>(size);
 }
@@ -156,8 +158,9 @@ void check_fill_value(const Tensor& value, DType target, const char* operation) 
     overflows = !wraps && (v < limits.lowest || v > limits.highest);
   }
   if (overflows) {
-    throw Error(std::string(operation) + ": value cannot be converted to type " + limits.name +
-                " without overflow");
+    throw Error(ErrorCode::BadArgument, std::string(operation) +
+                                            ": value cannot be converted to type " + limits.name +
+                                            " without overflow");
   }
 }
 
@@ -179,7 +182,8 @@ Tensor ones(IntList sizes, TensorOptions options) {
 }
 
 Tensor linspace(double start, double end, std::int64_t steps, TensorOptions options) {
-  if (steps < 0) throw Error("fp::linspace: number of steps must be non-negative");
+  if (steps < 0)
+    throw Error(ErrorCode::BadArgument, "fp::linspace: number of steps must be non-negative");
   // The Tensor_Tensor overload takes the bounds as 0-dim tensors, which the
   // stable ABI can carry; libtorch reads them back as the same doubles.
   return call_factory("aten::linspace", "Tensor_Tensor", options, DType::F32, tensor(start),
@@ -187,13 +191,19 @@ Tensor linspace(double start, double end, std::int64_t steps, TensorOptions opti
 }
 
 Tensor eye(std::int64_t n, TensorOptions options) {
-  if (n < 0) throw Error("fp::eye: n must be greater or equal to 0, got " + std::to_string(n));
+  if (n < 0)
+    throw Error(ErrorCode::BadArgument,
+                "fp::eye: n must be greater or equal to 0, got " + std::to_string(n));
   return call_factory("aten::eye", "", options, DType::F32, n);
 }
 
 Tensor eye(std::int64_t n, std::int64_t m, TensorOptions options) {
-  if (n < 0) throw Error("fp::eye: n must be greater or equal to 0, got " + std::to_string(n));
-  if (m < 0) throw Error("fp::eye: m must be greater or equal to 0, got " + std::to_string(m));
+  if (n < 0)
+    throw Error(ErrorCode::BadArgument,
+                "fp::eye: n must be greater or equal to 0, got " + std::to_string(n));
+  if (m < 0)
+    throw Error(ErrorCode::BadArgument,
+                "fp::eye: m must be greater or equal to 0, got " + std::to_string(m));
   return call_factory("aten::eye", "m", options, DType::F32, n, m);
 }
 
@@ -300,8 +310,8 @@ Tensor arange_in(DType dtype, double start, double step, std::int64_t size) {
       return tensor(arange_like_torch<double, double>(start, step, size));
     default:
       if (!is_integral(dtype)) {
-        throw Error("fp::arange: \"arange_cpu\" not implemented for '" + std::string(name(dtype)) +
-                    "'");
+        throw Error(ErrorCode::BadArgument, "fp::arange: \"arange_cpu\" not implemented for '" +
+                                                std::string(name(dtype)) + "'");
       }
       // As in torch, integer dtypes truncate start and step first.
       return cast(tensor(integer_arange(static_cast<std::int64_t>(start),

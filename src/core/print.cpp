@@ -42,7 +42,7 @@ OptionsStore& options_store() {
 }
 
 void require(bool valid, const std::string& problem) {
-  if (!valid) throw Error("fp::set_printoptions: " + problem);
+  if (!valid) throw Error(ErrorCode::BadArgument, "fp::set_printoptions: " + problem);
 }
 
 void validate(const PrintOptions& options) {

@@ -39,8 +39,9 @@ std::optional<bool> pin_memory(const TensorOptions& options) {
 
 void check_strided(std::string_view op, const TensorOptions& options) {
   if (options.layout() && *options.layout() != Layout::Strided) {
-    throw Error(std::string(op) + ": a Generator samples strided tensors only, not layout " +
-                std::string(name(*options.layout())));
+    throw Error(ErrorCode::BadArgument,
+                std::string(op) + ": a Generator samples strided tensors only, not layout " +
+                    std::string(name(*options.layout())));
   }
 }
 
@@ -58,8 +59,9 @@ Tensor placed(Tensor samples, const TensorOptions& options) {
 template <class Sample>
 Tensor sampled_in_memory(std::string_view op, std::int64_t count, Sample&& sample) {
   const auto out_of_memory = [&](std::string_view reason) {
-    return Error(std::string(op) + ": not enough memory to sample " + std::to_string(count) +
-                 " elements (" + std::string(reason) + ")");
+    return Error(ErrorCode::OutOfMemory, std::string(op) + ": not enough memory to sample " +
+                                             std::to_string(count) + " elements (" +
+                                             std::string(reason) + ")");
   };
   try {
     return sample();

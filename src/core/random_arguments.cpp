@@ -147,12 +147,13 @@ std::int64_t checked_numel(std::string_view op, IntList sizes) {
   std::int64_t count = 1;
   for (const std::int64_t size : sizes) {
     if (size < 0) {
-      throw Error(std::string(op) + ": negative dimension " + std::to_string(size) + " in sizes " +
-                  sizes_text(sizes) + "; every size must be >= 0");
+      throw Error(ErrorCode::BadArgument, std::string(op) + ": negative dimension " +
+                                              std::to_string(size) + " in sizes " +
+                                              sizes_text(sizes) + "; every size must be >= 0");
     }
     if (__builtin_mul_overflow(count, size, &count)) {
-      throw Error(std::string(op) + ": sizes " + sizes_text(sizes) +
-                  " hold more elements than int64 can count");
+      throw Error(ErrorCode::BadArgument, std::string(op) + ": sizes " + sizes_text(sizes) +
+                                              " hold more elements than int64 can count");
     }
   }
   return count;
@@ -172,9 +173,10 @@ void check_real_or_complex(std::string_view op, DType dtype) {
     case DType::C128:
       return;
     default:
-      throw Error(std::string(op) + ": cannot sample dtype " + std::string(name(dtype)) +
-                  "; use float16, bfloat16, float32, float64 or a complex dtype" +
-                  (is_integral(dtype, true) ? " (fp::randint samples integers)" : ""));
+      throw Error(ErrorCode::BadArgument,
+                  std::string(op) + ": cannot sample dtype " + std::string(name(dtype)) +
+                      "; use float16, bfloat16, float32, float64 or a complex dtype" +
+                      (is_integral(dtype, true) ? " (fp::randint samples integers)" : ""));
   }
 }
 
@@ -200,21 +202,24 @@ IntegerRange checked_randint_range(std::string_view op, std::int64_t low, std::i
   const std::string prefix(op);
   const auto bounds = randint_bounds(dtype);
   if (!bounds) {
-    throw Error(prefix + ": cannot sample integers into dtype " + std::string(name(dtype)) +
-                "; use an integer, floating-point (not float8) or bool dtype");
+    throw Error(ErrorCode::BadArgument,
+                prefix + ": cannot sample integers into dtype " + std::string(name(dtype)) +
+                    "; use an integer, floating-point (not float8) or bool dtype");
   }
   if (low >= high) {
-    throw Error(prefix + ": low must be less than high, but got low=" + std::to_string(low) +
-                " >= high=" + std::to_string(high));
+    throw Error(ErrorCode::BadArgument,
+                prefix + ": low must be less than high, but got low=" + std::to_string(low) +
+                    " >= high=" + std::to_string(high));
   }
   IntegerRange range{low, high};
   if (is_floating_point(dtype)) {
     range = {representable_low(low, dtype), representable_high(high, dtype)};
     if (range.low >= range.high) {
-      throw Error(prefix + ": [" + std::to_string(low) + ", " + std::to_string(high) +
-                  ") holds no value of dtype " + std::string(name(dtype)) +
-                  " once rounded to it: low=" + std::to_string(range.low) +
-                  " >= high=" + std::to_string(range.high));
+      throw Error(ErrorCode::BadArgument,
+                  prefix + ": [" + std::to_string(low) + ", " + std::to_string(high) +
+                      ") holds no value of dtype " + std::string(name(dtype)) +
+                      " once rounded to it: low=" + std::to_string(range.low) +
+                      " >= high=" + std::to_string(range.high));
     }
   }
   const auto fits = [&](std::int64_t value) {
@@ -222,15 +227,17 @@ IntegerRange checked_randint_range(std::string_view op, std::int64_t low, std::i
            static_cast<double>(value) <= bounds->highest;
   };
   if (!fits(range.low) || !fits(range.high - 1)) {
-    throw Error(prefix + ": [low, high) = [" + std::to_string(low) + ", " + std::to_string(high) +
-                ") does not fit dtype " + std::string(name(dtype)) + ", which holds [" +
-                bound_text(bounds->lowest) + ", " + bound_text(bounds->highest) + "]");
+    throw Error(ErrorCode::BadArgument,
+                prefix + ": [low, high) = [" + std::to_string(low) + ", " + std::to_string(high) +
+                    ") does not fit dtype " + std::string(name(dtype)) + ", which holds [" +
+                    bound_text(bounds->lowest) + ", " + bound_text(bounds->highest) + "]");
   }
   return range;
 }
 
 void check_defined(std::string_view op, TensorView source) {
-  if (!source.is_defined()) throw Error(std::string(op) + ": the source tensor is undefined");
+  if (!source.is_defined())
+    throw Error(ErrorCode::BadArgument, std::string(op) + ": the source tensor is undefined");
 }
 
 }  // namespace fp::detail

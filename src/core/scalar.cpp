@@ -8,8 +8,9 @@ namespace fp {
 
 void Scalar::check_fits_int64(std::uint64_t value) {
   if (value > static_cast<std::uint64_t>(INT64_MAX)) {
-    throw Error("fp::Scalar: " + std::to_string(value) +
-                " does not fit int64, the widest integer a number can be for an op");
+    throw Error(ErrorCode::BadArgument,
+                "fp::Scalar: " + std::to_string(value) +
+                    " does not fit int64, the widest integer a number can be for an op");
   }
 }
 

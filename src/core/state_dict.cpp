@@ -4,7 +4,8 @@ namespace fp::nn {
 
 void StateDict::insert(std::string name, Tensor tensor) {
   if (index_.contains(name)) {
-    throw Error("fp::nn::StateDict::insert: the key \"" + name + "\" is already present");
+    throw Error(ErrorCode::BadArgument,
+                "fp::nn::StateDict::insert: the key \"" + name + "\" is already present");
   }
   index_.emplace(name, entries_.size());
   entries_.emplace_back(std::move(name), std::move(tensor));
@@ -13,7 +14,8 @@ void StateDict::insert(std::string name, Tensor tensor) {
 const Tensor& StateDict::at(std::string_view name) const {
   const auto found = index_.find(std::string(name));
   if (found == index_.end()) {
-    throw Error("fp::nn::StateDict::at: no tensor under the key \"" + std::string(name) + "\"");
+    throw Error(ErrorCode::BadArgument,
+                "fp::nn::StateDict::at: no tensor under the key \"" + std::string(name) + "\"");
   }
   return entries_[found->second].second;
 }
@@ -42,7 +44,8 @@ std::string_view name(TensorKind kind) {
 
 void StateDictView::insert(std::string name, TensorView tensor, TensorKind kind) {
   if (index_.contains(name)) {
-    throw Error("fp::nn::StateDictView::insert: the key \"" + name + "\" is already present");
+    throw Error(ErrorCode::BadArgument,
+                "fp::nn::StateDictView::insert: the key \"" + name + "\" is already present");
   }
   index_.emplace(name, entries_.size());
   entries_.emplace_back(std::move(name), std::move(tensor));
@@ -52,8 +55,9 @@ void StateDictView::insert(std::string name, TensorView tensor, TensorKind kind)
 std::size_t StateDictView::position(std::string_view name, const char* operation) const {
   const auto found = index_.find(std::string(name));
   if (found == index_.end()) {
-    throw Error(std::string("fp::nn::StateDictView::") + operation +
-                ": no tensor under the key \"" + std::string(name) + "\"");
+    throw Error(ErrorCode::BadArgument, std::string("fp::nn::StateDictView::") + operation +
+                                            ": no tensor under the key \"" + std::string(name) +
+                                            "\"");
   }
   return found->second;
 }

@@ -81,13 +81,14 @@ std::string accessor(const char* operation, DType wanted) {
 /// Wraps `d` like PyTorch's maybe_wrap_dim, with PyTorch's messages.
 std::int64_t wrap_dim(std::int64_t d, std::int64_t rank, const char* operation) {
   if (rank == 0) {
-    throw Error(std::string(operation) + ": Dimension specified as " + std::to_string(d) +
-                " but tensor has no dimensions");
+    throw Error(ErrorCode::BadArgument, std::string(operation) + ": Dimension specified as " +
+                                            std::to_string(d) + " but tensor has no dimensions");
   }
   if (d < -rank || d >= rank) {
-    throw Error(std::string(operation) + ": Dimension out of range (expected to be in range of [" +
-                std::to_string(-rank) + ", " + std::to_string(rank - 1) + "], but got " +
-                std::to_string(d) + ")");
+    throw Error(ErrorCode::BadArgument,
+                std::string(operation) + ": Dimension out of range (expected to be in range of [" +
+                    std::to_string(-rank) + ", " + std::to_string(rank - 1) + "], but got " +
+                    std::to_string(d) + ")");
   }
   return d < 0 ? d + rank : d;
 }
@@ -100,8 +101,9 @@ namespace detail {
 
 abi::RawTensor TensorBase::defined_raw(const char* operation) const {
   if (!handle_) {
-    throw Error(std::string(operation) +
-                ": the tensor is undefined (default-constructed or moved from)");
+    throw Error(
+        ErrorCode::BadArgument,
+        std::string(operation) + ": the tensor is undefined (default-constructed or moved from)");
   }
   return handle_.get();
 }
@@ -150,20 +152,22 @@ const void* TensorBase::checked_data(DType wanted, const char* operation) const 
   const abi::RawTensor tensor = defined_raw(operation);
   const Device where = abi::device(tensor);
   if (!where.is_cpu()) {
-    throw Error(accessor(operation, wanted) + ": the tensor is on " + where.str() +
-                "; copy it to the CPU first with .cpu()");
+    throw Error(ErrorCode::BadArgument, accessor(operation, wanted) + ": the tensor is on " +
+                                            where.str() + "; copy it to the CPU first with .cpu()");
   }
   const DType actual = abi::dtype(tensor);
   if (actual != wanted) {
     const std::string matching = cpp_type_name(actual);
     throw Error(
+        ErrorCode::BadArgument,
         accessor(operation, wanted) + ": the tensor is " + std::string(name(actual)) +
-        (matching.empty() ? "" : "; use " + std::string(operation) + "<" + matching + ">()") +
-        " or convert it with .to(fp::DType::...)");
+            (matching.empty() ? "" : "; use " + std::string(operation) + "<" + matching + ">()") +
+            " or convert it with .to(fp::DType::...)");
   }
   if (!abi::is_contiguous(tensor)) {
-    throw Error(accessor(operation, wanted) +
-                ": the tensor is not contiguous; use .contiguous() or to_vector<T>()");
+    throw Error(ErrorCode::BadArgument,
+                accessor(operation, wanted) +
+                    ": the tensor is not contiguous; use .contiguous() or to_vector<T>()");
   }
   return abi::const_data_ptr(tensor);
 }
@@ -180,16 +184,18 @@ std::int64_t element_offset(std::span<const std::int64_t> indices,
                             std::span<const std::int64_t> sizes,
                             std::span<const std::int64_t> strides, const std::string& operation) {
   if (indices.size() != sizes.size()) {
-    throw Error(operation + ": " + std::to_string(indices.size()) + " indices for a tensor of " +
-                std::to_string(sizes.size()) + " dimensions");
+    throw Error(ErrorCode::BadArgument, operation + ": " + std::to_string(indices.size()) +
+                                            " indices for a tensor of " +
+                                            std::to_string(sizes.size()) + " dimensions");
   }
   std::int64_t offset = 0;
   for (std::size_t d = 0; d < indices.size(); ++d) {
     std::int64_t index = indices[d];
     if (index < -sizes[d] || index >= sizes[d]) {
-      throw Error(operation + ": index " + std::to_string(index) +
-                  " is out of bounds for dimension " + std::to_string(d) + " with size " +
-                  std::to_string(sizes[d]));
+      throw Error(ErrorCode::BadArgument, operation + ": index " + std::to_string(index) +
+                                              " is out of bounds for dimension " +
+                                              std::to_string(d) + " with size " +
+                                              std::to_string(sizes[d]));
     }
     if (index < 0) index += sizes[d];
     offset += index * strides[d];
@@ -200,13 +206,13 @@ std::int64_t element_offset(std::span<const std::int64_t> indices,
 const void* checked_cpu_pointer(abi::RawTensor tensor, DType wanted, const std::string& operation) {
   const Device where = abi::device(tensor);
   if (!where.is_cpu()) {
-    throw Error(operation + ": the tensor is on " + where.str() +
-                "; copy it to the CPU with .cpu()");
+    throw Error(ErrorCode::BadArgument, operation + ": the tensor is on " + where.str() +
+                                            "; copy it to the CPU with .cpu()");
   }
   const DType actual = abi::dtype(tensor);
   if (actual != wanted) {
-    throw Error(operation + ": the tensor is " + std::string(name(actual)) + ", not " +
-                std::string(name(wanted)));
+    throw Error(ErrorCode::BadArgument, operation + ": the tensor is " + std::string(name(actual)) +
+                                            ", not " + std::string(name(wanted)));
   }
   return abi::const_data_ptr(tensor);
 }
@@ -236,8 +242,9 @@ void TensorBase::item_into(DType wanted, void* out) const {
   const abi::RawTensor tensor = defined_raw("item");
   const std::int64_t count = abi::numel(tensor);
   if (count != 1) {
-    throw Error(accessor("item", wanted) + ": a Tensor with " + std::to_string(count) +
-                " elements cannot be converted to Scalar");
+    throw Error(ErrorCode::BadArgument, accessor("item", wanted) + ": a Tensor with " +
+                                            std::to_string(count) +
+                                            " elements cannot be converted to Scalar");
   }
   if (readable_as_is(tensor, wanted)) {  // one element: no stride matters
     std::memcpy(out, abi::const_data_ptr(tensor), fp::element_size(wanted));

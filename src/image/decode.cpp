@@ -65,12 +65,12 @@ Tensor decode_image(std::span<const std::uint8_t> bytes, const DecodeOptions& op
     case Format::Webp:
       return decode_with(detail::decode_webp_bytes, bytes, options, source);
     case Format::Gif:
-      detail::fail("decode_image", source,
+      detail::fail(ErrorCode::Unsupported, "decode_image", source,
                    "GIF is not supported (fp::image decodes JPEG, PNG and WebP)");
     case Format::Unknown:
       break;
   }
-  detail::fail("decode_image", source,
+  detail::fail(ErrorCode::Format, "decode_image", source,
                "not a JPEG, PNG or WebP image (" + first_bytes(bytes) +
                    "); the format is told by the bytes, not by the file name");
 }

@@ -152,18 +152,19 @@ void cmyk_to_rgb(Raster& raster) {
 Raster decode_jpeg_bytes(std::span<const std::uint8_t> bytes, const DecodeOptions& options,
                          const std::string& source, PlaneSink* sink) {
   const std::string function = "decode_jpeg";
-  if (bytes.empty()) fail(function, source, "the data is empty");
+  if (bytes.empty()) fail(ErrorCode::Format, function, source, "the data is empty");
   JpegDecoder decoder;
   JpegState* state = decoder.state();
   if (!start(state, bytes.data(), bytes.size())) {
-    fail(function, source, "not a readable JPEG: " + decoder.message());
+    fail(ErrorCode::Format, function, source, "not a readable JPEG: " + decoder.message());
   }
   const jpeg_decompress_struct& cinfo = state->cinfo;
   check_dimensions(function, source, cinfo.image_width, cinfo.image_height, options.max_pixels);
   const bool cmyk = cinfo.jpeg_color_space == JCS_CMYK || cinfo.jpeg_color_space == JCS_YCCK;
   const bool gray = cinfo.jpeg_color_space == JCS_GRAYSCALE;
   const J_COLOR_SPACE out_space = cmyk ? JCS_CMYK : gray ? JCS_GRAYSCALE : JCS_RGB;
-  if (!begin(state, out_space)) fail(function, source, "corrupt JPEG: " + decoder.message());
+  if (!begin(state, out_space))
+    fail(ErrorCode::Format, function, source, "corrupt JPEG: " + decoder.message());
 
   Raster raster;
   raster.width = cinfo.output_width;
@@ -198,9 +199,10 @@ Raster decode_jpeg_bytes(std::span<const std::uint8_t> bytes, const DecodeOption
     raster.pixels.resize(raster.row_bytes() * rows);
     read = read_rows(state, raster.pixels.data(), raster.row_bytes());
   }
-  if (!read) fail(function, source, "corrupt JPEG: " + decoder.message());
+  if (!read) fail(ErrorCode::Format, function, source, "corrupt JPEG: " + decoder.message());
   if (state->errors.truncated) {
-    fail(function, source, "the JPEG data is truncated (" + decoder.message() + ")");
+    fail(ErrorCode::Format, function, source,
+         "the JPEG data is truncated (" + decoder.message() + ")");
   }
   if (cmyk) cmyk_to_rgb(raster);
   if (!raster.in_sink && !raster.planar) convert_channels(raster, wanted);

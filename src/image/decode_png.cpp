@@ -27,7 +27,7 @@ using Context = std::unique_ptr<spng_ctx, ContextDeleter>;
 
 void check(int code, const std::string& source, const char* what) {
   if (code != 0) {
-    fail("decode_png", source, std::string(what) + ": " + spng_strerror(code));
+    fail(ErrorCode::Format, "decode_png", source, std::string(what) + ": " + spng_strerror(code));
   }
 }
 
@@ -200,7 +200,7 @@ void decode_rgb(std::span<const std::uint8_t> bytes, Raster& raster, PlaneSink* 
                 const std::string& source) {
   LibpngReader reader(bytes);
   LibpngRead* read = reader.read();
-  if (read == nullptr) fail("decode_png", source, "out of memory");
+  if (read == nullptr) fail(ErrorCode::OutOfMemory, "decode_png", source, "out of memory");
   raster.planar = sink == nullptr || !sink->interleaved();
   Bytes row(raster.planar ? raster.row_bytes() : 0);
   std::uint8_t* out = nullptr;
@@ -214,7 +214,7 @@ void decode_rgb(std::span<const std::uint8_t> bytes, Raster& raster, PlaneSink* 
   if (!libpng_read_rgb(read, raster.planar ? row.data() : nullptr, out,
                        static_cast<std::uint32_t>(raster.width),
                        static_cast<std::uint32_t>(raster.height))) {
-    fail("decode_png", source, std::string("corrupt PNG: ") + read->message);
+    fail(ErrorCode::Format, "decode_png", source, std::string("corrupt PNG: ") + read->message);
   }
   png_bytep exif = nullptr;
   png_uint_32 length = 0;
@@ -233,9 +233,9 @@ int orientation_of(spng_ctx* context) {
 
 Raster decode_png_bytes(std::span<const std::uint8_t> bytes, const DecodeOptions& options,
                         const std::string& source, PlaneSink* sink) {
-  if (bytes.empty()) fail("decode_png", source, "the data is empty");
+  if (bytes.empty()) fail(ErrorCode::OutOfMemory, "decode_png", source, "the data is empty");
   Context context(spng_ctx_new(0));
-  if (!context) fail("decode_png", source, "out of memory");
+  if (!context) fail(ErrorCode::OutOfMemory, "decode_png", source, "out of memory");
   // Above libspng's own chunk limits a file is refused, not partly read.
   spng_set_crc_action(context.get(), SPNG_CRC_ERROR, SPNG_CRC_ERROR);
   spng_set_chunk_limits(context.get(), 1u << 26, 1u << 26);

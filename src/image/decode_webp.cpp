@@ -10,13 +10,14 @@ namespace fp::image::detail {
 Raster decode_webp_bytes(std::span<const std::uint8_t> bytes, const DecodeOptions& options,
                          const std::string& source, PlaneSink* sink) {
   const std::string function = "decode_webp";
-  if (bytes.empty()) fail(function, source, "the data is empty");
+  if (bytes.empty()) fail(ErrorCode::Format, function, source, "the data is empty");
   WebPBitstreamFeatures features{};
   if (WebPGetFeatures(bytes.data(), bytes.size(), &features) != VP8_STATUS_OK) {
-    fail(function, source, "not a readable WebP image");
+    fail(ErrorCode::Unsupported, function, source, "not a readable WebP image");
   }
   if (features.has_animation) {
-    fail(function, source, "animated WebP is not supported; decode a still image");
+    fail(ErrorCode::Unsupported, function, source,
+         "animated WebP is not supported; decode a still image");
   }
   check_dimensions(function, source, features.width, features.height, options.max_pixels);
   Raster raster;
@@ -38,7 +39,8 @@ Raster decode_webp_bytes(std::span<const std::uint8_t> bytes, const DecodeOption
   const std::uint8_t* decoded =
       raster.channels == 4 ? WebPDecodeRGBAInto(bytes.data(), bytes.size(), out, size, stride)
                            : WebPDecodeRGBInto(bytes.data(), bytes.size(), out, size, stride);
-  if (decoded == nullptr) fail(function, source, "corrupt or truncated WebP data");
+  if (decoded == nullptr)
+    fail(ErrorCode::Format, function, source, "corrupt or truncated WebP data");
   if (!raster.in_sink) convert_channels(raster, wanted);
   return raster;
 }

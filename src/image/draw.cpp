@@ -33,7 +33,7 @@ std::vector<Color> colors_for(const std::vector<Color>& given, std::int64_t coun
     } else if (given.size() == 1) {
       colors.push_back(given[0]);
     } else if (static_cast<std::int64_t>(given.size()) < count) {
-      detail::fail(function, "the options",
+      detail::fail(ErrorCode::BadArgument, function, "the options",
                    "Number of colors must be equal or larger than the number of objects, but got " +
                        std::to_string(given.size()) + " < " + std::to_string(count));
     } else {
@@ -50,15 +50,18 @@ Tensor color_tensor(Color c, DType dtype) {
 }
 
 void check_image(TensorView image, const char* function, bool gray_too) {
-  if (!image.is_defined()) detail::fail(function, "the image", "the tensor is undefined");
+  if (!image.is_defined())
+    detail::fail(ErrorCode::BadArgument, function, "the image", "the tensor is undefined");
   if (image.dtype() != DType::U8 && !is_floating_point(image.dtype())) {
-    detail::fail(function, "the image",
+    detail::fail(ErrorCode::BadArgument, function, "the image",
                  "The image dtype must be uint8 or float, got " + std::string(name(image.dtype())));
   }
-  if (image.dim() != 3) detail::fail(function, "the image", "Pass individual images, not batches");
+  if (image.dim() != 3)
+    detail::fail(ErrorCode::BadArgument, function, "the image",
+                 "Pass individual images, not batches");
   const auto c = image.size(0);
   if (!(c == 3 || (gray_too && c == 1))) {
-    detail::fail(function, "the image",
+    detail::fail(ErrorCode::BadArgument, function, "the image",
                  gray_too ? "Only grayscale and RGB images are supported"
                           : "Pass an RGB image. Other Image formats are not supported");
   }
@@ -69,17 +72,19 @@ void check_image(TensorView image, const char* function, bool gray_too) {
 Tensor draw_segmentation_masks(TensorView image, TensorView masks, const MaskOptions& options) {
   const char* function = "draw_segmentation_masks";
   check_image(image, function, false);
-  if (!masks.is_defined()) detail::fail(function, "the masks", "the tensor is undefined");
+  if (!masks.is_defined())
+    detail::fail(ErrorCode::BadArgument, function, "the masks", "the tensor is undefined");
   Tensor all = masks.dim() == 2 ? masks.unsqueeze(0).to_owned() : masks.to_owned();
   if (all.dim() != 3) {
-    detail::fail(function, "the masks", "masks must be of shape (H, W) or (batch_size, H, W)");
+    detail::fail(ErrorCode::BadArgument, function, "the masks",
+                 "masks must be of shape (H, W) or (batch_size, H, W)");
   }
   if (all.dtype() != DType::Bool) {
-    detail::fail(function, "the masks",
+    detail::fail(ErrorCode::BadArgument, function, "the masks",
                  "The masks must be of dtype bool. Got " + std::string(name(all.dtype())));
   }
   if (all.size(1) != image.size(1) || all.size(2) != image.size(2)) {
-    detail::fail(function, "the masks",
+    detail::fail(ErrorCode::BadArgument, function, "the masks",
                  "The image and the masks must have the same height and width");
   }
   if (all.size(0) == 0) return image.to_owned();
@@ -139,14 +144,17 @@ struct Canvas {
 
 void check_boxes(TensorView boxes, TensorView image, const BoxOptions& options) {
   const char* function = "draw_bounding_boxes";
-  if (!boxes.is_defined()) detail::fail(function, "the boxes", "the tensor is undefined");
+  if (!boxes.is_defined())
+    detail::fail(ErrorCode::BadArgument, function, "the boxes", "the tensor is undefined");
   if (boxes.dim() != 2 || boxes.size(1) != 4) {
-    detail::fail(function, "the boxes", "expected an [N, 4] tensor of (x1, y1, x2, y2)");
+    detail::fail(ErrorCode::BadArgument, function, "the boxes",
+                 "expected an [N, 4] tensor of (x1, y1, x2, y2)");
   }
   if (boxes.dtype() == DType::Bool || is_complex(boxes.dtype())) {
-    detail::fail(function, "the boxes", "expected real coordinates");
+    detail::fail(ErrorCode::BadArgument, function, "the boxes", "expected real coordinates");
   }
-  if (options.width < 0) detail::fail(function, "the options", "width must not be negative");
+  if (options.width < 0)
+    detail::fail(ErrorCode::BadArgument, function, "the options", "width must not be negative");
   (void)image;
 }
 
@@ -160,7 +168,7 @@ Tensor draw_bounding_boxes(TensorView image, TensorView boxes, const BoxOptions&
   const std::vector<std::int64_t> xy = corners.to_vector<std::int64_t>();
   for (std::size_t k = 0; k + 3 < xy.size(); k += 4) {
     if (xy[k] > xy[k + 2] || xy[k + 1] > xy[k + 3]) {
-      detail::fail(function, "the boxes",
+      detail::fail(ErrorCode::BadArgument, function, "the boxes",
                    "Boxes need to be in (xmin, ymin, xmax, ymax) format. Use "
                    "torchvision.ops.box_convert to convert them");
     }

@@ -24,13 +24,14 @@ struct HandleDeleter {
 Tensor encode_jpeg(TensorView image, const JpegOptions& options) {
   static constexpr int channels[] = {1, 3};
   if (options.quality < 1 || options.quality > 100) {
-    detail::fail("encode_jpeg", "the options",
+    detail::fail(ErrorCode::BadArgument, "encode_jpeg", "the options",
                  "quality " + std::to_string(options.quality) + " is not between 1 and 100");
   }
   const Tensor pixels = detail::interleaved(image, "encode_jpeg", channels);
   const bool gray = pixels.size(2) == 1;
   std::unique_ptr<void, HandleDeleter> handle(tjInitCompress());
-  if (!handle) detail::fail("encode_jpeg", "the image", tjGetErrorStr2(nullptr));
+  if (!handle)
+    detail::fail(ErrorCode::BadArgument, "encode_jpeg", "the image", tjGetErrorStr2(nullptr));
   unsigned char* jpeg = nullptr;
   unsigned long size = 0;
   const int width = static_cast<int>(pixels.size(1));
@@ -40,7 +41,8 @@ Tensor encode_jpeg(TensorView image, const JpegOptions& options) {
                   gray ? TJPF_GRAY : TJPF_RGB, &jpeg, &size, gray ? TJSAMP_GRAY : TJSAMP_420,
                   options.quality, TJFLAG_ACCURATEDCT);
   std::unique_ptr<unsigned char, decltype(&tjFree)> owned(jpeg, &tjFree);
-  if (failed != 0) detail::fail("encode_jpeg", "the image", tjGetErrorStr2(handle.get()));
+  if (failed != 0)
+    detail::fail(ErrorCode::BadArgument, "encode_jpeg", "the image", tjGetErrorStr2(handle.get()));
   return detail::byte_tensor(owned.get(), size);
 }
 

@@ -150,7 +150,7 @@ bool write_png(PngWrite* write, const Image* image, int level, bool fast) {
 Tensor encode_png(TensorView image, const PngOptions& options) {
   static constexpr int channels[] = {1, 2, 3, 4};
   if (options.compression_level < 0 || options.compression_level > 9) {
-    detail::fail("encode_png", "the options",
+    detail::fail(ErrorCode::BadArgument, "encode_png", "the options",
                  "compression_level " + std::to_string(options.compression_level) +
                      " is not between 0 and 9");
   }
@@ -166,14 +166,17 @@ Tensor encode_png(TensorView image, const PngOptions& options) {
                  : pixels.data<std::uint8_t>().data();
   PngWriter writer;
   PngWrite* write = writer.write();
-  if (write == nullptr) detail::fail("encode_png", "the image", "out of memory");
+  if (write == nullptr)
+    detail::fail(ErrorCode::OutOfMemory, "encode_png", "the image", "out of memory");
   // A first guess at the size (half the raw samples); realloc grows it.
   write->capacity = raw.row_bytes * raw.height / 2 + 4096;
   write->data = static_cast<std::uint8_t*>(std::malloc(write->capacity));
-  if (write->data == nullptr) detail::fail("encode_png", "the image", "out of memory");
+  if (write->data == nullptr)
+    detail::fail(ErrorCode::OutOfMemory, "encode_png", "the image", "out of memory");
   const int level = options.fast ? 1 : options.compression_level;
   if (!write_png(write, &raw, level, options.fast)) {
-    detail::fail("encode_png", "the image", std::string("cannot encode: ") + write->message);
+    detail::fail(ErrorCode::BadArgument, "encode_png", "the image",
+                 std::string("cannot encode: ") + write->message);
   }
   return detail::byte_tensor(write->data, write->size);
 }

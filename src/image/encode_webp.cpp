@@ -13,7 +13,7 @@ namespace fp::image {
 Tensor encode_webp(TensorView image, const WebpOptions& options) {
   static constexpr int channels[] = {3, 4};
   if (!(options.quality >= 0 && options.quality <= 100)) {
-    detail::fail("encode_webp", "the options",
+    detail::fail(ErrorCode::BadArgument, "encode_webp", "the options",
                  "quality " + std::to_string(static_cast<double>(options.quality)).substr(0, 6) +
                      " is not between 0 and 100");
   }
@@ -34,7 +34,7 @@ Tensor encode_webp(TensorView image, const WebpOptions& options) {
   }
   std::unique_ptr<std::uint8_t, decltype(&WebPFree)> owned(webp, &WebPFree);
   if (size == 0) {
-    detail::fail("encode_webp", "the image",
+    detail::fail(ErrorCode::BadArgument, "encode_webp", "the image",
                  "libwebp could not encode it (WebP images are at most 16383 pixels a side)");
   }
   return detail::byte_tensor(owned.get(), size);

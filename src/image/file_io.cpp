@@ -41,16 +41,17 @@ std::string reason() {
 
 std::vector<std::uint8_t> read_whole_file(const std::filesystem::path& path, const char* function) {
   Descriptor file(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
-  if (file.get() < 0) fail(function, path.string(), "cannot open: " + reason());
+  if (file.get() < 0) fail(ErrorCode::Io, function, path.string(), "cannot open: " + reason());
   struct stat info {};
-  if (::fstat(file.get(), &info) != 0) fail(function, path.string(), "cannot stat: " + reason());
-  if (!S_ISREG(info.st_mode)) fail(function, path.string(), "not a regular file");
+  if (::fstat(file.get(), &info) != 0)
+    fail(ErrorCode::Io, function, path.string(), "cannot stat: " + reason());
+  if (!S_ISREG(info.st_mode)) fail(ErrorCode::Io, function, path.string(), "not a regular file");
   std::vector<std::uint8_t> bytes(static_cast<std::size_t>(info.st_size));
   std::size_t done = 0;
   while (done < bytes.size()) {
     const ssize_t n = ::read(file.get(), bytes.data() + done, bytes.size() - done);
     if (n < 0 && errno == EINTR) continue;
-    if (n < 0) fail(function, path.string(), "cannot read: " + reason());
+    if (n < 0) fail(ErrorCode::Io, function, path.string(), "cannot read: " + reason());
     if (n == 0) break;
     done += static_cast<std::size_t>(n);
   }
@@ -62,7 +63,8 @@ void write_atomically(const std::filesystem::path& path, std::span<const std::ui
                       const char* function) {
   std::string temporary = path.string() + ".tmp-XXXXXX";
   Descriptor file(::mkstemp(temporary.data()));
-  if (file.get() < 0) fail(function, path.string(), "cannot create a temporary file: " + reason());
+  if (file.get() < 0)
+    fail(ErrorCode::Io, function, path.string(), "cannot create a temporary file: " + reason());
   bool committed = false;
   struct Cleanup {
     const std::string& name;
@@ -75,17 +77,19 @@ void write_atomically(const std::filesystem::path& path, std::span<const std::ui
   while (done < bytes.size()) {
     const ssize_t n = ::write(file.get(), bytes.data() + done, bytes.size() - done);
     if (n < 0 && errno == EINTR) continue;
-    if (n < 0) fail(function, path.string(), "cannot write: " + reason());
+    if (n < 0) fail(ErrorCode::Io, function, path.string(), "cannot write: " + reason());
     done += static_cast<std::size_t>(n);
   }
   // mkstemp makes the file 0600; an image is as readable as any new file.
   const mode_t mask = ::umask(0);
   ::umask(mask);
   ::fchmod(file.get(), 0666 & ~mask);
-  if (::fsync(file.get()) != 0) fail(function, path.string(), "cannot flush: " + reason());
-  if (::close(file.release()) != 0) fail(function, path.string(), "cannot close: " + reason());
+  if (::fsync(file.get()) != 0)
+    fail(ErrorCode::Io, function, path.string(), "cannot flush: " + reason());
+  if (::close(file.release()) != 0)
+    fail(ErrorCode::Io, function, path.string(), "cannot close: " + reason());
   if (::rename(temporary.c_str(), path.c_str()) != 0) {
-    fail(function, path.string(), "cannot replace the file: " + reason());
+    fail(ErrorCode::Io, function, path.string(), "cannot replace the file: " + reason());
   }
   committed = true;
 }

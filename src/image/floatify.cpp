@@ -9,16 +9,17 @@
 namespace fp::image {
 
 Tensor floatify(TensorView image, const FloatifyOptions& options) {
-  if (!image.is_defined()) detail::fail("floatify", "the image", "the tensor is undefined");
+  if (!image.is_defined())
+    detail::fail(ErrorCode::BadArgument, "floatify", "the image", "the tensor is undefined");
   if (!is_floating_point(options.dtype)) {
-    detail::fail("floatify", "the options",
+    detail::fail(ErrorCode::BadArgument, "floatify", "the options",
                  "dtype " + std::string(name(options.dtype)) + " is not a floating dtype");
   }
   const Device device = options.device.value_or(image.device());
   const DType from = image.dtype();
   if (is_floating_point(from)) return image.to(TensorOptions(options.dtype, device));
   if (from != DType::U8 && from != DType::U16) {
-    detail::fail("floatify", "the image",
+    detail::fail(ErrorCode::BadArgument, "floatify", "the image",
                  "expected uint8 or uint16 pixels (or floats), got " + std::string(name(from)));
   }
   // torchvision v2: image.to(dtype).mul_(1.0 / max_value), in that order.
@@ -29,10 +30,12 @@ Tensor floatify(TensorView image, const FloatifyOptions& options) {
 }
 
 Tensor scale_to_domain(TensorView image) {
-  if (!image.is_defined()) detail::fail("scale_to_domain", "the image", "the tensor is undefined");
-  if (image.numel() == 0) detail::fail("scale_to_domain", "the image", "the tensor is empty");
+  if (!image.is_defined())
+    detail::fail(ErrorCode::BadArgument, "scale_to_domain", "the image", "the tensor is undefined");
+  if (image.numel() == 0)
+    detail::fail(ErrorCode::BadArgument, "scale_to_domain", "the image", "the tensor is empty");
   if (image.dtype() == DType::Bool || is_complex(image.dtype())) {
-    detail::fail("scale_to_domain", "the image",
+    detail::fail(ErrorCode::BadArgument, "scale_to_domain", "the image",
                  "expected a real tensor, got " + std::string(name(image.dtype())));
   }
   const DType dtype = is_floating_point(image.dtype()) ? image.dtype() : DType::F32;

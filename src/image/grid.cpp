@@ -43,15 +43,18 @@ Tensor as_batch(TensorView images) {
 }  // namespace
 
 Tensor make_grid(TensorView images, const GridOptions& options) {
-  if (!images.is_defined()) detail::fail("make_grid", "the images", "the tensor is undefined");
+  if (!images.is_defined())
+    detail::fail(ErrorCode::BadArgument, "make_grid", "the images", "the tensor is undefined");
   if (images.dim() < 2 || images.dim() > 4) {
-    detail::fail("make_grid", "the images",
+    detail::fail(ErrorCode::BadArgument, "make_grid", "the images",
                  "expected [B, C, H, W], [C, H, W] or [H, W], got " + std::to_string(images.dim()) +
                      " dimensions");
   }
-  if (images.numel() == 0) detail::fail("make_grid", "the images", "the tensor is empty");
+  if (images.numel() == 0)
+    detail::fail(ErrorCode::BadArgument, "make_grid", "the images", "the tensor is empty");
   if (options.nrow < 1 || options.padding < 0) {
-    detail::fail("make_grid", "the options", "nrow must be positive and padding not negative");
+    detail::fail(ErrorCode::BadArgument, "make_grid", "the options",
+                 "nrow must be positive and padding not negative");
   }
   Tensor batch = as_batch(images);
   if (options.normalize) {

@@ -5,9 +5,10 @@
 
 namespace fp::image::detail {
 
-void fail(std::string_view function, std::string_view source, std::string_view problem) {
-  throw Error("fp::image::" + std::string(function) + ": " + std::string(source) + ": " +
-              std::string(problem));
+void fail(ErrorCode code, std::string_view function, std::string_view source,
+          std::string_view problem) {
+  throw Error(code, "fp::image::" + std::string(function) + ": " + std::string(source) + ": " +
+                        std::string(problem));
 }
 
 }  // namespace fp::image::detail

@@ -49,23 +49,25 @@ Tensor interpolate(TensorView batch, std::int64_t height, std::int64_t width,
 
 void check(TensorView image, std::int64_t height, std::int64_t width,
            const ResizeOptions& options) {
-  if (!image.is_defined()) detail::fail("resize", "the image", "the tensor is undefined");
+  if (!image.is_defined())
+    detail::fail(ErrorCode::BadArgument, "resize", "the image", "the tensor is undefined");
   if (image.dim() < 3) {
-    detail::fail("resize", "the image",
+    detail::fail(ErrorCode::BadArgument, "resize", "the image",
                  "expected [..., C, H, W], got " + std::to_string(image.dim()) + " dimensions");
   }
   const DType dtype = image.dtype();
   if (dtype != DType::U8 && dtype != DType::F32 && dtype != DType::F64 && dtype != DType::F16 &&
       dtype != DType::BF16) {
-    detail::fail("resize", "the image",
+    detail::fail(ErrorCode::BadArgument, "resize", "the image",
                  "expected uint8 or floating pixels, got " + std::string(name(dtype)));
   }
   if (height <= 0 || width <= 0) {
-    detail::fail("resize", "the size",
+    detail::fail(ErrorCode::BadArgument, "resize", "the size",
                  std::to_string(height) + "x" + std::to_string(width) + " is not a positive size");
   }
   if (options.interpolation == Interpolation::Lanczos && !options.antialias) {
-    detail::fail("resize", "the options", "Lanczos needs antialias = true (as in torchvision)");
+    detail::fail(ErrorCode::BadArgument, "resize", "the options",
+                 "Lanczos needs antialias = true (as in torchvision)");
   }
 }
 

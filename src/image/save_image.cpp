@@ -21,7 +21,7 @@ FileFormat format_of(const std::filesystem::path& path) {
   if (extension == ".png") return FileFormat::Png;
   if (extension == ".jpg" || extension == ".jpeg") return FileFormat::Jpeg;
   if (extension == ".webp") return FileFormat::Webp;
-  detail::fail("save_image", path.string(),
+  detail::fail(ErrorCode::BadArgument, "save_image", path.string(),
                "cannot tell the format from the extension \"" + extension +
                    "\"; use .png, .jpg, .jpeg or .webp");
 }
@@ -37,14 +37,15 @@ Tensor to_pixels(Tensor grid) {
 }  // namespace
 
 void save_image(TensorView images, const std::filesystem::path& path, const GridOptions& options) {
-  if (!images.is_defined()) detail::fail("save_image", path.string(), "the tensor is undefined");
+  if (!images.is_defined())
+    detail::fail(ErrorCode::BadArgument, "save_image", path.string(), "the tensor is undefined");
   if (images.dtype() != DType::U8 && !is_floating_point(images.dtype())) {
     detail::fail(
-        "save_image", path.string(),
+        ErrorCode::BadArgument, "save_image", path.string(),
         "expected uint8 pixels or floats in [0, 1], got " + std::string(name(images.dtype())));
   }
   if (images.dim() < 2 || images.dim() > 5) {
-    detail::fail("save_image", path.string(),
+    detail::fail(ErrorCode::BadArgument, "save_image", path.string(),
                  "expected [C, H, W], [B, C, H, W] or [V, B, C, H, W], got " +
                      std::to_string(images.dim()) + " dimensions");
   }

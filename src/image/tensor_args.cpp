@@ -66,23 +66,26 @@ Tensor to_interleaved(TensorView image) {
 }  // namespace
 
 std::span<const std::uint8_t> byte_span(TensorView data, std::string_view function) {
-  if (!data.is_defined()) fail(function, "the data", "the tensor is undefined");
+  if (!data.is_defined())
+    fail(ErrorCode::BadArgument, function, "the data", "the tensor is undefined");
   if (data.dtype() != DType::U8 || data.dim() != 1 || data.device() != Device::cpu()) {
-    fail(function, "the data",
+    fail(ErrorCode::BadArgument, function, "the data",
          "expected a 1-D uint8 CPU tensor of encoded bytes (read_file's result), got a " +
              std::to_string(data.dim()) + "-D " + std::string(name(data.dtype())) + " tensor on " +
              data.device().str());
   }
-  if (!data.is_contiguous()) fail(function, "the data", "the byte tensor is not contiguous");
+  if (!data.is_contiguous())
+    fail(ErrorCode::BadArgument, function, "the data", "the byte tensor is not contiguous");
   return data.data<std::uint8_t>();
 }
 
 Tensor interleaved(TensorView image, std::string_view function, std::span<const int> channels,
                    bool allow_uint16) {
-  if (!image.is_defined()) fail(function, "the image", "the tensor is undefined");
+  if (!image.is_defined())
+    fail(ErrorCode::BadArgument, function, "the image", "the tensor is undefined");
   const bool dtype_ok = image.dtype() == DType::U8 || (allow_uint16 && image.dtype() == DType::U16);
   if (image.dim() != 3 || !dtype_ok || image.device() != Device::cpu()) {
-    fail(function, "the image",
+    fail(ErrorCode::BadArgument, function, "the image",
          std::string("expected a [C, H, W] ") + (allow_uint16 ? "uint8 or uint16" : "uint8") +
              " CPU tensor, got a " + std::to_string(image.dim()) + "-D " +
              std::string(name(image.dtype())) + " tensor on " + image.device().str());
@@ -92,11 +95,12 @@ Tensor interleaved(TensorView image, std::string_view function, std::span<const 
     std::string allowed;
     for (int n : channels)
       allowed += (allowed.empty() ? "" : ", ") + std::to_string(n);
-    fail(function, "the image",
+    fail(ErrorCode::BadArgument, function, "the image",
          std::to_string(c) + " channels; this encoder takes " + allowed + " channels");
   }
   if (image.size(1) == 0 || image.size(2) == 0) {
-    fail(function, "the image", "an image of zero height or width cannot be encoded");
+    fail(ErrorCode::BadArgument, function, "the image",
+         "an image of zero height or width cannot be encoded");
   }
   return to_interleaved(image);
 }

@@ -58,8 +58,9 @@ bool same_kind(const abi::SchemaType& op, const abi::SchemaType& kernel) {
 [[noreturn]] void mismatch(const abi::Schema& op, std::string_view key,
                            const std::string& problem) {
   const std::string where = key.empty() ? "" : " (" + std::string(key) + ")";
-  throw Error("fp::library: the kernel bound to " + op.qualified_name() + where +
-              " does not match its schema: " + problem + "; the schema is " + op.text);
+  throw Error(ErrorCode::BadArgument, "fp::library: the kernel bound to " + op.qualified_name() +
+                                          where + " does not match its schema: " + problem +
+                                          "; the schema is " + op.text);
 }
 
 void check_argument(const abi::Schema& op, const abi::Schema& kernel, std::size_t i,
@@ -202,8 +203,9 @@ bool Library::tags_dropped() const {
 
 Library& Library::def(std::string_view schema, std::initializer_list<Tag> tags) {
   if (state_->kind == abi::TorchLibrary::Kind::Impl) {
-    throw Error("fp::library: " + std::string(schema) + " is defined in a library of kernels for " +
-                state_->key + "; define ops in FP_LIBRARY or FP_LIBRARY_FRAGMENT");
+    throw Error(ErrorCode::BadArgument,
+                "fp::library: " + std::string(schema) + " is defined in a library of kernels for " +
+                    state_->key + "; define ops in FP_LIBRARY or FP_LIBRARY_FRAGMENT");
   }
   // Parsed first, so that a syntax error or a type the stable ABI cannot
   // carry is refused with flash_powder's message before libtorch sees it.
@@ -211,11 +213,12 @@ Library& Library::def(std::string_view schema, std::initializer_list<Tag> tags) 
   const abi::Schema parsed = abi::Schema::parse(qualified, state_->ns);
   for (const auto& argument : parsed.arguments) {
     if (argument.type.carries_unsupported()) {
-      throw Error("fp::library: " + parsed.qualified_name() + ": argument '" + argument.name +
-                  "' has type " + argument.type.spelling +
-                  ", which libtorch's stable ABI cannot carry (a Scalar, Dimname, ...); the "
-                  "schema is " +
-                  std::string(schema));
+      throw Error(ErrorCode::BadArgument,
+                  "fp::library: " + parsed.qualified_name() + ": argument '" + argument.name +
+                      "' has type " + argument.type.spelling +
+                      ", which libtorch's stable ABI cannot carry (a Scalar, Dimname, ...); the "
+                      "schema is " +
+                      std::string(schema));
     }
   }
   const std::vector<Tag> tag_list(tags);

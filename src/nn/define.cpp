@@ -37,9 +37,10 @@ std::vector<std::string_view> member_names(const Module& owner, std::string_view
   }
   for (const std::string_view name : names) {
     if (!is_identifier(name) || names.size() != count) {
-      throw Error("fp::nn: " + owner.type_name() +
-                  "::visit: FP_MODULE and FP_VISIT_MEMBERS take the names of members, not \"" +
-                  std::string(list) + "\"");
+      throw Error(ErrorCode::BadArgument,
+                  "fp::nn: " + owner.type_name() +
+                      "::visit: FP_MODULE and FP_VISIT_MEMBERS take the names of members, not \"" +
+                      std::string(list) + "\"");
     }
   }
   return names;

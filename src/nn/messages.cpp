@@ -32,7 +32,7 @@ std::string torch_size(IntList sizes) {
 }
 
 void fail(const std::string& layer, const std::string& message) {
-  throw Error("fp::nn::" + layer + ": " + message);
+  throw Error(ErrorCode::BadArgument, "fp::nn::" + layer + ": " + message);
 }
 
 }  // namespace fp::nn::detail

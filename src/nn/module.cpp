@@ -65,7 +65,7 @@ class Collector final : public Visitor {
   }
 
   [[noreturn]] void fail(const std::string& problem) const {
-    throw Error("fp::nn: " + module_.type_name() + "::visit: " + problem);
+    throw Error(ErrorCode::BadArgument, "fp::nn: " + module_.type_name() + "::visit: " + problem);
   }
 
   const Module& module_;
@@ -322,7 +322,7 @@ void ModuleCall::rethrow(const Error& error) const {
   calls.failed.clear();
   // Errors of a derived type (fp::BorrowError) keep their type and message.
   if (path.empty() || typeid(error) != typeid(Error)) throw;
-  throw Error(path + ": " + error.what());
+  throw Error(error.code(), path + ": " + error.what());
 }
 
 }  // namespace detail
@@ -338,9 +338,10 @@ bool Module::forward_in_place(Tensor&) const {
 }
 
 Tensor Module::forward(TensorView) const {
-  throw Error("fp::nn: Module [" + type_name() +
-              "] is missing the required \"forward\" function: override "
-              "forward(fp::TensorView) const");
+  throw Error(ErrorCode::BadArgument,
+              "fp::nn: Module [" + type_name() +
+                  "] is missing the required \"forward\" function: override "
+                  "forward(fp::TensorView) const");
 }
 
 std::string Module::type_name() const {
@@ -367,7 +368,7 @@ LoadResult Module::load_state_dict(const StateDictReader& source, const LoadOpti
         "fp::nn::Module::load_state_dict: Error(s) in loading state_dict for " + type_name() + ":";
     for (const auto& error : errors)
       message += "\n\t" + error;
-    throw Error(message);
+    throw Error(ErrorCode::BadArgument, message);
   }
   loader.apply();
   return loader.result();
@@ -418,9 +419,10 @@ Module& Module::to(TensorOptions options) {
   const std::optional<DType> dtype = options.dtype();
   if (dtype && !is_floating_point(*dtype) && !is_complex(*dtype)) {
     throw Error(
+        ErrorCode::BadArgument,
         "fp::nn::Module::to: nn.Module.to only accepts floating point or complex dtypes, but got "
         "desired dtype=" +
-        torch_dtype(*dtype));
+            torch_dtype(*dtype));
   }
   walk(*this, "", true, [&](Module&, const std::string&, const Locals& locals) {
     for (const auto& local : locals.tensors) {

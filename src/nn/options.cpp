@@ -5,8 +5,9 @@
 namespace fp::nn::detail {
 
 void throw_wrong_count(std::size_t wanted, std::size_t got) {
-  throw Error("fp::nn: expected a single value or a list of " + std::to_string(wanted) +
-              " values, got a list of " + std::to_string(got));
+  throw Error(ErrorCode::BadArgument, "fp::nn: expected a single value or a list of " +
+                                          std::to_string(wanted) + " values, got a list of " +
+                                          std::to_string(got));
 }
 
 }  // namespace fp::nn::detail

@@ -95,11 +95,13 @@ Tensor sub(TensorArg a, TensorArg b) {
   const bool b_bool = b_type == DType::Bool;
   if (a_bool && b_bool) {
     throw Error(
+        ErrorCode::BadArgument,
         "sub: Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` "
         "or `logical_xor()` operator instead.");
   }
   if (a_bool || b_bool) {
     throw Error(
+        ErrorCode::BadArgument,
         "sub: Subtraction, the `-` operator, with a bool tensor is not supported. If you are "
         "trying to invert a mask, use the `~` or `logical_not()` operator instead.");
   }
@@ -123,7 +125,8 @@ Tensor pow(TensorArg base, Scalar exponent) {
   const DType result = aten::result_type_Tensor(base, exponent_tensor);
   if (is_integral(result, true) && exponent.kind() == Scalar::Kind::Integer &&
       exponent.to_int() < 0) {
-    throw Error("pow: Integers to negative integer powers are not allowed.");
+    throw Error(ErrorCode::BadArgument,
+                "pow: Integers to negative integer powers are not allowed.");
   }
   if (is_floating_point(result) && exponent.kind() != Scalar::Kind::Complex) {
     const double e = exponent.to_double();
@@ -197,9 +200,10 @@ void assign_in_place(MutableTensor self, const Tensor& result, const char* opera
   const DType target = abi::dtype(self.raw());
   const DType computed = result.dtype();
   if (computed != target && !aten::can_cast(computed, target)) {
-    throw Error(
-        std::string(operation) + ": result type " + std::string(scalar_type_name(computed)) +
-        " can't be cast to the desired output type " + std::string(scalar_type_name(target)));
+    throw Error(ErrorCode::BadArgument, std::string(operation) + ": result type " +
+                                            std::string(scalar_type_name(computed)) +
+                                            " can't be cast to the desired output type " +
+                                            std::string(scalar_type_name(target)));
   }
   aten::copy_(self, result);
 }

@@ -24,10 +24,11 @@ void require_cpu(const char* what, std::initializer_list<abi::RawTensor> tensors
                       std::string(fp::name(abi::layout(tensor)));
     break;
   }
-  throw Error(std::string(what) +
-              ": flash_powder calls it on strided CPU tensors only (its Scalar argument "
-              "crosses libtorch's stable ABI only to the CPU kernel); got " +
-              found);
+  throw Error(ErrorCode::Unsupported,
+              std::string(what) +
+                  ": flash_powder calls it on strided CPU tensors only (its Scalar argument "
+                  "crosses libtorch's stable ABI only to the CPU kernel); got " +
+                  found);
 }
 
 }  // namespace

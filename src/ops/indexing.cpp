@@ -46,7 +46,8 @@ std::int64_t ellipsis_width(std::span<const Item> items, std::int64_t rank) {
   for (const Item& item : items)
     consumed += consumes_a_dimension(item);
   if (consumed > rank) {
-    throw Error("index: too many indices for tensor of dimension " + std::to_string(rank));
+    throw Error(ErrorCode::BadArgument,
+                "index: too many indices for tensor of dimension " + std::to_string(rank));
   }
   return rank - consumed;
 }
@@ -60,13 +61,15 @@ struct BasicStep {
   void operator()(std::int64_t index) const {
     const std::int64_t size = current.size(dim);
     if (index < -size || index >= size) {
-      throw Error("index: index " + std::to_string(index) + " is out of bounds for dimension " +
-                  std::to_string(dim) + " with size " + std::to_string(size));
+      throw Error(ErrorCode::BadArgument,
+                  "index: index " + std::to_string(index) + " is out of bounds for dimension " +
+                      std::to_string(dim) + " with size " + std::to_string(size));
     }
     current = holding(handle_of(aten::select_int(TensorArg::unchecked(current), dim, index)));
   }
   void operator()(const Slice& slice) const {
-    if (slice.step <= 0) throw Error("index: step must be greater than zero");
+    if (slice.step <= 0)
+      throw Error(ErrorCode::BadArgument, "index: step must be greater than zero");
     current = holding(handle_of(aten::slice_Tensor(TensorArg::unchecked(current), dim, slice.start,
                                                    slice.stop, slice.step)));
     ++dim;
@@ -118,7 +121,9 @@ std::vector<TensorIndex> widened(std::span<const ViewIndex> items) {
 }  // namespace
 
 abi::TensorHandle index_view_handle(abi::RawTensor raw, std::span<const ViewIndex> items) {
-  if (raw == nullptr) throw Error("i: the tensor is undefined (default-constructed or moved from)");
+  if (raw == nullptr)
+    throw Error(ErrorCode::BadArgument,
+                "i: the tensor is undefined (default-constructed or moved from)");
   const std::vector<TensorIndex> all = widened(items);
   Sliced sliced = apply_slicing(raw, all);
   return abi::share(sliced.view.raw());
@@ -126,7 +131,8 @@ abi::TensorHandle index_view_handle(abi::RawTensor raw, std::span<const ViewInde
 
 Tensor index_copy(TensorArg self, std::span<const TensorIndex> items) {
   if (self.raw() == nullptr) {
-    throw Error("index: the tensor is undefined (default-constructed or moved from)");
+    throw Error(ErrorCode::BadArgument,
+                "index: the tensor is undefined (default-constructed or moved from)");
   }
   Sliced sliced = apply_slicing(self.raw(), items);
   if (sliced.tensor_indices.empty()) return sliced.view.clone();

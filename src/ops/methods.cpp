@@ -289,7 +289,7 @@ Tensor TensorBase::clamp(std::optional<Scalar> min, std::optional<Scalar> max) c
 }
 Tensor TensorBase::clamp(std::optional<TensorArg> min, std::optional<TensorArg> max) const {
   if (!min && !max) {
-    throw Error("clamp: At least one of 'min' or 'max' must not be None");
+    throw Error(ErrorCode::BadArgument, "clamp: At least one of 'min' or 'max' must not be None");
   }
   return aten::clamp_Tensor(as_arg(), min, max);
 }
@@ -474,7 +474,8 @@ Derived& MutableAccess<Derived>::log_() {
 template <class Derived>
 Derived& MutableAccess<Derived>::clamp_(std::optional<Scalar> min, std::optional<Scalar> max) {
   Derived& self = static_cast<Derived&>(*this);
-  if (!min && !max) throw Error("clamp_: At least one of 'min' or 'max' must not be None");
+  if (!min && !max)
+    throw Error(ErrorCode::BadArgument, "clamp_: At least one of 'min' or 'max' must not be None");
   const auto low = optional_number(min, self);
   const auto high = optional_number(max, self);
   aten::clamp__Tensor(self, optional_arg(low), optional_arg(high));

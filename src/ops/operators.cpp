@@ -148,7 +148,8 @@ Tensor where(TensorArg condition, Scalar x, Scalar y) {
 }
 
 Tensor clamp(TensorArg t, std::optional<Scalar> min, std::optional<Scalar> max) {
-  if (!min && !max) throw Error("clamp: At least one of 'min' or 'max' must not be None");
+  if (!min && !max)
+    throw Error(ErrorCode::BadArgument, "clamp: At least one of 'min' or 'max' must not be None");
   const std::optional<Tensor> low = min ? std::optional(ops::number(*min, t)) : std::nullopt;
   const std::optional<Tensor> high = max ? std::optional(ops::number(*max, t)) : std::nullopt;
   return aten::clamp_Tensor(t, low ? std::optional<TensorArg>(*low) : std::nullopt,

@@ -13,7 +13,8 @@ namespace {
 
 [[noreturn]] void fail_tensor(std::string_view source, std::string_view name,
                               const std::string& message) {
-  throw Error(message_prefix(source) + "tensor " + in_quotes(name) + ": " + message);
+  throw Error(ErrorCode::Format,
+              message_prefix(source) + "tensor " + in_quotes(name) + ": " + message);
 }
 
 /// The deleter of a view of a mapping: drops that view's share of it.

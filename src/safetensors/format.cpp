@@ -59,7 +59,7 @@ const DTypeRow& row(FileDType dtype) {
 }
 
 [[noreturn]] void fail(std::string_view source, const std::string& message) {
-  throw Error(detail::message_prefix(source) + message);
+  throw Error(ErrorCode::Format, detail::message_prefix(source) + message);
 }
 
 [[noreturn]] void fail_tensor(std::string_view source, const TensorInfo& tensor,

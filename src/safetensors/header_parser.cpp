@@ -324,9 +324,10 @@ Header parse_header_json(std::string_view json, std::string_view source) {
         Json::sax_parse(json.begin(), json.end(), &reader, nlohmann::detail::input_format_t::json,
                         /*strict=*/true, /*ignore_comments=*/false);
   } catch (const nlohmann::json::exception& error) {
-    throw Error(message_prefix(source) + "the header is not valid JSON: " + error.what());
+    throw Error(ErrorCode::Format,
+                message_prefix(source) + "the header is not valid JSON: " + error.what());
   }
-  if (!parsed) throw Error(message_prefix(source) + reader.error());
+  if (!parsed) throw Error(ErrorCode::Format, message_prefix(source) + reader.error());
   return reader.take();
 }
 

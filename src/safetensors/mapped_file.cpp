@@ -46,7 +46,8 @@ std::optional<TensorView> MappedFile::find(std::string_view key) const {
 TensorView MappedFile::get(std::string_view name) const {
   std::optional<TensorView> view = find(name);
   if (!view) {
-    throw Error(detail::message_prefix(source_) + "no tensor called " + detail::in_quotes(name));
+    throw Error(ErrorCode::BadArgument,
+                detail::message_prefix(source_) + "no tensor called " + detail::in_quotes(name));
   }
   return std::move(*view);
 }

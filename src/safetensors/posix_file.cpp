@@ -17,7 +17,7 @@ namespace fp::safetensors::detail {
 namespace {
 
 [[noreturn]] void fail_system(std::string_view source, const std::string& what, int error) {
-  throw Error(message_prefix(source) + what + ": " + std::strerror(error));
+  throw Error(ErrorCode::Io, message_prefix(source) + what + ": " + std::strerror(error));
 }
 
 int open_or_throw(const std::filesystem::path& path, int flags, const char* what) {
@@ -32,7 +32,8 @@ int open_or_throw(const std::filesystem::path& path, int flags, const char* what
 std::uint64_t size_of(int descriptor, const std::string& source) {
   struct stat status {};
   if (::fstat(descriptor, &status) != 0) fail_system(source, "cannot stat the file", errno);
-  if (!S_ISREG(status.st_mode)) throw Error(message_prefix(source) + "not a regular file");
+  if (!S_ISREG(status.st_mode))
+    throw Error(ErrorCode::Io, message_prefix(source) + "not a regular file");
   return static_cast<std::uint64_t>(status.st_size);
 }
 
@@ -61,8 +62,9 @@ void InputFile::read(void* out, std::size_t size, std::uint64_t offset) const {
     if (got < 0 && errno == EINTR) continue;
     if (got < 0) fail_system(source_, "cannot read the file", errno);
     if (got == 0) {
-      throw Error(message_prefix(source_) + "the file ended at byte " + std::to_string(offset) +
-                  " (was it changed while being read?)");
+      throw Error(ErrorCode::Format, message_prefix(source_) + "the file ended at byte " +
+                                         std::to_string(offset) +
+                                         " (was it changed while being read?)");
     }
     cursor += got;
     size -= static_cast<std::size_t>(got);
@@ -105,7 +107,8 @@ std::filesystem::path temporary_name(const std::filesystem::path& path, unsigned
 }  // namespace
 
 AtomicFileWriter::AtomicFileWriter(const std::filesystem::path& path) : path_(path) {
-  if (path.filename().empty()) throw Error(message_prefix(path.string()) + "not a file name");
+  if (path.filename().empty())
+    throw Error(ErrorCode::BadArgument, message_prefix(path.string()) + "not a file name");
   for (unsigned attempt = 0;; ++attempt) {
     temporary_ = temporary_name(path, attempt);
     // 0666 minus the umask: the permissions a plainly created file gets.

@@ -39,8 +39,8 @@ struct Planned {
 };
 
 [[noreturn]] void fail_tensor(std::string_view name, const std::string& message) {
-  throw Error(detail::message_prefix("save") + "tensor " + detail::in_quotes(name) + ": " +
-              message);
+  throw Error(ErrorCode::BadArgument, detail::message_prefix("save") + "tensor " +
+                                          detail::in_quotes(name) + ": " + message);
 }
 
 Planned plan(const NamedTensor& named) {

@@ -129,12 +129,13 @@ void check_no_shared_memory(std::span<const NamedTensor> tensors) {
     }
   }
   if (failing.empty()) return;
-  throw Error(message_prefix("save") +
-              "some tensors share memory, which Python's save_file refuses too (they would be "
-              "stored twice and load as separate tensors): " +
-              group_list(failing) +
-              ". Save one name per memory block, or save a copy (fp::Tensor{view}) where "
-              "separate tensors are meant");
+  throw Error(ErrorCode::BadArgument,
+              message_prefix("save") +
+                  "some tensors share memory, which Python's save_file refuses too (they would be "
+                  "stored twice and load as separate tensors): " +
+                  group_list(failing) +
+                  ". Save one name per memory block, or save a copy (fp::Tensor{view}) where "
+                  "separate tensors are meant");
 }
 
 }  // namespace fp::safetensors::detail

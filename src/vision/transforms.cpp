@@ -15,7 +15,7 @@ namespace fp::vision::transforms {
 namespace {
 
 [[noreturn]] void refuse(const std::string& function, const std::string& why) {
-  throw Error("fp::vision::transforms::" + function + ": " + why);
+  throw Error(ErrorCode::BadArgument, "fp::vision::transforms::" + function + ": " + why);
 }
 
 void check_image(const char* function, TensorView image, std::int64_t min_dim) {

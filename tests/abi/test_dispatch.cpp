@@ -92,7 +92,7 @@ TEST(Dispatch, OmittedTrailingOptionalScalarIsNone) {
             truth<double>("torch.ops.aten.std_mean.correction(x)[0].item()"));
   EXPECT_EQ(mean.item<double>(), truth<double>("torch.ops.aten.std_mean.correction(x)[1].item()"));
   // A Scalar that is not optional still cannot be passed, given or not.
-  EXPECT_FP_ERROR("cannot be passed through libtorch's stable ABI",
+  EXPECT_FP_ERROR(fp::ErrorCode::Unsupported, "cannot be passed through libtorch's stable ABI",
                   fp::dispatch<Tensor>("aten::add", "Tensor", x, x));
 }
 
@@ -294,52 +294,62 @@ TEST(Dispatch, VoidDiscardsResultsAndInPlaceOpsWrite) {
 
 TEST(DispatchErrors, WrongArgumentTypeNamesTheSchema) {
   EXPECT_FP_ERROR(
+      fp::ErrorCode::BadArgument,
       "aten::flip: argument 1 'dims' expects int[], got float; the schema is flip(Tensor self, "
       "int[] dims) -> Tensor",
       fp::dispatch<Tensor>("aten::flip", "", two_by_three(), 1.5));
-  EXPECT_FP_ERROR("aten::flip: argument 0 'self' expects Tensor, got int",
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
+                  "aten::flip: argument 0 'self' expects Tensor, got int",
                   fp::dispatch<Tensor>("aten::flip", "", 3, std::vector<int64_t>{0}));
-  EXPECT_FP_ERROR("argument 1 'dtype' expects ScalarType?, got bool",
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "argument 1 'dtype' expects ScalarType?, got bool",
                   fp::dispatch<Tensor>("aten::sum", "", two_by_three(), true));
 }
 
 TEST(DispatchErrors, WrongArgumentCount) {
   EXPECT_FP_ERROR(
+      fp::ErrorCode::BadArgument,
       "aten::flip: missing argument 1 'dims' (int[]); 2 arguments have no default, got 1",
       fp::dispatch<Tensor>("aten::flip", "", two_by_three()));
   EXPECT_FP_ERROR(
+      fp::ErrorCode::BadArgument,
       "aten::neg: takes at most 1 arguments, got 2; the schema is neg(Tensor self) -> Tensor",
       fp::dispatch<Tensor>("aten::neg", "", two_by_three(), 1));
 }
 
 TEST(DispatchErrors, UnknownOpsAndOverloads) {
-  EXPECT_FP_ERROR("aten::flipp: no such op in the schemas flash_powder knows",
+  EXPECT_FP_ERROR(fp::ErrorCode::OpNotFound,
+                  "aten::flipp: no such op in the schemas flash_powder knows",
                   fp::dispatch<Tensor>("aten::flipp", "", two_by_three()));
-  EXPECT_FP_ERROR(
-      "aten::max.foo: no such op in the schemas flash_powder knows (its "
-      "overloads: \"\", dim, dim_max, other, out, unary_out)",
-      fp::dispatch<Tensor>("aten::max", "foo", two_by_three()));
-  EXPECT_FP_ERROR("op names look like \"aten::add\"",
+  EXPECT_FP_ERROR(fp::ErrorCode::OpNotFound,
+                  "aten::max.foo: no such op in the schemas flash_powder knows (its "
+                  "overloads: \"\", dim, dim_max, other, out, unary_out)",
+                  fp::dispatch<Tensor>("aten::max", "foo", two_by_three()));
+  EXPECT_FP_ERROR(fp::ErrorCode::OpNotFound, "op names look like \"aten::add\"",
                   fp::dispatch<Tensor>("flip", "", two_by_three()));
 }
 
 TEST(DispatchErrors, ScalarArgumentsCannotCrossTheStableAbi) {
   EXPECT_FP_ERROR(
+      fp::ErrorCode::Unsupported,
       "aten::add.Tensor: argument 2 'alpha' (Scalar, default 1) cannot be passed through "
       "libtorch's stable ABI",
       fp::dispatch<Tensor>("aten::add", "Tensor", two_by_three(), two_by_three()));
   EXPECT_FP_ERROR(
+      fp::ErrorCode::Unsupported,
       "aten::mul.Scalar: argument 1 'other' has type Scalar, which libtorch's stable ABI cannot "
       "carry",
       fp::dispatch<Tensor>("aten::mul", "Scalar", two_by_three(), 2.0));
 }
 
 TEST(DispatchErrors, ResultTypeMismatch) {
-  EXPECT_FP_ERROR("aten::flip: returns Tensor where the caller asked for int; the schema is flip",
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
+                  "aten::flip: returns Tensor where the caller asked for int; the schema is flip",
                   fp::dispatch<int64_t>("aten::flip", "", two_by_three(), std::vector<int64_t>{0}));
-  EXPECT_FP_ERROR("aten::max.dim: returns 2 values where the caller asked for one Tensor",
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
+                  "aten::max.dim: returns 2 values where the caller asked for one Tensor",
                   fp::dispatch<Tensor>("aten::max", "dim", two_by_three(), 1));
   EXPECT_FP_ERROR(
+      fp::ErrorCode::BadArgument,
       "aten::max.dim: returns 2 values where the caller asked for a tuple of 3",
       fp::dispatch<std::tuple<Tensor, Tensor, Tensor>>("aten::max", "dim", two_by_three(), 1));
 }
@@ -359,18 +369,22 @@ TEST(DispatchErrors, LibtorchMessagesArriveWithoutBacktrace) {
 }
 
 TEST(DispatchErrors, NullAndUndefinedTensors) {
-  EXPECT_FP_ERROR("aten::neg: argument 0 'self' expects Tensor, got a null tensor handle",
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
+                  "aten::neg: argument 0 'self' expects Tensor, got a null tensor handle",
                   fp::dispatch<Tensor>("aten::neg", "", fp::abi::RawTensor{nullptr}));
-  EXPECT_FP_ERROR("aten::neg: argument 0 'self' expects Tensor, got a null tensor handle",
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
+                  "aten::neg: argument 0 'self' expects Tensor, got a null tensor handle",
                   fp::dispatch<Tensor>("aten::neg", "", Tensor()));
   EXPECT_FP_ERROR(
+      fp::ErrorCode::BadArgument,
       "aten::cat: argument 0 'tensors' expects Tensor[], got a list holding a null tensor",
       fp::dispatch<Tensor>("aten::cat", "",
                            std::vector<fp::abi::RawTensor>{two_by_three().raw(), nullptr}));
 }
 
 TEST(DispatchErrors, IntegersTooLargeForInt64) {
-  EXPECT_FP_ERROR("fp::dispatch: the integer 9223372036854775808 does not fit the int64",
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
+                  "fp::dispatch: the integer 9223372036854775808 does not fit the int64",
                   fp::dispatch<int64_t>("aten::size", "int", two_by_three(), uint64_t{1} << 63));
 }
 
@@ -404,7 +418,7 @@ TEST(Dispatch, RunsOnCuda) {
 
 TEST(DispatchErrors, CudaWithoutADeviceIsAnError) {
   if (fp::cuda_is_available()) GTEST_SKIP() << "a CUDA device is present";
-  EXPECT_FP_ERROR("aten::_to_copy: ",
+  EXPECT_FP_ERROR(fp::ErrorCode::TorchError, "aten::_to_copy: ",
                   fp::dispatch<Tensor>("aten::_to_copy", "", two_by_three(), std::nullopt,
                                        std::nullopt, fp::Device::cuda(0)));
 }
@@ -428,15 +442,16 @@ TEST(DispatchSemantics, ViewOpsReturnIndependentTensors) {
 TEST(DispatchSemantics, WritesNeedATensorLentForWriting) {
   const Tensor constant = two_by_three();
   EXPECT_FP_ERROR(
+      fp::ErrorCode::BadArgument,
       "aten::fill_.Tensor: argument 0 'self' is written to (Tensor(a!)); pass a non-const "
       "fp::Tensor or an fp::TensorMutView",
       fp::dispatch("aten::fill_", "Tensor", constant, fp::tensor(1.f)));
   EXPECT_EQ(constant.at<float>({0, 0}), 0.f);
   Tensor variable = two_by_three();
   const fp::TensorView view = variable;
-  EXPECT_FP_ERROR("argument 0 'self' is written to",
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "argument 0 'self' is written to",
                   fp::dispatch("aten::fill_", "Tensor", view, fp::tensor(1.f)));
-  EXPECT_FP_ERROR("argument 0 'self' is written to",
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "argument 0 'self' is written to",
                   fp::dispatch("aten::fill_", "Tensor", two_by_three(), fp::tensor(1.f)));
 }
 
@@ -445,10 +460,10 @@ TEST(DispatchSemantics, WritesFollowTheBorrowRules) {
   Tensor t = two_by_three();
   {
     const fp::TensorView reader = t;
-    EXPECT_FP_ERROR(
-        "fp::BorrowError: cannot call aten::fill_.Tensor on a Tensor while 1 "
-        "TensorView of it",
-        fp::dispatch("aten::fill_", "Tensor", t, fp::tensor(1.f)));
+    EXPECT_FP_ERROR(fp::ErrorCode::Borrow,
+                    "fp::BorrowError: cannot call aten::fill_.Tensor on a Tensor while 1 "
+                    "TensorView of it",
+                    fp::dispatch("aten::fill_", "Tensor", t, fp::tensor(1.f)));
   }
   // A view of `t` passed to the very call that writes `t` is the op's own
   // business (like t.mul_(t) in Python): allowed.
@@ -465,10 +480,12 @@ namespace {
 TEST(DispatchErrors, MixedTypeResultTuplesAreRefused) {
   // libtorch 2.13's dispatcher converts (float, int) or (Tensor, Tensor[])
   // results in the wrong order; refusing up front beats failing after the op ran.
-  EXPECT_FP_ERROR("aten::_choose_qparams_per_tensor: returns a tuple of mixed types",
+  EXPECT_FP_ERROR(fp::ErrorCode::Unsupported,
+                  "aten::_choose_qparams_per_tensor: returns a tuple of mixed types",
                   fp::dispatch<std::tuple<double, int64_t>>("aten::_choose_qparams_per_tensor", "",
                                                             two_by_three()));
-  EXPECT_FP_ERROR("aten::histogramdd.int_bins: returns a tuple of mixed types",
+  EXPECT_FP_ERROR(fp::ErrorCode::Unsupported,
+                  "aten::histogramdd.int_bins: returns a tuple of mixed types",
                   fp::dispatch<std::tuple<Tensor, std::vector<Tensor>>>(
                       "aten::histogramdd", "int_bins", two_by_three(), 3));
 }

@@ -1,6 +1,11 @@
 // abi::check and libtorch's error messages.
 #include <gtest/gtest.h>
 
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
 #include <flash_powder/flash_powder.h>
 
 #include "support/expect_error.h"
@@ -25,6 +30,38 @@ TEST(Error, CheckThrowsWithTheOperationAndLibtorchsMessage) {
   const std::string expected = "shape '[3]' is invalid for input of size 2";  // #PYTHON message
   EXPECT_EQ(fp::abi::last_torch_error(), fp_test::torch_message(expected));
   EXPECT_TORCH_ERROR_EXACT("my_shim_call", expected, fp::abi::check(1, "my_shim_call"));
+}
+
+TEST(Error, CarriesACodeBesideItsMessage) {
+  const fp::Error error(fp::ErrorCode::Format, "fp::image::decode_png: x.png: corrupt PNG");
+  EXPECT_EQ(error.code(), fp::ErrorCode::Format);
+  EXPECT_STREQ(error.what(), "fp::image::decode_png: x.png: corrupt PNG");
+  try {
+    fp::abi::check(1, "op");
+    FAIL() << "check(1) did not throw";
+  } catch (const fp::Error& failure) {
+    EXPECT_EQ(failure.code(), fp::ErrorCode::TorchError);
+  }
+}
+
+TEST(Error, EveryCodeHasItsName) {
+  const std::vector<std::pair<fp::ErrorCode, std::string>> names = {
+      {fp::ErrorCode::BadArgument, "BadArgument"},
+      {fp::ErrorCode::TorchError, "TorchError"},
+      {fp::ErrorCode::OpNotFound, "OpNotFound"},
+      {fp::ErrorCode::UnsupportedByTorch, "UnsupportedByTorch"},
+      {fp::ErrorCode::Unsupported, "Unsupported"},
+      {fp::ErrorCode::Borrow, "Borrow"},
+      {fp::ErrorCode::Io, "Io"},
+      {fp::ErrorCode::Format, "Format"},
+      {fp::ErrorCode::OutOfMemory, "OutOfMemory"}};
+  for (const auto& [code, name] : names) {
+    EXPECT_EQ(fp::name(code), name);
+    std::ostringstream printed;
+    printed << code;
+    EXPECT_EQ(printed.str(), "fp::ErrorCode::" + name);
+  }
+  EXPECT_EQ(fp::name(static_cast<fp::ErrorCode>(200)), "ErrorCode(?)");
 }
 
 TEST(Error, ErrorIsARuntimeError) {

@@ -79,6 +79,7 @@ TEST(Arg, TensorsAreBorrowed) {
 
 TEST(ArgErrors, UnsignedValuesBeyondInt64) {
   EXPECT_FP_ERROR_EXACT(
+      fp::ErrorCode::BadArgument,
       "fp::dispatch: the integer 18446744073709551615 does not fit the int64 every torch int "
       "argument is",
       to_arg(~uint64_t{0}));
@@ -103,14 +104,16 @@ TEST(Returned, ScalarsConvert) {
 
 TEST(ReturnedErrors, MismatchesNameTheOpAndSchema) {
   EXPECT_FP_ERROR_EXACT(
+      fp::ErrorCode::BadArgument,
       "aten::example: returns float where the caller asked for int; the schema is example(...) "
       "-> ...",
       fp::abi::ReturnTraits<int64_t>::take(results_of(0.5)));
-  EXPECT_FP_ERROR("returns 0 values where the caller asked for one value",
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
+                  "returns 0 values where the caller asked for one value",
                   fp::abi::ReturnTraits<int64_t>::take(results_of()));
-  EXPECT_FP_ERROR("returns int where the caller asked for a Tensor",
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "returns int where the caller asked for a Tensor",
                   fp::abi::ReturnTraits<fp::Tensor>::take(results_of(int64_t{1})));
-  EXPECT_FP_ERROR("returns bool where the caller asked for bool[]",
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "returns bool where the caller asked for bool[]",
                   (fp::abi::ReturnTraits<std::tuple<std::vector<bool>>>::take(results_of(true))));
 }
 
@@ -126,9 +129,11 @@ TEST(Generator, NoneGeneratorUsesTheDefault) {
 }
 
 TEST(GeneratorErrors, NullGeneratorHandles) {
-  EXPECT_FP_ERROR_EXACT("GeneratorHandle::share: the generator handle is null",
+  EXPECT_FP_ERROR_EXACT(fp::ErrorCode::BadArgument,
+                        "GeneratorHandle::share: the generator handle is null",
                         fp::abi::GeneratorHandle().share());
-  EXPECT_FP_ERROR("aten::randn.generator: argument 1 'generator' got a null generator handle",
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
+                  "aten::randn.generator: argument 1 'generator' got a null generator handle",
                   fp::dispatch<fp::Tensor>("aten::randn", "generator", std::vector<int64_t>{2},
                                            fp::abi::RawGenerator{nullptr}));
 }

@@ -93,10 +93,12 @@ TEST(OpCallErrors, TakingAResultOfAnotherKindOrBeyondTheLast) {
   size.integer(0);
   size.run();
   EXPECT_FP_ERROR(
+      fp::ErrorCode::BadArgument,
       "aten::size.int: returned int as result 0, expected Tensor; the schema is size.int(Tensor "
       "self, int dim) -> int",
       size.take_tensor(0));
-  EXPECT_FP_ERROR("aten::size.int: returned 1 values, expected 2", size.take(1));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "aten::size.int: returned 1 values, expected 2",
+                  size.take(1));
 }
 
 TEST(OpCallErrors, ArgumentsThatDoNotFitAreRefusedAsTheyCome) {
@@ -106,14 +108,18 @@ TEST(OpCallErrors, ArgumentsThatDoNotFitAreRefusedAsTheyCome) {
   OpCall call(max_dim(), stack, lendings);
   call.tensor(m.raw(), {});  // boxed, and freed when the call is abandoned
   EXPECT_FP_ERROR(
+      fp::ErrorCode::BadArgument,
       "aten::max.dim: argument 1 'dim' expects int, got Tensor; the schema is max.dim(Tensor "
       "self, int dim, bool keepdim=False)",
       call.tensor(m.raw(), {}));
-  EXPECT_FP_ERROR("aten::max.dim: argument 1 'dim' expects int, got float", call.real(1.5));
-  EXPECT_FP_ERROR("aten::max.dim: argument 1 'dim' expects int, got None", call.none());
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
+                  "aten::max.dim: argument 1 'dim' expects int, got float", call.real(1.5));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
+                  "aten::max.dim: argument 1 'dim' expects int, got None", call.none());
   call.integer(1);
   call.boolean(false);
-  EXPECT_FP_ERROR("aten::max.dim: takes at most 3 arguments, got more", call.integer(2));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "aten::max.dim: takes at most 3 arguments, got more",
+                  call.integer(2));
 }
 
 TEST(OpCallErrors, MissingArgumentsAreRefusedAtRun) {
@@ -123,6 +129,7 @@ TEST(OpCallErrors, MissingArgumentsAreRefusedAtRun) {
   OpCall call(max_dim(), stack, lendings);
   call.tensor(m.raw(), {});
   EXPECT_FP_ERROR(
+      fp::ErrorCode::BadArgument,
       "aten::max.dim: missing argument 1 'dim' (int); 2 arguments have no default, got 1",
       call.run());
 }
@@ -140,10 +147,10 @@ TEST(OpCallErrors, AnOpTheLoadedTorchLacksIsRefusedBeforeLibtorchSeesIt) {
   call.tensor(image.raw(), {});
   call.value(fp::abi::Arg{std::vector<int64_t>{2, 2}});
   call.boolean(false);
-  EXPECT_FP_ERROR(
-      "aten::_upsample_lanczos2d_aa needs torch 2.12 or later; this process loaded "
-      "torch 2.11.0",
-      call.run());
+  EXPECT_FP_ERROR(fp::ErrorCode::UnsupportedByTorch,
+                  "aten::_upsample_lanczos2d_aa needs torch 2.12 or later; this process loaded "
+                  "torch 2.11.0",
+                  call.run());
   fp::abi::testing::pretend_loaded_torch(std::nullopt);
 }
 
@@ -156,6 +163,7 @@ TEST(OpCallErrors, AWriteNeedsATensorLentForWriting) {
   call.tensor(target.raw(), {});  // not lent for writing
   call.tensor(maxima_input().raw(), {});
   EXPECT_FP_ERROR(
+      fp::ErrorCode::BadArgument,
       "aten::fill_.Tensor: argument 0 'self' is written to (Tensor(a!)); pass a non-const "
       "fp::Tensor or an fp::TensorMutView",
       call.run());

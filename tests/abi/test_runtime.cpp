@@ -85,9 +85,11 @@ TEST(Runtime, KeepFreedMemoryLetsTheNextTensorReuseItWithoutPageFaults) {
 
 TEST(RuntimeErrors, SetNumThreadsNeedsAPositiveCount) {
   const int before = fp::get_num_threads();
-  EXPECT_FP_ERROR("fp::set_num_threads: Expected positive number of threads, got 0",
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
+                  "fp::set_num_threads: Expected positive number of threads, got 0",
                   fp::set_num_threads(0));
-  EXPECT_FP_ERROR("fp::set_num_threads: Expected positive number of threads, got -2",
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
+                  "fp::set_num_threads: Expected positive number of threads, got -2",
                   fp::set_num_threads(-2));
   EXPECT_EQ(fp::get_num_threads(), before);
 }

@@ -106,20 +106,26 @@ TEST(Schema, RegisteredSchemasAreFound) {
 }
 
 TEST(SchemaErrors, SyntaxErrorsNameThePosition) {
-  EXPECT_FP_ERROR("expected '(' at position 4 in \"flip\"", Schema::parse("flip"));
-  EXPECT_FP_ERROR("expected '->' at position 18", Schema::parse("flip(Tensor self) => Tensor"));
-  EXPECT_FP_ERROR("expected a name", Schema::parse("f(Tensor) -> Tensor"));
-  EXPECT_FP_ERROR("unterminated alias annotation", Schema::parse("f(Tensor(a!"));
-  EXPECT_FP_ERROR("unterminated string in a default value",
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "expected '(' at position 4 in \"flip\"",
+                  Schema::parse("flip"));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "expected '->' at position 18",
+                  Schema::parse("flip(Tensor self) => Tensor"));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "expected a name",
+                  Schema::parse("f(Tensor) -> Tensor"));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "unterminated alias annotation",
+                  Schema::parse("f(Tensor(a!"));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "unterminated string in a default value",
                   Schema::parse("f(str x=\"abc) -> Tensor"));
-  EXPECT_FP_ERROR("unexpected text after the returns", Schema::parse("f() -> Tensor junk junk"));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "unexpected text after the returns",
+                  Schema::parse("f() -> Tensor junk junk"));
 }
 
 TEST(SchemaErrors, RegistrationNeedsANamespaceAndConsistency) {
-  EXPECT_FP_ERROR("needs a namespace, e.g. \"myops::scale2(...)\"",
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "needs a namespace, e.g. \"myops::scale2(...)\"",
                   fp::abi::register_schema("scale2(Tensor x) -> Tensor"));
   fp::abi::register_schema("fp_test::twice(Tensor x) -> Tensor");
-  EXPECT_FP_ERROR("fp_test::twice is already registered as \"fp_test::twice(Tensor x) -> Tensor\"",
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
+                  "fp_test::twice is already registered as \"fp_test::twice(Tensor x) -> Tensor\"",
                   fp::abi::register_schema("fp_test::twice(Tensor x, int n) -> Tensor"));
 }
 
@@ -133,7 +139,8 @@ TEST(SchemaErrors, UnknownOpsListTheOverloadsThatExist) {
   */
   const std::string overloads =
       "Scalar, Scalar_mode, Tensor, Tensor_mode, out, out_mode";  // #PYTHON overloads
-  EXPECT_FP_ERROR("aten::div.floor: no such op in the schemas flash_powder knows (its overloads: " +
+  EXPECT_FP_ERROR(fp::ErrorCode::OpNotFound,
+                  "aten::div.floor: no such op in the schemas flash_powder knows (its overloads: " +
                       overloads + ")",
                   fp::abi::find_schema("aten::div", "floor"));
 }
@@ -206,11 +213,13 @@ TEST(SchemaReleasesErrors, OpsNewerThanTheLoadedTorchAreRefused) {
   const fp::Tensor x = fp::ones({1, 1, 4, 4});
   const PretendLoadedTorch torch_2_11({2, 11, 0});
   EXPECT_FP_ERROR_EXACT(
+      fp::ErrorCode::UnsupportedByTorch,
       "aten::_upsample_lanczos2d_aa needs torch 2.12 or later; this process loaded torch 2.11.0",
       fp::dispatch<fp::Tensor>("aten::_upsample_lanczos2d_aa", "", x,
                                std::vector<std::int64_t>{2, 2}, false));
   // The generated wrappers go through the same check.
   EXPECT_FP_ERROR_EXACT(
+      fp::ErrorCode::UnsupportedByTorch,
       "aten::_upsample_lanczos2d_aa.vec needs torch 2.12 or later; this process loaded torch "
       "2.11.0",
       fp::aten::_upsample_lanczos2d_aa_vec(x, {2, 2}, false, std::nullopt));
@@ -221,6 +230,7 @@ TEST(SchemaReleasesErrors, TheReleaseIsCheckedBeforeTheArguments) {
   // are none) and anything is boxed for libtorch.
   const PretendLoadedTorch torch_2_11({2, 11, 0});
   EXPECT_FP_ERROR_EXACT(
+      fp::ErrorCode::UnsupportedByTorch,
       "aten::storage_offset needs torch 2.12 or later; this process loaded torch 2.11.0",
       fp::dispatch<std::int64_t>("aten::storage_offset", ""));
 }
@@ -228,9 +238,11 @@ TEST(SchemaReleasesErrors, TheReleaseIsCheckedBeforeTheArguments) {
 TEST(SchemaReleasesErrors, OpsRemovedBeforeTheLoadedTorchAreRefused) {
   const fp::Tensor a = fp::ones({2, 2});
   const PretendLoadedTorch torch_2_14({2, 14, 1});
-  EXPECT_FP_ERROR_EXACT("aten::qr was removed in torch 2.14; this process loaded torch 2.14.1",
+  EXPECT_FP_ERROR_EXACT(fp::ErrorCode::UnsupportedByTorch,
+                        "aten::qr was removed in torch 2.14; this process loaded torch 2.14.1",
                         fp::dispatch<std::tuple<fp::Tensor, fp::Tensor>>("aten::qr", "", a));
   EXPECT_FP_ERROR_EXACT(
+      fp::ErrorCode::UnsupportedByTorch,
       "aten::cholesky was removed in torch 2.14; this process loaded torch 2.14.1",
       fp::aten::cholesky(a));
 }
@@ -248,11 +260,11 @@ TEST(SchemaReleases, OpsOfTheLoadedTorchAreCalled) {
     EXPECT_EQ(std::vector<std::int64_t>(small.sizes().begin(), small.sizes().end()),
               (std::vector<std::int64_t>{1, 1, 2, 2}));
   } else {
-    EXPECT_FP_ERROR_EXACT(
-        "aten::_upsample_lanczos2d_aa needs torch 2.12 or later; this process "
-        "loaded torch " +
-            fp::torch_version().str(),
-        downsample());
+    EXPECT_FP_ERROR_EXACT(fp::ErrorCode::UnsupportedByTorch,
+                          "aten::_upsample_lanczos2d_aa needs torch 2.12 or later; this process "
+                          "loaded torch " +
+                              fp::torch_version().str(),
+                          downsample());
   }
 }
 

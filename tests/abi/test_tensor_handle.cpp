@@ -98,36 +98,48 @@ TEST(TensorHandle, CopyConvertsAndBroadcasts) {
 }
 
 TEST(TensorHandleErrors, NullHandles) {
-  EXPECT_FP_ERROR_EXACT("dim: the tensor handle is null", fp::abi::dim(nullptr));
-  EXPECT_FP_ERROR_EXACT("sizes: the tensor handle is null", fp::abi::sizes(nullptr));
-  EXPECT_FP_ERROR_EXACT("strides: the tensor handle is null", fp::abi::strides(nullptr));
-  EXPECT_FP_ERROR_EXACT("numel: the tensor handle is null", fp::abi::numel(nullptr));
-  EXPECT_FP_ERROR_EXACT("dtype: the tensor handle is null", fp::abi::dtype(nullptr));
-  EXPECT_FP_ERROR_EXACT("device: the tensor handle is null", fp::abi::device(nullptr));
-  EXPECT_FP_ERROR_EXACT("layout: the tensor handle is null", fp::abi::layout(nullptr));
-  EXPECT_FP_ERROR_EXACT("storage_offset: the tensor handle is null",
+  EXPECT_FP_ERROR_EXACT(fp::ErrorCode::BadArgument, "dim: the tensor handle is null",
+                        fp::abi::dim(nullptr));
+  EXPECT_FP_ERROR_EXACT(fp::ErrorCode::BadArgument, "sizes: the tensor handle is null",
+                        fp::abi::sizes(nullptr));
+  EXPECT_FP_ERROR_EXACT(fp::ErrorCode::BadArgument, "strides: the tensor handle is null",
+                        fp::abi::strides(nullptr));
+  EXPECT_FP_ERROR_EXACT(fp::ErrorCode::BadArgument, "numel: the tensor handle is null",
+                        fp::abi::numel(nullptr));
+  EXPECT_FP_ERROR_EXACT(fp::ErrorCode::BadArgument, "dtype: the tensor handle is null",
+                        fp::abi::dtype(nullptr));
+  EXPECT_FP_ERROR_EXACT(fp::ErrorCode::BadArgument, "device: the tensor handle is null",
+                        fp::abi::device(nullptr));
+  EXPECT_FP_ERROR_EXACT(fp::ErrorCode::BadArgument, "layout: the tensor handle is null",
+                        fp::abi::layout(nullptr));
+  EXPECT_FP_ERROR_EXACT(fp::ErrorCode::BadArgument, "storage_offset: the tensor handle is null",
                         fp::abi::storage_offset(nullptr));
-  EXPECT_FP_ERROR_EXACT("is_contiguous: the tensor handle is null",
+  EXPECT_FP_ERROR_EXACT(fp::ErrorCode::BadArgument, "is_contiguous: the tensor handle is null",
                         fp::abi::is_contiguous(nullptr));
-  EXPECT_FP_ERROR_EXACT("is_defined: the tensor handle is null", fp::abi::is_defined(nullptr));
-  EXPECT_FP_ERROR_EXACT("const_data_ptr: the tensor handle is null",
+  EXPECT_FP_ERROR_EXACT(fp::ErrorCode::BadArgument, "is_defined: the tensor handle is null",
+                        fp::abi::is_defined(nullptr));
+  EXPECT_FP_ERROR_EXACT(fp::ErrorCode::BadArgument, "const_data_ptr: the tensor handle is null",
                         fp::abi::const_data_ptr(nullptr));
-  EXPECT_FP_ERROR_EXACT("mutable_data_ptr: the tensor handle is null",
+  EXPECT_FP_ERROR_EXACT(fp::ErrorCode::BadArgument, "mutable_data_ptr: the tensor handle is null",
                         fp::abi::mutable_data_ptr(nullptr));
-  EXPECT_FP_ERROR_EXACT("share: the tensor handle is null", fp::abi::share(nullptr));
-  EXPECT_FP_ERROR_EXACT("share: the tensor handle is null", TensorHandle().share());
+  EXPECT_FP_ERROR_EXACT(fp::ErrorCode::BadArgument, "share: the tensor handle is null",
+                        fp::abi::share(nullptr));
+  EXPECT_FP_ERROR_EXACT(fp::ErrorCode::BadArgument, "share: the tensor handle is null",
+                        TensorHandle().share());
   const TensorHandle t = empty_2x3();
-  EXPECT_FP_ERROR_EXACT("copy_: the tensor handle is null", fp::abi::copy_(t.get(), nullptr));
-  EXPECT_FP_ERROR_EXACT("copy_: the tensor handle is null", fp::abi::copy_(nullptr, t.get()));
+  EXPECT_FP_ERROR_EXACT(fp::ErrorCode::BadArgument, "copy_: the tensor handle is null",
+                        fp::abi::copy_(t.get(), nullptr));
+  EXPECT_FP_ERROR_EXACT(fp::ErrorCode::BadArgument, "copy_: the tensor handle is null",
+                        fp::abi::copy_(nullptr, t.get()));
 }
 
 TEST(TensorHandleErrors, MismatchedSizesAndStrides) {
   const std::vector<int64_t> sizes{2, 3};
   const std::vector<int64_t> strides{1};
-  EXPECT_FP_ERROR_EXACT("empty_strided: 2 sizes but 1 strides",
+  EXPECT_FP_ERROR_EXACT(fp::ErrorCode::BadArgument, "empty_strided: 2 sizes but 1 strides",
                         fp::abi::empty_strided(sizes, strides, fp::DType::F32, fp::Device::cpu()));
   float value = 0;
-  EXPECT_FP_ERROR_EXACT("from_blob: 2 sizes but 1 strides",
+  EXPECT_FP_ERROR_EXACT(fp::ErrorCode::BadArgument, "from_blob: 2 sizes but 1 strides",
                         fp::abi::from_blob(&value, sizes, strides, 0, fp::DType::F32,
                                            fp::Device::cpu(), nullptr, nullptr));
 }

@@ -160,8 +160,9 @@ TEST(AotiPackage, MovedFromPackageThrows) {
   const auto refs = references("mlp");
   // Using the moved-from package is the point: it must refuse.
   // NOLINTBEGIN(bugprone-use-after-move)
-  EXPECT_FP_ERROR("moved from", model(refs.at("in.b2.0"), refs.at("in.b2.1")));
-  EXPECT_FP_ERROR("moved from", (void)model.input_names());
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "moved from",
+                  model(refs.at("in.b2.0"), refs.at("in.b2.1")));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "moved from", (void)model.input_names());
   // NOLINTEND(bugprone-use-after-move)
   EXPECT_EQ(moved.input_names().size(), 2u);
 }
@@ -205,14 +206,17 @@ TEST(AotiPackage, LoadWeightsRefusesWhatDoesNotFit) {
   const auto file = fp::safetensors::load(aoti_test::refs_dir() / "mlp_new_weights.safetensors");
   const std::string key = model.constants().front().original_fqn;
   fp::nn::StateDict missing;
-  EXPECT_FP_ERROR("the new weights lack \"", model.load_weights(missing));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "the new weights lack \"",
+                  model.load_weights(missing));
   fp::nn::StateDict wrong_dtype = file;
   wrong_dtype.at(key) = file.at(key).to(fp::DType::F64);
-  EXPECT_FP_ERROR("weight \"" + key + "\" must have dtype float32, not float64",
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
+                  "weight \"" + key + "\" must have dtype float32, not float64",
                   model.load_weights(wrong_dtype));
   fp::nn::StateDict wrong_size = file;
   wrong_size.at(key) = fp::zeros({1, 1});
-  EXPECT_FP_ERROR("weight \"" + key + "\" must hold " +
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
+                  "weight \"" + key + "\" must hold " +
                       std::to_string(model.constants().front().data_size) +
                       " bytes (rounded up to 64), not 4",
                   model.load_weights(wrong_size));

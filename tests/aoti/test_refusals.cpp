@@ -19,20 +19,22 @@ namespace aoti = fp::aoti;
 // --- packages -------------------------------------------------------------------
 
 TEST(AotiRefusals, PackageWithoutSignatureNeedsConsent) {
-  EXPECT_FP_ERROR("has no signature (extra/flash_powder.json)",
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "has no signature (extra/flash_powder.json)",
                   aoti::Package::open(package("mlp_no_signature")));
   // With consent it runs, checking only the number of inputs.
   const auto model = aoti::Package::open(package("mlp_no_signature"), {.require_signature = false});
   EXPECT_FALSE(model.signature().has_value());
   const auto refs = references("mlp");
   aoti_test::expect_case(model, refs, "b7", 2, 2);
-  EXPECT_FP_ERROR("takes 2 input tensor(s), got 1", model(refs.at("in.b7.0")));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "takes 2 input tensor(s), got 1",
+                  model(refs.at("in.b7.0")));
 }
 
 TEST(AotiRefusals, ForeignCpuInstructionSet) {
-  EXPECT_FP_ERROR("compiled for CPU instruction set",
+  EXPECT_FP_ERROR(fp::ErrorCode::Unsupported, "compiled for CPU instruction set",
                   aoti::Package::open(package("mlp_foreign_isa")));
-  EXPECT_FP_ERROR("which this CPU lacks", aoti::Package::open(package("mlp_foreign_isa")));
+  EXPECT_FP_ERROR(fp::ErrorCode::Unsupported, "which this CPU lacks",
+                  aoti::Package::open(package("mlp_foreign_isa")));
 }
 
 TEST(AotiRefusals, InstructionSetsAreCheckedWordByWord) {
@@ -56,35 +58,40 @@ TEST(AotiRefusals, MissingStableAbiFunctionIsNamed) {
   std::string symbol;
   ASSERT_TRUE(std::getline(renamed, symbol)) << "the fixture wrote no mlp_missing_symbol.symbol";
   EXPECT_FP_ERROR(
+      fp::ErrorCode::UnsupportedByTorch,
       "C function(s) the loaded torch " + fp::torch_version().str() + " lacks: " + symbol,
       aoti::Package::open(package("mlp_missing_symbol")));
 }
 
 TEST(AotiRefusals, ProxyExecutorOpsAreNamed) {
-  EXPECT_FP_ERROR("needs PyTorch's proxy executor", aoti::Package::open(package("eigh")));
-  EXPECT_FP_ERROR("linalg_eigh", aoti::Package::open(package("eigh")));
+  EXPECT_FP_ERROR(fp::ErrorCode::Unsupported, "needs PyTorch's proxy executor",
+                  aoti::Package::open(package("eigh")));
+  EXPECT_FP_ERROR(fp::ErrorCode::Unsupported, "linalg_eigh", aoti::Package::open(package("eigh")));
 }
 
 TEST(AotiRefusals, WrongDevice) {
-  EXPECT_FP_ERROR("compiled for device \"cpu\" but was opened for cuda:0",
+  EXPECT_FP_ERROR(fp::ErrorCode::Unsupported,
+                  "compiled for device \"cpu\" but was opened for cuda:0",
                   aoti::Package::open(package("mlp"), {.device = fp::Device::cuda(0)}));
-  EXPECT_FP_ERROR("compiled for device \"cuda\" but was opened for cpu",
+  EXPECT_FP_ERROR(fp::ErrorCode::Unsupported, "compiled for device \"cuda\" but was opened for cpu",
                   aoti::Package::open(package("mlp_cuda_metadata")));
 }
 
 TEST(AotiRefusals, MissingWeightsBlob) {
-  EXPECT_FP_ERROR("weights (", aoti::Package::open(package("mlp_blob_missing")));
-  EXPECT_FP_ERROR("has no *.wrapper_weights.blob",
+  EXPECT_FP_ERROR(fp::ErrorCode::Format, "weights (",
+                  aoti::Package::open(package("mlp_blob_missing")));
+  EXPECT_FP_ERROR(fp::ErrorCode::Format, "has no *.wrapper_weights.blob",
                   aoti::Package::open(package("mlp_blob_missing")));
 }
 
 TEST(AotiRefusals, MissingFileAndNotAZip) {
-  EXPECT_FP_ERROR("cannot open the package as a zip archive",
+  EXPECT_FP_ERROR(fp::ErrorCode::Io, "cannot open the package as a zip archive",
                   aoti::Package::open(package("no_such_package")));
   const std::string text = "not a zip archive, but long enough to hold an end record......";
-  EXPECT_FP_ERROR("cannot open the package as a zip archive: Not a zip archive",
+  EXPECT_FP_ERROR(fp::ErrorCode::Format,
+                  "cannot open the package as a zip archive: Not a zip archive",
                   aoti::Package::open(std::as_bytes(std::span(text))));
-  EXPECT_FP_ERROR("the package is empty (0 bytes)",
+  EXPECT_FP_ERROR(fp::ErrorCode::Format, "the package is empty (0 bytes)",
                   aoti::Package::open(std::span<const std::byte>()));
 }
 
@@ -93,7 +100,7 @@ TEST(AotiRefusals, TruncatedPackage) {
   for (std::size_t keep :
        {bytes.size() - 1, bytes.size() - 100, bytes.size() / 2, std::size_t{30}}) {
     SCOPED_TRACE(keep);
-    EXPECT_FP_ERROR("fp::aoti: <package in memory>: ",
+    EXPECT_FP_ERROR(fp::ErrorCode::Format, "fp::aoti: <package in memory>: ",
                     aoti::Package::open(std::span(bytes).first(keep)));
   }
 }
@@ -108,13 +115,14 @@ TEST(AotiRefusals, CorruptModelLibrary) {
   const auto at = std::string_view(begin, bytes.size()).find(elf);
   ASSERT_NE(at, std::string_view::npos);
   bytes[at + 4096] ^= std::byte{0x5a};
-  EXPECT_FP_ERROR("CRC", aoti::Package::open(std::span<const std::byte>(bytes)));
+  EXPECT_FP_ERROR(fp::ErrorCode::Format, "CRC",
+                  aoti::Package::open(std::span<const std::byte>(bytes)));
 }
 
 TEST(AotiRefusals, ModelChoiceAndRunners) {
-  EXPECT_FP_ERROR("no model \"other\" in the package; it holds \"model\"",
+  EXPECT_FP_ERROR(fp::ErrorCode::Format, "no model \"other\" in the package; it holds \"model\"",
                   aoti::Package::open(package("mlp"), {.model_name = "other"}));
-  EXPECT_FP_ERROR("num_runners must be at least 1",
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "num_runners must be at least 1",
                   aoti::Package::open(package("mlp"), {.num_runners = 0}));
 }
 
@@ -130,49 +138,57 @@ class AotiInputs : public ::testing::Test {
 };
 
 TEST_F(AotiInputs, WrongCount) {
-  EXPECT_FP_ERROR("takes 2 input tensor(s), got 1", mlp(x()));
-  EXPECT_FP_ERROR("takes 2 input tensor(s), got 3", mlp(x(), y(), y()));
-  EXPECT_FP_ERROR("takes 2 input tensor(s), got 0", mlp.run({}));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "takes 2 input tensor(s), got 1", mlp(x()));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "takes 2 input tensor(s), got 3", mlp(x(), y(), y()));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "takes 2 input tensor(s), got 0", mlp.run({}));
 }
 
 TEST_F(AotiInputs, WrongDtype) {
-  EXPECT_FP_ERROR("input 0 \"x\" must have dtype float32, not float64",
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "input 0 \"x\" must have dtype float32, not float64",
                   mlp(x().to(fp::DType::F64), y()));
 }
 
 TEST_F(AotiInputs, WrongDevice) {
   const fp::Tensor meta = fp::empty({7, 4}, fp::Device::meta());
-  EXPECT_FP_ERROR("input 0 \"x\" must be on cpu (the model's device), not meta", mlp(meta, y()));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
+                  "input 0 \"x\" must be on cpu (the model's device), not meta", mlp(meta, y()));
 }
 
 TEST_F(AotiInputs, WrongRank) {
-  EXPECT_FP_ERROR("input 1 \"y\" must have 2 dimensions, not 1", mlp(x(), y().flatten()));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "input 1 \"y\" must have 2 dimensions, not 1",
+                  mlp(x(), y().flatten()));
 }
 
 TEST_F(AotiInputs, WrongStaticSize) {
   const fp::Tensor wide = fp::zeros({7, 5});
-  EXPECT_FP_ERROR("input 0 \"x\" has size 5 in dimension 1", mlp(wide, y()));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "input 0 \"x\" has size 5 in dimension 1",
+                  mlp(wide, y()));
   const fp::Tensor image = fp::zeros({3, 3, 8, 8});  // the cnn was exported with batch 2
-  EXPECT_FP_ERROR("has size 3 in dimension 0 (the exported shape is [2, 3, 8, 8]", cnn(image));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
+                  "has size 3 in dimension 0 (the exported shape is [2, 3, 8, 8]", cnn(image));
 }
 
 TEST_F(AotiInputs, DynamicSizeOutOfRange) {
-  EXPECT_FP_ERROR("has size 65 in dimension 0", mlp(fp::zeros({65, 4}), fp::zeros({65, 3})));
-  EXPECT_FP_ERROR("has size 0 in dimension 0", mlp(fp::zeros({0, 4}), fp::zeros({0, 3})));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "has size 65 in dimension 0",
+                  mlp(fp::zeros({65, 4}), fp::zeros({65, 3})));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "has size 0 in dimension 0",
+                  mlp(fp::zeros({0, 4}), fp::zeros({0, 3})));
 }
 
 TEST_F(AotiInputs, DimensionsThatMustBeEqual) {
-  EXPECT_FP_ERROR("input 1 \"y\" has size 3 in dimension 0, but input 0 \"x\" has size 7",
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
+                  "input 1 \"y\" has size 3 in dimension 0, but input 0 \"x\" has size 7",
                   mlp(x(), fp::zeros({3, 3})));
 }
 
 TEST_F(AotiInputs, UndefinedTensor) {
   const fp::Tensor undefined;
-  EXPECT_FP_ERROR("input 0 \"x\" is an undefined tensor", mlp(undefined, y()));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "input 0 \"x\" is an undefined tensor",
+                  mlp(undefined, y()));
 }
 
 TEST_F(AotiInputs, ValidCallStillWorksAfterRefusals) {
-  EXPECT_FP_ERROR("must have dtype", mlp(x().to(fp::DType::F64), y()));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "must have dtype", mlp(x().to(fp::DType::F64), y()));
   aoti_test::expect_case(mlp, refs, "b7", 2, 2);
 }
 

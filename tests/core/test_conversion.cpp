@@ -116,27 +116,33 @@ TEST(ConversionErrors, IntegerTargetsRejectValuesTheyCannotHold) {
   */
   const std::string uint8_overflow =
       "value cannot be converted to type uint8 without overflow";  // #PYTHON message([1.7, -2.7], torch.uint8)
-  EXPECT_FP_ERROR("fp::tensor: " + uint8_overflow, fp::tensor({1.7, -2.7}, fp::DType::U8));
-  EXPECT_FP_ERROR("fp::tensor: " + uint8_overflow, fp::tensor({int64_t{300}}, fp::DType::U8));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "fp::tensor: " + uint8_overflow,
+                  fp::tensor({1.7, -2.7}, fp::DType::U8));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "fp::tensor: " + uint8_overflow,
+                  fp::tensor({int64_t{300}}, fp::DType::U8));
   const std::string int8_overflow =
       "value cannot be converted to type int8 without overflow";  // #PYTHON message([-129], torch.int8)
-  EXPECT_FP_ERROR("fp::tensor: " + int8_overflow, fp::tensor({int64_t{-129}}, fp::DType::I8));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "fp::tensor: " + int8_overflow,
+                  fp::tensor({int64_t{-129}}, fp::DType::I8));
   const std::string nan_overflow =
       "value cannot be converted to type int32 without overflow";  // #PYTHON message([float("nan")], torch.int32)
-  EXPECT_FP_ERROR("fp::tensor: " + nan_overflow,
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "fp::tensor: " + nan_overflow,
                   fp::tensor({std::numeric_limits<double>::quiet_NaN()}, fp::DType::I32));
-  EXPECT_FP_ERROR("fp::tensor: value cannot be converted to type uint64 without overflow",
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
+                  "fp::tensor: value cannot be converted to type uint64 without overflow",
                   fp::tensor({int64_t{-1}}, fp::DType::U64));
   const std::string complex =
       "must be real number, not complex";  // #PYTHON message([1+2j], torch.float32)
-  EXPECT_FP_ERROR("fp::tensor: " + complex, fp::tensor(std::complex<double>(1, 2), fp::DType::F32));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "fp::tensor: " + complex,
+                  fp::tensor(std::complex<double>(1, 2), fp::DType::F32));
 }
 
 TEST(ConversionErrors, RaggedListsAreRejected) {
   EXPECT_FP_ERROR_EXACT(
+      fp::ErrorCode::BadArgument,
       "fp::tensor: the nested lists are ragged: expected a list of length 2 at depth 1, got 1",
       fp::tensor({{1.f, 2.f}, {3.f}}));
-  EXPECT_FP_ERROR("ragged", fp::tensor({{{1, 2}}, {{3}}}));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "ragged", fp::tensor({{{1, 2}}, {{3}}}));
 }
 
 TEST(FromBlob, ViewsUserMemoryWithoutCopying) {
@@ -164,17 +170,20 @@ TEST(FromBlob, StridedAndReadOnly) {
 TEST(FromBlobErrors, SizesThatReachPastTheBuffer) {
   std::vector<float> buffer(6);
   EXPECT_FP_ERROR_EXACT(
+      fp::ErrorCode::BadArgument,
       "fp::from_blob: the sizes and strides reach 28 bytes but the buffer holds 24",
       fp::from_blob(std::span<float>(buffer), {7}));
-  EXPECT_FP_ERROR("reach 32 bytes", fp::from_blob(std::span<float>(buffer), {2, 3}, {5, 1}));
-  EXPECT_FP_ERROR_EXACT("fp::from_blob: 2 sizes but 1 strides",
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "reach 32 bytes",
+                  fp::from_blob(std::span<float>(buffer), {2, 3}, {5, 1}));
+  EXPECT_FP_ERROR_EXACT(fp::ErrorCode::BadArgument, "fp::from_blob: 2 sizes but 1 strides",
                         fp::from_blob(std::span<float>(buffer), {2, 3}, {1}));
-  EXPECT_FP_ERROR_EXACT("fp::from_blob: negative size -1",
+  EXPECT_FP_ERROR_EXACT(fp::ErrorCode::BadArgument, "fp::from_blob: negative size -1",
                         fp::from_blob(std::span<float>(buffer), {-1}));
-  EXPECT_FP_ERROR_EXACT("fp::from_blob: negative stride -1",
+  EXPECT_FP_ERROR_EXACT(fp::ErrorCode::BadArgument, "fp::from_blob: negative stride -1",
                         fp::from_blob(std::span<float>(buffer), {2}, {-1}));
-  EXPECT_FP_ERROR("overflow", fp::from_blob(std::span<float>(buffer), {2, 2},
-                                            {int64_t{1} << 62, int64_t{1} << 62}));
+  EXPECT_FP_ERROR(
+      fp::ErrorCode::BadArgument, "overflow",
+      fp::from_blob(std::span<float>(buffer), {2, 2}, {int64_t{1} << 62, int64_t{1} << 62}));
   // Zero elements read nothing, whatever the strides.
   EXPECT_NO_THROW(fp::from_blob(std::span<float>(buffer), {0, 100}));
 }

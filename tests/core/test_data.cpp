@@ -75,16 +75,20 @@ TEST(DataAccess, DataAtItemToVector) {
 TEST(DataAccessErrors, DTypeDeviceContiguityAndBounds) {
   Tensor x = cube();
   EXPECT_FP_ERROR_EXACT(
+      fp::ErrorCode::BadArgument,
       "data<double>(): the tensor is float32; use data<float>() or convert it with "
       ".to(fp::DType::...)",
       x.data<double>());
-  EXPECT_FP_ERROR("data_mut<std::int64_t>(): the tensor is float32", x.data_mut<int64_t>());
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "data_mut<std::int64_t>(): the tensor is float32",
+                  x.data_mut<int64_t>());
   EXPECT_FP_ERROR_EXACT(
+      fp::ErrorCode::BadArgument,
       "data<float>(): the tensor is not contiguous; use .contiguous() or to_vector<T>()",
       x.transpose(0, 1).data<float>());
-  EXPECT_FP_ERROR("data<float>(): the tensor is on meta; copy it to the CPU first",
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
+                  "data<float>(): the tensor is on meta; copy it to the CPU first",
                   fp::zeros({2}, fp::Device::meta()).data<float>());
-  EXPECT_FP_ERROR("the tensor is float8_e4m3fn",
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "the tensor is float8_e4m3fn",
                   fp::zeros({2}, fp::DType::F8_E4M3FN).data<float>());
   /*
   #|PYTHON
@@ -96,37 +100,43 @@ TEST(DataAccessErrors, DTypeDeviceContiguityAndBounds) {
   */
   const std::string bounds =
       "index 3 is out of bounds for dimension 1 with size 3";  // #PYTHON bounds
-  EXPECT_FP_ERROR("at<float>(): " + bounds, x.at<float>({1, 3, 0}));
-  EXPECT_FP_ERROR("at_mut<float>(): " + bounds, x.at_mut<float>({1, 3, 0}));
-  EXPECT_FP_ERROR_EXACT("at<float>(): 2 indices for a tensor of 3 dimensions", x.at<float>({1, 2}));
-  EXPECT_FP_ERROR("at<double>(): the tensor is float32, not float64", x.at<double>({0, 0, 0}));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "at<float>(): " + bounds, x.at<float>({1, 3, 0}));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "at_mut<float>(): " + bounds,
+                  x.at_mut<float>({1, 3, 0}));
+  EXPECT_FP_ERROR_EXACT(fp::ErrorCode::BadArgument,
+                        "at<float>(): 2 indices for a tensor of 3 dimensions", x.at<float>({1, 2}));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "at<double>(): the tensor is float32, not float64",
+                  x.at<double>({0, 0, 0}));
   const std::string item =
       "a Tensor with 24 elements cannot be converted to Scalar";  // #PYTHON item
-  EXPECT_FP_ERROR("item<float>(): " + item, x.item<float>());
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "item<float>(): " + item, x.item<float>());
   const std::string dim =
       "Dimension out of range (expected to be in range of [-3, 2], but got 3)";  // #PYTHON dim
-  EXPECT_FP_ERROR("size: " + dim, x.size(3));
-  EXPECT_FP_ERROR("stride: Dimension out of range", x.stride(-4));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "size: " + dim, x.size(3));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "stride: Dimension out of range", x.stride(-4));
   const std::string no_dims =
       "Dimension specified as 0 but tensor has no dimensions";  // #PYTHON no_dims
-  EXPECT_FP_ERROR("size: " + no_dims, fp::tensor(1.f).size(0));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "size: " + no_dims, fp::tensor(1.f).size(0));
 }
 
 TEST(DataAccessErrors, UndefinedTensors) {
   const Tensor undefined;
   const std::string message = "the tensor is undefined (default-constructed or moved from)";
-  EXPECT_FP_ERROR("dim: " + message, undefined.dim());
-  EXPECT_FP_ERROR("strides: " + message, undefined.strides());
-  EXPECT_FP_ERROR("dtype: " + message, undefined.dtype());
-  EXPECT_FP_ERROR("device: " + message, undefined.device());
-  EXPECT_FP_ERROR("layout: " + message, undefined.layout());
-  EXPECT_FP_ERROR("is_contiguous: " + message, undefined.is_contiguous());
-  EXPECT_FP_ERROR("storage_offset: " + message, undefined.storage_offset());
-  EXPECT_FP_ERROR("data: " + message, undefined.data<float>());
-  EXPECT_FP_ERROR("at: " + message, undefined.at<float>({0}));
-  EXPECT_FP_ERROR("item: " + message, undefined.item<float>());
-  EXPECT_FP_ERROR("to_vector: " + message, undefined.to_vector<float>());
-  EXPECT_FP_ERROR("sizes: " + message, undefined.size(0));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "dim: " + message, undefined.dim());
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "strides: " + message, undefined.strides());
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "dtype: " + message, undefined.dtype());
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "device: " + message, undefined.device());
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "layout: " + message, undefined.layout());
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "is_contiguous: " + message,
+                  undefined.is_contiguous());
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "storage_offset: " + message,
+                  undefined.storage_offset());
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "data: " + message, undefined.data<float>());
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "at: " + message, undefined.at<float>({0}));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "item: " + message, undefined.item<float>());
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "to_vector: " + message,
+                  undefined.to_vector<float>());
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "sizes: " + message, undefined.size(0));
 }
 
 }  // namespace

@@ -121,28 +121,41 @@ TEST(Factory, MetaAndCudaDevices) {
 }
 
 TEST(FactoryErrors, NegativeSizesAndBadRanges) {
-  EXPECT_FP_ERROR("fp::empty: Trying to create tensor with negative dimension -1", fp::empty({-1}));
-  EXPECT_FP_ERROR("fp::zeros: Trying to create tensor with negative dimension -2",
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
+                  "fp::empty: Trying to create tensor with negative dimension -1", fp::empty({-1}));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
+                  "fp::zeros: Trying to create tensor with negative dimension -2",
                   fp::zeros({2, -2}));
-  EXPECT_FP_ERROR("fp::ones: Trying to create tensor with negative dimension -1", fp::ones({-1}));
-  EXPECT_FP_ERROR("fp::full: Trying to create tensor with negative dimension -1",
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
+                  "fp::ones: Trying to create tensor with negative dimension -1", fp::ones({-1}));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
+                  "fp::full: Trying to create tensor with negative dimension -1",
                   fp::full({-1}, 1));
-  EXPECT_FP_ERROR("fp::arange: step must be nonzero", fp::arange(0, 5, 0));
-  EXPECT_FP_ERROR("fp::arange: upper bound and larger bound inconsistent with step sign",
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "fp::arange: step must be nonzero",
+                  fp::arange(0, 5, 0));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
+                  "fp::arange: upper bound and larger bound inconsistent with step sign",
                   fp::arange(0, 5, -1));
-  EXPECT_FP_ERROR("fp::arange: unsupported range",
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "fp::arange: unsupported range",
                   fp::arange(0.0, std::numeric_limits<double>::infinity()));
-  EXPECT_FP_ERROR("fp::linspace: number of steps must be non-negative", fp::linspace(0, 1, -1));
-  EXPECT_FP_ERROR("fp::eye: n must be greater or equal to 0, got -1", fp::eye(-1));
-  EXPECT_FP_ERROR("fp::eye: m must be greater or equal to 0, got -3", fp::eye(2, -3));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "fp::linspace: number of steps must be non-negative",
+                  fp::linspace(0, 1, -1));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "fp::eye: n must be greater or equal to 0, got -1",
+                  fp::eye(-1));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "fp::eye: m must be greater or equal to 0, got -3",
+                  fp::eye(2, -3));
 }
 
 TEST(FactoryErrors, UndefinedSources) {
   const fp::Tensor undefined;
-  EXPECT_FP_ERROR("expects Tensor, got a null tensor handle", fp::zeros_like(undefined));
-  EXPECT_FP_ERROR("expects Tensor, got a null tensor handle", fp::ones_like(undefined));
-  EXPECT_FP_ERROR("expects Tensor, got a null tensor handle", fp::empty_like(undefined));
-  EXPECT_FP_ERROR("expects Tensor, got a null tensor handle", fp::full_like(undefined, 1));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "expects Tensor, got a null tensor handle",
+                  fp::zeros_like(undefined));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "expects Tensor, got a null tensor handle",
+                  fp::ones_like(undefined));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "expects Tensor, got a null tensor handle",
+                  fp::empty_like(undefined));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "expects Tensor, got a null tensor handle",
+                  fp::full_like(undefined, 1));
 }
 
 TEST(FactoryErrors, FullRejectsValuesTheDTypeCannotHoldLikePython) {
@@ -157,31 +170,37 @@ TEST(FactoryErrors, FullRejectsValuesTheDTypeCannotHoldLikePython) {
   */
   const std::string message1 =
       "value cannot be converted to type c10::Half without overflow";  // #PYTHON message(1e300, torch.float16)
-  EXPECT_FP_ERROR("fp::full: " + message1, fp::full({2}, 1e300, fp::DType::F16));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "fp::full: " + message1,
+                  fp::full({2}, 1e300, fp::DType::F16));
   const std::string message2 =
       "value cannot be converted to type c10::Half without overflow";  // #PYTHON message(70000, torch.float16)
-  EXPECT_FP_ERROR("fp::full: " + message2, fp::full({2}, 70000, fp::DType::F16));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "fp::full: " + message2,
+                  fp::full({2}, 70000, fp::DType::F16));
   const std::string message3 =
       "value cannot be converted to type float without overflow";  // #PYTHON message(1e300, torch.float32)
-  EXPECT_FP_ERROR("fp::full: " + message3, fp::full({2}, 1e300, fp::DType::F32));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "fp::full: " + message3,
+                  fp::full({2}, 1e300, fp::DType::F32));
   const std::string message4 =
       "value cannot be converted to type uint8_t without overflow";  // #PYTHON message(300, torch.uint8)
-  EXPECT_FP_ERROR("fp::full: " + message4, fp::full({2}, 300, fp::DType::U8));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "fp::full: " + message4,
+                  fp::full({2}, 300, fp::DType::U8));
   const std::string message5 =
       "value cannot be converted to type int without overflow";  // #PYTHON message(2e10, torch.int32)
-  EXPECT_FP_ERROR("fp::full: " + message5, fp::full({2}, 2.0e10, fp::DType::I32));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "fp::full: " + message5,
+                  fp::full({2}, 2.0e10, fp::DType::I32));
   const std::string message6 =
       "value cannot be converted to type int64_t without overflow";  // #PYTHON message(float("nan"), torch.int64)
-  EXPECT_FP_ERROR("fp::full: " + message6,
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "fp::full: " + message6,
                   fp::full({2}, std::numeric_limits<double>::quiet_NaN(), fp::DType::I64));
   const std::string message7 =
       "value cannot be converted to type c10::Float8_e4m3fn without overflow";  // #PYTHON message(float("inf"), torch.float8_e4m3fn)
-  EXPECT_FP_ERROR("fp::full: " + message7,
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "fp::full: " + message7,
                   fp::full({2}, std::numeric_limits<double>::infinity(), fp::DType::F8_E4M3FN));
   const std::string message8 =
       "value cannot be converted to type int8_t without overflow";  // #PYTHON message(200, torch.int8)
   const fp::Tensor int8_source = fp::zeros({2}, fp::DType::I8);
-  EXPECT_FP_ERROR("fp::full_like: " + message8, fp::full_like(int8_source, 200));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "fp::full_like: " + message8,
+                  fp::full_like(int8_source, 200));
 }
 
 TEST(Factory, FullAcceptsWhatPythonAccepts) {

@@ -1136,22 +1136,28 @@ TEST_F(Print, OptionsChangedOnAnotherThreadApplyWhole) {
 // --- refused options -----------------------------------------------------------------------
 
 TEST_F(Print, InvalidOptionsAreRefusedAndChangeNothing) {
-  EXPECT_FP_ERROR_EXACT("fp::set_printoptions: precision must be in [0, 1000], got -1",
+  EXPECT_FP_ERROR_EXACT(fp::ErrorCode::BadArgument,
+                        "fp::set_printoptions: precision must be in [0, 1000], got -1",
                         fp::set_printoptions({.precision = -1}));
-  EXPECT_FP_ERROR_EXACT("fp::set_printoptions: precision must be in [0, 1000], got 1001",
+  EXPECT_FP_ERROR_EXACT(fp::ErrorCode::BadArgument,
+                        "fp::set_printoptions: precision must be in [0, 1000], got 1001",
                         fp::set_printoptions({.precision = 1001}));
-  EXPECT_FP_ERROR_EXACT("fp::set_printoptions: threshold must be >= 0, got -1",
+  EXPECT_FP_ERROR_EXACT(fp::ErrorCode::BadArgument,
+                        "fp::set_printoptions: threshold must be >= 0, got -1",
                         fp::set_printoptions({.threshold = -1}));
-  EXPECT_FP_ERROR_EXACT("fp::set_printoptions: edgeitems must be >= 0, got -2",
+  EXPECT_FP_ERROR_EXACT(fp::ErrorCode::BadArgument,
+                        "fp::set_printoptions: edgeitems must be >= 0, got -2",
                         fp::set_printoptions({.edgeitems = -2}));
-  EXPECT_FP_ERROR_EXACT("fp::set_printoptions: linewidth must be >= 1, got 0",
+  EXPECT_FP_ERROR_EXACT(fp::ErrorCode::BadArgument,
+                        "fp::set_printoptions: linewidth must be >= 1, got 0",
                         fp::set_printoptions({.linewidth = 0}));
   EXPECT_EQ(fp::get_printoptions(), fp::PrintOptions{});
 }
 
 TEST_F(Print, GetPrintOptionsAnswersAfterARefusal) {
   // get_printoptions has no input that could be bad; a refused set leaves it intact.
-  EXPECT_FP_ERROR("linewidth must be >= 1", fp::set_printoptions({.linewidth = -5}));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "linewidth must be >= 1",
+                  fp::set_printoptions({.linewidth = -5}));
   EXPECT_EQ(fp::get_printoptions().linewidth, 80);
 }
 

@@ -533,84 +533,109 @@ TEST(RandomCuda, WithoutGeneratorSamplesOnTheDevice) {
 
 TEST(RandomErrors, NegativeSizes) {
   Generator generator;
-  EXPECT_FP_ERROR("fp::rand: negative dimension -1 in sizes [2, -1]", fp::rand({2, -1}));
-  EXPECT_FP_ERROR("fp::rand: negative dimension -2", fp::rand({-2}, generator));
-  EXPECT_FP_ERROR("fp::randn: negative dimension -1", fp::randn({-1, 2}));
-  EXPECT_FP_ERROR("fp::randn: negative dimension -1", fp::randn({-1}, generator));
-  EXPECT_FP_ERROR("fp::randint: negative dimension -3", fp::randint(5, {-3}));
-  EXPECT_FP_ERROR("fp::randint: negative dimension -3", fp::randint(0, 5, {-3}));
-  EXPECT_FP_ERROR("fp::randint: negative dimension -3", fp::randint(0, 5, {-3}, generator));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "fp::rand: negative dimension -1 in sizes [2, -1]",
+                  fp::rand({2, -1}));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "fp::rand: negative dimension -2",
+                  fp::rand({-2}, generator));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "fp::randn: negative dimension -1",
+                  fp::randn({-1, 2}));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "fp::randn: negative dimension -1",
+                  fp::randn({-1}, generator));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "fp::randint: negative dimension -3",
+                  fp::randint(5, {-3}));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "fp::randint: negative dimension -3",
+                  fp::randint(0, 5, {-3}));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "fp::randint: negative dimension -3",
+                  fp::randint(0, 5, {-3}, generator));
   // 2^62 floats: more than a std::vector can hold, refused before any allocation.
-  EXPECT_FP_ERROR("fp::rand: not enough memory to sample 4611686018427387904 elements",
+  EXPECT_FP_ERROR(fp::ErrorCode::OutOfMemory,
+                  "fp::rand: not enough memory to sample 4611686018427387904 elements",
                   fp::rand({int64_t{1} << 31, int64_t{1} << 31}, generator));
-  EXPECT_FP_ERROR("hold more elements than int64 can count",
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "hold more elements than int64 can count",
                   fp::rand({int64_t{1} << 40, int64_t{1} << 40}, generator));
 }
 
 TEST(RandomErrors, RandAndRandnNeedAFloatingDType) {
   Generator generator;
-  EXPECT_FP_ERROR("fp::rand: cannot sample dtype int64", fp::rand({2}, DType::I64));
-  EXPECT_FP_ERROR("(fp::randint samples integers)", fp::rand({2}, generator, DType::I32));
-  EXPECT_FP_ERROR("fp::randn: cannot sample dtype bool", fp::randn({2}, DType::Bool));
-  EXPECT_FP_ERROR("fp::randn: cannot sample dtype float8_e4m3fn",
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "fp::rand: cannot sample dtype int64",
+                  fp::rand({2}, DType::I64));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "(fp::randint samples integers)",
+                  fp::rand({2}, generator, DType::I32));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "fp::randn: cannot sample dtype bool",
+                  fp::randn({2}, DType::Bool));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "fp::randn: cannot sample dtype float8_e4m3fn",
                   fp::randn({2}, generator, DType::F8_E4M3FN));
   const Tensor ints = fp::tensor({1, 2});
-  EXPECT_FP_ERROR("fp::rand_like: cannot sample dtype int32", fp::rand_like(ints));
-  EXPECT_FP_ERROR("fp::randn_like: cannot sample dtype uint8", fp::randn_like(ints, DType::U8));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "fp::rand_like: cannot sample dtype int32",
+                  fp::rand_like(ints));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "fp::randn_like: cannot sample dtype uint8",
+                  fp::randn_like(ints, DType::U8));
 }
 
 TEST(RandomErrors, RandintNeedsLowBelowHigh) {
   Generator generator;
-  EXPECT_FP_ERROR_EXACT("fp::randint: low must be less than high, but got low=5 >= high=3",
+  EXPECT_FP_ERROR_EXACT(fp::ErrorCode::BadArgument,
+                        "fp::randint: low must be less than high, but got low=5 >= high=3",
                         fp::randint(5, 3, {2}));
-  EXPECT_FP_ERROR("low=0 >= high=0", fp::randint(0, {2}));
-  EXPECT_FP_ERROR("low=4 >= high=4", fp::randint(4, 4, {2}, generator));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "low=0 >= high=0", fp::randint(0, {2}));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "low=4 >= high=4", fp::randint(4, 4, {2}, generator));
   const Tensor source = fp::tensor({1, 2});
-  EXPECT_FP_ERROR("fp::randint_like: low must be less than high", fp::randint_like(source, 2, 1));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "fp::randint_like: low must be less than high",
+                  fp::randint_like(source, 2, 1));
 }
 
 TEST(RandomErrors, RandintNeedsADTypeThatHoldsTheRange) {
   Generator generator;
   EXPECT_FP_ERROR_EXACT(
+      fp::ErrorCode::BadArgument,
       "fp::randint: [low, high) = [-1, 3) does not fit dtype uint8, which holds [0, 255]",
       fp::randint(-1, 3, {2}, DType::U8));
-  EXPECT_FP_ERROR("[0, 300) does not fit dtype uint8",
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "[0, 300) does not fit dtype uint8",
                   fp::randint(0, 300, {2}, generator, DType::U8));
-  EXPECT_FP_ERROR("does not fit dtype bool", fp::randint(0, 3, {2}, generator, DType::Bool));
-  EXPECT_FP_ERROR("does not fit dtype float16, which holds [-65504, 65504]",
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "does not fit dtype bool",
+                  fp::randint(0, 3, {2}, generator, DType::Bool));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
+                  "does not fit dtype float16, which holds [-65504, 65504]",
                   fp::randint(0, 70000, {2}, generator, DType::F16));
-  EXPECT_FP_ERROR("holds no value of dtype float32 once rounded to it",
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "holds no value of dtype float32 once rounded to it",
                   fp::randint((1 << 25) + 1, (1 << 25) + 3, {2}, generator, DType::F32));
-  EXPECT_FP_ERROR("fp::randint: cannot sample integers into dtype complex64",
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
+                  "fp::randint: cannot sample integers into dtype complex64",
                   fp::randint(0, 3, {2}, generator, DType::C64));
   const Tensor bytes = fp::tensor(std::vector<uint8_t>{1, 2});
-  EXPECT_FP_ERROR("fp::randint_like: [low, high) = [0, 1000) does not fit dtype uint8",
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
+                  "fp::randint_like: [low, high) = [0, 1000) does not fit dtype uint8",
                   fp::randint_like(bytes, 0, 1000));
 }
 
 TEST(RandomErrors, GeneratorFormsSampleStridedTensorsOnly) {
   Generator generator;
-  EXPECT_FP_ERROR("fp::rand: a Generator samples strided tensors only, not layout sparse_coo",
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
+                  "fp::rand: a Generator samples strided tensors only, not layout sparse_coo",
                   fp::rand({2}, generator, fp::Layout::SparseCoo));
-  EXPECT_FP_ERROR("fp::randn: a Generator samples strided tensors only",
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "fp::randn: a Generator samples strided tensors only",
                   fp::randn({2}, generator, fp::Layout::SparseCsr));
-  EXPECT_FP_ERROR("fp::randint: a Generator samples strided tensors only",
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
+                  "fp::randint: a Generator samples strided tensors only",
                   fp::randint(0, 2, {2}, generator, fp::Layout::SparseCoo));
 }
 
 TEST(RandomErrors, UndefinedSources) {
   const fp::TensorView undefined;
-  EXPECT_FP_ERROR("fp::rand_like: the source tensor is undefined", fp::rand_like(undefined));
-  EXPECT_FP_ERROR("fp::randn_like: the source tensor is undefined", fp::randn_like(undefined));
-  EXPECT_FP_ERROR("fp::randint_like: the source tensor is undefined",
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "fp::rand_like: the source tensor is undefined",
+                  fp::rand_like(undefined));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "fp::randn_like: the source tensor is undefined",
+                  fp::randn_like(undefined));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "fp::randint_like: the source tensor is undefined",
                   fp::randint_like(undefined, 0, 2));
 }
 
 TEST(RandomErrors, LibtorchRefusalsCarryItsMessage) {
   if (fp::cuda_is_available()) GTEST_SKIP() << "this checks the refusal without CUDA";
   Generator generator;
-  EXPECT_FP_ERROR("aten::rand", fp::rand({2}, fp::Device::cuda()));
-  EXPECT_FP_ERROR("aten::_to_copy", fp::randn({2}, generator, fp::Device::cuda()));
+  EXPECT_FP_ERROR(fp::ErrorCode::TorchError, "aten::rand", fp::rand({2}, fp::Device::cuda()));
+  EXPECT_FP_ERROR(fp::ErrorCode::TorchError, "aten::_to_copy",
+                  fp::randn({2}, generator, fp::Device::cuda()));
 }
 
 }  // namespace

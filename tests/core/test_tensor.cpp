@@ -68,9 +68,11 @@ TEST(TensorValue, UndefinedTensorsCopyAndReportClearly) {
   const Tensor undefined;
   const Tensor copy = undefined;
   EXPECT_FALSE(copy.is_defined());
-  EXPECT_FP_ERROR_EXACT("sizes: the tensor is undefined (default-constructed or moved from)",
+  EXPECT_FP_ERROR_EXACT(fp::ErrorCode::BadArgument,
+                        "sizes: the tensor is undefined (default-constructed or moved from)",
                         copy.sizes());
-  EXPECT_FP_ERROR_EXACT("numel: the tensor is undefined (default-constructed or moved from)",
+  EXPECT_FP_ERROR_EXACT(fp::ErrorCode::BadArgument,
+                        "numel: the tensor is undefined (default-constructed or moved from)",
                         copy.numel());
 }
 
@@ -142,10 +144,12 @@ TEST(BorrowChecker, MutatingATensorWhileAViewLivesThrows) {
   Tensor parent = counting();
   const TensorView view = parent;
   EXPECT_FP_ERROR(
+      fp::ErrorCode::Borrow,
       "fp::BorrowError: cannot call data_mut() on a Tensor while 1 TensorView of it (latest: a "
       "view of a Tensor) is alive",
       parent.data_mut<float>());
-  EXPECT_FP_ERROR("cannot call at_mut() on a Tensor", parent.at_mut<float>({0, 0}));
+  EXPECT_FP_ERROR(fp::ErrorCode::Borrow, "cannot call at_mut() on a Tensor",
+                  parent.at_mut<float>({0, 0}));
 }
 
 TEST(BorrowChecker, ErrorsAreBorrowErrors) {
@@ -165,13 +169,14 @@ TEST(BorrowChecker, CopiesOfViewsCountAsViews) {
   std::optional<TensorView> first(std::in_place, parent);
   const TensorView second = *first;
   first.reset();
-  EXPECT_FP_ERROR("while 1 TensorView of it", parent.data_mut<float>());
+  EXPECT_FP_ERROR(fp::ErrorCode::Borrow, "while 1 TensorView of it", parent.data_mut<float>());
 }
 
 TEST(BorrowChecker, AMutableViewExcludesOtherViews) {
   Tensor parent = counting();
   const TensorView reader = parent;
   EXPECT_FP_ERROR(
+      fp::ErrorCode::Borrow,
       "fp::BorrowError: cannot take a TensorMutView (mutable_view_of()) of a Tensor while 1 "
       "TensorView of it (a view of a Tensor) is alive",
       mutable_view_of(parent));
@@ -181,13 +186,15 @@ TEST(BorrowChecker, OneMutableViewAtATime) {
   Tensor parent = counting();
   TensorMutView writer = mutable_view_of(parent);
   EXPECT_FP_ERROR(
+      fp::ErrorCode::Borrow,
       "cannot take a TensorMutView (mutable_view_of()) of a Tensor while a TensorMutView of it",
       mutable_view_of(parent));
-  EXPECT_FP_ERROR(
-      "cannot take a TensorView (a view of a Tensor) of a Tensor while a "
-      "TensorMutView of it (mutable_view_of()) is alive",
-      TensorView{parent});
-  EXPECT_FP_ERROR("cannot call data_mut() on a Tensor while a TensorMutView of it",
+  EXPECT_FP_ERROR(fp::ErrorCode::Borrow,
+                  "cannot take a TensorView (a view of a Tensor) of a Tensor while a "
+                  "TensorMutView of it (mutable_view_of()) is alive",
+                  TensorView{parent});
+  EXPECT_FP_ERROR(fp::ErrorCode::Borrow,
+                  "cannot call data_mut() on a Tensor while a TensorMutView of it",
                   parent.data_mut<float>());
 }
 
@@ -196,7 +203,8 @@ TEST(BorrowChecker, ViewsOfAMutableViewFreezeIt) {
   TensorMutView writer = mutable_view_of(parent);
   {
     const TensorView reader = writer;
-    EXPECT_FP_ERROR("cannot call data_mut() on a TensorMutView while 1 TensorView of it",
+    EXPECT_FP_ERROR(fp::ErrorCode::Borrow,
+                    "cannot call data_mut() on a TensorMutView while 1 TensorView of it",
                     writer.data_mut<float>());
   }
   EXPECT_NO_THROW(writer.data_mut<float>()[0] = 3.f);
@@ -206,7 +214,7 @@ TEST(BorrowChecker, AMovedTensorKeepsItsViews) {
   Tensor parent = counting();
   const TensorView view = parent;
   Tensor moved = std::move(parent);
-  EXPECT_FP_ERROR("while 1 TensorView of it", moved.data_mut<float>());
+  EXPECT_FP_ERROR(fp::ErrorCode::Borrow, "while 1 TensorView of it", moved.data_mut<float>());
 }
 
 TEST(BorrowChecker, AssigningANewValueIsNotAMutation) {

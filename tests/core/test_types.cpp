@@ -223,10 +223,12 @@ TEST(Device, ParsesAndPrintsLikePython) {
 TEST(DeviceErrors, UnknownOrMalformedDevices) {
   for (const char* bad :
        {"gpu", "cuda:", "cuda:x", "cuda:-1", "cuda:1:2", "CUDA", "", "cuda:999"}) {
-    EXPECT_FP_ERROR("expected a device like \"cpu\", \"cuda\", \"cuda:1\" or \"meta\"",
+    EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
+                    "expected a device like \"cpu\", \"cuda\", \"cuda:1\" or \"meta\"",
                     fp::Device::parse(bad));
   }
-  EXPECT_FP_ERROR("CPU device index must be -1 or zero", fp::Device::parse("cpu:1"));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "CPU device index must be -1 or zero",
+                  fp::Device::parse("cpu:1"));
 }
 
 TEST(LayoutAndMemoryFormat, PrintLikePython) {
@@ -268,7 +270,8 @@ TEST(TensorOptions, MetaTensorsHaveShapeButNoData) {
   const fp::Tensor t = fp::empty({2, 3}, fp::Device::meta());
   EXPECT_EQ(t.device(), fp::Device::meta());
   EXPECT_EQ(t.numel(), 6);
-  EXPECT_FP_ERROR("data<float>(): the tensor is on meta; copy it to the CPU first",
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
+                  "data<float>(): the tensor is on meta; copy it to the CPU first",
                   t.data<float>());
 }
 

@@ -86,7 +86,8 @@ TEST(ImageEncode, WritesAreAtomicAndReadBack) {
   // A failed encode leaves the old file and no temporary behind.
   EXPECT_THROW(image::write_jpeg(pixels, dir / "a.png"), fp::Error);
   EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir), {}), 2);
-  EXPECT_FP_ERROR("fp::image::write_png: /nonexistent/x.png: cannot create a temporary file",
+  EXPECT_FP_ERROR(fp::ErrorCode::Io,
+                  "fp::image::write_png: /nonexistent/x.png: cannot create a temporary file",
                   image::write_png(pixels, "/nonexistent/x.png"));
   std::filesystem::remove_all(dir);
 }
@@ -95,22 +96,28 @@ TEST(ImageEncode, BadImagesAreRefused) {
   const fp::Tensor rgba = fp::zeros({4, 8, 8}, fp::DType::U8);
   const fp::Tensor floats = fp::zeros({3, 8, 8});
   const fp::Tensor flat = fp::zeros({8, 8}, fp::DType::U8);
-  EXPECT_FP_ERROR("fp::image::encode_jpeg: the image: 4 channels; this encoder takes 1, 3 channels",
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
+                  "fp::image::encode_jpeg: the image: 4 channels; this encoder takes 1, 3 channels",
                   image::encode_jpeg(rgba));
-  EXPECT_FP_ERROR("expected a [C, H, W] uint8 CPU tensor, got a 3-D float32",
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
+                  "expected a [C, H, W] uint8 CPU tensor, got a 3-D float32",
                   image::encode_jpeg(floats));
-  EXPECT_FP_ERROR("expected a [C, H, W] uint8 or uint16 CPU tensor, got a 2-D uint8",
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
+                  "expected a [C, H, W] uint8 or uint16 CPU tensor, got a 2-D uint8",
                   image::encode_png(flat));
-  EXPECT_FP_ERROR("fp::image::encode_webp: the image: 1 channels; this encoder takes 3, 4 channels",
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
+                  "fp::image::encode_webp: the image: 1 channels; this encoder takes 3, 4 channels",
                   image::encode_webp(fp::zeros({1, 8, 8}, fp::DType::U8)));
-  EXPECT_FP_ERROR("zero height or width", image::encode_png(fp::zeros({3, 0, 8}, fp::DType::U8)));
-  EXPECT_FP_ERROR("quality 0 is not between 1 and 100",
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "zero height or width",
+                  image::encode_png(fp::zeros({3, 0, 8}, fp::DType::U8)));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "quality 0 is not between 1 and 100",
                   image::encode_jpeg(rgba.i(fp::slice(0, 3)), {.quality = 0}));
-  EXPECT_FP_ERROR("compression_level 10 is not between 0 and 9",
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "compression_level 10 is not between 0 and 9",
                   image::encode_png(rgba, {.compression_level = 10}));
-  EXPECT_FP_ERROR("quality 101.00 is not between 0 and 100",
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "quality 101.00 is not between 0 and 100",
                   image::encode_webp(rgba, {.quality = 101}));
-  EXPECT_FP_ERROR("fp::image::encode_png: the image: the tensor is undefined",
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
+                  "fp::image::encode_png: the image: the tensor is undefined",
                   image::encode_png(fp::Tensor()));
 }
 

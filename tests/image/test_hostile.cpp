@@ -59,7 +59,8 @@ TEST(ImageHostile, TruncatedFileIsNamedInTheMessage) {
   const auto path = std::filesystem::temp_directory_path() / "fp_image_truncated.jpg";
   image::write_file(
       path, fp::tensor(std::vector<std::uint8_t>(whole.begin(), whole.begin() + whole.size() / 2)));
-  EXPECT_FP_ERROR("fp::image::decode_jpeg: " + path.string() + ": the JPEG data is truncated",
+  EXPECT_FP_ERROR(fp::ErrorCode::Format,
+                  "fp::image::decode_jpeg: " + path.string() + ": the JPEG data is truncated",
                   image::read_image(path));
   std::filesystem::remove(path);
 }
@@ -89,14 +90,16 @@ TEST(ImageHostile, CorruptBytesGiveAnErrorOrAnImage) {
 
 TEST(ImageHostile, EmptyAndUnknownData) {
   const std::vector<std::uint8_t> empty;
-  EXPECT_FP_ERROR("not a JPEG, PNG or WebP image (no bytes)", image::decode_image(empty));
+  EXPECT_FP_ERROR(fp::ErrorCode::Format, "not a JPEG, PNG or WebP image (no bytes)",
+                  image::decode_image(empty));
   const std::vector<std::uint8_t> bmp = {'B', 'M', 0x36, 0, 0, 0, 0, 0, 0, 0};
-  EXPECT_FP_ERROR("not a JPEG, PNG or WebP image (first bytes 42 4d 36 00",
+  EXPECT_FP_ERROR(fp::ErrorCode::Format, "not a JPEG, PNG or WebP image (first bytes 42 4d 36 00",
                   image::decode_image(bmp));
   const std::vector<std::uint8_t> gif = {'G', 'I', 'F', '8', '9', 'a', 1, 0, 1, 0};
-  EXPECT_FP_ERROR("GIF is not supported", image::decode_image(gif));
+  EXPECT_FP_ERROR(fp::ErrorCode::Unsupported, "GIF is not supported", image::decode_image(gif));
   const std::vector<std::uint8_t> soi = {0xFF, 0xD8, 0xFF};
-  EXPECT_FP_ERROR("fp::image::decode_jpeg: the image bytes: not a readable JPEG",
+  EXPECT_FP_ERROR(fp::ErrorCode::Format,
+                  "fp::image::decode_jpeg: the image bytes: not a readable JPEG",
                   image::decode_image(soi));
 }
 
@@ -105,7 +108,8 @@ TEST(ImageHostile, DecompressionBombsAreRefusedBeforeAllocating) {
   put_be32(png, 16, 100000);
   put_be32(png, 20, 100000);
   put_be32(png, 29, crc32(png.data() + 12, 17));
-  EXPECT_FP_ERROR("100000x100000 = 10000000000 pixels, more than the limit of 178956970",
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
+                  "100000x100000 = 10000000000 pixels, more than the limit of 178956970",
                   image::decode_image(png, {}, "bomb.png"));
 
   auto jpeg = bytes_of("jpeg_q75_420.jpg");
@@ -115,11 +119,12 @@ TEST(ImageHostile, DecompressionBombsAreRefusedBeforeAllocating) {
   ASSERT_LT(sof + 9, jpeg.size());
   jpeg[sof + 5] = jpeg[sof + 7] = 0xEA;  // 60000 x 60000
   jpeg[sof + 6] = jpeg[sof + 8] = 0x60;
-  EXPECT_FP_ERROR("fp::image::decode_jpeg: bomb.jpg: the image is 60000x60000",
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
+                  "fp::image::decode_jpeg: bomb.jpg: the image is 60000x60000",
                   image::decode_image(jpeg, {}, "bomb.jpg"));
 
   EXPECT_FP_ERROR(
-      "raise DecodeOptions::max_pixels",
+      fp::ErrorCode::BadArgument, "raise DecodeOptions::max_pixels",
       image::read_image(fp_test::image::corpus_file("webp_lossy.webp"), {.max_pixels = 100}));
   EXPECT_NO_THROW(
       image::read_image(fp_test::image::corpus_file("webp_lossy.webp"), {.max_pixels = 45 * 67}));
@@ -133,21 +138,26 @@ TEST(ImageHostile, ZeroSizedImagesAreRefused) {
 }
 
 TEST(ImageHostile, MissingFilesAndDirectories) {
-  EXPECT_FP_ERROR("fp::image::read_image: /nonexistent/a.png: cannot open: No such file",
+  EXPECT_FP_ERROR(fp::ErrorCode::Io,
+                  "fp::image::read_image: /nonexistent/a.png: cannot open: No such file",
                   image::read_image("/nonexistent/a.png"));
-  EXPECT_FP_ERROR("fp::image::read_file: /nonexistent/a.png: cannot open",
+  EXPECT_FP_ERROR(fp::ErrorCode::Io, "fp::image::read_file: /nonexistent/a.png: cannot open",
                   image::read_file("/nonexistent/a.png"));
-  EXPECT_FP_ERROR("not a regular file", image::read_image(std::filesystem::temp_directory_path()));
+  EXPECT_FP_ERROR(fp::ErrorCode::Io, "not a regular file",
+                  image::read_image(std::filesystem::temp_directory_path()));
 }
 
 TEST(ImageHostile, DecodersRefuseTheWrongFormat) {
   const fp::Tensor png = image::read_file(fp_test::image::corpus_file("png_RGB.png"));
   const fp::Tensor jpeg = image::read_file(fp_test::image::corpus_file("jpeg_q75_420.jpg"));
-  EXPECT_FP_ERROR("fp::image::decode_jpeg: the image bytes: not a readable JPEG",
+  EXPECT_FP_ERROR(fp::ErrorCode::Format,
+                  "fp::image::decode_jpeg: the image bytes: not a readable JPEG",
                   image::decode_jpeg(png));
-  EXPECT_FP_ERROR("fp::image::decode_png: the image bytes: not a readable PNG",
+  EXPECT_FP_ERROR(fp::ErrorCode::Format,
+                  "fp::image::decode_png: the image bytes: not a readable PNG",
                   image::decode_png(jpeg));
-  EXPECT_FP_ERROR("fp::image::decode_webp: the image bytes: not a readable WebP image",
+  EXPECT_FP_ERROR(fp::ErrorCode::Unsupported,
+                  "fp::image::decode_webp: the image bytes: not a readable WebP image",
                   image::decode_webp(png));
 }
 
@@ -155,12 +165,15 @@ TEST(ImageHostile, DecodersRefuseTensorsThatAreNotBytes) {
   const fp::Tensor floats = fp::zeros({10});
   const fp::Tensor matrix = fp::zeros({2, 5}, fp::DType::U8);
   for (auto decode : {&image::decode_jpeg, &image::decode_png, &image::decode_webp}) {
-    EXPECT_FP_ERROR("expected a 1-D uint8 CPU tensor of encoded bytes", decode(floats, {}));
-    EXPECT_FP_ERROR("got a 2-D uint8 tensor", decode(matrix, {}));
+    EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "expected a 1-D uint8 CPU tensor of encoded bytes",
+                    decode(floats, {}));
+    EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "got a 2-D uint8 tensor", decode(matrix, {}));
   }
-  EXPECT_FP_ERROR("fp::image::decode_image: the data: expected a 1-D uint8",
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
+                  "fp::image::decode_image: the data: expected a 1-D uint8",
                   image::decode_image(floats));
-  EXPECT_FP_ERROR("fp::image::write_file: the data: expected a 1-D uint8",
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
+                  "fp::image::write_file: the data: expected a 1-D uint8",
                   image::write_file("/tmp/never_written", floats));
   EXPECT_FALSE(std::filesystem::exists("/tmp/never_written"));
 }

@@ -110,13 +110,15 @@ TEST(ImageTransforms, ResizeEqualsTorchvisionBitForBit) {
 }
 
 TEST(ImageTransforms, ResizeRefusesBadInput) {
-  EXPECT_FP_ERROR("fp::image::resize: the image: expected [..., C, H, W], got 2 dimensions",
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
+                  "fp::image::resize: the image: expected [..., C, H, W], got 2 dimensions",
                   image::resize(fp::zeros({4, 4}), 2, 2));
-  EXPECT_FP_ERROR("expected uint8 or floating pixels, got int32",
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "expected uint8 or floating pixels, got int32",
                   image::resize(fp::zeros({1, 4, 4}, fp::DType::I32), 2, 2));
-  EXPECT_FP_ERROR("0x5 is not a positive size", image::resize(rgb(), 0, 5));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "0x5 is not a positive size",
+                  image::resize(rgb(), 0, 5));
   EXPECT_FP_ERROR(
-      "Lanczos needs antialias = true",
+      fp::ErrorCode::BadArgument, "Lanczos needs antialias = true",
       image::resize(rgb(), 5, 5,
                     {.interpolation = image::Interpolation::Lanczos, .antialias = false}));
 }
@@ -136,9 +138,11 @@ TEST(ImageTransforms, MakeGridEqualsTorchvision) {
                           expected("grid_gray")));
   EXPECT_TRUE(same_pixels(image::make_grid(c.i(0)), expected("grid_single")));
   EXPECT_FP_ERROR(
+      fp::ErrorCode::BadArgument,
       "fp::image::make_grid: the images: expected [B, C, H, W], [C, H, W] or [H, W], got 5",
       image::make_grid(fp::zeros({1, 1, 1, 2, 2})));
-  EXPECT_FP_ERROR("nrow must be positive", image::make_grid(c, {.nrow = 0}));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "nrow must be positive",
+                  image::make_grid(c, {.nrow = 0}));
 }
 
 TEST(ImageTransforms, SaveImageWritesWhatTorchvisionSaves) {
@@ -159,11 +163,12 @@ TEST(ImageTransforms, SaveImageWritesWhatTorchvisionSaves) {
   image::save_image(rgb(), path);
   EXPECT_TRUE(same_pixels(image::read_image(path), rgb()));
   std::filesystem::remove(path);
-  EXPECT_FP_ERROR("cannot tell the format from the extension \".bmp\"",
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "cannot tell the format from the extension \".bmp\"",
                   image::save_image(rgb(), "/tmp/fp_never.bmp"));
-  EXPECT_FP_ERROR("expected uint8 pixels or floats in [0, 1], got int64",
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
+                  "expected uint8 pixels or floats in [0, 1], got int64",
                   image::save_image(fp::zeros({3, 2, 2}, fp::DType::I64), "/tmp/fp_never.png"));
-  EXPECT_FP_ERROR("got 6 dimensions",
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "got 6 dimensions",
                   image::save_image(fp::zeros({1, 1, 1, 3, 2, 2}), "/tmp/x.png"));
 }
 
@@ -180,13 +185,13 @@ TEST(ImageTransforms, DrawSegmentationMasksEqualsTorchvision) {
                           expected("masks_float")));
   EXPECT_TRUE(
       same_pixels(image::draw_segmentation_masks(pixels, m.i(0)), expected("masks_single")));
-  EXPECT_FP_ERROR("The masks must be of dtype bool",
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "The masks must be of dtype bool",
                   image::draw_segmentation_masks(pixels, m.to(fp::DType::U8)));
-  EXPECT_FP_ERROR("must have the same height and width",
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "must have the same height and width",
                   image::draw_segmentation_masks(pixels, m.i(fp::all, fp::slice(0, 5))));
-  EXPECT_FP_ERROR("Pass an RGB image",
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "Pass an RGB image",
                   image::draw_segmentation_masks(pixels.i(fp::slice(0, 1)), m));
-  EXPECT_FP_ERROR("but got 2 < 3",
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "but got 2 < 3",
                   image::draw_segmentation_masks(pixels, m, {.colors = {{1, 2, 3}, {4, 5, 6}}}));
 }
 
@@ -205,11 +210,11 @@ TEST(ImageTransforms, DrawBoundingBoxesEqualsTorchvision) {
   EXPECT_TRUE(same_pixels(
       image::draw_bounding_boxes(image::floatify(pixels), boxes(), {.colors = {{255, 255, 0}}}),
       expected("boxes_float")));
-  EXPECT_FP_ERROR("expected an [N, 4] tensor",
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "expected an [N, 4] tensor",
                   image::draw_bounding_boxes(pixels, fp::zeros({2, 3})));
-  EXPECT_FP_ERROR("(xmin, ymin, xmax, ymax) format",
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "(xmin, ymin, xmax, ymax) format",
                   image::draw_bounding_boxes(pixels, fp::tensor({{5, 5, 1, 1}})));
-  EXPECT_FP_ERROR("Only grayscale and RGB images are supported",
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "Only grayscale and RGB images are supported",
                   image::draw_bounding_boxes(fp::zeros({4, 5, 5}, fp::DType::U8), boxes()));
 }
 
@@ -222,11 +227,14 @@ TEST(ImageTransforms, ScaleToDomainMapsMinToZeroAndMaxToOne) {
   EXPECT_EQ(image::scale_to_domain(values).to_vector<float>(),
             fp_test::truth<std::vector<float>>("s.flatten().tolist()"));
   EXPECT_TRUE(image::scale_to_domain(fp::full({2, 2}, 7)).is_equal(fp::zeros({2, 2})));
-  EXPECT_FP_ERROR("fp::image::scale_to_domain: the image: the tensor is empty",
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
+                  "fp::image::scale_to_domain: the image: the tensor is empty",
                   image::scale_to_domain(fp::zeros({0})));
-  EXPECT_FP_ERROR("floatify: the options: dtype int32 is not a floating dtype",
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
+                  "floatify: the options: dtype int32 is not a floating dtype",
                   image::floatify(rgb(), {.dtype = fp::DType::I32}));
-  EXPECT_FP_ERROR("expected uint8 or uint16 pixels (or floats), got int64",
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
+                  "expected uint8 or uint16 pixels (or floats), got int64",
                   image::floatify(fp::zeros({1}, fp::DType::I64)));
 }
 

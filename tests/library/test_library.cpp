@@ -70,7 +70,7 @@ Tensor twice(const Tensor& x) {
 }
 
 Tensor always_fails(TensorView) {
-  throw fp::Error("always_fails: this kernel refuses everything");
+  throw fp::Error(fp::ErrorCode::BadArgument, "always_fails: this kernel refuses everything");
 }
 
 bool truthy(bool b) {
@@ -188,7 +188,8 @@ TEST_F(LibraryTest, AKernelsErrorReachesTheCaller) {
   EXPECT_TORCH_ERROR("always_fails: this kernel refuses everything",
                      fp::dispatch<Tensor>("fp_test_library::always_fails", "", fp::zeros({1})));
   // Arguments the schema does not take are refused before the kernel runs.
-  EXPECT_FP_ERROR("fp_test_library::twice: argument 0 'x' expects Tensor, got int",
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
+                  "fp_test_library::twice: argument 0 'x' expects Tensor, got int",
                   fp::dispatch<Tensor>("fp_test_library::twice", "", 3));
 }
 
@@ -221,20 +222,25 @@ TEST(LibraryBinding, AKernelMustMatchItsSchema) {
       .def("aliasing(Tensor(a!) x) -> Tensor(a!)");
   Library cpu = Library::implement("fp_test_binding", DispatchKey::CPU);
   EXPECT_FP_ERROR(
+      fp::ErrorCode::BadArgument,
       "fp::library: the kernel bound to fp_test_binding::by_float (CPU) does not match its "
       "schema: argument 1 'n' is float but the C++ parameter reads int; the schema is "
       "fp_test_binding::by_float(Tensor x, float n) -> Tensor",
       cpu.impl<takes_int>("by_float"));
-  EXPECT_FP_ERROR("it has 2 arguments, the C++ kernel 1 parameters", cpu.impl<takes_view>("two"));
-  EXPECT_FP_ERROR("argument 0 'x' is written (Tensor(a!)); take it as fp::TensorMutView",
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "it has 2 arguments, the C++ kernel 1 parameters",
+                  cpu.impl<takes_view>("two"));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
+                  "argument 0 'x' is written (Tensor(a!)); take it as fp::TensorMutView",
                   cpu.impl<reads>("written"));
   EXPECT_FP_ERROR(
+      fp::ErrorCode::BadArgument,
       "argument 0 'x' is taken as fp::TensorMutView but the schema does not let the op write "
       "it; declare it Tensor(a!)",
       cpu.impl<writes>("read"));
-  EXPECT_FP_ERROR("result 0 is Tensor but the C++ kernel returns int",
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "result 0 is Tensor but the C++ kernel returns int",
                   cpu.impl<returns_int>("tensor_result"));
-  EXPECT_FP_ERROR("result 0 (Tensor(a!)) shares memory with an argument",
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
+                  "result 0 (Tensor(a!)) shares memory with an argument",
                   cpu.impl<writes_and_returns>("aliasing"));
   // The matching ones bind.
   cpu.impl<takes_view>("tensor_result").impl<writes>("written");
@@ -243,12 +249,15 @@ TEST(LibraryBinding, AKernelMustMatchItsSchema) {
 TEST(LibraryBinding, SchemasTheStableAbiCannotCarryAreRefused) {
   Library defs = Library::define("fp_test_refusals");
   EXPECT_FP_ERROR(
+      fp::ErrorCode::BadArgument,
       "fp::library: fp_test_refusals::add_scalar: argument 'other' has type Scalar, which "
       "libtorch's stable ABI cannot carry",
       defs.def("add_scalar(Tensor x, Scalar other) -> Tensor"));
-  EXPECT_FP_ERROR("fp_test_refusals::broken(", defs.def("broken(Tensor x -> Tensor"));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "fp_test_refusals::broken(",
+                  defs.def("broken(Tensor x -> Tensor"));
   Library cpu = Library::implement("fp_test_refusals", DispatchKey::CPU);
   EXPECT_FP_ERROR(
+      fp::ErrorCode::BadArgument,
       "fp::library: late(Tensor x) -> Tensor is defined in a library of kernels for CPU; define "
       "ops in FP_LIBRARY or FP_LIBRARY_FRAGMENT",
       cpu.def("late(Tensor x) -> Tensor"));
@@ -274,7 +283,7 @@ TEST(LibraryBinding, AnUnregisteredLibrarysOpsAreGone) {
     EXPECT_TRUE(fp::dispatch<Tensor>("fp_test_scoped::scoped_twice", "", fp::ones({2}))
                     .is_equal(fp::full({2}, 2.0f)));
   }
-  EXPECT_FP_ERROR("fp_test_scoped::scoped_twice",
+  EXPECT_FP_ERROR(fp::ErrorCode::TorchError, "fp_test_scoped::scoped_twice",
                   fp::dispatch<Tensor>("fp_test_scoped::scoped_twice", "", fp::ones({2})));
 }
 
@@ -325,7 +334,8 @@ TEST(StaticLibrary, BlocksRegisterAtLoadAndReportTheirFailures) {
 // --- the README's example, compiled and run ------------------------------------------
 
 fp::Tensor scale(fp::TensorView x, double factor) {
-  if (!fp::is_floating_point(x.dtype())) throw fp::Error("scale: x must be floating point");
+  if (!fp::is_floating_point(x.dtype()))
+    throw fp::Error(fp::ErrorCode::BadArgument, "scale: x must be floating point");
   return x * factor;
 }
 

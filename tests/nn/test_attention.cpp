@@ -183,20 +183,23 @@ TEST(MultiheadAttention, UnbatchedAndNoBias) {
 TEST(MultiheadAttention, BadInputSaysHowToCallIt) {
   const MultiheadAttention m(4, 2);
   const fp::Tensor x = randn({3, 2, 4}, 1), wrong = randn({3, 2, 6}, 2), flat = randn({3, 4}, 3);
-  EXPECT_FP_ERROR(
-      "fp::nn::MultiheadAttention: takes a query, a key and a value: call "
-      "forward(query, key, value, {...})",
-      m(x));
-  EXPECT_FP_ERROR("fp::nn::MultiheadAttention: was expecting embedding dimension of 4, but got 6",
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
+                  "fp::nn::MultiheadAttention: takes a query, a key and a value: call "
+                  "forward(query, key, value, {...})",
+                  m(x));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
+                  "fp::nn::MultiheadAttention: was expecting embedding dimension of 4, but got 6",
                   m.forward(wrong, wrong, wrong));
-  EXPECT_FP_ERROR(
-      "For batched (3-D) `query`, expected `key` and `value` to be 3-D but found 2-D "
-      "and 2-D tensors respectively",
-      m.forward(x, flat, flat));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
+                  "For batched (3-D) `query`, expected `key` and `value` to be 3-D but found 2-D "
+                  "and 2-D tensors respectively",
+                  m.forward(x, flat, flat));
   const fp::Tensor mask = randn({2, 2}, 4);
-  EXPECT_FP_ERROR("The shape of the 2D attn_mask is torch.Size([2, 2]), but should be [3, 3].",
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
+                  "The shape of the 2D attn_mask is torch.Size([2, 2]), but should be [3, 3].",
                   m.forward(x, x, x, {.attn_mask = mask}));
-  EXPECT_FP_ERROR("fp::nn::MultiheadAttention: embed_dim must be divisible by num_heads",
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
+                  "fp::nn::MultiheadAttention: embed_dim must be divisible by num_heads",
                   MultiheadAttention(5, 2));
 }
 

@@ -71,10 +71,13 @@ TEST(Sequential, NamedEntriesAndTypedAccess) {
   EXPECT_EQ(conv.out_channels, 2);
   EXPECT_EQ(&seq[-2], &conv);
   EXPECT_EQ(seq[1].type_name(), "ReLU");
-  EXPECT_FP_ERROR("fp::nn::Sequential: module 1 is a ReLU, not a fp::nn::Conv2d",
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
+                  "fp::nn::Sequential: module 1 is a ReLU, not a fp::nn::Conv2d",
                   seq.at<fp::nn::Conv2d>(1));
-  EXPECT_FP_ERROR("fp::nn::Sequential: index 2 is out of range for 2 modules", seq[2]);
-  EXPECT_FP_ERROR("fp::nn::Sequential: the name \"act\" is already taken",
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
+                  "fp::nn::Sequential: index 2 is out of range for 2 modules", seq[2]);
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
+                  "fp::nn::Sequential: the name \"act\" is already taken",
                   seq.push("act", fp::nn::Tanh()));
 }
 
@@ -145,6 +148,7 @@ TEST(Sequential, ReLUInPlaceKeepsForwardsValuesAndErrors) {
   EXPECT_FALSE(relu.forward_in_place(flags));
   const fp::nn::Sequential seq{fp::nn::Identity(), fp::nn::ReLU()};
   EXPECT_FP_ERROR_EXACT(
+      fp::ErrorCode::TorchError,
       "1: " + fp_test::torch_error_exact("aten::relu", "Boolean inputs not supported for relu"),
       seq(flags));
 }
@@ -161,7 +165,8 @@ TEST(ModuleList, KeysAndNoForward) {
                                       "1.weight"}));  // #PYTHON list(layers.state_dict().keys())
   EXPECT_EQ(layers.at<fp::nn::Linear>(-1).out_features, 1);
   const fp::Tensor x = randn({2, 2}, 1);
-  EXPECT_FP_ERROR("fp::nn::ModuleList: has no forward(): it only holds modules", layers(x));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
+                  "fp::nn::ModuleList: has no forward(): it only holds modules", layers(x));
   const fp::Tensor h = layers[0](x);
   EXPECT_EQ(nn_test::shape(layers[1](h)), (std::vector<int64_t>{2, 1}));
 }
@@ -183,9 +188,10 @@ TEST(ModuleDict, KeysReplaceInPlaceAndMissingKeys) {
   EXPECT_EQ(d.keys(), (std::vector<std::string>{"encoder", "norm"}));  // #PYTHON list(d.keys())
   EXPECT_TRUE(d.contains("norm"));
   EXPECT_EQ(d.at<fp::nn::LayerNorm>("norm").normalized_shape, (std::vector<int64_t>{2}));
-  EXPECT_FP_ERROR("fp::nn::ModuleDict: no module under the key \"decoder\"", d["decoder"]);
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
+                  "fp::nn::ModuleDict: no module under the key \"decoder\"", d["decoder"]);
   const fp::Tensor x = randn({2, 2}, 1);
-  EXPECT_FP_ERROR("fp::nn::ModuleDict: has no forward()", d(x));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "fp::nn::ModuleDict: has no forward()", d(x));
 }
 
 TEST(Containers, HoldUserModulesAndLoadThroughThem) {

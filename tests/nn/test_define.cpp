@@ -213,12 +213,15 @@ TEST(ModuleListOf, IndexesIteratesAndRegistersLikeModuleList) {
 }
 
 TEST(ModuleListOfErrors, BadCountIndexAndForward) {
-  EXPECT_FP_ERROR("fp::nn::ModuleListOf: count must be >= 0, got -1",
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "fp::nn::ModuleListOf: count must be >= 0, got -1",
                   fp::nn::ModuleListOf<fp::nn::ReLU>(-1));
   fp::nn::ModuleListOf<fp::nn::ReLU> list(2);
-  EXPECT_FP_ERROR("fp::nn::ModuleListOf: index 2 is out of range for 2 modules", list[2]);
-  EXPECT_FP_ERROR("fp::nn::ModuleListOf: index -3 is out of range for 2 modules", list[-3]);
-  EXPECT_FP_ERROR("fp::nn::ModuleListOf: has no forward()", list(fp::zeros({1})));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
+                  "fp::nn::ModuleListOf: index 2 is out of range for 2 modules", list[2]);
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
+                  "fp::nn::ModuleListOf: index -3 is out of range for 2 modules", list[-3]);
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "fp::nn::ModuleListOf: has no forward()",
+                  list(fp::zeros({1})));
 }
 
 struct NotAName : fp::nn::Module {
@@ -229,6 +232,7 @@ struct NotAName : fp::nn::Module {
 TEST(DefineErrors, MembersMustBeNamedPlainly) {
   const NotAName module;
   EXPECT_FP_ERROR(
+      fp::ErrorCode::BadArgument,
       "fp::nn: NotAName::visit: FP_MODULE and FP_VISIT_MEMBERS take the names of members, not "
       "\"this->relu\"",
       module.state_dict());

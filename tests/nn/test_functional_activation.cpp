@@ -107,13 +107,15 @@ TEST(FunctionalActivation, Softmax) {
 
 TEST(FunctionalActivation, BadInput) {
   const fp::Tensor integers = fp::tensor({1, 2, 3});
-  EXPECT_FP_ERROR("fp::functional::leaky_relu: expected a floating-point input, got int32",
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
+                  "fp::functional::leaky_relu: expected a floating-point input, got int32",
                   F::leaky_relu(integers));
-  EXPECT_FP_ERROR("fp::functional::elu: expected a floating-point input, got int32",
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
+                  "fp::functional::elu: expected a floating-point input, got int32",
                   F::elu(integers));
   const fp::Tensor x = randn({2, 3}, 1);
-  EXPECT_FP_ERROR("aten::gelu", F::gelu(x, {.approximate = "sigmoid"}));
-  EXPECT_FP_ERROR("aten::hardswish", F::hardswish(integers));
+  EXPECT_FP_ERROR(fp::ErrorCode::TorchError, "aten::gelu", F::gelu(x, {.approximate = "sigmoid"}));
+  EXPECT_FP_ERROR(fp::ErrorCode::TorchError, "aten::hardswish", F::hardswish(integers));
   EXPECT_TORCH_ERROR("Dimension out of range", F::softmax(x, 2));
 }
 

@@ -135,7 +135,8 @@ TEST(FunctionalConv, WrongChannelCountSaysSo) {
   // libtorch's wording changes between releases (2.15 prefixes "mm: ").
   EXPECT_TORCH_ERROR("aten::linear: " + truth<std::string>("linear_message"),
                      F::linear(features, weight));
-  EXPECT_FP_ERROR("expected a single value or a list of 2 values, got a list of 3",
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
+                  "expected a single value or a list of 2 values, got a list of 3",
                   F::conv2d(x, w, std::nullopt, {.stride = {1, 2, 3}}));
   EXPECT_TORCH_ERROR("Invalid padding string", F::conv2d(x, w, std::nullopt, {.padding = "full"}));
 }

@@ -187,25 +187,27 @@ TEST(FunctionalNormalization, BadInput) {
   EXPECT_TORCH_ERROR("running_mean should contain 3 elements not 5",
                      F::batch_norm(x, wrong, wrong));
   EXPECT_FP_ERROR(
+      fp::ErrorCode::BadArgument,
       "fp::functional::batch_norm: with training = true Python updates running_mean and "
       "running_var in place; flash_powder runs inference and does not, so pass std::nullopt",
       F::batch_norm(x, stats, stats, {.training = true}));
   const fp::Tensor single = randn({1, 3}, 4);
   EXPECT_FP_ERROR(
+      fp::ErrorCode::BadArgument,
       "fp::functional::batch_norm: Expected more than 1 value per channel when training, got input "
       "size torch.Size([1, 3])",
       F::batch_norm(single, std::nullopt, std::nullopt, {.training = true}));
-  EXPECT_FP_ERROR(
-      "fp::functional::group_norm: Expected at least 2 dimensions for input tensor but "
-      "received 1",
-      F::group_norm(wrong, 1));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
+                  "fp::functional::group_norm: Expected at least 2 dimensions for input tensor but "
+                  "received 1",
+                  F::group_norm(wrong, 1));
   EXPECT_TORCH_ERROR("Expected number of channels in input to be divisible by num_groups",
                      F::group_norm(x, 2));
   const fp::Tensor x_one_spatial = randn({2, 3, 1}, 5);
-  EXPECT_FP_ERROR(
-      "fp::functional::instance_norm: Expected more than 1 spatial element when "
-      "training, got input size torch.Size([2, 3, 1])",
-      F::instance_norm(x_one_spatial));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
+                  "fp::functional::instance_norm: Expected more than 1 spatial element when "
+                  "training, got input size torch.Size([2, 3, 1])",
+                  F::instance_norm(x_one_spatial));
 }
 
 }  // namespace

@@ -100,11 +100,12 @@ TEST(FunctionalPooling, Adaptive) {
 
 TEST(FunctionalPooling, BadInput) {
   const fp::Tensor x = randn({1, 2, 5, 5}, 3);
-  EXPECT_FP_ERROR("aten::max_pool2d", F::max_pool2d(x, 7));
+  EXPECT_FP_ERROR(fp::ErrorCode::TorchError, "aten::max_pool2d", F::max_pool2d(x, 7));
   EXPECT_TORCH_ERROR("pad should be at most half of effective kernel size",
                      F::avg_pool2d(x, 2, {.padding = 2}));
   const fp::Tensor flat = randn({5}, 1);
-  EXPECT_FP_ERROR("adaptive pooling: Input dimension should be at least 3",
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
+                  "adaptive pooling: Input dimension should be at least 3",
                   F::adaptive_avg_pool2d(flat, {std::nullopt, 2}));
 }
 

@@ -29,7 +29,8 @@ std::vector<float> resized(fp::TensorView x, const F::InterpolateOptions& option
 
 /// interpolate throws fp::Error with Python's `message`.
 void refuses(fp::TensorView x, const F::InterpolateOptions& options, const std::string& message) {
-  EXPECT_FP_ERROR("fp::functional::interpolate: " + message, F::interpolate(x, options));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "fp::functional::interpolate: " + message,
+                  F::interpolate(x, options));
 }
 
 TEST(FunctionalPad, AllModes) {
@@ -54,7 +55,7 @@ TEST(FunctionalPad, AllModes) {
 
 TEST(FunctionalPad, BadInput) {
   const fp::Tensor x = randn({1, 2, 3, 4}, 1);
-  EXPECT_FP_ERROR("aten::pad", F::pad(x, {1, 2, 3}));
+  EXPECT_FP_ERROR(fp::ErrorCode::TorchError, "aten::pad", F::pad(x, {1, 2, 3}));
   EXPECT_TORCH_ERROR("Unrecognised padding mode mirror", F::pad(x, {1, 1}, {.mode = "mirror"}));
   EXPECT_TORCH_ERROR("Padding size should be less than the corresponding input dimension",
                      F::pad(x, {4, 4, 1, 1}, {.mode = "reflect"}));
@@ -208,6 +209,7 @@ TEST(FunctionalInterpolate, LanczosFromTorch212) {
   EXPECT_EQ((fp::torch_version() >= fp::TorchVersion{2, 12, 0}), truth<bool>("has_lanczos"));
   if (fp::torch_version() < fp::TorchVersion{2, 12, 0}) {
     EXPECT_FP_ERROR_EXACT(
+        fp::ErrorCode::UnsupportedByTorch,
         "aten::_upsample_lanczos2d_aa.vec needs torch 2.12 or later; this process "
         "loaded torch " +
             fp::torch_version().str(),

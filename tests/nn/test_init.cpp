@@ -181,6 +181,7 @@ TEST(InitErrors, CopyingIntoMetaParametersIsRefused) {
     model.emplace(4);
   }
   EXPECT_FP_ERROR(
+      fp::ErrorCode::BadArgument,
       "copying from a non-meta parameter in the checkpoint to a meta parameter in the current "
       "model, which is a no-op, for embed.weight. (Pass `.assign = true`",
       model->load_state_dict(source.state_dict()));

@@ -100,6 +100,7 @@ TEST(Layers, ConvTranspose) {
   EXPECT_PYTHON(values(sized), truth<std::vector<float>>("values(sized)"));
   EXPECT_EQ(values(m.forward(x, {1, 2, 6, 6})), values(sized));
   EXPECT_FP_ERROR(
+      fp::ErrorCode::BadArgument,
       "fp::nn::ConvTranspose2d: requested an output size of [9, 6], but valid sizes range from "
       "[5, 5] to [6, 6] (for an input of torch.Size([3, 3]))",
       m.forward(x, {9, 6}));
@@ -110,20 +111,24 @@ TEST(Layers, ConvTranspose) {
 }
 
 TEST(Layers, ConvConstructorsCheckLikePython) {
-  EXPECT_FP_ERROR("fp::nn::Conv2d: in_channels must be divisible by groups",
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
+                  "fp::nn::Conv2d: in_channels must be divisible by groups",
                   fp::nn::Conv2d(3, 4, 3, {.groups = 2}));
-  EXPECT_FP_ERROR("fp::nn::Conv2d: out_channels must be divisible by groups",
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
+                  "fp::nn::Conv2d: out_channels must be divisible by groups",
                   fp::nn::Conv2d(4, 3, 3, {.groups = 2}));
-  EXPECT_FP_ERROR("fp::nn::Conv2d: padding='same' is not supported for strided convolutions",
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
+                  "fp::nn::Conv2d: padding='same' is not supported for strided convolutions",
                   fp::nn::Conv2d(4, 4, 3, {.stride = 2, .padding = "same"}));
   EXPECT_FP_ERROR(
+      fp::ErrorCode::BadArgument,
       "fp::nn::Conv1d: padding_mode must be one of {'zeros', 'reflect', 'replicate', 'circular'}, "
       "but got padding_mode='mirror'",
       fp::nn::Conv1d(4, 4, 3, {.padding_mode = "mirror"}));
-  EXPECT_FP_ERROR(
-      "fp::nn::ConvTranspose2d: Only \"zeros\" padding mode is supported for "
-      "ConvTranspose2d",
-      fp::nn::ConvTranspose2d(4, 4, 3, {.padding_mode = "reflect"}));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
+                  "fp::nn::ConvTranspose2d: Only \"zeros\" padding mode is supported for "
+                  "ConvTranspose2d",
+                  fp::nn::ConvTranspose2d(4, 4, 3, {.padding_mode = "reflect"}));
 }
 
 TEST(Layers, WrongChannelCountSaysSo) {
@@ -222,10 +227,10 @@ TEST(Layers, Pooling) {
   auto [v, i] = with_indices.forward_with_indices(x);
   EXPECT_PYTHON(values(v), truth<std::vector<float>>("values(v)"));
   EXPECT_EQ(i.to_vector<int64_t>(), truth<std::vector<int64_t>>("values(i)"));
-  EXPECT_FP_ERROR(
-      "fp::nn::MaxPool2d: made with return_indices = true, it returns values and "
-      "indices: call forward_with_indices(input)",
-      with_indices(x));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
+                  "fp::nn::MaxPool2d: made with return_indices = true, it returns values and "
+                  "indices: call forward_with_indices(input)",
+                  with_indices(x));
   EXPECT_PYTHON(values(fp::nn::MaxPool1d(2, {.stride = 1})(x1)),
                 truth<std::vector<float>>("run(nn.MaxPool1d(2, stride=1), x1)"));
   EXPECT_PYTHON(
@@ -272,11 +277,13 @@ TEST(Layers, BatchNormInEvalMode) {
 TEST(Layers, BatchNormBadInput) {
   const fp::nn::BatchNorm2d norm(3);
   const fp::Tensor three_d = randn({2, 3, 4}, 1), wrong_channels = randn({2, 5, 2, 2}, 2);
-  EXPECT_FP_ERROR("fp::nn::BatchNorm2d: expected 4D input (got 3D input)", norm(three_d));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
+                  "fp::nn::BatchNorm2d: expected 4D input (got 3D input)", norm(three_d));
   EXPECT_TORCH_ERROR("running_mean should contain 5 elements not 3", norm(wrong_channels));
   const fp::nn::BatchNorm1d norm1(3);
   const fp::Tensor four_d = randn({2, 3, 4, 4}, 1);
-  EXPECT_FP_ERROR("fp::nn::BatchNorm1d: expected 2D or 3D input (got 4D input)", norm1(four_d));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
+                  "fp::nn::BatchNorm1d: expected 2D or 3D input (got 4D input)", norm1(four_d));
 }
 
 TEST(Layers, LayerNormGroupNorm) {
@@ -296,7 +303,8 @@ TEST(Layers, LayerNormGroupNorm) {
   EXPECT_PYTHON(run(ln, x), truth<std::vector<float>>("run(ln, x)"));
   EXPECT_PYTHON(run(nb, x), truth<std::vector<float>>("run(nb, x)"));
   EXPECT_PYTHON(run(gn, x), truth<std::vector<float>>("run(gn, x)"));
-  EXPECT_FP_ERROR("fp::nn::GroupNorm: num_channels must be divisible by num_groups",
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
+                  "fp::nn::GroupNorm: num_channels must be divisible by num_groups",
                   fp::nn::GroupNorm(4, 6));
   const fp::Tensor wrong = randn({2, 5, 3}, 1);
   EXPECT_TORCH_ERROR(
@@ -312,7 +320,8 @@ TEST(Layers, DropoutFlattenUpsamplePixelShuffle) {
   */
   const fp::Tensor x = randn({1, 4, 2, 3}, 17);
   EXPECT_EQ(values(fp::nn::Dropout(0.3)(x)), values(x));
-  EXPECT_FP_ERROR("fp::nn::Dropout: dropout probability has to be between 0 and 1, but got -0.5",
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
+                  "fp::nn::Dropout: dropout probability has to be between 0 and 1, but got -0.5",
                   fp::nn::Dropout(-0.5));
   EXPECT_EQ(shape(fp::nn::Flatten()(x)),
             (std::vector<int64_t>{1, 24}));  // #PYTHON list(nn.Flatten()(x).shape)
@@ -324,7 +333,8 @@ TEST(Layers, DropoutFlattenUpsamplePixelShuffle) {
   EXPECT_PYTHON(values(fp::nn::Upsample({.size = {3, 4}, .mode = "nearest"})(x)),
                 truth<std::vector<float>>("run(nn.Upsample(size=(3, 4)), x)"));
   EXPECT_TORCH_ERROR("Dimension out of range", fp::nn::Flatten(1, 7)(x));
-  EXPECT_FP_ERROR("fp::functional::interpolate: either size or scale_factor should be defined",
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
+                  "fp::functional::interpolate: either size or scale_factor should be defined",
                   fp::nn::Upsample({.mode = "bilinear"})(x));
   EXPECT_PYTHON(values(fp::nn::PixelShuffle(2)(x)),
                 truth<std::vector<float>>("run(nn.PixelShuffle(2), x)"));
@@ -346,10 +356,11 @@ TEST(Layers, Embedding) {
   const fp::nn::Embedding fresh(6, 3, {.padding_idx = 4});
   const fp::Tensor row = fp::dispatch<fp::Tensor>("aten::select", "int", fresh.weight, 0, 4);
   EXPECT_PYTHON(values(row), truth<std::vector<float>>("values(fresh.weight[4])"));
-  EXPECT_FP_ERROR("fp::nn::Embedding: Padding_idx must be within num_embeddings",
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
+                  "fp::nn::Embedding: Padding_idx must be within num_embeddings",
                   fp::nn::Embedding(6, 3, {.padding_idx = 6}));
   const fp::Tensor fractional = fp::tensor({0.5f});
-  EXPECT_FP_ERROR("aten::embedding", m(fractional));
+  EXPECT_FP_ERROR(fp::ErrorCode::TorchError, "aten::embedding", m(fractional));
 }
 
 }  // namespace

@@ -205,7 +205,8 @@ TEST(Module, ReportsEveryProblemInOneErrorLikePyTorch) {
       "torch.Size([5]) from checkpoint, the shape in current model is torch.Size([8]).\n\tsize "
       "mismatch for head.bias: copying a param with shape torch.Size([3, 10]) from checkpoint, the "
       "shape in current model is torch.Size([10]).";  // #PYTHON message
-  EXPECT_FP_ERROR_EXACT("fp::nn::Module::load_state_dict: " + message, net.load_state_dict(source));
+  EXPECT_FP_ERROR_EXACT(fp::ErrorCode::BadArgument, "fp::nn::Module::load_state_dict: " + message,
+                        net.load_state_dict(source));
   // Nothing was loaded.
   EXPECT_EQ(values(net.conv.weight), values(before.at("conv.weight")));
 }
@@ -241,7 +242,7 @@ TEST(Module, NonStrictReturnsTheKeysButStillRefusesWrongShapes) {
       "Error(s) in loading state_dict for Net:\n\tsize mismatch for gain: copying a param "
       "with shape torch.Size([2]) from checkpoint, the shape in current model is "
       "torch.Size([1]).";  // #PYTHON message
-  EXPECT_FP_ERROR_EXACT("fp::nn::Module::load_state_dict: " + message,
+  EXPECT_FP_ERROR_EXACT(fp::ErrorCode::BadArgument, "fp::nn::Module::load_state_dict: " + message,
                         net.load_state_dict(source, {.strict = false}));
 }
 
@@ -251,6 +252,7 @@ TEST(Module, AChangeOfKindIsADtypeMismatch) {
   source.insert("weight", fp::zeros({3, 2}, fp::DType::I64));
   source.insert("bias", fp::zeros({3}, fp::DType::F16));
   EXPECT_FP_ERROR_EXACT(
+      fp::ErrorCode::BadArgument,
       "fp::nn::Module::load_state_dict: Error(s) in loading state_dict for Linear:\n\tdtype "
       "mismatch for weight: copying a param with dtype torch.int64 from checkpoint, the dtype in "
       "current model is torch.float32.",
@@ -278,10 +280,10 @@ TEST(Module, ToConvertsFloatingPointTensorsOnly) {
   EXPECT_EQ(net.conv(x).dtype(), fp::DType::F64);
   net.to(fp::Device::cpu());
   EXPECT_EQ(net.head.weight.device(), fp::Device::cpu());
-  EXPECT_FP_ERROR(
-      "nn.Module.to only accepts floating point or complex dtypes, but got desired "
-      "dtype=torch.int32",
-      net.to(fp::DType::I32));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
+                  "nn.Module.to only accepts floating point or complex dtypes, but got desired "
+                  "dtype=torch.int32",
+                  net.to(fp::DType::I32));
 }
 
 TEST(Module, LayersTakeDtypeAndDevice) {
@@ -305,11 +307,14 @@ TEST(Module, BadRegistrationAndMissingForwardSaySo) {
     fp::Tensor a = fp::ones({1});
     void visit(fp::nn::Visitor& v) override { v.parameter("a.b", a); }
   };
-  EXPECT_FP_ERROR("fp::nn: Twice::visit: the name \"a\" is used twice", Twice().state_dict());
-  EXPECT_FP_ERROR("fp::nn: Dotted::visit: the name \"a.b\" contains \".\"", Dotted().state_dict());
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "fp::nn: Twice::visit: the name \"a\" is used twice",
+                  Twice().state_dict());
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
+                  "fp::nn: Dotted::visit: the name \"a.b\" contains \".\"", Dotted().state_dict());
   const Twice twice;
   const fp::Tensor x = fp::ones({1});
-  EXPECT_FP_ERROR("fp::nn: Module [Twice] is missing the required \"forward\" function", twice(x));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
+                  "fp::nn: Module [Twice] is missing the required \"forward\" function", twice(x));
 }
 
 }  // namespace

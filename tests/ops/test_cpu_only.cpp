@@ -93,15 +93,19 @@ TEST(CpuOnlyOps, MatchPyTorch) {
 TEST(CpuOnlyOps, OtherDevicesAreRefused) {
   const Tensor meta = fp::aten::_to_copy(matrix(), std::nullopt, std::nullopt, fp::Device::meta());
   EXPECT_FP_ERROR_EXACT(
+      fp::ErrorCode::Unsupported,
       "aten::mul.Scalar: flash_powder calls it on strided CPU tensors only (its Scalar argument "
       "crosses libtorch's stable ABI only to the CPU kernel); got a tensor on meta with layout "
       "strided",
       (void)fp::aten::mul_Scalar(meta, 2));
-  EXPECT_FP_ERROR("aten::add.Tensor: flash_powder calls it on strided CPU tensors only",
+  EXPECT_FP_ERROR(fp::ErrorCode::Unsupported,
+                  "aten::add.Tensor: flash_powder calls it on strided CPU tensors only",
                   (void)fp::aten::add_Tensor(matrix(), meta));
-  EXPECT_FP_ERROR("got an undefined tensor", (void)fp::aten::add_Scalar(Tensor(), 1));
+  EXPECT_FP_ERROR(fp::ErrorCode::Unsupported, "got an undefined tensor",
+                  (void)fp::aten::add_Scalar(Tensor(), 1));
   Tensor out = fp::zeros({3, 3});
-  EXPECT_FP_ERROR("aten::addmm.out: flash_powder calls it on strided CPU tensors only",
+  EXPECT_FP_ERROR(fp::ErrorCode::Unsupported,
+                  "aten::addmm.out: flash_powder calls it on strided CPU tensors only",
                   fp::aten::addmm_out(meta, meta, meta, 1, 1, out));
 }
 
@@ -114,14 +118,17 @@ TEST(CpuOnlyOps, BadInputGivesPyTorchsMessage) {
   */
   const Tensor m = matrix();
   EXPECT_FP_ERROR_EXACT(
+      fp::ErrorCode::TorchError,
       fp_test::torch_error_exact("aten::add.Tensor",
                                  truth<std::string>("message(lambda: A.add.Tensor(m, m.t()))")),
       (void)fp::aten::add_Tensor(m, Tensor(m.transpose(0, 1).to_owned())));
   EXPECT_FP_ERROR_EXACT(
+      fp::ErrorCode::TorchError,
       fp_test::torch_error_exact(
           "aten::addmv", truth<std::string>("message(lambda: A.addmv(m[:, 0], m, m[:, 0]))")),
       (void)fp::aten::addmv(fp::aten::select_int(m, 1, 0), m, fp::aten::select_int(m, 1, 0)));
-  EXPECT_FP_ERROR_EXACT(fp_test::torch_error_exact(
+  EXPECT_FP_ERROR_EXACT(fp::ErrorCode::TorchError,
+                        fp_test::torch_error_exact(
                             "aten::histc", truth<std::string>("message(lambda: A.histc(m, -1))")),
                         (void)fp::aten::histc(m, -1));
 }
@@ -131,7 +138,8 @@ TEST(CpuOnlyOps, WritesKeepTheBorrowRules) {
   {
     const fp::TensorView row = t.i(0);
 #if FP_BORROW_CHECK
-    EXPECT_FP_ERROR("fp::BorrowError: cannot call aten::fill_.Scalar on a Tensor",
+    EXPECT_FP_ERROR(fp::ErrorCode::Borrow,
+                    "fp::BorrowError: cannot call aten::fill_.Scalar on a Tensor",
                     fp::aten::fill__Scalar(t, 1));
     Tensor out = fp::zeros({2, 2});
     EXPECT_NO_THROW(fp::aten::addmm_out(row, t, t, 1, 1, out));

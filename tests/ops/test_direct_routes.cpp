@@ -276,30 +276,37 @@ TEST(DirectRoutes, ViewErrorsArePyTorchs) {
   */
   const Tensor m = fp::zeros({2, 3});
   EXPECT_FP_ERROR_EXACT(
+      fp::ErrorCode::TorchError,
       fp_test::torch_error_exact("aten::transpose.int",
                                  truth<std::string>("message(lambda: m.transpose(0, 2))")),
       (void)fp::aten::transpose_int(m, 0, 2));
   EXPECT_FP_ERROR_EXACT(
+      fp::ErrorCode::TorchError,
       fp_test::torch_error_exact("aten::select.int",
                                  truth<std::string>("message(lambda: m.select(1, 3))")),
       (void)fp::aten::select_int(m, 1, 3));
   EXPECT_FP_ERROR_EXACT(
+      fp::ErrorCode::TorchError,
       fp_test::torch_error_exact("aten::narrow",
                                  truth<std::string>("message(lambda: m.narrow(1, 2, 2))")),
       (void)fp::aten::narrow(m, 1, 2, 2));
   EXPECT_FP_ERROR_EXACT(
+      fp::ErrorCode::TorchError,
       fp_test::torch_error_exact("aten::permute",
                                  truth<std::string>("message(lambda: m.permute(0, 0))")),
       (void)fp::aten::permute(m, {0, 0}));
   EXPECT_FP_ERROR_EXACT(
+      fp::ErrorCode::TorchError,
       fp_test::torch_error_exact("aten::t",
                                  truth<std::string>("message(lambda: torch.zeros(1, 2, 3).t())")),
       (void)fp::aten::t(fp::zeros({1, 2, 3})));
   EXPECT_FP_ERROR_EXACT(
+      fp::ErrorCode::TorchError,
       fp_test::torch_error_exact("aten::reshape",
                                  truth<std::string>("message(lambda: m.reshape(4, -1))")),
       (void)fp::aten::reshape(m, {4, -1}));
-  EXPECT_FP_ERROR_EXACT(fp_test::torch_error_exact(
+  EXPECT_FP_ERROR_EXACT(fp::ErrorCode::TorchError,
+                        fp_test::torch_error_exact(
                             "aten::view", truth<std::string>("message(lambda: m.t().view(-1))")),
                         (void)fp::aten::view(fp::aten::t(m), {-1}));
 }
@@ -310,7 +317,7 @@ TEST(DirectRoutes, ViewsKeepTheBorrowRules) {
     const TensorView view = fp::aten::transpose_int(m, 0, 1);
     EXPECT_EQ(fp::abi::const_data_ptr(view.raw()), fp::abi::const_data_ptr(m.raw()));
 #if FP_BORROW_CHECK
-    EXPECT_FP_ERROR("(latest: aten::transpose.int)", fp::aten::abs_(m));
+    EXPECT_FP_ERROR(fp::ErrorCode::Borrow, "(latest: aten::transpose.int)", fp::aten::abs_(m));
 #endif
   }
   fp::aten::abs_(m);
@@ -394,10 +401,12 @@ TEST(DirectRoutes, KernelsMatchPyTorch) {
   EXPECT_EQ((a - fp::aten::_to_copy(b, fp::DType::F32)).to_vector<float>(),
             truth<std::vector<float>>("difference"));
   EXPECT_FP_ERROR_EXACT(
+      fp::ErrorCode::TorchError,
       fp_test::torch_error_exact("aten::mul.Tensor",
                                  truth<std::string>("message(lambda: a * torch.zeros(3))")),
       (void)fp::aten::mul_Tensor(a, fp::zeros({3})));
   EXPECT_FP_ERROR_EXACT(
+      fp::ErrorCode::TorchError,
       fp_test::torch_error_exact(
           "aten::cat", truth<std::string>("message(lambda: torch.cat([a, torch.zeros(3)]))")),
       (void)fp::aten::cat({a, fp::zeros({3})}));
@@ -501,6 +510,7 @@ TEST(DirectRoutes, Conv2dMatchesPyTorch) {
             truth<std::vector<float>>("F.conv2d(x.contiguous(memory_format=torch.channels_last), "
                                       "w, None, 1, 2, 2).flatten().tolist()"));
   EXPECT_FP_ERROR_EXACT(
+      fp::ErrorCode::TorchError,
       fp_test::torch_error_exact("aten::conv2d",
                                  truth<std::string>("message(lambda: F.conv2d(x, w[:, :3]))")),
       (void)fp::aten::conv2d(x, fp::aten::slice_Tensor(w, 1, 0, 3)));
@@ -515,7 +525,8 @@ TEST(DirectRoutes, TensorsNotOnTheCpuTakeTheDispatcher) {
   EXPECT_EQ(fp::aten::mul_Tensor(meta, meta).device(), fp::Device::meta());
   EXPECT_EQ(fp::aten::cat({meta, meta}).device(), fp::Device::meta());
   // Mixed devices: PyTorch's own error, from the dispatcher.
-  EXPECT_FP_ERROR("aten::mul.Tensor: ", (void)fp::aten::mul_Tensor(cpu, meta));
+  EXPECT_FP_ERROR(fp::ErrorCode::TorchError,
+                  "aten::mul.Tensor: ", (void)fp::aten::mul_Tensor(cpu, meta));
   expect_same_on_both_routes([&] { return fp::aten::cat({cpu, meta}); }, "cat of cpu and meta");
   EXPECT_EQ(fp::aten::clone(meta).device(), fp::Device::meta());
   EXPECT_EQ(meta.contiguous().device(), fp::Device::meta());
@@ -539,8 +550,9 @@ TEST(DirectRoutes, CudaTensorsTakeTheDispatcher) {
   EXPECT_EQ(fp::aten::clone(cuda).device(), fp::Device::cuda(0));
   EXPECT_EQ(fp::aten::transpose_int(cuda, 0, 1).contiguous().device(), fp::Device::cuda(0));
   EXPECT_EQ(fp::aten::reshape(cuda, {-1}).device(), fp::Device::cuda(0));
-  EXPECT_FP_ERROR("aten::mul.Tensor: ", (void)fp::aten::mul_Tensor(cpu, cuda));
-  EXPECT_FP_ERROR("aten::cat: ", (void)fp::aten::cat({cpu, cuda}));
+  EXPECT_FP_ERROR(fp::ErrorCode::TorchError,
+                  "aten::mul.Tensor: ", (void)fp::aten::mul_Tensor(cpu, cuda));
+  EXPECT_FP_ERROR(fp::ErrorCode::TorchError, "aten::cat: ", (void)fp::aten::cat({cpu, cuda}));
   expect_same_on_both_routes([&] { return fp::aten::mul_Tensor(cuda, cuda).cpu(); }, "cuda mul");
   expect_same_on_both_routes([&] { return fp::aten::cat({cuda, cuda}, 1).cpu(); }, "cuda cat");
   expect_same_on_both_routes([&] { return fp::aten::transpose_int(cuda, 0, 1).cpu(); },

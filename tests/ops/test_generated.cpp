@@ -277,6 +277,7 @@ TEST(GeneratedOps, ScalarResults) {
   if (fp::torch_version() < fp::TorchVersion{2, 12, 0}) {
     // torch 2.11 has storage_offset as a TorchScript operator only, not in its dispatcher.
     EXPECT_FP_ERROR_EXACT(
+        fp::ErrorCode::UnsupportedByTorch,
         "aten::storage_offset needs torch 2.12 or later; this process loaded torch " +
             fp::torch_version().str(),
         fp::aten::storage_offset(m));
@@ -429,6 +430,7 @@ TEST(GeneratedOps, ViewOpsReturnBorrowCheckedViews) {
     EXPECT_EQ(fp::abi::const_data_ptr(t.raw()), fp::abi::const_data_ptr(m.raw()));  // no copy
     // Writing m while the view lives would change the view under it.
     EXPECT_FP_ERROR(
+        fp::ErrorCode::Borrow,
         "fp::BorrowError: cannot call aten::abs_ on a Tensor while 1 TensorView of it (latest: "
         "aten::transpose.int) is alive",
         fp::aten::abs_(m));
@@ -471,7 +473,8 @@ TEST(GeneratedOps, VectorsOfViews) {
     const std::vector<TensorView> rows = fp::aten::unbind_int(m);
     ASSERT_EQ(rows.size(), 2);  // #PYTHON len(rows)
     EXPECT_EQ(values(rows[1]), truth<std::vector<float>>("rows[1].tolist()"));
-    EXPECT_FP_ERROR("while 4 TensorViews of it (latest: aten::unbind.int) are alive",
+    EXPECT_FP_ERROR(fp::ErrorCode::Borrow,
+                    "while 4 TensorViews of it (latest: aten::unbind.int) are alive",
                     fp::aten::abs_(m));
   }
   fp::aten::abs_(m);
@@ -494,10 +497,12 @@ TEST(GeneratedOps, WritesThroughAMutableViewReachItsViews) {
     EXPECT_EQ(values(row), truth<std::vector<float>>("t[1].tolist()"));
     // Any other write while views live is refused.
     EXPECT_FP_ERROR(
+        fp::ErrorCode::Borrow,
         "fp::BorrowError: cannot call aten::abs_ on a TensorMutView while 2 TensorViews of it",
         fp::aten::abs_(mv));
     // And the parent cannot be touched while its mutable view lives.
-    EXPECT_FP_ERROR("fp::BorrowError: cannot call aten::abs_ on a Tensor while a TensorMutView",
+    EXPECT_FP_ERROR(fp::ErrorCode::Borrow,
+                    "fp::BorrowError: cannot call aten::abs_ on a Tensor while a TensorMutView",
                     fp::aten::abs_(t));
     EXPECT_THROW((void)fp::aten::transpose_int(t, 0, 1), fp::BorrowError);
   }
@@ -641,7 +646,8 @@ TEST(GeneratedOps, WrittenLists) {
   EXPECT_EQ(both[0].to_vector<float>(), truth<std::vector<float>>("a.tolist()"));
   EXPECT_EQ(both[1].to_vector<float>(), truth<std::vector<float>>("b.tolist()"));
   const TensorView view = fp::aten::alias(both[1]);
-  EXPECT_FP_ERROR("cannot call aten::_foreach_abs_ on a Tensor while 1 TensorView of it",
+  EXPECT_FP_ERROR(fp::ErrorCode::Borrow,
+                  "cannot call aten::_foreach_abs_ on a Tensor while 1 TensorView of it",
                   fp::aten::_foreach_abs_(both));
   // ...unless the view is the op's own argument.
   fp::aten::_foreach_mul__List({both[1]}, {view});
@@ -747,9 +753,11 @@ TEST(GeneratedOpsErrors, BadStringsAndLists) {
 
 TEST(GeneratedOpsErrors, UndefinedTensors) {
   const Tensor undefined;
-  EXPECT_FP_ERROR("aten::abs: argument 0 'self' expects Tensor, got a null tensor handle",
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
+                  "aten::abs: argument 0 'self' expects Tensor, got a null tensor handle",
                   fp::aten::abs(undefined));
   EXPECT_FP_ERROR(
+      fp::ErrorCode::BadArgument,
       "aten::cat: argument 0 'tensors' expects Tensor[], got a list holding a null tensor",
       fp::aten::cat({two_by_three(), undefined}));
 }

@@ -188,31 +188,31 @@ TEST(IndexingErrors, PyTorchsMessages) {
   const Tensor d = seed_matrix();
   const std::string out_of_range =
       "index 4 is out of bounds for dimension 0 with size 4";  // #PYTHON out_of_range
-  EXPECT_FP_ERROR(out_of_range, d.i(4));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, out_of_range, d.i(4));
   const std::string negative =
       "index -5 is out of bounds for dimension 1 with size 4";  // #PYTHON negative
-  EXPECT_FP_ERROR(negative, d.i(fp::all, -5));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, negative, d.i(fp::all, -5));
   const std::string too_many = "too many indices for tensor of dimension 2";  // #PYTHON too_many
-  EXPECT_FP_ERROR(too_many, d.i(0, 0, 0));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, too_many, d.i(0, 0, 0));
   EXPECT_EQ(shape(d.i(fp::ellipsis, fp::ellipsis)),
             (std::vector<int64_t>{4, 4}));                    // #PYTHON two_ellipses
   const std::string step = "step must be greater than zero";  // #PYTHON step
-  EXPECT_FP_ERROR(step, d.i(fp::slice(fp::end, fp::end, -1)));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, step, d.i(fp::slice(fp::end, fp::end, -1)));
   const std::string bad_index =
       "index 7 is out of bounds for dimension 0 with size 4";  // #PYTHON bad_index
   EXPECT_TORCH_ERROR(bad_index, d.index(fp::tensor({int64_t{7}})));
-  EXPECT_FP_ERROR("undefined", Tensor().i(0));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "undefined", Tensor().i(0));
 }
 
 #if FP_BORROW_CHECK
 TEST(IndexingErrors, MutableViewsAreExclusive) {
   Tensor d = seed_matrix();
   fp::TensorMutView row = d.i_mut(0);
-  EXPECT_FP_ERROR(
-      "fp::BorrowError: cannot take a TensorMutView (i_mut()) of a Tensor while a "
-      "TensorMutView of it (i_mut()) is alive",
-      d.i_mut(1));
-  EXPECT_FP_ERROR("fp::BorrowError", d.i(1));
+  EXPECT_FP_ERROR(fp::ErrorCode::Borrow,
+                  "fp::BorrowError: cannot take a TensorMutView (i_mut()) of a Tensor while a "
+                  "TensorMutView of it (i_mut()) is alive",
+                  d.i_mut(1));
+  EXPECT_FP_ERROR(fp::ErrorCode::Borrow, "fp::BorrowError", d.i(1));
 }
 #endif
 

@@ -176,9 +176,9 @@ TEST(Views, TheBorrowCheckerTracksMethodViews) {
   Tensor x = cube();
   {
     const TensorView v = x.view({24});
-    EXPECT_FP_ERROR("fp::BorrowError", x.fill_(0));
+    EXPECT_FP_ERROR(fp::ErrorCode::Borrow, "fp::BorrowError", x.fill_(0));
     const auto parts = x.split(1, 0);
-    EXPECT_FP_ERROR("while 3 TensorViews", x.zero_());
+    EXPECT_FP_ERROR(fp::ErrorCode::Borrow, "while 3 TensorViews", x.zero_());
   }
   EXPECT_NO_THROW(x.fill_(0));
 }
@@ -313,7 +313,7 @@ TEST(MethodErrors, PyTorchsMessages) {
   const std::string unsqueeze =
       "Dimension out of range (expected to be in range of [-4, 3], but got 5)";  // #PYTHON unsqueeze
   EXPECT_TORCH_ERROR(unsqueeze, x.unsqueeze(5));
-  EXPECT_FP_ERROR("At least one of 'min' or 'max' must not be None",
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "At least one of 'min' or 'max' must not be None",
                   x.clamp(std::optional<fp::Scalar>(), std::optional<fp::Scalar>()));
 }
 

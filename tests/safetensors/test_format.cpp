@@ -118,21 +118,24 @@ TEST(SafetensorsFormat, AcceptsDtypesTorchLacks) {
 
 TEST(SafetensorsFormat, RejectsAFileTooShortForTheLength) {
   EXPECT_FP_ERROR(
+      fp::ErrorCode::Format,
       "fp::safetensors: test.safetensors: the file has 7 bytes, too few for the 8-byte header "
       "length",
       st::parse(std::vector<std::byte>(7), "test.safetensors"));
-  EXPECT_FP_ERROR("the file has 0 bytes", st::parse({}, "x"));
+  EXPECT_FP_ERROR(fp::ErrorCode::Format, "the file has 0 bytes", st::parse({}, "x"));
 }
 
 TEST(SafetensorsFormat, RejectsAHeaderOverTheLimit) {
-  EXPECT_FP_ERROR("the header length 100000001 exceeds the limit of 100000000 bytes",
+  EXPECT_FP_ERROR(fp::ErrorCode::Format,
+                  "the header length 100000001 exceeds the limit of 100000000 bytes",
                   st::parse(with_length(100'000'001, "{}")));
-  EXPECT_FP_ERROR("the header length 18446744073709551615 exceeds the limit",
+  EXPECT_FP_ERROR(fp::ErrorCode::Format, "the header length 18446744073709551615 exceeds the limit",
                   st::parse(with_length(~std::uint64_t{0}, "{}")));
 }
 
 TEST(SafetensorsFormat, RejectsAHeaderLongerThanTheFile) {
-  EXPECT_FP_ERROR("the header length 3 exceeds the 2 bytes that follow it in the file",
+  EXPECT_FP_ERROR(fp::ErrorCode::Format,
+                  "the header length 3 exceeds the 2 bytes that follow it in the file",
                   st::parse(with_length(3, "{}")));
 }
 
@@ -144,42 +147,52 @@ TEST(SafetensorsFormat, ReadsTheLengthAndTheHeaderSeparately) {
   const std::string_view json(reinterpret_cast<const char*>(file.data()) + 8, length);
   EXPECT_EQ(st::parse_header(json, 2, "f").tensors.size(), 1u);
   EXPECT_EQ(st::parse_header(json, 2, "f").data_start, 8 + length);
-  EXPECT_FP_ERROR("fp::safetensors: f: the file has 4 bytes, too few for the 8-byte header length",
+  EXPECT_FP_ERROR(fp::ErrorCode::Format,
+                  "fp::safetensors: f: the file has 4 bytes, too few for the 8-byte header length",
                   st::header_length(std::span(file).first(4), 4, "f"));
-  EXPECT_FP_ERROR("fp::safetensors: f: the tensors cover 2 bytes of data but the file has 3",
+  EXPECT_FP_ERROR(fp::ErrorCode::Format,
+                  "fp::safetensors: f: the tensors cover 2 bytes of data but the file has 3",
                   st::parse_header(json, 3, "f"));
 }
 
 // --- the JSON -----------------------------------------------------------------------
 
 TEST(SafetensorsFormat, RejectsAHeaderThatIsNotUtf8) {
-  EXPECT_FP_ERROR("the header is not valid UTF-8", parsed("{\"\xff\":1}"));
-  EXPECT_FP_ERROR("the header is not valid UTF-8", parsed("{\"\xc0\xaf\":1}"));      // overlong '/'
-  EXPECT_FP_ERROR("the header is not valid UTF-8", parsed("{\"\xed\xa0\x80\":1}"));  // a surrogate
-  EXPECT_FP_ERROR("the header is not valid UTF-8",
-                  parsed("{\"\xf4\x90\x80\x80\":1}"));                           // > U+10FFFF
-  EXPECT_FP_ERROR("the header is not valid UTF-8", parsed("{\"\xe2\x82\":1}"));  // cut short
+  EXPECT_FP_ERROR(fp::ErrorCode::Format, "the header is not valid UTF-8", parsed("{\"\xff\":1}"));
+  EXPECT_FP_ERROR(fp::ErrorCode::Format, "the header is not valid UTF-8",
+                  parsed("{\"\xc0\xaf\":1}"));  // overlong '/'
+  EXPECT_FP_ERROR(fp::ErrorCode::Format, "the header is not valid UTF-8",
+                  parsed("{\"\xed\xa0\x80\":1}"));  // a surrogate
+  EXPECT_FP_ERROR(fp::ErrorCode::Format, "the header is not valid UTF-8",
+                  parsed("{\"\xf4\x90\x80\x80\":1}"));  // > U+10FFFF
+  EXPECT_FP_ERROR(fp::ErrorCode::Format, "the header is not valid UTF-8",
+                  parsed("{\"\xe2\x82\":1}"));  // cut short
 }
 
 TEST(SafetensorsFormat, RejectsNulBytesThatTheJsonParserWouldTakeForTheEnd) {
-  EXPECT_FP_ERROR("the header holds a NUL byte at offset 2, which JSON does not allow",
+  EXPECT_FP_ERROR(fp::ErrorCode::Format,
+                  "the header holds a NUL byte at offset 2, which JSON does not allow",
                   parsed(std::string("{}\0junk", 7)));
-  EXPECT_FP_ERROR("the header holds a NUL byte at offset 0", parsed(std::string("\0{}", 3)));
+  EXPECT_FP_ERROR(fp::ErrorCode::Format, "the header holds a NUL byte at offset 0",
+                  parsed(std::string("\0{}", 3)));
 }
 
 TEST(SafetensorsFormat, RejectsAHeaderThatIsNotAnObject) {
-  EXPECT_FP_ERROR("the header is not a JSON object", parsed("[]"));
-  EXPECT_FP_ERROR("the header is not a JSON object", parsed("\"text\""));
-  EXPECT_FP_ERROR("the header is not a JSON object", parsed("   "));
-  EXPECT_FP_ERROR("the header is not a JSON object", parsed("\xef\xbb\xbf{}"));  // a BOM
+  EXPECT_FP_ERROR(fp::ErrorCode::Format, "the header is not a JSON object", parsed("[]"));
+  EXPECT_FP_ERROR(fp::ErrorCode::Format, "the header is not a JSON object", parsed("\"text\""));
+  EXPECT_FP_ERROR(fp::ErrorCode::Format, "the header is not a JSON object", parsed("   "));
+  EXPECT_FP_ERROR(fp::ErrorCode::Format, "the header is not a JSON object",
+                  parsed("\xef\xbb\xbf{}"));  // a BOM
 }
 
 TEST(SafetensorsFormat, RejectsInvalidJson) {
-  EXPECT_FP_ERROR("the header is not valid JSON", parsed("{"));
-  EXPECT_FP_ERROR("the header is not valid JSON", parsed("{} {}"));
-  EXPECT_FP_ERROR("the header is not valid JSON", parsed(R"({"__metadata__":{},})"));
-  EXPECT_FP_ERROR("the header is not valid JSON", parsed("{/* comment */}"));
-  EXPECT_FP_ERROR("the header is not valid JSON", parsed(R"({"\ud800":1})"));  // lone surrogate
+  EXPECT_FP_ERROR(fp::ErrorCode::Format, "the header is not valid JSON", parsed("{"));
+  EXPECT_FP_ERROR(fp::ErrorCode::Format, "the header is not valid JSON", parsed("{} {}"));
+  EXPECT_FP_ERROR(fp::ErrorCode::Format, "the header is not valid JSON",
+                  parsed(R"({"__metadata__":{},})"));
+  EXPECT_FP_ERROR(fp::ErrorCode::Format, "the header is not valid JSON", parsed("{/* comment */}"));
+  EXPECT_FP_ERROR(fp::ErrorCode::Format, "the header is not valid JSON",
+                  parsed(R"({"\ud800":1})"));  // lone surrogate
 }
 
 TEST(SafetensorsFormat, RejectsNestingDeeperThanTheReferenceParserAllows) {
@@ -195,39 +208,47 @@ TEST(SafetensorsFormat, RejectsNestingDeeperThanTheReferenceParserAllows) {
   };
   const int deepest = 125;  // #PYTHON deepest
   EXPECT_NO_THROW(parsed(nested(deepest), 1));
-  EXPECT_FP_ERROR("the header nests objects and lists deeper than 127 levels",
+  EXPECT_FP_ERROR(fp::ErrorCode::Format,
+                  "the header nests objects and lists deeper than 127 levels",
                   parsed(nested(deepest + 1), 1));
-  EXPECT_FP_ERROR("deeper than 127 levels", parsed(R"({"w":{"x":)" + std::string(100'000, '[')));
+  EXPECT_FP_ERROR(fp::ErrorCode::Format, "deeper than 127 levels",
+                  parsed(R"({"w":{"x":)" + std::string(100'000, '[')));
 }
 
 TEST(SafetensorsFormat, RejectsDuplicateKeysAtEveryLevel) {
   constexpr const char* entry = R"({"dtype":"U8","shape":[1],"data_offsets":[0,1]})";
-  EXPECT_FP_ERROR("fp::safetensors: test.safetensors: the key \"w\" appears twice in the header",
+  EXPECT_FP_ERROR(fp::ErrorCode::Format,
+                  "fp::safetensors: test.safetensors: the key \"w\" appears twice in the header",
                   parsed(std::string(R"({"w":)") + entry + R"(,"w":)" + entry + "}", 1));
-  EXPECT_FP_ERROR("the key \"__metadata__\" appears twice in the header",
+  EXPECT_FP_ERROR(fp::ErrorCode::Format, "the key \"__metadata__\" appears twice in the header",
                   parsed(R"({"__metadata__":{},"__metadata__":{}})"));
-  EXPECT_FP_ERROR("\"__metadata__\": the key \"k\" appears twice",
+  EXPECT_FP_ERROR(fp::ErrorCode::Format, "\"__metadata__\": the key \"k\" appears twice",
                   parsed(R"({"__metadata__":{"k":"1","k":"2"}})"));
   EXPECT_FP_ERROR(
-      "tensor \"w\": the field \"dtype\" appears twice",
+      fp::ErrorCode::Format, "tensor \"w\": the field \"dtype\" appears twice",
       parsed(R"({"w":{"dtype":"U8","dtype":"U8","shape":[1],"data_offsets":[0,1]}})", 1));
   EXPECT_FP_ERROR(
-      "tensor \"w\": the field \"x\" appears twice",
+      fp::ErrorCode::Format, "tensor \"w\": the field \"x\" appears twice",
       parsed(R"({"w":{"x":1,"x":2,"dtype":"U8","shape":[1],"data_offsets":[0,1]}})", 1));
 }
 
 // --- __metadata__ ---------------------------------------------------------------------
 
 TEST(SafetensorsFormat, RejectsMetadataThatIsNotStringToString) {
-  EXPECT_FP_ERROR("\"__metadata__\" must be an object mapping strings to strings, not a list",
+  EXPECT_FP_ERROR(fp::ErrorCode::Format,
+                  "\"__metadata__\" must be an object mapping strings to strings, not a list",
                   parsed(R"({"__metadata__":[]})"));
-  EXPECT_FP_ERROR("\"__metadata__\" must be an object mapping strings to strings, not null",
+  EXPECT_FP_ERROR(fp::ErrorCode::Format,
+                  "\"__metadata__\" must be an object mapping strings to strings, not null",
                   parsed(R"({"__metadata__":null})"));
-  EXPECT_FP_ERROR("\"__metadata__\": the value of \"k\" must be a string, not the number 1",
+  EXPECT_FP_ERROR(fp::ErrorCode::Format,
+                  "\"__metadata__\": the value of \"k\" must be a string, not the number 1",
                   parsed(R"({"__metadata__":{"k":1}})"));
-  EXPECT_FP_ERROR("\"__metadata__\": the value of \"k\" must be a string, not an object",
+  EXPECT_FP_ERROR(fp::ErrorCode::Format,
+                  "\"__metadata__\": the value of \"k\" must be a string, not an object",
                   parsed(R"({"__metadata__":{"k":{}}})"));
-  EXPECT_FP_ERROR("\"__metadata__\": the value of \"k\" must be a string, not null",
+  EXPECT_FP_ERROR(fp::ErrorCode::Format,
+                  "\"__metadata__\": the value of \"k\" must be a string, not null",
                   parsed(R"({"__metadata__":{"k":null}})"));
 }
 
@@ -235,29 +256,33 @@ TEST(SafetensorsFormat, RejectsMetadataThatIsNotStringToString) {
 
 TEST(SafetensorsFormat, RejectsAnEntryThatIsNotAnObject) {
   EXPECT_FP_ERROR(
+      fp::ErrorCode::Format,
       "tensor \"w\": the entry must be an object with dtype, shape and data_offsets, not the "
       "number 5",
       parsed(R"({"w":5})"));
   EXPECT_FP_ERROR(
+      fp::ErrorCode::Format,
       "tensor \"w\": the entry must be an object with dtype, shape and data_offsets, not a list",
       parsed(R"({"w":[]})"));
 }
 
 TEST(SafetensorsFormat, RejectsAnEntryMissingAField) {
-  EXPECT_FP_ERROR("tensor \"w\": the entry lacks \"dtype\"",
+  EXPECT_FP_ERROR(fp::ErrorCode::Format, "tensor \"w\": the entry lacks \"dtype\"",
                   parsed(R"({"w":{"shape":[1],"data_offsets":[0,1]}})", 1));
-  EXPECT_FP_ERROR("tensor \"w\": the entry lacks \"shape\"",
+  EXPECT_FP_ERROR(fp::ErrorCode::Format, "tensor \"w\": the entry lacks \"shape\"",
                   parsed(R"({"w":{"dtype":"U8","data_offsets":[0,1]}})", 1));
-  EXPECT_FP_ERROR("tensor \"w\": the entry lacks \"data_offsets\"",
+  EXPECT_FP_ERROR(fp::ErrorCode::Format, "tensor \"w\": the entry lacks \"data_offsets\"",
                   parsed(R"({"w":{"dtype":"U8","shape":[1]}})", 1));
 }
 
 TEST(SafetensorsFormat, RejectsABadDtype) {
-  EXPECT_FP_ERROR("tensor \"w\": unknown dtype \"F7\"",
+  EXPECT_FP_ERROR(fp::ErrorCode::Format, "tensor \"w\": unknown dtype \"F7\"",
                   parsed(R"({"w":{"dtype":"F7","shape":[1],"data_offsets":[0,1]}})", 1));
-  EXPECT_FP_ERROR("tensor \"w\": unknown dtype \"f32\"",  // names are case-sensitive
+  EXPECT_FP_ERROR(fp::ErrorCode::Format,
+                  "tensor \"w\": unknown dtype \"f32\"",  // names are case-sensitive
                   parsed(R"({"w":{"dtype":"f32","shape":[1],"data_offsets":[0,4]}})", 4));
-  EXPECT_FP_ERROR("tensor \"w\": \"dtype\" must be a string, not the number 3",
+  EXPECT_FP_ERROR(fp::ErrorCode::Format,
+                  "tensor \"w\": \"dtype\" must be a string, not the number 3",
                   parsed(R"({"w":{"dtype":3,"shape":[1],"data_offsets":[0,1]}})", 1));
 }
 
@@ -266,22 +291,27 @@ TEST(SafetensorsFormat, RejectsAShapeThatIsNotAListOfNonNegativeIntegers) {
     return R"({"w":{"dtype":"U8","shape":)" + shape + R"(,"data_offsets":[0,1]}})";
   };
   EXPECT_FP_ERROR(
+      fp::ErrorCode::Format,
       "tensor \"w\": \"shape\" must be a list of non-negative integers, not the number 1",
       parsed(with_shape("1"), 1));
   EXPECT_FP_ERROR(
+      fp::ErrorCode::Format,
       "tensor \"w\": \"shape\" must be a list of non-negative integers; it holds the number -1",
       parsed(with_shape("[-1]"), 1));
   EXPECT_FP_ERROR(
+      fp::ErrorCode::Format,
       "tensor \"w\": \"shape\" must be a list of non-negative integers; it holds the number 1.0",
       parsed(with_shape("[1.0]"), 1));
-  EXPECT_FP_ERROR("it holds the number 1e0", parsed(with_shape("[1e0]"), 1));
-  EXPECT_FP_ERROR("it holds the number -0", parsed(with_shape("[-0]"), 1));
-  EXPECT_FP_ERROR("it holds a string", parsed(with_shape("[\"1\"]"), 1));
-  EXPECT_FP_ERROR("it holds a list", parsed(with_shape("[[1]]"), 1));
-  EXPECT_FP_ERROR("it holds null", parsed(with_shape("[null]"), 1));
-  EXPECT_FP_ERROR("tensor \"w\": the dimension 9223372036854775808 in \"shape\" does not fit int64",
+  EXPECT_FP_ERROR(fp::ErrorCode::Format, "it holds the number 1e0", parsed(with_shape("[1e0]"), 1));
+  EXPECT_FP_ERROR(fp::ErrorCode::Format, "it holds the number -0", parsed(with_shape("[-0]"), 1));
+  EXPECT_FP_ERROR(fp::ErrorCode::Format, "it holds a string", parsed(with_shape("[\"1\"]"), 1));
+  EXPECT_FP_ERROR(fp::ErrorCode::Format, "it holds a list", parsed(with_shape("[[1]]"), 1));
+  EXPECT_FP_ERROR(fp::ErrorCode::Format, "it holds null", parsed(with_shape("[null]"), 1));
+  EXPECT_FP_ERROR(fp::ErrorCode::Format,
+                  "tensor \"w\": the dimension 9223372036854775808 in \"shape\" does not fit int64",
                   parsed(with_shape("[9223372036854775808,0]"), 1));
-  EXPECT_FP_ERROR("it holds the number 18446744073709551616",  // past u64: a float to the parser
+  EXPECT_FP_ERROR(fp::ErrorCode::Format,
+                  "it holds the number 18446744073709551616",  // past u64: a float to the parser
                   parsed(with_shape("[18446744073709551616]"), 1));
 }
 
@@ -290,45 +320,55 @@ TEST(SafetensorsFormat, RejectsOffsetsThatAreNotTwoNonNegativeIntegers) {
     return R"({"w":{"dtype":"U8","shape":[1],"data_offsets":)" + offsets + "}}";
   };
   EXPECT_FP_ERROR(
+      fp::ErrorCode::Format,
       "tensor \"w\": \"data_offsets\" must be a list of two non-negative integers, not a string",
       parsed(with_offsets("\"0,1\""), 1));
-  EXPECT_FP_ERROR("tensor \"w\": \"data_offsets\" must hold two integers, not 1",
+  EXPECT_FP_ERROR(fp::ErrorCode::Format,
+                  "tensor \"w\": \"data_offsets\" must hold two integers, not 1",
                   parsed(with_offsets("[1]"), 1));
-  EXPECT_FP_ERROR("tensor \"w\": \"data_offsets\" must hold two integers, not 3",
+  EXPECT_FP_ERROR(fp::ErrorCode::Format,
+                  "tensor \"w\": \"data_offsets\" must hold two integers, not 3",
                   parsed(with_offsets("[0,1,1]"), 1));
   EXPECT_FP_ERROR(
+      fp::ErrorCode::Format,
       "tensor \"w\": \"data_offsets\" must be a list of two non-negative integers; it holds the "
       "number -1",
       parsed(with_offsets("[-1,0]"), 1));
-  EXPECT_FP_ERROR("it holds the number 0.5", parsed(with_offsets("[0.5,1]"), 1));
+  EXPECT_FP_ERROR(fp::ErrorCode::Format, "it holds the number 0.5",
+                  parsed(with_offsets("[0.5,1]"), 1));
 }
 
 // --- offsets and sizes ------------------------------------------------------------------------
 
 TEST(SafetensorsFormat, RejectsOffsetsThatEndBeforeTheyBegin) {
-  EXPECT_FP_ERROR("tensor \"w\": data_offsets [1, 0] end before they begin",
+  EXPECT_FP_ERROR(fp::ErrorCode::Format, "tensor \"w\": data_offsets [1, 0] end before they begin",
                   parsed(R"({"w":{"dtype":"U8","shape":[0],"data_offsets":[1,0]}})", 1));
 }
 
 TEST(SafetensorsFormat, RejectsOffsetsPastTheEndOfTheData) {
-  EXPECT_FP_ERROR("tensor \"w\": data_offsets [0, 8] reach past the end of the data (4 bytes)",
+  EXPECT_FP_ERROR(fp::ErrorCode::Format,
+                  "tensor \"w\": data_offsets [0, 8] reach past the end of the data (4 bytes)",
                   parsed(R"({"w":{"dtype":"F32","shape":[2],"data_offsets":[0,8]}})", 4));
   EXPECT_FP_ERROR(
+      fp::ErrorCode::Format,
       "tensor \"w\": data_offsets [0, 18446744073709551615] reach past the end",
       parsed(R"({"w":{"dtype":"U8","shape":[1],"data_offsets":[0,18446744073709551615]}})", 1));
 }
 
 TEST(SafetensorsFormat, RejectsASizeThatDoesNotMatchTheShape) {
   EXPECT_FP_ERROR(
+      fp::ErrorCode::Format,
       "tensor \"w\": shape [2, 3] of F32 needs 24 bytes but data_offsets [0, 20] hold 20",
       parsed(R"({"w":{"dtype":"F32","shape":[2,3],"data_offsets":[0,20]}})", 20));
 }
 
 TEST(SafetensorsFormat, RejectsSizesThatOverflow) {
   EXPECT_FP_ERROR(
+      fp::ErrorCode::Format,
       "tensor \"w\": shape [4294967296, 4294967296] of U8: the element count overflows 64 bits",
       parsed(R"({"w":{"dtype":"U8","shape":[4294967296,4294967296],"data_offsets":[0,0]}})"));
   EXPECT_FP_ERROR(
+      fp::ErrorCode::Format,
       "tensor \"w\": shape [2305843009213693952] of F64: the byte size overflows 64 bits",
       parsed(R"({"w":{"dtype":"F64","shape":[2305843009213693952],"data_offsets":[0,0]}})"));
   // A zero dimension makes the count 0 whatever the others are.
@@ -337,10 +377,11 @@ TEST(SafetensorsFormat, RejectsSizesThatOverflow) {
 }
 
 TEST(SafetensorsFormat, RejectsSubByteTensorsThatDoNotFillWholeBytes) {
-  EXPECT_FP_ERROR("tensor \"w\": shape [3] of F4 does not fill whole bytes (12 bits)",
+  EXPECT_FP_ERROR(fp::ErrorCode::Format,
+                  "tensor \"w\": shape [3] of F4 does not fill whole bytes (12 bits)",
                   parsed(R"({"w":{"dtype":"F4","shape":[3],"data_offsets":[0,2]}})", 2));
   EXPECT_NO_THROW(parsed(R"({"w":{"dtype":"F4","shape":[4],"data_offsets":[0,2]}})", 2));
-  EXPECT_FP_ERROR("of F6_E3M2 does not fill whole bytes (18 bits)",
+  EXPECT_FP_ERROR(fp::ErrorCode::Format, "of F6_E3M2 does not fill whole bytes (18 bits)",
                   parsed(R"({"w":{"dtype":"F6_E3M2","shape":[3],"data_offsets":[0,2]}})", 2));
 }
 
@@ -348,22 +389,25 @@ TEST(SafetensorsFormat, RejectsSubByteTensorsThatDoNotFillWholeBytes) {
 
 TEST(SafetensorsFormat, RejectsAHoleBetweenTensors) {
   EXPECT_FP_ERROR(
+      fp::ErrorCode::Format,
       "tensor \"b\": starts at byte 8 but tensor \"a\" ends at byte 4: a hole in the data",
       parsed(R"({"a":{"dtype":"F32","shape":[1],"data_offsets":[0,4]},)"
              R"("b":{"dtype":"F32","shape":[1],"data_offsets":[8,12]}})",
              12));
   EXPECT_FP_ERROR(
+      fp::ErrorCode::Format,
       "tensor \"a\": starts at byte 4 but the data starts at byte 0: a hole in the data",
       parsed(R"({"a":{"dtype":"F32","shape":[1],"data_offsets":[4,8]}})", 8));
 }
 
 TEST(SafetensorsFormat, RejectsOverlappingTensors) {
   EXPECT_FP_ERROR(
+      fp::ErrorCode::Format,
       "tensor \"b\": starts at byte 2 but tensor \"a\" ends at byte 4: the tensors overlap",
       parsed(R"({"a":{"dtype":"F32","shape":[1],"data_offsets":[0,4]},)"
              R"("b":{"dtype":"F32","shape":[1],"data_offsets":[2,6]}})",
              6));
-  EXPECT_FP_ERROR("the tensors overlap",  // the same bytes twice
+  EXPECT_FP_ERROR(fp::ErrorCode::Format, "the tensors overlap",  // the same bytes twice
                   parsed(R"({"a":{"dtype":"F32","shape":[1],"data_offsets":[0,4]},)"
                          R"("b":{"dtype":"F32","shape":[1],"data_offsets":[0,4]}})",
                          4));
@@ -371,10 +415,12 @@ TEST(SafetensorsFormat, RejectsOverlappingTensors) {
 
 TEST(SafetensorsFormat, RejectsBytesLeftOverAfterTheTensors) {
   EXPECT_FP_ERROR(
+      fp::ErrorCode::Format,
       "fp::safetensors: test.safetensors: the tensors cover 4 bytes of data but the file has 5: "
       "bytes left over at the end",
       parsed(R"({"a":{"dtype":"F32","shape":[1],"data_offsets":[0,4]}})", 5));
-  EXPECT_FP_ERROR("the tensors cover 0 bytes of data but the file has 1", parsed("{}", 1));
+  EXPECT_FP_ERROR(fp::ErrorCode::Format, "the tensors cover 0 bytes of data but the file has 1",
+                  parsed("{}", 1));
 }
 
 TEST(SafetensorsFormat, AcceptsTensorsListedInAnyOrder) {
@@ -386,9 +432,11 @@ TEST(SafetensorsFormat, AcceptsTensorsListedInAnyOrder) {
 
 TEST(SafetensorsFormat, MessagesQuoteHostileNamesSafely) {
   const std::string long_name(300, 'x');
-  EXPECT_FP_ERROR("tensor \"" + std::string(200, 'x') + "\"... (300 bytes): the entry lacks",
+  EXPECT_FP_ERROR(fp::ErrorCode::Format,
+                  "tensor \"" + std::string(200, 'x') + "\"... (300 bytes): the entry lacks",
                   parsed(R"({")" + long_name + R"(":{}})"));
-  EXPECT_FP_ERROR("tensor \"a\\x0ab\\\"\": the entry lacks", parsed(R"({"a\nb\"":{}})"));
+  EXPECT_FP_ERROR(fp::ErrorCode::Format, "tensor \"a\\x0ab\\\"\": the entry lacks",
+                  parsed(R"({"a\nb\"":{}})"));
 }
 
 // --- at least as strict as the reference ---------------------------------------------------
@@ -517,13 +565,15 @@ TEST(SafetensorsFormat, EscapesNamesAsPythonDoes) {
 
 TEST(SafetensorsFormat, RefusesToWriteWhatNoReaderCouldRead) {
   const std::vector<st::TensorInfo> bad_utf8 = {{"\xff", st::FileDType::U8, {1}, 0, 1}};
-  EXPECT_FP_ERROR("fp::safetensors: save: tensor \"\xff\": the name is not valid UTF-8",
+  EXPECT_FP_ERROR(fp::ErrorCode::Format,
+                  "fp::safetensors: save: tensor \"\xff\": the name is not valid UTF-8",
                   st::serialize_header(bad_utf8, nullptr));
   const std::vector<st::TensorInfo> reserved = {{"__metadata__", st::FileDType::U8, {1}, 0, 1}};
-  EXPECT_FP_ERROR("tensor \"__metadata__\": the name is reserved for the file's metadata",
+  EXPECT_FP_ERROR(fp::ErrorCode::Format,
+                  "tensor \"__metadata__\": the name is reserved for the file's metadata",
                   st::serialize_header(reserved, nullptr));
   const st::Metadata metadata = {{"k", "\xc3"}};
-  EXPECT_FP_ERROR("metadata \"k\": the text is not valid UTF-8",
+  EXPECT_FP_ERROR(fp::ErrorCode::Format, "metadata \"k\": the text is not valid UTF-8",
                   st::serialize_header({}, &metadata));
 }
 

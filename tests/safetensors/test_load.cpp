@@ -117,22 +117,27 @@ TEST(SafetensorsLoad, RejectsDtypesTorchLacksNamingThem) {
   const auto f6 =
       framed(R"({"w":{"dtype":"F6_E2M3","shape":[4],"data_offsets":[0,3]}})", {1, 2, 3});
   EXPECT_FP_ERROR(
+      fp::ErrorCode::Format,
       "fp::safetensors: bytes: tensor \"w\": torch has no dtype for the safetensors dtype F6_E2M3",
       st::load(as_bytes(f6)));
   const auto f4 = framed(R"({"w":{"dtype":"F4","shape":[2,3],"data_offsets":[0,3]}})", {1, 2, 3});
   EXPECT_FP_ERROR(
+      fp::ErrorCode::Format,
       "tensor \"w\": F4 shape [2, 3] needs an even last dimension to become torch.float4_e2m1fn_x2",
       st::load(as_bytes(f4)));
 }
 
 TEST(SafetensorsLoad, RejectsFilesThatCannotBeRead) {
   TempDir folder;
-  EXPECT_FP_ERROR("fp::safetensors: " + (folder / "missing.safetensors").string() +
+  EXPECT_FP_ERROR(fp::ErrorCode::Io,
+                  "fp::safetensors: " + (folder / "missing.safetensors").string() +
                       ": cannot open the file: No such file or directory",
                   st::load(folder / "missing.safetensors"));
-  EXPECT_FP_ERROR(folder.path().string() + ": not a regular file", st::load(folder.path()));
+  EXPECT_FP_ERROR(fp::ErrorCode::Io, folder.path().string() + ": not a regular file",
+                  st::load(folder.path()));
   write_file(folder / "short.safetensors", {1, 0, 0});
-  EXPECT_FP_ERROR("short.safetensors: the file has 3 bytes, too few for the 8-byte header length",
+  EXPECT_FP_ERROR(fp::ErrorCode::Format,
+                  "short.safetensors: the file has 3 bytes, too few for the 8-byte header length",
                   st::load(folder / "short.safetensors"));
 }
 
@@ -146,10 +151,12 @@ TEST(SafetensorsLoad, RejectsATruncatedFileNamingTheTensor) {
   TempDir folder;
   write_file(folder / "cut.safetensors", bytes);
   EXPECT_FP_ERROR(
+      fp::ErrorCode::Format,
       "cut.safetensors: tensor \"w\": data_offsets [0, 16] reach past the end of the data (15 "
       "bytes)",
       st::load(folder / "cut.safetensors"));
-  EXPECT_FP_ERROR("fp::safetensors: bytes: tensor \"w\": data_offsets [0, 16] reach past the end",
+  EXPECT_FP_ERROR(fp::ErrorCode::Format,
+                  "fp::safetensors: bytes: tensor \"w\": data_offsets [0, 16] reach past the end",
                   st::load(as_bytes(bytes)));
 }
 

@@ -226,19 +226,22 @@ TEST(SafetensorsMappedFile, ReportsBadFilesAndKeys) {
   TempDir folder;
   const auto missing = folder / "missing.safetensors";
   EXPECT_FP_ERROR(
+      fp::ErrorCode::Io,
       "fp::safetensors: " + missing.string() + ": cannot open the file: No such file or directory",
       st::MappedFile::open(missing));
   write_file(folder / "empty.safetensors", {});
-  EXPECT_FP_ERROR("empty.safetensors: the file has 0 bytes, too few for the 8-byte header length",
+  EXPECT_FP_ERROR(fp::ErrorCode::Format,
+                  "empty.safetensors: the file has 0 bytes, too few for the 8-byte header length",
                   st::MappedFile::open(folder / "empty.safetensors"));
   write_file(folder / "junk.safetensors", {2, 0, 0, 0, 0, 0, 0, 0, '[', ']'});
-  EXPECT_FP_ERROR("junk.safetensors: the header is not a JSON object",
+  EXPECT_FP_ERROR(fp::ErrorCode::Format, "junk.safetensors: the header is not a JSON object",
                   st::MappedFile::open(folder / "junk.safetensors"));
 
   const fp::Tensor one = fp::tensor({1.f});
   st::save({{"w", one}}, folder / "ok.safetensors");
   const auto file = st::MappedFile::open(folder / "ok.safetensors");
-  EXPECT_FP_ERROR("ok.safetensors: no tensor called \"nope\"", file.get("nope"));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "ok.safetensors: no tensor called \"nope\"",
+                  file.get("nope"));
   EXPECT_FALSE(file.metadata().has_value());
 }
 
@@ -253,6 +256,7 @@ TEST(SafetensorsMappedFile, OpensFilesWithDtypesTorchLacksButCannotViewThem) {
   const auto file = st::MappedFile::open(folder / "f6.safetensors");
   EXPECT_EQ(file.keys(), (std::vector<std::string>{"w"}));
   EXPECT_FP_ERROR(
+      fp::ErrorCode::Format,
       "f6.safetensors: tensor \"w\": torch has no dtype for the safetensors dtype F6_E3M2",
       file.get("w"));
 }

@@ -166,6 +166,7 @@ TEST(SafetensorsSave, RefusesTwoNamesForOneTensorAsPython) {
   const bool python_refuses = true;  // #PYTHON python_refuses
   EXPECT_TRUE(python_refuses);
   EXPECT_FP_ERROR(
+      fp::ErrorCode::BadArgument,
       "fp::safetensors: save: some tensors share memory, which Python's save_file refuses too "
       "(they would be stored twice and load as separate tensors): [{\"a\", \"b\"}]",
       st::save({{"a", t}, {"b", t}}, folder / "t.safetensors"));
@@ -187,6 +188,7 @@ TEST(SafetensorsSave, RefusesOverlappingViewsButNotDisjointOnesAsPython) {
   EXPECT_TRUE(python_refuses_overlapping);
   EXPECT_FALSE(python_refuses_disjoint);
   EXPECT_FP_ERROR(
+      fp::ErrorCode::BadArgument,
       "share memory, which Python's save_file refuses too (they would be stored twice and load as "
       "separate tensors): [{\"a\", \"b\"}]",
       st::save_to_bytes({{"a", slice(t, 0, 4)}, {"b", slice(t, 2, 6)}, {"c", one}}));
@@ -249,21 +251,26 @@ TEST(SafetensorsSave, RejectsWhatSafetensorsCannotHold) {
   const fp::Tensor c128 =
       fp::dispatch<fp::Tensor>("aten::_to_copy", "", fp::tensor({1.0}), fp::DType::C128);
   EXPECT_FP_ERROR(
+      fp::ErrorCode::Format,
       "fp::safetensors: save: tensor \"c\": safetensors has no dtype for torch.complex128",
       st::save({{"c", c128}}, path));
-  EXPECT_FP_ERROR("tensor \"w\": the name appears twice",
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "tensor \"w\": the name appears twice",
                   st::save(std::vector<st::NamedTensor>{{"w", one}, {"w", two}}, path));
-  EXPECT_FP_ERROR("tensor \"__metadata__\": the name is reserved for the file's metadata",
+  EXPECT_FP_ERROR(fp::ErrorCode::Format,
+                  "tensor \"__metadata__\": the name is reserved for the file's metadata",
                   st::save({{"__metadata__", one}}, path));
-  EXPECT_FP_ERROR("tensor \"\xff\": the name is not valid UTF-8", st::save({{"\xff", one}}, path));
-  EXPECT_FP_ERROR("tensor \"u\": the tensor is undefined",
+  EXPECT_FP_ERROR(fp::ErrorCode::Format, "tensor \"\xff\": the name is not valid UTF-8",
+                  st::save({{"\xff", one}}, path));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "tensor \"u\": the tensor is undefined",
                   st::save({{"u", fp::TensorView()}}, path));
   const std::uint8_t packed[] = {1};
   const fp::Tensor f4 = fp::detail::tensor_from_bytes(packed, {}, fp::DType::F4_E2M1FN_X2);
   EXPECT_FP_ERROR(
+      fp::ErrorCode::Format,
       "tensor \"f\": a 0-dim float4_e2m1fn_x2 tensor has no last dimension to hold its two values",
       st::save({{"f", f4}}, path));
   EXPECT_FP_ERROR(
+      fp::ErrorCode::Io,
       "fp::safetensors: " + (folder / "no" / "t.safetensors").string() +
           ": cannot create a temporary file in its directory: No such file or directory",
       st::save({{"w", one}}, folder / "no" / "t.safetensors"));
@@ -273,6 +280,7 @@ TEST(SafetensorsSave, RejectsWhatSafetensorsCannotHold) {
 TEST(SafetensorsSave, RejectsSparseTensors) {
   const fp::Tensor sparse = fp::dispatch<fp::Tensor>("aten::to_sparse", "", fp::tensor({0.f, 1.f}));
   EXPECT_FP_ERROR(
+      fp::ErrorCode::BadArgument,
       "tensor \"s\": a torch.sparse_coo tensor cannot be saved; make it dense (strided) first",
       st::save_to_bytes({{"s", sparse}}));
 }

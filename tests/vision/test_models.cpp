@@ -209,9 +209,9 @@ TEST(VisionModels, NumClassesShapesTheHead) {
 
 TEST(VisionModels, BadInputIsRefused) {
   auto model = models::resnet18({.num_classes = 10});
-  EXPECT_FP_ERROR("conv", model(fp::zeros({1, 4, 32, 32})));
-  EXPECT_FP_ERROR("", model(fp::zeros({3, 3})));
-  EXPECT_FP_ERROR("", models::resnet18({.num_classes = -1}));
+  EXPECT_FP_ERROR(fp::ErrorCode::TorchError, "conv", model(fp::zeros({1, 4, 32, 32})));
+  EXPECT_FP_ERROR(fp::ErrorCode::TorchError, "", model(fp::zeros({3, 3})));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "", models::resnet18({.num_classes = -1}));
 }
 
 }  // namespace

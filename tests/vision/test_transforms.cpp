@@ -51,21 +51,25 @@ TEST(VisionTransforms, ResizedSizeKeepsTheAspectRatio) {
 }
 
 TEST(VisionTransforms, BadInputIsRefused) {
-  EXPECT_FP_ERROR("expected a [3, H, W] or [N, 3, H, W] image, got [4, 10, 10]",
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
+                  "expected a [3, H, W] or [N, 3, H, W] image, got [4, 10, 10]",
                   transforms::image_classification(fp::zeros({4, 10, 10}, fp::DType::U8)));
-  EXPECT_FP_ERROR("at least 3 dimensions",
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "at least 3 dimensions",
                   transforms::image_classification(fp::zeros({10, 10}, fp::DType::U8)));
-  EXPECT_FP_ERROR("expected a uint8, uint16 or floating-point image, got",
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
+                  "expected a uint8, uint16 or floating-point image, got",
                   transforms::image_classification(fp::zeros({3, 10, 10}, fp::DType::I32)));
-  EXPECT_FP_ERROR("undefined", transforms::image_classification(fp::Tensor()));
-  EXPECT_FP_ERROR("sizes must be positive", transforms::resized_size(0, 10, 5));
-  EXPECT_FP_ERROR("the crop size must be positive",
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "undefined",
+                  transforms::image_classification(fp::Tensor()));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "sizes must be positive",
+                  transforms::resized_size(0, 10, 5));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "the crop size must be positive",
                   transforms::center_crop(fp::zeros({3, 4, 4}), 0, 2));
-  EXPECT_FP_ERROR("expected a floating-point image",
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "expected a floating-point image",
                   transforms::normalize(fp::zeros({3, 4, 4}, fp::DType::U8), {0, 0, 0}, {1, 1, 1}));
-  EXPECT_FP_ERROR("expected 3 channels",
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "expected 3 channels",
                   transforms::normalize(fp::zeros({2, 4, 4}), {0, 0, 0}, {1, 1, 1}));
-  EXPECT_FP_ERROR("std contains a zero",
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "std contains a zero",
                   transforms::normalize(fp::zeros({3, 4, 4}), {0, 0, 0}, {1, 0, 1}));
 }
 

@@ -27,7 +27,7 @@ std::string shape_of(fp::TensorView t) {
 }
 
 void require(bool condition, const std::string& message) {
-  if (!condition) throw fp::Error(message);
+  if (!condition) throw fp::Error(fp::ErrorCode::BadArgument, message);
 }
 
 /// torchvision's palette for `count` classes (draw_segmentation_masks'

@@ -54,8 +54,9 @@ requires(std::is_integral_v<T> && !std::is_same_v<T, bool>) struct ArgTraits<T> 
   static Arg make(T value) {
     if constexpr (std::is_unsigned_v<T> && sizeof(T) >= sizeof(std::int64_t)) {
       if (value > static_cast<T>(INT64_MAX)) {
-        throw Error("fp::dispatch: the integer " + std::to_string(value) +
-                    " does not fit the int64 every torch int argument is");
+        throw Error(ErrorCode::BadArgument,
+                    "fp::dispatch: the integer " + std::to_string(value) +
+                        " does not fit the int64 every torch int argument is");
       }
     }
     return {static_cast<std::int64_t>(value)};

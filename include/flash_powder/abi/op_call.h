@@ -116,7 +116,7 @@ class OpCall {
   /// Result `i`, whatever its type.
   Returned take(std::size_t i);
   /// Throws fp::Error("<op>: <problem>; the schema is <schema>").
-  [[noreturn]] void fail(std::string_view problem) const;
+  [[noreturn]] void fail(std::string_view problem, ErrorCode code = ErrorCode::BadArgument) const;
 
  private:
   using SchemaKind = SchemaType::Kind;

@@ -18,8 +18,9 @@ namespace {
 /// Python's kernels refuse them.
 void require_floating_point(const TensorView& input, const char* function) {
   if (!is_floating_point(input.dtype())) {
-    throw Error(std::string("fp::functional::") + function +
-                ": expected a floating-point input, got " + std::string(name(input.dtype())));
+    throw Error(ErrorCode::BadArgument, std::string("fp::functional::") + function +
+                                            ": expected a floating-point input, got " +
+                                            std::string(name(input.dtype())));
   }
 }
 

@@ -27,9 +27,10 @@ void verify_batch_size(const std::vector<std::int64_t>& sizes, const std::string
   for (std::size_t i = 2; i < sizes.size(); ++i)
     values *= sizes[i];
   if (values == 1) {
-    throw Error(std::string("fp::functional::") + function +
-                ": Expected more than 1 value per channel when training, got input size " +
-                sizes_text);
+    throw Error(ErrorCode::BadArgument,
+                std::string("fp::functional::") + function +
+                    ": Expected more than 1 value per channel when training, got input size " +
+                    sizes_text);
   }
 }
 
@@ -40,16 +41,18 @@ void verify_spatial_size(const TensorView& input) {
     values *= input.size(i);
   if (values == 1) {
     throw Error(
+        ErrorCode::BadArgument,
         "fp::functional::instance_norm: Expected more than 1 spatial element when training, got "
         "input size " +
-        nn::detail::torch_size(input.sizes()));
+            nn::detail::torch_size(input.sizes()));
   }
 }
 
 [[noreturn]] void throw_running_stats_update(const char* function, const char* mode) {
-  throw Error(std::string("fp::functional::") + function + ": with " + mode +
-              " Python updates running_mean and running_var in place; flash_powder runs "
-              "inference and does not, so pass std::nullopt for them");
+  throw Error(ErrorCode::BadArgument,
+              std::string("fp::functional::") + function + ": with " + mode +
+                  " Python updates running_mean and running_var in place; flash_powder runs "
+                  "inference and does not, so pass std::nullopt for them");
 }
 
 /// ||x||_p along `dim`, keeping it.
@@ -157,14 +160,15 @@ Tensor layer_norm(const TensorView& input, IntList normalized_shape,
 Tensor group_norm(const TensorView& input, std::int64_t num_groups,
                   const GroupNormOptions& options) {
   if (input.dim() < 2) {
-    throw Error(
-        "fp::functional::group_norm: Expected at least 2 dimensions for input tensor but "
-        "received " +
-        std::to_string(input.dim()));
+    throw Error(ErrorCode::BadArgument,
+                "fp::functional::group_norm: Expected at least 2 dimensions for input tensor but "
+                "received " +
+                    std::to_string(input.dim()));
   }
   if (num_groups <= 0) {
-    throw Error("fp::functional::group_norm: num_groups must be positive, got " +
-                std::to_string(num_groups));
+    throw Error(ErrorCode::BadArgument,
+                "fp::functional::group_norm: num_groups must be positive, got " +
+                    std::to_string(num_groups));
   }
   std::vector<std::int64_t> grouped{input.size(0) * input.size(1) / num_groups, num_groups};
   for (std::int64_t i = 2; i < input.dim(); ++i)

@@ -27,8 +27,9 @@ std::vector<std::int64_t> with_input_sizes(const TensorView& input,
                                            const nn::OutputSize<2>& output_size) {
   const auto& wanted = output_size.values();
   if (input.dim() <= static_cast<std::int64_t>(wanted.size())) {
-    throw Error("fp::functional: adaptive pooling: Input dimension should be at least " +
-                std::to_string(wanted.size() + 1));
+    throw Error(ErrorCode::BadArgument,
+                "fp::functional: adaptive pooling: Input dimension should be at least " +
+                    std::to_string(wanted.size() + 1));
   }
   std::vector<std::int64_t> sizes;
   const std::int64_t first = input.dim() - static_cast<std::int64_t>(wanted.size());

@@ -14,11 +14,13 @@ Tensor embedding(const TensorView& input, const TensorView& weight,
     const std::int64_t rows = weight.dim() > 0 ? weight.size(0) : 0;
     padding_idx = *options.padding_idx;
     if (padding_idx > 0 && padding_idx >= rows) {
-      throw Error("fp::functional::embedding: Padding_idx must be within num_embeddings");
+      throw Error(ErrorCode::BadArgument,
+                  "fp::functional::embedding: Padding_idx must be within num_embeddings");
     }
     if (padding_idx < 0) {
       if (padding_idx < -rows) {
-        throw Error("fp::functional::embedding: Padding_idx must be within num_embeddings");
+        throw Error(ErrorCode::BadArgument,
+                    "fp::functional::embedding: Padding_idx must be within num_embeddings");
       }
       padding_idx += rows;
     }

@@ -23,7 +23,7 @@ struct Target {
 };
 
 [[noreturn]] void fail(const std::string& message) {
-  throw Error("fp::functional::interpolate: " + message);
+  throw Error(ErrorCode::BadArgument, "fp::functional::interpolate: " + message);
 }
 
 bool is_interpolating(const std::string& mode) {
