@@ -13,6 +13,7 @@
 #include "flash_powder/abi/error.h"
 #include "flash_powder/abi/runtime.h"
 #include "flash_powder/abi/schema.h"
+#include "no_grad.h"
 #include "torch_c.h"
 
 namespace fp::abi {
@@ -122,6 +123,7 @@ TensorHandle lazy_clone(RawTensor tensor) {
   // Every supported torch has the op, so libtorch takes the stack (and frees
   // the argument) whether or not the call succeeds.
   std::array<StableIValue, 1> stack{std::bit_cast<StableIValue>(argument)};
+  const NoGradScope no_grad;
   if (torch_call_dispatcher("aten::_lazy_clone", "", stack.data(), builtin_schema_abi_version()) !=
       AOTI_TORCH_SUCCESS) {
     throw Error(ErrorCode::TorchError, "aten::_lazy_clone: " + last_torch_error());

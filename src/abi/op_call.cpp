@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "boxing.h"
+#include "no_grad.h"
 #include "flash_powder/abi/runtime.h"
 #include "flash_powder/abi/schema.h"
 #include "flash_powder/abi/testing.h"
@@ -326,6 +327,7 @@ void OpCall::check_writes() const {
 void OpCall::dispatch() {
   check_available(*schema_);
   static const std::uint64_t schema_version = builtin_schema_abi_version();
+  const NoGradScope no_grad;
   const auto status = torch_call_dispatcher(schema_->op_name().c_str(), schema_->overload.c_str(),
                                             stack_.data(), schema_version);
   if (status != AOTI_TORCH_SUCCESS) {
