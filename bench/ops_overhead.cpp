@@ -15,8 +15,8 @@
 #include <benchmark/benchmark.h>
 
 #include <flash_powder/abi/schema.h>
+#include <flash_powder/aten/aten.h>
 #include <flash_powder/flash_powder.h>
-#include <flash_powder/ops/aten.h>
 #include <flash_powder/safetensors/safetensors.h>
 // The stable C ABI itself, for the cabi_* floor cases only.
 #include <torch/csrc/inductor/aoti_torch/c/shim.h>
@@ -295,7 +295,7 @@ nn::Sequential network() {
 
 void network_forward(benchmark::State& state) {
   const auto file = fp::safetensors::MappedFile::open(checkpoint_path);
-  nn::StateDict weights;
+  fp::StateDict weights;
   for (const std::string& key : file.keys()) {
     if (key.starts_with("net.")) weights.insert(key.substr(4), file.get(key).to_owned());
   }

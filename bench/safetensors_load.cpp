@@ -29,8 +29,8 @@ std::size_t file_bytes() {
 
 /// One new, contiguous CPU tensor per tensor of the file, its pages touched:
 /// the parameters of a model that exists before its weights are loaded.
-fp::nn::StateDict preallocated_like(const st::MappedFile& file) {
-  fp::nn::StateDict tensors;
+fp::StateDict preallocated_like(const st::MappedFile& file) {
+  fp::StateDict tensors;
   for (const st::TensorInfo& info : file.header().tensors) {
     const fp::TensorView source = file.get(info.name);
     const auto sizes = source.sizes();
@@ -74,7 +74,7 @@ void mmap_views(benchmark::State& state) {
 /// MappedFile::open, then every view copied into the preallocated tensor of
 /// its name: what Module::load_state_dict(MappedFile) will do.
 void mmap_into_preallocated(benchmark::State& state) {
-  fp::nn::StateDict model = preallocated_like(st::MappedFile::open(bench_file));
+  fp::StateDict model = preallocated_like(st::MappedFile::open(bench_file));
   for (auto _ : state) {
     const auto file = st::MappedFile::open(bench_file);
     for (const st::TensorInfo& info : file.header().tensors) {
@@ -87,7 +87,7 @@ void mmap_into_preallocated(benchmark::State& state) {
 /// fp::safetensors::load: new owned tensors, read with pread.
 void load_owned(benchmark::State& state) {
   for (auto _ : state) {
-    const fp::nn::StateDict tensors = st::load(bench_file);
+    const fp::StateDict tensors = st::load(bench_file);
     benchmark::DoNotOptimize(tensors.size());
   }
   set_bytes(state);
@@ -96,7 +96,7 @@ void load_owned(benchmark::State& state) {
 /// MappedFile::to(cpu): new owned tensors copied from the mapping.
 void mmap_to_cpu(benchmark::State& state) {
   for (auto _ : state) {
-    const fp::nn::StateDict tensors = st::MappedFile::open(bench_file).to(fp::Device::cpu());
+    const fp::StateDict tensors = st::MappedFile::open(bench_file).to(fp::Device::cpu());
     benchmark::DoNotOptimize(tensors.size());
   }
   set_bytes(state);

@@ -14,8 +14,8 @@
 #include <memory>
 #include <string>
 
+#include <flash_powder/aten/aten.h>
 #include <flash_powder/flash_powder.h>
-#include <flash_powder/ops/aten.h>
 #include <flash_powder/safetensors/safetensors.h>
 #include <flash_powder/vision/models.h>
 
@@ -36,7 +36,7 @@ std::unique_ptr<fp::nn::Module> make_model(const std::string& name) {
 /// Replaces every 4-d parameter and buffer with a channels_last copy.
 class ToChannelsLast final : public fp::nn::Visitor {
  protected:
-  void on_tensor(std::string_view, fp::Tensor& tensor, fp::nn::TensorKind,
+  void on_tensor(std::string_view, fp::Tensor& tensor, fp::TensorKind,
                  const fp::nn::BufferOptions&) override {
     if (tensor.is_defined() && tensor.dim() == 4)
       tensor = fp::aten::clone(tensor, fp::MemoryFormat::ChannelsLast);

@@ -13,7 +13,7 @@ clang_format="$(command -v clang-format-14 || command -v clang-format)"
 mode=(--dry-run -Werror)
 [ "${1:-}" = "--fix" ] && mode=(-i)
 # Generated sources: tools/generate_ops.py and tools/generate_schemas.py.
-generated='^(src/ops/generated/|src/abi/generated/|include/flash_powder/ops/aten\.h$)'
+generated='^(src/aten/generated/|src/abi/generated/|include/flash_powder/aten/aten\.h$)'
 mapfile -t files < <(git ls-files --cached --others --exclude-standard -- '*.cpp' '*.h' |
   grep -Ev "$generated" | while read -r file; do [ -f "$file" ] && echo "$file"; done)
 "$clang_format" "${mode[@]}" "${files[@]}"

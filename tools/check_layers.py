@@ -2,11 +2,14 @@
 """Fails when a source includes a header of a layer it may not use.
 
 flash_powder is built in layers (docs/architecture.md); arrows point down
-only. Each layer is a folder under include/flash_powder/ and src/, and may
+only. Each layer is one or more folders (FOLDERS) under include/flash_powder/
+(its public headers) and src/ (its sources and private headers), and may
 include the headers of the layers listed for it below, and of theirs, down to
-base. Internal headers under src/<layer>/ are private to that layer. The build
-runs this check before compiling the library (CMake target fp_layers), so a
-wrong-way include fails the build:
+base. Private headers are included as "<folder>/<name>.h" (src/ is on the
+library's own include path, never installed) under the same rule, or with a
+plain name from their own folder; a "../" include that leaves the folder is
+refused. The build runs this check before compiling the library (CMake
+target fp_layers), so a wrong-way include fails the build:
 
     tools/check_layers.py REPO            # check the tree
     tools/check_layers.py REPO --files F... --as-layer abi --expect-violation
@@ -27,14 +30,22 @@ USES = {
     "base": [],
     "abi": ["base"],
     "core": ["abi"],
-    "ops": ["core"],
-    "nn": ["ops"],
-    "safetensors": ["ops"],
-    "image": ["ops"],
+    "nn": ["core"],
+    "safetensors": ["core"],
+    "image": ["core"],
     "vision": ["nn", "image"],
     "aoti": ["core"],
-    "library": ["ops"],
+    "library": ["core"],
 }
+# The folders of each layer whose name differs from its own: a folder per
+# namespace (fp::aten in aten/, fp::functional in functional/).
+FOLDERS = {"aten": "core", "functional": "nn"}
+
+
+def layer_of_folder(folder: str) -> str | None:
+    if folder in USES:
+        return folder
+    return FOLDERS.get(folder)
 # Headers that belong to no layer folder: the generated build configuration is
 # vocabulary; the umbrella header includes everything and nothing includes it.
 LOOSE_HEADERS = {"flash_powder/config.h": "base", "flash_powder/flash_powder.h": "umbrella"}
@@ -57,17 +68,23 @@ def layer_of_header(include: str) -> str | None:
     if include in LOOSE_HEADERS:
         return LOOSE_HEADERS[include]
     parts = include.split("/")
-    if len(parts) >= 3 and parts[0] == "flash_powder" and parts[1] in USES:
-        return parts[1]
+    if len(parts) >= 3 and parts[0] == "flash_powder":
+        return layer_of_folder(parts[1])
     return None
+
+
+def layer_of_private_header(include: str) -> str | None:
+    """The layer of a private header included as "<folder>/<name>.h"."""
+    parts = include.split("/")
+    return layer_of_folder(parts[0]) if len(parts) >= 2 else None
 
 
 def layer_of_file(path: Path, repo: Path) -> str | None:
     relative = path.resolve().relative_to(repo.resolve()).parts
-    if len(relative) >= 3 and relative[:2] == ("include", "flash_powder") and relative[2] in USES:
-        return relative[2]
-    if len(relative) >= 2 and relative[0] == "src" and relative[1] in USES:
-        return relative[1]
+    if len(relative) >= 3 and relative[:2] == ("include", "flash_powder"):
+        return layer_of_folder(relative[2])
+    if len(relative) >= 2 and relative[0] == "src":
+        return layer_of_folder(relative[1])
     return None
 
 
@@ -90,10 +107,15 @@ def violations(path: Path, repo: Path, layer: str | None = None) -> list[str]:
                                 f"(layer {target}); {layer} uses {', '.join(sorted(allowed(layer) - {layer})) or 'nothing'}")
         elif include.startswith("../"):
             resolved = (path.parent / include).resolve()
-            target = layer_of_file(resolved, repo) if resolved.is_relative_to(repo.resolve()) else None
-            if target is not None and target != layer:
-                problems.append(f"{where}: {include} is internal to layer {target}; "
-                                f"layer {layer} may use only its public headers")
+            if resolved.is_relative_to(repo.resolve()) and layer_of_file(resolved, repo):
+                problems.append(f"{where}: {include} reaches into another folder; include a "
+                                "private header as \"<folder>/<name>.h\"")
+        elif "/" in include:
+            target = layer_of_private_header(include)
+            if target is not None and target not in allowed(layer):
+                problems.append(f"{where}: layer {layer} may not include {include} "
+                                f"(a private header of layer {target}); {layer} uses "
+                                f"{', '.join(sorted(allowed(layer) - {layer})) or 'nothing'}")
     return problems
 
 

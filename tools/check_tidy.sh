@@ -15,7 +15,7 @@
 # function calling one that throws: bugprone-exception-escape).
 # FILE_REGEX, or a build without unity: one run per matching source, through
 # a per-file compile database configured beside the build.
-# The generated sources (src/ops/generated, src/abi/generated) are left out:
+# The generated sources (src/aten/generated, src/abi/generated) are left out:
 # they are checked against their generators.
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"

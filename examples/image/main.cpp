@@ -2,9 +2,9 @@
 // overlay with boxes: fp::image end to end.
 //
 //   fp_image PHOTO OUT_DIR    writes OUT_DIR/grid.png and OUT_DIR/overlay.png
+#include <flash_powder/aten/aten.h>
 #include <flash_powder/flash_powder.h>
 #include <flash_powder/image/image.h>
-#include <flash_powder/ops/aten.h>
 
 #include <cstdio>
 #include <filesystem>

@@ -21,8 +21,8 @@ nn::Sequential network() {
 
 /// The entries of `file` under `prefix`, with the prefix removed: a state
 /// dict for one module of a larger checkpoint.
-fp::nn::StateDict prefixed(const fp::safetensors::MappedFile& file, std::string_view prefix) {
-  fp::nn::StateDict state;
+fp::StateDict prefixed(const fp::safetensors::MappedFile& file, std::string_view prefix) {
+  fp::StateDict state;
   for (const std::string& key : file.keys()) {
     if (key.starts_with(prefix)) state.insert(key.substr(prefix.size()), file.get(key).to_owned());
   }

@@ -113,7 +113,7 @@ void print_iou(const Counts& counts) {
 }
 
 void compare_with_pytorch(const fp::Tensor& logits, const fs::path& reference) {
-  const fp::nn::StateDict python = fp::safetensors::load(reference);
+  const fp::StateDict python = fp::safetensors::load(reference);
   const fp::Tensor& expected = python.at("logits");
   const double delta = (logits - expected).abs().max().item<double>();
   std::printf("C++ vs PyTorch on the same pictures: max |delta| of the logits = %g (%s)\n", delta,

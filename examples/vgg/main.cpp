@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
+#include <flash_powder/aten/aten.h>
 #include <flash_powder/flash_powder.h>
 #include <flash_powder/image/io.h>
-#include <flash_powder/ops/aten.h>
 #include <flash_powder/safetensors/safetensors.h>
 #include <flash_powder/vision/vision.h>
 
@@ -49,7 +49,7 @@ void print_top5(const fp::Tensor& logits, const std::vector<std::string>& catego
 
 /// Compares with the Python side's tensors; false unless every bit agrees.
 bool same_as_python(const fp::Tensor& input, const fp::Tensor& logits, const std::string& path) {
-  const fp::nn::StateDict python = fp::safetensors::load(path);
+  const fp::StateDict python = fp::safetensors::load(path);
   const double input_delta = max_abs_difference(input, python.at("input"));
   const double logits_delta = max_abs_difference(logits, python.at("logits"));
   const bool same = input.is_equal(python.at("input")) && logits.is_equal(python.at("logits"));

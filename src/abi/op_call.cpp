@@ -21,10 +21,10 @@
 #include <vector>
 
 #include "boxing.h"
-#include "no_grad.h"
 #include "flash_powder/abi/runtime.h"
 #include "flash_powder/abi/schema.h"
 #include "flash_powder/abi/testing.h"
+#include "no_grad.h"
 #include "torch_c.h"
 
 namespace fp::abi {

@@ -102,7 +102,7 @@ std::vector<Tensor> Package::run(std::span<const TensorArg> inputs) const {
                            impl_->source);
 }
 
-void Package::load_weights(const nn::StateDictReader& weights) {
+void Package::load_weights(const StateDictReader& weights) {
   if (!impl_) throw Error(ErrorCode::BadArgument, "fp::aoti: the Package was moved from");
   const std::lock_guard lock(impl_->swapping);
   detail::replace_weights(impl_->api, impl_->container->get(), impl_->constants, weights,

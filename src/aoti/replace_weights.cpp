@@ -45,7 +45,7 @@ abi::TensorHandle compact_copy(const TensorView& tensor) {
 }  // namespace
 
 void replace_weights(const ModelInterface& api, ContainerHandle container,
-                     const std::vector<ConstantInfo>& constants, const nn::StateDictReader& weights,
+                     const std::vector<ConstantInfo>& constants, const StateDictReader& weights,
                      Device device, const std::string& source) {
   if (api.update_inactive_pairs == nullptr || api.swap_constant_buffer == nullptr)
     throw Error(ErrorCode::BadArgument,

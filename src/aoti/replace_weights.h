@@ -17,7 +17,7 @@ namespace fp::aoti::detail {
 /// weights, never a mix. Throws fp::Error naming every missing key and the
 /// first mismatch in dtype, size or device before anything is copied.
 void replace_weights(const ModelInterface& api, ContainerHandle container,
-                     const std::vector<ConstantInfo>& constants, const nn::StateDictReader& weights,
+                     const std::vector<ConstantInfo>& constants, const StateDictReader& weights,
                      Device device, const std::string& source);
 
 }  // namespace fp::aoti::detail

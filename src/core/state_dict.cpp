@@ -1,11 +1,11 @@
 #include "flash_powder/core/state_dict.h"
 
-namespace fp::nn {
+namespace fp {
 
 void StateDict::insert(std::string name, Tensor tensor) {
   if (index_.contains(name)) {
     throw Error(ErrorCode::BadArgument,
-                "fp::nn::StateDict::insert: the key \"" + name + "\" is already present");
+                "fp::StateDict::insert: the key \"" + name + "\" is already present");
   }
   index_.emplace(name, entries_.size());
   entries_.emplace_back(std::move(name), std::move(tensor));
@@ -15,7 +15,7 @@ const Tensor& StateDict::at(std::string_view name) const {
   const auto found = index_.find(std::string(name));
   if (found == index_.end()) {
     throw Error(ErrorCode::BadArgument,
-                "fp::nn::StateDict::at: no tensor under the key \"" + std::string(name) + "\"");
+                "fp::StateDict::at: no tensor under the key \"" + std::string(name) + "\"");
   }
   return entries_[found->second].second;
 }
@@ -45,7 +45,7 @@ std::string_view name(TensorKind kind) {
 void StateDictView::insert(std::string name, TensorView tensor, TensorKind kind) {
   if (index_.contains(name)) {
     throw Error(ErrorCode::BadArgument,
-                "fp::nn::StateDictView::insert: the key \"" + name + "\" is already present");
+                "fp::StateDictView::insert: the key \"" + name + "\" is already present");
   }
   index_.emplace(name, entries_.size());
   entries_.emplace_back(std::move(name), std::move(tensor));
@@ -55,7 +55,7 @@ void StateDictView::insert(std::string name, TensorView tensor, TensorKind kind)
 std::size_t StateDictView::position(std::string_view name, const char* operation) const {
   const auto found = index_.find(std::string(name));
   if (found == index_.end()) {
-    throw Error(ErrorCode::BadArgument, std::string("fp::nn::StateDictView::") + operation +
+    throw Error(ErrorCode::BadArgument, std::string("fp::StateDictView::") + operation +
                                             ": no tensor under the key \"" + std::string(name) +
                                             "\"");
   }
@@ -91,4 +91,4 @@ std::optional<TensorView> StateDictView::find(std::string_view key) const {
   return entries_[found->second].second;
 }
 
-}  // namespace fp::nn
+}  // namespace fp

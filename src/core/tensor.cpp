@@ -25,7 +25,7 @@ abi::TensorHandle lazy_clone(abi::RawTensor tensor) {
 
 /// Whether `tensor`'s memory can be read as elements of `dtype` without a
 /// conversion. (flash_powder's tensors never carry lazy conjugation or negation
-/// bits: see view_result in src/ops/arguments.cpp.)
+/// bits: see view_result in src/core/arguments.cpp.)
 bool readable_as_is(abi::RawTensor tensor, DType dtype) {
   return abi::dtype(tensor) == dtype && abi::device(tensor).is_cpu() &&
          abi::layout(tensor) == Layout::Strided;

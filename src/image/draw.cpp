@@ -6,10 +6,10 @@
 
 #include "flash_powder/base/dtype.h"
 #include "flash_powder/core/factory.h"
+#include "flash_powder/core/functions.h"
+#include "flash_powder/core/operators.h"
 #include "flash_powder/image/convert.h"
 #include "flash_powder/image/draw.h"
-#include "flash_powder/ops/functions.h"
-#include "flash_powder/ops/operators.h"
 #include "messages.h"
 
 namespace fp::image {

@@ -3,9 +3,9 @@
 #include <cmath>
 
 #include "flash_powder/core/factory.h"
+#include "flash_powder/core/functions.h"
 #include "flash_powder/core/index.h"
 #include "flash_powder/image/draw.h"
-#include "flash_powder/ops/functions.h"
 #include "messages.h"
 
 namespace fp::image {

@@ -4,9 +4,9 @@
 #include <cstring>
 
 #include "finish.h"
+#include "flash_powder/aten/aten.h"
 #include "flash_powder/core/factory.h"
 #include "flash_powder/image/convert.h"
-#include "flash_powder/ops/aten.h"
 #include "messages.h"
 #include "shuffle.h"
 

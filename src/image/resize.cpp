@@ -7,9 +7,9 @@
 #include <string>
 
 #include "flash_powder/abi/runtime.h"
+#include "flash_powder/aten/aten.h"
 #include "flash_powder/base/dtype.h"
 #include "flash_powder/image/convert.h"
-#include "flash_powder/ops/aten.h"
 #include "messages.h"
 
 namespace fp::image {

@@ -8,7 +8,7 @@
 #include <typeinfo>
 #include <unordered_set>
 
-#include "flash_powder/ops/aten.h"
+#include "flash_powder/aten/aten.h"
 #include "messages.h"
 
 namespace fp::nn {

@@ -23,11 +23,11 @@ Header read_header(const detail::InputFile& file, const std::string& source) {
 
 // pread straight into each new tensor: one copy from the page cache, and no
 // mapping whose page faults cost more than the copy.
-nn::StateDict load(const std::filesystem::path& path) {
+StateDict load(const std::filesystem::path& path) {
   const std::string source = path.string();
   const detail::InputFile file(path);
   const Header header = read_header(file, source);
-  nn::StateDict tensors;
+  StateDict tensors;
   for (const TensorInfo& info : header.tensors) {
     Tensor tensor = detail::empty_tensor(detail::torch_shape(info, source));
     if (info.byte_size() > 0) {
@@ -39,9 +39,9 @@ nn::StateDict load(const std::filesystem::path& path) {
   return tensors;
 }
 
-nn::StateDict load(std::span<const std::byte> bytes) {
+StateDict load(std::span<const std::byte> bytes) {
   const Header header = parse(bytes, "bytes");
-  nn::StateDict tensors;
+  StateDict tensors;
   for (const TensorInfo& info : header.tensors) {
     tensors.insert(info.name, detail::copied_tensor(
                                   info, bytes.data() + header.data_start + info.begin, "bytes"));

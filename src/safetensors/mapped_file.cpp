@@ -52,8 +52,8 @@ TensorView MappedFile::get(std::string_view name) const {
   return std::move(*view);
 }
 
-nn::StateDict MappedFile::to(Device device) const {
-  nn::StateDict tensors;
+StateDict MappedFile::to(Device device) const {
+  StateDict tensors;
   for (const TensorInfo& info : header_.tensors) {
     const TensorView view = detail::mapped_view(info, header_.data_start, mapping_, source_);
     // One copy, from the mapped pages to the device.

@@ -14,7 +14,7 @@ namespace fp::safetensors {
 
 // --- NamedTensors ------------------------------------------------------------------
 
-NamedTensors::NamedTensors(const nn::StateDict& tensors) {
+NamedTensors::NamedTensors(const StateDict& tensors) {
   views_.reserve(tensors.size());
   for (const auto& [name, tensor] : tensors) {
     views_.emplace_back(name, TensorView(tensor));

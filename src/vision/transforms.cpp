@@ -5,11 +5,11 @@
 #include <cmath>
 #include <string>
 
+#include "flash_powder/aten/aten.h"
 #include "flash_powder/base/error.h"
 #include "flash_powder/core/factory.h"
-#include "flash_powder/nn/functional/vision.h"
-#include "flash_powder/ops/aten.h"
-#include "flash_powder/ops/operators.h"
+#include "flash_powder/core/operators.h"
+#include "flash_powder/functional/vision.h"
 
 namespace fp::vision::transforms {
 namespace {

@@ -2,8 +2,8 @@
 #include <gtest/gtest.h>
 
 #include <flash_powder/abi/testing.h>
+#include <flash_powder/aten/aten.h>
 #include <flash_powder/flash_powder.h>
-#include <flash_powder/ops/aten.h>
 
 #include <algorithm>
 #include <cstdint>

@@ -44,7 +44,7 @@ inline std::filesystem::path refs_dir() {
 }
 
 /// `in.<case>.<i>`, `out.<case>.<j>` (Python's loader), `eager.<case>.<j>`.
-inline fp::nn::StateDict references(const std::string& name) {
+inline fp::StateDict references(const std::string& name) {
   return fp::safetensors::load(refs_dir() / (name + ".safetensors"));
 }
 
@@ -84,7 +84,7 @@ inline void expect_close(const fp::TensorView& actual, const fp::TensorView& exp
 }
 
 /// Runs `model` on case `name` of `refs` and compares with Python's loader bit for bit.
-inline void expect_case(const fp::aoti::Package& model, const fp::nn::StateDict& refs,
+inline void expect_case(const fp::aoti::Package& model, const fp::StateDict& refs,
                         const std::string& name, std::size_t inputs, std::size_t outputs) {
   std::vector<fp::TensorArg> args;
   for (std::size_t i = 0; i < inputs; ++i)

@@ -205,15 +205,15 @@ TEST(AotiPackage, LoadWeightsRefusesWhatDoesNotFit) {
   const auto refs = aoti_test::references("mlp");
   const auto file = fp::safetensors::load(aoti_test::refs_dir() / "mlp_new_weights.safetensors");
   const std::string key = model.constants().front().original_fqn;
-  fp::nn::StateDict missing;
+  fp::StateDict missing;
   EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "the new weights lack \"",
                   model.load_weights(missing));
-  fp::nn::StateDict wrong_dtype = file;
+  fp::StateDict wrong_dtype = file;
   wrong_dtype.at(key) = file.at(key).to(fp::DType::F64);
   EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
                   "weight \"" + key + "\" must have dtype float32, not float64",
                   model.load_weights(wrong_dtype));
-  fp::nn::StateDict wrong_size = file;
+  fp::StateDict wrong_size = file;
   wrong_size.at(key) = fp::zeros({1, 1});
   EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
                   "weight \"" + key + "\" must hold " +

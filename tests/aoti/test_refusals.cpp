@@ -132,7 +132,7 @@ class AotiInputs : public ::testing::Test {
  protected:
   aoti::Package mlp = aoti::Package::open(package("mlp"));
   aoti::Package cnn = aoti::Package::open(package("cnn"));
-  fp::nn::StateDict refs = references("mlp");
+  fp::StateDict refs = references("mlp");
   const fp::Tensor& x() { return refs.at("in.b7.0"); }
   const fp::Tensor& y() { return refs.at("in.b7.1"); }
 };

@@ -10,7 +10,7 @@
 int main() {
   try {
     fp::nn::Linear layer{4, 3};
-    fp::nn::StateDict weights;
+    fp::StateDict weights;
     weights.insert("weight", fp::arange(12.f).sin().reshape({3, 4}));
     weights.insert("bias", fp::arange(3.f).cos());
     layer.load_state_dict(weights);

@@ -3,8 +3,8 @@
 #include <gtest/gtest.h>
 #include "support/truth.h"
 
+#include <flash_powder/aten/aten.h>
 #include <flash_powder/flash_powder.h>
-#include <flash_powder/ops/aten.h>
 #include <flash_powder/safetensors/safetensors.h>
 
 #include <filesystem>
@@ -91,13 +91,13 @@ TEST(Readme, Safetensors) {
   std::filesystem::create_directories(folder);
   const std::string model = (folder / "model.safetensors").string();
   const std::string copy_path = (folder / "copy.safetensors").string();
-  fp::nn::StateDict source;
+  fp::StateDict source;
   source.insert("features.0.weight", fp::ones({2, 3}));
   fp::safetensors::save(source, model);
 
-  fp::nn::StateDict weights = fp::safetensors::load(model);  // owned tensors
-  auto file = fp::safetensors::MappedFile::open(model);      // zero-copy views
-  fp::TensorView w = file.get("features.0.weight");          // stays valid after `file` is gone
+  fp::StateDict weights = fp::safetensors::load(model);  // owned tensors
+  auto file = fp::safetensors::MappedFile::open(model);  // zero-copy views
+  fp::TensorView w = file.get("features.0.weight");      // stays valid after `file` is gone
   fp::safetensors::save(weights, copy_path, {{"format", "pt"}});  // atomic write
 
   EXPECT_TRUE(w.is_equal(weights.at("features.0.weight")));

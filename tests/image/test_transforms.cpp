@@ -6,7 +6,7 @@
 #include "support/handle_listener.h"
 #include "support/truth.h"
 
-#include <flash_powder/ops/aten.h>
+#include <flash_powder/aten/aten.h>
 
 namespace {
 

@@ -93,9 +93,9 @@ inline std::vector<std::string> keys(const fp::nn::Module& module) {
 /// randn(shape, generator=g(seed + i)), or rand(...) for running variances
 /// (which must be positive); integer entries keep their value. A `scale`
 /// (Python's `scale=`) multiplies the randn values.
-inline fp::nn::StateDict filled(const fp::nn::Module& module, std::uint64_t seed = 100,
-                                float scale = 1.f) {
-  fp::nn::StateDict values;
+inline fp::StateDict filled(const fp::nn::Module& module, std::uint64_t seed = 100,
+                            float scale = 1.f) {
+  fp::StateDict values;
   std::uint64_t i = 0;
   for (const auto& [key, view] : module.state_dict()) {
     const auto sizes = shape(view);

@@ -1,8 +1,8 @@
 // fp::nn::Sequential, ModuleList and ModuleDict against torch.nn's.
 #include <gtest/gtest.h>
 
+#include <flash_powder/aten/aten.h>
 #include <flash_powder/flash_powder.h>
-#include <flash_powder/ops/aten.h>
 #include <sys/resource.h>
 
 #include <type_traits>
@@ -203,7 +203,7 @@ TEST(Containers, HoldUserModulesAndLoadThroughThem) {
     }
   };
   fp::nn::Sequential seq{Scale(), Scale()};
-  fp::nn::StateDict source;
+  fp::StateDict source;
   source.insert("0.factor", fp::tensor(std::vector<float>{2.f}));
   source.insert("1.factor", fp::tensor(std::vector<float>{3.f}));
   seq.load_state_dict(source);

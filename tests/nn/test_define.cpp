@@ -3,8 +3,8 @@
 // BERT-style encoder that reads like its PyTorch original below.
 #include <gtest/gtest.h>
 
+#include <flash_powder/aten/aten.h>
 #include <flash_powder/flash_powder.h>
-#include <flash_powder/ops/aten.h>
 
 #include <memory>
 #include <optional>

@@ -7,8 +7,8 @@
 // with it off.
 #include <gtest/gtest.h>
 
+#include <flash_powder/aten/aten.h>
 #include <flash_powder/flash_powder.h>
-#include <flash_powder/ops/aten.h>
 
 #include <functional>
 #include <thread>

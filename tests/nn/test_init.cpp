@@ -117,7 +117,7 @@ struct Tiny : fp::nn::Module {
 
 TEST(SkipInit, SkipInitBuildsAModelThatLoadsLikeAnyOther) {
   Tiny source(4);
-  const fp::nn::StateDict weights = nn_test::filled(source);
+  const fp::StateDict weights = nn_test::filled(source);
   Tiny model = fp::nn::skip_init<Tiny>(4);
   EXPECT_FALSE(fp::nn::SkipInit::active());
   model.load_state_dict(weights);

@@ -72,10 +72,10 @@ TEST(Module, StateDictKeysArePyTorchs) {
                                       "bn.bias", "bn.running_mean", "bn.running_var",
                                       "bn.num_batches_tracked", "head.weight",
                                       "head.bias"}));  // #PYTHON list(Net().state_dict().keys())
-  const fp::nn::StateDictView dict = net.state_dict();
-  EXPECT_EQ(dict.kind("gain"), fp::nn::TensorKind::Parameter);
-  EXPECT_EQ(dict.kind("bn.running_var"), fp::nn::TensorKind::Buffer);
-  EXPECT_EQ(fp::nn::name(dict.kind("scale")), "buffer");
+  const fp::StateDictView dict = net.state_dict();
+  EXPECT_EQ(dict.kind("gain"), fp::TensorKind::Parameter);
+  EXPECT_EQ(dict.kind("bn.running_var"), fp::TensorKind::Buffer);
+  EXPECT_EQ(fp::name(dict.kind("scale")), "buffer");
   EXPECT_FALSE(dict.contains("cache"));
   EXPECT_EQ(dict.at("bn.num_batches_tracked").dtype(), fp::DType::I64);
 }
@@ -107,15 +107,15 @@ TEST(Module, NamedMembersArePyTorchs) {
 
 TEST(Module, StateDictViewsShareTheModulesMemory) {
   Net net;
-  const fp::nn::StateDictView dict = net.state_dict();
+  const fp::StateDictView dict = net.state_dict();
   EXPECT_EQ(dict.at("head.weight").data<float>().data(), net.head.weight.data<float>().data());
-  const fp::nn::StateDict copy = dict.to_owned();
+  const fp::StateDict copy = dict.to_owned();
   EXPECT_EQ(values(copy.at("head.weight")), values(net.head.weight));
 }
 
 TEST(Module, LoadCopiesValuesAndKeepsTheModulesDtype) {
   Net net;
-  fp::nn::StateDict source = nn_test::filled(net);
+  fp::StateDict source = nn_test::filled(net);
   // A float64 checkpoint loads into the float32 module, converted.
   source.at("head.bias") =
       fp::dispatch<fp::Tensor>("aten::_to_copy", "", source.at("head.bias"), fp::DType::F64);
@@ -132,7 +132,7 @@ TEST(Module, LoadCopiesValuesAndKeepsTheModulesDtype) {
 
 TEST(Module, LoadWithAssignTakesTheTensors) {
   Net net;
-  fp::nn::StateDict source = nn_test::filled(net);
+  fp::StateDict source = nn_test::filled(net);
   source.at("head.bias") =
       fp::dispatch<fp::Tensor>("aten::_to_copy", "", source.at("head.bias"), fp::DType::F64);
   net.load_state_dict(source, {.assign = true});
@@ -158,7 +158,7 @@ TEST(Module, NumBatchesTrackedMayBeMissingLikePyTorch) {
   result = net.load_state_dict(d)
   */
   Net net;
-  fp::nn::StateDict source;
+  fp::StateDict source;
   for (const auto& [key, view] : net.state_dict()) {
     if (!key.ends_with("num_batches_tracked")) source.insert(key, view.to_owned());
   }
@@ -183,8 +183,8 @@ TEST(Module, ReportsEveryProblemInOneErrorLikePyTorch) {
       message = str(e)
   */
   Net net;
-  const fp::nn::StateDict before = net.state_dict().to_owned();
-  fp::nn::StateDict source;
+  const fp::StateDict before = net.state_dict().to_owned();
+  fp::StateDict source;
   for (const auto& [key, tensor] : before) {
     if (key == "conv.bias" || key == "head.weight") continue;
     if (key == "bn.running_mean") {
@@ -226,7 +226,7 @@ TEST(Module, NonStrictReturnsTheKeysButStillRefusesWrongShapes) {
       message = str(e)
   */
   Net net;
-  fp::nn::StateDict source;
+  fp::StateDict source;
   for (const auto& [key, view] : net.state_dict()) {
     if (key != "conv.bias") source.insert(key, fp::full_like(view, 2));
   }
@@ -248,7 +248,7 @@ TEST(Module, NonStrictReturnsTheKeysButStillRefusesWrongShapes) {
 
 TEST(Module, AChangeOfKindIsADtypeMismatch) {
   fp::nn::Linear linear(2, 3);
-  fp::nn::StateDict source;
+  fp::StateDict source;
   source.insert("weight", fp::zeros({3, 2}, fp::DType::I64));
   source.insert("bias", fp::zeros({3}, fp::DType::F16));
   EXPECT_FP_ERROR_EXACT(
@@ -261,7 +261,7 @@ TEST(Module, AChangeOfKindIsADtypeMismatch) {
 
 TEST(Module, OneElementTensorsLoadIntoScalarsLikePyTorch) {
   fp::nn::BatchNorm1d norm(2);
-  fp::nn::StateDict source = nn_test::filled(norm);
+  fp::StateDict source = nn_test::filled(norm);
   source.at("num_batches_tracked") = fp::tensor(std::vector<int64_t>{5});
   norm.load_state_dict(source);
   EXPECT_EQ(norm.num_batches_tracked.dim(), 0);

@@ -2,8 +2,8 @@
 // promotes and computes exactly as in Python.
 #include <gtest/gtest.h>
 
+#include <flash_powder/aten/aten.h>
 #include <flash_powder/flash_powder.h>
-#include <flash_powder/ops/aten.h>
 #include <sys/resource.h>
 
 #include <cmath>

@@ -3,9 +3,9 @@
 // bit, and refused for tensors elsewhere.
 #include <gtest/gtest.h>
 
+#include <flash_powder/aten/aten.h>
+#include <flash_powder/aten/shim.h>
 #include <flash_powder/flash_powder.h>
-#include <flash_powder/ops/aten.h>
-#include <flash_powder/ops/cpu_only.h>
 
 #include <string>
 #include <vector>

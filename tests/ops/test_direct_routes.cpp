@@ -1,4 +1,4 @@
-// The routes around libtorch's dispatcher (abi/direct.h, src/ops/direct_routes.h):
+// The routes around libtorch's dispatcher (abi/direct.h, src/aten/direct_routes.h):
 // every op that has one gives, for many dtypes and for contiguous,
 // transposed, offset, strided, 0-dim and empty inputs, bit for bit what the
 // dispatcher route gives (and PyTorch), or the same error; tensors not on the
@@ -6,8 +6,8 @@
 #include <gtest/gtest.h>
 
 #include <flash_powder/abi/direct.h>
+#include <flash_powder/aten/aten.h>
 #include <flash_powder/flash_powder.h>
-#include <flash_powder/ops/aten.h>
 
 #include <cstdlib>
 #include <cstring>

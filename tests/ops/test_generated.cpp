@@ -1,11 +1,11 @@
-// The generated fp::aten wrappers (include/flash_powder/ops/aten.h) against
+// The generated fp::aten wrappers (include/flash_powder/aten/aten.h) against
 // Python's torch.ops.aten: arities, defaults, optional tensors, lists, strings,
 // enums, tuples and vectors out; views that the borrow checker tracks; in-place
 // and out= ops; and PyTorch's own messages for bad input.
 #include <gtest/gtest.h>
 
+#include <flash_powder/aten/aten.h>
 #include <flash_powder/flash_powder.h>
-#include <flash_powder/ops/aten.h>
 
 #include <complex>
 #include <limits>

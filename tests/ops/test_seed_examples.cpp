@@ -2,8 +2,8 @@
 // this library's names, giving the values that document (and PyTorch) gives.
 #include <gtest/gtest.h>
 
+#include <flash_powder/aten/aten.h>
 #include <flash_powder/flash_powder.h>
-#include <flash_powder/ops/aten.h>
 
 #include "support/shapes.h"
 #include "support/truth.h"

@@ -111,8 +111,8 @@ inline fp::Tensor values_of(fp::DType dtype) {
 }
 
 /// values_of(dtype) for every dtype, named by torch's dtype names.
-inline fp::nn::StateDict every_dtype_tensors() {
-  fp::nn::StateDict tensors;
+inline fp::StateDict every_dtype_tensors() {
+  fp::StateDict tensors;
   for (const fp::DType dtype : every_dtype)
     tensors.insert(std::string(fp::name(dtype)), values_of(dtype));
   return tensors;

@@ -70,10 +70,10 @@ TEST(SafetensorsInterop, EveryDtypeMatchesPythonBothWays) {
   data = file_bytes(tensors, metadata={"format": "pt"})
   */
   const std::vector<std::uint8_t> python_file = truth<std::vector<std::uint8_t>>("data");
-  const fp::nn::StateDict expected = every_dtype_tensors();
+  const fp::StateDict expected = every_dtype_tensors();
 
   // Python -> C++: the same names, in file order, dtypes, shapes and bytes.
-  const fp::nn::StateDict loaded = st::load(as_bytes(python_file));
+  const fp::StateDict loaded = st::load(as_bytes(python_file));
   EXPECT_EQ(loaded.keys(), truth<std::vector<std::string>>("header_order(data)"));
   ASSERT_EQ(loaded.size(), expected.size());
   for (const auto& [name, tensor] : expected) {
@@ -102,7 +102,7 @@ TEST(SafetensorsInterop, PythonValuesLoadInCppAsFloat64Alike) {
   const std::vector<std::string> names = truth<std::vector<std::string>>("names");
   const std::vector<std::vector<double>> values =
       truth<std::vector<std::vector<double>>>("[as_float64(tensors[n]) for n in names]");
-  const fp::nn::StateDict loaded = st::load(as_bytes(python_file));
+  const fp::StateDict loaded = st::load(as_bytes(python_file));
   ASSERT_EQ(names.size(), values.size());
   for (std::size_t i = 0; i < names.size(); ++i) {
     SCOPED_TRACE(names[i]);
@@ -115,7 +115,7 @@ TEST(SafetensorsInterop, PythonValuesLoadInCppAsFloat64Alike) {
 
 TEST(SafetensorsInterop, FilesWrittenInCppLoadInPythonWithTheSameValues) {
   TempDir folder;
-  const fp::nn::StateDict tensors = every_dtype_tensors();
+  const fp::StateDict tensors = every_dtype_tensors();
   const st::Metadata metadata = {{"format", "pt"}, {"source", "flash_powder"}};
   st::save(tensors, folder / "cpp.safetensors", metadata);
 

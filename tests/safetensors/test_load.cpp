@@ -40,7 +40,7 @@ TEST(SafetensorsLoad, ReadsAPythonFileIntoOwnedTensors) {
   */
   TempDir folder;
   write_file(folder / "python.safetensors", truth<std::vector<std::uint8_t>>("data"));
-  fp::nn::StateDict loaded = st::load(folder / "python.safetensors");
+  fp::StateDict loaded = st::load(folder / "python.safetensors");
   // Header order: the writer sorts by dtype (widest first), then name.
   EXPECT_EQ(loaded.keys(), (std::vector<std::string>{"bias", "empty", "scalar",
                                                      "weight"}));  // #PYTHON header_order(data)
@@ -66,7 +66,7 @@ TEST(SafetensorsLoad, ReadsBytesInMemory) {
   data = file_bytes({"x": x}, metadata={"format": "pt"})
   */
   std::vector<std::uint8_t> bytes = truth<std::vector<std::uint8_t>>("data");
-  const fp::nn::StateDict loaded = st::load(as_bytes(bytes));
+  const fp::StateDict loaded = st::load(as_bytes(bytes));
   std::fill(bytes.begin(), bytes.end(), 0);  // the tensors do not point into the bytes
   ASSERT_EQ(loaded.size(), 1u);
   EXPECT_EQ(loaded.at("x").dtype(), fp::DType::F16);
@@ -77,7 +77,7 @@ TEST(SafetensorsLoad, KeepsTheHeaderOrderOfHandWrittenFiles) {
   const auto bytes = framed(R"({"z":{"dtype":"U8","shape":[1],"data_offsets":[1,2]},)"
                             R"("a":{"dtype":"U8","shape":[1],"data_offsets":[0,1]}})",
                             {7, 9});
-  const fp::nn::StateDict loaded = st::load(as_bytes(bytes));
+  const fp::StateDict loaded = st::load(as_bytes(bytes));
   EXPECT_EQ(loaded.keys(), (std::vector<std::string>{"z", "a"}));
   EXPECT_EQ(loaded.at("z").item<std::uint8_t>(), 9);
   EXPECT_EQ(loaded.at("a").item<std::uint8_t>(), 7);
@@ -105,7 +105,7 @@ TEST(SafetensorsLoad, ReadsFloat4WithTheLastDimensionHalved) {
   data = file_bytes({"f4": packed})
   */
   const std::vector<std::uint8_t> bytes = truth<std::vector<std::uint8_t>>("data");
-  const fp::nn::StateDict loaded = st::load(as_bytes(bytes));
+  const fp::StateDict loaded = st::load(as_bytes(bytes));
   EXPECT_EQ(st::parse(as_bytes(bytes)).tensors[0].shape, (std::vector<std::int64_t>{2, 4}));
   EXPECT_EQ(loaded.at("f4").dtype(), fp::DType::F4_E2M1FN_X2);
   EXPECT_EQ(sizes_of(loaded.at("f4")),

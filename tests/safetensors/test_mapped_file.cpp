@@ -136,7 +136,7 @@ TEST(SafetensorsMappedFile, CopiesToADeviceStraightFromTheMapping) {
   TempDir folder;
   write_file(folder / "f.safetensors", truth<std::vector<std::uint8_t>>("data"));
   const auto file = st::MappedFile::open(folder / "f.safetensors");
-  fp::nn::StateDict on_cpu = file.to(fp::Device::cpu());
+  fp::StateDict on_cpu = file.to(fp::Device::cpu());
   EXPECT_EQ(on_cpu.keys(), file.keys());
   EXPECT_EQ(on_cpu.at("a").to_vector<float>(),
             truth<std::vector<float>>("a.float().flatten().tolist()"));
@@ -149,14 +149,14 @@ TEST(SafetensorsMappedFile, CopiesToADeviceStraightFromTheMapping) {
     EXPECT_THROW(file.to(fp::Device::cuda(0)), fp::Error);  // libtorch's message, as an fp::Error
     GTEST_SKIP() << "no CUDA device here";
   }
-  const fp::nn::StateDict on_gpu = file.to(fp::Device::cuda(0));
+  const fp::StateDict on_gpu = file.to(fp::Device::cuda(0));
   EXPECT_TRUE(on_gpu.at("a").device().is_cuda());
   EXPECT_EQ(on_gpu.at("a").to_vector<float>(), on_cpu.at("a").to_vector<float>());
 }
 
 /// What Module::load_state_dict does: copies each tensor of the reader into
 /// the preallocated tensor of the same name.
-void load_into(fp::nn::StateDict& target, const fp::nn::StateDictReader& reader) {
+void load_into(fp::StateDict& target, const fp::StateDictReader& reader) {
   for (const std::string& key : reader.keys()) {
     const std::optional<fp::TensorView> source = reader.find(key);
     ASSERT_TRUE(source.has_value());
@@ -174,10 +174,10 @@ TEST(SafetensorsMappedFile, IsAStateDictReader) {
   TempDir folder;
   write_file(folder / "f.safetensors", truth<std::vector<std::uint8_t>>("data"));
   const auto file = st::MappedFile::open(folder / "f.safetensors");
-  const fp::nn::StateDictReader& reader = file;
+  const fp::StateDictReader& reader = file;
   EXPECT_FALSE(reader.find("missing").has_value());
 
-  fp::nn::StateDict model;
+  fp::StateDict model;
   model.insert("layer.weight", fp::Tensor(fp::abi::empty_strided(
                                    std::vector<std::int64_t>{3, 2}, std::vector<std::int64_t>{2, 1},
                                    fp::DType::F32, fp::Device::cpu())));
@@ -190,7 +190,7 @@ TEST(SafetensorsMappedFile, IsAStateDictReader) {
   EXPECT_EQ(model.at("layer.bias").to_vector<float>(), truth<std::vector<float>>("bias.tolist()"));
 
   // A loaded StateDict is a reader too.
-  fp::nn::StateDict again;
+  fp::StateDict again;
   again.insert("layer.weight", fp::Tensor(fp::abi::empty_strided(
                                    std::vector<std::int64_t>{3, 2}, std::vector<std::int64_t>{2, 1},
                                    fp::DType::F32, fp::Device::cpu())));

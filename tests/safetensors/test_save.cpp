@@ -56,7 +56,7 @@ TEST(SafetensorsSave, OrdersTensorsByDtypeThenNameAsPython) {
   }
   data = file_bytes(tensors)
   */
-  fp::nn::StateDict tensors;
+  fp::StateDict tensors;
   tensors.insert("b", fp::tensor({1.f, 2.f}));
   tensors.insert("a", fp::tensor({3.f}));
   tensors.insert("B", fp::tensor({1.5f}, fp::DType::F16));
@@ -111,7 +111,7 @@ TEST(SafetensorsSave, WritesEmptyScalarAndZeroSizeTensorsAsPython) {
   nothing = file_bytes({})
   odd = file_bytes({"s": torch.tensor(2.5, dtype=torch.float64), "z": torch.zeros(0, 3), "e": torch.zeros(0, dtype=torch.int8)})
   */
-  fp::nn::StateDict odd;
+  fp::StateDict odd;
   odd.insert("s", fp::tensor(2.5));
   odd.insert("z", fp::Tensor(fp::abi::empty_strided(std::vector<std::int64_t>{0, 3},
                                                     std::vector<std::int64_t>{3, 1}, fp::DType::F32,
@@ -119,7 +119,7 @@ TEST(SafetensorsSave, WritesEmptyScalarAndZeroSizeTensorsAsPython) {
   odd.insert("e", fp::Tensor(fp::abi::empty_strided(std::vector<std::int64_t>{0},
                                                     std::vector<std::int64_t>{1}, fp::DType::I8,
                                                     fp::Device::cpu())));
-  EXPECT_EQ(saved(fp::nn::StateDict{}),
+  EXPECT_EQ(saved(fp::StateDict{}),
             (std::vector<std::uint8_t>{8, 0, 0, 0, 0, 0, 0, 0, 123, 125, 32, 32, 32, 32, 32,
                                        32}));  // #PYTHON nothing
   EXPECT_EQ(saved(odd), truth<std::vector<std::uint8_t>>("odd"));
@@ -205,7 +205,7 @@ TEST(SafetensorsSave, SavesCopiesOfOneTensorAsTheIndependentValuesTheyAre) {
   // fp::Tensor copies share memory copy-on-write until one is written; they
   // are independent values, so nothing is tied.
   const fp::Tensor t = fp::tensor({1.f, 2.f});
-  fp::nn::StateDict tensors;
+  fp::StateDict tensors;
   tensors.insert("a", t);
   tensors.insert("b", t);
   EXPECT_EQ(saved(tensors), truth<std::vector<std::uint8_t>>("data"));

@@ -123,7 +123,7 @@ TEST_P(ModelTest, KeysAndOutputsEqualTorchvision) {
   }
   if (is_vgg(model_case.name)) fs::remove(weights_of(model_case.name));
 
-  const fp::nn::StateDict io = fp::safetensors::load(outputs_of(model_case.name));
+  const fp::StateDict io = fp::safetensors::load(outputs_of(model_case.name));
   for (const char* batch : {"1", "2"}) {
     const fp::Tensor output = (*model)(io.at(std::string("input") + batch));
     const fp::Tensor& expected = io.at(std::string("output") + batch);
@@ -151,7 +151,7 @@ TEST_P(CudaModelTest, OutputsEqualTorchvisionOnCuda) {
   model->load_state_dict(fp::safetensors::MappedFile::open(weights_of(name)));
   model->to(fp::TensorOptions().device(fp::Device::cuda(0)));
 
-  const fp::nn::StateDict io = fp::safetensors::load(outputs);
+  const fp::StateDict io = fp::safetensors::load(outputs);
   const auto on = [](fp::Device device) { return fp::TensorOptions().device(device); };
   for (const char* batch : {"1", "2"}) {
     const fp::Tensor input = io.at(std::string("input") + batch).to(on(fp::Device::cuda(0)));
@@ -177,7 +177,7 @@ INSTANTIATE_TEST_SUITE_P(Torchvision, ModelTest, testing::ValuesIn(all_models())
                          });
 
 TEST(VisionModels, CheckpointProblemsAreReportedTogether) {
-  fp::nn::StateDict broken;
+  fp::StateDict broken;
   for (const auto& [key, tensor] : fp::safetensors::load(weights_of("resnet18"))) {
     if (key == "fc.bias") continue;  // missing
     if (key == "layer2.0.conv1.weight")

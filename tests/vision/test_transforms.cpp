@@ -17,9 +17,9 @@ namespace {
 
 namespace transforms = fp::vision::transforms;
 
-const fp::nn::StateDict& truth() {
+const fp::StateDict& truth() {
   // Loaded once for the process: not a leak of the first test that asks.
-  static const fp::nn::StateDict loaded = fp_test::process_lifetime([] {
+  static const fp::StateDict loaded = fp_test::process_lifetime([] {
     return fp::safetensors::load(
         std::filesystem::path(FP_VISION_MODEL_DIR) /
         ("preprocessing-" + std::string(fp::torch_cpu_capability()) + ".safetensors"));

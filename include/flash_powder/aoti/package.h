@@ -95,7 +95,7 @@ class Package {
   /// device; the data is copied. Calls running meanwhile finish with the old
   /// weights; later ones use the new; two swaps take turns.
   /// Python: `model.load_constants(state_dict, check_full_update=True)`.
-  void load_weights(const nn::StateDictReader& weights);
+  void load_weights(const StateDictReader& weights);
 
   /// The model's input and output names (`arg0_1`, ...; the names Inductor
   /// gave the graph's placeholders and outputs).

@@ -1,6 +1,6 @@
 // State dicts: named tensors, as PyTorch's `module.state_dict()` returns and
 // `module.load_state_dict(...)` reads. They keep the names of the nn API
-// (fp::nn::StateDict, like torch.nn.Module.state_dict) but live in core, so
+// (fp::StateDict, like torch.nn.Module.state_dict) but live in core, so
 // that safetensors reads and writes them without depending on nn.
 #pragma once
 
@@ -15,7 +15,7 @@
 
 #include "flash_powder/core/tensor.h"
 
-namespace fp::nn {
+namespace fp {
 
 /// Anything `Module::load_state_dict` can read from: a StateDict, a
 /// safetensors file mapped into memory, or a reader of your own.
@@ -100,4 +100,4 @@ class StateDictView final : public StateDictReader {
   std::unordered_map<std::string, std::size_t> index_;
 };
 
-}  // namespace fp::nn
+}  // namespace fp

@@ -4,8 +4,8 @@
 #pragma once
 
 #include "flash_powder/core/state_dict.h"
+#include "flash_powder/functional/functional.h"
 #include "flash_powder/nn/define.h"
-#include "flash_powder/nn/functional.h"
 #include "flash_powder/nn/init.h"
 #include "flash_powder/nn/layers/activation.h"
 #include "flash_powder/nn/layers/attention.h"

@@ -16,9 +16,9 @@ namespace fp::safetensors {
 /// file, the tensor and the rule. Dtypes torch lacks (F6_E2M3, F6_E3M2)
 /// throw fp::Error naming the dtype. For tensors that stay in the file's
 /// memory without a copy, use MappedFile.
-nn::StateDict load(const std::filesystem::path& path);
+StateDict load(const std::filesystem::path& path);
 
 /// The same for a whole file held in memory; `bytes` may be freed afterwards.
-nn::StateDict load(std::span<const std::byte> bytes);
+StateDict load(std::span<const std::byte> bytes);
 
 }  // namespace fp::safetensors

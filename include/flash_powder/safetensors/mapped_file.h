@@ -33,7 +33,7 @@ class Mapping;
 /// As with any memory-mapped file, the file must not be truncated while
 /// mapped (reading a vanished page is a SIGBUS). fp::safetensors::save
 /// replaces files by renaming, which is safe.
-class MappedFile final : public nn::StateDictReader {
+class MappedFile final : public StateDictReader {
  public:
   /// Maps and validates the file; throws fp::Error naming the file, the
   /// tensor and the rule (see format.h) when it is not a valid safetensors file.
@@ -59,7 +59,7 @@ class MappedFile final : public nn::StateDictReader {
 
   /// Every tensor copied to `device` straight from the mapping, as owned
   /// tensors in header order. Python: `load_file(path, device=...)`.
-  nn::StateDict to(Device device) const;
+  StateDict to(Device device) const;
 
  private:
   MappedFile(std::shared_ptr<const detail::Mapping> mapping, Header header, std::string source);

@@ -2,7 +2,7 @@
 //
 //     #include <flash_powder/safetensors/safetensors.h>
 //
-//     fp::nn::StateDict weights = fp::safetensors::load("model.safetensors");
+//     fp::StateDict weights = fp::safetensors::load("model.safetensors");
 //     auto file = fp::safetensors::MappedFile::open("model.safetensors");
 //     fp::TensorView w = file.get("layer.weight");      // no copy
 //     fp::safetensors::save(weights, "copy.safetensors", {{"format", "pt"}});

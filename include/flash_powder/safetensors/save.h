@@ -26,7 +26,7 @@ class NamedTensors {
  public:
   // Implicit on purpose: any collection of named tensors saves.
   // NOLINTBEGIN(google-explicit-constructor)
-  NamedTensors(const nn::StateDict& tensors);
+  NamedTensors(const StateDict& tensors);
   NamedTensors(std::span<const NamedTensor> tensors);
   NamedTensors(const std::vector<NamedTensor>& tensors);
   NamedTensors(std::initializer_list<NamedTensor> tensors);

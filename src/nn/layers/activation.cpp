@@ -1,7 +1,7 @@
 #include "flash_powder/nn/layers/activation.h"
 
-#include "flash_powder/nn/functional/activation.h"
-#include "flash_powder/ops/aten.h"
+#include "flash_powder/aten/aten.h"
+#include "flash_powder/functional/activation.h"
 
 namespace fp::nn {
 namespace {

@@ -7,16 +7,16 @@
 #include <utility>
 #include <vector>
 
-#include "../messages.h"
+#include "flash_powder/aten/aten.h"
 #include "flash_powder/core/conversion.h"
 #include "flash_powder/core/factory.h"
-#include "flash_powder/nn/functional/activation.h"
-#include "flash_powder/nn/functional/attention.h"
-#include "flash_powder/nn/functional/vision.h"
-#include "flash_powder/ops/aten.h"
-#include "flash_powder/ops/functions.h"
-#include "flash_powder/ops/operators.h"
+#include "flash_powder/core/functions.h"
+#include "flash_powder/core/operators.h"
+#include "flash_powder/functional/activation.h"
+#include "flash_powder/functional/attention.h"
+#include "flash_powder/functional/vision.h"
 #include "layer_linear.h"
+#include "nn/messages.h"
 #include "parameters.h"
 
 // The forward pass follows torch/nn/functional.py's multi_head_attention_forward

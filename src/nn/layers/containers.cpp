@@ -5,7 +5,7 @@
 #include <cstdlib>
 #include <iterator>
 
-#include "../messages.h"
+#include "nn/messages.h"
 
 namespace fp::nn {
 

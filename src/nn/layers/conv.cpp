@@ -3,9 +3,9 @@
 #include <cmath>
 #include <string>
 
-#include "../messages.h"
-#include "flash_powder/nn/functional/conv.h"
-#include "flash_powder/nn/functional/vision.h"
+#include "flash_powder/functional/conv.h"
+#include "flash_powder/functional/vision.h"
+#include "nn/messages.h"
 #include "parameters.h"
 
 namespace fp::nn {

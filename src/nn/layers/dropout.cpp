@@ -1,7 +1,7 @@
 #include "flash_powder/nn/layers/dropout.h"
 
-#include "../messages.h"
-#include "flash_powder/nn/functional/dropout.h"
+#include "flash_powder/functional/dropout.h"
+#include "nn/messages.h"
 
 namespace fp::nn {
 

@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "flash_powder/nn/functional/linear.h"
+#include "flash_powder/functional/linear.h"
 #include "layer_linear.h"
 #include "parameters.h"
 

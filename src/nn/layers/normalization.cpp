@@ -2,10 +2,10 @@
 
 #include <string>
 
-#include "../messages.h"
 #include "flash_powder/core/conversion.h"
 #include "flash_powder/core/factory.h"
-#include "flash_powder/nn/functional/normalization.h"
+#include "flash_powder/functional/normalization.h"
+#include "nn/messages.h"
 #include "parameters.h"
 
 namespace fp::nn {

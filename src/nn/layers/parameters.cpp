@@ -2,11 +2,11 @@
 
 #include <mutex>
 
+#include "flash_powder/aten/aten.h"
 #include "flash_powder/core/conversion.h"
 #include "flash_powder/core/factory.h"
 #include "flash_powder/core/generator.h"
 #include "flash_powder/nn/init.h"
-#include "flash_powder/ops/aten.h"
 
 namespace fp::nn::detail {
 namespace {

@@ -1,7 +1,7 @@
 #include "flash_powder/nn/layers/pooling.h"
 
-#include "../messages.h"
-#include "flash_powder/nn/functional/pooling.h"
+#include "flash_powder/functional/pooling.h"
+#include "nn/messages.h"
 
 namespace fp::nn {
 namespace {

@@ -1,10 +1,10 @@
 #include "flash_powder/nn/layers/sparse.h"
 
-#include "../messages.h"
+#include "flash_powder/aten/aten.h"
 #include "flash_powder/core/conversion.h"
 #include "flash_powder/core/factory.h"
-#include "flash_powder/nn/functional/sparse.h"
-#include "flash_powder/ops/aten.h"
+#include "flash_powder/functional/sparse.h"
+#include "nn/messages.h"
 #include "parameters.h"
 
 namespace fp::nn {

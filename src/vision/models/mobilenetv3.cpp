@@ -6,13 +6,13 @@
 #include <optional>
 #include <vector>
 
-#include "flash_powder/nn/functional/activation.h"
+#include "flash_powder/aten/aten.h"
+#include "flash_powder/core/operators.h"
+#include "flash_powder/functional/activation.h"
 #include "flash_powder/nn/layers/activation.h"
 #include "flash_powder/nn/layers/dropout.h"
 #include "flash_powder/nn/layers/linear.h"
 #include "flash_powder/nn/layers/normalization.h"
-#include "flash_powder/ops/aten.h"
-#include "flash_powder/ops/operators.h"
 
 namespace fp::vision::models {
 namespace {

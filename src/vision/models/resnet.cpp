@@ -3,8 +3,8 @@
 
 #include <utility>
 
-#include "flash_powder/ops/aten.h"
-#include "flash_powder/ops/operators.h"
+#include "flash_powder/aten/aten.h"
+#include "flash_powder/core/operators.h"
 
 namespace fp::vision::models {
 namespace {

@@ -6,7 +6,7 @@
 #include <optional>
 #include <string>
 
-#include "flash_powder/nn/functional/vision.h"
+#include "flash_powder/functional/vision.h"
 #include "flash_powder/nn/module.h"
 
 namespace fp::nn {
