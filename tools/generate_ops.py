@@ -76,6 +76,12 @@ USELESS_WITHOUT_SCALARS = {"clamp", "clamp_", "clamp.out", "clip", "clip_", "cli
 # them, writing one tensor would change another, which fp::Tensor promises away.
 MAKE_ALIASES = {"set_.source_Tensor", "set_.source_Tensor_storage_offset", "set_data"}
 
+# View ops that can set a tensor's lazy conjugation or negation bit (`conj` of
+# a complex tensor, `_neg_view`, and the ops built on them): their results are
+# resolved (op::resolved_view_result), since flash_powder never hands out a
+# tensor whose memory holds values other than it reads as.
+SETS_LAZY_BITS = {"conj", "_conj", "_neg_view", "adjoint", "mH", "matrix_H"}
+
 # Arguments ops write without their schema saying so: the running statistics
 # of batch norm in training mode. Their wrappers take fp::MutableTensor.
 UNANNOTATED_WRITES = {
@@ -136,6 +142,10 @@ class Schema:
     # native_functions.yaml): its results are always newly allocated, so they
     # need no check for handing an input back.
     fresh_results: bool = False
+    # Its position in the builtin table (src/abi/generated/aten_schemas.cpp,
+    # sorted by key as tools/generate_schemas.py writes it): how a wrapper
+    # finds its schema, with no lookup by name.
+    index: int = -1
 
     @property
     def key(self) -> str:
@@ -421,13 +431,19 @@ class Wrapper:
 
 
 def mangle(schema: Schema) -> str:
+    """The C++ name: `<name>_<overload>`, with an in-place op's trailing `_`
+    after the overload (`fill_.Scalar` -> `fill_Scalar_`), so that no name
+    holds `__` (reserved in C++)."""
     name = schema.name
     if name.startswith("__") and name.endswith("__"):
         name = "dunder_" + name[2:-2]
     if schema.overload:
-        name += "_" + schema.overload
+        in_place = name.endswith("_")
+        name = name.rstrip("_") + "_" + schema.overload + ("_" if in_place else "")
     if name in CPP_KEYWORDS:
         name += "_"
+    if "__" in name:
+        raise ValueError(f"generate_ops: {schema.key} mangles to the reserved name {name}")
     return name
 
 
@@ -533,8 +549,9 @@ def make_wrapper(schema: Schema) -> Wrapper:
             if source is not None:
                 if source.cpp != "TensorArg":
                     raise Excluded(R_OTHER_TYPE, f"view of {source.arg.type.text}")
+                take = "resolved_view_result" if schema.key in SETS_LAZY_BITS else "view_result"
                 returns.append(Return(result, "TensorView",
-                                      f"op::view_result(op_call, {index}, {view_of})"))
+                                      f"op::{take}(op_call, {index}, {view_of})"))
             elif schema.fresh_results:
                 returns.append(Return(result, "Tensor", f"op::fresh_tensor_result(op_call, {index})"))
             else:
@@ -727,6 +744,10 @@ ALWAYS_FRESH = {
     "softmax.int": "at::_softmax (after an optional dtype conversion): structured",
     "log_softmax.int": "at::_log_softmax (after an optional dtype conversion): structured",
 }
+# Ops whose result is a new TensorImpl that shares the input's storage
+# copy-on-write (so the alias check, which compares data pointers, would
+# wrongly copy it): their results are taken as fresh.
+COPY_ON_WRITE = {"_lazy_clone"}
 # libtorch's CPU kernels through their C shims (aoti_torch_cpu_<op>): a new tensor.
 DIRECT_KERNELS = {
     "mul.Tensor": "cpu_mul_Tensor(self, other)",
@@ -737,11 +758,33 @@ DIRECT_KERNELS = {
 }
 
 
+# The ops flash_powder's own layers and methods call with a `str` argument,
+# computed without the string crossing torch_call_dispatcher, which leaks it on
+# torch 2.10-2.13 (src/aten/string_free.h; docs/architecture.md lists them).
+# A route returns an empty handle (false) where it does not apply.
+STRING_FREE = {
+    "gelu": "string_free_gelu(self, approximate)",
+    "div.Tensor_mode": "string_free_div(self, other, rounding_mode)",
+    "pad": "string_free_pad(self, pad, mode, value)",
+    "conv1d.padding": "string_free_conv(1, input, weight, bias, stride, padding, dilation, groups)",
+    "conv2d.padding": "string_free_conv(2, input, weight, bias, stride, padding, dilation, groups)",
+    "conv3d.padding": "string_free_conv(3, input, weight, bias, stride, padding, dilation, groups)",
+}
+STRING_FREE_IN_PLACE = {
+    "div_.Tensor_mode": "string_free_div_(self, other, rounding_mode)",
+}
+
+
 def direct_route(wrapper: Wrapper) -> list[str]:
     """The lines that try the op's route around the dispatcher, if it has one."""
     key = wrapper.schema.key
     origin = cpp_string(wrapper.qualified)
-    if key in DIRECT_VIEWS:
+    if key in STRING_FREE_IN_PLACE:
+        return [f"  if (op::{STRING_FREE_IN_PLACE[key]}) return;"]
+    if key in STRING_FREE:
+        result = "Tensor(std::move(direct))"
+        call = STRING_FREE[key]
+    elif key in DIRECT_VIEWS:
         result = f"op::direct_view(std::move(direct), self, {origin})"
         call = DIRECT_VIEWS[key]
     elif key in DIRECT_KERNELS:
@@ -752,13 +795,27 @@ def direct_route(wrapper: Wrapper) -> list[str]:
     return [f"  if (abi::TensorHandle direct = op::{call}) return {result};"]
 
 
+def dispatch_route_registration(wrapper: Wrapper) -> list[str]:
+    """Registers the string-free route of fp::dispatch's calls of the op."""
+    if wrapper.schema.key not in STRING_FREE:
+        return []
+    name = wrapper.cpp_name
+    return [
+        "namespace {",
+        f"[[maybe_unused]] const bool {name}_dispatch_route = abi::set_string_free_route(",
+        f"    {wrapper.schema.index}, &op::dispatched_{name});",
+        "}  // namespace",
+    ]
+
+
 def render_definition(wrapper: Wrapper) -> list[str]:
     schema = wrapper.schema
     lines = [one_line(f"{wrapper.result_type} {wrapper.cpp_name}",
                       declaration_params(wrapper, False), " {")]
     lines += direct_route(wrapper)
-    lines.append(f"  static const abi::Schema& op_schema = abi::find_schema("
-                 f"{cpp_string('aten::' + schema.name)}, {cpp_string(schema.overload)});")
+    # The schema by its position in the builtin table (the comment names it).
+    lines.append(f"  // aten::{schema.key}")
+    lines.append(f"  static const abi::Schema& op_schema = abi::builtin_schema({schema.index});")
     origin = cpp_string(wrapper.qualified)
     inputs = [p.cpp_name for p in wrapper.params if p.tensor_input == "in"]
     # abi::call checks the tensors its schema says are written; written lists
@@ -800,17 +857,20 @@ def render_sources(wrappers: list[Wrapper], version: str) -> list[str]:
             "// include/flash_powder/aten/aten.h.",
             "#include \"flash_powder/aten/aten.h\"",
             "",
+            "#include \"abi/string_free_routes.h\"",
+            "#include \"aten/call.h\"",
             "#include \"aten/direct_routes.h\"",
-            "#include \"flash_powder/abi/dispatch.h\"",
+            "#include \"aten/string_free.h\"",
             "#include \"flash_powder/abi/schema.h\"",
             "",
             "namespace fp::aten {",
             "",
-            "namespace op = ::fp::ops::detail;",
+            "namespace op = detail;",
             "",
         ]
         for wrapper in chunk:
             lines += render_definition(wrapper)
+            lines += dispatch_route_registration(wrapper)
             lines.append("")
         lines += ["}  // namespace fp::aten", ""]
         texts.append("\n".join(lines))
@@ -907,8 +967,10 @@ def render_doc(wrappers: list[Wrapper], excluded: dict, version: str, schemas: l
         "",
         "* **Names.** `aten::<name>` (the default overload) is `fp::aten::<name>`; any other "
         "overload `aten::<name>.<overload>` is `fp::aten::<name>_<overload>` (`max.dim` -> "
-        "`max_dim`, `fill_.Tensor` -> `fill__Tensor`). Python's dunder ops drop the "
-        "underscores for a `dunder_` prefix (`__and__.Tensor` -> `dunder_and_Tensor`). A name "
+        "`max_dim`); an in-place op's trailing `_` moves after the overload, so that no name "
+        "holds `__`, which C++ reserves (`fill_.Tensor` -> `fill_Tensor_`). Python's dunder ops "
+        "drop the underscores for a `dunder_` prefix (`__and__.Tensor` -> `dunder_and_Tensor`). "
+        "A name "
         "that is a C++ keyword gets a trailing `_`. Where a non-default overload's name "
         "collides with another function, that overload is left out.",
         "* **Arguments** keep the schema's order, keyword-only ones included (they become "
@@ -956,7 +1018,7 @@ def render_doc(wrappers: list[Wrapper], excluded: dict, version: str, schemas: l
         "throws `fp::BorrowError`.",
         "* **Writes.** An op that writes to an argument (`abs_`, the `out=` variants, the "
         "`_foreach_*_` ops) checks the borrow rules first: no view of the written tensor may be "
-        "alive, except the op's own arguments, as in `mul__Tensor(t, t)`; a TensorMutView's "
+        "alive, except the op's own arguments, as in `mul_Tensor_(t, t)`; a TensorMutView's "
         "parent cannot be written at all while the view lives. A temporary TensorMutView may "
         "be written (`abs_(t.i_mut(0))`: the write reaches `t`); a temporary or const Tensor "
         "may not (the change would be lost, or break const). Returns that are the written "
@@ -1012,8 +1074,11 @@ def read_schemas(torch: pathlib.Path, ops: ts.OpsByRelease) -> list[Schema]:
     texts = ts.read_schemas(torch)
     ts.check_ops_by_release(ops, ts.torch_version(torch), texts)
     schemas = [parse_schema(text) for text in texts]
-    fresh = ts.structured_delegates(torch) | ALWAYS_FRESH.keys()
+    fresh = ts.structured_delegates(torch) | ALWAYS_FRESH.keys() | COPY_ON_WRITE
+    table_order = sorted(texts, key=ts.schema_key)
+    positions = {ts.schema_key(text): i for i, text in enumerate(table_order)}
     for schema in schemas:
+        schema.index = positions[schema.key]
         schema.availability = ops.availability(schema.key)
         schema.fresh_results = schema.key in fresh
     return schemas
@@ -1024,7 +1089,8 @@ def generate(torch: pathlib.Path) -> tuple[dict[pathlib.Path, str], int, int]:
     ops = ts.read_ops_by_release()
     schemas = read_schemas(torch, ops)
     wrappers, excluded = build(schemas)
-    missing = (DIRECT_VIEWS.keys() | DIRECT_KERNELS.keys()) - {w.schema.key for w in wrappers}
+    routed = DIRECT_VIEWS.keys() | DIRECT_KERNELS.keys() | STRING_FREE.keys() | STRING_FREE_IN_PLACE.keys()
+    missing = routed - {w.schema.key for w in wrappers}
     if missing:
         sys.exit(f"generate_ops: direct routes for ops without a wrapper: {sorted(missing)}")
     files = {HEADER: render_header(wrappers, version, len(wrappers), len(schemas), ops.oldest)}

@@ -117,23 +117,20 @@ TensorHandle reinterpret(RawTensor source, std::span<const std::int64_t> sizes,
   return TensorHandle(result);
 }
 
-TensorHandle lazy_clone(RawTensor tensor) {
-  AtenTensorHandle argument = nullptr;
-  check(aoti_torch_new_tensor_handle(tensor, &argument), "aoti_torch_new_tensor_handle");
-  // Every supported torch has the op, so libtorch takes the stack (and frees
-  // the argument) whether or not the call succeeds.
-  std::array<StableIValue, 1> stack{std::bit_cast<StableIValue>(argument)};
-  const NoGradScope no_grad;
-  if (torch_call_dispatcher("aten::_lazy_clone", "", stack.data(), builtin_schema_abi_version()) !=
-      AOTI_TORCH_SUCCESS) {
-    throw Error(ErrorCode::TorchError, "aten::_lazy_clone: " + last_torch_error());
-  }
-  return TensorHandle(std::bit_cast<AtenTensorHandle>(stack[0]));
-}
-
 TensorHandle clone(RawTensor self, std::string_view what) {
   AtenTensorHandle result = nullptr;
   check(aoti_torch_clone(self, &result), what);
+  return TensorHandle(result);
+}
+
+TensorHandle pad(RawTensor self, std::span<const std::int64_t> pad, const char* mode,
+                 std::optional<double> value, std::string_view what) {
+  AtenTensorHandle result = nullptr;
+  double fill = value.value_or(0.0);
+  const NoGradScope no_grad;  // at::pad reaches the dispatcher's autograd layer
+  check(aoti_torch_aten_pad(self, pad.data(), static_cast<std::int64_t>(pad.size()), mode,
+                            value ? &fill : nullptr, &result),
+        what);
   return TensorHandle(result);
 }
 

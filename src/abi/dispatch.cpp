@@ -1,14 +1,51 @@
 // fp::abi::call: fp::dispatch's route, an OpCall fed with the Args it captured.
 #include "flash_powder/abi/dispatch.h"
 
+#include <algorithm>
 #include <array>
+#include <atomic>
+#include <optional>
 #include <string>
 
-#include "flash_powder/abi/op_call.h"
 #include "flash_powder/abi/schema.h"
+#include "op_call.h"
+#include "string_free_routes.h"
 
 namespace fp::abi {
 namespace {
+
+/// The string-free routes: a few, registered at load time, read by every
+/// fp::dispatch call of an op with a `str` argument; slots are filled once
+/// and never moved, so readers take no lock.
+class StringFreeRoutes {
+ public:
+  bool add(std::size_t builtin_index, StringFreeRoute route) noexcept {
+    const std::size_t slot = count_.fetch_add(1, std::memory_order_relaxed);
+    if (slot >= capacity) return false;  // more than the ops with routes: a bug, seen in tests
+    indices_[slot] = builtin_index;
+    routes_[slot].store(route, std::memory_order_release);
+    return true;
+  }
+  StringFreeRoute find(std::size_t builtin_index) const noexcept {
+    const std::size_t filled = std::min(count_.load(std::memory_order_acquire), capacity);
+    for (std::size_t slot = 0; slot < filled; ++slot) {
+      const StringFreeRoute route = routes_[slot].load(std::memory_order_acquire);
+      if (route != nullptr && indices_[slot] == builtin_index) return route;
+    }
+    return nullptr;
+  }
+
+ private:
+  static constexpr std::size_t capacity = 16;
+  std::atomic<std::size_t> count_{0};
+  std::array<std::size_t, capacity> indices_{};
+  std::array<std::atomic<StringFreeRoute>, capacity> routes_{};
+};
+
+StringFreeRoutes& string_free_routes() {
+  static StringFreeRoutes routes;
+  return routes;
+}
 
 void check_call_shape(const Schema& schema, std::span<const Arg> args) {
   const auto fail = [&](const std::string& problem, ErrorCode code = ErrorCode::BadArgument) {
@@ -35,7 +72,21 @@ Results call(std::string_view op, std::string_view overload, std::span<const Arg
   return call(find_schema(op, overload), args);
 }
 
+bool set_string_free_route(std::size_t builtin_index, StringFreeRoute route) noexcept {
+  return string_free_routes().add(builtin_index, route);
+}
+
+StringFreeRoute string_free_route(std::size_t builtin_index) noexcept {
+  return string_free_routes().find(builtin_index);
+}
+
 Results call(const Schema& schema, std::span<const Arg> args) {
+  if (const auto index = schema.builtin_index()) {
+    if (const StringFreeRoute route = string_free_route(*index)) {
+      if (auto values = route(args))
+        return {std::move(*values), schema.qualified_name(), schema.text};
+    }
+  }
   // Room for most calls on the C++ stack; OpCall takes more from the heap.
   std::array<BoxedValue, 16> stack;  // NOLINT(cppcoreguidelines-pro-type-member-init)
   std::array<Lending, 16> lendings;

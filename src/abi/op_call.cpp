@@ -7,7 +7,7 @@
 // call starts, and every returned handle belongs to the caller. Until libtorch
 // takes them, the boxed values are owned by the OpCall, and so are the results
 // until they are taken, so an exception never leaks one.
-#include "flash_powder/abi/op_call.h"
+#include "op_call.h"
 
 #include <algorithm>
 #include <bit>

@@ -28,6 +28,11 @@ std::string TorchVersion::str() const {
   return std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(patch);
 }
 
+bool torch_leaks_string_arguments() {
+  static const bool leaks = torch_version() < TorchVersion{2, 14, 0};
+  return leaks;
+}
+
 TorchVersion torch_version() {
   return version_from_abi(aoti_torch_abi_version());
 }

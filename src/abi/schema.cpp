@@ -3,10 +3,14 @@
 #include "flash_powder/abi/schema.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <map>
+#include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "flash_powder/abi/error.h"
 
@@ -272,17 +276,84 @@ std::string key_of(std::string_view op, std::string_view overload) {
   return key;
 }
 
+/// The position of `op.overload` among the builtin schemas, if it is one.
+std::optional<std::size_t> builtin_index(std::string_view op, std::string_view overload) {
+  constexpr std::string_view prefix = "aten::";
+  if (op.substr(0, prefix.size()) != prefix) return std::nullopt;
+  const std::string key = key_of(op.substr(prefix.size()), overload);
+  const auto table = builtin_schemas();
+  const auto found = std::lower_bound(
+      table.begin(), table.end(), key,
+      [](std::string_view entry, const std::string& wanted) { return key_of(entry) < wanted; });
+  if (found == table.end() || key_of(*found) != key) return std::nullopt;
+  return static_cast<std::size_t>(found - table.begin());
+}
+
+// The releases that have a builtin overload: most have been in every one
+// since the oldest, so only the others are listed.
+Availability availability_of(std::string_view key) {
+  const auto table = builtin_availability();
+  const auto found = std::lower_bound(
+      table.begin(), table.end(), key,
+      [](const BuiltinAvailability& entry, std::string_view wanted) { return entry.key < wanted; });
+  if (found != table.end() && found->key == key) return found->availability;
+  return {builtin_oldest_release(), std::nullopt};
+}
+
+}  // namespace
+
+/// The builtin schemas, each parsed the first time it is asked for. A slot is
+/// filled once with a compare-and-swap; a thread that loses the race drops
+/// its own parse, so no lock is taken, ever.
+class BuiltinSchemas {
+ public:
+  BuiltinSchemas() : slots_(builtin_schemas().size()) {}
+  BuiltinSchemas(const BuiltinSchemas&) = delete;
+  BuiltinSchemas& operator=(const BuiltinSchemas&) = delete;
+  ~BuiltinSchemas() {
+    for (auto& slot : slots_)
+      delete slot.load(std::memory_order_acquire);
+  }
+
+  const Schema& at(std::size_t index) {
+    if (index >= slots_.size()) {
+      throw Error(ErrorCode::BadArgument, "fp::abi::builtin_schema: index " +
+                                              std::to_string(index) + " is out of range (" +
+                                              std::to_string(slots_.size()) + " schemas)");
+    }
+    std::atomic<const Schema*>& slot = slots_[index];
+    if (const Schema* parsed = slot.load(std::memory_order_acquire)) return *parsed;
+    const std::string_view text = builtin_schemas()[index];
+    auto fresh = std::make_unique<Schema>(Schema::parse(text, "aten"));
+    fresh->availability = availability_of(key_of(text));
+    fresh->builtin_index_ = index;
+    const Schema* expected = nullptr;
+    if (slot.compare_exchange_strong(expected, fresh.get(), std::memory_order_acq_rel)) {
+      return *fresh.release();
+    }
+    return *expected;
+  }
+
+ private:
+  std::vector<std::atomic<const Schema*>> slots_;
+};
+
+namespace {
+
+BuiltinSchemas& builtin_registry() {
+  static BuiltinSchemas instance;
+  return instance;
+}
+
+/// The schemas of custom ops (register_schema): few, registered once, so a
+/// lock guards them.
 class Registry {
  public:
   const Schema& find(std::string_view op, std::string_view overload) {
+    if (const auto index = builtin_index(op, overload)) return builtin_registry().at(*index);
     const std::string key = key_of(op, overload);
     std::lock_guard lock(mutex_);
     if (auto found = parsed_.find(key); found != parsed_.end()) return found->second;
-    if (auto text = builtin_text(op, overload)) {
-      Schema schema = Schema::parse(*text, "aten");
-      schema.availability = availability_of(key_of(*text));
-      return parsed_.emplace(key, std::move(schema)).first->second;
-    }
     throw Error(ErrorCode::OpNotFound,
                 key + ": no such op in the schemas flash_powder knows" + suggestions(op));
   }
@@ -295,42 +366,27 @@ class Registry {
                                               "(...)\"");
     }
     const std::string key = schema.qualified_name();
+    const auto refuse = [&](const std::string& registered) {
+      throw Error(ErrorCode::BadArgument, "fp::abi::register_schema: " + key +
+                                              " is already registered as \"" + registered + "\"");
+    };
+    // An aten op newer than the builtin table may be registered; a builtin one
+    // only as it is.
+    if (const auto index = builtin_index(schema.op_name(), schema.overload)) {
+      const Schema& builtin = builtin_registry().at(*index);
+      const std::string_view unqualified =
+          std::string_view(schema.text).substr(schema.ns.size() + 2);
+      if (builtin.text != unqualified) refuse("aten::" + builtin.text);
+      return;
+    }
     std::lock_guard lock(mutex_);
     auto [where, inserted] = parsed_.try_emplace(key, schema);
-    if (!inserted && where->second.text != schema.text) {
-      throw Error(ErrorCode::BadArgument, "fp::abi::register_schema: " + key +
-                                              " is already registered as \"" + where->second.text +
-                                              "\"");
-    }
+    if (!inserted && where->second.text != schema.text) refuse(where->second.text);
   }
 
  private:
-  static std::optional<std::string_view> builtin_text(std::string_view op,
-                                                      std::string_view overload) {
-    constexpr std::string_view prefix = "aten::";
-    if (op.substr(0, prefix.size()) != prefix) return std::nullopt;
-    const std::string key = key_of(op.substr(prefix.size()), overload);
-    const auto table = builtin_schemas();
-    const auto found = std::lower_bound(
-        table.begin(), table.end(), key,
-        [](std::string_view entry, const std::string& wanted) { return key_of(entry) < wanted; });
-    if (found == table.end() || key_of(*found) != key) return std::nullopt;
-    return *found;
-  }
-
-  // The releases that have a builtin overload: most have been in every one
-  // since the oldest, so only the others are listed.
-  static Availability availability_of(std::string_view key) {
-    const auto table = builtin_availability();
-    const auto found = std::lower_bound(table.begin(), table.end(), key,
-                                        [](const BuiltinAvailability& entry,
-                                           std::string_view wanted) { return entry.key < wanted; });
-    if (found != table.end() && found->key == key) return found->availability;
-    return {builtin_oldest_release(), std::nullopt};
-  }
-
   // Lists the overloads of `op` so a user who got the overload name wrong sees
-  // the right one.
+  // the right one. Called with the lock held.
   std::string suggestions(std::string_view op) const {
     std::string names;
     constexpr std::string_view prefix = "aten::";
@@ -347,7 +403,7 @@ class Registry {
       }
     }
     for (const auto& [key, schema] : parsed_) {
-      if (schema.ns + "::" + schema.name == op && schema.ns != "aten") {
+      if (schema.ns + "::" + schema.name == op) {
         names += (names.empty() ? "" : ", ") +
                  (schema.overload.empty() ? std::string("\"\"") : schema.overload);
       }
@@ -428,6 +484,10 @@ Schema Schema::parse(std::string_view text, std::string_view default_namespace) 
 
 const Schema& find_schema(std::string_view op, std::string_view overload) {
   return registry().find(op, overload);
+}
+
+const Schema& builtin_schema(std::size_t index) {
+  return builtin_registry().at(index);
 }
 
 void register_schema(std::string_view text) {

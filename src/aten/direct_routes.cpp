@@ -13,7 +13,7 @@
 #include "flash_powder/base/error.h"
 #include "flash_powder/core/arguments.h"
 
-namespace fp::ops::detail {
+namespace fp::aten::detail {
 namespace {
 
 /// Sizes and strides of a view, on the stack for the ranks tensors have.
@@ -354,4 +354,4 @@ abi::TensorHandle cpu_cat(const TensorList& tensors, std::int64_t dim) {
   return or_dispatcher([&] { return abi::cpu::cat(raw, dim, "aten::cat"); });
 }
 
-}  // namespace fp::ops::detail
+}  // namespace fp::aten::detail

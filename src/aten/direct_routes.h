@@ -19,7 +19,7 @@ namespace fp {
 class TensorList;
 }
 
-namespace fp::ops::detail {
+namespace fp::aten::detail {
 
 // --- views: PyTorch's geometry (aten/src/ATen/native/TensorShape.cpp) ---------------
 abi::TensorHandle direct_transpose(const TensorArg& self, std::int64_t dim0, std::int64_t dim1);
@@ -54,4 +54,4 @@ abi::TensorHandle cpu_conv2d(const TensorArg& input, const TensorArg& weight,
 /// contiguous tensor and `copy_`); other formats take the dispatcher.
 abi::TensorHandle cpu_clone(const TensorArg& self, std::optional<MemoryFormat> memory_format);
 
-}  // namespace fp::ops::detail
+}  // namespace fp::aten::detail

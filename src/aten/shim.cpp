@@ -4,13 +4,14 @@
 #include <initializer_list>
 #include <string>
 
+#include "aten/call.h"
 #include "flash_powder/abi/direct.h"
 #include "flash_powder/core/arguments.h"
 
 namespace fp::aten {
 namespace {
 
-namespace op = ::fp::ops::detail;
+namespace op = detail;
 
 /// Throws unless every tensor is one the CPU kernels take.
 void require_cpu(const char* what, std::initializer_list<abi::RawTensor> tensors) {
@@ -89,7 +90,7 @@ Tensor histc(TensorArg self, std::int64_t bins, double min, double max) {
   return Tensor(abi::cpu::histc(self.raw(), bins, min, max, what));
 }
 
-void fill__Scalar(MutableTensor self, double value) {
+void fill_Scalar_(MutableTensor self, double value) {
   constexpr const char* what = "aten::fill_.Scalar";
   require_cpu(what, {self.raw()});
   op::check_mutation(self, what, {});

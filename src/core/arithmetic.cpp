@@ -187,7 +187,7 @@ bool add_in_place(MutableTensor self, TensorArg other, std::int64_t sign) {
   if (!addable_in_place(self, other)) return false;
   const Tensor one = one_of(abi::dtype(self.raw()));
   try {
-    aten::_foreach_addcmul__Tensor({self}, {other}, {one}, fp::tensor({sign}));
+    aten::_foreach_addcmul_Tensor_({self}, {other}, {one}, fp::tensor({sign}));
   } catch (const BorrowError&) {
     throw;
   } catch (const Error&) {

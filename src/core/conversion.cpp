@@ -4,7 +4,7 @@
 #include <limits>
 #include <string>
 
-#include "flash_powder/abi/dispatch.h"
+#include "flash_powder/aten/aten.h"
 
 namespace fp {
 namespace detail {
@@ -105,7 +105,7 @@ Tensor converted(Tensor tensor, DType dtype) {
                     std::string(name(dtype)) + ")");
   }
   if (is_integral(dtype)) check_integer_target(tensor, dtype);
-  return dispatch<Tensor>("aten::_to_copy", "", tensor, dtype);
+  return aten::_to_copy(tensor, dtype);
 }
 
 void check_not_ragged(std::vector<std::int64_t>& sizes, std::size_t depth, std::int64_t length) {

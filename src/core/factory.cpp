@@ -9,16 +9,12 @@
 #include <string>
 #include <vector>
 
-#include "flash_powder/abi/dispatch.h"
 #include "flash_powder/abi/runtime.h"
+#include "flash_powder/aten/aten.h"
 #include "flash_powder/core/torch_parallel.h"
 
 namespace fp {
 namespace {
-
-std::span<const std::int64_t> as_span(IntList sizes) {
-  return sizes;
-}
 
 void check_sizes(IntList sizes, const char* operation) {
   for (std::int64_t size : sizes) {
@@ -30,34 +26,21 @@ void check_sizes(IntList sizes, const char* operation) {
   }
 }
 
-/// Calls a factory op whose schema ends in `dtype, layout, device, pin_memory`.
-template <class... Leading>
-Tensor call_factory(const char* op, const char* overload, TensorOptions options,
-                    DType default_dtype, const Leading&... leading) {
-  const std::optional<bool> pinned =
-      options.pinned_memory() ? std::optional<bool>(true) : std::nullopt;
-  return dispatch<Tensor>(op, overload, leading..., options.dtype_or(default_dtype),
-                          options.layout(), options.device_or(Device::cpu()), pinned);
-}
-
-/// Calls a `*_like` op: dtype, layout and device default to the source's.
-Tensor call_like(const char* op, TensorView source, TensorOptions options) {
-  const std::optional<bool> pinned =
-      options.pinned_memory() ? std::optional<bool>(true) : std::nullopt;
-  return dispatch<Tensor>(op, "", source, options.dtype(), options.layout(), options.device(),
-                          pinned);
+/// Python's pin_memory=: None unless asked for.
+std::optional<bool> pin_memory(const TensorOptions& options) {
+  return options.pinned_memory() ? std::optional<bool>(true) : std::nullopt;
 }
 
 /// `tensor.to(dtype)` converting like a C++ cast (integers wrap), as kernels do.
 Tensor cast(Tensor tensor, DType dtype) {
   if (tensor.dtype() == dtype) return tensor;
-  return dispatch<Tensor>("aten::_to_copy", "", tensor, dtype);
+  return aten::_to_copy(tensor, dtype);
 }
 
 /// `tensor.to(device)` for freshly made CPU tensors.
 Tensor moved_to(Tensor tensor, Device device) {
   if (device.is_cpu()) return tensor;
-  return dispatch<Tensor>("aten::_to_copy", "", tensor, std::nullopt, std::nullopt, device);
+  return aten::_to_copy(tensor, std::nullopt, std::nullopt, device);
 }
 
 /// The number of elements of arange(start, end, step), with PyTorch's checks
@@ -168,17 +151,20 @@ void check_fill_value(const Tensor& value, DType target, const char* operation) 
 
 Tensor empty(IntList sizes, TensorOptions options) {
   check_sizes(sizes, "fp::empty");
-  return call_factory("aten::empty", "memory_format", options, DType::F32, as_span(sizes));
+  return aten::empty_memory_format(sizes, options.dtype_or(DType::F32), options.layout(),
+                                   options.device_or(Device::cpu()), pin_memory(options));
 }
 
 Tensor zeros(IntList sizes, TensorOptions options) {
   check_sizes(sizes, "fp::zeros");
-  return call_factory("aten::zeros", "", options, DType::F32, as_span(sizes));
+  return aten::zeros(sizes, options.dtype_or(DType::F32), options.layout(),
+                     options.device_or(Device::cpu()), pin_memory(options));
 }
 
 Tensor ones(IntList sizes, TensorOptions options) {
   check_sizes(sizes, "fp::ones");
-  return call_factory("aten::ones", "", options, DType::F32, as_span(sizes));
+  return aten::ones(sizes, options.dtype_or(DType::F32), options.layout(),
+                    options.device_or(Device::cpu()), pin_memory(options));
 }
 
 Tensor linspace(double start, double end, std::int64_t steps, TensorOptions options) {
@@ -186,15 +172,17 @@ Tensor linspace(double start, double end, std::int64_t steps, TensorOptions opti
     throw Error(ErrorCode::BadArgument, "fp::linspace: number of steps must be non-negative");
   // The Tensor_Tensor overload takes the bounds as 0-dim tensors, which the
   // stable ABI can carry; libtorch reads them back as the same doubles.
-  return call_factory("aten::linspace", "Tensor_Tensor", options, DType::F32, tensor(start),
-                      tensor(end), steps);
+  return aten::linspace_Tensor_Tensor(tensor(start), tensor(end), steps,
+                                      options.dtype_or(DType::F32), options.layout(),
+                                      options.device_or(Device::cpu()), pin_memory(options));
 }
 
 Tensor eye(std::int64_t n, TensorOptions options) {
   if (n < 0)
     throw Error(ErrorCode::BadArgument,
                 "fp::eye: n must be greater or equal to 0, got " + std::to_string(n));
-  return call_factory("aten::eye", "", options, DType::F32, n);
+  return aten::eye(n, options.dtype_or(DType::F32), options.layout(),
+                   options.device_or(Device::cpu()), pin_memory(options));
 }
 
 Tensor eye(std::int64_t n, std::int64_t m, TensorOptions options) {
@@ -204,19 +192,23 @@ Tensor eye(std::int64_t n, std::int64_t m, TensorOptions options) {
   if (m < 0)
     throw Error(ErrorCode::BadArgument,
                 "fp::eye: m must be greater or equal to 0, got " + std::to_string(m));
-  return call_factory("aten::eye", "m", options, DType::F32, n, m);
+  return aten::eye_m(n, m, options.dtype_or(DType::F32), options.layout(),
+                     options.device_or(Device::cpu()), pin_memory(options));
 }
 
 Tensor empty_like(TensorView source, TensorOptions options) {
-  return call_like("aten::empty_like", source, options);
+  return aten::empty_like(source, options.dtype(), options.layout(), options.device(),
+                          pin_memory(options));
 }
 
 Tensor zeros_like(TensorView source, TensorOptions options) {
-  return call_like("aten::zeros_like", source, options);
+  return aten::zeros_like(source, options.dtype(), options.layout(), options.device(),
+                          pin_memory(options));
 }
 
 Tensor ones_like(TensorView source, TensorOptions options) {
-  return call_like("aten::ones_like", source, options);
+  return aten::ones_like(source, options.dtype(), options.layout(), options.device(),
+                         pin_memory(options));
 }
 
 namespace detail {
@@ -227,14 +219,14 @@ Tensor full_impl(IntList sizes, const Tensor& value, DType inferred, TensorOptio
   // No Scalar crosses the stable ABI: fill an empty tensor from a 0-dim one,
   // which libtorch converts exactly as it converts Python's fill_value.
   Tensor result = empty(sizes, options.dtype(options.dtype_or(inferred)));
-  dispatch("aten::fill_", "Tensor", result, value);
+  aten::fill_Tensor_(result, value);
   return result;
 }
 
 Tensor full_like_impl(TensorView source, const Tensor& value, TensorOptions options) {
   Tensor result = empty_like(source, options);
   check_fill_value(value, result.dtype(), "fp::full_like");
-  dispatch("aten::fill_", "Tensor", result, value);
+  aten::fill_Tensor_(result, value);
   return result;
 }
 

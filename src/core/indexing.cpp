@@ -65,19 +65,20 @@ struct BasicStep {
                   "index: index " + std::to_string(index) + " is out of bounds for dimension " +
                       std::to_string(dim) + " with size " + std::to_string(size));
     }
-    current = holding(handle_of(aten::select_int(TensorArg::unchecked(current), dim, index)));
+    current =
+        holding(handle_of(aten::select_int(detail::TensorAccess::unchecked(current), dim, index)));
   }
   void operator()(const Slice& slice) const {
     if (slice.step <= 0)
       throw Error(ErrorCode::BadArgument, "index: step must be greater than zero");
-    current = holding(handle_of(aten::slice_Tensor(TensorArg::unchecked(current), dim, slice.start,
-                                                   slice.stop, slice.step)));
+    current = holding(handle_of(aten::slice_Tensor(detail::TensorAccess::unchecked(current), dim,
+                                                   slice.start, slice.stop, slice.step)));
     ++dim;
   }
   void operator()(All) const { ++dim; }
   void operator()(Ellipsis) const { dim += ellipsis; }
   void operator()(NewAxis) const {
-    current = holding(handle_of(aten::unsqueeze(TensorArg::unchecked(current), dim)));
+    current = holding(handle_of(aten::unsqueeze(detail::TensorAccess::unchecked(current), dim)));
     ++dim;
   }
 };
@@ -136,7 +137,7 @@ Tensor index_copy(TensorArg self, std::span<const TensorIndex> items) {
   }
   Sliced sliced = apply_slicing(self.raw(), items);
   if (sliced.tensor_indices.empty()) return sliced.view.clone();
-  return aten::index_Tensor(TensorArg::unchecked(sliced.view),
+  return aten::index_Tensor(detail::TensorAccess::unchecked(sliced.view),
                             OptionalTensorList(sliced.tensor_indices));
 }
 
@@ -144,13 +145,17 @@ void index_put(MutableTensor self, std::span<const TensorIndex> items, TensorArg
                bool accumulate) {
   // The borrow rules apply to `self`; index tensors or values that are views
   // of it are this call's own arguments.
-  int own_arguments = values.viewing() != nullptr && values.viewing() == self.borrow_state();
+  int own_arguments =
+      detail::TensorAccess::viewing(values) != nullptr &&
+      detail::TensorAccess::viewing(values) == detail::TensorAccess::borrow_state(self);
   for (const TensorIndex& item : items) {
     if (const auto* index = std::get_if<TensorArg>(&item)) {
-      own_arguments += index->viewing() != nullptr && index->viewing() == self.borrow_state();
+      own_arguments +=
+          detail::TensorAccess::viewing(*index) != nullptr &&
+          detail::TensorAccess::viewing(*index) == detail::TensorAccess::borrow_state(self);
     }
   }
-  self.check_mutation("index_put_", own_arguments);
+  detail::TensorAccess::check_mutation(self, "index_put_", own_arguments);
 
   Sliced sliced = apply_slicing(self.raw(), items);
   TensorMutView target =

@@ -22,7 +22,7 @@ std::optional<Tensor> optional_number(const std::optional<Scalar>& value, Tensor
 }  // namespace
 
 TensorArg TensorBase::as_arg() const {
-  return TensorArg::unchecked(*this);
+  return detail::TensorAccess::unchecked(*this);
 }
 
 TensorView view_of(const ViewSource& source, abi::TensorHandle handle, const char* origin) {
@@ -398,7 +398,7 @@ Derived& MutableAccess<Derived>::sub_(Scalar other) {
 template <class Derived>
 Derived& MutableAccess<Derived>::mul_(TensorArg other) {
   Derived& self = static_cast<Derived&>(*this);
-  aten::mul__Tensor(self, other);
+  aten::mul_Tensor_(self, other);
   return self;
 }
 template <class Derived>
@@ -410,7 +410,7 @@ template <class Derived>
 Derived& MutableAccess<Derived>::div_(TensorArg other,
                                       std::optional<std::string_view> rounding_mode) {
   Derived& self = static_cast<Derived&>(*this);
-  aten::div__Tensor_mode(self, other, rounding_mode);
+  aten::div_Tensor_mode_(self, other, rounding_mode);
   return self;
 }
 template <class Derived>
@@ -421,7 +421,7 @@ Derived& MutableAccess<Derived>::div_(Scalar other, std::optional<std::string_vi
 template <class Derived>
 Derived& MutableAccess<Derived>::remainder_(TensorArg other) {
   Derived& self = static_cast<Derived&>(*this);
-  aten::remainder__Tensor(self, other);
+  aten::remainder_Tensor_(self, other);
   return self;
 }
 template <class Derived>
@@ -432,7 +432,7 @@ Derived& MutableAccess<Derived>::remainder_(Scalar other) {
 template <class Derived>
 Derived& MutableAccess<Derived>::pow_(TensorArg exponent) {
   Derived& self = static_cast<Derived&>(*this);
-  aten::pow__Tensor(self, exponent);
+  aten::pow_Tensor_(self, exponent);
   return self;
 }
 template <class Derived>
@@ -478,7 +478,7 @@ Derived& MutableAccess<Derived>::clamp_(std::optional<Scalar> min, std::optional
     throw Error(ErrorCode::BadArgument, "clamp_: At least one of 'min' or 'max' must not be None");
   const auto low = optional_number(min, self);
   const auto high = optional_number(max, self);
-  aten::clamp__Tensor(self, optional_arg(low), optional_arg(high));
+  aten::clamp_Tensor_(self, optional_arg(low), optional_arg(high));
   return self;
 }
 template <class Derived>
@@ -489,7 +489,7 @@ Derived& MutableAccess<Derived>::fill_(Scalar value) {
 template <class Derived>
 Derived& MutableAccess<Derived>::fill_(TensorArg value) {
   Derived& self = static_cast<Derived&>(*this);
-  aten::fill__Tensor(self, value);
+  aten::fill_Tensor_(self, value);
   return self;
 }
 template <class Derived>
@@ -512,7 +512,7 @@ Derived& MutableAccess<Derived>::masked_fill_(TensorArg mask, Scalar value) {
 template <class Derived>
 Derived& MutableAccess<Derived>::masked_fill_(TensorArg mask, TensorArg value) {
   Derived& self = static_cast<Derived&>(*this);
-  aten::masked_fill__Tensor(self, mask, value);
+  aten::masked_fill_Tensor_(self, mask, value);
   return self;
 }
 template <class Derived>

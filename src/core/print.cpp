@@ -7,6 +7,7 @@
 #include "flash_powder/core/print.h"
 
 #include "flash_powder/abi/runtime.h"
+#include "flash_powder/aten/aten.h"
 
 #include <algorithm>
 #include <array>
@@ -22,7 +23,7 @@
 #include <utility>
 #include <vector>
 
-#include "flash_powder/abi/dispatch.h"
+#include "flash_powder/aten/aten.h"
 
 namespace fp {
 namespace {
@@ -261,10 +262,9 @@ Tensor kept_elements(Tensor source, const Summary& summary, std::int64_t edgeite
     if (!summary.elided[d]) continue;
     const auto dim = static_cast<std::int64_t>(d);
     const std::int64_t size = source.size(dim);
-    const auto head = dispatch<Tensor>("aten::narrow", "", source, dim, 0, edgeitems);
-    const auto tail =
-        dispatch<Tensor>("aten::narrow", "", source, dim, size - edgeitems, edgeitems);
-    source = dispatch<Tensor>("aten::cat", "", std::vector<TensorView>{head, tail}, dim);
+    const TensorView head = aten::narrow(source, dim, 0, edgeitems);
+    const TensorView tail = aten::narrow(source, dim, size - edgeitems, edgeitems);
+    source = aten::cat({head, tail}, dim);
   }
   return source;
 }
@@ -355,7 +355,7 @@ class Brackets {
 /// conversions, so Python shows its bytes (as floating values).
 Tensor printable(const detail::TensorBase& tensor) {
   if (tensor.dtype() == DType::F4_E2M1FN_X2) {
-    return dispatch<Tensor>("aten::view", "dtype", tensor.raw(), DType::U8);
+    return Tensor(aten::view_dtype(detail::TensorAccess::unchecked(tensor), DType::U8));
   }
   return Tensor(abi::share(tensor.raw()));  // read only, so sharing is safe and free
 }
@@ -460,15 +460,16 @@ std::string part_text(const std::string& name, const Tensor& part, int indent, b
 void add_sparse_suffixes(const detail::TensorBase& tensor, Parts& parts) {
   parts.suffixes.push_back("size=" + shape_text(tensor.sizes()));
   if (!is_meta(tensor)) {
-    parts.suffixes.push_back(
-        "nnz=" + std::to_string(dispatch<std::int64_t>("aten::_nnz", "", tensor.raw())));
+    parts.suffixes.push_back("nnz=" +
+                             std::to_string(aten::_nnz(detail::TensorAccess::unchecked(tensor))));
   }
   if (!has_default_dtype(tensor.dtype())) parts.suffixes.push_back(dtype_text(tensor.dtype()));
 }
 
-/// The result of a one-argument op, e.g. the values of a sparse tensor.
-Tensor result_of(const char* op, const detail::TensorBase& tensor) {
-  return dispatch<Tensor>(op, "", tensor.raw());
+/// `part(tensor)` as an independent tensor, e.g. the values of a sparse tensor.
+template <class Part>
+Tensor part_of(Part part, const detail::TensorBase& tensor) {
+  return Tensor(part(detail::TensorAccess::unchecked(tensor)));
 }
 
 /// torch.sparse_coo: its indices and values, and the suffixes on lines of their own.
@@ -477,9 +478,8 @@ void describe_coo(const detail::TensorBase& tensor, int indent, const PrintOptio
   add_sparse_suffixes(tensor, parts);
   const bool meta = is_meta(tensor);
   const std::string newline = ",\n" + std::string(static_cast<std::size_t>(indent), ' ');
-  parts.body = part_text("indices", result_of("aten::_indices", tensor), indent, meta, options) +
-               newline +
-               part_text("values", result_of("aten::_values", tensor), indent, meta, options);
+  parts.body = part_text("indices", part_of(aten::_indices, tensor), indent, meta, options) +
+               newline + part_text("values", part_of(aten::_values, tensor), indent, meta, options);
   parts.force_newline = true;
 }
 
@@ -491,13 +491,13 @@ void describe_compressed(const detail::TensorBase& tensor, int indent, const Pri
   const bool meta = is_meta(tensor);
   const std::string newline = ",\n" + std::string(static_cast<std::size_t>(indent), ' ');
   const auto compressed =
-      by_rows ? result_of("aten::crow_indices", tensor) : result_of("aten::ccol_indices", tensor);
+      by_rows ? part_of(aten::crow_indices, tensor) : part_of(aten::ccol_indices, tensor);
   const auto plain =
-      by_rows ? result_of("aten::col_indices", tensor) : result_of("aten::row_indices", tensor);
+      by_rows ? part_of(aten::col_indices, tensor) : part_of(aten::row_indices, tensor);
   parts.body =
       part_text(by_rows ? "crow_indices" : "ccol_indices", compressed, indent, meta, options) +
       newline + part_text(by_rows ? "col_indices" : "row_indices", plain, indent, meta, options) +
-      newline + part_text("values", result_of("aten::values", tensor), indent, meta, options);
+      newline + part_text("values", part_of(aten::values, tensor), indent, meta, options);
 }
 
 void describe(const detail::TensorBase& tensor, int indent, const PrintOptions& options,
@@ -513,7 +513,9 @@ void describe(const detail::TensorBase& tensor, int indent, const PrintOptions& 
     case Layout::SparseBsc:
       return describe_compressed(tensor, indent, options, parts);
     default:  // like Python: the dense equivalent, then the layout
-      return describe_strided(result_of("aten::to_dense", tensor), indent, options, parts);
+      return describe_strided(
+          part_of([](TensorArg sparse) { return aten::to_dense(sparse); }, tensor), indent, options,
+          parts);
   }
 }
 

@@ -13,8 +13,8 @@
 #include <string_view>
 #include <vector>
 
-#include "flash_powder/abi/dispatch.h"
 #include "flash_powder/abi/tensor_handle.h"
+#include "flash_powder/aten/aten.h"
 #include "flash_powder/core/conversion.h"
 #include "flash_powder/core/factory.h"
 #include "random_arguments.h"
@@ -50,8 +50,7 @@ Tensor placed(Tensor samples, const TensorOptions& options) {
   const Device device = options.device_or(Device::cpu());
   if (device.is_cpu() && !options.pinned_memory()) return samples;
   const DType dtype = samples.dtype();
-  return dispatch<Tensor>("aten::_to_copy", "", samples, dtype, std::nullopt, device,
-                          pin_memory(options));
+  return aten::_to_copy(samples, dtype, std::nullopt, device, pin_memory(options));
 }
 
 /// `sample()`, with a failed allocation of the samples' tensor (the only
@@ -154,8 +153,8 @@ Tensor rand(IntList sizes, TensorOptions options) {
   const DType dtype = options.dtype_or(DType::F32);
   checked_numel("fp::rand", sizes);
   check_real_or_complex("fp::rand", dtype);
-  return dispatch<Tensor>("aten::rand", "", sizes.vec(), dtype, options.layout(),
-                          options.device_or(Device::cpu()), pin_memory(options));
+  return aten::rand(sizes, dtype, options.layout(), options.device_or(Device::cpu()),
+                    pin_memory(options));
 }
 
 Tensor rand(IntList sizes, Generator& generator, TensorOptions options) {
@@ -174,8 +173,8 @@ Tensor rand(IntList sizes, Generator& generator, TensorOptions options) {
 Tensor rand_like(TensorView source, TensorOptions options) {
   check_defined("fp::rand_like", source);
   check_real_or_complex("fp::rand_like", options.dtype().value_or(source.dtype()));
-  return dispatch<Tensor>("aten::rand_like", "", source, options.dtype(), options.layout(),
-                          options.device(), pin_memory(options), std::nullopt);
+  return aten::rand_like(source, options.dtype(), options.layout(), options.device(),
+                         pin_memory(options), std::nullopt);
 }
 
 // --- randn --------------------------------------------------------------------------------
@@ -184,8 +183,8 @@ Tensor randn(IntList sizes, TensorOptions options) {
   const DType dtype = options.dtype_or(DType::F32);
   checked_numel("fp::randn", sizes);
   check_real_or_complex("fp::randn", dtype);
-  return dispatch<Tensor>("aten::randn", "", sizes.vec(), dtype, options.layout(),
-                          options.device_or(Device::cpu()), pin_memory(options));
+  return aten::randn(sizes, dtype, options.layout(), options.device_or(Device::cpu()),
+                     pin_memory(options));
 }
 
 Tensor randn(IntList sizes, Generator& generator, TensorOptions options) {
@@ -205,8 +204,8 @@ Tensor randn(IntList sizes, Generator& generator, TensorOptions options) {
 Tensor randn_like(TensorView source, TensorOptions options) {
   check_defined("fp::randn_like", source);
   check_real_or_complex("fp::randn_like", options.dtype().value_or(source.dtype()));
-  return dispatch<Tensor>("aten::randn_like", "", source, options.dtype(), options.layout(),
-                          options.device(), pin_memory(options), std::nullopt);
+  return aten::randn_like(source, options.dtype(), options.layout(), options.device(),
+                          pin_memory(options), std::nullopt);
 }
 
 // --- randint ------------------------------------------------------------------------------
@@ -219,8 +218,8 @@ Tensor randint(std::int64_t low, std::int64_t high, IntList sizes, TensorOptions
   const DType dtype = options.dtype_or(DType::I64);
   checked_numel("fp::randint", sizes);
   checked_randint_range("fp::randint", low, high, dtype);
-  return dispatch<Tensor>("aten::randint", "low", low, high, sizes.vec(), dtype, options.layout(),
-                          options.device_or(Device::cpu()), pin_memory(options));
+  return aten::randint_low(low, high, sizes, dtype, options.layout(),
+                           options.device_or(Device::cpu()), pin_memory(options));
 }
 
 Tensor randint(std::int64_t low, std::int64_t high, IntList sizes, Generator& generator,
@@ -238,8 +237,8 @@ Tensor randint(std::int64_t low, std::int64_t high, IntList sizes, Generator& ge
 Tensor randint_like(TensorView source, std::int64_t low, std::int64_t high, TensorOptions options) {
   check_defined("fp::randint_like", source);
   checked_randint_range("fp::randint_like", low, high, options.dtype().value_or(source.dtype()));
-  return dispatch<Tensor>("aten::randint_like", "low_dtype", source, low, high, options.dtype(),
-                          options.layout(), options.device(), pin_memory(options), std::nullopt);
+  return aten::randint_like_low_dtype(source, low, high, options.dtype(), options.layout(),
+                                      options.device(), pin_memory(options), std::nullopt);
 }
 
 }  // namespace fp

@@ -6,7 +6,8 @@
 #include <string>
 
 #include "flash_powder/abi/direct.h"
-#include "flash_powder/abi/dispatch.h"
+#include "flash_powder/aten/aten.h"
+#include "flash_powder/core/detail/tensor_access.h"
 
 namespace fp {
 namespace {
@@ -17,8 +18,11 @@ namespace {
 abi::TensorHandle lazy_clone(abi::RawTensor tensor) {
   if (tensor == nullptr) return {};
   try {
-    return abi::lazy_clone(tensor);
-  } catch (const Error&) {
+    return detail::TensorAccess::release(
+        aten::_lazy_clone(detail::TensorAccess::unchecked(tensor)));
+  } catch (const Error& error) {
+    // libtorch refuses to share memory it did not allocate: copy it at once.
+    if (error.code() != ErrorCode::TorchError) throw;
     return abi::clone(tensor, "aten::clone");
   }
 }
@@ -33,8 +37,9 @@ bool readable_as_is(abi::RawTensor tensor, DType dtype) {
 
 /// A CPU, contiguous copy of `tensor` with dtype `dtype`.
 abi::TensorHandle cpu_contiguous(abi::RawTensor tensor, DType dtype) {
-  return dispatch<abi::TensorHandle>("aten::_to_copy", "", tensor, dtype, std::nullopt,
-                                     Device::cpu(), std::nullopt, false, MemoryFormat::Contiguous);
+  return detail::TensorAccess::release(
+      aten::_to_copy(detail::TensorAccess::unchecked(tensor), dtype, std::nullopt, Device::cpu(),
+                     std::nullopt, false, MemoryFormat::Contiguous));
 }
 
 std::string cpp_type_name(DType dtype) {

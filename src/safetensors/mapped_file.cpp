@@ -3,7 +3,7 @@
 #include <utility>
 
 #include "file_tensors.h"
-#include "flash_powder/abi/dispatch.h"
+#include "flash_powder/aten/aten.h"
 #include "messages.h"
 #include "posix_file.h"
 
@@ -57,9 +57,8 @@ StateDict MappedFile::to(Device device) const {
   for (const TensorInfo& info : header_.tensors) {
     const TensorView view = detail::mapped_view(info, header_.data_start, mapping_, source_);
     // One copy, from the mapped pages to the device.
-    tensors.insert(info.name,
-                   dispatch<Tensor>("aten::_to_copy", "", view, std::nullopt, std::nullopt, device,
-                                    std::nullopt, false, MemoryFormat::Contiguous));
+    tensors.insert(info.name, aten::_to_copy(view, std::nullopt, std::nullopt, device, std::nullopt,
+                                             false, MemoryFormat::Contiguous));
   }
   return tensors;
 }

@@ -5,7 +5,7 @@
 #include <unordered_set>
 
 #include "file_tensors.h"
-#include "flash_powder/abi/dispatch.h"
+#include "flash_powder/aten/aten.h"
 #include "messages.h"
 #include "posix_file.h"
 #include "shared_memory.h"
@@ -86,9 +86,8 @@ std::vector<TensorInfo> header_entries(const std::vector<Planned>& planned) {
 /// True when the tensor's memory holds exactly its values in file order: on
 /// the CPU, contiguous, and with no lazy conjugation or negation pending.
 bool writable_as_is(const TensorView& tensor) {
-  return tensor.device().is_cpu() && tensor.is_contiguous() &&
-         !dispatch<bool>("aten::is_conj", "", tensor) &&
-         !dispatch<bool>("aten::is_neg", "", tensor);
+  return tensor.device().is_cpu() && tensor.is_contiguous() && !aten::is_conj(tensor) &&
+         !aten::is_neg(tensor);
 }
 
 /// Writes one tensor's values, packing (or fetching from its device) only
@@ -101,9 +100,8 @@ void write_values(const Planned& item, Sink& sink) {
     sink.write(abi::const_data_ptr(tensor.raw()), item.bytes);
     return;
   }
-  const Tensor packed =
-      dispatch<Tensor>("aten::_to_copy", "", tensor, std::nullopt, std::nullopt, Device::cpu(),
-                       std::nullopt, false, MemoryFormat::Contiguous);
+  const Tensor packed = aten::_to_copy(tensor, std::nullopt, std::nullopt, Device::cpu(),
+                                       std::nullopt, false, MemoryFormat::Contiguous);
   sink.write(abi::const_data_ptr(packed.raw()), item.bytes);
 }
 

@@ -7,7 +7,7 @@
 #include <tuple>
 #include <vector>
 
-#include "flash_powder/abi/dispatch.h"
+#include "flash_powder/aten/aten.h"
 #include "messages.h"
 
 namespace fp::safetensors::detail {
@@ -48,9 +48,8 @@ std::tuple<DeviceType, int, std::uintptr_t> storage_start(const TensorView& tens
 
 /// A 0-element alias at offset 0 of the tensor's storage: two of them are
 /// `is_set_to` each other exactly when their storages are the same object.
-abi::TensorHandle storage_probe(const TensorView& tensor) {
-  return dispatch<abi::TensorHandle>("aten::as_strided", "", tensor, std::vector<std::int64_t>{0},
-                                     std::vector<std::int64_t>{1}, std::int64_t{0});
+TensorView storage_probe(const TensorView& tensor) {
+  return aten::as_strided(tensor, {0}, {1}, 0);
 }
 
 /// Splits tensors whose storages start at one address into groups that
@@ -58,11 +57,11 @@ abi::TensorHandle storage_probe(const TensorView& tensor) {
 std::vector<std::vector<std::size_t>> split_by_storage(std::span<const NamedTensor> tensors,
                                                        const std::vector<std::size_t>& candidates) {
   std::vector<std::vector<std::size_t>> groups;
-  std::vector<abi::TensorHandle> probes;
+  std::vector<TensorView> probes;
   for (const std::size_t index : candidates) {
-    abi::TensorHandle probe = storage_probe(tensors[index].second);
-    auto same = std::find_if(probes.begin(), probes.end(), [&](const abi::TensorHandle& other) {
-      return dispatch<bool>("aten::is_set_to", "", probe, other);
+    TensorView probe = storage_probe(tensors[index].second);
+    auto same = std::find_if(probes.begin(), probes.end(), [&](const TensorView& other) {
+      return aten::is_set_to(probe, other);
     });
     if (same == probes.end()) {
       probes.push_back(std::move(probe));

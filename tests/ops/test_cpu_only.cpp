@@ -71,7 +71,7 @@ TEST(CpuOnlyOps, MatchPyTorch) {
             truth<std::vector<float>>("values(A.histc(m, 5, -1.0, 1.0))"));
 
   Tensor filled = fp::zeros({2, 2});
-  fp::aten::fill__Scalar(filled, 0.7);
+  fp::aten::fill_Scalar_(filled, 0.7);
   EXPECT_EQ(values(filled), truth<std::vector<float>>("values(torch.zeros(2, 2).fill_(0.7))"));
   Tensor out = fp::zeros({3, 3});
   fp::aten::addmm_out(fp::ones({3}), m, mt, 0.5, 2, out);
@@ -140,12 +140,12 @@ TEST(CpuOnlyOps, WritesKeepTheBorrowRules) {
 #if FP_BORROW_CHECK
     EXPECT_FP_ERROR(fp::ErrorCode::Borrow,
                     "fp::BorrowError: cannot call aten::fill_.Scalar on a Tensor",
-                    fp::aten::fill__Scalar(t, 1));
+                    fp::aten::fill_Scalar_(t, 1));
     Tensor out = fp::zeros({2, 2});
     EXPECT_NO_THROW(fp::aten::addmm_out(row, t, t, 1, 1, out));
 #endif
   }
-  fp::aten::fill__Scalar(t, 1);
+  fp::aten::fill_Scalar_(t, 1);
   EXPECT_EQ(values(t), (std::vector<float>{1, 1, 1, 1}));
 }
 

@@ -387,7 +387,7 @@ TEST(GeneratedOps, TensorListsInAndOut) {
   ASSERT_EQ(grid.size(), 2);
   EXPECT_EQ(grid[0].to_vector<float>(), truth<std::vector<float>>("gx.flatten().tolist()"));
   EXPECT_EQ(grid[1].to_vector<float>(), truth<std::vector<float>>("gy.flatten().tolist()"));
-  fp::aten::fill__Tensor(column, fp::tensor(0.f));
+  fp::aten::fill_Tensor_(column, fp::tensor(0.f));
   EXPECT_EQ(grid[0].to_vector<float>(), truth<std::vector<float>>("gx.flatten().tolist()"));
 }
 
@@ -434,7 +434,7 @@ TEST(GeneratedOps, ViewOpsReturnBorrowCheckedViews) {
         "fp::BorrowError: cannot call aten::abs_ on a Tensor while 1 TensorView of it (latest: "
         "aten::transpose.int) is alive",
         fp::aten::abs_(m));
-    EXPECT_THROW(fp::aten::fill__Tensor(m, fp::tensor(1.f)), fp::BorrowError);
+    EXPECT_THROW(fp::aten::fill_Tensor_(m, fp::tensor(1.f)), fp::BorrowError);
     EXPECT_THROW(m.data_mut<float>(), fp::BorrowError);
     // A view of a view borrows from the same owner.
     const TensorView back = fp::aten::transpose_int(t, 0, 1);
@@ -491,7 +491,7 @@ TEST(GeneratedOps, WritesThroughAMutableViewReachItsViews) {
     fp::TensorMutView mv = mutable_view(t);
     const TensorView all = fp::aten::alias(mv);
     // The view is the op's own argument: allowed, as in `t.mul_(t)`.
-    fp::aten::mul__Tensor(mv, all);
+    fp::aten::mul_Tensor_(mv, all);
     EXPECT_EQ(values(all), truth<std::vector<float>>("t.flatten().tolist()"));
     const TensorView row = fp::aten::select_int(mv, 0, 1);
     EXPECT_EQ(values(row), truth<std::vector<float>>("t[1].tolist()"));
@@ -599,9 +599,9 @@ TEST(GeneratedOps, InPlaceOps) {
   const Tensor before = t;  // a copy is a value: unchanged by what follows
   fp::aten::abs_(t);
   EXPECT_EQ(t.to_vector<float>(), truth<std::vector<float>>("a"));
-  fp::aten::fill__Tensor(t, fp::tensor(7.f));
+  fp::aten::fill_Tensor_(t, fp::tensor(7.f));
   EXPECT_EQ(t.to_vector<float>(), truth<std::vector<float>>("f"));
-  fp::aten::mul__Tensor(t, t);  // reading the tensor being written is allowed
+  fp::aten::mul_Tensor_(t, t);  // reading the tensor being written is allowed
   EXPECT_EQ(t.to_vector<float>(), truth<std::vector<float>>("sq"));
   EXPECT_EQ(before.to_vector<float>(), (std::vector<float>{-1.f, 2.f, -3.f}));
 }
@@ -642,7 +642,7 @@ TEST(GeneratedOps, WrittenLists) {
   Tensor b = fp::tensor({3.f, -4.f});
   fp::aten::_foreach_abs_({a, b});
   std::vector<Tensor> both = {a, b};
-  fp::aten::_foreach_mul__List(both, {b, b});
+  fp::aten::_foreach_mul_List_(both, {b, b});
   EXPECT_EQ(both[0].to_vector<float>(), truth<std::vector<float>>("a.tolist()"));
   EXPECT_EQ(both[1].to_vector<float>(), truth<std::vector<float>>("b.tolist()"));
   const TensorView view = fp::aten::alias(both[1]);
@@ -650,7 +650,7 @@ TEST(GeneratedOps, WrittenLists) {
                   "cannot call aten::_foreach_abs_ on a Tensor while 1 TensorView of it",
                   fp::aten::_foreach_abs_(both));
   // ...unless the view is the op's own argument.
-  fp::aten::_foreach_mul__List({both[1]}, {view});
+  fp::aten::_foreach_mul_List_({both[1]}, {view});
   EXPECT_EQ(both[1].to_vector<float>(), (std::vector<float>{81.0, 256.0}));
 }
 

@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <initializer_list>
+#include <optional>
 #include <span>
 #include <string_view>
 
@@ -53,15 +54,16 @@ bool all_plain_cpu(std::span<const RawTensor> tensors) noexcept;
 TensorHandle reinterpret(RawTensor source, std::span<const std::int64_t> sizes,
                          std::span<const std::int64_t> strides, std::int64_t offset_increment);
 
-/// `aten::_lazy_clone` of `tensor` through the dispatcher, without fp::dispatch's
-/// schema bookkeeping: a new tensor sharing the storage copy-on-write. Throws
-/// fp::Error (memory libtorch did not allocate cannot be shared that way).
-TensorHandle lazy_clone(RawTensor tensor);
-
 /// `clone()` (memory_format preserve) of a tensor on any device:
 /// `aoti_torch_clone`, PyTorch's `at::clone` through its C++ API (the
 /// dispatcher without a lookup by name).
 TensorHandle clone(RawTensor self, std::string_view what);
+
+/// `aten::pad(self, pad, mode, value)` on any device through its C shim
+/// (`aoti_torch_aten_pad`, PyTorch's `at::pad`), which takes the mode as a C
+/// string: no string crosses torch_call_dispatcher.
+TensorHandle pad(RawTensor self, std::span<const std::int64_t> pad, const char* mode,
+                 std::optional<double> value, std::string_view what);
 
 /// libtorch's CPU kernels (`at::cpu::<op>`) through their C shims. Only for
 /// tensors all_plain_cpu() accepts; `what` names the op in errors

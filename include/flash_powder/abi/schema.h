@@ -100,6 +100,9 @@ struct Schema {
   /// Why no call can carry the results ("returns Scalar, which ..."), or ""
   /// when they can.
   const std::string& returns_problem() const { return returns_problem_; }
+  /// Its position among builtin_schemas(); none for a schema parsed or
+  /// registered here.
+  std::optional<std::size_t> builtin_index() const { return builtin_index_; }
 
   /// Parses a schema in TorchScript's schema language; `default_namespace` is
   /// used when the text has none (native_functions.yaml omits "aten::").
@@ -108,6 +111,7 @@ struct Schema {
 
  private:
   friend class SchemaParser;
+  friend class BuiltinSchemas;
   // What every call needs to know, worked out once by parse() (from the
   // arguments and returns as parsed).
   void compute_call_facts();
@@ -117,6 +121,7 @@ struct Schema {
   bool writes_ = false;
   std::size_t stack_size_ = 0;
   std::string returns_problem_;
+  std::optional<std::size_t> builtin_index_;
 };
 
 /// The schema of `op` (e.g. "aten::max") and `overload` (e.g. "dim", or "" for
@@ -130,8 +135,14 @@ const Schema& find_schema(std::string_view op, std::string_view overload);
 /// name throws fp::Error.
 void register_schema(std::string_view text);
 
-/// The ATen schemas built into this library, as written in native_functions.yaml.
+/// The ATen schemas built into this library, as written in native_functions.yaml,
+/// sorted by their name and overload.
 std::span<const std::string_view> builtin_schemas();
+
+/// The parsed schema of `builtin_schemas()[index]`: how the generated
+/// fp::aten wrappers find theirs, with no lookup by name. Parses on first use;
+/// thread-safe without a lock. Throws fp::Error for an index out of range.
+const Schema& builtin_schema(std::size_t index);
 
 /// A builtin ATen overload that not every torch from builtin_oldest_release()
 /// on has; `key` is its name part, e.g. "qr.Q".

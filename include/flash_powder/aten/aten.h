@@ -446,14 +446,14 @@ std::vector<Tensor> _foreach_addcdiv_Tensor(const TensorList& self, const Tensor
                                             const TensorList& tensor2, TensorArg scalars);
 /// `aten::_foreach_addcdiv_.Tensor(Tensor(a!)[] self, Tensor[] tensor1, Tensor[] tensor2, Tensor scalars) -> ()`
 /// Writes to `self`.
-void _foreach_addcdiv__Tensor(const MutableTensorList& self, const TensorList& tensor1,
+void _foreach_addcdiv_Tensor_(const MutableTensorList& self, const TensorList& tensor1,
                               const TensorList& tensor2, TensorArg scalars);
 /// `aten::_foreach_addcmul.Tensor(Tensor[] self, Tensor[] tensor1, Tensor[] tensor2, Tensor scalars) -> Tensor[]`
 std::vector<Tensor> _foreach_addcmul_Tensor(const TensorList& self, const TensorList& tensor1,
                                             const TensorList& tensor2, TensorArg scalars);
 /// `aten::_foreach_addcmul_.Tensor(Tensor(a!)[] self, Tensor[] tensor1, Tensor[] tensor2, Tensor scalars) -> ()`
 /// Writes to `self`.
-void _foreach_addcmul__Tensor(const MutableTensorList& self, const TensorList& tensor1,
+void _foreach_addcmul_Tensor_(const MutableTensorList& self, const TensorList& tensor1,
                               const TensorList& tensor2, TensorArg scalars);
 /// `aten::_foreach_asin(Tensor[] self) -> Tensor[]`
 std::vector<Tensor> _foreach_asin(const TensorList& self);
@@ -474,12 +474,12 @@ void _foreach_ceil_(const MutableTensorList& self);
 std::vector<Tensor> _foreach_clamp_max_List(const TensorList& self, const TensorList& other);
 /// `aten::_foreach_clamp_max_.List(Tensor(a!)[] self, Tensor[] other) -> ()`
 /// Writes to `self`.
-void _foreach_clamp_max__List(const MutableTensorList& self, const TensorList& other);
+void _foreach_clamp_max_List_(const MutableTensorList& self, const TensorList& other);
 /// `aten::_foreach_clamp_min.List(Tensor[] self, Tensor[] other) -> Tensor[]`
 std::vector<Tensor> _foreach_clamp_min_List(const TensorList& self, const TensorList& other);
 /// `aten::_foreach_clamp_min_.List(Tensor(a!)[] self, Tensor[] other) -> ()`
 /// Writes to `self`.
-void _foreach_clamp_min__List(const MutableTensorList& self, const TensorList& other);
+void _foreach_clamp_min_List_(const MutableTensorList& self, const TensorList& other);
 /// `aten::_foreach_clone(Tensor[] self, *, MemoryFormat? memory_format=None) -> Tensor[]`
 /// Needs torch 2.12 or later.
 std::vector<Tensor> _foreach_clone(const TensorList& self,
@@ -503,14 +503,14 @@ std::vector<Tensor> _foreach_cosh(const TensorList& self);
 void _foreach_cosh_(const MutableTensorList& self);
 /// `aten::_foreach_div.List(Tensor[] self, Tensor[] other) -> Tensor[]`
 std::vector<Tensor> _foreach_div_List(const TensorList& self, const TensorList& other);
-/// `aten::_foreach_div.Tensor(Tensor[] self, Tensor other) -> Tensor[]`
-std::vector<Tensor> _foreach_div_Tensor(const TensorList& self, TensorArg other);
 /// `aten::_foreach_div_.List(Tensor(a!)[] self, Tensor[] other) -> ()`
 /// Writes to `self`.
-void _foreach_div__List(const MutableTensorList& self, const TensorList& other);
+void _foreach_div_List_(const MutableTensorList& self, const TensorList& other);
+/// `aten::_foreach_div.Tensor(Tensor[] self, Tensor other) -> Tensor[]`
+std::vector<Tensor> _foreach_div_Tensor(const TensorList& self, TensorArg other);
 /// `aten::_foreach_div_.Tensor(Tensor(a!)[] self, Tensor other) -> ()`
 /// Writes to `self`.
-void _foreach_div__Tensor(const MutableTensorList& self, TensorArg other);
+void _foreach_div_Tensor_(const MutableTensorList& self, TensorArg other);
 /// `aten::_foreach_erf(Tensor[] self) -> Tensor[]`
 std::vector<Tensor> _foreach_erf(const TensorList& self);
 /// `aten::_foreach_erf_(Tensor(a!)[] self) -> ()`
@@ -546,7 +546,7 @@ std::vector<Tensor> _foreach_lerp_List(const TensorList& self, const TensorList&
                                        const TensorList& weights);
 /// `aten::_foreach_lerp_.List(Tensor(a!)[] self, Tensor[] tensors1, Tensor[] weights) -> ()`
 /// Writes to `self`.
-void _foreach_lerp__List(const MutableTensorList& self, const TensorList& tensors1,
+void _foreach_lerp_List_(const MutableTensorList& self, const TensorList& tensors1,
                          const TensorList& weights);
 /// `aten::_foreach_lgamma(Tensor[] self) -> Tensor[]`
 std::vector<Tensor> _foreach_lgamma(const TensorList& self);
@@ -579,25 +579,25 @@ std::vector<Tensor> _foreach_max(const TensorList& self);
 std::vector<Tensor> _foreach_maximum_List(const TensorList& self, const TensorList& other);
 /// `aten::_foreach_maximum_.List(Tensor(a!)[] self, Tensor[] other) -> ()`
 /// Writes to `self`.
-void _foreach_maximum__List(const MutableTensorList& self, const TensorList& other);
+void _foreach_maximum_List_(const MutableTensorList& self, const TensorList& other);
 /// `aten::_foreach_minimum.List(Tensor[] self, Tensor[] other) -> Tensor[]`
 std::vector<Tensor> _foreach_minimum_List(const TensorList& self, const TensorList& other);
 /// `aten::_foreach_minimum_.List(Tensor(a!)[] self, Tensor[] other) -> ()`
 /// Writes to `self`.
-void _foreach_minimum__List(const MutableTensorList& self, const TensorList& other);
+void _foreach_minimum_List_(const MutableTensorList& self, const TensorList& other);
 /// `aten::_foreach_mm(Tensor[] self, Tensor[] mat2) -> Tensor[]`
 /// Needs torch 2.13 or later.
 std::vector<Tensor> _foreach_mm(const TensorList& self, const TensorList& mat2);
 /// `aten::_foreach_mul.List(Tensor[] self, Tensor[] other) -> Tensor[]`
 std::vector<Tensor> _foreach_mul_List(const TensorList& self, const TensorList& other);
-/// `aten::_foreach_mul.Tensor(Tensor[] self, Tensor other) -> Tensor[]`
-std::vector<Tensor> _foreach_mul_Tensor(const TensorList& self, TensorArg other);
 /// `aten::_foreach_mul_.List(Tensor(a!)[] self, Tensor[] other) -> ()`
 /// Writes to `self`.
-void _foreach_mul__List(const MutableTensorList& self, const TensorList& other);
+void _foreach_mul_List_(const MutableTensorList& self, const TensorList& other);
+/// `aten::_foreach_mul.Tensor(Tensor[] self, Tensor other) -> Tensor[]`
+std::vector<Tensor> _foreach_mul_Tensor(const TensorList& self, TensorArg other);
 /// `aten::_foreach_mul_.Tensor(Tensor(a!)[] self, Tensor other) -> ()`
 /// Writes to `self`.
-void _foreach_mul__Tensor(const MutableTensorList& self, TensorArg other);
+void _foreach_mul_Tensor_(const MutableTensorList& self, TensorArg other);
 /// `aten::_foreach_neg(Tensor[] self) -> Tensor[]`
 std::vector<Tensor> _foreach_neg(const TensorList& self);
 /// `aten::_foreach_neg_(Tensor(a!)[] self) -> ()`
@@ -607,7 +607,7 @@ void _foreach_neg_(const MutableTensorList& self);
 std::vector<Tensor> _foreach_pow_List(const TensorList& self, const TensorList& exponent);
 /// `aten::_foreach_pow_.List(Tensor(a!)[] self, Tensor[] exponent) -> ()`
 /// Writes to `self`.
-void _foreach_pow__List(const MutableTensorList& self, const TensorList& exponent);
+void _foreach_pow_List_(const MutableTensorList& self, const TensorList& exponent);
 /// `aten::_foreach_reciprocal(Tensor[] self) -> Tensor[]`
 std::vector<Tensor> _foreach_reciprocal(const TensorList& self);
 /// `aten::_foreach_reciprocal_(Tensor(a!)[] self) -> ()`
@@ -678,7 +678,7 @@ void _fused_adagrad_(const MutableTensorList& self, const MutableTensorList& gra
                      std::optional<TensorArg> found_inf = std::nullopt);
 /// `aten::_fused_adagrad_.tensor_lr(Tensor(a!)[] self, Tensor(b!)[] grads, Tensor(c!)[] state_sums, Tensor[] state_steps, *, Tensor lr, float lr_decay, float weight_decay, float eps, bool maximize, Tensor? grad_scale=None, Tensor? found_inf=None) -> ()`
 /// Writes to `self`, `grads`, `state_sums`.
-void _fused_adagrad__tensor_lr(const MutableTensorList& self, const MutableTensorList& grads,
+void _fused_adagrad_tensor_lr_(const MutableTensorList& self, const MutableTensorList& grads,
                                const MutableTensorList& state_sums, const TensorList& state_steps,
                                TensorArg lr, double lr_decay, double weight_decay, double eps,
                                bool maximize, std::optional<TensorArg> grad_scale = std::nullopt,
@@ -693,7 +693,7 @@ void _fused_adam_(const MutableTensorList& self, const MutableTensorList& grads,
                   std::optional<TensorArg> found_inf = std::nullopt);
 /// `aten::_fused_adam_.tensor_lr(Tensor(a!)[] self, Tensor(b!)[] grads, Tensor(c!)[] exp_avgs, Tensor(d!)[] exp_avg_sqs, Tensor(e!)[] max_exp_avg_sqs, Tensor[] state_steps, *, Tensor lr, float beta1, float beta2, float weight_decay, float eps, bool amsgrad, bool maximize, Tensor? grad_scale=None, Tensor? found_inf=None) -> ()`
 /// Writes to `self`, `grads`, `exp_avgs`, `exp_avg_sqs`, `max_exp_avg_sqs`.
-void _fused_adam__tensor_lr(const MutableTensorList& self, const MutableTensorList& grads,
+void _fused_adam_tensor_lr_(const MutableTensorList& self, const MutableTensorList& grads,
                             const MutableTensorList& exp_avgs, const MutableTensorList& exp_avg_sqs,
                             const MutableTensorList& max_exp_avg_sqs, const TensorList& state_steps,
                             TensorArg lr, double beta1, double beta2, double weight_decay,
@@ -710,7 +710,7 @@ void _fused_adamw_(const MutableTensorList& self, const MutableTensorList& grads
                    std::optional<TensorArg> found_inf = std::nullopt);
 /// `aten::_fused_adamw_.tensor_lr(Tensor(a!)[] self, Tensor(b!)[] grads, Tensor(c!)[] exp_avgs, Tensor(d!)[] exp_avg_sqs, Tensor(e!)[] max_exp_avg_sqs, Tensor[] state_steps, *, Tensor lr, float beta1, float beta2, float weight_decay, float eps, bool amsgrad, bool maximize, Tensor? grad_scale=None, Tensor? found_inf=None) -> ()`
 /// Writes to `self`, `grads`, `exp_avgs`, `exp_avg_sqs`, `max_exp_avg_sqs`.
-void _fused_adamw__tensor_lr(const MutableTensorList& self, const MutableTensorList& grads,
+void _fused_adamw_tensor_lr_(const MutableTensorList& self, const MutableTensorList& grads,
                              const MutableTensorList& exp_avgs,
                              const MutableTensorList& exp_avg_sqs,
                              const MutableTensorList& max_exp_avg_sqs,
@@ -751,7 +751,7 @@ void _fused_sgd_(const MutableTensorList& self, const MutableTensorList& grads,
                  std::optional<TensorArg> found_inf = std::nullopt);
 /// `aten::_fused_sgd_.tensor_lr(Tensor(a!)[] self, Tensor(b!)[] grads, Tensor(c!)[] momentum_buffer_list, *, float weight_decay, float momentum, Tensor lr, float dampening, bool nesterov, bool maximize, bool is_first_step, Tensor? grad_scale=None, Tensor? found_inf=None) -> ()`
 /// Writes to `self`, `grads`, `momentum_buffer_list`.
-void _fused_sgd__tensor_lr(const MutableTensorList& self, const MutableTensorList& grads,
+void _fused_sgd_tensor_lr_(const MutableTensorList& self, const MutableTensorList& grads,
                            const MutableTensorList& momentum_buffer_list, double weight_decay,
                            double momentum, TensorArg lr, double dampening, bool nesterov,
                            bool maximize, bool is_first_step,
@@ -2149,11 +2149,11 @@ std::tuple<Tensor, Tensor> batch_norm_update_stats(TensorArg input,
 Tensor bernoulli(TensorArg self, std::optional<abi::RawGenerator> generator = std::nullopt);
 /// `aten::bernoulli_.Tensor(Tensor(a!) self, Tensor p, *, Generator? generator=None) -> Tensor(a!)`
 /// Writes to `self`.
-void bernoulli__Tensor(MutableTensor self, TensorArg p,
+void bernoulli_Tensor_(MutableTensor self, TensorArg p,
                        std::optional<abi::RawGenerator> generator = std::nullopt);
 /// `aten::bernoulli_.float(Tensor(a!) self, float p=0.5, *, Generator? generator=None) -> Tensor(a!)`
 /// Writes to `self`.
-void bernoulli__float(MutableTensor self, double p = 0.5,
+void bernoulli_float_(MutableTensor self, double p = 0.5,
                       std::optional<abi::RawGenerator> generator = std::nullopt);
 /// `aten::bernoulli.out(Tensor self, *, Generator? generator=None, Tensor(a!) out) -> Tensor(a!)`
 /// Writes to `out`.
@@ -2194,20 +2194,20 @@ Tensor binomial(TensorArg count, TensorArg prob,
                 std::optional<abi::RawGenerator> generator = std::nullopt);
 /// `aten::bitwise_and.Tensor(Tensor self, Tensor other) -> Tensor`
 Tensor bitwise_and_Tensor(TensorArg self, TensorArg other);
+/// `aten::bitwise_and_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)`
+/// Writes to `self`.
+void bitwise_and_Tensor_(MutableTensor self, TensorArg other);
 /// `aten::bitwise_and.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)`
 /// Writes to `out`.
 void bitwise_and_Tensor_out(TensorArg self, TensorArg other, MutableTensor out);
-/// `aten::bitwise_and_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)`
-/// Writes to `self`.
-void bitwise_and__Tensor(MutableTensor self, TensorArg other);
 /// `aten::bitwise_left_shift.Tensor(Tensor self, Tensor other) -> Tensor`
 Tensor bitwise_left_shift_Tensor(TensorArg self, TensorArg other);
+/// `aten::bitwise_left_shift_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)`
+/// Writes to `self`.
+void bitwise_left_shift_Tensor_(MutableTensor self, TensorArg other);
 /// `aten::bitwise_left_shift.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)`
 /// Writes to `out`.
 void bitwise_left_shift_Tensor_out(TensorArg self, TensorArg other, MutableTensor out);
-/// `aten::bitwise_left_shift_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)`
-/// Writes to `self`.
-void bitwise_left_shift__Tensor(MutableTensor self, TensorArg other);
 /// `aten::bitwise_not(Tensor self) -> Tensor`
 Tensor bitwise_not(TensorArg self);
 /// `aten::bitwise_not_(Tensor(a!) self) -> Tensor(a!)`
@@ -2218,28 +2218,28 @@ void bitwise_not_(MutableTensor self);
 void bitwise_not_out(TensorArg self, MutableTensor out);
 /// `aten::bitwise_or.Tensor(Tensor self, Tensor other) -> Tensor`
 Tensor bitwise_or_Tensor(TensorArg self, TensorArg other);
+/// `aten::bitwise_or_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)`
+/// Writes to `self`.
+void bitwise_or_Tensor_(MutableTensor self, TensorArg other);
 /// `aten::bitwise_or.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)`
 /// Writes to `out`.
 void bitwise_or_Tensor_out(TensorArg self, TensorArg other, MutableTensor out);
-/// `aten::bitwise_or_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)`
-/// Writes to `self`.
-void bitwise_or__Tensor(MutableTensor self, TensorArg other);
 /// `aten::bitwise_right_shift.Tensor(Tensor self, Tensor other) -> Tensor`
 Tensor bitwise_right_shift_Tensor(TensorArg self, TensorArg other);
+/// `aten::bitwise_right_shift_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)`
+/// Writes to `self`.
+void bitwise_right_shift_Tensor_(MutableTensor self, TensorArg other);
 /// `aten::bitwise_right_shift.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)`
 /// Writes to `out`.
 void bitwise_right_shift_Tensor_out(TensorArg self, TensorArg other, MutableTensor out);
-/// `aten::bitwise_right_shift_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)`
-/// Writes to `self`.
-void bitwise_right_shift__Tensor(MutableTensor self, TensorArg other);
 /// `aten::bitwise_xor.Tensor(Tensor self, Tensor other) -> Tensor`
 Tensor bitwise_xor_Tensor(TensorArg self, TensorArg other);
+/// `aten::bitwise_xor_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)`
+/// Writes to `self`.
+void bitwise_xor_Tensor_(MutableTensor self, TensorArg other);
 /// `aten::bitwise_xor.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)`
 /// Writes to `out`.
 void bitwise_xor_Tensor_out(TensorArg self, TensorArg other, MutableTensor out);
-/// `aten::bitwise_xor_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)`
-/// Writes to `self`.
-void bitwise_xor__Tensor(MutableTensor self, TensorArg other);
 /// `aten::blackman_window(int window_length, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor`
 Tensor blackman_window(std::int64_t window_length, std::optional<DType> dtype = std::nullopt,
                        std::optional<Layout> layout = std::nullopt,
@@ -2339,41 +2339,41 @@ std::vector<TensorView> chunk(TensorArg self, std::int64_t chunks, std::int64_t 
 /// `aten::clamp.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor`
 Tensor clamp_Tensor(TensorArg self, std::optional<TensorArg> min = std::nullopt,
                     std::optional<TensorArg> max = std::nullopt);
+/// `aten::clamp_.Tensor(Tensor(a!) self, Tensor? min=None, Tensor? max=None) -> Tensor(a!)`
+/// Writes to `self`.
+void clamp_Tensor_(MutableTensor self, std::optional<TensorArg> min = std::nullopt,
+                   std::optional<TensorArg> max = std::nullopt);
 /// `aten::clamp.Tensor_out(Tensor self, Tensor? min=None, Tensor? max=None, *, Tensor(a!) out) -> Tensor(a!)`
 /// Writes to `out`.
 void clamp_Tensor_out(TensorArg self, std::optional<TensorArg> min, std::optional<TensorArg> max,
                       MutableTensor out);
-/// `aten::clamp_.Tensor(Tensor(a!) self, Tensor? min=None, Tensor? max=None) -> Tensor(a!)`
-/// Writes to `self`.
-void clamp__Tensor(MutableTensor self, std::optional<TensorArg> min = std::nullopt,
-                   std::optional<TensorArg> max = std::nullopt);
 /// `aten::clamp_max.Tensor(Tensor self, Tensor max) -> Tensor`
 Tensor clamp_max_Tensor(TensorArg self, TensorArg max);
+/// `aten::clamp_max_.Tensor(Tensor(a!) self, Tensor max) -> Tensor(a!)`
+/// Writes to `self`.
+void clamp_max_Tensor_(MutableTensor self, TensorArg max);
 /// `aten::clamp_max.Tensor_out(Tensor self, Tensor max, *, Tensor(a!) out) -> Tensor(a!)`
 /// Writes to `out`.
 void clamp_max_Tensor_out(TensorArg self, TensorArg max, MutableTensor out);
-/// `aten::clamp_max_.Tensor(Tensor(a!) self, Tensor max) -> Tensor(a!)`
-/// Writes to `self`.
-void clamp_max__Tensor(MutableTensor self, TensorArg max);
 /// `aten::clamp_min.Tensor(Tensor self, Tensor min) -> Tensor`
 Tensor clamp_min_Tensor(TensorArg self, TensorArg min);
+/// `aten::clamp_min_.Tensor(Tensor(a!) self, Tensor min) -> Tensor(a!)`
+/// Writes to `self`.
+void clamp_min_Tensor_(MutableTensor self, TensorArg min);
 /// `aten::clamp_min.Tensor_out(Tensor self, Tensor min, *, Tensor(a!) out) -> Tensor(a!)`
 /// Writes to `out`.
 void clamp_min_Tensor_out(TensorArg self, TensorArg min, MutableTensor out);
-/// `aten::clamp_min_.Tensor(Tensor(a!) self, Tensor min) -> Tensor(a!)`
-/// Writes to `self`.
-void clamp_min__Tensor(MutableTensor self, TensorArg min);
 /// `aten::clip.Tensor(Tensor self, Tensor? min=None, Tensor? max=None) -> Tensor`
 Tensor clip_Tensor(TensorArg self, std::optional<TensorArg> min = std::nullopt,
                    std::optional<TensorArg> max = std::nullopt);
+/// `aten::clip_.Tensor(Tensor(a!) self, Tensor? min=None, Tensor? max=None) -> Tensor(a!)`
+/// Writes to `self`.
+void clip_Tensor_(MutableTensor self, std::optional<TensorArg> min = std::nullopt,
+                  std::optional<TensorArg> max = std::nullopt);
 /// `aten::clip.Tensor_out(Tensor self, Tensor? min=None, Tensor? max=None, *, Tensor(a!) out) -> Tensor(a!)`
 /// Writes to `out`.
 void clip_Tensor_out(TensorArg self, std::optional<TensorArg> min, std::optional<TensorArg> max,
                      MutableTensor out);
-/// `aten::clip_.Tensor(Tensor(a!) self, Tensor? min=None, Tensor? max=None) -> Tensor(a!)`
-/// Writes to `self`.
-void clip__Tensor(MutableTensor self, std::optional<TensorArg> min = std::nullopt,
-                  std::optional<TensorArg> max = std::nullopt);
 /// `aten::clone(Tensor self, *, MemoryFormat? memory_format=None) -> Tensor`
 Tensor clone(TensorArg self, std::optional<MemoryFormat> memory_format = std::nullopt);
 /// `aten::coalesce(Tensor(a) self) -> Tensor(a)`
@@ -2509,7 +2509,7 @@ void copy_sparse_to_sparse_(MutableTensor self, TensorArg src, bool non_blocking
 Tensor copysign_Tensor(TensorArg self, TensorArg other);
 /// `aten::copysign_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)`
 /// Writes to `self`.
-void copysign__Tensor(MutableTensor self, TensorArg other);
+void copysign_Tensor_(MutableTensor self, TensorArg other);
 /// `aten::copysign.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)`
 /// Writes to `out`.
 void copysign_out(TensorArg self, TensorArg other, MutableTensor out);
@@ -2723,15 +2723,15 @@ void digamma_out(TensorArg self, MutableTensor out);
 std::int64_t dim(TensorArg self);
 /// `aten::div.Tensor(Tensor self, Tensor other) -> Tensor`
 Tensor div_Tensor(TensorArg self, TensorArg other);
+/// `aten::div_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)`
+/// Writes to `self`.
+void div_Tensor_(MutableTensor self, TensorArg other);
 /// `aten::div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor`
 Tensor div_Tensor_mode(TensorArg self, TensorArg other,
                        std::optional<std::string_view> rounding_mode);
-/// `aten::div_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)`
-/// Writes to `self`.
-void div__Tensor(MutableTensor self, TensorArg other);
 /// `aten::div_.Tensor_mode(Tensor(a!) self, Tensor other, *, str? rounding_mode) -> Tensor(a!)`
 /// Writes to `self`.
-void div__Tensor_mode(MutableTensor self, TensorArg other,
+void div_Tensor_mode_(MutableTensor self, TensorArg other,
                       std::optional<std::string_view> rounding_mode);
 /// `aten::div.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)`
 /// Writes to `out`.
@@ -2742,15 +2742,15 @@ void div_out_mode(TensorArg self, TensorArg other, std::optional<std::string_vie
                   MutableTensor out);
 /// `aten::divide.Tensor(Tensor self, Tensor other) -> Tensor`
 Tensor divide_Tensor(TensorArg self, TensorArg other);
+/// `aten::divide_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)`
+/// Writes to `self`.
+void divide_Tensor_(MutableTensor self, TensorArg other);
 /// `aten::divide.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode) -> Tensor`
 Tensor divide_Tensor_mode(TensorArg self, TensorArg other,
                           std::optional<std::string_view> rounding_mode);
-/// `aten::divide_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)`
-/// Writes to `self`.
-void divide__Tensor(MutableTensor self, TensorArg other);
 /// `aten::divide_.Tensor_mode(Tensor(a!) self, Tensor other, *, str? rounding_mode) -> Tensor(a!)`
 /// Writes to `self`.
-void divide__Tensor_mode(MutableTensor self, TensorArg other,
+void divide_Tensor_mode_(MutableTensor self, TensorArg other,
                          std::optional<std::string_view> rounding_mode);
 /// `aten::divide.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)`
 /// Writes to `out`.
@@ -2867,12 +2867,12 @@ Tensor empty_strided(IntList size, IntList stride, std::optional<DType> dtype = 
                      std::optional<bool> pin_memory = std::nullopt);
 /// `aten::eq.Tensor(Tensor self, Tensor other) -> Tensor`
 Tensor eq_Tensor(TensorArg self, TensorArg other);
+/// `aten::eq_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)`
+/// Writes to `self`.
+void eq_Tensor_(MutableTensor self, TensorArg other);
 /// `aten::eq.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)`
 /// Writes to `out`.
 void eq_Tensor_out(TensorArg self, TensorArg other, MutableTensor out);
-/// `aten::eq_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)`
-/// Writes to `self`.
-void eq__Tensor(MutableTensor self, TensorArg other);
 /// `aten::equal(Tensor self, Tensor other) -> bool`
 bool equal(TensorArg self, TensorArg other);
 /// `aten::erf(Tensor self) -> Tensor`
@@ -3160,7 +3160,7 @@ void fft_rfftn_out(TensorArg self, OptionalIntList s, OptionalIntList dim,
 Tensor fill_Tensor(TensorArg self, TensorArg value);
 /// `aten::fill_.Tensor(Tensor(a!) self, Tensor value) -> Tensor(a!)`
 /// Writes to `self`.
-void fill__Tensor(MutableTensor self, TensorArg value);
+void fill_Tensor_(MutableTensor self, TensorArg value);
 /// `aten::fix(Tensor self) -> Tensor`
 Tensor fix(TensorArg self);
 /// `aten::fix_(Tensor(a!) self) -> Tensor(a!)`
@@ -3181,14 +3181,14 @@ Tensor flip(TensorArg self, IntList dims);
 Tensor fliplr(TensorArg self);
 /// `aten::flipud(Tensor self) -> Tensor`
 Tensor flipud(TensorArg self);
+/// `aten::float_power_.Tensor(Tensor(a!) self, Tensor exponent) -> Tensor(a!)`
+/// Writes to `self`.
+void float_power_Tensor_(MutableTensor self, TensorArg exponent);
 /// `aten::float_power.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor`
 Tensor float_power_Tensor_Tensor(TensorArg self, TensorArg exponent);
 /// `aten::float_power.Tensor_Tensor_out(Tensor self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!)`
 /// Writes to `out`.
 void float_power_Tensor_Tensor_out(TensorArg self, TensorArg exponent, MutableTensor out);
-/// `aten::float_power_.Tensor(Tensor(a!) self, Tensor exponent) -> Tensor(a!)`
-/// Writes to `self`.
-void float_power__Tensor(MutableTensor self, TensorArg exponent);
 /// `aten::floor(Tensor self) -> Tensor`
 Tensor floor(TensorArg self);
 /// `aten::floor_(Tensor(a!) self) -> Tensor(a!)`
@@ -3198,7 +3198,7 @@ void floor_(MutableTensor self);
 Tensor floor_divide(TensorArg self, TensorArg other);
 /// `aten::floor_divide_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)`
 /// Writes to `self`.
-void floor_divide__Tensor(MutableTensor self, TensorArg other);
+void floor_divide_Tensor_(MutableTensor self, TensorArg other);
 /// `aten::floor_divide.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)`
 /// Writes to `out`.
 void floor_divide_out(TensorArg self, TensorArg other, MutableTensor out);
@@ -3217,12 +3217,12 @@ Tensor fmin(TensorArg self, TensorArg other);
 void fmin_out(TensorArg self, TensorArg other, MutableTensor out);
 /// `aten::fmod.Tensor(Tensor self, Tensor other) -> Tensor`
 Tensor fmod_Tensor(TensorArg self, TensorArg other);
+/// `aten::fmod_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)`
+/// Writes to `self`.
+void fmod_Tensor_(MutableTensor self, TensorArg other);
 /// `aten::fmod.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)`
 /// Writes to `out`.
 void fmod_Tensor_out(TensorArg self, TensorArg other, MutableTensor out);
-/// `aten::fmod_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)`
-/// Writes to `self`.
-void fmod__Tensor(MutableTensor self, TensorArg other);
 /// `aten::frac(Tensor self) -> Tensor`
 Tensor frac(TensorArg self);
 /// `aten::frac_(Tensor(a!) self) -> Tensor(a!)`
@@ -3307,12 +3307,12 @@ void gcd_(MutableTensor self, TensorArg other);
 void gcd_out(TensorArg self, TensorArg other, MutableTensor out);
 /// `aten::ge.Tensor(Tensor self, Tensor other) -> Tensor`
 Tensor ge_Tensor(TensorArg self, TensorArg other);
+/// `aten::ge_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)`
+/// Writes to `self`.
+void ge_Tensor_(MutableTensor self, TensorArg other);
 /// `aten::ge.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)`
 /// Writes to `out`.
 void ge_Tensor_out(TensorArg self, TensorArg other, MutableTensor out);
-/// `aten::ge_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)`
-/// Writes to `self`.
-void ge__Tensor(MutableTensor self, TensorArg other);
 /// `aten::gelu(Tensor self, *, str approximate='none') -> Tensor`
 Tensor gelu(TensorArg self, std::string_view approximate = "none");
 /// `aten::gelu_(Tensor(a!) self, *, str approximate='none') -> Tensor(a!)`
@@ -3376,20 +3376,20 @@ std::vector<Tensor> gradient_tensorarrayint(TensorArg self, const TensorList& sp
                                             std::int64_t edge_order = 1);
 /// `aten::greater.Tensor(Tensor self, Tensor other) -> Tensor`
 Tensor greater_Tensor(TensorArg self, TensorArg other);
+/// `aten::greater_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)`
+/// Writes to `self`.
+void greater_Tensor_(MutableTensor self, TensorArg other);
 /// `aten::greater.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)`
 /// Writes to `out`.
 void greater_Tensor_out(TensorArg self, TensorArg other, MutableTensor out);
-/// `aten::greater_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)`
-/// Writes to `self`.
-void greater__Tensor(MutableTensor self, TensorArg other);
 /// `aten::greater_equal.Tensor(Tensor self, Tensor other) -> Tensor`
 Tensor greater_equal_Tensor(TensorArg self, TensorArg other);
+/// `aten::greater_equal_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)`
+/// Writes to `self`.
+void greater_equal_Tensor_(MutableTensor self, TensorArg other);
 /// `aten::greater_equal.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)`
 /// Writes to `out`.
 void greater_equal_Tensor_out(TensorArg self, TensorArg other, MutableTensor out);
-/// `aten::greater_equal_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)`
-/// Writes to `self`.
-void greater_equal__Tensor(MutableTensor self, TensorArg other);
 /// `aten::grid_sampler(Tensor input, Tensor grid, int interpolation_mode, int padding_mode, bool align_corners) -> Tensor`
 Tensor grid_sampler(TensorArg input, TensorArg grid, std::int64_t interpolation_mode,
                     std::int64_t padding_mode, bool align_corners);
@@ -3429,12 +3429,12 @@ std::tuple<Tensor, Tensor> gru_input(TensorArg input, TensorArg hx, const Tensor
                                      bool train, bool bidirectional, bool batch_first);
 /// `aten::gt.Tensor(Tensor self, Tensor other) -> Tensor`
 Tensor gt_Tensor(TensorArg self, TensorArg other);
+/// `aten::gt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)`
+/// Writes to `self`.
+void gt_Tensor_(MutableTensor self, TensorArg other);
 /// `aten::gt.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)`
 /// Writes to `out`.
 void gt_Tensor_out(TensorArg self, TensorArg other, MutableTensor out);
-/// `aten::gt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)`
-/// Writes to `self`.
-void gt__Tensor(MutableTensor self, TensorArg other);
 /// `aten::hamming_window(int window_length, *, ScalarType? dtype=None, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor`
 Tensor hamming_window(std::int64_t window_length, std::optional<DType> dtype = std::nullopt,
                       std::optional<Layout> layout = std::nullopt,
@@ -3613,11 +3613,11 @@ void index_copy_(MutableTensor self, std::int64_t dim, TensorArg index, TensorAr
 /// Writes to `out`.
 void index_copy_out(TensorArg self, std::int64_t dim, TensorArg index, TensorArg source,
                     MutableTensor out);
-/// `aten::index_fill_.int_Tensor(Tensor(a!) self, int dim, Tensor index, Tensor value) -> Tensor(a!)`
-/// Writes to `self`.
-void index_fill__int_Tensor(MutableTensor self, std::int64_t dim, TensorArg index, TensorArg value);
 /// `aten::index_fill.int_Tensor(Tensor self, int dim, Tensor index, Tensor value) -> Tensor`
 Tensor index_fill_int_Tensor(TensorArg self, std::int64_t dim, TensorArg index, TensorArg value);
+/// `aten::index_fill_.int_Tensor(Tensor(a!) self, int dim, Tensor index, Tensor value) -> Tensor(a!)`
+/// Writes to `self`.
+void index_fill_int_Tensor_(MutableTensor self, std::int64_t dim, TensorArg index, TensorArg value);
 /// `aten::index_put(Tensor self, Tensor?[] indices, Tensor values, bool accumulate=False) -> Tensor`
 Tensor index_put(TensorArg self, const OptionalTensorList& indices, TensorArg values,
                  bool accumulate = false);
@@ -3794,36 +3794,36 @@ Tensor ldexp_Tensor(TensorArg self, TensorArg other);
 void ldexp_out(TensorArg self, TensorArg other, MutableTensor out);
 /// `aten::le.Tensor(Tensor self, Tensor other) -> Tensor`
 Tensor le_Tensor(TensorArg self, TensorArg other);
+/// `aten::le_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)`
+/// Writes to `self`.
+void le_Tensor_(MutableTensor self, TensorArg other);
 /// `aten::le.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)`
 /// Writes to `out`.
 void le_Tensor_out(TensorArg self, TensorArg other, MutableTensor out);
-/// `aten::le_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)`
-/// Writes to `self`.
-void le__Tensor(MutableTensor self, TensorArg other);
 /// `aten::lerp.Tensor(Tensor self, Tensor end, Tensor weight) -> Tensor`
 Tensor lerp_Tensor(TensorArg self, TensorArg end, TensorArg weight);
+/// `aten::lerp_.Tensor(Tensor(a!) self, Tensor end, Tensor weight) -> Tensor(a!)`
+/// Writes to `self`.
+void lerp_Tensor_(MutableTensor self, TensorArg end, TensorArg weight);
 /// `aten::lerp.Tensor_out(Tensor self, Tensor end, Tensor weight, *, Tensor(a!) out) -> Tensor(a!)`
 /// Writes to `out`.
 void lerp_Tensor_out(TensorArg self, TensorArg end, TensorArg weight, MutableTensor out);
-/// `aten::lerp_.Tensor(Tensor(a!) self, Tensor end, Tensor weight) -> Tensor(a!)`
-/// Writes to `self`.
-void lerp__Tensor(MutableTensor self, TensorArg end, TensorArg weight);
 /// `aten::less.Tensor(Tensor self, Tensor other) -> Tensor`
 Tensor less_Tensor(TensorArg self, TensorArg other);
+/// `aten::less_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)`
+/// Writes to `self`.
+void less_Tensor_(MutableTensor self, TensorArg other);
 /// `aten::less.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)`
 /// Writes to `out`.
 void less_Tensor_out(TensorArg self, TensorArg other, MutableTensor out);
-/// `aten::less_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)`
-/// Writes to `self`.
-void less__Tensor(MutableTensor self, TensorArg other);
 /// `aten::less_equal.Tensor(Tensor self, Tensor other) -> Tensor`
 Tensor less_equal_Tensor(TensorArg self, TensorArg other);
+/// `aten::less_equal_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)`
+/// Writes to `self`.
+void less_equal_Tensor_(MutableTensor self, TensorArg other);
 /// `aten::less_equal.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)`
 /// Writes to `out`.
 void less_equal_Tensor_out(TensorArg self, TensorArg other, MutableTensor out);
-/// `aten::less_equal_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)`
-/// Writes to `self`.
-void less_equal__Tensor(MutableTensor self, TensorArg other);
 /// `aten::lgamma(Tensor self) -> Tensor`
 Tensor lgamma(TensorArg self);
 /// `aten::lgamma_(Tensor(a!) self) -> Tensor(a!)`
@@ -4294,12 +4294,12 @@ std::tuple<Tensor, Tensor, Tensor> lstm_input(TensorArg input, const TensorList&
                                               bool bidirectional, bool batch_first);
 /// `aten::lt.Tensor(Tensor self, Tensor other) -> Tensor`
 Tensor lt_Tensor(TensorArg self, TensorArg other);
+/// `aten::lt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)`
+/// Writes to `self`.
+void lt_Tensor_(MutableTensor self, TensorArg other);
 /// `aten::lt.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)`
 /// Writes to `out`.
 void lt_Tensor_out(TensorArg self, TensorArg other, MutableTensor out);
-/// `aten::lt_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)`
-/// Writes to `self`.
-void lt__Tensor(MutableTensor self, TensorArg other);
 /// `aten::lu_solve(Tensor self, Tensor LU_data, Tensor LU_pivots) -> Tensor`
 Tensor lu_solve(TensorArg self, TensorArg LU_data, TensorArg LU_pivots);
 /// `aten::lu_solve.out(Tensor self, Tensor LU_data, Tensor LU_pivots, *, Tensor(a!) out) -> Tensor(a!)`
@@ -4325,7 +4325,7 @@ Tensor margin_ranking_loss(TensorArg input1, TensorArg input2, TensorArg target,
 Tensor masked_fill_Tensor(TensorArg self, TensorArg mask, TensorArg value);
 /// `aten::masked_fill_.Tensor(Tensor(a!) self, Tensor mask, Tensor value) -> Tensor(a!)`
 /// Writes to `self`.
-void masked_fill__Tensor(MutableTensor self, TensorArg mask, TensorArg value);
+void masked_fill_Tensor_(MutableTensor self, TensorArg mask, TensorArg value);
 /// `aten::masked_scatter(Tensor self, Tensor mask, Tensor source) -> Tensor`
 Tensor masked_scatter(TensorArg self, TensorArg mask, TensorArg source);
 /// `aten::masked_scatter_(Tensor(a!) self, Tensor mask, Tensor source) -> Tensor(a!)`
@@ -4672,7 +4672,7 @@ void msort_out(TensorArg self, MutableTensor out);
 Tensor mul_Tensor(TensorArg self, TensorArg other);
 /// `aten::mul_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)`
 /// Writes to `self`.
-void mul__Tensor(MutableTensor self, TensorArg other);
+void mul_Tensor_(MutableTensor self, TensorArg other);
 /// `aten::mul.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)`
 /// Writes to `out`.
 void mul_out(TensorArg self, TensorArg other, MutableTensor out);
@@ -4708,7 +4708,7 @@ void multinomial_out(TensorArg self, std::int64_t num_samples, bool replacement,
 Tensor multiply_Tensor(TensorArg self, TensorArg other);
 /// `aten::multiply_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)`
 /// Writes to `self`.
-void multiply__Tensor(MutableTensor self, TensorArg other);
+void multiply_Tensor_(MutableTensor self, TensorArg other);
 /// `aten::multiply.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)`
 /// Writes to `out`.
 void multiply_out(TensorArg self, TensorArg other, MutableTensor out);
@@ -4843,12 +4843,12 @@ Tensor native_norm_ScalarOpt_dim_dtype(TensorArg self, IntList dim, bool keepdim
                                        std::optional<DType> dtype);
 /// `aten::ne.Tensor(Tensor self, Tensor other) -> Tensor`
 Tensor ne_Tensor(TensorArg self, TensorArg other);
+/// `aten::ne_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)`
+/// Writes to `self`.
+void ne_Tensor_(MutableTensor self, TensorArg other);
 /// `aten::ne.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)`
 /// Writes to `out`.
 void ne_Tensor_out(TensorArg self, TensorArg other, MutableTensor out);
-/// `aten::ne_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)`
-/// Writes to `self`.
-void ne__Tensor(MutableTensor self, TensorArg other);
 /// `aten::neg(Tensor self) -> Tensor`
 Tensor neg(TensorArg self);
 /// `aten::neg_(Tensor(a!) self) -> Tensor(a!)`
@@ -5023,12 +5023,12 @@ Tensor normal_functional(TensorArg self, double mean = 0.0, double std_ = 1.0,
                          std::optional<abi::RawGenerator> generator = std::nullopt);
 /// `aten::not_equal.Tensor(Tensor self, Tensor other) -> Tensor`
 Tensor not_equal_Tensor(TensorArg self, TensorArg other);
+/// `aten::not_equal_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)`
+/// Writes to `self`.
+void not_equal_Tensor_(MutableTensor self, TensorArg other);
 /// `aten::not_equal.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)`
 /// Writes to `out`.
 void not_equal_Tensor_out(TensorArg self, TensorArg other, MutableTensor out);
-/// `aten::not_equal_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)`
-/// Writes to `self`.
-void not_equal__Tensor(MutableTensor self, TensorArg other);
 /// `aten::nuclear_norm(Tensor self, bool keepdim=False) -> Tensor`
 Tensor nuclear_norm(TensorArg self, bool keepdim = false);
 /// `aten::nuclear_norm.dim(Tensor self, int[2] dim, bool keepdim=False) -> Tensor`
@@ -5126,14 +5126,14 @@ void polygamma_out(std::int64_t n, TensorArg self, MutableTensor out);
 /// `aten::positive(Tensor(a) self) -> Tensor(a)`
 /// Returns a view of `self` (borrow-checked).
 TensorView positive(TensorArg self);
+/// `aten::pow_.Tensor(Tensor(a!) self, Tensor exponent) -> Tensor(a!)`
+/// Writes to `self`.
+void pow_Tensor_(MutableTensor self, TensorArg exponent);
 /// `aten::pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor`
 Tensor pow_Tensor_Tensor(TensorArg self, TensorArg exponent);
 /// `aten::pow.Tensor_Tensor_out(Tensor self, Tensor exponent, *, Tensor(a!) out) -> Tensor(a!)`
 /// Writes to `out`.
 void pow_Tensor_Tensor_out(TensorArg self, TensorArg exponent, MutableTensor out);
-/// `aten::pow_.Tensor(Tensor(a!) self, Tensor exponent) -> Tensor(a!)`
-/// Writes to `self`.
-void pow__Tensor(MutableTensor self, TensorArg exponent);
 /// `aten::prelu(Tensor self, Tensor weight) -> Tensor`
 Tensor prelu(TensorArg self, TensorArg weight);
 /// `aten::prod(Tensor self, *, ScalarType? dtype=None) -> Tensor`
@@ -5366,11 +5366,11 @@ void randn_out(IntList size, MutableTensor out);
 void random_(MutableTensor self, std::optional<abi::RawGenerator> generator = std::nullopt);
 /// `aten::random_.from(Tensor(a!) self, int from, int? to, *, Generator? generator=None) -> Tensor(a!)`
 /// Writes to `self`.
-void random__from(MutableTensor self, std::int64_t from, std::optional<std::int64_t> to,
+void random_from_(MutableTensor self, std::int64_t from, std::optional<std::int64_t> to,
                   std::optional<abi::RawGenerator> generator = std::nullopt);
 /// `aten::random_.to(Tensor(a!) self, int to, *, Generator? generator=None) -> Tensor(a!)`
 /// Writes to `self`.
-void random__to(MutableTensor self, std::int64_t to,
+void random_to_(MutableTensor self, std::int64_t to,
                 std::optional<abi::RawGenerator> generator = std::nullopt);
 /// `aten::randperm(SymInt n, *, ScalarType? dtype=long, Layout? layout=None, Device? device=None, bool? pin_memory=None) -> Tensor`
 Tensor randperm(std::int64_t n, std::optional<DType> dtype = DType::I64,
@@ -5449,12 +5449,12 @@ void relu6_(MutableTensor self);
 void relu_(MutableTensor self);
 /// `aten::remainder.Tensor(Tensor self, Tensor other) -> Tensor`
 Tensor remainder_Tensor(TensorArg self, TensorArg other);
+/// `aten::remainder_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)`
+/// Writes to `self`.
+void remainder_Tensor_(MutableTensor self, TensorArg other);
 /// `aten::remainder.Tensor_out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)`
 /// Writes to `out`.
 void remainder_Tensor_out(TensorArg self, TensorArg other, MutableTensor out);
-/// `aten::remainder_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)`
-/// Writes to `self`.
-void remainder__Tensor(MutableTensor self, TensorArg other);
 /// `aten::repeat(Tensor self, SymInt[] repeats) -> Tensor`
 Tensor repeat(TensorArg self, IntList repeats);
 /// `aten::repeat_interleave.Tensor(Tensor repeats, *, SymInt? output_size=None) -> Tensor`
@@ -5573,11 +5573,11 @@ Tensor round(TensorArg self);
 /// `aten::round_(Tensor(a!) self) -> Tensor(a!)`
 /// Writes to `self`.
 void round_(MutableTensor self);
-/// `aten::round_.decimals(Tensor(a!) self, *, int decimals) -> Tensor(a!)`
-/// Writes to `self`.
-void round__decimals(MutableTensor self, std::int64_t decimals);
 /// `aten::round.decimals(Tensor self, *, int decimals) -> Tensor`
 Tensor round_decimals(TensorArg self, std::int64_t decimals);
+/// `aten::round_.decimals(Tensor(a!) self, *, int decimals) -> Tensor(a!)`
+/// Writes to `self`.
+void round_decimals_(MutableTensor self, std::int64_t decimals);
 /// `aten::round.decimals_out(Tensor self, *, int decimals, Tensor(a!) out) -> Tensor(a!)`
 /// Writes to `out`.
 void round_decimals_out(TensorArg self, std::int64_t decimals, MutableTensor out);
@@ -5608,13 +5608,6 @@ Tensor scaled_dot_product_attention(TensorArg query, TensorArg key, TensorArg va
                                     double dropout_p = 0.0, bool is_causal = false,
                                     std::optional<double> scale = std::nullopt,
                                     bool enable_gqa = false);
-/// `aten::scatter_.reduce(Tensor(a!) self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor(a!)`
-/// Writes to `self`.
-void scatter__reduce(MutableTensor self, std::int64_t dim, TensorArg index, TensorArg src,
-                     std::string_view reduce);
-/// `aten::scatter_.src(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!)`
-/// Writes to `self`.
-void scatter__src(MutableTensor self, std::int64_t dim, TensorArg index, TensorArg src);
 /// `aten::scatter_add(Tensor self, int dim, Tensor index, Tensor src) -> Tensor`
 Tensor scatter_add(TensorArg self, std::int64_t dim, TensorArg index, TensorArg src);
 /// `aten::scatter_add_(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!)`
@@ -5627,10 +5620,10 @@ void scatter_add_out(TensorArg self, std::int64_t dim, TensorArg index, TensorAr
 /// `aten::scatter.reduce(Tensor self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor`
 Tensor scatter_reduce(TensorArg self, std::int64_t dim, TensorArg index, TensorArg src,
                       std::string_view reduce);
-/// `aten::scatter_reduce_.two(Tensor(a!) self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor(a!)`
+/// `aten::scatter_.reduce(Tensor(a!) self, int dim, Tensor index, Tensor src, *, str reduce) -> Tensor(a!)`
 /// Writes to `self`.
-void scatter_reduce__two(MutableTensor self, std::int64_t dim, TensorArg index, TensorArg src,
-                         std::string_view reduce, bool include_self = true);
+void scatter_reduce_(MutableTensor self, std::int64_t dim, TensorArg index, TensorArg src,
+                     std::string_view reduce);
 /// `aten::scatter.reduce_out(Tensor self, int dim, Tensor index, Tensor src, *, str reduce, Tensor(a!) out) -> Tensor(a!)`
 /// Writes to `out`.
 void scatter_reduce_out(TensorArg self, std::int64_t dim, TensorArg index, TensorArg src,
@@ -5638,12 +5631,19 @@ void scatter_reduce_out(TensorArg self, std::int64_t dim, TensorArg index, Tenso
 /// `aten::scatter_reduce.two(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor`
 Tensor scatter_reduce_two(TensorArg self, std::int64_t dim, TensorArg index, TensorArg src,
                           std::string_view reduce, bool include_self = true);
+/// `aten::scatter_reduce_.two(Tensor(a!) self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True) -> Tensor(a!)`
+/// Writes to `self`.
+void scatter_reduce_two_(MutableTensor self, std::int64_t dim, TensorArg index, TensorArg src,
+                         std::string_view reduce, bool include_self = true);
 /// `aten::scatter_reduce.two_out(Tensor self, int dim, Tensor index, Tensor src, str reduce, *, bool include_self=True, Tensor(a!) out) -> Tensor(a!)`
 /// Writes to `out`.
 void scatter_reduce_two_out(TensorArg self, std::int64_t dim, TensorArg index, TensorArg src,
                             std::string_view reduce, bool include_self, MutableTensor out);
 /// `aten::scatter.src(Tensor self, int dim, Tensor index, Tensor src) -> Tensor`
 Tensor scatter_src(TensorArg self, std::int64_t dim, TensorArg index, TensorArg src);
+/// `aten::scatter_.src(Tensor(a!) self, int dim, Tensor index, Tensor src) -> Tensor(a!)`
+/// Writes to `self`.
+void scatter_src_(MutableTensor self, std::int64_t dim, TensorArg index, TensorArg src);
 /// `aten::scatter.src_out(Tensor self, int dim, Tensor index, Tensor src, *, Tensor(a!) out) -> Tensor(a!)`
 /// Writes to `out`.
 void scatter_src_out(TensorArg self, std::int64_t dim, TensorArg index, TensorArg src,
@@ -6288,12 +6288,6 @@ TensorView squeeze(TensorArg self);
 /// `aten::squeeze_(Tensor(a!) self) -> Tensor(a!)`
 /// Writes to `self`.
 void squeeze_(MutableTensor self);
-/// `aten::squeeze_.dim(Tensor(a!) self, int dim) -> Tensor(a!)`
-/// Writes to `self`.
-void squeeze__dim(MutableTensor self, std::int64_t dim);
-/// `aten::squeeze_.dims(Tensor(a!) self, int[] dim) -> Tensor(a!)`
-/// Writes to `self`.
-void squeeze__dims(MutableTensor self, IntList dim);
 /// `aten::squeeze_copy(Tensor self) -> Tensor`
 Tensor squeeze_copy(TensorArg self);
 /// `aten::squeeze_copy.dim(Tensor self, int dim) -> Tensor`
@@ -6303,9 +6297,15 @@ Tensor squeeze_copy_dims(TensorArg self, IntList dim);
 /// `aten::squeeze.dim(Tensor(a) self, int dim) -> Tensor(a)`
 /// Returns a view of `self` (borrow-checked).
 TensorView squeeze_dim(TensorArg self, std::int64_t dim);
+/// `aten::squeeze_.dim(Tensor(a!) self, int dim) -> Tensor(a!)`
+/// Writes to `self`.
+void squeeze_dim_(MutableTensor self, std::int64_t dim);
 /// `aten::squeeze.dims(Tensor(a) self, int[] dim) -> Tensor(a)`
 /// Returns a view of `self` (borrow-checked).
 TensorView squeeze_dims(TensorArg self, IntList dim);
+/// `aten::squeeze_.dims(Tensor(a!) self, int[] dim) -> Tensor(a!)`
+/// Writes to `self`.
+void squeeze_dims_(MutableTensor self, IntList dim);
 /// `aten::stack(Tensor[] tensors, int dim=0) -> Tensor`
 Tensor stack(const TensorList& tensors, std::int64_t dim = 0);
 /// `aten::stack.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out) -> Tensor(a!)`
@@ -6577,7 +6577,7 @@ void triu_out(TensorArg self, std::int64_t diagonal, MutableTensor out);
 Tensor true_divide_Tensor(TensorArg self, TensorArg other);
 /// `aten::true_divide_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)`
 /// Writes to `self`.
-void true_divide__Tensor(MutableTensor self, TensorArg other);
+void true_divide_Tensor_(MutableTensor self, TensorArg other);
 /// `aten::true_divide.out(Tensor self, Tensor other, *, Tensor(a!) out) -> Tensor(a!)`
 /// Writes to `out`.
 void true_divide_out(TensorArg self, TensorArg other, MutableTensor out);
@@ -6886,7 +6886,7 @@ void xlogy_OutTensor(TensorArg self, TensorArg other, MutableTensor out);
 Tensor xlogy_Tensor(TensorArg self, TensorArg other);
 /// `aten::xlogy_.Tensor(Tensor(a!) self, Tensor other) -> Tensor(a!)`
 /// Writes to `self`.
-void xlogy__Tensor(MutableTensor self, TensorArg other);
+void xlogy_Tensor_(MutableTensor self, TensorArg other);
 /// `aten::zero_(Tensor(a!) self) -> Tensor(a!)`
 /// Writes to `self`.
 void zero_(MutableTensor self);

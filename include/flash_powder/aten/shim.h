@@ -39,7 +39,7 @@ Tensor _addmm_activation(TensorArg self, TensorArg mat1, TensorArg mat2, double 
 Tensor histc(TensorArg self, std::int64_t bins = 100, double min = 0, double max = 0);
 /// `aten::fill_.Scalar(Tensor(a!) self, Scalar value) -> Tensor(a!)`
 /// Writes to `self`.
-void fill__Scalar(MutableTensor self, double value);
+void fill_Scalar_(MutableTensor self, double value);
 /// `aten::addmm.out(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1, Tensor(a!) out) -> Tensor(a!)`
 /// Writes to `out`.
 void addmm_out(TensorArg self, TensorArg mat1, TensorArg mat2, double beta, double alpha,

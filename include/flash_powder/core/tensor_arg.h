@@ -23,6 +23,7 @@ class TensorMutView;
 namespace detail {
 class TensorBase;
 class BorrowState;
+struct TensorAccess;
 }  // namespace detail
 
 /// A tensor an op reads. Converts implicitly from `const Tensor&` (temporaries
@@ -37,22 +38,21 @@ class TensorArg {
   TensorArg(const TensorView& view) noexcept;
   TensorArg(const TensorMutView& view) noexcept;
   // NOLINTEND(google-explicit-constructor)
-  /// Internal: any tensor as an argument whose borrows nobody tracks (for
-  /// operations that only read it and return new tensors).
-  static TensorArg unchecked(const detail::TensorBase& tensor) noexcept;
 
   /// The libtorch handle (not owned).
   abi::RawTensor raw() const noexcept { return raw_; }
-  /// Internal: the borrow state a view of this argument registers with (the
-  /// tensor's own, or the one a TensorView borrows from); null when unchecked.
-  detail::BorrowState* borrowed_from() const;
-  /// Internal: the borrow state this argument is registered with as a view
-  /// (a TensorView's owner); null for a Tensor or a TensorMutView.
-  detail::BorrowState* viewing() const noexcept;
-  /// Internal: this argument as fp::dispatch captures it.
-  abi::Arg to_arg() const;
 
  private:
+  friend struct detail::TensorAccess;
+  /// The borrow state a view of this argument registers with (the tensor's
+  /// own, or the one a TensorView borrows from); null when unchecked.
+  detail::BorrowState* borrowed_from() const;
+  /// The borrow state this argument is registered with as a view (a
+  /// TensorView's owner); null for a Tensor or a TensorMutView.
+  detail::BorrowState* viewing() const noexcept;
+  /// This argument as fp::dispatch captures it.
+  abi::Arg to_arg() const;
+
   enum class Kind : std::uint8_t { Tensor, View, MutView, Unchecked };
   explicit TensorArg(abi::RawTensor raw) noexcept
       : raw_(raw), source_(nullptr), kind_(Kind::Unchecked) {}
@@ -81,15 +81,18 @@ class MutableTensor {
   /// Views are read-only; write through a TensorMutView (`i_mut()`).
   MutableTensor(const TensorView&) = delete;
 
+  /// The libtorch handle (not owned).
   abi::RawTensor raw() const noexcept;
-  /// Internal: the state views of this tensor register with (made on first use).
-  detail::BorrowState* borrow_state() const;
-  /// Internal: throws fp::BorrowError if `operation` may not write now.
-  void check_mutation(const char* operation, int own_arguments) const;
-  /// Internal: this argument as fp::dispatch captures it (lent for writing).
-  abi::Arg to_arg() const;
 
  private:
+  friend struct detail::TensorAccess;
+  /// The state views of this tensor register with (made on first use).
+  detail::BorrowState* borrow_state() const;
+  /// Throws fp::BorrowError if `operation` may not write now.
+  void check_mutation(const char* operation, int own_arguments) const;
+  /// This argument as fp::dispatch captures it (lent for writing).
+  abi::Arg to_arg() const;
+
   Tensor* tensor_ = nullptr;
   TensorMutView* view_ = nullptr;
 };

@@ -16,9 +16,6 @@ inline TensorArg::TensorArg(const TensorView& view) noexcept
     : raw_(view.raw()), source_(&view), kind_(Kind::View) {}
 inline TensorArg::TensorArg(const TensorMutView& view) noexcept
     : raw_(view.raw()), source_(&view), kind_(Kind::MutView) {}
-inline TensorArg TensorArg::unchecked(const detail::TensorBase& tensor) noexcept {
-  return TensorArg(tensor.raw());
-}
 inline detail::BorrowState* TensorArg::viewing() const noexcept {
   return kind_ == Kind::View
              ? detail::TensorAccess::borrowed_from(*static_cast<const TensorView*>(source_))
@@ -71,6 +68,34 @@ inline void TensorAccess::check_mutation(const Tensor& tensor, const char* opera
 inline void TensorAccess::check_mutation(const TensorMutView& view, const char* operation,
                                          int own_arguments) {
   view.check_mutation(operation, own_arguments);
+}
+inline abi::TensorHandle TensorAccess::release(Tensor&& tensor) noexcept {
+  return std::move(tensor.handle_);
+}
+inline TensorArg TensorAccess::unchecked(const TensorBase& tensor) noexcept {
+  return TensorArg(tensor.raw());
+}
+inline TensorArg TensorAccess::unchecked(abi::RawTensor tensor) noexcept {
+  return TensorArg(tensor);
+}
+inline BorrowState* TensorAccess::borrowed_from(const TensorArg& argument) {
+  return argument.borrowed_from();
+}
+inline BorrowState* TensorAccess::viewing(const TensorArg& argument) noexcept {
+  return argument.viewing();
+}
+inline abi::Arg TensorAccess::to_arg(const TensorArg& argument) {
+  return argument.to_arg();
+}
+inline abi::Arg TensorAccess::to_arg(const MutableTensor& argument) {
+  return argument.to_arg();
+}
+inline BorrowState* TensorAccess::borrow_state(const MutableTensor& argument) {
+  return argument.borrow_state();
+}
+inline void TensorAccess::check_mutation(const MutableTensor& argument, const char* operation,
+                                         int own_arguments) {
+  argument.check_mutation(operation, own_arguments);
 }
 
 /// The handle of `raw[items...]` (basic indexing: always a view).

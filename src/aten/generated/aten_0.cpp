@@ -3,58 +3,67 @@
 // include/flash_powder/aten/aten.h.
 #include "flash_powder/aten/aten.h"
 
+#include "abi/string_free_routes.h"
+#include "aten/call.h"
 #include "aten/direct_routes.h"
-#include "flash_powder/abi/dispatch.h"
+#include "aten/string_free.h"
 #include "flash_powder/abi/schema.h"
 
 namespace fp::aten {
 
-namespace op = ::fp::ops::detail;
+namespace op = detail;
 
 Tensor _adaptive_avg_pool2d(TensorArg self, IntList output_size) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_adaptive_avg_pool2d", "");
+  // aten::_adaptive_avg_pool2d
+  static const abi::Schema& op_schema = abi::builtin_schema(20);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).int_list(output_size, 2).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor _adaptive_avg_pool2d_backward(TensorArg grad_output, TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_adaptive_avg_pool2d_backward", "");
+  // aten::_adaptive_avg_pool2d_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(21);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(grad_output).arg(self).run();
   return op::tensor_result(op_call, 0, {grad_output, self});
 }
 
 Tensor _adaptive_avg_pool3d(TensorArg self, IntList output_size) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_adaptive_avg_pool3d", "");
+  // aten::_adaptive_avg_pool3d
+  static const abi::Schema& op_schema = abi::builtin_schema(22);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).int_list(output_size, 3).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor _adaptive_avg_pool3d_backward(TensorArg grad_output, TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_adaptive_avg_pool3d_backward", "");
+  // aten::_adaptive_avg_pool3d_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(23);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(grad_output).arg(self).run();
   return op::tensor_result(op_call, 0, {grad_output, self});
 }
 
 Tensor _add_batch_dim(TensorArg self, std::int64_t batch_dim, std::int64_t level) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_add_batch_dim", "");
+  // aten::_add_batch_dim
+  static const abi::Schema& op_schema = abi::builtin_schema(24);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(batch_dim).arg(level).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 std::tuple<Tensor, Tensor> _aminmax(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_aminmax", "");
+  // aten::_aminmax
+  static const abi::Schema& op_schema = abi::builtin_schema(32);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return {op::tensor_result(op_call, 0, {self}), op::tensor_result(op_call, 1, {self})};
 }
 
 std::tuple<Tensor, Tensor> _aminmax_dim(TensorArg self, std::int64_t dim, bool keepdim) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_aminmax", "dim");
+  // aten::_aminmax.dim
+  static const abi::Schema& op_schema = abi::builtin_schema(33);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(keepdim).run();
   return {op::tensor_result(op_call, 0, {self}), op::tensor_result(op_call, 1, {self})};
@@ -62,8 +71,8 @@ std::tuple<Tensor, Tensor> _aminmax_dim(TensorArg self, std::int64_t dim, bool k
 
 void _amp_foreach_non_finite_check_and_unscale_(const MutableTensorList& self,
                                                 MutableTensor found_inf, TensorArg inv_scale) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::_amp_foreach_non_finite_check_and_unscale_", "");
+  // aten::_amp_foreach_non_finite_check_and_unscale_
+  static const abi::Schema& op_schema = abi::builtin_schema(34);
   op::check_mutation(self, "aten::_amp_foreach_non_finite_check_and_unscale_", {inv_scale});
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(found_inf).arg(inv_scale).run();
@@ -72,7 +81,8 @@ void _amp_foreach_non_finite_check_and_unscale_(const MutableTensorList& self,
 void _amp_update_scale_(MutableTensor self, MutableTensor growth_tracker, TensorArg found_inf,
                         double scale_growth_factor, double scale_backoff_factor,
                         std::int64_t growth_interval) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_amp_update_scale_", "");
+  // aten::_amp_update_scale_
+  static const abi::Schema& op_schema = abi::builtin_schema(35);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(self)
       .arg(growth_tracker)
@@ -84,13 +94,15 @@ void _amp_update_scale_(MutableTensor self, MutableTensor growth_tracker, Tensor
 }
 
 void _assert_async(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_assert_async", "");
+  // aten::_assert_async
+  static const abi::Schema& op_schema = abi::builtin_schema(36);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 void _assert_async_msg(TensorArg self, std::string_view assert_msg) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_assert_async", "msg");
+  // aten::_assert_async.msg
+  static const abi::Schema& op_schema = abi::builtin_schema(37);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(assert_msg).run();
 }
@@ -98,13 +110,15 @@ void _assert_async_msg(TensorArg self, std::string_view assert_msg) {
 void _assert_tensor_metadata(TensorArg a, OptionalIntList size, OptionalIntList stride,
                              std::optional<DType> dtype, std::optional<Device> device,
                              std::optional<Layout> layout) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_assert_tensor_metadata", "");
+  // aten::_assert_tensor_metadata
+  static const abi::Schema& op_schema = abi::builtin_schema(39);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(a).arg(size).arg(stride).arg(dtype).arg(device).arg(layout).run();
 }
 
 TensorView _autocast_to_full_precision(TensorArg self, bool cuda_enabled, bool cpu_enabled) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_autocast_to_full_precision", "");
+  // aten::_autocast_to_full_precision
+  static const abi::Schema& op_schema = abi::builtin_schema(40);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(cuda_enabled).arg(cpu_enabled).run();
   return op::view_result(op_call, 0, self, "aten::_autocast_to_full_precision");
@@ -112,8 +126,8 @@ TensorView _autocast_to_full_precision(TensorArg self, bool cuda_enabled, bool c
 
 TensorView _autocast_to_reduced_precision(TensorArg self, bool cuda_enabled, bool cpu_enabled,
                                           DType cuda_dtype, DType cpu_dtype) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::_autocast_to_reduced_precision", "");
+  // aten::_autocast_to_reduced_precision
+  static const abi::Schema& op_schema = abi::builtin_schema(41);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(cuda_enabled).arg(cpu_enabled).arg(cuda_dtype).arg(cpu_dtype).run();
   return op::view_result(op_call, 0, self, "aten::_autocast_to_reduced_precision");
@@ -121,7 +135,8 @@ TensorView _autocast_to_reduced_precision(TensorArg self, bool cuda_enabled, boo
 
 void _backward(TensorArg self, const TensorList& inputs, std::optional<TensorArg> gradient,
                std::optional<bool> retain_graph, bool create_graph) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_backward", "");
+  // aten::_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(42);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(inputs).arg(gradient).arg(retain_graph).arg(create_graph).run();
 }
@@ -132,8 +147,8 @@ std::tuple<Tensor, Tensor, Tensor> _batch_norm_impl_index_backward(
     std::optional<TensorArg> running_var, std::optional<TensorArg> save_mean,
     std::optional<TensorArg> save_var_transform, bool train, double eps,
     std::array<bool, 3> output_mask, TensorArg reservedSpace) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::_batch_norm_impl_index_backward", "");
+  // aten::_batch_norm_impl_index_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(44);
   op::FixedCall<12> op_call(op_schema);
   op_call.arg(impl_index)
       .arg(input)
@@ -163,7 +178,8 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> _batch_norm_no_update(
     TensorArg input, std::optional<TensorArg> weight, std::optional<TensorArg> bias,
     std::optional<TensorArg> running_mean, std::optional<TensorArg> running_var, double momentum,
     double eps) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_batch_norm_no_update", "");
+  // aten::_batch_norm_no_update
+  static const abi::Schema& op_schema = abi::builtin_schema(45);
   op::FixedCall<7> op_call(op_schema);
   op_call.arg(input)
       .arg(weight)
@@ -182,7 +198,8 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> _batch_norm_no_update(
 std::tuple<Tensor, Tensor, Tensor, Tensor> _batch_norm_with_update(
     TensorArg input, std::optional<TensorArg> weight, std::optional<TensorArg> bias,
     MutableTensor running_mean, MutableTensor running_var, double momentum, double eps) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_batch_norm_with_update", "");
+  // aten::_batch_norm_with_update
+  static const abi::Schema& op_schema = abi::builtin_schema(46);
   op::FixedCall<7> op_call(op_schema);
   op_call.arg(input)
       .arg(weight)
@@ -203,7 +220,8 @@ void _batch_norm_with_update_out(TensorArg input, std::optional<TensorArg> weigh
                                  MutableTensor running_var, double momentum, double eps,
                                  MutableTensor out, MutableTensor save_mean,
                                  MutableTensor save_invstd, MutableTensor reserve) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_batch_norm_with_update", "out");
+  // aten::_batch_norm_with_update.out
+  static const abi::Schema& op_schema = abi::builtin_schema(47);
   op::FixedCall<11> op_call(op_schema);
   op_call.arg(input)
       .arg(weight)
@@ -220,63 +238,72 @@ void _batch_norm_with_update_out(TensorArg input, std::optional<TensorArg> weigh
 }
 
 Tensor _cast_Byte(TensorArg self, bool non_blocking) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_cast_Byte", "");
+  // aten::_cast_Byte
+  static const abi::Schema& op_schema = abi::builtin_schema(48);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(non_blocking).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor _cast_Char(TensorArg self, bool non_blocking) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_cast_Char", "");
+  // aten::_cast_Char
+  static const abi::Schema& op_schema = abi::builtin_schema(49);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(non_blocking).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor _cast_Double(TensorArg self, bool non_blocking) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_cast_Double", "");
+  // aten::_cast_Double
+  static const abi::Schema& op_schema = abi::builtin_schema(50);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(non_blocking).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor _cast_Float(TensorArg self, bool non_blocking) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_cast_Float", "");
+  // aten::_cast_Float
+  static const abi::Schema& op_schema = abi::builtin_schema(51);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(non_blocking).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor _cast_Half(TensorArg self, bool non_blocking) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_cast_Half", "");
+  // aten::_cast_Half
+  static const abi::Schema& op_schema = abi::builtin_schema(52);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(non_blocking).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor _cast_Int(TensorArg self, bool non_blocking) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_cast_Int", "");
+  // aten::_cast_Int
+  static const abi::Schema& op_schema = abi::builtin_schema(53);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(non_blocking).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor _cast_Long(TensorArg self, bool non_blocking) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_cast_Long", "");
+  // aten::_cast_Long
+  static const abi::Schema& op_schema = abi::builtin_schema(54);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(non_blocking).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor _cast_Short(TensorArg self, bool non_blocking) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_cast_Short", "");
+  // aten::_cast_Short
+  static const abi::Schema& op_schema = abi::builtin_schema(55);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(non_blocking).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor _cdist_backward(TensorArg grad, TensorArg x1, TensorArg x2, double p, TensorArg cdist) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_cdist_backward", "");
+  // aten::_cdist_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(56);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(grad).arg(x1).arg(x2).arg(p).arg(cdist).run();
   return op::tensor_result(op_call, 0, {grad, x1, x2, cdist});
@@ -284,21 +311,24 @@ Tensor _cdist_backward(TensorArg grad, TensorArg x1, TensorArg x2, double p, Ten
 
 Tensor _cdist_forward(TensorArg x1, TensorArg x2, double p,
                       std::optional<std::int64_t> compute_mode) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_cdist_forward", "");
+  // aten::_cdist_forward
+  static const abi::Schema& op_schema = abi::builtin_schema(57);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(x1).arg(x2).arg(p).arg(compute_mode).run();
   return op::tensor_result(op_call, 0, {x1, x2});
 }
 
 Tensor _cholesky_solve_helper(TensorArg self, TensorArg A, bool upper) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_cholesky_solve_helper", "");
+  // aten::_cholesky_solve_helper
+  static const abi::Schema& op_schema = abi::builtin_schema(58);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(A).arg(upper).run();
   return op::tensor_result(op_call, 0, {self, A});
 }
 
 Tensor _chunk_cat(const TensorList& tensors, std::int64_t dim, std::int64_t num_chunks) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_chunk_cat", "");
+  // aten::_chunk_cat
+  static const abi::Schema& op_schema = abi::builtin_schema(60);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(tensors).arg(dim).arg(num_chunks).run();
   return op::tensor_result(op_call, 0, {tensors});
@@ -306,54 +336,61 @@ Tensor _chunk_cat(const TensorList& tensors, std::int64_t dim, std::int64_t num_
 
 void _chunk_cat_out(const TensorList& tensors, std::int64_t dim, std::int64_t num_chunks,
                     MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_chunk_cat", "out");
+  // aten::_chunk_cat.out
+  static const abi::Schema& op_schema = abi::builtin_schema(61);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(tensors).arg(dim).arg(num_chunks).arg(out).run();
 }
 
 Tensor _coalesce(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_coalesce", "");
+  // aten::_coalesce
+  static const abi::Schema& op_schema = abi::builtin_schema(62);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void _coalesced_(MutableTensor self, bool coalesced) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_coalesced_", "");
+  // aten::_coalesced_
+  static const abi::Schema& op_schema = abi::builtin_schema(63);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(coalesced).run();
 }
 
 Tensor _compute_linear_combination(TensorArg input, TensorArg coefficients) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_compute_linear_combination", "");
+  // aten::_compute_linear_combination
+  static const abi::Schema& op_schema = abi::builtin_schema(64);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(input).arg(coefficients).run();
   return op::tensor_result(op_call, 0, {input, coefficients});
 }
 
 void _compute_linear_combination_out(TensorArg input, TensorArg coefficients, MutableTensor out) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::_compute_linear_combination", "out");
+  // aten::_compute_linear_combination.out
+  static const abi::Schema& op_schema = abi::builtin_schema(65);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(input).arg(coefficients).arg(out).run();
 }
 
 TensorView _conj(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_conj", "");
+  // aten::_conj
+  static const abi::Schema& op_schema = abi::builtin_schema(66);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
-  return op::view_result(op_call, 0, self, "aten::_conj");
+  return op::resolved_view_result(op_call, 0, self, "aten::_conj");
 }
 
 Tensor _conj_copy(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_conj_copy", "");
+  // aten::_conj_copy
+  static const abi::Schema& op_schema = abi::builtin_schema(67);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor _conj_physical(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_conj_physical", "");
+  // aten::_conj_physical
+  static const abi::Schema& op_schema = abi::builtin_schema(68);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
@@ -362,7 +399,8 @@ Tensor _conj_physical(TensorArg self) {
 Tensor _conv_depthwise2d(TensorArg self, TensorArg weight, IntList kernel_size,
                          std::optional<TensorArg> bias, IntList stride, IntList padding,
                          IntList dilation) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_conv_depthwise2d", "");
+  // aten::_conv_depthwise2d
+  static const abi::Schema& op_schema = abi::builtin_schema(69);
   op::FixedCall<7> op_call(op_schema);
   op_call.arg(self)
       .arg(weight)
@@ -378,7 +416,8 @@ Tensor _conv_depthwise2d(TensorArg self, TensorArg weight, IntList kernel_size,
 void _conv_depthwise2d_out(TensorArg self, TensorArg weight, IntList kernel_size,
                            std::optional<TensorArg> bias, IntList stride, IntList padding,
                            IntList dilation, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_conv_depthwise2d", "out");
+  // aten::_conv_depthwise2d.out
+  static const abi::Schema& op_schema = abi::builtin_schema(70);
   op::FixedCall<8> op_call(op_schema);
   op_call.arg(self)
       .arg(weight)
@@ -392,8 +431,8 @@ void _conv_depthwise2d_out(TensorArg self, TensorArg weight, IntList kernel_size
 }
 
 Tensor _convert_indices_from_coo_to_csr(TensorArg self, std::int64_t size, bool out_int32) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::_convert_indices_from_coo_to_csr", "");
+  // aten::_convert_indices_from_coo_to_csr
+  static const abi::Schema& op_schema = abi::builtin_schema(71);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(size).arg(out_int32).run();
   return op::fresh_tensor_result(op_call, 0);
@@ -401,16 +440,16 @@ Tensor _convert_indices_from_coo_to_csr(TensorArg self, std::int64_t size, bool 
 
 void _convert_indices_from_coo_to_csr_out(TensorArg self, std::int64_t size, bool out_int32,
                                           MutableTensor out) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::_convert_indices_from_coo_to_csr", "out");
+  // aten::_convert_indices_from_coo_to_csr.out
+  static const abi::Schema& op_schema = abi::builtin_schema(72);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(size).arg(out_int32).arg(out).run();
 }
 
 Tensor _convert_indices_from_csr_to_coo(TensorArg crow_indices, TensorArg col_indices,
                                         bool out_int32, bool transpose) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::_convert_indices_from_csr_to_coo", "");
+  // aten::_convert_indices_from_csr_to_coo
+  static const abi::Schema& op_schema = abi::builtin_schema(73);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(crow_indices).arg(col_indices).arg(out_int32).arg(transpose).run();
   return op::fresh_tensor_result(op_call, 0);
@@ -418,22 +457,23 @@ Tensor _convert_indices_from_csr_to_coo(TensorArg crow_indices, TensorArg col_in
 
 void _convert_indices_from_csr_to_coo_out(TensorArg crow_indices, TensorArg col_indices,
                                           bool out_int32, bool transpose, MutableTensor out) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::_convert_indices_from_csr_to_coo", "out");
+  // aten::_convert_indices_from_csr_to_coo.out
+  static const abi::Schema& op_schema = abi::builtin_schema(74);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(crow_indices).arg(col_indices).arg(out_int32).arg(transpose).arg(out).run();
 }
 
 Tensor _convert_weight_to_int4pack(TensorArg self, std::int64_t innerKTiles) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_convert_weight_to_int4pack", "");
+  // aten::_convert_weight_to_int4pack
+  static const abi::Schema& op_schema = abi::builtin_schema(75);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(innerKTiles).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor _convert_weight_to_int4pack_for_cpu(TensorArg self, std::int64_t innerKTiles) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::_convert_weight_to_int4pack_for_cpu", "");
+  // aten::_convert_weight_to_int4pack_for_cpu
+  static const abi::Schema& op_schema = abi::builtin_schema(76);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(innerKTiles).run();
   return op::tensor_result(op_call, 0, {self});
@@ -443,7 +483,8 @@ Tensor _convolution(TensorArg input, TensorArg weight, std::optional<TensorArg> 
                     IntList stride, IntList padding, IntList dilation, bool transposed,
                     IntList output_padding, std::int64_t groups, bool benchmark, bool deterministic,
                     bool cudnn_enabled, bool allow_tf32) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_convolution", "");
+  // aten::_convolution
+  static const abi::Schema& op_schema = abi::builtin_schema(77);
   op::FixedCall<13> op_call(op_schema);
   op_call.arg(input)
       .arg(weight)
@@ -466,7 +507,8 @@ Tensor _convolution_deprecated(TensorArg input, TensorArg weight, std::optional<
                                IntList stride, IntList padding, IntList dilation, bool transposed,
                                IntList output_padding, std::int64_t groups, bool benchmark,
                                bool deterministic, bool cudnn_enabled) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_convolution", "deprecated");
+  // aten::_convolution.deprecated
+  static const abi::Schema& op_schema = abi::builtin_schema(78);
   op::FixedCall<12> op_call(op_schema);
   op_call.arg(input)
       .arg(weight)
@@ -489,7 +531,8 @@ std::tuple<Tensor, Tensor, Tensor> _convolution_double_backward(
     TensorArg gO, TensorArg weight, TensorArg self, IntList stride, IntList padding,
     IntList dilation, bool transposed, IntList output_padding, std::int64_t groups,
     std::array<bool, 3> output_mask) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_convolution_double_backward", "");
+  // aten::_convolution_double_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(79);
   op::FixedCall<13> op_call(op_schema);
   op_call.arg(ggI)
       .arg(ggW)
@@ -513,28 +556,32 @@ std::tuple<Tensor, Tensor, Tensor> _convolution_double_backward(
 Tensor _convolution_mode(TensorArg input, TensorArg weight, std::optional<TensorArg> bias,
                          IntList stride, std::string_view padding, IntList dilation,
                          std::int64_t groups) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_convolution_mode", "");
+  // aten::_convolution_mode
+  static const abi::Schema& op_schema = abi::builtin_schema(80);
   op::FixedCall<7> op_call(op_schema);
   op_call.arg(input).arg(weight).arg(bias).arg(stride).arg(padding).arg(dilation).arg(groups).run();
   return op::tensor_result(op_call, 0, {input, weight, bias});
 }
 
 Tensor _copy_from(TensorArg self, TensorArg dst, bool non_blocking) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_copy_from", "");
+  // aten::_copy_from
+  static const abi::Schema& op_schema = abi::builtin_schema(81);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dst).arg(non_blocking).run();
   return op::tensor_result(op_call, 0, {self, dst});
 }
 
 Tensor _copy_from_and_resize(TensorArg self, TensorArg dst) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_copy_from_and_resize", "");
+  // aten::_copy_from_and_resize
+  static const abi::Schema& op_schema = abi::builtin_schema(82);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(dst).run();
   return op::tensor_result(op_call, 0, {self, dst});
 }
 
 Tensor _cslt_compress(TensorArg input) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_cslt_compress", "");
+  // aten::_cslt_compress
+  static const abi::Schema& op_schema = abi::builtin_schema(83);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(input).run();
   return op::tensor_result(op_call, 0, {input});
@@ -544,7 +591,8 @@ Tensor _cslt_sparse_mm(TensorArg compressed_A, TensorArg dense_B, std::optional<
                        std::optional<TensorArg> alpha, std::optional<DType> out_dtype,
                        bool transpose_result, std::int64_t alg_id, std::int64_t split_k,
                        std::int64_t split_k_mode) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_cslt_sparse_mm", "");
+  // aten::_cslt_sparse_mm
+  static const abi::Schema& op_schema = abi::builtin_schema(84);
   op::FixedCall<9> op_call(op_schema);
   op_call.arg(compressed_A)
       .arg(dense_B)
@@ -562,7 +610,8 @@ Tensor _cslt_sparse_mm(TensorArg compressed_A, TensorArg dense_B, std::optional<
 std::int64_t _cslt_sparse_mm_search(TensorArg compressed_A, TensorArg dense_B,
                                     std::optional<TensorArg> bias, std::optional<TensorArg> alpha,
                                     std::optional<DType> out_dtype, bool transpose_result) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_cslt_sparse_mm_search", "");
+  // aten::_cslt_sparse_mm_search
+  static const abi::Schema& op_schema = abi::builtin_schema(85);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(compressed_A)
       .arg(dense_B)
@@ -577,7 +626,8 @@ std::int64_t _cslt_sparse_mm_search(TensorArg compressed_A, TensorArg dense_B,
 std::tuple<Tensor, Tensor> _ctc_loss(TensorArg log_probs, TensorArg targets, IntList input_lengths,
                                      IntList target_lengths, std::int64_t blank,
                                      bool zero_infinity) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_ctc_loss", "");
+  // aten::_ctc_loss
+  static const abi::Schema& op_schema = abi::builtin_schema(86);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(log_probs)
       .arg(targets)
@@ -593,7 +643,8 @@ std::tuple<Tensor, Tensor> _ctc_loss(TensorArg log_probs, TensorArg targets, Int
 std::tuple<Tensor, Tensor> _ctc_loss_Tensor(TensorArg log_probs, TensorArg targets,
                                             TensorArg input_lengths, TensorArg target_lengths,
                                             std::int64_t blank, bool zero_infinity) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_ctc_loss", "Tensor");
+  // aten::_ctc_loss.Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(87);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(log_probs)
       .arg(targets)
@@ -610,7 +661,8 @@ Tensor _ctc_loss_backward(TensorArg grad, TensorArg log_probs, TensorArg targets
                           IntList input_lengths, IntList target_lengths,
                           TensorArg neg_log_likelihood, TensorArg log_alpha, std::int64_t blank,
                           bool zero_infinity) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_ctc_loss_backward", "");
+  // aten::_ctc_loss_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(88);
   op::FixedCall<9> op_call(op_schema);
   op_call.arg(grad)
       .arg(log_probs)
@@ -629,7 +681,8 @@ Tensor _ctc_loss_backward_Tensor(TensorArg grad, TensorArg log_probs, TensorArg 
                                  TensorArg input_lengths, TensorArg target_lengths,
                                  TensorArg neg_log_likelihood, TensorArg log_alpha,
                                  std::int64_t blank, bool zero_infinity) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_ctc_loss_backward", "Tensor");
+  // aten::_ctc_loss_backward.Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(89);
   op::FixedCall<9> op_call(op_schema);
   op_call.arg(grad)
       .arg(log_probs)
@@ -651,7 +704,8 @@ std::tuple<Tensor, Tensor, Tensor> _cudnn_attention_backward(
     TensorArg logsumexp, TensorArg philox_seed, TensorArg philox_offset, TensorArg attn_bias,
     TensorArg cum_seq_q, TensorArg cum_seq_k, std::int64_t max_q, std::int64_t max_k,
     double dropout_p, bool is_causal, std::optional<double> scale) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_cudnn_attention_backward", "");
+  // aten::_cudnn_attention_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(90);
   op::FixedCall<16> op_call(op_schema);
   op_call.arg(grad_out)
       .arg(query)
@@ -685,7 +739,8 @@ std::tuple<Tensor, Tensor> _cudnn_ctc_loss(TensorArg log_probs, TensorArg target
                                            IntList input_lengths, IntList target_lengths,
                                            std::int64_t blank, bool deterministic,
                                            bool zero_infinity) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_cudnn_ctc_loss", "");
+  // aten::_cudnn_ctc_loss
+  static const abi::Schema& op_schema = abi::builtin_schema(92);
   op::FixedCall<7> op_call(op_schema);
   op_call.arg(log_probs)
       .arg(targets)
@@ -703,7 +758,8 @@ std::tuple<Tensor, Tensor> _cudnn_ctc_loss_Tensor(TensorArg log_probs, TensorArg
                                                   TensorArg input_lengths, TensorArg target_lengths,
                                                   std::int64_t blank, bool deterministic,
                                                   bool zero_infinity) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_cudnn_ctc_loss", "Tensor");
+  // aten::_cudnn_ctc_loss.Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(93);
   op::FixedCall<7> op_call(op_schema);
   op_call.arg(log_probs)
       .arg(targets)
@@ -720,7 +776,8 @@ std::tuple<Tensor, Tensor> _cudnn_ctc_loss_Tensor(TensorArg log_probs, TensorArg
 Tensor _cudnn_init_dropout_state(double dropout, bool train, std::int64_t dropout_seed,
                                  std::optional<DType> dtype, std::optional<Layout> layout,
                                  std::optional<Device> device, std::optional<bool> pin_memory) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_cudnn_init_dropout_state", "");
+  // aten::_cudnn_init_dropout_state
+  static const abi::Schema& op_schema = abi::builtin_schema(94);
   op::FixedCall<7> op_call(op_schema);
   op_call.arg(dropout)
       .arg(train)
@@ -739,7 +796,8 @@ std::tuple<Tensor, Tensor, Tensor, Tensor, Tensor> _cudnn_rnn(
     std::int64_t mode, std::int64_t hidden_size, std::int64_t proj_size, std::int64_t num_layers,
     bool batch_first, double dropout, bool train, bool bidirectional, IntList batch_sizes,
     std::optional<TensorArg> dropout_state) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_cudnn_rnn", "");
+  // aten::_cudnn_rnn
+  static const abi::Schema& op_schema = abi::builtin_schema(95);
   op::FixedCall<16> op_call(op_schema);
   op_call.arg(input)
       .arg(weight)
@@ -769,7 +827,8 @@ Tensor _cudnn_rnn_flatten_weight(const TensorList& weight_arr, std::int64_t weig
                                  std::int64_t input_size, std::int64_t mode,
                                  std::int64_t hidden_size, std::int64_t proj_size,
                                  std::int64_t num_layers, bool batch_first, bool bidirectional) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_cudnn_rnn_flatten_weight", "");
+  // aten::_cudnn_rnn_flatten_weight
+  static const abi::Schema& op_schema = abi::builtin_schema(97);
   op::FixedCall<9> op_call(op_schema);
   op_call.arg(weight_arr)
       .arg(weight_stride0)
@@ -785,47 +844,54 @@ Tensor _cudnn_rnn_flatten_weight(const TensorList& weight_arr, std::int64_t weig
 }
 
 void _cummax_helper(TensorArg self, MutableTensor values, MutableTensor indices, std::int64_t dim) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_cummax_helper", "");
+  // aten::_cummax_helper
+  static const abi::Schema& op_schema = abi::builtin_schema(102);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(values).arg(indices).arg(dim).run();
 }
 
 void _cummin_helper(TensorArg self, MutableTensor values, MutableTensor indices, std::int64_t dim) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_cummin_helper", "");
+  // aten::_cummin_helper
+  static const abi::Schema& op_schema = abi::builtin_schema(103);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(values).arg(indices).arg(dim).run();
 }
 
 std::int64_t _debug_has_internal_overlap(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_debug_has_internal_overlap", "");
+  // aten::_debug_has_internal_overlap
+  static const abi::Schema& op_schema = abi::builtin_schema(104);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::int_result(op_call, 0);
 }
 
 std::int64_t _dimI(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_dimI", "");
+  // aten::_dimI
+  static const abi::Schema& op_schema = abi::builtin_schema(105);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::int_result(op_call, 0);
 }
 
 std::int64_t _dimV(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_dimV", "");
+  // aten::_dimV
+  static const abi::Schema& op_schema = abi::builtin_schema(106);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::int_result(op_call, 0);
 }
 
 Tensor _dim_arange(TensorArg like, std::int64_t dim) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_dim_arange", "");
+  // aten::_dim_arange
+  static const abi::Schema& op_schema = abi::builtin_schema(107);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(like).arg(dim).run();
   return op::tensor_result(op_call, 0, {like});
 }
 
 Tensor _dirichlet_grad(TensorArg x, TensorArg alpha, TensorArg total) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_dirichlet_grad", "");
+  // aten::_dirichlet_grad
+  static const abi::Schema& op_schema = abi::builtin_schema(108);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(x).arg(alpha).arg(total).run();
   return op::tensor_result(op_call, 0, {x, alpha, total});
@@ -833,7 +899,8 @@ Tensor _dirichlet_grad(TensorArg x, TensorArg alpha, TensorArg total) {
 
 Tensor _dyn_quant_matmul_4bit(TensorArg inp, TensorArg packed_weights, std::int64_t block_size,
                               std::int64_t in_features, std::int64_t out_features) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_dyn_quant_matmul_4bit", "");
+  // aten::_dyn_quant_matmul_4bit
+  static const abi::Schema& op_schema = abi::builtin_schema(109);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(inp).arg(packed_weights).arg(block_size).arg(in_features).arg(out_features).run();
   return op::tensor_result(op_call, 0, {inp, packed_weights});
@@ -842,7 +909,8 @@ Tensor _dyn_quant_matmul_4bit(TensorArg inp, TensorArg packed_weights, std::int6
 Tensor _dyn_quant_pack_4bit_weight(TensorArg weights, TensorArg scales_zeros,
                                    std::optional<TensorArg> bias, std::int64_t block_size,
                                    std::int64_t in_features, std::int64_t out_features) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_dyn_quant_pack_4bit_weight", "");
+  // aten::_dyn_quant_pack_4bit_weight
+  static const abi::Schema& op_schema = abi::builtin_schema(110);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(weights)
       .arg(scales_zeros)
@@ -862,7 +930,8 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> _efficient_attention_backward(
     std::int64_t custom_mask_type, bool bias_requires_grad, std::optional<double> scale,
     std::optional<std::int64_t> num_splits_key, std::optional<std::int64_t> window_size,
     bool shared_storage_dqdkdv) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_efficient_attention_backward", "");
+  // aten::_efficient_attention_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(111);
   op::FixedCall<20> op_call(op_schema);
   op_call.arg(grad_out_)
       .arg(query)
@@ -901,7 +970,8 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> _efficient_attention_backward(
 
 Tensor _efficientzerotensor(IntList size, std::optional<DType> dtype, std::optional<Layout> layout,
                             std::optional<Device> device, std::optional<bool> pin_memory) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_efficientzerotensor", "");
+  // aten::_efficientzerotensor
+  static const abi::Schema& op_schema = abi::builtin_schema(113);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(size).arg(dtype).arg(layout).arg(device).arg(pin_memory).run();
   return op::tensor_result(op_call, 0, {});
@@ -911,7 +981,8 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> _embedding_bag(
     TensorArg weight, TensorArg indices, TensorArg offsets, bool scale_grad_by_freq,
     std::int64_t mode, bool sparse, std::optional<TensorArg> per_sample_weights,
     bool include_last_offset, std::int64_t padding_idx) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_embedding_bag", "");
+  // aten::_embedding_bag
+  static const abi::Schema& op_schema = abi::builtin_schema(114);
   op::FixedCall<9> op_call(op_schema);
   op_call.arg(weight)
       .arg(indices)
@@ -934,7 +1005,8 @@ Tensor _embedding_bag_backward(TensorArg grad, TensorArg indices, TensorArg offs
                                std::int64_t num_weights, bool scale_grad_by_freq, std::int64_t mode,
                                bool sparse, std::optional<TensorArg> per_sample_weights,
                                std::int64_t padding_idx) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_embedding_bag_backward", "");
+  // aten::_embedding_bag_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(115);
   op::FixedCall<12> op_call(op_schema);
   op_call.arg(grad)
       .arg(indices)
@@ -959,7 +1031,8 @@ Tensor _embedding_bag_dense_backward(TensorArg grad, TensorArg indices, TensorAr
                                      std::int64_t num_weights, bool scale_grad_by_freq,
                                      std::int64_t mode, std::optional<TensorArg> per_sample_weights,
                                      std::int64_t padding_idx) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_embedding_bag_dense_backward", "");
+  // aten::_embedding_bag_dense_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(116);
   op::FixedCall<10> op_call(op_schema);
   op_call.arg(grad)
       .arg(indices)
@@ -980,7 +1053,8 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> _embedding_bag_forward_only(
     TensorArg weight, TensorArg indices, TensorArg offsets, bool scale_grad_by_freq,
     std::int64_t mode, bool sparse, std::optional<TensorArg> per_sample_weights,
     bool include_last_offset, std::int64_t padding_idx) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_embedding_bag_forward_only", "");
+  // aten::_embedding_bag_forward_only
+  static const abi::Schema& op_schema = abi::builtin_schema(117);
   op::FixedCall<9> op_call(op_schema);
   op_call.arg(weight)
       .arg(indices)
@@ -1002,8 +1076,8 @@ Tensor _embedding_bag_per_sample_weights_backward(TensorArg grad, TensorArg weig
                                                   TensorArg indices, TensorArg offsets,
                                                   TensorArg offset2bag, std::int64_t mode,
                                                   std::int64_t padding_idx) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::_embedding_bag_per_sample_weights_backward", "");
+  // aten::_embedding_bag_per_sample_weights_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(118);
   op::FixedCall<7> op_call(op_schema);
   op_call.arg(grad)
       .arg(weight)
@@ -1022,8 +1096,8 @@ Tensor _embedding_bag_sparse_backward(TensorArg grad, TensorArg indices, TensorA
                                       std::int64_t mode,
                                       std::optional<TensorArg> per_sample_weights,
                                       std::int64_t padding_idx) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::_embedding_bag_sparse_backward", "");
+  // aten::_embedding_bag_sparse_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(119);
   op::FixedCall<10> op_call(op_schema);
   op_call.arg(grad)
       .arg(indices)
@@ -1044,7 +1118,8 @@ Tensor _empty_affine_quantized(IntList size, std::optional<DType> dtype,
                                std::optional<Layout> layout, std::optional<Device> device,
                                std::optional<bool> pin_memory, double scale,
                                std::int64_t zero_point, std::optional<MemoryFormat> memory_format) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_empty_affine_quantized", "");
+  // aten::_empty_affine_quantized
+  static const abi::Schema& op_schema = abi::builtin_schema(120);
   op::FixedCall<8> op_call(op_schema);
   op_call.arg(size)
       .arg(dtype)
@@ -1064,8 +1139,8 @@ Tensor _empty_per_channel_affine_quantized(IntList size, TensorArg scales, Tenso
                                            std::optional<Device> device,
                                            std::optional<bool> pin_memory,
                                            std::optional<MemoryFormat> memory_format) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::_empty_per_channel_affine_quantized", "");
+  // aten::_empty_per_channel_affine_quantized
+  static const abi::Schema& op_schema = abi::builtin_schema(121);
   op::FixedCall<9> op_call(op_schema);
   op_call.arg(size)
       .arg(scales)
@@ -1081,7 +1156,8 @@ Tensor _empty_per_channel_affine_quantized(IntList size, TensorArg scales, Tenso
 }
 
 Tensor _euclidean_dist(TensorArg x1, TensorArg x2) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_euclidean_dist", "");
+  // aten::_euclidean_dist
+  static const abi::Schema& op_schema = abi::builtin_schema(122);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(x1).arg(x2).run();
   return op::tensor_result(op_call, 0, {x1, x2});
@@ -1091,8 +1167,8 @@ Tensor _fake_quantize_learnable_per_channel_affine(TensorArg self, TensorArg sca
                                                    TensorArg zero_point, std::int64_t axis,
                                                    std::int64_t quant_min, std::int64_t quant_max,
                                                    double grad_factor) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::_fake_quantize_learnable_per_channel_affine", "");
+  // aten::_fake_quantize_learnable_per_channel_affine
+  static const abi::Schema& op_schema = abi::builtin_schema(123);
   op::FixedCall<7> op_call(op_schema);
   op_call.arg(self)
       .arg(scale)
@@ -1108,8 +1184,8 @@ Tensor _fake_quantize_learnable_per_channel_affine(TensorArg self, TensorArg sca
 std::tuple<Tensor, Tensor, Tensor> _fake_quantize_learnable_per_channel_affine_backward(
     TensorArg grad, TensorArg self, TensorArg scale, TensorArg zero_point, std::int64_t axis,
     std::int64_t quant_min, std::int64_t quant_max, double grad_factor) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::_fake_quantize_learnable_per_channel_affine_backward", "");
+  // aten::_fake_quantize_learnable_per_channel_affine_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(124);
   op::FixedCall<8> op_call(op_schema);
   op_call.arg(grad)
       .arg(self)
@@ -1128,8 +1204,8 @@ std::tuple<Tensor, Tensor, Tensor> _fake_quantize_learnable_per_channel_affine_b
 Tensor _fake_quantize_learnable_per_tensor_affine(TensorArg self, TensorArg scale,
                                                   TensorArg zero_point, std::int64_t quant_min,
                                                   std::int64_t quant_max, double grad_factor) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::_fake_quantize_learnable_per_tensor_affine", "");
+  // aten::_fake_quantize_learnable_per_tensor_affine
+  static const abi::Schema& op_schema = abi::builtin_schema(125);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(self).arg(scale).arg(zero_point).arg(quant_min).arg(quant_max).arg(grad_factor).run();
   return op::tensor_result(op_call, 0, {self, scale, zero_point});
@@ -1138,8 +1214,8 @@ Tensor _fake_quantize_learnable_per_tensor_affine(TensorArg self, TensorArg scal
 std::tuple<Tensor, Tensor, Tensor> _fake_quantize_learnable_per_tensor_affine_backward(
     TensorArg grad, TensorArg self, TensorArg scale, TensorArg zero_point, std::int64_t quant_min,
     std::int64_t quant_max, double grad_factor) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::_fake_quantize_learnable_per_tensor_affine_backward", "");
+  // aten::_fake_quantize_learnable_per_tensor_affine_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(126);
   op::FixedCall<7> op_call(op_schema);
   op_call.arg(grad)
       .arg(self)
@@ -1157,8 +1233,8 @@ std::tuple<Tensor, Tensor, Tensor> _fake_quantize_learnable_per_tensor_affine_ba
 std::tuple<Tensor, Tensor> _fake_quantize_per_tensor_affine_cachemask_tensor_qparams(
     TensorArg self, TensorArg scale, TensorArg zero_point, TensorArg fake_quant_enabled,
     std::int64_t quant_min, std::int64_t quant_max) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::_fake_quantize_per_tensor_affine_cachemask_tensor_qparams", "");
+  // aten::_fake_quantize_per_tensor_affine_cachemask_tensor_qparams
+  static const abi::Schema& op_schema = abi::builtin_schema(127);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(self)
       .arg(scale)
@@ -1172,7 +1248,8 @@ std::tuple<Tensor, Tensor> _fake_quantize_per_tensor_affine_cachemask_tensor_qpa
 }
 
 Tensor _fft_c2c(TensorArg self, IntList dim, std::int64_t normalization, bool forward) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_fft_c2c", "");
+  // aten::_fft_c2c
+  static const abi::Schema& op_schema = abi::builtin_schema(128);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(normalization).arg(forward).run();
   return op::tensor_result(op_call, 0, {self});
@@ -1180,14 +1257,16 @@ Tensor _fft_c2c(TensorArg self, IntList dim, std::int64_t normalization, bool fo
 
 void _fft_c2c_out(TensorArg self, IntList dim, std::int64_t normalization, bool forward,
                   MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_fft_c2c", "out");
+  // aten::_fft_c2c.out
+  static const abi::Schema& op_schema = abi::builtin_schema(129);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(normalization).arg(forward).arg(out).run();
 }
 
 Tensor _fft_c2r(TensorArg self, IntList dim, std::int64_t normalization,
                 std::int64_t last_dim_size) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_fft_c2r", "");
+  // aten::_fft_c2r
+  static const abi::Schema& op_schema = abi::builtin_schema(130);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(normalization).arg(last_dim_size).run();
   return op::tensor_result(op_call, 0, {self});
@@ -1195,13 +1274,15 @@ Tensor _fft_c2r(TensorArg self, IntList dim, std::int64_t normalization,
 
 void _fft_c2r_out(TensorArg self, IntList dim, std::int64_t normalization,
                   std::int64_t last_dim_size, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_fft_c2r", "out");
+  // aten::_fft_c2r.out
+  static const abi::Schema& op_schema = abi::builtin_schema(131);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(normalization).arg(last_dim_size).arg(out).run();
 }
 
 Tensor _fft_r2c(TensorArg self, IntList dim, std::int64_t normalization, bool onesided) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_fft_r2c", "");
+  // aten::_fft_r2c
+  static const abi::Schema& op_schema = abi::builtin_schema(132);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(normalization).arg(onesided).run();
   return op::tensor_result(op_call, 0, {self});
@@ -1209,14 +1290,16 @@ Tensor _fft_r2c(TensorArg self, IntList dim, std::int64_t normalization, bool on
 
 void _fft_r2c_out(TensorArg self, IntList dim, std::int64_t normalization, bool onesided,
                   MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_fft_r2c", "out");
+  // aten::_fft_r2c.out
+  static const abi::Schema& op_schema = abi::builtin_schema(133);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(normalization).arg(onesided).arg(out).run();
 }
 
 void _fill_mem_eff_dropout_mask_(MutableTensor self, double dropout_p, std::int64_t seed,
                                  std::int64_t offset) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_fill_mem_eff_dropout_mask_", "");
+  // aten::_fill_mem_eff_dropout_mask_
+  static const abi::Schema& op_schema = abi::builtin_schema(134);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(dropout_p).arg(seed).arg(offset).run();
 }
@@ -1227,7 +1310,8 @@ std::tuple<Tensor, Tensor, Tensor> _flash_attention_backward(
     std::int64_t max_k, double dropout_p, bool is_causal, TensorArg rng_state, TensorArg unused,
     std::optional<double> scale, std::optional<std::int64_t> window_size_left,
     std::optional<std::int64_t> window_size_right) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_flash_attention_backward", "");
+  // aten::_flash_attention_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(135);
   op::FixedCall<17> op_call(op_schema);
   op_call.arg(grad_out)
       .arg(query)
@@ -1266,7 +1350,8 @@ std::tuple<Tensor, Tensor, Tensor, Tensor, Tensor> _flash_attention_forward(
     std::optional<std::int64_t> window_size_left, std::optional<std::int64_t> window_size_right,
     std::optional<TensorArg> seqused_k, std::optional<TensorArg> alibi_slopes,
     std::optional<TensorArg> block_table, std::optional<std::int64_t> num_splits) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_flash_attention_forward", "");
+  // aten::_flash_attention_forward
+  static const abi::Schema& op_schema = abi::builtin_schema(136);
   op::FixedCall<17> op_call(op_schema);
   op_call.arg(query)
       .arg(key)
@@ -1311,8 +1396,8 @@ Tensor _flash_attention_forward_no_dropout_inplace(
     std::optional<std::int64_t> window_size_right, std::optional<TensorArg> seqused_k,
     std::optional<TensorArg> alibi_slopes, std::optional<TensorArg> block_table,
     std::optional<std::int64_t> num_splits) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::_flash_attention_forward_no_dropout_inplace", "");
+  // aten::_flash_attention_forward_no_dropout_inplace
+  static const abi::Schema& op_schema = abi::builtin_schema(138);
   op::FixedCall<18> op_call(op_schema);
   op_call.arg(out)
       .arg(query)
@@ -1346,8 +1431,8 @@ std::tuple<Tensor, Tensor, Tensor, Tensor, Tensor> _flash_attention_forward_quan
     std::optional<double> scale, std::optional<std::int64_t> window_size_left,
     std::optional<std::int64_t> window_size_right, std::optional<TensorArg> seqused_k,
     std::optional<TensorArg> alibi_slopes) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::_flash_attention_forward", "quantized");
+  // aten::_flash_attention_forward.quantized
+  static const abi::Schema& op_schema = abi::builtin_schema(137);
   op::FixedCall<18> op_call(op_schema);
   op_call.arg(query)
       .arg(key)
@@ -1386,35 +1471,40 @@ std::tuple<Tensor, Tensor, Tensor, Tensor, Tensor> _flash_attention_forward_quan
 }
 
 Tensor _foobar(TensorArg self, bool arg1, bool arg2, bool arg3) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_foobar", "");
+  // aten::_foobar
+  static const abi::Schema& op_schema = abi::builtin_schema(139);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(arg1).arg(arg2).arg(arg3).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 std::vector<Tensor> _foreach_abs(const TensorList& self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_abs", "");
+  // aten::_foreach_abs
+  static const abi::Schema& op_schema = abi::builtin_schema(140);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensors_result(op_call, 0, {self});
 }
 
 void _foreach_abs_(const MutableTensorList& self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_abs_", "");
+  // aten::_foreach_abs_
+  static const abi::Schema& op_schema = abi::builtin_schema(141);
   op::check_mutation(self, "aten::_foreach_abs_", {});
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 std::vector<Tensor> _foreach_acos(const TensorList& self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_acos", "");
+  // aten::_foreach_acos
+  static const abi::Schema& op_schema = abi::builtin_schema(142);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensors_result(op_call, 0, {self});
 }
 
 void _foreach_acos_(const MutableTensorList& self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_acos_", "");
+  // aten::_foreach_acos_
+  static const abi::Schema& op_schema = abi::builtin_schema(143);
   op::check_mutation(self, "aten::_foreach_acos_", {});
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
@@ -1422,15 +1512,17 @@ void _foreach_acos_(const MutableTensorList& self) {
 
 std::vector<Tensor> _foreach_addcdiv_Tensor(const TensorList& self, const TensorList& tensor1,
                                             const TensorList& tensor2, TensorArg scalars) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_addcdiv", "Tensor");
+  // aten::_foreach_addcdiv.Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(154);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(tensor1).arg(tensor2).arg(scalars).run();
   return op::tensors_result(op_call, 0, {self, tensor1, tensor2, scalars});
 }
 
-void _foreach_addcdiv__Tensor(const MutableTensorList& self, const TensorList& tensor1,
+void _foreach_addcdiv_Tensor_(const MutableTensorList& self, const TensorList& tensor1,
                               const TensorList& tensor2, TensorArg scalars) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_addcdiv_", "Tensor");
+  // aten::_foreach_addcdiv_.Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(157);
   op::check_mutation(self, "aten::_foreach_addcdiv_.Tensor", {tensor1, tensor2, scalars});
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(tensor1).arg(tensor2).arg(scalars).run();
@@ -1438,85 +1530,97 @@ void _foreach_addcdiv__Tensor(const MutableTensorList& self, const TensorList& t
 
 std::vector<Tensor> _foreach_addcmul_Tensor(const TensorList& self, const TensorList& tensor1,
                                             const TensorList& tensor2, TensorArg scalars) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_addcmul", "Tensor");
+  // aten::_foreach_addcmul.Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(160);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(tensor1).arg(tensor2).arg(scalars).run();
   return op::tensors_result(op_call, 0, {self, tensor1, tensor2, scalars});
 }
 
-void _foreach_addcmul__Tensor(const MutableTensorList& self, const TensorList& tensor1,
+void _foreach_addcmul_Tensor_(const MutableTensorList& self, const TensorList& tensor1,
                               const TensorList& tensor2, TensorArg scalars) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_addcmul_", "Tensor");
+  // aten::_foreach_addcmul_.Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(163);
   op::check_mutation(self, "aten::_foreach_addcmul_.Tensor", {tensor1, tensor2, scalars});
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(tensor1).arg(tensor2).arg(scalars).run();
 }
 
 std::vector<Tensor> _foreach_asin(const TensorList& self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_asin", "");
+  // aten::_foreach_asin
+  static const abi::Schema& op_schema = abi::builtin_schema(164);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensors_result(op_call, 0, {self});
 }
 
 void _foreach_asin_(const MutableTensorList& self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_asin_", "");
+  // aten::_foreach_asin_
+  static const abi::Schema& op_schema = abi::builtin_schema(165);
   op::check_mutation(self, "aten::_foreach_asin_", {});
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 std::vector<Tensor> _foreach_atan(const TensorList& self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_atan", "");
+  // aten::_foreach_atan
+  static const abi::Schema& op_schema = abi::builtin_schema(166);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensors_result(op_call, 0, {self});
 }
 
 void _foreach_atan_(const MutableTensorList& self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_atan_", "");
+  // aten::_foreach_atan_
+  static const abi::Schema& op_schema = abi::builtin_schema(167);
   op::check_mutation(self, "aten::_foreach_atan_", {});
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 std::vector<Tensor> _foreach_ceil(const TensorList& self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_ceil", "");
+  // aten::_foreach_ceil
+  static const abi::Schema& op_schema = abi::builtin_schema(168);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensors_result(op_call, 0, {self});
 }
 
 void _foreach_ceil_(const MutableTensorList& self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_ceil_", "");
+  // aten::_foreach_ceil_
+  static const abi::Schema& op_schema = abi::builtin_schema(169);
   op::check_mutation(self, "aten::_foreach_ceil_", {});
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 std::vector<Tensor> _foreach_clamp_max_List(const TensorList& self, const TensorList& other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_clamp_max", "List");
+  // aten::_foreach_clamp_max.List
+  static const abi::Schema& op_schema = abi::builtin_schema(170);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::tensors_result(op_call, 0, {self, other});
 }
 
-void _foreach_clamp_max__List(const MutableTensorList& self, const TensorList& other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_clamp_max_", "List");
+void _foreach_clamp_max_List_(const MutableTensorList& self, const TensorList& other) {
+  // aten::_foreach_clamp_max_.List
+  static const abi::Schema& op_schema = abi::builtin_schema(173);
   op::check_mutation(self, "aten::_foreach_clamp_max_.List", {other});
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
 }
 
 std::vector<Tensor> _foreach_clamp_min_List(const TensorList& self, const TensorList& other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_clamp_min", "List");
+  // aten::_foreach_clamp_min.List
+  static const abi::Schema& op_schema = abi::builtin_schema(176);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::tensors_result(op_call, 0, {self, other});
 }
 
-void _foreach_clamp_min__List(const MutableTensorList& self, const TensorList& other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_clamp_min_", "List");
+void _foreach_clamp_min_List_(const MutableTensorList& self, const TensorList& other) {
+  // aten::_foreach_clamp_min_.List
+  static const abi::Schema& op_schema = abi::builtin_schema(179);
   op::check_mutation(self, "aten::_foreach_clamp_min_.List", {other});
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
@@ -1524,7 +1628,8 @@ void _foreach_clamp_min__List(const MutableTensorList& self, const TensorList& o
 
 std::vector<Tensor> _foreach_clone(const TensorList& self,
                                    std::optional<MemoryFormat> memory_format) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_clone", "");
+  // aten::_foreach_clone
+  static const abi::Schema& op_schema = abi::builtin_schema(182);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(memory_format).run();
   return op::tensors_result(op_call, 0, {self});
@@ -1532,154 +1637,176 @@ std::vector<Tensor> _foreach_clone(const TensorList& self,
 
 std::vector<Tensor> _foreach_copy(const TensorList& self, const TensorList& src,
                                   bool non_blocking) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_copy", "");
+  // aten::_foreach_copy
+  static const abi::Schema& op_schema = abi::builtin_schema(183);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(src).arg(non_blocking).run();
   return op::tensors_result(op_call, 0, {self, src});
 }
 
 void _foreach_copy_(const MutableTensorList& self, const TensorList& src, bool non_blocking) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_copy_", "");
+  // aten::_foreach_copy_
+  static const abi::Schema& op_schema = abi::builtin_schema(184);
   op::check_mutation(self, "aten::_foreach_copy_", {src});
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(src).arg(non_blocking).run();
 }
 
 std::vector<Tensor> _foreach_cos(const TensorList& self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_cos", "");
+  // aten::_foreach_cos
+  static const abi::Schema& op_schema = abi::builtin_schema(185);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensors_result(op_call, 0, {self});
 }
 
 void _foreach_cos_(const MutableTensorList& self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_cos_", "");
+  // aten::_foreach_cos_
+  static const abi::Schema& op_schema = abi::builtin_schema(186);
   op::check_mutation(self, "aten::_foreach_cos_", {});
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 std::vector<Tensor> _foreach_cosh(const TensorList& self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_cosh", "");
+  // aten::_foreach_cosh
+  static const abi::Schema& op_schema = abi::builtin_schema(187);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensors_result(op_call, 0, {self});
 }
 
 void _foreach_cosh_(const MutableTensorList& self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_cosh_", "");
+  // aten::_foreach_cosh_
+  static const abi::Schema& op_schema = abi::builtin_schema(188);
   op::check_mutation(self, "aten::_foreach_cosh_", {});
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 std::vector<Tensor> _foreach_div_List(const TensorList& self, const TensorList& other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_div", "List");
+  // aten::_foreach_div.List
+  static const abi::Schema& op_schema = abi::builtin_schema(189);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::tensors_result(op_call, 0, {self, other});
 }
 
-std::vector<Tensor> _foreach_div_Tensor(const TensorList& self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_div", "Tensor");
-  op::FixedCall<2> op_call(op_schema);
-  op_call.arg(self).arg(other).run();
-  return op::tensors_result(op_call, 0, {self, other});
-}
-
-void _foreach_div__List(const MutableTensorList& self, const TensorList& other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_div_", "List");
+void _foreach_div_List_(const MutableTensorList& self, const TensorList& other) {
+  // aten::_foreach_div_.List
+  static const abi::Schema& op_schema = abi::builtin_schema(193);
   op::check_mutation(self, "aten::_foreach_div_.List", {other});
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
 }
 
-void _foreach_div__Tensor(const MutableTensorList& self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_div_", "Tensor");
+std::vector<Tensor> _foreach_div_Tensor(const TensorList& self, TensorArg other) {
+  // aten::_foreach_div.Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(192);
+  op::FixedCall<2> op_call(op_schema);
+  op_call.arg(self).arg(other).run();
+  return op::tensors_result(op_call, 0, {self, other});
+}
+
+void _foreach_div_Tensor_(const MutableTensorList& self, TensorArg other) {
+  // aten::_foreach_div_.Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(196);
   op::check_mutation(self, "aten::_foreach_div_.Tensor", {other});
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
 }
 
 std::vector<Tensor> _foreach_erf(const TensorList& self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_erf", "");
+  // aten::_foreach_erf
+  static const abi::Schema& op_schema = abi::builtin_schema(197);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensors_result(op_call, 0, {self});
 }
 
 void _foreach_erf_(const MutableTensorList& self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_erf_", "");
+  // aten::_foreach_erf_
+  static const abi::Schema& op_schema = abi::builtin_schema(198);
   op::check_mutation(self, "aten::_foreach_erf_", {});
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 std::vector<Tensor> _foreach_erfc(const TensorList& self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_erfc", "");
+  // aten::_foreach_erfc
+  static const abi::Schema& op_schema = abi::builtin_schema(199);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensors_result(op_call, 0, {self});
 }
 
 void _foreach_erfc_(const MutableTensorList& self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_erfc_", "");
+  // aten::_foreach_erfc_
+  static const abi::Schema& op_schema = abi::builtin_schema(200);
   op::check_mutation(self, "aten::_foreach_erfc_", {});
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 std::vector<Tensor> _foreach_exp(const TensorList& self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_exp", "");
+  // aten::_foreach_exp
+  static const abi::Schema& op_schema = abi::builtin_schema(201);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensors_result(op_call, 0, {self});
 }
 
 void _foreach_exp_(const MutableTensorList& self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_exp_", "");
+  // aten::_foreach_exp_
+  static const abi::Schema& op_schema = abi::builtin_schema(202);
   op::check_mutation(self, "aten::_foreach_exp_", {});
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 std::vector<Tensor> _foreach_expm1(const TensorList& self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_expm1", "");
+  // aten::_foreach_expm1
+  static const abi::Schema& op_schema = abi::builtin_schema(203);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensors_result(op_call, 0, {self});
 }
 
 void _foreach_expm1_(const MutableTensorList& self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_expm1_", "");
+  // aten::_foreach_expm1_
+  static const abi::Schema& op_schema = abi::builtin_schema(204);
   op::check_mutation(self, "aten::_foreach_expm1_", {});
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 std::vector<Tensor> _foreach_floor(const TensorList& self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_floor", "");
+  // aten::_foreach_floor
+  static const abi::Schema& op_schema = abi::builtin_schema(205);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensors_result(op_call, 0, {self});
 }
 
 void _foreach_floor_(const MutableTensorList& self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_floor_", "");
+  // aten::_foreach_floor_
+  static const abi::Schema& op_schema = abi::builtin_schema(206);
   op::check_mutation(self, "aten::_foreach_floor_", {});
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 std::vector<Tensor> _foreach_frac(const TensorList& self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_frac", "");
+  // aten::_foreach_frac
+  static const abi::Schema& op_schema = abi::builtin_schema(207);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensors_result(op_call, 0, {self});
 }
 
 void _foreach_frac_(const MutableTensorList& self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_frac_", "");
+  // aten::_foreach_frac_
+  static const abi::Schema& op_schema = abi::builtin_schema(208);
   op::check_mutation(self, "aten::_foreach_frac_", {});
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
@@ -1687,344 +1814,393 @@ void _foreach_frac_(const MutableTensorList& self) {
 
 std::vector<Tensor> _foreach_lerp_List(const TensorList& self, const TensorList& tensors1,
                                        const TensorList& weights) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_lerp", "List");
+  // aten::_foreach_lerp.List
+  static const abi::Schema& op_schema = abi::builtin_schema(209);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(tensors1).arg(weights).run();
   return op::tensors_result(op_call, 0, {self, tensors1, weights});
 }
 
-void _foreach_lerp__List(const MutableTensorList& self, const TensorList& tensors1,
+void _foreach_lerp_List_(const MutableTensorList& self, const TensorList& tensors1,
                          const TensorList& weights) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_lerp_", "List");
+  // aten::_foreach_lerp_.List
+  static const abi::Schema& op_schema = abi::builtin_schema(212);
   op::check_mutation(self, "aten::_foreach_lerp_.List", {tensors1, weights});
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(tensors1).arg(weights).run();
 }
 
 std::vector<Tensor> _foreach_lgamma(const TensorList& self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_lgamma", "");
+  // aten::_foreach_lgamma
+  static const abi::Schema& op_schema = abi::builtin_schema(215);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensors_result(op_call, 0, {self});
 }
 
 void _foreach_lgamma_(const MutableTensorList& self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_lgamma_", "");
+  // aten::_foreach_lgamma_
+  static const abi::Schema& op_schema = abi::builtin_schema(216);
   op::check_mutation(self, "aten::_foreach_lgamma_", {});
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 std::vector<Tensor> _foreach_log(const TensorList& self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_log", "");
+  // aten::_foreach_log
+  static const abi::Schema& op_schema = abi::builtin_schema(217);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensors_result(op_call, 0, {self});
 }
 
 std::vector<Tensor> _foreach_log10(const TensorList& self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_log10", "");
+  // aten::_foreach_log10
+  static const abi::Schema& op_schema = abi::builtin_schema(218);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensors_result(op_call, 0, {self});
 }
 
 void _foreach_log10_(const MutableTensorList& self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_log10_", "");
+  // aten::_foreach_log10_
+  static const abi::Schema& op_schema = abi::builtin_schema(219);
   op::check_mutation(self, "aten::_foreach_log10_", {});
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 std::vector<Tensor> _foreach_log1p(const TensorList& self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_log1p", "");
+  // aten::_foreach_log1p
+  static const abi::Schema& op_schema = abi::builtin_schema(220);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensors_result(op_call, 0, {self});
 }
 
 void _foreach_log1p_(const MutableTensorList& self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_log1p_", "");
+  // aten::_foreach_log1p_
+  static const abi::Schema& op_schema = abi::builtin_schema(221);
   op::check_mutation(self, "aten::_foreach_log1p_", {});
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 std::vector<Tensor> _foreach_log2(const TensorList& self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_log2", "");
+  // aten::_foreach_log2
+  static const abi::Schema& op_schema = abi::builtin_schema(222);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensors_result(op_call, 0, {self});
 }
 
 void _foreach_log2_(const MutableTensorList& self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_log2_", "");
+  // aten::_foreach_log2_
+  static const abi::Schema& op_schema = abi::builtin_schema(223);
   op::check_mutation(self, "aten::_foreach_log2_", {});
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 void _foreach_log_(const MutableTensorList& self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_log_", "");
+  // aten::_foreach_log_
+  static const abi::Schema& op_schema = abi::builtin_schema(224);
   op::check_mutation(self, "aten::_foreach_log_", {});
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 std::vector<Tensor> _foreach_max(const TensorList& self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_max", "");
+  // aten::_foreach_max
+  static const abi::Schema& op_schema = abi::builtin_schema(225);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensors_result(op_call, 0, {self});
 }
 
 std::vector<Tensor> _foreach_maximum_List(const TensorList& self, const TensorList& other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_maximum", "List");
+  // aten::_foreach_maximum.List
+  static const abi::Schema& op_schema = abi::builtin_schema(226);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::tensors_result(op_call, 0, {self, other});
 }
 
-void _foreach_maximum__List(const MutableTensorList& self, const TensorList& other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_maximum_", "List");
+void _foreach_maximum_List_(const MutableTensorList& self, const TensorList& other) {
+  // aten::_foreach_maximum_.List
+  static const abi::Schema& op_schema = abi::builtin_schema(229);
   op::check_mutation(self, "aten::_foreach_maximum_.List", {other});
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
 }
 
 std::vector<Tensor> _foreach_minimum_List(const TensorList& self, const TensorList& other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_minimum", "List");
+  // aten::_foreach_minimum.List
+  static const abi::Schema& op_schema = abi::builtin_schema(232);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::tensors_result(op_call, 0, {self, other});
 }
 
-void _foreach_minimum__List(const MutableTensorList& self, const TensorList& other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_minimum_", "List");
+void _foreach_minimum_List_(const MutableTensorList& self, const TensorList& other) {
+  // aten::_foreach_minimum_.List
+  static const abi::Schema& op_schema = abi::builtin_schema(235);
   op::check_mutation(self, "aten::_foreach_minimum_.List", {other});
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
 }
 
 std::vector<Tensor> _foreach_mm(const TensorList& self, const TensorList& mat2) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_mm", "");
+  // aten::_foreach_mm
+  static const abi::Schema& op_schema = abi::builtin_schema(238);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(mat2).run();
   return op::tensors_result(op_call, 0, {self, mat2});
 }
 
 std::vector<Tensor> _foreach_mul_List(const TensorList& self, const TensorList& other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_mul", "List");
+  // aten::_foreach_mul.List
+  static const abi::Schema& op_schema = abi::builtin_schema(239);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::tensors_result(op_call, 0, {self, other});
 }
 
-std::vector<Tensor> _foreach_mul_Tensor(const TensorList& self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_mul", "Tensor");
-  op::FixedCall<2> op_call(op_schema);
-  op_call.arg(self).arg(other).run();
-  return op::tensors_result(op_call, 0, {self, other});
-}
-
-void _foreach_mul__List(const MutableTensorList& self, const TensorList& other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_mul_", "List");
+void _foreach_mul_List_(const MutableTensorList& self, const TensorList& other) {
+  // aten::_foreach_mul_.List
+  static const abi::Schema& op_schema = abi::builtin_schema(243);
   op::check_mutation(self, "aten::_foreach_mul_.List", {other});
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
 }
 
-void _foreach_mul__Tensor(const MutableTensorList& self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_mul_", "Tensor");
+std::vector<Tensor> _foreach_mul_Tensor(const TensorList& self, TensorArg other) {
+  // aten::_foreach_mul.Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(242);
+  op::FixedCall<2> op_call(op_schema);
+  op_call.arg(self).arg(other).run();
+  return op::tensors_result(op_call, 0, {self, other});
+}
+
+void _foreach_mul_Tensor_(const MutableTensorList& self, TensorArg other) {
+  // aten::_foreach_mul_.Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(246);
   op::check_mutation(self, "aten::_foreach_mul_.Tensor", {other});
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
 }
 
 std::vector<Tensor> _foreach_neg(const TensorList& self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_neg", "");
+  // aten::_foreach_neg
+  static const abi::Schema& op_schema = abi::builtin_schema(247);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensors_result(op_call, 0, {self});
 }
 
 void _foreach_neg_(const MutableTensorList& self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_neg_", "");
+  // aten::_foreach_neg_
+  static const abi::Schema& op_schema = abi::builtin_schema(248);
   op::check_mutation(self, "aten::_foreach_neg_", {});
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 std::vector<Tensor> _foreach_pow_List(const TensorList& self, const TensorList& exponent) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_pow", "List");
+  // aten::_foreach_pow.List
+  static const abi::Schema& op_schema = abi::builtin_schema(250);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(exponent).run();
   return op::tensors_result(op_call, 0, {self, exponent});
 }
 
-void _foreach_pow__List(const MutableTensorList& self, const TensorList& exponent) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_pow_", "List");
+void _foreach_pow_List_(const MutableTensorList& self, const TensorList& exponent) {
+  // aten::_foreach_pow_.List
+  static const abi::Schema& op_schema = abi::builtin_schema(254);
   op::check_mutation(self, "aten::_foreach_pow_.List", {exponent});
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(exponent).run();
 }
 
 std::vector<Tensor> _foreach_reciprocal(const TensorList& self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_reciprocal", "");
+  // aten::_foreach_reciprocal
+  static const abi::Schema& op_schema = abi::builtin_schema(258);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensors_result(op_call, 0, {self});
 }
 
 void _foreach_reciprocal_(const MutableTensorList& self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_reciprocal_", "");
+  // aten::_foreach_reciprocal_
+  static const abi::Schema& op_schema = abi::builtin_schema(259);
   op::check_mutation(self, "aten::_foreach_reciprocal_", {});
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 std::vector<Tensor> _foreach_round(const TensorList& self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_round", "");
+  // aten::_foreach_round
+  static const abi::Schema& op_schema = abi::builtin_schema(260);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensors_result(op_call, 0, {self});
 }
 
 void _foreach_round_(const MutableTensorList& self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_round_", "");
+  // aten::_foreach_round_
+  static const abi::Schema& op_schema = abi::builtin_schema(261);
   op::check_mutation(self, "aten::_foreach_round_", {});
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 std::vector<Tensor> _foreach_rsqrt(const TensorList& self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_rsqrt", "");
+  // aten::_foreach_rsqrt
+  static const abi::Schema& op_schema = abi::builtin_schema(262);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensors_result(op_call, 0, {self});
 }
 
 void _foreach_rsqrt_(const MutableTensorList& self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_rsqrt_", "");
+  // aten::_foreach_rsqrt_
+  static const abi::Schema& op_schema = abi::builtin_schema(263);
   op::check_mutation(self, "aten::_foreach_rsqrt_", {});
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 std::vector<Tensor> _foreach_sigmoid(const TensorList& self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_sigmoid", "");
+  // aten::_foreach_sigmoid
+  static const abi::Schema& op_schema = abi::builtin_schema(264);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensors_result(op_call, 0, {self});
 }
 
 void _foreach_sigmoid_(const MutableTensorList& self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_sigmoid_", "");
+  // aten::_foreach_sigmoid_
+  static const abi::Schema& op_schema = abi::builtin_schema(265);
   op::check_mutation(self, "aten::_foreach_sigmoid_", {});
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 std::vector<Tensor> _foreach_sign(const TensorList& self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_sign", "");
+  // aten::_foreach_sign
+  static const abi::Schema& op_schema = abi::builtin_schema(266);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensors_result(op_call, 0, {self});
 }
 
 void _foreach_sign_(const MutableTensorList& self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_sign_", "");
+  // aten::_foreach_sign_
+  static const abi::Schema& op_schema = abi::builtin_schema(267);
   op::check_mutation(self, "aten::_foreach_sign_", {});
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 std::vector<Tensor> _foreach_sin(const TensorList& self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_sin", "");
+  // aten::_foreach_sin
+  static const abi::Schema& op_schema = abi::builtin_schema(268);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensors_result(op_call, 0, {self});
 }
 
 void _foreach_sin_(const MutableTensorList& self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_sin_", "");
+  // aten::_foreach_sin_
+  static const abi::Schema& op_schema = abi::builtin_schema(269);
   op::check_mutation(self, "aten::_foreach_sin_", {});
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 std::vector<Tensor> _foreach_sinh(const TensorList& self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_sinh", "");
+  // aten::_foreach_sinh
+  static const abi::Schema& op_schema = abi::builtin_schema(270);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensors_result(op_call, 0, {self});
 }
 
 void _foreach_sinh_(const MutableTensorList& self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_sinh_", "");
+  // aten::_foreach_sinh_
+  static const abi::Schema& op_schema = abi::builtin_schema(271);
   op::check_mutation(self, "aten::_foreach_sinh_", {});
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 std::vector<Tensor> _foreach_sqrt(const TensorList& self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_sqrt", "");
+  // aten::_foreach_sqrt
+  static const abi::Schema& op_schema = abi::builtin_schema(272);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensors_result(op_call, 0, {self});
 }
 
 void _foreach_sqrt_(const MutableTensorList& self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_sqrt_", "");
+  // aten::_foreach_sqrt_
+  static const abi::Schema& op_schema = abi::builtin_schema(273);
   op::check_mutation(self, "aten::_foreach_sqrt_", {});
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 std::vector<Tensor> _foreach_tan(const TensorList& self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_tan", "");
+  // aten::_foreach_tan
+  static const abi::Schema& op_schema = abi::builtin_schema(280);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensors_result(op_call, 0, {self});
 }
 
 void _foreach_tan_(const MutableTensorList& self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_tan_", "");
+  // aten::_foreach_tan_
+  static const abi::Schema& op_schema = abi::builtin_schema(281);
   op::check_mutation(self, "aten::_foreach_tan_", {});
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 std::vector<Tensor> _foreach_tanh(const TensorList& self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_tanh", "");
+  // aten::_foreach_tanh
+  static const abi::Schema& op_schema = abi::builtin_schema(282);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensors_result(op_call, 0, {self});
 }
 
 void _foreach_tanh_(const MutableTensorList& self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_tanh_", "");
+  // aten::_foreach_tanh_
+  static const abi::Schema& op_schema = abi::builtin_schema(283);
   op::check_mutation(self, "aten::_foreach_tanh_", {});
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 std::vector<Tensor> _foreach_trunc(const TensorList& self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_trunc", "");
+  // aten::_foreach_trunc
+  static const abi::Schema& op_schema = abi::builtin_schema(284);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensors_result(op_call, 0, {self});
 }
 
 void _foreach_trunc_(const MutableTensorList& self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_trunc_", "");
+  // aten::_foreach_trunc_
+  static const abi::Schema& op_schema = abi::builtin_schema(285);
   op::check_mutation(self, "aten::_foreach_trunc_", {});
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 void _foreach_zero_(const MutableTensorList& self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_foreach_zero_", "");
+  // aten::_foreach_zero_
+  static const abi::Schema& op_schema = abi::builtin_schema(286);
   op::check_mutation(self, "aten::_foreach_zero_", {});
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
@@ -2032,7 +2208,8 @@ void _foreach_zero_(const MutableTensorList& self) {
 
 Tensor _functional_assert_async_msg(TensorArg self, std::string_view assert_msg,
                                     TensorArg dep_token) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_functional_assert_async", "msg");
+  // aten::_functional_assert_async.msg
+  static const abi::Schema& op_schema = abi::builtin_schema(287);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(assert_msg).arg(dep_token).run();
   return op::tensor_result(op_call, 0, {self, dep_token});
@@ -2042,7 +2219,8 @@ void _fused_adagrad_(const MutableTensorList& self, const MutableTensorList& gra
                      const MutableTensorList& state_sums, const MutableTensorList& state_steps,
                      double lr, double lr_decay, double weight_decay, double eps, bool maximize,
                      std::optional<TensorArg> grad_scale, std::optional<TensorArg> found_inf) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_fused_adagrad_", "");
+  // aten::_fused_adagrad_
+  static const abi::Schema& op_schema = abi::builtin_schema(291);
   op::check_mutation(self, "aten::_fused_adagrad_", {grad_scale, found_inf});
   op::check_mutation(grads, "aten::_fused_adagrad_", {grad_scale, found_inf});
   op::check_mutation(state_sums, "aten::_fused_adagrad_", {grad_scale, found_inf});
@@ -2062,12 +2240,13 @@ void _fused_adagrad_(const MutableTensorList& self, const MutableTensorList& gra
       .run();
 }
 
-void _fused_adagrad__tensor_lr(const MutableTensorList& self, const MutableTensorList& grads,
+void _fused_adagrad_tensor_lr_(const MutableTensorList& self, const MutableTensorList& grads,
                                const MutableTensorList& state_sums, const TensorList& state_steps,
                                TensorArg lr, double lr_decay, double weight_decay, double eps,
                                bool maximize, std::optional<TensorArg> grad_scale,
                                std::optional<TensorArg> found_inf) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_fused_adagrad_", "tensor_lr");
+  // aten::_fused_adagrad_.tensor_lr
+  static const abi::Schema& op_schema = abi::builtin_schema(292);
   op::check_mutation(self, "aten::_fused_adagrad_.tensor_lr",
                      {state_steps, lr, grad_scale, found_inf});
   op::check_mutation(grads, "aten::_fused_adagrad_.tensor_lr",
@@ -2095,7 +2274,8 @@ void _fused_adam_(const MutableTensorList& self, const MutableTensorList& grads,
                   double lr, double beta1, double beta2, double weight_decay, double eps,
                   bool amsgrad, bool maximize, std::optional<TensorArg> grad_scale,
                   std::optional<TensorArg> found_inf) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_fused_adam_", "");
+  // aten::_fused_adam_
+  static const abi::Schema& op_schema = abi::builtin_schema(293);
   op::check_mutation(self, "aten::_fused_adam_", {state_steps, grad_scale, found_inf});
   op::check_mutation(grads, "aten::_fused_adam_", {state_steps, grad_scale, found_inf});
   op::check_mutation(exp_avgs, "aten::_fused_adam_", {state_steps, grad_scale, found_inf});
@@ -2120,14 +2300,15 @@ void _fused_adam_(const MutableTensorList& self, const MutableTensorList& grads,
       .run();
 }
 
-void _fused_adam__tensor_lr(const MutableTensorList& self, const MutableTensorList& grads,
+void _fused_adam_tensor_lr_(const MutableTensorList& self, const MutableTensorList& grads,
                             const MutableTensorList& exp_avgs, const MutableTensorList& exp_avg_sqs,
                             const MutableTensorList& max_exp_avg_sqs, const TensorList& state_steps,
                             TensorArg lr, double beta1, double beta2, double weight_decay,
                             double eps, bool amsgrad, bool maximize,
                             std::optional<TensorArg> grad_scale,
                             std::optional<TensorArg> found_inf) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_fused_adam_", "tensor_lr");
+  // aten::_fused_adam_.tensor_lr
+  static const abi::Schema& op_schema = abi::builtin_schema(294);
   op::check_mutation(self, "aten::_fused_adam_.tensor_lr",
                      {state_steps, lr, grad_scale, found_inf});
   op::check_mutation(grads, "aten::_fused_adam_.tensor_lr",
@@ -2163,7 +2344,8 @@ void _fused_adamw_(const MutableTensorList& self, const MutableTensorList& grads
                    double lr, double beta1, double beta2, double weight_decay, double eps,
                    bool amsgrad, bool maximize, std::optional<TensorArg> grad_scale,
                    std::optional<TensorArg> found_inf) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_fused_adamw_", "");
+  // aten::_fused_adamw_
+  static const abi::Schema& op_schema = abi::builtin_schema(295);
   op::check_mutation(self, "aten::_fused_adamw_", {state_steps, grad_scale, found_inf});
   op::check_mutation(grads, "aten::_fused_adamw_", {state_steps, grad_scale, found_inf});
   op::check_mutation(exp_avgs, "aten::_fused_adamw_", {state_steps, grad_scale, found_inf});
@@ -2188,7 +2370,7 @@ void _fused_adamw_(const MutableTensorList& self, const MutableTensorList& grads
       .run();
 }
 
-void _fused_adamw__tensor_lr(const MutableTensorList& self, const MutableTensorList& grads,
+void _fused_adamw_tensor_lr_(const MutableTensorList& self, const MutableTensorList& grads,
                              const MutableTensorList& exp_avgs,
                              const MutableTensorList& exp_avg_sqs,
                              const MutableTensorList& max_exp_avg_sqs,
@@ -2196,7 +2378,8 @@ void _fused_adamw__tensor_lr(const MutableTensorList& self, const MutableTensorL
                              double beta2, double weight_decay, double eps, bool amsgrad,
                              bool maximize, std::optional<TensorArg> grad_scale,
                              std::optional<TensorArg> found_inf) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_fused_adamw_", "tensor_lr");
+  // aten::_fused_adamw_.tensor_lr
+  static const abi::Schema& op_schema = abi::builtin_schema(296);
   op::check_mutation(self, "aten::_fused_adamw_.tensor_lr",
                      {state_steps, lr, grad_scale, found_inf});
   op::check_mutation(grads, "aten::_fused_adamw_.tensor_lr",
@@ -2228,7 +2411,8 @@ void _fused_adamw__tensor_lr(const MutableTensorList& self, const MutableTensorL
 
 std::tuple<Tensor, Tensor> _fused_dropout(TensorArg self, double p,
                                           std::optional<abi::RawGenerator> generator) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_fused_dropout", "");
+  // aten::_fused_dropout
+  static const abi::Schema& op_schema = abi::builtin_schema(297);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(p).arg(generator).run();
   return {op::tensor_result(op_call, 0, {self}), op::tensor_result(op_call, 1, {self})};
@@ -2239,8 +2423,8 @@ std::tuple<Tensor, Tensor> _fused_moving_avg_obs_fq_helper(
     MutableTensor running_max, MutableTensor scale, MutableTensor zero_point,
     double averaging_const, std::int64_t quant_min, std::int64_t quant_max, std::int64_t ch_axis,
     bool per_row_fake_quant, bool symmetric_quant) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::_fused_moving_avg_obs_fq_helper", "");
+  // aten::_fused_moving_avg_obs_fq_helper
+  static const abi::Schema& op_schema = abi::builtin_schema(298);
   op::FixedCall<13> op_call(op_schema);
   op_call.arg(self)
       .arg(observer_on)
@@ -2267,7 +2451,8 @@ std::tuple<Tensor, Tensor> _fused_moving_avg_obs_fq_helper(
 std::tuple<Tensor, Tensor> _fused_rms_norm(TensorArg input, IntList normalized_shape,
                                            std::optional<TensorArg> weight,
                                            std::optional<double> eps) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_fused_rms_norm", "");
+  // aten::_fused_rms_norm
+  static const abi::Schema& op_schema = abi::builtin_schema(299);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(input).arg(normalized_shape).arg(weight).arg(eps).run();
   return {op::tensor_result(op_call, 0, {input, weight}),
@@ -2278,7 +2463,8 @@ std::tuple<Tensor, Tensor> _fused_rms_norm_backward(TensorArg grad_out, TensorAr
                                                     IntList normalized_shape, TensorArg rstd,
                                                     std::optional<TensorArg> weight,
                                                     std::array<bool, 2> output_mask) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_fused_rms_norm_backward", "");
+  // aten::_fused_rms_norm_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(300);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(grad_out)
       .arg(input)
@@ -2294,7 +2480,8 @@ std::tuple<Tensor, Tensor> _fused_rms_norm_backward(TensorArg grad_out, TensorAr
 std::int64_t _fused_sdp_choice(TensorArg query, TensorArg key, TensorArg value,
                                std::optional<TensorArg> attn_mask, double dropout_p, bool is_causal,
                                std::optional<double> scale, bool enable_gqa) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_fused_sdp_choice", "");
+  // aten::_fused_sdp_choice
+  static const abi::Schema& op_schema = abi::builtin_schema(301);
   op::FixedCall<8> op_call(op_schema);
   op_call.arg(query)
       .arg(key)
@@ -2313,7 +2500,8 @@ void _fused_sgd_(const MutableTensorList& self, const MutableTensorList& grads,
                  double momentum, double lr, double dampening, bool nesterov, bool maximize,
                  bool is_first_step, std::optional<TensorArg> grad_scale,
                  std::optional<TensorArg> found_inf) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_fused_sgd_", "");
+  // aten::_fused_sgd_
+  static const abi::Schema& op_schema = abi::builtin_schema(302);
   op::check_mutation(self, "aten::_fused_sgd_", {grad_scale, found_inf});
   op::check_mutation(grads, "aten::_fused_sgd_", {grad_scale, found_inf});
   op::check_mutation(momentum_buffer_list, "aten::_fused_sgd_", {grad_scale, found_inf});
@@ -2333,12 +2521,13 @@ void _fused_sgd_(const MutableTensorList& self, const MutableTensorList& grads,
       .run();
 }
 
-void _fused_sgd__tensor_lr(const MutableTensorList& self, const MutableTensorList& grads,
+void _fused_sgd_tensor_lr_(const MutableTensorList& self, const MutableTensorList& grads,
                            const MutableTensorList& momentum_buffer_list, double weight_decay,
                            double momentum, TensorArg lr, double dampening, bool nesterov,
                            bool maximize, bool is_first_step, std::optional<TensorArg> grad_scale,
                            std::optional<TensorArg> found_inf) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_fused_sgd_", "tensor_lr");
+  // aten::_fused_sgd_.tensor_lr
+  static const abi::Schema& op_schema = abi::builtin_schema(303);
   op::check_mutation(self, "aten::_fused_sgd_.tensor_lr", {lr, grad_scale, found_inf});
   op::check_mutation(grads, "aten::_fused_sgd_.tensor_lr", {lr, grad_scale, found_inf});
   op::check_mutation(momentum_buffer_list, "aten::_fused_sgd_.tensor_lr",
@@ -2360,21 +2549,24 @@ void _fused_sgd__tensor_lr(const MutableTensorList& self, const MutableTensorLis
 }
 
 TensorView _fw_primal(TensorArg self, std::int64_t level) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_fw_primal", "");
+  // aten::_fw_primal
+  static const abi::Schema& op_schema = abi::builtin_schema(304);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(level).run();
   return op::view_result(op_call, 0, self, "aten::_fw_primal");
 }
 
 Tensor _fw_primal_copy(TensorArg self, std::int64_t level) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_fw_primal_copy", "");
+  // aten::_fw_primal_copy
+  static const abi::Schema& op_schema = abi::builtin_schema(305);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(level).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor _gather_sparse_backward(TensorArg self, std::int64_t dim, TensorArg index, TensorArg grad) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_gather_sparse_backward", "");
+  // aten::_gather_sparse_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(306);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(index).arg(grad).run();
   return op::tensor_result(op_call, 0, {self, index, grad});
@@ -2383,7 +2575,8 @@ Tensor _gather_sparse_backward(TensorArg self, std::int64_t dim, TensorArg index
 Tensor _grid_sampler_2d_cpu_fallback(TensorArg input, TensorArg grid,
                                      std::int64_t interpolation_mode, std::int64_t padding_mode,
                                      bool align_corners) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_grid_sampler_2d_cpu_fallback", "");
+  // aten::_grid_sampler_2d_cpu_fallback
+  static const abi::Schema& op_schema = abi::builtin_schema(307);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(input).arg(grid).arg(interpolation_mode).arg(padding_mode).arg(align_corners).run();
   return op::tensor_result(op_call, 0, {input, grid});
@@ -2394,8 +2587,8 @@ std::tuple<Tensor, Tensor> _grid_sampler_2d_cpu_fallback_backward(TensorArg grad
                                                                   std::int64_t interpolation_mode,
                                                                   std::int64_t padding_mode,
                                                                   bool align_corners) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::_grid_sampler_2d_cpu_fallback_backward", "");
+  // aten::_grid_sampler_2d_cpu_fallback_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(308);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(grad_output)
       .arg(input)
@@ -2410,22 +2603,24 @@ std::tuple<Tensor, Tensor> _grid_sampler_2d_cpu_fallback_backward(TensorArg grad
 
 Tensor _grouped_mm(TensorArg self, TensorArg mat2, std::optional<TensorArg> offs,
                    std::optional<TensorArg> bias, std::optional<DType> out_dtype) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_grouped_mm", "");
+  // aten::_grouped_mm
+  static const abi::Schema& op_schema = abi::builtin_schema(309);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(mat2).arg(offs).arg(bias).arg(out_dtype).run();
   return op::tensor_result(op_call, 0, {self, mat2, offs, bias});
 }
 
 bool _has_compatible_shallow_copy_type(TensorArg self, TensorArg from) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::_has_compatible_shallow_copy_type", "");
+  // aten::_has_compatible_shallow_copy_type
+  static const abi::Schema& op_schema = abi::builtin_schema(310);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(from).run();
   return op::bool_result(op_call, 0);
 }
 
 bool _has_same_storage_numel(TensorArg self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_has_same_storage_numel", "");
+  // aten::_has_same_storage_numel
+  static const abi::Schema& op_schema = abi::builtin_schema(311);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::bool_result(op_call, 0);
@@ -2434,7 +2629,8 @@ bool _has_same_storage_numel(TensorArg self, TensorArg other) {
 std::vector<Tensor> _histogramdd_bin_edges(TensorArg self, IntList bins,
                                            OptionalArrayRef<double> range,
                                            std::optional<TensorArg> weight, bool density) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_histogramdd_bin_edges", "");
+  // aten::_histogramdd_bin_edges
+  static const abi::Schema& op_schema = abi::builtin_schema(312);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(bins).arg(range).arg(weight).arg(density).run();
   return op::tensors_result(op_call, 0, {self, weight});
@@ -2442,7 +2638,8 @@ std::vector<Tensor> _histogramdd_bin_edges(TensorArg self, IntList bins,
 
 Tensor _histogramdd_from_bin_cts(TensorArg self, IntList bins, OptionalArrayRef<double> range,
                                  std::optional<TensorArg> weight, bool density) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_histogramdd_from_bin_cts", "");
+  // aten::_histogramdd_from_bin_cts
+  static const abi::Schema& op_schema = abi::builtin_schema(313);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(bins).arg(range).arg(weight).arg(density).run();
   return op::tensor_result(op_call, 0, {self, weight});
@@ -2450,7 +2647,8 @@ Tensor _histogramdd_from_bin_cts(TensorArg self, IntList bins, OptionalArrayRef<
 
 Tensor _histogramdd_from_bin_tensors(TensorArg self, const TensorList& bins,
                                      std::optional<TensorArg> weight, bool density) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_histogramdd_from_bin_tensors", "");
+  // aten::_histogramdd_from_bin_tensors
+  static const abi::Schema& op_schema = abi::builtin_schema(314);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(bins).arg(weight).arg(density).run();
   return op::tensor_result(op_call, 0, {self, bins, weight});
@@ -2458,54 +2656,62 @@ Tensor _histogramdd_from_bin_tensors(TensorArg self, const TensorList& bins,
 
 void _index_put_impl_(MutableTensor self, const OptionalTensorList& indices, TensorArg values,
                       bool accumulate, bool unsafe) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_index_put_impl_", "");
+  // aten::_index_put_impl_
+  static const abi::Schema& op_schema = abi::builtin_schema(315);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(indices).arg(values).arg(accumulate).arg(unsafe).run();
 }
 
 TensorView _indices(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_indices", "");
+  // aten::_indices
+  static const abi::Schema& op_schema = abi::builtin_schema(316);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::view_result(op_call, 0, self, "aten::_indices");
 }
 
 Tensor _indices_copy(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_indices_copy", "");
+  // aten::_indices_copy
+  static const abi::Schema& op_schema = abi::builtin_schema(317);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor _int_mm(TensorArg self, TensorArg mat2) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_int_mm", "");
+  // aten::_int_mm
+  static const abi::Schema& op_schema = abi::builtin_schema(318);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(mat2).run();
   return op::tensor_result(op_call, 0, {self, mat2});
 }
 
 void _int_mm_out(TensorArg self, TensorArg mat2, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_int_mm", "out");
+  // aten::_int_mm.out
+  static const abi::Schema& op_schema = abi::builtin_schema(319);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(mat2).arg(out).run();
 }
 
 Tensor _is_all_true(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_is_all_true", "");
+  // aten::_is_all_true
+  static const abi::Schema& op_schema = abi::builtin_schema(320);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor _is_any_true(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_is_any_true", "");
+  // aten::_is_any_true
+  static const abi::Schema& op_schema = abi::builtin_schema(321);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 bool _is_zerotensor(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_is_zerotensor", "");
+  // aten::_is_zerotensor
+  static const abi::Schema& op_schema = abi::builtin_schema(322);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::bool_result(op_call, 0);
@@ -2513,28 +2719,31 @@ bool _is_zerotensor(TensorArg self) {
 
 Tensor _jagged_to_padded_dense_forward(TensorArg values, const TensorList& offsets,
                                        IntList max_lengths, double padding_value) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::_jagged_to_padded_dense_forward", "");
+  // aten::_jagged_to_padded_dense_forward
+  static const abi::Schema& op_schema = abi::builtin_schema(323);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(values).arg(offsets).arg(max_lengths).arg(padding_value).run();
   return op::tensor_result(op_call, 0, {values, offsets});
 }
 
 Tensor _lazy_clone(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_lazy_clone", "");
+  // aten::_lazy_clone
+  static const abi::Schema& op_schema = abi::builtin_schema(324);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
-  return op::tensor_result(op_call, 0, {self});
+  return op::fresh_tensor_result(op_call, 0);
 }
 
 void _linalg_check_errors(TensorArg info, std::string_view api_name, bool is_matrix) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_linalg_check_errors", "");
+  // aten::_linalg_check_errors
+  static const abi::Schema& op_schema = abi::builtin_schema(325);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(info).arg(api_name).arg(is_matrix).run();
 }
 
 std::tuple<Tensor, Tensor, Tensor> _linalg_det(TensorArg A) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_linalg_det", "");
+  // aten::_linalg_det
+  static const abi::Schema& op_schema = abi::builtin_schema(326);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(A).run();
   return {op::fresh_tensor_result(op_call, 0), op::fresh_tensor_result(op_call, 1),
@@ -2542,13 +2751,15 @@ std::tuple<Tensor, Tensor, Tensor> _linalg_det(TensorArg A) {
 }
 
 void _linalg_det_result(TensorArg A, MutableTensor result, MutableTensor LU, MutableTensor pivots) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_linalg_det", "result");
+  // aten::_linalg_det.result
+  static const abi::Schema& op_schema = abi::builtin_schema(327);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(A).arg(result).arg(LU).arg(pivots).run();
 }
 
 std::tuple<Tensor, Tensor> _linalg_eigh(TensorArg A, std::string_view UPLO, bool compute_v) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_linalg_eigh", "");
+  // aten::_linalg_eigh
+  static const abi::Schema& op_schema = abi::builtin_schema(328);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(A).arg(UPLO).arg(compute_v).run();
   return {op::fresh_tensor_result(op_call, 0), op::fresh_tensor_result(op_call, 1)};
@@ -2556,20 +2767,23 @@ std::tuple<Tensor, Tensor> _linalg_eigh(TensorArg A, std::string_view UPLO, bool
 
 void _linalg_eigh_eigenvalues(TensorArg A, std::string_view UPLO, bool compute_v,
                               MutableTensor eigenvalues, MutableTensor eigenvectors) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_linalg_eigh", "eigenvalues");
+  // aten::_linalg_eigh.eigenvalues
+  static const abi::Schema& op_schema = abi::builtin_schema(329);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(A).arg(UPLO).arg(compute_v).arg(eigenvalues).arg(eigenvectors).run();
 }
 
 Tensor _linalg_eigvals(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_linalg_eigvals", "");
+  // aten::_linalg_eigvals
+  static const abi::Schema& op_schema = abi::builtin_schema(330);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 std::tuple<Tensor, Tensor, Tensor, Tensor> _linalg_slogdet(TensorArg A) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_linalg_slogdet", "");
+  // aten::_linalg_slogdet
+  static const abi::Schema& op_schema = abi::builtin_schema(331);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(A).run();
   return {op::fresh_tensor_result(op_call, 0), op::fresh_tensor_result(op_call, 1),
@@ -2578,14 +2792,16 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> _linalg_slogdet(TensorArg A) {
 
 void _linalg_slogdet_sign(TensorArg A, MutableTensor sign, MutableTensor logabsdet,
                           MutableTensor LU, MutableTensor pivots) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_linalg_slogdet", "sign");
+  // aten::_linalg_slogdet.sign
+  static const abi::Schema& op_schema = abi::builtin_schema(332);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(A).arg(sign).arg(logabsdet).arg(LU).arg(pivots).run();
 }
 
 std::tuple<Tensor, Tensor, Tensor, Tensor> _linalg_solve_ex(TensorArg A, TensorArg B, bool left,
                                                             bool check_errors) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_linalg_solve_ex", "");
+  // aten::_linalg_solve_ex
+  static const abi::Schema& op_schema = abi::builtin_schema(333);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(A).arg(B).arg(left).arg(check_errors).run();
   return {op::fresh_tensor_result(op_call, 0), op::fresh_tensor_result(op_call, 1),
@@ -2595,14 +2811,16 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> _linalg_solve_ex(TensorArg A, TensorA
 void _linalg_solve_ex_result(TensorArg A, TensorArg B, bool left, bool check_errors,
                              MutableTensor result, MutableTensor LU, MutableTensor pivots,
                              MutableTensor info) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_linalg_solve_ex", "result");
+  // aten::_linalg_solve_ex.result
+  static const abi::Schema& op_schema = abi::builtin_schema(334);
   op::FixedCall<8> op_call(op_schema);
   op_call.arg(A).arg(B).arg(left).arg(check_errors).arg(result).arg(LU).arg(pivots).arg(info).run();
 }
 
 std::tuple<Tensor, Tensor, Tensor> _linalg_svd(TensorArg A, bool full_matrices, bool compute_uv,
                                                std::optional<std::string_view> driver) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_linalg_svd", "");
+  // aten::_linalg_svd
+  static const abi::Schema& op_schema = abi::builtin_schema(335);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(A).arg(full_matrices).arg(compute_uv).arg(driver).run();
   return {op::fresh_tensor_result(op_call, 0), op::fresh_tensor_result(op_call, 1),
@@ -2612,13 +2830,15 @@ std::tuple<Tensor, Tensor, Tensor> _linalg_svd(TensorArg A, bool full_matrices, 
 void _linalg_svd_U(TensorArg A, bool full_matrices, bool compute_uv,
                    std::optional<std::string_view> driver, MutableTensor U, MutableTensor S,
                    MutableTensor Vh) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_linalg_svd", "U");
+  // aten::_linalg_svd.U
+  static const abi::Schema& op_schema = abi::builtin_schema(336);
   op::FixedCall<7> op_call(op_schema);
   op_call.arg(A).arg(full_matrices).arg(compute_uv).arg(driver).arg(U).arg(S).arg(Vh).run();
 }
 
 Tensor _log_softmax(TensorArg self, std::int64_t dim, bool half_to_float) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_log_softmax", "");
+  // aten::_log_softmax
+  static const abi::Schema& op_schema = abi::builtin_schema(338);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(half_to_float).run();
   return op::fresh_tensor_result(op_call, 0);
@@ -2626,7 +2846,8 @@ Tensor _log_softmax(TensorArg self, std::int64_t dim, bool half_to_float) {
 
 Tensor _log_softmax_backward_data(TensorArg grad_output, TensorArg output, std::int64_t dim,
                                   DType input_dtype) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_log_softmax_backward_data", "");
+  // aten::_log_softmax_backward_data
+  static const abi::Schema& op_schema = abi::builtin_schema(340);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(grad_output).arg(output).arg(dim).arg(input_dtype).run();
   return op::fresh_tensor_result(op_call, 0);
@@ -2634,26 +2855,30 @@ Tensor _log_softmax_backward_data(TensorArg grad_output, TensorArg output, std::
 
 void _log_softmax_backward_data_out(TensorArg grad_output, TensorArg output, std::int64_t dim,
                                     DType input_dtype, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_log_softmax_backward_data", "out");
+  // aten::_log_softmax_backward_data.out
+  static const abi::Schema& op_schema = abi::builtin_schema(341);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(grad_output).arg(output).arg(dim).arg(input_dtype).arg(out).run();
 }
 
 void _log_softmax_out(TensorArg self, std::int64_t dim, bool half_to_float, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_log_softmax", "out");
+  // aten::_log_softmax.out
+  static const abi::Schema& op_schema = abi::builtin_schema(339);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(half_to_float).arg(out).run();
 }
 
 Tensor _logcumsumexp(TensorArg self, std::int64_t dim) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_logcumsumexp", "");
+  // aten::_logcumsumexp
+  static const abi::Schema& op_schema = abi::builtin_schema(342);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(dim).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void _logcumsumexp_out(TensorArg self, std::int64_t dim, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_logcumsumexp", "out");
+  // aten::_logcumsumexp.out
+  static const abi::Schema& op_schema = abi::builtin_schema(343);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(out).run();
 }
@@ -2661,7 +2886,8 @@ void _logcumsumexp_out(TensorArg self, std::int64_t dim, MutableTensor out) {
 std::tuple<Tensor, Tensor, Tensor, Tensor, Tensor, Tensor> _lstm_mps(
     TensorArg input, const TensorList& hx, const TensorList& params, bool has_biases,
     std::int64_t num_layers, double dropout, bool train, bool bidirectional, bool batch_first) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_lstm_mps", "");
+  // aten::_lstm_mps
+  static const abi::Schema& op_schema = abi::builtin_schema(344);
   op::FixedCall<9> op_call(op_schema);
   op_call.arg(input)
       .arg(hx)
@@ -2682,7 +2908,8 @@ std::tuple<Tensor, Tensor, Tensor, Tensor, Tensor, Tensor> _lstm_mps(
 }
 
 std::tuple<Tensor, Tensor, Tensor> _lu_with_info(TensorArg self, bool pivot, bool check_errors) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_lu_with_info", "");
+  // aten::_lu_with_info
+  static const abi::Schema& op_schema = abi::builtin_schema(345);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(pivot).arg(check_errors).run();
   return {op::tensor_result(op_call, 0, {self}), op::tensor_result(op_call, 1, {self}),
@@ -2692,21 +2919,24 @@ std::tuple<Tensor, Tensor, Tensor> _lu_with_info(TensorArg self, bool pivot, boo
 Tensor _make_dep_token(std::optional<DType> dtype, std::optional<Layout> layout,
                        std::optional<Device> device, std::optional<bool> pin_memory,
                        std::optional<MemoryFormat> memory_format) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_make_dep_token", "");
+  // aten::_make_dep_token
+  static const abi::Schema& op_schema = abi::builtin_schema(346);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(dtype).arg(layout).arg(device).arg(pin_memory).arg(memory_format).run();
   return op::tensor_result(op_call, 0, {});
 }
 
 TensorView _make_dual(TensorArg primal, TensorArg tangent, std::int64_t level) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_make_dual", "");
+  // aten::_make_dual
+  static const abi::Schema& op_schema = abi::builtin_schema(347);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(primal).arg(tangent).arg(level).run();
   return op::view_result(op_call, 0, primal, "aten::_make_dual");
 }
 
 Tensor _make_dual_copy(TensorArg primal, TensorArg tangent, std::int64_t level) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_make_dual_copy", "");
+  // aten::_make_dual_copy
+  static const abi::Schema& op_schema = abi::builtin_schema(348);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(primal).arg(tangent).arg(level).run();
   return op::tensor_result(op_call, 0, {primal, tangent});
@@ -2714,23 +2944,24 @@ Tensor _make_dual_copy(TensorArg primal, TensorArg tangent, std::int64_t level) 
 
 Tensor _make_per_channel_quantized_tensor(TensorArg self, TensorArg scale, TensorArg zero_point,
                                           std::int64_t axis) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::_make_per_channel_quantized_tensor", "");
+  // aten::_make_per_channel_quantized_tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(349);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(scale).arg(zero_point).arg(axis).run();
   return op::tensor_result(op_call, 0, {self, scale, zero_point});
 }
 
 Tensor _make_per_tensor_quantized_tensor(TensorArg self, double scale, std::int64_t zero_point) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::_make_per_tensor_quantized_tensor", "");
+  // aten::_make_per_tensor_quantized_tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(350);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(scale).arg(zero_point).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor _masked_scale(TensorArg self, TensorArg mask, double scale) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_masked_scale", "");
+  // aten::_masked_scale
+  static const abi::Schema& op_schema = abi::builtin_schema(351);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(mask).arg(scale).run();
   return op::tensor_result(op_call, 0, {self, mask});
@@ -2738,7 +2969,8 @@ Tensor _masked_scale(TensorArg self, TensorArg mask, double scale) {
 
 Tensor _masked_softmax(TensorArg self, TensorArg mask, std::optional<std::int64_t> dim,
                        std::optional<std::int64_t> mask_type) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_masked_softmax", "");
+  // aten::_masked_softmax
+  static const abi::Schema& op_schema = abi::builtin_schema(352);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(mask).arg(dim).arg(mask_type).run();
   return op::tensor_result(op_call, 0, {self, mask});
@@ -2746,7 +2978,8 @@ Tensor _masked_softmax(TensorArg self, TensorArg mask, std::optional<std::int64_
 
 Tensor _masked_softmax_backward(TensorArg grad_output, TensorArg output, TensorArg mask,
                                 std::optional<std::int64_t> dim) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_masked_softmax_backward", "");
+  // aten::_masked_softmax_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(353);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(grad_output).arg(output).arg(mask).arg(dim).run();
   return op::tensor_result(op_call, 0, {grad_output, output, mask});
@@ -2755,35 +2988,40 @@ Tensor _masked_softmax_backward(TensorArg grad_output, TensorArg output, TensorA
 Tensor _mixed_dtypes_linear(TensorArg input, TensorArg weight, TensorArg scale,
                             std::optional<TensorArg> bias,
                             std::optional<std::string_view> activation) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_mixed_dtypes_linear", "");
+  // aten::_mixed_dtypes_linear
+  static const abi::Schema& op_schema = abi::builtin_schema(354);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(input).arg(weight).arg(scale).arg(bias).arg(activation).run();
   return op::tensor_result(op_call, 0, {input, weight, scale, bias});
 }
 
 Tensor _mkldnn_reshape(TensorArg self, IntList shape) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_mkldnn_reshape", "");
+  // aten::_mkldnn_reshape
+  static const abi::Schema& op_schema = abi::builtin_schema(355);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(shape).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor _mkldnn_transpose(TensorArg self, std::int64_t dim0, std::int64_t dim1) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_mkldnn_transpose", "");
+  // aten::_mkldnn_transpose
+  static const abi::Schema& op_schema = abi::builtin_schema(356);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dim0).arg(dim1).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void _mkldnn_transpose_(MutableTensor self, std::int64_t dim0, std::int64_t dim1) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_mkldnn_transpose_", "");
+  // aten::_mkldnn_transpose_
+  static const abi::Schema& op_schema = abi::builtin_schema(357);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dim0).arg(dim1).run();
 }
 
 Tensor _mps_convolution(TensorArg self, TensorArg weight, std::optional<TensorArg> bias,
                         IntList padding, IntList stride, IntList dilation, std::int64_t groups) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_mps_convolution", "");
+  // aten::_mps_convolution
+  static const abi::Schema& op_schema = abi::builtin_schema(358);
   op::FixedCall<7> op_call(op_schema);
   op_call.arg(self).arg(weight).arg(bias).arg(padding).arg(stride).arg(dilation).arg(groups).run();
   return op::tensor_result(op_call, 0, {self, weight, bias});
@@ -2792,7 +3030,8 @@ Tensor _mps_convolution(TensorArg self, TensorArg weight, std::optional<TensorAr
 Tensor _mps_convolution_transpose(TensorArg self, TensorArg weight, IntList padding,
                                   IntList output_padding, IntList stride, IntList dilation,
                                   std::int64_t groups) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_mps_convolution_transpose", "");
+  // aten::_mps_convolution_transpose
+  static const abi::Schema& op_schema = abi::builtin_schema(359);
   op::FixedCall<7> op_call(op_schema);
   op_call.arg(self)
       .arg(weight)
@@ -2809,7 +3048,8 @@ std::tuple<Tensor, Tensor, Tensor> _native_batch_norm_legit(
     TensorArg input, std::optional<TensorArg> weight, std::optional<TensorArg> bias,
     MutableTensor running_mean, MutableTensor running_var, bool training, double momentum,
     double eps) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_native_batch_norm_legit", "");
+  // aten::_native_batch_norm_legit
+  static const abi::Schema& op_schema = abi::builtin_schema(360);
   op::FixedCall<8> op_call(op_schema);
   op_call.arg(input)
       .arg(weight)
@@ -2828,8 +3068,8 @@ std::tuple<Tensor, Tensor, Tensor> _native_batch_norm_legit(
 std::tuple<Tensor, Tensor, Tensor> _native_batch_norm_legit_no_stats(
     TensorArg input, std::optional<TensorArg> weight, std::optional<TensorArg> bias, bool training,
     double momentum, double eps) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::_native_batch_norm_legit", "no_stats");
+  // aten::_native_batch_norm_legit.no_stats
+  static const abi::Schema& op_schema = abi::builtin_schema(361);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(input).arg(weight).arg(bias).arg(training).arg(momentum).arg(eps).run();
   return {op::tensor_result(op_call, 0, {input, weight, bias}),
@@ -2841,8 +3081,8 @@ void _native_batch_norm_legit_no_stats_out(TensorArg input, std::optional<Tensor
                                            std::optional<TensorArg> bias, bool training,
                                            double momentum, double eps, MutableTensor out,
                                            MutableTensor save_mean, MutableTensor save_invstd) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::_native_batch_norm_legit", "no_stats_out");
+  // aten::_native_batch_norm_legit.no_stats_out
+  static const abi::Schema& op_schema = abi::builtin_schema(362);
   op::FixedCall<9> op_call(op_schema);
   op_call.arg(input)
       .arg(weight)
@@ -2859,8 +3099,8 @@ void _native_batch_norm_legit_no_stats_out(TensorArg input, std::optional<Tensor
 std::tuple<Tensor, Tensor, Tensor> _native_batch_norm_legit_no_training(
     TensorArg input, std::optional<TensorArg> weight, std::optional<TensorArg> bias,
     TensorArg running_mean, TensorArg running_var, double momentum, double eps) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::_native_batch_norm_legit_no_training", "");
+  // aten::_native_batch_norm_legit_no_training
+  static const abi::Schema& op_schema = abi::builtin_schema(364);
   op::FixedCall<7> op_call(op_schema);
   op_call.arg(input)
       .arg(weight)

@@ -3,20 +3,23 @@
 // include/flash_powder/aten/aten.h.
 #include "flash_powder/aten/aten.h"
 
+#include "abi/string_free_routes.h"
+#include "aten/call.h"
 #include "aten/direct_routes.h"
-#include "flash_powder/abi/dispatch.h"
+#include "aten/string_free.h"
 #include "flash_powder/abi/schema.h"
 
 namespace fp::aten {
 
-namespace op = ::fp::ops::detail;
+namespace op = detail;
 
 void _native_batch_norm_legit_out(TensorArg input, std::optional<TensorArg> weight,
                                   std::optional<TensorArg> bias, MutableTensor running_mean,
                                   MutableTensor running_var, bool training, double momentum,
                                   double eps, MutableTensor out, MutableTensor save_mean,
                                   MutableTensor save_invstd) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_native_batch_norm_legit", "out");
+  // aten::_native_batch_norm_legit.out
+  static const abi::Schema& op_schema = abi::builtin_schema(363);
   op::FixedCall<11> op_call(op_schema);
   op_call.arg(input)
       .arg(weight)
@@ -37,7 +40,8 @@ std::tuple<Tensor, Tensor> _native_multi_head_attention(
     TensorArg qkv_weight, TensorArg qkv_bias, TensorArg proj_weight, TensorArg proj_bias,
     std::optional<TensorArg> mask, bool need_weights, bool average_attn_weights,
     std::optional<std::int64_t> mask_type) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_native_multi_head_attention", "");
+  // aten::_native_multi_head_attention
+  static const abi::Schema& op_schema = abi::builtin_schema(365);
   op::FixedCall<13> op_call(op_schema);
   op_call.arg(query)
       .arg(key)
@@ -60,22 +64,24 @@ std::tuple<Tensor, Tensor> _native_multi_head_attention(
 }
 
 TensorView _neg_view(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_neg_view", "");
+  // aten::_neg_view
+  static const abi::Schema& op_schema = abi::builtin_schema(366);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
-  return op::view_result(op_call, 0, self, "aten::_neg_view");
+  return op::resolved_view_result(op_call, 0, self, "aten::_neg_view");
 }
 
 Tensor _neg_view_copy(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_neg_view_copy", "");
+  // aten::_neg_view_copy
+  static const abi::Schema& op_schema = abi::builtin_schema(367);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 std::tuple<Tensor, Tensor> _nested_compute_contiguous_strides_offsets(TensorArg nested_size) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::_nested_compute_contiguous_strides_offsets", "");
+  // aten::_nested_compute_contiguous_strides_offsets
+  static const abi::Schema& op_schema = abi::builtin_schema(368);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(nested_size).run();
   return {op::tensor_result(op_call, 0, {nested_size}),
@@ -84,15 +90,16 @@ std::tuple<Tensor, Tensor> _nested_compute_contiguous_strides_offsets(TensorArg 
 
 Tensor _nested_from_padded(TensorArg padded, TensorArg cpu_nested_shape_example,
                            bool fuse_transform_0213) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_nested_from_padded", "");
+  // aten::_nested_from_padded
+  static const abi::Schema& op_schema = abi::builtin_schema(369);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(padded).arg(cpu_nested_shape_example).arg(fuse_transform_0213).run();
   return op::tensor_result(op_call, 0, {padded, cpu_nested_shape_example});
 }
 
 Tensor _nested_from_padded_and_nested_example(TensorArg padded, TensorArg nt_example) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::_nested_from_padded_and_nested_example", "");
+  // aten::_nested_from_padded_and_nested_example
+  static const abi::Schema& op_schema = abi::builtin_schema(370);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(padded).arg(nt_example).run();
   return op::tensor_result(op_call, 0, {padded, nt_example});
@@ -102,7 +109,8 @@ Tensor _nested_from_padded_tensor(TensorArg padded, TensorArg offsets, TensorArg
                                   std::int64_t ragged_idx, std::optional<TensorArg> min_seqlen,
                                   std::optional<TensorArg> max_seqlen,
                                   std::optional<std::int64_t> sum_S) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_nested_from_padded_tensor", "");
+  // aten::_nested_from_padded_tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(371);
   op::FixedCall<7> op_call(op_schema);
   op_call.arg(padded)
       .arg(offsets)
@@ -116,56 +124,64 @@ Tensor _nested_from_padded_tensor(TensorArg padded, TensorArg offsets, TensorArg
 }
 
 Tensor _nested_get_jagged_dummy(TensorArg any) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_nested_get_jagged_dummy", "");
+  // aten::_nested_get_jagged_dummy
+  static const abi::Schema& op_schema = abi::builtin_schema(372);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(any).run();
   return op::tensor_result(op_call, 0, {any});
 }
 
 Tensor _nested_get_lengths(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_nested_get_lengths", "");
+  // aten::_nested_get_lengths
+  static const abi::Schema& op_schema = abi::builtin_schema(373);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor _nested_get_max_seqlen(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_nested_get_max_seqlen", "");
+  // aten::_nested_get_max_seqlen
+  static const abi::Schema& op_schema = abi::builtin_schema(374);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor _nested_get_min_seqlen(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_nested_get_min_seqlen", "");
+  // aten::_nested_get_min_seqlen
+  static const abi::Schema& op_schema = abi::builtin_schema(375);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor _nested_get_offsets(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_nested_get_offsets", "");
+  // aten::_nested_get_offsets
+  static const abi::Schema& op_schema = abi::builtin_schema(376);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 std::int64_t _nested_get_ragged_idx(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_nested_get_ragged_idx", "");
+  // aten::_nested_get_ragged_idx
+  static const abi::Schema& op_schema = abi::builtin_schema(377);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::int_result(op_call, 0);
 }
 
 TensorView _nested_get_values(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_nested_get_values", "");
+  // aten::_nested_get_values
+  static const abi::Schema& op_schema = abi::builtin_schema(378);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::view_result(op_call, 0, self, "aten::_nested_get_values");
 }
 
 Tensor _nested_get_values_copy(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_nested_get_values_copy", "");
+  // aten::_nested_get_values_copy
+  static const abi::Schema& op_schema = abi::builtin_schema(379);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
@@ -173,29 +189,32 @@ Tensor _nested_get_values_copy(TensorArg self) {
 
 Tensor _nested_select_backward(TensorArg grad_output, TensorArg self, std::int64_t dim,
                                std::int64_t index) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_nested_select_backward", "");
+  // aten::_nested_select_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(380);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(grad_output).arg(self).arg(dim).arg(index).run();
   return op::tensor_result(op_call, 0, {grad_output, self});
 }
 
 Tensor _nested_sum_backward(TensorArg grad, TensorArg self, OptionalIntList dim, bool keepdim) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_nested_sum_backward", "");
+  // aten::_nested_sum_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(381);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(grad).arg(self).arg(dim).arg(keepdim).run();
   return op::tensor_result(op_call, 0, {grad, self});
 }
 
 Tensor _nested_tensor_from_mask(TensorArg t, TensorArg mask, bool mask_check) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_nested_tensor_from_mask", "");
+  // aten::_nested_tensor_from_mask
+  static const abi::Schema& op_schema = abi::builtin_schema(382);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(t).arg(mask).arg(mask_check).run();
   return op::tensor_result(op_call, 0, {t, mask});
 }
 
 bool _nested_tensor_from_mask_left_aligned(TensorArg t, TensorArg mask) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::_nested_tensor_from_mask_left_aligned", "");
+  // aten::_nested_tensor_from_mask_left_aligned
+  static const abi::Schema& op_schema = abi::builtin_schema(383);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(t).arg(mask).run();
   return op::bool_result(op_call, 0);
@@ -204,38 +223,40 @@ bool _nested_tensor_from_mask_left_aligned(TensorArg t, TensorArg mask) {
 Tensor _nested_tensor_from_tensor_list(const TensorList& list, std::optional<DType> dtype,
                                        std::optional<Layout> layout, std::optional<Device> device,
                                        std::optional<bool> pin_memory) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::_nested_tensor_from_tensor_list", "");
+  // aten::_nested_tensor_from_tensor_list
+  static const abi::Schema& op_schema = abi::builtin_schema(384);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(list).arg(dtype).arg(layout).arg(device).arg(pin_memory).run();
   return op::tensor_result(op_call, 0, {list});
 }
 
 Tensor _nested_tensor_size(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_nested_tensor_size", "");
+  // aten::_nested_tensor_size
+  static const abi::Schema& op_schema = abi::builtin_schema(385);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor _nested_tensor_softmax_with_shape(TensorArg self, TensorArg query) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::_nested_tensor_softmax_with_shape", "");
+  // aten::_nested_tensor_softmax_with_shape
+  static const abi::Schema& op_schema = abi::builtin_schema(386);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(query).run();
   return op::tensor_result(op_call, 0, {self, query});
 }
 
 Tensor _nested_tensor_storage_offsets(TensorArg self) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::_nested_tensor_storage_offsets", "");
+  // aten::_nested_tensor_storage_offsets
+  static const abi::Schema& op_schema = abi::builtin_schema(387);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor _nested_tensor_strides(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_nested_tensor_strides", "");
+  // aten::_nested_tensor_strides
+  static const abi::Schema& op_schema = abi::builtin_schema(388);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
@@ -243,7 +264,8 @@ Tensor _nested_tensor_strides(TensorArg self) {
 
 TensorView _nested_view_from_buffer(TensorArg self, TensorArg nested_size, TensorArg nested_strides,
                                     TensorArg offsets) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_nested_view_from_buffer", "");
+  // aten::_nested_view_from_buffer
+  static const abi::Schema& op_schema = abi::builtin_schema(389);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(nested_size).arg(nested_strides).arg(offsets).run();
   return op::view_result(op_call, 0, self, "aten::_nested_view_from_buffer");
@@ -251,7 +273,8 @@ TensorView _nested_view_from_buffer(TensorArg self, TensorArg nested_size, Tenso
 
 Tensor _nested_view_from_buffer_copy(TensorArg self, TensorArg nested_size,
                                      TensorArg nested_strides, TensorArg offsets) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_nested_view_from_buffer_copy", "");
+  // aten::_nested_view_from_buffer_copy
+  static const abi::Schema& op_schema = abi::builtin_schema(390);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(nested_size).arg(nested_strides).arg(offsets).run();
   return op::tensor_result(op_call, 0, {self, nested_size, nested_strides, offsets});
@@ -261,7 +284,8 @@ TensorView _nested_view_from_jagged(TensorArg self, TensorArg offsets, TensorArg
                                     std::optional<TensorArg> lengths, std::int64_t ragged_idx,
                                     std::optional<TensorArg> min_seqlen,
                                     std::optional<TensorArg> max_seqlen) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_nested_view_from_jagged", "");
+  // aten::_nested_view_from_jagged
+  static const abi::Schema& op_schema = abi::builtin_schema(391);
   op::FixedCall<7> op_call(op_schema);
   op_call.arg(self)
       .arg(offsets)
@@ -278,7 +302,8 @@ Tensor _nested_view_from_jagged_copy(TensorArg self, TensorArg offsets, TensorAr
                                      std::optional<TensorArg> lengths, std::int64_t ragged_idx,
                                      std::optional<TensorArg> min_seqlen,
                                      std::optional<TensorArg> max_seqlen) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_nested_view_from_jagged_copy", "");
+  // aten::_nested_view_from_jagged_copy
+  static const abi::Schema& op_schema = abi::builtin_schema(392);
   op::FixedCall<7> op_call(op_schema);
   op_call.arg(self)
       .arg(offsets)
@@ -293,15 +318,16 @@ Tensor _nested_view_from_jagged_copy(TensorArg self, TensorArg offsets, TensorAr
 
 Tensor _new_zeros_with_same_feature_meta(TensorArg self, TensorArg other,
                                          std::int64_t self_num_batch_dims) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::_new_zeros_with_same_feature_meta", "");
+  // aten::_new_zeros_with_same_feature_meta
+  static const abi::Schema& op_schema = abi::builtin_schema(393);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(self_num_batch_dims).run();
   return op::tensor_result(op_call, 0, {self, other});
 }
 
 bool _nnpack_available() {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_nnpack_available", "");
+  // aten::_nnpack_available
+  static const abi::Schema& op_schema = abi::builtin_schema(394);
   op::FixedCall<0> op_call(op_schema);
   op_call.run();
   return op::bool_result(op_call, 0);
@@ -309,14 +335,16 @@ bool _nnpack_available() {
 
 Tensor _nnpack_spatial_convolution(TensorArg input, TensorArg weight, std::optional<TensorArg> bias,
                                    IntList padding, IntList stride) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_nnpack_spatial_convolution", "");
+  // aten::_nnpack_spatial_convolution
+  static const abi::Schema& op_schema = abi::builtin_schema(395);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(input).arg(weight).arg(bias).int_list(padding, 2).int_list(stride, 2).run();
   return op::tensor_result(op_call, 0, {input, weight, bias});
 }
 
 std::int64_t _nnz(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_nnz", "");
+  // aten::_nnz
+  static const abi::Schema& op_schema = abi::builtin_schema(396);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::int_result(op_call, 0);
@@ -324,7 +352,8 @@ std::int64_t _nnz(TensorArg self) {
 
 std::tuple<Tensor, Tensor> _pack_padded_sequence(TensorArg input, TensorArg lengths,
                                                  bool batch_first) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_pack_padded_sequence", "");
+  // aten::_pack_padded_sequence
+  static const abi::Schema& op_schema = abi::builtin_schema(397);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(input).arg(lengths).arg(batch_first).run();
   return {op::tensor_result(op_call, 0, {input, lengths}),
@@ -333,22 +362,24 @@ std::tuple<Tensor, Tensor> _pack_padded_sequence(TensorArg input, TensorArg leng
 
 Tensor _pack_padded_sequence_backward(TensorArg grad, IntList input_size, TensorArg batch_sizes,
                                       bool batch_first) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::_pack_padded_sequence_backward", "");
+  // aten::_pack_padded_sequence_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(398);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(grad).arg(input_size).arg(batch_sizes).arg(batch_first).run();
   return op::tensor_result(op_call, 0, {grad, batch_sizes});
 }
 
 Tensor _pad_circular(TensorArg self, IntList pad) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_pad_circular", "");
+  // aten::_pad_circular
+  static const abi::Schema& op_schema = abi::builtin_schema(399);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(pad).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor _pad_enum(TensorArg self, IntList pad, std::int64_t mode, std::optional<double> value) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_pad_enum", "");
+  // aten::_pad_enum
+  static const abi::Schema& op_schema = abi::builtin_schema(400);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(pad).arg(mode).arg(value).run();
   return op::tensor_result(op_call, 0, {self});
@@ -356,62 +387,70 @@ Tensor _pad_enum(TensorArg self, IntList pad, std::int64_t mode, std::optional<d
 
 Tensor _padded_dense_to_jagged_forward(TensorArg dense, const TensorList& offsets,
                                        std::optional<std::int64_t> total_L) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::_padded_dense_to_jagged_forward", "");
+  // aten::_padded_dense_to_jagged_forward
+  static const abi::Schema& op_schema = abi::builtin_schema(402);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(dense).arg(offsets).arg(total_L).run();
   return op::tensor_result(op_call, 0, {dense, offsets});
 }
 
 Tensor _pdist_backward(TensorArg grad, TensorArg self, double p, TensorArg pdist) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_pdist_backward", "");
+  // aten::_pdist_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(403);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(grad).arg(self).arg(p).arg(pdist).run();
   return op::tensor_result(op_call, 0, {grad, self, pdist});
 }
 
 Tensor _pdist_forward(TensorArg self, double p) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_pdist_forward", "");
+  // aten::_pdist_forward
+  static const abi::Schema& op_schema = abi::builtin_schema(404);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(p).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor _philox_key_fold_in(TensorArg key, std::int64_t data) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_philox_key_fold_in", "");
+  // aten::_philox_key_fold_in
+  static const abi::Schema& op_schema = abi::builtin_schema(405);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(key).arg(data).run();
   return op::tensor_result(op_call, 0, {key});
 }
 
 Tensor _philox_key_split(TensorArg key, std::int64_t num_splits) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_philox_key_split", "");
+  // aten::_philox_key_split
+  static const abi::Schema& op_schema = abi::builtin_schema(406);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(key).arg(num_splits).run();
   return op::tensor_result(op_call, 0, {key});
 }
 
 void _philox_normal_(MutableTensor self, TensorArg key, double mean, double std_) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_philox_normal_", "");
+  // aten::_philox_normal_
+  static const abi::Schema& op_schema = abi::builtin_schema(407);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(key).arg(mean).arg(std_).run();
 }
 
 void _philox_uniform_(MutableTensor self, TensorArg key, double low, double high) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_philox_uniform_", "");
+  // aten::_philox_uniform_
+  static const abi::Schema& op_schema = abi::builtin_schema(408);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(key).arg(low).arg(high).run();
 }
 
 Tensor _pin_memory(TensorArg self, std::optional<Device> device) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_pin_memory", "");
+  // aten::_pin_memory
+  static const abi::Schema& op_schema = abi::builtin_schema(409);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(device).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor _prelu_kernel(TensorArg self, TensorArg weight) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_prelu_kernel", "");
+  // aten::_prelu_kernel
+  static const abi::Schema& op_schema = abi::builtin_schema(410);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(weight).run();
   return op::tensor_result(op_call, 0, {self, weight});
@@ -419,7 +458,8 @@ Tensor _prelu_kernel(TensorArg self, TensorArg weight) {
 
 std::tuple<Tensor, Tensor> _prelu_kernel_backward(TensorArg grad_output, TensorArg self,
                                                   TensorArg weight) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_prelu_kernel_backward", "");
+  // aten::_prelu_kernel_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(411);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(grad_output).arg(self).arg(weight).run();
   return {op::tensor_result(op_call, 0, {grad_output, self, weight}),
@@ -427,62 +467,71 @@ std::tuple<Tensor, Tensor> _prelu_kernel_backward(TensorArg grad_output, TensorA
 }
 
 void _print(std::string_view s) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_print", "");
+  // aten::_print
+  static const abi::Schema& op_schema = abi::builtin_schema(412);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(s).run();
 }
 
 void _propagate_xla_data(TensorArg input, TensorArg output) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_propagate_xla_data", "");
+  // aten::_propagate_xla_data
+  static const abi::Schema& op_schema = abi::builtin_schema(413);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(input).arg(output).run();
 }
 
 Tensor _remove_batch_dim(TensorArg self, std::int64_t level, std::int64_t batch_size,
                          std::int64_t out_dim) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_remove_batch_dim", "");
+  // aten::_remove_batch_dim
+  static const abi::Schema& op_schema = abi::builtin_schema(414);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(level).arg(batch_size).arg(out_dim).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 TensorView _reshape_alias(TensorArg self, IntList size, IntList stride) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_reshape_alias", "");
+  // aten::_reshape_alias
+  static const abi::Schema& op_schema = abi::builtin_schema(415);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(size).arg(stride).run();
   return op::view_result(op_call, 0, self, "aten::_reshape_alias");
 }
 
 Tensor _reshape_alias_copy(TensorArg self, IntList size, IntList stride) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_reshape_alias_copy", "");
+  // aten::_reshape_alias_copy
+  static const abi::Schema& op_schema = abi::builtin_schema(416);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(size).arg(stride).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor _reshape_copy(TensorArg self, IntList size) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_reshape_copy", "");
+  // aten::_reshape_copy
+  static const abi::Schema& op_schema = abi::builtin_schema(417);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(size).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor _reshape_from_tensor(TensorArg self, TensorArg shape) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_reshape_from_tensor", "");
+  // aten::_reshape_from_tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(418);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(shape).run();
   return op::tensor_result(op_call, 0, {self, shape});
 }
 
 void _resize_output_(MutableTensor self, IntList size, Device device) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_resize_output_", "");
+  // aten::_resize_output_
+  static const abi::Schema& op_schema = abi::builtin_schema(419);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(size).arg(device).run();
 }
 
 std::tuple<Tensor, Tensor> _rowwise_prune(TensorArg weight, TensorArg mask,
                                           DType compressed_indices_dtype) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_rowwise_prune", "");
+  // aten::_rowwise_prune
+  static const abi::Schema& op_schema = abi::builtin_schema(420);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(weight).arg(mask).arg(compressed_indices_dtype).run();
   return {op::tensor_result(op_call, 0, {weight, mask}),
@@ -490,21 +539,24 @@ std::tuple<Tensor, Tensor> _rowwise_prune(TensorArg weight, TensorArg mask,
 }
 
 Tensor _safe_softmax(TensorArg self, std::int64_t dim, std::optional<DType> dtype) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_safe_softmax", "");
+  // aten::_safe_softmax
+  static const abi::Schema& op_schema = abi::builtin_schema(421);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(dtype).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor _sample_dirichlet(TensorArg self, std::optional<abi::RawGenerator> generator) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_sample_dirichlet", "");
+  // aten::_sample_dirichlet
+  static const abi::Schema& op_schema = abi::builtin_schema(422);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(generator).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor _saturate_weight_to_fp16(TensorArg weight) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_saturate_weight_to_fp16", "");
+  // aten::_saturate_weight_to_fp16
+  static const abi::Schema& op_schema = abi::builtin_schema(423);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(weight).run();
   return op::tensor_result(op_call, 0, {weight});
@@ -514,8 +566,8 @@ std::tuple<Tensor, Tensor> _scaled_dot_product_attention_math(
     TensorArg query, TensorArg key, TensorArg value, std::optional<TensorArg> attn_mask,
     double dropout_p, bool is_causal, std::optional<TensorArg> dropout_mask,
     std::optional<double> scale, bool enable_gqa) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::_scaled_dot_product_attention_math", "");
+  // aten::_scaled_dot_product_attention_math
+  static const abi::Schema& op_schema = abi::builtin_schema(424);
   op::FixedCall<9> op_call(op_schema);
   op_call.arg(query)
       .arg(key)
@@ -535,8 +587,8 @@ std::tuple<Tensor, Tensor> _scaled_dot_product_attention_math_for_mps(
     TensorArg query, TensorArg key, TensorArg value, std::optional<TensorArg> attn_mask,
     double dropout_p, bool is_causal, std::optional<TensorArg> dropout_mask,
     std::optional<double> scale, bool enable_gqa) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::_scaled_dot_product_attention_math_for_mps", "");
+  // aten::_scaled_dot_product_attention_math_for_mps
+  static const abi::Schema& op_schema = abi::builtin_schema(425);
   op::FixedCall<9> op_call(op_schema);
   op_call.arg(query)
       .arg(key)
@@ -557,8 +609,8 @@ std::tuple<Tensor, Tensor, Tensor> _scaled_dot_product_cudnn_attention_backward(
     TensorArg logsumexp, TensorArg philox_seed, TensorArg philox_offset, TensorArg attn_bias,
     TensorArg cum_seq_q, TensorArg cum_seq_k, std::int64_t max_q, std::int64_t max_k,
     double dropout_p, bool is_causal, std::optional<double> scale) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::_scaled_dot_product_cudnn_attention_backward", "");
+  // aten::_scaled_dot_product_cudnn_attention_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(427);
   op::FixedCall<16> op_call(op_schema);
   op_call.arg(grad_out)
       .arg(query)
@@ -591,8 +643,8 @@ std::tuple<Tensor, Tensor, Tensor> _scaled_dot_product_cudnn_attention_backward(
 std::tuple<Tensor, Tensor, Tensor, Tensor> _scaled_dot_product_efficient_attention(
     TensorArg query, TensorArg key, TensorArg value, std::optional<TensorArg> attn_bias,
     bool compute_log_sumexp, double dropout_p, bool is_causal, std::optional<double> scale) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::_scaled_dot_product_efficient_attention", "");
+  // aten::_scaled_dot_product_efficient_attention
+  static const abi::Schema& op_schema = abi::builtin_schema(428);
   op::FixedCall<8> op_call(op_schema);
   op_call.arg(query)
       .arg(key)
@@ -614,8 +666,8 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> _scaled_dot_product_efficient_attenti
     TensorArg out, TensorArg logsumexp, TensorArg philox_seed, TensorArg philox_offset,
     double dropout_p, std::array<bool, 4> grad_input_mask, bool is_causal,
     std::optional<double> scale) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::_scaled_dot_product_efficient_attention_backward", "");
+  // aten::_scaled_dot_product_efficient_attention_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(429);
   op::FixedCall<13> op_call(op_schema);
   op_call.arg(grad_out_)
       .arg(query)
@@ -651,8 +703,8 @@ std::tuple<Tensor, Tensor, Tensor> _scaled_dot_product_flash_attention_backward(
     TensorArg logsumexp, TensorArg cum_seq_q, TensorArg cum_seq_k, std::int64_t max_q,
     std::int64_t max_k, double dropout_p, bool is_causal, TensorArg philox_seed,
     TensorArg philox_offset, std::optional<double> scale) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::_scaled_dot_product_flash_attention_backward", "");
+  // aten::_scaled_dot_product_flash_attention_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(432);
   op::FixedCall<15> op_call(op_schema);
   op_call.arg(grad_out)
       .arg(query)
@@ -684,8 +736,8 @@ std::tuple<Tensor, Tensor, Tensor> _scaled_dot_product_flash_attention_backward(
 std::tuple<Tensor, Tensor> _scaled_dot_product_flash_attention_for_cpu(
     TensorArg query, TensorArg key, TensorArg value, double dropout_p, bool is_causal,
     std::optional<TensorArg> attn_mask, std::optional<double> scale) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::_scaled_dot_product_flash_attention_for_cpu", "");
+  // aten::_scaled_dot_product_flash_attention_for_cpu
+  static const abi::Schema& op_schema = abi::builtin_schema(433);
   op::FixedCall<7> op_call(op_schema);
   op_call.arg(query)
       .arg(key)
@@ -703,8 +755,8 @@ std::tuple<Tensor, Tensor, Tensor> _scaled_dot_product_flash_attention_for_cpu_b
     TensorArg grad_out, TensorArg query, TensorArg key, TensorArg value, TensorArg out,
     TensorArg logsumexp, double dropout_p, bool is_causal, std::optional<TensorArg> attn_mask,
     std::optional<double> scale) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::_scaled_dot_product_flash_attention_for_cpu_backward", "");
+  // aten::_scaled_dot_product_flash_attention_for_cpu_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(434);
   op::FixedCall<10> op_call(op_schema);
   op_call.arg(grad_out)
       .arg(query)
@@ -728,8 +780,8 @@ _scaled_dot_product_fused_attention_overrideable_backward(
     std::array<bool, 4> grad_input_mask, TensorArg out, TensorArg logsumexp, TensorArg cum_seq_q,
     TensorArg cum_seq_k, std::int64_t max_q, std::int64_t max_k, double dropout_p, bool is_causal,
     TensorArg philox_seed, TensorArg philox_offset, std::optional<double> scale) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::_scaled_dot_product_fused_attention_overrideable_backward", "");
+  // aten::_scaled_dot_product_fused_attention_overrideable_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(436);
   op::FixedCall<17> op_call(op_schema);
   op_call.arg(grad_out)
       .arg(query)
@@ -767,7 +819,8 @@ Tensor _scaled_grouped_mm(TensorArg self, TensorArg mat2, TensorArg scale_a, Ten
                           std::optional<TensorArg> offs, std::optional<TensorArg> bias,
                           std::optional<TensorArg> scale_result, std::optional<DType> out_dtype,
                           bool use_fast_accum) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_scaled_grouped_mm", "");
+  // aten::_scaled_grouped_mm
+  static const abi::Schema& op_schema = abi::builtin_schema(437);
   op::FixedCall<9> op_call(op_schema);
   op_call.arg(self)
       .arg(mat2)
@@ -787,7 +840,8 @@ Tensor _scaled_grouped_mm_v2(TensorArg self, TensorArg mat2, const TensorList& s
                              IntList recipe_b, IntList swizzle_b, std::optional<TensorArg> offs,
                              std::optional<TensorArg> bias, std::optional<DType> out_dtype,
                              IntList contraction_dim, bool use_fast_accum) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_scaled_grouped_mm_v2", "");
+  // aten::_scaled_grouped_mm_v2
+  static const abi::Schema& op_schema = abi::builtin_schema(438);
   op::FixedCall<13> op_call(op_schema);
   op_call.arg(self)
       .arg(mat2)
@@ -809,7 +863,8 @@ Tensor _scaled_grouped_mm_v2(TensorArg self, TensorArg mat2, const TensorList& s
 Tensor _scaled_mm(TensorArg self, TensorArg mat2, TensorArg scale_a, TensorArg scale_b,
                   std::optional<TensorArg> bias, std::optional<TensorArg> scale_result,
                   std::optional<DType> out_dtype, bool use_fast_accum) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_scaled_mm", "");
+  // aten::_scaled_mm
+  static const abi::Schema& op_schema = abi::builtin_schema(439);
   op::FixedCall<8> op_call(op_schema);
   op_call.arg(self)
       .arg(mat2)
@@ -826,7 +881,8 @@ Tensor _scaled_mm(TensorArg self, TensorArg mat2, TensorArg scale_a, TensorArg s
 void _scaled_mm_out(TensorArg self, TensorArg mat2, TensorArg scale_a, TensorArg scale_b,
                     std::optional<TensorArg> bias, std::optional<TensorArg> scale_result,
                     std::optional<DType> out_dtype, bool use_fast_accum, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_scaled_mm", "out");
+  // aten::_scaled_mm.out
+  static const abi::Schema& op_schema = abi::builtin_schema(440);
   op::FixedCall<9> op_call(op_schema);
   op_call.arg(self)
       .arg(mat2)
@@ -844,7 +900,8 @@ Tensor _scaled_mm_v2(TensorArg self, TensorArg mat2, const TensorList& scale_a, 
                      IntList swizzle_a, const TensorList& scale_b, IntList recipe_b,
                      IntList swizzle_b, std::optional<TensorArg> bias,
                      std::optional<DType> out_dtype, IntList contraction_dim, bool use_fast_accum) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_scaled_mm_v2", "");
+  // aten::_scaled_mm_v2
+  static const abi::Schema& op_schema = abi::builtin_schema(441);
   op::FixedCall<12> op_call(op_schema);
   op_call.arg(self)
       .arg(mat2)
@@ -867,7 +924,8 @@ void _scaled_mm_v2_out(TensorArg self, TensorArg mat2, const TensorList& scale_a
                        IntList swizzle_b, std::optional<TensorArg> bias,
                        std::optional<DType> out_dtype, IntList contraction_dim, bool use_fast_accum,
                        MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_scaled_mm_v2", "out");
+  // aten::_scaled_mm_v2.out
+  static const abi::Schema& op_schema = abi::builtin_schema(442);
   op::FixedCall<13> op_call(op_schema);
   op_call.arg(self)
       .arg(mat2)
@@ -888,7 +946,8 @@ void _scaled_mm_v2_out(TensorArg self, TensorArg mat2, const TensorList& scale_a
 Tensor _segment_reduce_backward(TensorArg grad, TensorArg output, TensorArg data,
                                 std::string_view reduce, std::optional<TensorArg> lengths,
                                 std::optional<TensorArg> offsets, std::int64_t axis) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_segment_reduce_backward", "");
+  // aten::_segment_reduce_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(443);
   op::FixedCall<8> op_call(op_schema);
   op_call.arg(grad)
       .arg(output)
@@ -903,7 +962,8 @@ Tensor _segment_reduce_backward(TensorArg grad, TensorArg output, TensorArg data
 }
 
 Tensor _shape_as_tensor(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_shape_as_tensor", "");
+  // aten::_shape_as_tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(444);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
@@ -913,8 +973,8 @@ void _slow_conv2d_backward_grad_input(TensorArg grad_output, TensorArg self, Ten
                                       IntList kernel_size, IntList stride, IntList padding,
                                       MutableTensor grad_input, MutableTensor grad_weight,
                                       MutableTensor grad_bias) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::_slow_conv2d_backward", "grad_input");
+  // aten::_slow_conv2d_backward.grad_input
+  static const abi::Schema& op_schema = abi::builtin_schema(445);
   op::FixedCall<9> op_call(op_schema);
   op_call.arg(grad_output)
       .arg(self)
@@ -931,8 +991,8 @@ void _slow_conv2d_backward_grad_input(TensorArg grad_output, TensorArg self, Ten
 std::tuple<Tensor, Tensor, Tensor> _slow_conv2d_backward_output_mask(
     TensorArg grad_output, TensorArg self, TensorArg weight, IntList kernel_size, IntList stride,
     IntList padding, std::array<bool, 3> output_mask) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::_slow_conv2d_backward", "output_mask");
+  // aten::_slow_conv2d_backward.output_mask
+  static const abi::Schema& op_schema = abi::builtin_schema(446);
   op::FixedCall<7> op_call(op_schema);
   op_call.arg(grad_output)
       .arg(self)
@@ -949,7 +1009,8 @@ std::tuple<Tensor, Tensor, Tensor> _slow_conv2d_backward_output_mask(
 
 Tensor _slow_conv2d_forward(TensorArg self, TensorArg weight, IntList kernel_size,
                             std::optional<TensorArg> bias, IntList stride, IntList padding) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_slow_conv2d_forward", "");
+  // aten::_slow_conv2d_forward
+  static const abi::Schema& op_schema = abi::builtin_schema(447);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(self)
       .arg(weight)
@@ -964,7 +1025,8 @@ Tensor _slow_conv2d_forward(TensorArg self, TensorArg weight, IntList kernel_siz
 void _slow_conv2d_forward_output(TensorArg self, TensorArg weight, IntList kernel_size,
                                  std::optional<TensorArg> bias, IntList stride, IntList padding,
                                  MutableTensor output) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_slow_conv2d_forward", "output");
+  // aten::_slow_conv2d_forward.output
+  static const abi::Schema& op_schema = abi::builtin_schema(448);
   op::FixedCall<7> op_call(op_schema);
   op_call.arg(self)
       .arg(weight)
@@ -979,7 +1041,8 @@ void _slow_conv2d_forward_output(TensorArg self, TensorArg weight, IntList kerne
 std::tuple<Tensor, Tensor> _sobol_engine_draw(TensorArg quasi, std::int64_t n, TensorArg sobolstate,
                                               std::int64_t dimension, std::int64_t num_generated,
                                               std::optional<DType> dtype) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_sobol_engine_draw", "");
+  // aten::_sobol_engine_draw
+  static const abi::Schema& op_schema = abi::builtin_schema(449);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(quasi).arg(n).arg(sobolstate).arg(dimension).arg(num_generated).arg(dtype).run();
   return {op::tensor_result(op_call, 0, {quasi, sobolstate}),
@@ -988,26 +1051,29 @@ std::tuple<Tensor, Tensor> _sobol_engine_draw(TensorArg quasi, std::int64_t n, T
 
 void _sobol_engine_ff_(MutableTensor self, std::int64_t n, TensorArg sobolstate,
                        std::int64_t dimension, std::int64_t num_generated) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_sobol_engine_ff_", "");
+  // aten::_sobol_engine_ff_
+  static const abi::Schema& op_schema = abi::builtin_schema(450);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(n).arg(sobolstate).arg(dimension).arg(num_generated).run();
 }
 
 void _sobol_engine_initialize_state_(MutableTensor self, std::int64_t dimension) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::_sobol_engine_initialize_state_", "");
+  // aten::_sobol_engine_initialize_state_
+  static const abi::Schema& op_schema = abi::builtin_schema(451);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(dimension).run();
 }
 
 void _sobol_engine_scramble_(MutableTensor self, TensorArg ltm, std::int64_t dimension) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_sobol_engine_scramble_", "");
+  // aten::_sobol_engine_scramble_
+  static const abi::Schema& op_schema = abi::builtin_schema(452);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(ltm).arg(dimension).run();
 }
 
 Tensor _softmax(TensorArg self, std::int64_t dim, bool half_to_float) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_softmax", "");
+  // aten::_softmax
+  static const abi::Schema& op_schema = abi::builtin_schema(453);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(half_to_float).run();
   return op::fresh_tensor_result(op_call, 0);
@@ -1015,7 +1081,8 @@ Tensor _softmax(TensorArg self, std::int64_t dim, bool half_to_float) {
 
 Tensor _softmax_backward_data(TensorArg grad_output, TensorArg output, std::int64_t dim,
                               DType input_dtype) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_softmax_backward_data", "");
+  // aten::_softmax_backward_data
+  static const abi::Schema& op_schema = abi::builtin_schema(455);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(grad_output).arg(output).arg(dim).arg(input_dtype).run();
   return op::fresh_tensor_result(op_call, 0);
@@ -1023,26 +1090,30 @@ Tensor _softmax_backward_data(TensorArg grad_output, TensorArg output, std::int6
 
 void _softmax_backward_data_out(TensorArg grad_output, TensorArg output, std::int64_t dim,
                                 DType input_dtype, MutableTensor grad_input) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_softmax_backward_data", "out");
+  // aten::_softmax_backward_data.out
+  static const abi::Schema& op_schema = abi::builtin_schema(456);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(grad_output).arg(output).arg(dim).arg(input_dtype).arg(grad_input).run();
 }
 
 void _softmax_out(TensorArg self, std::int64_t dim, bool half_to_float, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_softmax", "out");
+  // aten::_softmax.out
+  static const abi::Schema& op_schema = abi::builtin_schema(454);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(half_to_float).arg(out).run();
 }
 
 TensorView _sparse_broadcast_to(TensorArg self, IntList size) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_sparse_broadcast_to", "");
+  // aten::_sparse_broadcast_to
+  static const abi::Schema& op_schema = abi::builtin_schema(458);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(size).run();
   return op::view_result(op_call, 0, self, "aten::_sparse_broadcast_to");
 }
 
 Tensor _sparse_broadcast_to_copy(TensorArg self, IntList size) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_sparse_broadcast_to_copy", "");
+  // aten::_sparse_broadcast_to_copy
+  static const abi::Schema& op_schema = abi::builtin_schema(459);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(size).run();
   return op::tensor_result(op_call, 0, {self});
@@ -1052,7 +1123,8 @@ Tensor _sparse_bsc_tensor_unsafe(TensorArg ccol_indices, TensorArg row_indices, 
                                  IntList size, std::optional<DType> dtype,
                                  std::optional<Layout> layout, std::optional<Device> device,
                                  std::optional<bool> pin_memory) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_sparse_bsc_tensor_unsafe", "");
+  // aten::_sparse_bsc_tensor_unsafe
+  static const abi::Schema& op_schema = abi::builtin_schema(460);
   op::FixedCall<8> op_call(op_schema);
   op_call.arg(ccol_indices)
       .arg(row_indices)
@@ -1070,7 +1142,8 @@ Tensor _sparse_bsr_tensor_unsafe(TensorArg crow_indices, TensorArg col_indices, 
                                  IntList size, std::optional<DType> dtype,
                                  std::optional<Layout> layout, std::optional<Device> device,
                                  std::optional<bool> pin_memory) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_sparse_bsr_tensor_unsafe", "");
+  // aten::_sparse_bsr_tensor_unsafe
+  static const abi::Schema& op_schema = abi::builtin_schema(461);
   op::FixedCall<8> op_call(op_schema);
   op_call.arg(crow_indices)
       .arg(col_indices)
@@ -1088,8 +1161,8 @@ Tensor _sparse_compressed_tensor_unsafe(TensorArg compressed_indices, TensorArg 
                                         TensorArg values, IntList size, std::optional<DType> dtype,
                                         std::optional<Layout> layout, std::optional<Device> device,
                                         std::optional<bool> pin_memory) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::_sparse_compressed_tensor_unsafe", "");
+  // aten::_sparse_compressed_tensor_unsafe
+  static const abi::Schema& op_schema = abi::builtin_schema(462);
   op::FixedCall<8> op_call(op_schema);
   op_call.arg(compressed_indices)
       .arg(plain_indices)
@@ -1108,8 +1181,8 @@ Tensor _sparse_compressed_tensor_with_dims(std::int64_t nnz, std::int64_t dense_
                                            std::optional<DType> dtype, std::optional<Layout> layout,
                                            std::optional<Device> device,
                                            std::optional<bool> pin_memory) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::_sparse_compressed_tensor_with_dims", "");
+  // aten::_sparse_compressed_tensor_with_dims
+  static const abi::Schema& op_schema = abi::builtin_schema(463);
   op::FixedCall<9> op_call(op_schema);
   op_call.arg(nnz)
       .arg(dense_dim)
@@ -1128,7 +1201,8 @@ Tensor _sparse_coo_tensor_unsafe(TensorArg indices, TensorArg values, IntList si
                                  std::optional<DType> dtype, std::optional<Layout> layout,
                                  std::optional<Device> device, std::optional<bool> pin_memory,
                                  std::optional<bool> is_coalesced) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_sparse_coo_tensor_unsafe", "");
+  // aten::_sparse_coo_tensor_unsafe
+  static const abi::Schema& op_schema = abi::builtin_schema(464);
   op::FixedCall<8> op_call(op_schema);
   op_call.arg(indices)
       .arg(values)
@@ -1145,7 +1219,8 @@ Tensor _sparse_coo_tensor_unsafe(TensorArg indices, TensorArg values, IntList si
 Tensor _sparse_coo_tensor_with_dims(std::int64_t sparse_dim, std::int64_t dense_dim, IntList size,
                                     std::optional<DType> dtype, std::optional<Layout> layout,
                                     std::optional<Device> device, std::optional<bool> pin_memory) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_sparse_coo_tensor_with_dims", "");
+  // aten::_sparse_coo_tensor_with_dims
+  static const abi::Schema& op_schema = abi::builtin_schema(465);
   op::FixedCall<7> op_call(op_schema);
   op_call.arg(sparse_dim)
       .arg(dense_dim)
@@ -1165,8 +1240,8 @@ Tensor _sparse_coo_tensor_with_dims_and_tensors(std::int64_t sparse_dim, std::in
                                                 std::optional<Device> device,
                                                 std::optional<bool> pin_memory,
                                                 std::optional<bool> is_coalesced) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::_sparse_coo_tensor_with_dims_and_tensors", "");
+  // aten::_sparse_coo_tensor_with_dims_and_tensors
+  static const abi::Schema& op_schema = abi::builtin_schema(466);
   op::FixedCall<10> op_call(op_schema);
   op_call.arg(sparse_dim)
       .arg(dense_dim)
@@ -1186,7 +1261,8 @@ Tensor _sparse_csc_tensor_unsafe(TensorArg ccol_indices, TensorArg row_indices, 
                                  IntList size, std::optional<DType> dtype,
                                  std::optional<Layout> layout, std::optional<Device> device,
                                  std::optional<bool> pin_memory) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_sparse_csc_tensor_unsafe", "");
+  // aten::_sparse_csc_tensor_unsafe
+  static const abi::Schema& op_schema = abi::builtin_schema(467);
   op::FixedCall<8> op_call(op_schema);
   op_call.arg(ccol_indices)
       .arg(row_indices)
@@ -1202,7 +1278,8 @@ Tensor _sparse_csc_tensor_unsafe(TensorArg ccol_indices, TensorArg row_indices, 
 
 Tensor _sparse_csr_prod_dim_dtype(TensorArg self, IntList dim, bool keepdim,
                                   std::optional<DType> dtype) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_sparse_csr_prod", "dim_dtype");
+  // aten::_sparse_csr_prod.dim_dtype
+  static const abi::Schema& op_schema = abi::builtin_schema(468);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(keepdim).arg(dtype).run();
   return op::tensor_result(op_call, 0, {self});
@@ -1210,7 +1287,8 @@ Tensor _sparse_csr_prod_dim_dtype(TensorArg self, IntList dim, bool keepdim,
 
 Tensor _sparse_csr_sum_dim_dtype(TensorArg self, IntList dim, bool keepdim,
                                  std::optional<DType> dtype) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_sparse_csr_sum", "dim_dtype");
+  // aten::_sparse_csr_sum.dim_dtype
+  static const abi::Schema& op_schema = abi::builtin_schema(469);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(keepdim).arg(dtype).run();
   return op::tensor_result(op_call, 0, {self});
@@ -1220,7 +1298,8 @@ Tensor _sparse_csr_tensor_unsafe(TensorArg crow_indices, TensorArg col_indices, 
                                  IntList size, std::optional<DType> dtype,
                                  std::optional<Layout> layout, std::optional<Device> device,
                                  std::optional<bool> pin_memory) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_sparse_csr_tensor_unsafe", "");
+  // aten::_sparse_csr_tensor_unsafe
+  static const abi::Schema& op_schema = abi::builtin_schema(470);
   op::FixedCall<8> op_call(op_schema);
   op_call.arg(crow_indices)
       .arg(col_indices)
@@ -1235,7 +1314,8 @@ Tensor _sparse_csr_tensor_unsafe(TensorArg crow_indices, TensorArg col_indices, 
 }
 
 Tensor _sparse_log_softmax(TensorArg self, std::int64_t dim, bool half_to_float) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_sparse_log_softmax", "");
+  // aten::_sparse_log_softmax
+  static const abi::Schema& op_schema = abi::builtin_schema(471);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(half_to_float).run();
   return op::tensor_result(op_call, 0, {self});
@@ -1243,36 +1323,40 @@ Tensor _sparse_log_softmax(TensorArg self, std::int64_t dim, bool half_to_float)
 
 Tensor _sparse_log_softmax_backward_data(TensorArg grad_output, TensorArg output, std::int64_t dim,
                                          TensorArg self) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::_sparse_log_softmax_backward_data", "");
+  // aten::_sparse_log_softmax_backward_data
+  static const abi::Schema& op_schema = abi::builtin_schema(473);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(grad_output).arg(output).arg(dim).arg(self).run();
   return op::tensor_result(op_call, 0, {grad_output, output, self});
 }
 
 Tensor _sparse_log_softmax_int(TensorArg self, std::int64_t dim, std::optional<DType> dtype) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_sparse_log_softmax", "int");
+  // aten::_sparse_log_softmax.int
+  static const abi::Schema& op_schema = abi::builtin_schema(472);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(dtype).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor _sparse_mask_projection(TensorArg self, TensorArg mask, bool accumulate_matches) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_sparse_mask_projection", "");
+  // aten::_sparse_mask_projection
+  static const abi::Schema& op_schema = abi::builtin_schema(474);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(mask).arg(accumulate_matches).run();
   return op::tensor_result(op_call, 0, {self, mask});
 }
 
 Tensor _sparse_mm(TensorArg sparse, TensorArg dense) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_sparse_mm", "");
+  // aten::_sparse_mm
+  static const abi::Schema& op_schema = abi::builtin_schema(475);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(sparse).arg(dense).run();
   return op::tensor_result(op_call, 0, {sparse, dense});
 }
 
 Tensor _sparse_mm_reduce(TensorArg sparse, TensorArg dense, std::string_view reduce) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_sparse_mm", "reduce");
+  // aten::_sparse_mm.reduce
+  static const abi::Schema& op_schema = abi::builtin_schema(476);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(sparse).arg(dense).arg(reduce).run();
   return op::tensor_result(op_call, 0, {sparse, dense});
@@ -1280,7 +1364,8 @@ Tensor _sparse_mm_reduce(TensorArg sparse, TensorArg dense, std::string_view red
 
 std::tuple<Tensor, Tensor> _sparse_mm_reduce_impl(TensorArg self, TensorArg other,
                                                   std::string_view reduce) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_sparse_mm_reduce_impl", "");
+  // aten::_sparse_mm_reduce_impl
+  static const abi::Schema& op_schema = abi::builtin_schema(477);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(reduce).run();
   return {op::tensor_result(op_call, 0, {self, other}),
@@ -1292,8 +1377,8 @@ std::tuple<Tensor, Tensor> _sparse_mm_reduce_impl_backward(TensorArg self, Tenso
                                                            std::string_view reduce,
                                                            TensorArg arg_out,
                                                            std::array<bool, 2> output_mask) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::_sparse_mm_reduce_impl_backward", "");
+  // aten::_sparse_mm_reduce_impl_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(478);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(self).arg(grad_out).arg(weight).arg(reduce).arg(arg_out).bool_list(output_mask).run();
   return {op::tensor_result(op_call, 0, {self, grad_out, weight, arg_out}),
@@ -1301,7 +1386,8 @@ std::tuple<Tensor, Tensor> _sparse_mm_reduce_impl_backward(TensorArg self, Tenso
 }
 
 std::tuple<Tensor, Tensor> _sparse_semi_structured_apply(TensorArg input, TensorArg thread_masks) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_sparse_semi_structured_apply", "");
+  // aten::_sparse_semi_structured_apply
+  static const abi::Schema& op_schema = abi::builtin_schema(480);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(input).arg(thread_masks).run();
   return {op::tensor_result(op_call, 0, {input, thread_masks}),
@@ -1309,8 +1395,8 @@ std::tuple<Tensor, Tensor> _sparse_semi_structured_apply(TensorArg input, Tensor
 }
 
 Tensor _sparse_semi_structured_apply_dense(TensorArg input, TensorArg thread_masks) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::_sparse_semi_structured_apply_dense", "");
+  // aten::_sparse_semi_structured_apply_dense
+  static const abi::Schema& op_schema = abi::builtin_schema(481);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(input).arg(thread_masks).run();
   return op::tensor_result(op_call, 0, {input, thread_masks});
@@ -1320,8 +1406,8 @@ Tensor _sparse_semi_structured_linear(TensorArg input, TensorArg weight, TensorA
                                       std::optional<TensorArg> bias,
                                       std::optional<std::string_view> activation,
                                       std::optional<DType> out_dtype) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::_sparse_semi_structured_linear", "");
+  // aten::_sparse_semi_structured_linear
+  static const abi::Schema& op_schema = abi::builtin_schema(482);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(input).arg(weight).arg(meta).arg(bias).arg(activation).arg(out_dtype).run();
   return op::tensor_result(op_call, 0, {input, weight, meta, bias});
@@ -1329,7 +1415,8 @@ Tensor _sparse_semi_structured_linear(TensorArg input, TensorArg weight, TensorA
 
 Tensor _sparse_semi_structured_mm(TensorArg mat1, TensorArg mat1_meta, TensorArg mat2,
                                   std::optional<DType> out_dtype) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_sparse_semi_structured_mm", "");
+  // aten::_sparse_semi_structured_mm
+  static const abi::Schema& op_schema = abi::builtin_schema(483);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(mat1).arg(mat1_meta).arg(mat2).arg(out_dtype).run();
   return op::tensor_result(op_call, 0, {mat1, mat1_meta, mat2});
@@ -1337,7 +1424,8 @@ Tensor _sparse_semi_structured_mm(TensorArg mat1, TensorArg mat1_meta, TensorArg
 
 std::tuple<Tensor, Tensor, Tensor, Tensor, Tensor> _sparse_semi_structured_tile(
     TensorArg input, std::string_view algorithm, bool use_cutlass) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_sparse_semi_structured_tile", "");
+  // aten::_sparse_semi_structured_tile
+  static const abi::Schema& op_schema = abi::builtin_schema(484);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(input).arg(algorithm).arg(use_cutlass).run();
   return {op::tensor_result(op_call, 0, {input}), op::tensor_result(op_call, 1, {input}),
@@ -1346,7 +1434,8 @@ std::tuple<Tensor, Tensor, Tensor, Tensor, Tensor> _sparse_semi_structured_tile(
 }
 
 Tensor _sparse_softmax(TensorArg self, std::int64_t dim, bool half_to_float) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_sparse_softmax", "");
+  // aten::_sparse_softmax
+  static const abi::Schema& op_schema = abi::builtin_schema(485);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(half_to_float).run();
   return op::tensor_result(op_call, 0, {self});
@@ -1354,56 +1443,64 @@ Tensor _sparse_softmax(TensorArg self, std::int64_t dim, bool half_to_float) {
 
 Tensor _sparse_softmax_backward_data(TensorArg grad_output, TensorArg output, std::int64_t dim,
                                      TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_sparse_softmax_backward_data", "");
+  // aten::_sparse_softmax_backward_data
+  static const abi::Schema& op_schema = abi::builtin_schema(487);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(grad_output).arg(output).arg(dim).arg(self).run();
   return op::tensor_result(op_call, 0, {grad_output, output, self});
 }
 
 Tensor _sparse_softmax_int(TensorArg self, std::int64_t dim, std::optional<DType> dtype) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_sparse_softmax", "int");
+  // aten::_sparse_softmax.int
+  static const abi::Schema& op_schema = abi::builtin_schema(486);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(dtype).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor _sparse_sparse_matmul(TensorArg self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_sparse_sparse_matmul", "");
+  // aten::_sparse_sparse_matmul
+  static const abi::Schema& op_schema = abi::builtin_schema(488);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::tensor_result(op_call, 0, {self, other});
 }
 
 Tensor _sparse_sum(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_sparse_sum", "");
+  // aten::_sparse_sum
+  static const abi::Schema& op_schema = abi::builtin_schema(489);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor _sparse_sum_backward(TensorArg grad, TensorArg self, IntList dim) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_sparse_sum_backward", "");
+  // aten::_sparse_sum_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(493);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(grad).arg(self).arg(dim).run();
   return op::tensor_result(op_call, 0, {grad, self});
 }
 
 Tensor _sparse_sum_dim(TensorArg self, IntList dim) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_sparse_sum", "dim");
+  // aten::_sparse_sum.dim
+  static const abi::Schema& op_schema = abi::builtin_schema(490);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(dim).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor _sparse_sum_dim_dtype(TensorArg self, IntList dim, DType dtype) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_sparse_sum", "dim_dtype");
+  // aten::_sparse_sum.dim_dtype
+  static const abi::Schema& op_schema = abi::builtin_schema(491);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(dtype).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor _sparse_sum_dtype(TensorArg self, DType dtype) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_sparse_sum", "dtype");
+  // aten::_sparse_sum.dtype
+  static const abi::Schema& op_schema = abi::builtin_schema(492);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(dtype).run();
   return op::tensor_result(op_call, 0, {self});
@@ -1411,143 +1508,159 @@ Tensor _sparse_sum_dtype(TensorArg self, DType dtype) {
 
 Tensor _spdiags(TensorArg diagonals, TensorArg offsets, IntList shape,
                 std::optional<Layout> layout) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_spdiags", "");
+  // aten::_spdiags
+  static const abi::Schema& op_schema = abi::builtin_schema(494);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(diagonals).arg(offsets).arg(shape).arg(layout).run();
   return op::tensor_result(op_call, 0, {diagonals, offsets});
 }
 
 Tensor _spsolve(TensorArg A, TensorArg B, bool left) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_spsolve", "");
+  // aten::_spsolve
+  static const abi::Schema& op_schema = abi::builtin_schema(495);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(A).arg(B).arg(left).run();
   return op::tensor_result(op_call, 0, {A, B});
 }
 
 Tensor _stack(const TensorList& tensors, std::int64_t dim) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_stack", "");
+  // aten::_stack
+  static const abi::Schema& op_schema = abi::builtin_schema(496);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(tensors).arg(dim).run();
   return op::tensor_result(op_call, 0, {tensors});
 }
 
 void _stack_out(const TensorList& tensors, std::int64_t dim, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_stack", "out");
+  // aten::_stack.out
+  static const abi::Schema& op_schema = abi::builtin_schema(497);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(tensors).arg(dim).arg(out).run();
 }
 
 Tensor _standard_gamma(TensorArg self, std::optional<abi::RawGenerator> generator) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_standard_gamma", "");
+  // aten::_standard_gamma
+  static const abi::Schema& op_schema = abi::builtin_schema(498);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(generator).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor _standard_gamma_grad(TensorArg self, TensorArg output) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_standard_gamma_grad", "");
+  // aten::_standard_gamma_grad
+  static const abi::Schema& op_schema = abi::builtin_schema(499);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(output).run();
   return op::tensor_result(op_call, 0, {self, output});
 }
 
 Tensor _test_ambiguous_defaults_a(TensorArg dummy, std::int64_t a, std::int64_t b) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_test_ambiguous_defaults", "a");
+  // aten::_test_ambiguous_defaults.a
+  static const abi::Schema& op_schema = abi::builtin_schema(500);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(dummy).arg(a).arg(b).run();
   return op::tensor_result(op_call, 0, {dummy});
 }
 
 Tensor _test_ambiguous_defaults_b(TensorArg dummy, std::int64_t a, std::string_view b) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_test_ambiguous_defaults", "b");
+  // aten::_test_ambiguous_defaults.b
+  static const abi::Schema& op_schema = abi::builtin_schema(501);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(dummy).arg(a).arg(b).run();
   return op::tensor_result(op_call, 0, {dummy});
 }
 
 Tensor _test_autograd_multiple_dispatch_fullcoverage(TensorArg self) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::_test_autograd_multiple_dispatch", "fullcoverage");
+  // aten::_test_autograd_multiple_dispatch.fullcoverage
+  static const abi::Schema& op_schema = abi::builtin_schema(502);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor _test_autograd_multiple_dispatch_ntonly(TensorArg self, bool b) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::_test_autograd_multiple_dispatch", "ntonly");
+  // aten::_test_autograd_multiple_dispatch.ntonly
+  static const abi::Schema& op_schema = abi::builtin_schema(503);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(b).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 TensorView _test_autograd_multiple_dispatch_view(TensorArg self) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::_test_autograd_multiple_dispatch_view", "");
+  // aten::_test_autograd_multiple_dispatch_view
+  static const abi::Schema& op_schema = abi::builtin_schema(504);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::view_result(op_call, 0, self, "aten::_test_autograd_multiple_dispatch_view");
 }
 
 Tensor _test_autograd_multiple_dispatch_view_copy(TensorArg self) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::_test_autograd_multiple_dispatch_view_copy", "");
+  // aten::_test_autograd_multiple_dispatch_view_copy
+  static const abi::Schema& op_schema = abi::builtin_schema(505);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor _test_check_tensor(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_test_check_tensor", "");
+  // aten::_test_check_tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(506);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor _test_functorch_fallback(TensorArg self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_test_functorch_fallback", "");
+  // aten::_test_functorch_fallback
+  static const abi::Schema& op_schema = abi::builtin_schema(507);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::tensor_result(op_call, 0, {self, other});
 }
 
 Tensor _test_optional_filled_intlist(TensorArg values, OptionalIntList addends) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_test_optional_filled_intlist", "");
+  // aten::_test_optional_filled_intlist
+  static const abi::Schema& op_schema = abi::builtin_schema(508);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(values).int_list(addends, 2).run();
   return op::tensor_result(op_call, 0, {values});
 }
 
 Tensor _test_optional_floatlist(TensorArg values, OptionalArrayRef<double> addends) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_test_optional_floatlist", "");
+  // aten::_test_optional_floatlist
+  static const abi::Schema& op_schema = abi::builtin_schema(509);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(values).arg(addends).run();
   return op::tensor_result(op_call, 0, {values});
 }
 
 Tensor _test_optional_intlist(TensorArg values, OptionalIntList addends) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_test_optional_intlist", "");
+  // aten::_test_optional_intlist
+  static const abi::Schema& op_schema = abi::builtin_schema(510);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(values).arg(addends).run();
   return op::tensor_result(op_call, 0, {values});
 }
 
 Tensor _test_parallel_materialize(TensorArg self, std::int64_t num_parallel, bool skip_first) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_test_parallel_materialize", "");
+  // aten::_test_parallel_materialize
+  static const abi::Schema& op_schema = abi::builtin_schema(511);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(num_parallel).arg(skip_first).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor _test_string_default(TensorArg dummy, std::string_view a, std::string_view b) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_test_string_default", "");
+  // aten::_test_string_default
+  static const abi::Schema& op_schema = abi::builtin_schema(513);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(dummy).arg(a).arg(b).run();
   return op::tensor_result(op_call, 0, {dummy});
 }
 
 Tensor _test_warn_in_autograd(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_test_warn_in_autograd", "");
+  // aten::_test_warn_in_autograd
+  static const abi::Schema& op_schema = abi::builtin_schema(514);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
@@ -1556,8 +1669,8 @@ Tensor _test_warn_in_autograd(TensorArg self) {
 std::tuple<Tensor, Tensor, Tensor, Tensor, Tensor> _thnn_differentiable_gru_cell_backward(
     TensorArg grad_hy, TensorArg input_gates, TensorArg hidden_gates, TensorArg hx,
     std::optional<TensorArg> input_bias, std::optional<TensorArg> hidden_bias) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::_thnn_differentiable_gru_cell_backward", "");
+  // aten::_thnn_differentiable_gru_cell_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(515);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(grad_hy)
       .arg(input_gates)
@@ -1582,8 +1695,8 @@ std::tuple<Tensor, Tensor, Tensor, Tensor, Tensor> _thnn_differentiable_lstm_cel
     std::optional<TensorArg> grad_hy, std::optional<TensorArg> grad_cy, TensorArg input_gates,
     TensorArg hidden_gates, std::optional<TensorArg> input_bias,
     std::optional<TensorArg> hidden_bias, TensorArg cx, TensorArg cy) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::_thnn_differentiable_lstm_cell_backward", "");
+  // aten::_thnn_differentiable_lstm_cell_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(516);
   op::FixedCall<8> op_call(op_schema);
   op_call.arg(grad_hy)
       .arg(grad_cy)
@@ -1614,7 +1727,8 @@ std::tuple<Tensor, Tensor, Tensor, Tensor, Tensor> _thnn_differentiable_lstm_cel
 std::tuple<Tensor, Tensor> _thnn_fused_gru_cell(TensorArg input_gates, TensorArg hidden_gates,
                                                 TensorArg hx, std::optional<TensorArg> input_bias,
                                                 std::optional<TensorArg> hidden_bias) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_thnn_fused_gru_cell", "");
+  // aten::_thnn_fused_gru_cell
+  static const abi::Schema& op_schema = abi::builtin_schema(517);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(input_gates).arg(hidden_gates).arg(hx).arg(input_bias).arg(hidden_bias).run();
   return {op::tensor_result(op_call, 0, {input_gates, hidden_gates, hx, input_bias, hidden_bias}),
@@ -1623,7 +1737,8 @@ std::tuple<Tensor, Tensor> _thnn_fused_gru_cell(TensorArg input_gates, TensorArg
 
 std::tuple<Tensor, Tensor, Tensor, Tensor, Tensor> _thnn_fused_gru_cell_backward(
     TensorArg grad_hy, TensorArg workspace, bool has_bias) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_thnn_fused_gru_cell_backward", "");
+  // aten::_thnn_fused_gru_cell_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(518);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(grad_hy).arg(workspace).arg(has_bias).run();
   return {op::tensor_result(op_call, 0, {grad_hy, workspace}),
@@ -1637,7 +1752,8 @@ std::tuple<Tensor, Tensor, Tensor> _thnn_fused_lstm_cell(TensorArg input_gates,
                                                          TensorArg hidden_gates, TensorArg cx,
                                                          std::optional<TensorArg> input_bias,
                                                          std::optional<TensorArg> hidden_bias) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_thnn_fused_lstm_cell", "");
+  // aten::_thnn_fused_lstm_cell
+  static const abi::Schema& op_schema = abi::builtin_schema(519);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(input_gates).arg(hidden_gates).arg(cx).arg(input_bias).arg(hidden_bias).run();
   return {op::tensor_result(op_call, 0, {input_gates, hidden_gates, cx, input_bias, hidden_bias}),
@@ -1648,8 +1764,8 @@ std::tuple<Tensor, Tensor, Tensor> _thnn_fused_lstm_cell(TensorArg input_gates,
 std::tuple<Tensor, Tensor, Tensor, Tensor, Tensor> _thnn_fused_lstm_cell_backward(
     std::optional<TensorArg> grad_hy, std::optional<TensorArg> grad_cy, TensorArg cx, TensorArg cy,
     TensorArg workspace, bool has_bias) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::_thnn_fused_lstm_cell_backward", "");
+  // aten::_thnn_fused_lstm_cell_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(520);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(grad_hy).arg(grad_cy).arg(cx).arg(cy).arg(workspace).arg(has_bias).run();
   return {op::tensor_result(op_call, 0, {grad_hy, grad_cy, cx, cy, workspace}),
@@ -1662,8 +1778,8 @@ std::tuple<Tensor, Tensor, Tensor, Tensor, Tensor> _thnn_fused_lstm_cell_backwar
 std::tuple<Tensor, Tensor, Tensor> _thnn_fused_lstm_cell_backward_impl(
     std::optional<TensorArg> grad_hy, std::optional<TensorArg> grad_cy, TensorArg cx, TensorArg cy,
     TensorArg workspace, bool has_bias) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::_thnn_fused_lstm_cell_backward_impl", "");
+  // aten::_thnn_fused_lstm_cell_backward_impl
+  static const abi::Schema& op_schema = abi::builtin_schema(521);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(grad_hy).arg(grad_cy).arg(cx).arg(cy).arg(workspace).arg(has_bias).run();
   return {op::tensor_result(op_call, 0, {grad_hy, grad_cy, cx, cy, workspace}),
@@ -1674,7 +1790,8 @@ std::tuple<Tensor, Tensor, Tensor> _thnn_fused_lstm_cell_backward_impl(
 Tensor _to_copy(TensorArg self, std::optional<DType> dtype, std::optional<Layout> layout,
                 std::optional<Device> device, std::optional<bool> pin_memory, bool non_blocking,
                 std::optional<MemoryFormat> memory_format) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_to_copy", "");
+  // aten::_to_copy
+  static const abi::Schema& op_schema = abi::builtin_schema(522);
   op::FixedCall<7> op_call(op_schema);
   op_call.arg(self)
       .arg(dtype)
@@ -1688,14 +1805,16 @@ Tensor _to_copy(TensorArg self, std::optional<DType> dtype, std::optional<Layout
 }
 
 std::vector<Tensor> _to_cpu(const TensorList& tensors) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_to_cpu", "");
+  // aten::_to_cpu
+  static const abi::Schema& op_schema = abi::builtin_schema(523);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(tensors).run();
   return op::tensors_result(op_call, 0, {tensors});
 }
 
 Tensor _to_dense(TensorArg self, std::optional<DType> dtype, std::optional<bool> masked_grad) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_to_dense", "");
+  // aten::_to_dense
+  static const abi::Schema& op_schema = abi::builtin_schema(524);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dtype).arg(masked_grad).run();
   return op::tensor_result(op_call, 0, {self});
@@ -1703,49 +1822,56 @@ Tensor _to_dense(TensorArg self, std::optional<DType> dtype, std::optional<bool>
 
 Tensor _to_sparse(TensorArg self, std::optional<Layout> layout, OptionalIntList blocksize,
                   std::optional<std::int64_t> dense_dim) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_to_sparse", "");
+  // aten::_to_sparse
+  static const abi::Schema& op_schema = abi::builtin_schema(525);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(layout).int_list(blocksize, 2).arg(dense_dim).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor _to_sparse_bsc(TensorArg self, IntList blocksize, std::optional<std::int64_t> dense_dim) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_to_sparse_bsc", "");
+  // aten::_to_sparse_bsc
+  static const abi::Schema& op_schema = abi::builtin_schema(527);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).int_list(blocksize, 2).arg(dense_dim).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor _to_sparse_bsr(TensorArg self, IntList blocksize, std::optional<std::int64_t> dense_dim) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_to_sparse_bsr", "");
+  // aten::_to_sparse_bsr
+  static const abi::Schema& op_schema = abi::builtin_schema(528);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).int_list(blocksize, 2).arg(dense_dim).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor _to_sparse_csc(TensorArg self, std::optional<std::int64_t> dense_dim) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_to_sparse_csc", "");
+  // aten::_to_sparse_csc
+  static const abi::Schema& op_schema = abi::builtin_schema(529);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(dense_dim).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor _to_sparse_csr(TensorArg self, std::optional<std::int64_t> dense_dim) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_to_sparse_csr", "");
+  // aten::_to_sparse_csr
+  static const abi::Schema& op_schema = abi::builtin_schema(530);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(dense_dim).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 std::tuple<Tensor, Tensor> _to_sparse_semi_structured(TensorArg dense) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_to_sparse_semi_structured", "");
+  // aten::_to_sparse_semi_structured
+  static const abi::Schema& op_schema = abi::builtin_schema(531);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(dense).run();
   return {op::tensor_result(op_call, 0, {dense}), op::tensor_result(op_call, 1, {dense})};
 }
 
 Tensor _to_sparse_sparse_dim(TensorArg self, std::int64_t sparse_dim) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_to_sparse", "sparse_dim");
+  // aten::_to_sparse.sparse_dim
+  static const abi::Schema& op_schema = abi::builtin_schema(526);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(sparse_dim).run();
   return op::tensor_result(op_call, 0, {self});
@@ -1753,7 +1879,8 @@ Tensor _to_sparse_sparse_dim(TensorArg self, std::int64_t sparse_dim) {
 
 std::tuple<Tensor, Tensor, Tensor> _transform_bias_rescale_qkv(TensorArg qkv, TensorArg qkv_bias,
                                                                std::int64_t num_heads) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_transform_bias_rescale_qkv", "");
+  // aten::_transform_bias_rescale_qkv
+  static const abi::Schema& op_schema = abi::builtin_schema(532);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(qkv).arg(qkv_bias).arg(num_heads).run();
   return {op::tensor_result(op_call, 0, {qkv, qkv_bias}),
@@ -1767,8 +1894,8 @@ Tensor _transformer_encoder_layer_fwd(
     double eps, TensorArg norm_weight_1, TensorArg norm_bias_1, TensorArg norm_weight_2,
     TensorArg norm_bias_2, TensorArg ffn_weight_1, TensorArg ffn_bias_1, TensorArg ffn_weight_2,
     TensorArg ffn_bias_2, std::optional<TensorArg> mask, std::optional<std::int64_t> mask_type) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::_transformer_encoder_layer_fwd", "");
+  // aten::_transformer_encoder_layer_fwd
+  static const abi::Schema& op_schema = abi::builtin_schema(533);
   op::FixedCall<20> op_call(op_schema);
   op_call.arg(src)
       .arg(embed_dim)
@@ -1799,7 +1926,8 @@ Tensor _transformer_encoder_layer_fwd(
 
 Tensor _trilinear(TensorArg i1, TensorArg i2, TensorArg i3, IntList expand1, IntList expand2,
                   IntList expand3, IntList sumdim, std::int64_t unroll_dim) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_trilinear", "");
+  // aten::_trilinear
+  static const abi::Schema& op_schema = abi::builtin_schema(534);
   op::FixedCall<8> op_call(op_schema);
   op_call.arg(i1)
       .arg(i2)
@@ -1817,7 +1945,8 @@ Tensor _triton_multi_head_attention(TensorArg query, TensorArg key, TensorArg va
                                     std::int64_t embed_dim, std::int64_t num_head,
                                     TensorArg qkv_weight, TensorArg qkv_bias, TensorArg proj_weight,
                                     TensorArg proj_bias, std::optional<TensorArg> mask) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_triton_multi_head_attention", "");
+  // aten::_triton_multi_head_attention
+  static const abi::Schema& op_schema = abi::builtin_schema(535);
   op::FixedCall<10> op_call(op_schema);
   op_call.arg(query)
       .arg(key)
@@ -1835,14 +1964,16 @@ Tensor _triton_multi_head_attention(TensorArg query, TensorArg key, TensorArg va
 }
 
 Tensor _triton_scaled_dot_attention(TensorArg q, TensorArg k, TensorArg v, double dropout_p) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_triton_scaled_dot_attention", "");
+  // aten::_triton_scaled_dot_attention
+  static const abi::Schema& op_schema = abi::builtin_schema(536);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(q).arg(k).arg(v).arg(dropout_p).run();
   return op::tensor_result(op_call, 0, {q, k, v});
 }
 
 std::tuple<Tensor, Tensor> _unique(TensorArg self, bool sorted, bool return_inverse) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_unique", "");
+  // aten::_unique
+  static const abi::Schema& op_schema = abi::builtin_schema(537);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(sorted).arg(return_inverse).run();
   return {op::tensor_result(op_call, 0, {self}), op::tensor_result(op_call, 1, {self})};
@@ -1850,7 +1981,8 @@ std::tuple<Tensor, Tensor> _unique(TensorArg self, bool sorted, bool return_inve
 
 std::tuple<Tensor, Tensor, Tensor> _unique2(TensorArg self, bool sorted, bool return_inverse,
                                             bool return_counts) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_unique2", "");
+  // aten::_unique2
+  static const abi::Schema& op_schema = abi::builtin_schema(538);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(sorted).arg(return_inverse).arg(return_counts).run();
   return {op::tensor_result(op_call, 0, {self}), op::tensor_result(op_call, 1, {self}),
@@ -1858,7 +1990,8 @@ std::tuple<Tensor, Tensor, Tensor> _unique2(TensorArg self, bool sorted, bool re
 }
 
 std::tuple<TensorView, Tensor> _unpack_dual(TensorArg dual, std::int64_t level) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_unpack_dual", "");
+  // aten::_unpack_dual
+  static const abi::Schema& op_schema = abi::builtin_schema(539);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(dual).arg(level).run();
   return {op::view_result(op_call, 0, dual, "aten::_unpack_dual"),
@@ -1866,7 +1999,8 @@ std::tuple<TensorView, Tensor> _unpack_dual(TensorArg dual, std::int64_t level) 
 }
 
 Tensor _unsafe_index_Tensor(TensorArg self, const OptionalTensorList& indices) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_unsafe_index", "Tensor");
+  // aten::_unsafe_index.Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(540);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(indices).run();
   return op::tensor_result(op_call, 0, {self, indices});
@@ -1874,7 +2008,8 @@ Tensor _unsafe_index_Tensor(TensorArg self, const OptionalTensorList& indices) {
 
 Tensor _unsafe_index_put(TensorArg self, const OptionalTensorList& indices, TensorArg values,
                          bool accumulate) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_unsafe_index_put", "");
+  // aten::_unsafe_index_put
+  static const abi::Schema& op_schema = abi::builtin_schema(541);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(indices).arg(values).arg(accumulate).run();
   return op::tensor_result(op_call, 0, {self, indices, values});
@@ -1882,15 +2017,16 @@ Tensor _unsafe_index_put(TensorArg self, const OptionalTensorList& indices, Tens
 
 Tensor _unsafe_masked_index_put_accumulate(TensorArg self, TensorArg mask,
                                            const OptionalTensorList& indices, TensorArg values) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::_unsafe_masked_index_put_accumulate", "");
+  // aten::_unsafe_masked_index_put_accumulate
+  static const abi::Schema& op_schema = abi::builtin_schema(543);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(mask).arg(indices).arg(values).run();
   return op::tensor_result(op_call, 0, {self, mask, indices, values});
 }
 
 Tensor _unsafe_view(TensorArg self, IntList size) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_unsafe_view", "");
+  // aten::_unsafe_view
+  static const abi::Schema& op_schema = abi::builtin_schema(544);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(size).run();
   return op::tensor_result(op_call, 0, {self});
@@ -1898,7 +2034,8 @@ Tensor _unsafe_view(TensorArg self, IntList size) {
 
 Tensor _upsample_bicubic2d_aa(TensorArg self, IntList output_size, bool align_corners,
                               std::optional<double> scales_h, std::optional<double> scales_w) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_upsample_bicubic2d_aa", "");
+  // aten::_upsample_bicubic2d_aa
+  static const abi::Schema& op_schema = abi::builtin_schema(545);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).int_list(output_size, 2).arg(align_corners).arg(scales_h).arg(scales_w).run();
   return op::fresh_tensor_result(op_call, 0);
@@ -1908,8 +2045,8 @@ Tensor _upsample_bicubic2d_aa_backward(TensorArg grad_output, IntList output_siz
                                        IntList input_size, bool align_corners,
                                        std::optional<double> scales_h,
                                        std::optional<double> scales_w) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::_upsample_bicubic2d_aa_backward", "");
+  // aten::_upsample_bicubic2d_aa_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(548);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(grad_output)
       .int_list(output_size, 2)
@@ -1926,8 +2063,8 @@ void _upsample_bicubic2d_aa_backward_grad_input(TensorArg grad_output, IntList o
                                                 std::optional<double> scales_h,
                                                 std::optional<double> scales_w,
                                                 MutableTensor grad_input) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::_upsample_bicubic2d_aa_backward", "grad_input");
+  // aten::_upsample_bicubic2d_aa_backward.grad_input
+  static const abi::Schema& op_schema = abi::builtin_schema(549);
   op::FixedCall<7> op_call(op_schema);
   op_call.arg(grad_output)
       .int_list(output_size, 2)
@@ -1942,7 +2079,8 @@ void _upsample_bicubic2d_aa_backward_grad_input(TensorArg grad_output, IntList o
 void _upsample_bicubic2d_aa_out(TensorArg self, IntList output_size, bool align_corners,
                                 std::optional<double> scales_h, std::optional<double> scales_w,
                                 MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_upsample_bicubic2d_aa", "out");
+  // aten::_upsample_bicubic2d_aa.out
+  static const abi::Schema& op_schema = abi::builtin_schema(546);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(self)
       .int_list(output_size, 2)
@@ -1955,7 +2093,8 @@ void _upsample_bicubic2d_aa_out(TensorArg self, IntList output_size, bool align_
 
 Tensor _upsample_bicubic2d_aa_vec(TensorArg input, OptionalIntList output_size, bool align_corners,
                                   OptionalArrayRef<double> scale_factors) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_upsample_bicubic2d_aa", "vec");
+  // aten::_upsample_bicubic2d_aa.vec
+  static const abi::Schema& op_schema = abi::builtin_schema(547);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(input).arg(output_size).arg(align_corners).arg(scale_factors).run();
   return op::tensor_result(op_call, 0, {input});
@@ -1963,7 +2102,8 @@ Tensor _upsample_bicubic2d_aa_vec(TensorArg input, OptionalIntList output_size, 
 
 Tensor _upsample_bilinear2d_aa(TensorArg self, IntList output_size, bool align_corners,
                                std::optional<double> scales_h, std::optional<double> scales_w) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_upsample_bilinear2d_aa", "");
+  // aten::_upsample_bilinear2d_aa
+  static const abi::Schema& op_schema = abi::builtin_schema(550);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).int_list(output_size, 2).arg(align_corners).arg(scales_h).arg(scales_w).run();
   return op::fresh_tensor_result(op_call, 0);
@@ -1973,8 +2113,8 @@ Tensor _upsample_bilinear2d_aa_backward(TensorArg grad_output, IntList output_si
                                         IntList input_size, bool align_corners,
                                         std::optional<double> scales_h,
                                         std::optional<double> scales_w) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::_upsample_bilinear2d_aa_backward", "");
+  // aten::_upsample_bilinear2d_aa_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(553);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(grad_output)
       .int_list(output_size, 2)
@@ -1991,8 +2131,8 @@ void _upsample_bilinear2d_aa_backward_grad_input(TensorArg grad_output, IntList 
                                                  std::optional<double> scales_h,
                                                  std::optional<double> scales_w,
                                                  MutableTensor grad_input) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::_upsample_bilinear2d_aa_backward", "grad_input");
+  // aten::_upsample_bilinear2d_aa_backward.grad_input
+  static const abi::Schema& op_schema = abi::builtin_schema(554);
   op::FixedCall<7> op_call(op_schema);
   op_call.arg(grad_output)
       .int_list(output_size, 2)
@@ -2007,7 +2147,8 @@ void _upsample_bilinear2d_aa_backward_grad_input(TensorArg grad_output, IntList 
 void _upsample_bilinear2d_aa_out(TensorArg self, IntList output_size, bool align_corners,
                                  std::optional<double> scales_h, std::optional<double> scales_w,
                                  MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_upsample_bilinear2d_aa", "out");
+  // aten::_upsample_bilinear2d_aa.out
+  static const abi::Schema& op_schema = abi::builtin_schema(551);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(self)
       .int_list(output_size, 2)
@@ -2020,7 +2161,8 @@ void _upsample_bilinear2d_aa_out(TensorArg self, IntList output_size, bool align
 
 Tensor _upsample_bilinear2d_aa_vec(TensorArg input, OptionalIntList output_size, bool align_corners,
                                    OptionalArrayRef<double> scale_factors) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_upsample_bilinear2d_aa", "vec");
+  // aten::_upsample_bilinear2d_aa.vec
+  static const abi::Schema& op_schema = abi::builtin_schema(552);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(input).arg(output_size).arg(align_corners).arg(scale_factors).run();
   return op::tensor_result(op_call, 0, {input});
@@ -2028,7 +2170,8 @@ Tensor _upsample_bilinear2d_aa_vec(TensorArg input, OptionalIntList output_size,
 
 Tensor _upsample_lanczos2d_aa(TensorArg self, IntList output_size, bool align_corners,
                               std::optional<double> scales_h, std::optional<double> scales_w) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_upsample_lanczos2d_aa", "");
+  // aten::_upsample_lanczos2d_aa
+  static const abi::Schema& op_schema = abi::builtin_schema(555);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).int_list(output_size, 2).arg(align_corners).arg(scales_h).arg(scales_w).run();
   return op::fresh_tensor_result(op_call, 0);
@@ -2038,8 +2181,8 @@ Tensor _upsample_lanczos2d_aa_backward(TensorArg grad_output, IntList output_siz
                                        IntList input_size, bool align_corners,
                                        std::optional<double> scales_h,
                                        std::optional<double> scales_w) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::_upsample_lanczos2d_aa_backward", "");
+  // aten::_upsample_lanczos2d_aa_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(558);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(grad_output)
       .int_list(output_size, 2)
@@ -2056,8 +2199,8 @@ void _upsample_lanczos2d_aa_backward_grad_input(TensorArg grad_output, IntList o
                                                 std::optional<double> scales_h,
                                                 std::optional<double> scales_w,
                                                 MutableTensor grad_input) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::_upsample_lanczos2d_aa_backward", "grad_input");
+  // aten::_upsample_lanczos2d_aa_backward.grad_input
+  static const abi::Schema& op_schema = abi::builtin_schema(559);
   op::FixedCall<7> op_call(op_schema);
   op_call.arg(grad_output)
       .int_list(output_size, 2)
@@ -2072,7 +2215,8 @@ void _upsample_lanczos2d_aa_backward_grad_input(TensorArg grad_output, IntList o
 void _upsample_lanczos2d_aa_out(TensorArg self, IntList output_size, bool align_corners,
                                 std::optional<double> scales_h, std::optional<double> scales_w,
                                 MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_upsample_lanczos2d_aa", "out");
+  // aten::_upsample_lanczos2d_aa.out
+  static const abi::Schema& op_schema = abi::builtin_schema(556);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(self)
       .int_list(output_size, 2)
@@ -2085,7 +2229,8 @@ void _upsample_lanczos2d_aa_out(TensorArg self, IntList output_size, bool align_
 
 Tensor _upsample_lanczos2d_aa_vec(TensorArg input, OptionalIntList output_size, bool align_corners,
                                   OptionalArrayRef<double> scale_factors) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_upsample_lanczos2d_aa", "vec");
+  // aten::_upsample_lanczos2d_aa.vec
+  static const abi::Schema& op_schema = abi::builtin_schema(557);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(input).arg(output_size).arg(align_corners).arg(scale_factors).run();
   return op::tensor_result(op_call, 0, {input});
@@ -2093,7 +2238,8 @@ Tensor _upsample_lanczos2d_aa_vec(TensorArg input, OptionalIntList output_size, 
 
 Tensor _upsample_nearest_exact1d(TensorArg self, IntList output_size,
                                  std::optional<double> scales) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_upsample_nearest_exact1d", "");
+  // aten::_upsample_nearest_exact1d
+  static const abi::Schema& op_schema = abi::builtin_schema(560);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(output_size).arg(scales).run();
   return op::fresh_tensor_result(op_call, 0);
@@ -2101,8 +2247,8 @@ Tensor _upsample_nearest_exact1d(TensorArg self, IntList output_size,
 
 Tensor _upsample_nearest_exact1d_backward(TensorArg grad_output, IntList output_size,
                                           IntList input_size, std::optional<double> scales) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::_upsample_nearest_exact1d_backward", "");
+  // aten::_upsample_nearest_exact1d_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(563);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(grad_output).arg(output_size).int_list(input_size, 3).arg(scales).run();
   return op::fresh_tensor_result(op_call, 0);
@@ -2111,8 +2257,8 @@ Tensor _upsample_nearest_exact1d_backward(TensorArg grad_output, IntList output_
 void _upsample_nearest_exact1d_backward_grad_input(TensorArg grad_output, IntList output_size,
                                                    IntList input_size, std::optional<double> scales,
                                                    MutableTensor grad_input) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::_upsample_nearest_exact1d_backward", "grad_input");
+  // aten::_upsample_nearest_exact1d_backward.grad_input
+  static const abi::Schema& op_schema = abi::builtin_schema(564);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(grad_output)
       .arg(output_size)
@@ -2124,14 +2270,16 @@ void _upsample_nearest_exact1d_backward_grad_input(TensorArg grad_output, IntLis
 
 void _upsample_nearest_exact1d_out(TensorArg self, IntList output_size,
                                    std::optional<double> scales, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_upsample_nearest_exact1d", "out");
+  // aten::_upsample_nearest_exact1d.out
+  static const abi::Schema& op_schema = abi::builtin_schema(561);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(output_size).arg(scales).arg(out).run();
 }
 
 Tensor _upsample_nearest_exact1d_vec(TensorArg input, OptionalIntList output_size,
                                      OptionalArrayRef<double> scale_factors) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_upsample_nearest_exact1d", "vec");
+  // aten::_upsample_nearest_exact1d.vec
+  static const abi::Schema& op_schema = abi::builtin_schema(562);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(input).arg(output_size).arg(scale_factors).run();
   return op::tensor_result(op_call, 0, {input});
@@ -2139,7 +2287,8 @@ Tensor _upsample_nearest_exact1d_vec(TensorArg input, OptionalIntList output_siz
 
 Tensor _upsample_nearest_exact2d(TensorArg self, IntList output_size,
                                  std::optional<double> scales_h, std::optional<double> scales_w) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_upsample_nearest_exact2d", "");
+  // aten::_upsample_nearest_exact2d
+  static const abi::Schema& op_schema = abi::builtin_schema(565);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).int_list(output_size, 2).arg(scales_h).arg(scales_w).run();
   return op::fresh_tensor_result(op_call, 0);
@@ -2148,8 +2297,8 @@ Tensor _upsample_nearest_exact2d(TensorArg self, IntList output_size,
 Tensor _upsample_nearest_exact2d_backward(TensorArg grad_output, IntList output_size,
                                           IntList input_size, std::optional<double> scales_h,
                                           std::optional<double> scales_w) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::_upsample_nearest_exact2d_backward", "");
+  // aten::_upsample_nearest_exact2d_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(568);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(grad_output)
       .int_list(output_size, 2)
@@ -2165,8 +2314,8 @@ void _upsample_nearest_exact2d_backward_grad_input(TensorArg grad_output, IntLis
                                                    std::optional<double> scales_h,
                                                    std::optional<double> scales_w,
                                                    MutableTensor grad_input) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::_upsample_nearest_exact2d_backward", "grad_input");
+  // aten::_upsample_nearest_exact2d_backward.grad_input
+  static const abi::Schema& op_schema = abi::builtin_schema(569);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(grad_output)
       .int_list(output_size, 2)
@@ -2180,14 +2329,16 @@ void _upsample_nearest_exact2d_backward_grad_input(TensorArg grad_output, IntLis
 void _upsample_nearest_exact2d_out(TensorArg self, IntList output_size,
                                    std::optional<double> scales_h, std::optional<double> scales_w,
                                    MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_upsample_nearest_exact2d", "out");
+  // aten::_upsample_nearest_exact2d.out
+  static const abi::Schema& op_schema = abi::builtin_schema(566);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).int_list(output_size, 2).arg(scales_h).arg(scales_w).arg(out).run();
 }
 
 Tensor _upsample_nearest_exact2d_vec(TensorArg input, OptionalIntList output_size,
                                      OptionalArrayRef<double> scale_factors) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_upsample_nearest_exact2d", "vec");
+  // aten::_upsample_nearest_exact2d.vec
+  static const abi::Schema& op_schema = abi::builtin_schema(567);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(input).arg(output_size).arg(scale_factors).run();
   return op::tensor_result(op_call, 0, {input});
@@ -2196,7 +2347,8 @@ Tensor _upsample_nearest_exact2d_vec(TensorArg input, OptionalIntList output_siz
 Tensor _upsample_nearest_exact3d(TensorArg self, IntList output_size,
                                  std::optional<double> scales_d, std::optional<double> scales_h,
                                  std::optional<double> scales_w) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_upsample_nearest_exact3d", "");
+  // aten::_upsample_nearest_exact3d
+  static const abi::Schema& op_schema = abi::builtin_schema(570);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).int_list(output_size, 3).arg(scales_d).arg(scales_h).arg(scales_w).run();
   return op::fresh_tensor_result(op_call, 0);
@@ -2206,8 +2358,8 @@ Tensor _upsample_nearest_exact3d_backward(TensorArg grad_output, IntList output_
                                           IntList input_size, std::optional<double> scales_d,
                                           std::optional<double> scales_h,
                                           std::optional<double> scales_w) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::_upsample_nearest_exact3d_backward", "");
+  // aten::_upsample_nearest_exact3d_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(573);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(grad_output)
       .int_list(output_size, 3)
@@ -2222,8 +2374,8 @@ Tensor _upsample_nearest_exact3d_backward(TensorArg grad_output, IntList output_
 void _upsample_nearest_exact3d_backward_grad_input(
     TensorArg grad_output, IntList output_size, IntList input_size, std::optional<double> scales_d,
     std::optional<double> scales_h, std::optional<double> scales_w, MutableTensor grad_input) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::_upsample_nearest_exact3d_backward", "grad_input");
+  // aten::_upsample_nearest_exact3d_backward.grad_input
+  static const abi::Schema& op_schema = abi::builtin_schema(574);
   op::FixedCall<7> op_call(op_schema);
   op_call.arg(grad_output)
       .int_list(output_size, 3)
@@ -2238,7 +2390,8 @@ void _upsample_nearest_exact3d_backward_grad_input(
 void _upsample_nearest_exact3d_out(TensorArg self, IntList output_size,
                                    std::optional<double> scales_d, std::optional<double> scales_h,
                                    std::optional<double> scales_w, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_upsample_nearest_exact3d", "out");
+  // aten::_upsample_nearest_exact3d.out
+  static const abi::Schema& op_schema = abi::builtin_schema(571);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(self)
       .int_list(output_size, 3)
@@ -2251,7 +2404,8 @@ void _upsample_nearest_exact3d_out(TensorArg self, IntList output_size,
 
 Tensor _upsample_nearest_exact3d_vec(TensorArg input, OptionalIntList output_size,
                                      OptionalArrayRef<double> scale_factors) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_upsample_nearest_exact3d", "vec");
+  // aten::_upsample_nearest_exact3d.vec
+  static const abi::Schema& op_schema = abi::builtin_schema(572);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(input).arg(output_size).arg(scale_factors).run();
   return op::tensor_result(op_call, 0, {input});
@@ -2259,7 +2413,8 @@ Tensor _upsample_nearest_exact3d_vec(TensorArg input, OptionalIntList output_siz
 
 bool _use_cudnn_ctc_loss(TensorArg log_probs, TensorArg targets, IntList input_lengths,
                          IntList target_lengths, std::int64_t blank) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_use_cudnn_ctc_loss", "");
+  // aten::_use_cudnn_ctc_loss
+  static const abi::Schema& op_schema = abi::builtin_schema(575);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(log_probs).arg(targets).arg(input_lengths).arg(target_lengths).arg(blank).run();
   return op::bool_result(op_call, 0);
@@ -2267,14 +2422,16 @@ bool _use_cudnn_ctc_loss(TensorArg log_probs, TensorArg targets, IntList input_l
 
 bool _use_cudnn_ctc_loss_Tensor(TensorArg log_probs, TensorArg targets, TensorArg input_lengths,
                                 TensorArg target_lengths, std::int64_t blank) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_use_cudnn_ctc_loss", "Tensor");
+  // aten::_use_cudnn_ctc_loss.Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(576);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(log_probs).arg(targets).arg(input_lengths).arg(target_lengths).arg(blank).run();
   return op::bool_result(op_call, 0);
 }
 
 bool _use_cudnn_rnn_flatten_weight() {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_use_cudnn_rnn_flatten_weight", "");
+  // aten::_use_cudnn_rnn_flatten_weight
+  static const abi::Schema& op_schema = abi::builtin_schema(577);
   op::FixedCall<0> op_call(op_schema);
   op_call.run();
   return op::bool_result(op_call, 0);
@@ -2282,7 +2439,8 @@ bool _use_cudnn_rnn_flatten_weight() {
 
 bool _use_miopen_ctc_loss(TensorArg log_probs, TensorArg targets, IntList input_lengths,
                           IntList target_lengths, std::int64_t blank) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_use_miopen_ctc_loss", "");
+  // aten::_use_miopen_ctc_loss
+  static const abi::Schema& op_schema = abi::builtin_schema(578);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(log_probs).arg(targets).arg(input_lengths).arg(target_lengths).arg(blank).run();
   return op::bool_result(op_call, 0);
@@ -2290,7 +2448,8 @@ bool _use_miopen_ctc_loss(TensorArg log_probs, TensorArg targets, IntList input_
 
 bool _use_miopen_ctc_loss_Tensor(TensorArg log_probs, TensorArg targets, TensorArg input_lengths,
                                  TensorArg target_lengths, std::int64_t blank) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_use_miopen_ctc_loss", "Tensor");
+  // aten::_use_miopen_ctc_loss.Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(579);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(log_probs).arg(targets).arg(input_lengths).arg(target_lengths).arg(blank).run();
   return op::bool_result(op_call, 0);
@@ -2299,8 +2458,8 @@ bool _use_miopen_ctc_loss_Tensor(TensorArg log_probs, TensorArg targets, TensorA
 void _validate_compressed_sparse_indices(bool is_crow, TensorArg compressed_idx,
                                          TensorArg plain_idx, std::int64_t cdim, std::int64_t dim,
                                          std::int64_t nnz) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::_validate_compressed_sparse_indices", "");
+  // aten::_validate_compressed_sparse_indices
+  static const abi::Schema& op_schema = abi::builtin_schema(580);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(is_crow).arg(compressed_idx).arg(plain_idx).arg(cdim).arg(dim).arg(nnz).run();
 }
@@ -2308,8 +2467,8 @@ void _validate_compressed_sparse_indices(bool is_crow, TensorArg compressed_idx,
 void _validate_sparse_bsc_tensor_args(TensorArg ccol_indices, TensorArg row_indices,
                                       TensorArg values, IntList size,
                                       std::optional<bool> check_pinning) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::_validate_sparse_bsc_tensor_args", "");
+  // aten::_validate_sparse_bsc_tensor_args
+  static const abi::Schema& op_schema = abi::builtin_schema(581);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(ccol_indices).arg(row_indices).arg(values).arg(size).arg(check_pinning).run();
 }
@@ -2317,8 +2476,8 @@ void _validate_sparse_bsc_tensor_args(TensorArg ccol_indices, TensorArg row_indi
 void _validate_sparse_bsr_tensor_args(TensorArg crow_indices, TensorArg col_indices,
                                       TensorArg values, IntList size,
                                       std::optional<bool> check_pinning) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::_validate_sparse_bsr_tensor_args", "");
+  // aten::_validate_sparse_bsr_tensor_args
+  static const abi::Schema& op_schema = abi::builtin_schema(582);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(crow_indices).arg(col_indices).arg(values).arg(size).arg(check_pinning).run();
 }
@@ -2326,8 +2485,8 @@ void _validate_sparse_bsr_tensor_args(TensorArg crow_indices, TensorArg col_indi
 void _validate_sparse_compressed_tensor_args(TensorArg compressed_indices, TensorArg plain_indices,
                                              TensorArg values, IntList size, Layout layout,
                                              std::optional<bool> check_pinning) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::_validate_sparse_compressed_tensor_args", "");
+  // aten::_validate_sparse_compressed_tensor_args
+  static const abi::Schema& op_schema = abi::builtin_schema(583);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(compressed_indices)
       .arg(plain_indices)
@@ -2341,8 +2500,8 @@ void _validate_sparse_compressed_tensor_args(TensorArg compressed_indices, Tenso
 void _validate_sparse_coo_tensor_args(TensorArg indices, TensorArg values, IntList size,
                                       std::optional<bool> is_coalesced,
                                       std::optional<bool> check_pinning) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::_validate_sparse_coo_tensor_args", "");
+  // aten::_validate_sparse_coo_tensor_args
+  static const abi::Schema& op_schema = abi::builtin_schema(584);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(indices).arg(values).arg(size).arg(is_coalesced).arg(check_pinning).run();
 }
@@ -2350,8 +2509,8 @@ void _validate_sparse_coo_tensor_args(TensorArg indices, TensorArg values, IntLi
 void _validate_sparse_csc_tensor_args(TensorArg ccol_indices, TensorArg row_indices,
                                       TensorArg values, IntList size,
                                       std::optional<bool> check_pinning) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::_validate_sparse_csc_tensor_args", "");
+  // aten::_validate_sparse_csc_tensor_args
+  static const abi::Schema& op_schema = abi::builtin_schema(585);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(ccol_indices).arg(row_indices).arg(values).arg(size).arg(check_pinning).run();
 }
@@ -2359,28 +2518,31 @@ void _validate_sparse_csc_tensor_args(TensorArg ccol_indices, TensorArg row_indi
 void _validate_sparse_csr_tensor_args(TensorArg crow_indices, TensorArg col_indices,
                                       TensorArg values, IntList size,
                                       std::optional<bool> check_pinning) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::_validate_sparse_csr_tensor_args", "");
+  // aten::_validate_sparse_csr_tensor_args
+  static const abi::Schema& op_schema = abi::builtin_schema(586);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(crow_indices).arg(col_indices).arg(values).arg(size).arg(check_pinning).run();
 }
 
 TensorView _values(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_values", "");
+  // aten::_values
+  static const abi::Schema& op_schema = abi::builtin_schema(587);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::view_result(op_call, 0, self, "aten::_values");
 }
 
 Tensor _values_copy(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_values_copy", "");
+  // aten::_values_copy
+  static const abi::Schema& op_schema = abi::builtin_schema(588);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 std::int64_t _version(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_version", "");
+  // aten::_version
+  static const abi::Schema& op_schema = abi::builtin_schema(589);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::int_result(op_call, 0);
@@ -2388,7 +2550,8 @@ std::int64_t _version(TensorArg self) {
 
 Tensor _weight_int4pack_mm(TensorArg self, TensorArg mat2, std::int64_t qGroupSize,
                            TensorArg qScaleAndZeros) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_weight_int4pack_mm", "");
+  // aten::_weight_int4pack_mm
+  static const abi::Schema& op_schema = abi::builtin_schema(590);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(mat2).arg(qGroupSize).arg(qScaleAndZeros).run();
   return op::tensor_result(op_call, 0, {self, mat2, qScaleAndZeros});
@@ -2396,7 +2559,8 @@ Tensor _weight_int4pack_mm(TensorArg self, TensorArg mat2, std::int64_t qGroupSi
 
 Tensor _weight_int4pack_mm_for_cpu(TensorArg self, TensorArg mat2, std::int64_t qGroupSize,
                                    TensorArg qScaleAndZeros) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_weight_int4pack_mm_for_cpu", "");
+  // aten::_weight_int4pack_mm_for_cpu
+  static const abi::Schema& op_schema = abi::builtin_schema(591);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(mat2).arg(qGroupSize).arg(qScaleAndZeros).run();
   return op::tensor_result(op_call, 0, {self, mat2, qScaleAndZeros});
@@ -2405,22 +2569,24 @@ Tensor _weight_int4pack_mm_for_cpu(TensorArg self, TensorArg mat2, std::int64_t 
 Tensor _weight_int4pack_mm_with_scales_and_zeros(TensorArg self, TensorArg mat2,
                                                  std::int64_t qGroupSize, TensorArg qScale,
                                                  TensorArg qZeros) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::_weight_int4pack_mm_with_scales_and_zeros", "");
+  // aten::_weight_int4pack_mm_with_scales_and_zeros
+  static const abi::Schema& op_schema = abi::builtin_schema(592);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(mat2).arg(qGroupSize).arg(qScale).arg(qZeros).run();
   return op::tensor_result(op_call, 0, {self, mat2, qScale, qZeros});
 }
 
 Tensor _weight_int8pack_mm(TensorArg self, TensorArg mat2, TensorArg scales) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_weight_int8pack_mm", "");
+  // aten::_weight_int8pack_mm
+  static const abi::Schema& op_schema = abi::builtin_schema(593);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(mat2).arg(scales).run();
   return op::tensor_result(op_call, 0, {self, mat2, scales});
 }
 
 Tensor _weight_norm(TensorArg v, TensorArg g, std::int64_t dim) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_weight_norm", "");
+  // aten::_weight_norm
+  static const abi::Schema& op_schema = abi::builtin_schema(594);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(v).arg(g).arg(dim).run();
   return op::tensor_result(op_call, 0, {v, g});
@@ -2430,8 +2596,8 @@ std::tuple<Tensor, Tensor> _weight_norm_differentiable_backward(TensorArg grad_w
                                                                 TensorArg saved_g,
                                                                 TensorArg saved_norms,
                                                                 std::int64_t dim) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::_weight_norm_differentiable_backward", "");
+  // aten::_weight_norm_differentiable_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(595);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(grad_w).arg(saved_v).arg(saved_g).arg(saved_norms).arg(dim).run();
   return {op::tensor_result(op_call, 0, {grad_w, saved_v, saved_g, saved_norms}),
@@ -2439,7 +2605,8 @@ std::tuple<Tensor, Tensor> _weight_norm_differentiable_backward(TensorArg grad_w
 }
 
 std::tuple<Tensor, Tensor> _weight_norm_interface(TensorArg v, TensorArg g, std::int64_t dim) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_weight_norm_interface", "");
+  // aten::_weight_norm_interface
+  static const abi::Schema& op_schema = abi::builtin_schema(596);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(v).arg(g).arg(dim).run();
   return {op::tensor_result(op_call, 0, {v, g}), op::tensor_result(op_call, 1, {v, g})};
@@ -2448,8 +2615,8 @@ std::tuple<Tensor, Tensor> _weight_norm_interface(TensorArg v, TensorArg g, std:
 std::tuple<Tensor, Tensor> _weight_norm_interface_backward(TensorArg grad_w, TensorArg saved_v,
                                                            TensorArg saved_g, TensorArg saved_norms,
                                                            std::int64_t dim) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::_weight_norm_interface_backward", "");
+  // aten::_weight_norm_interface_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(597);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(grad_w).arg(saved_v).arg(saved_g).arg(saved_norms).arg(dim).run();
   return {op::tensor_result(op_call, 0, {grad_w, saved_v, saved_g, saved_norms}),
@@ -2458,7 +2625,8 @@ std::tuple<Tensor, Tensor> _weight_norm_interface_backward(TensorArg grad_w, Ten
 
 Tensor _wrapped_linear_prepack(TensorArg weight, TensorArg weight_scale,
                                TensorArg weight_zero_point, TensorArg bias) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::_wrapped_linear_prepack", "");
+  // aten::_wrapped_linear_prepack
+  static const abi::Schema& op_schema = abi::builtin_schema(598);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(weight).arg(weight_scale).arg(weight_zero_point).arg(bias).run();
   return op::tensor_result(op_call, 0, {weight, weight_scale, weight_zero_point, bias});
@@ -2468,8 +2636,8 @@ Tensor _wrapped_quantized_linear_prepacked(TensorArg input, TensorArg input_scal
                                            TensorArg input_zero_point, TensorArg packed_weight,
                                            TensorArg output_scale, TensorArg output_zero_point,
                                            std::int64_t out_channel) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::_wrapped_quantized_linear_prepacked", "");
+  // aten::_wrapped_quantized_linear_prepacked
+  static const abi::Schema& op_schema = abi::builtin_schema(599);
   op::FixedCall<7> op_call(op_schema);
   op_call.arg(input)
       .arg(input_scale)
@@ -2486,103 +2654,119 @@ Tensor _wrapped_quantized_linear_prepacked(TensorArg input, TensorArg input_scal
 
 Tensor abs(TensorArg self) {
   if (abi::TensorHandle direct = op::cpu_abs(self)) return Tensor(std::move(direct));
-  static const abi::Schema& op_schema = abi::find_schema("aten::abs", "");
+  // aten::abs
+  static const abi::Schema& op_schema = abi::builtin_schema(600);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void abs_(MutableTensor self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::abs_", "");
+  // aten::abs_
+  static const abi::Schema& op_schema = abi::builtin_schema(602);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 void abs_out(TensorArg self, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::abs", "out");
+  // aten::abs.out
+  static const abi::Schema& op_schema = abi::builtin_schema(601);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor absolute(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::absolute", "");
+  // aten::absolute
+  static const abi::Schema& op_schema = abi::builtin_schema(603);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void absolute_(MutableTensor self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::absolute_", "");
+  // aten::absolute_
+  static const abi::Schema& op_schema = abi::builtin_schema(605);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 void absolute_out(TensorArg self, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::absolute", "out");
+  // aten::absolute.out
+  static const abi::Schema& op_schema = abi::builtin_schema(604);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor acos(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::acos", "");
+  // aten::acos
+  static const abi::Schema& op_schema = abi::builtin_schema(606);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 void acos_(MutableTensor self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::acos_", "");
+  // aten::acos_
+  static const abi::Schema& op_schema = abi::builtin_schema(608);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 void acos_out(TensorArg self, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::acos", "out");
+  // aten::acos.out
+  static const abi::Schema& op_schema = abi::builtin_schema(607);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor acosh(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::acosh", "");
+  // aten::acosh
+  static const abi::Schema& op_schema = abi::builtin_schema(609);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 void acosh_(MutableTensor self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::acosh_", "");
+  // aten::acosh_
+  static const abi::Schema& op_schema = abi::builtin_schema(611);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 void acosh_out(TensorArg self, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::acosh", "out");
+  // aten::acosh.out
+  static const abi::Schema& op_schema = abi::builtin_schema(610);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor adaptive_avg_pool1d(TensorArg self, IntList output_size) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::adaptive_avg_pool1d", "");
+  // aten::adaptive_avg_pool1d
+  static const abi::Schema& op_schema = abi::builtin_schema(612);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(output_size).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor adaptive_avg_pool2d(TensorArg self, IntList output_size) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::adaptive_avg_pool2d", "");
+  // aten::adaptive_avg_pool2d
+  static const abi::Schema& op_schema = abi::builtin_schema(613);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).int_list(output_size, 2).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void adaptive_avg_pool2d_out(TensorArg self, IntList output_size, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::adaptive_avg_pool2d", "out");
+  // aten::adaptive_avg_pool2d.out
+  static const abi::Schema& op_schema = abi::builtin_schema(614);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).int_list(output_size, 2).arg(out).run();
 }
 
 Tensor adaptive_avg_pool3d(TensorArg self, IntList output_size) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::adaptive_avg_pool3d", "");
+  // aten::adaptive_avg_pool3d
+  static const abi::Schema& op_schema = abi::builtin_schema(615);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).int_list(output_size, 3).run();
   return op::tensor_result(op_call, 0, {self});
@@ -2590,34 +2774,38 @@ Tensor adaptive_avg_pool3d(TensorArg self, IntList output_size) {
 
 void adaptive_avg_pool3d_backward_grad_input(TensorArg grad_output, TensorArg self,
                                              MutableTensor grad_input) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::adaptive_avg_pool3d_backward", "grad_input");
+  // aten::adaptive_avg_pool3d_backward.grad_input
+  static const abi::Schema& op_schema = abi::builtin_schema(617);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(grad_output).arg(self).arg(grad_input).run();
 }
 
 void adaptive_avg_pool3d_out(TensorArg self, IntList output_size, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::adaptive_avg_pool3d", "out");
+  // aten::adaptive_avg_pool3d.out
+  static const abi::Schema& op_schema = abi::builtin_schema(616);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).int_list(output_size, 3).arg(out).run();
 }
 
 std::tuple<Tensor, Tensor> adaptive_max_pool1d(TensorArg self, IntList output_size) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::adaptive_max_pool1d", "");
+  // aten::adaptive_max_pool1d
+  static const abi::Schema& op_schema = abi::builtin_schema(618);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(output_size).run();
   return {op::tensor_result(op_call, 0, {self}), op::tensor_result(op_call, 1, {self})};
 }
 
 std::tuple<Tensor, Tensor> adaptive_max_pool2d(TensorArg self, IntList output_size) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::adaptive_max_pool2d", "");
+  // aten::adaptive_max_pool2d
+  static const abi::Schema& op_schema = abi::builtin_schema(619);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).int_list(output_size, 2).run();
   return {op::fresh_tensor_result(op_call, 0), op::fresh_tensor_result(op_call, 1)};
 }
 
 Tensor adaptive_max_pool2d_backward(TensorArg grad_output, TensorArg self, TensorArg indices) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::adaptive_max_pool2d_backward", "");
+  // aten::adaptive_max_pool2d_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(621);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(grad_output).arg(self).arg(indices).run();
   return op::fresh_tensor_result(op_call, 0);
@@ -2625,28 +2813,31 @@ Tensor adaptive_max_pool2d_backward(TensorArg grad_output, TensorArg self, Tenso
 
 void adaptive_max_pool2d_backward_grad_input(TensorArg grad_output, TensorArg self,
                                              TensorArg indices, MutableTensor grad_input) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::adaptive_max_pool2d_backward", "grad_input");
+  // aten::adaptive_max_pool2d_backward.grad_input
+  static const abi::Schema& op_schema = abi::builtin_schema(622);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(grad_output).arg(self).arg(indices).arg(grad_input).run();
 }
 
 void adaptive_max_pool2d_out(TensorArg self, IntList output_size, MutableTensor out,
                              MutableTensor indices) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::adaptive_max_pool2d", "out");
+  // aten::adaptive_max_pool2d.out
+  static const abi::Schema& op_schema = abi::builtin_schema(620);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).int_list(output_size, 2).arg(out).arg(indices).run();
 }
 
 std::tuple<Tensor, Tensor> adaptive_max_pool3d(TensorArg self, IntList output_size) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::adaptive_max_pool3d", "");
+  // aten::adaptive_max_pool3d
+  static const abi::Schema& op_schema = abi::builtin_schema(623);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).int_list(output_size, 3).run();
   return {op::fresh_tensor_result(op_call, 0), op::fresh_tensor_result(op_call, 1)};
 }
 
 Tensor adaptive_max_pool3d_backward(TensorArg grad_output, TensorArg self, TensorArg indices) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::adaptive_max_pool3d_backward", "");
+  // aten::adaptive_max_pool3d_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(625);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(grad_output).arg(self).arg(indices).run();
   return op::fresh_tensor_result(op_call, 0);
@@ -2654,96 +2845,108 @@ Tensor adaptive_max_pool3d_backward(TensorArg grad_output, TensorArg self, Tenso
 
 void adaptive_max_pool3d_backward_grad_input(TensorArg grad_output, TensorArg self,
                                              TensorArg indices, MutableTensor grad_input) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::adaptive_max_pool3d_backward", "grad_input");
+  // aten::adaptive_max_pool3d_backward.grad_input
+  static const abi::Schema& op_schema = abi::builtin_schema(626);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(grad_output).arg(self).arg(indices).arg(grad_input).run();
 }
 
 void adaptive_max_pool3d_out(TensorArg self, IntList output_size, MutableTensor out,
                              MutableTensor indices) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::adaptive_max_pool3d", "out");
+  // aten::adaptive_max_pool3d.out
+  static const abi::Schema& op_schema = abi::builtin_schema(624);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).int_list(output_size, 3).arg(out).arg(indices).run();
 }
 
 TensorView adjoint(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::adjoint", "");
+  // aten::adjoint
+  static const abi::Schema& op_schema = abi::builtin_schema(652);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
-  return op::view_result(op_call, 0, self, "aten::adjoint");
+  return op::resolved_view_result(op_call, 0, self, "aten::adjoint");
 }
 
 Tensor affine_grid_generator(TensorArg theta, IntList size, bool align_corners) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::affine_grid_generator", "");
+  // aten::affine_grid_generator
+  static const abi::Schema& op_schema = abi::builtin_schema(653);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(theta).arg(size).arg(align_corners).run();
   return op::tensor_result(op_call, 0, {theta});
 }
 
 Tensor affine_grid_generator_backward(TensorArg grad, IntList size, bool align_corners) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::affine_grid_generator_backward", "");
+  // aten::affine_grid_generator_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(654);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(grad).arg(size).arg(align_corners).run();
   return op::tensor_result(op_call, 0, {grad});
 }
 
 TensorView alias(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::alias", "");
+  // aten::alias
+  static const abi::Schema& op_schema = abi::builtin_schema(655);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::view_result(op_call, 0, self, "aten::alias");
 }
 
 Tensor alias_copy(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::alias_copy", "");
+  // aten::alias_copy
+  static const abi::Schema& op_schema = abi::builtin_schema(656);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor all(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::all", "");
+  // aten::all
+  static const abi::Schema& op_schema = abi::builtin_schema(657);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 void all_all_out(TensorArg self, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::all", "all_out");
+  // aten::all.all_out
+  static const abi::Schema& op_schema = abi::builtin_schema(658);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor all_dim(TensorArg self, std::int64_t dim, bool keepdim) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::all", "dim");
+  // aten::all.dim
+  static const abi::Schema& op_schema = abi::builtin_schema(659);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(keepdim).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 Tensor all_dims(TensorArg self, OptionalIntList dim, bool keepdim) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::all", "dims");
+  // aten::all.dims
+  static const abi::Schema& op_schema = abi::builtin_schema(660);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(keepdim).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 void all_dims_out(TensorArg self, OptionalIntList dim, bool keepdim, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::all", "dims_out");
+  // aten::all.dims_out
+  static const abi::Schema& op_schema = abi::builtin_schema(661);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(keepdim).arg(out).run();
 }
 
 void all_out(TensorArg self, std::int64_t dim, bool keepdim, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::all", "out");
+  // aten::all.out
+  static const abi::Schema& op_schema = abi::builtin_schema(662);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(keepdim).arg(out).run();
 }
 
 bool allclose(TensorArg self, TensorArg other, double rtol, double atol, bool equal_nan) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::allclose", "");
+  // aten::allclose
+  static const abi::Schema& op_schema = abi::builtin_schema(663);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(other).arg(rtol).arg(atol).arg(equal_nan).run();
   return op::bool_result(op_call, 0);

@@ -3,55 +3,64 @@
 // include/flash_powder/aten/aten.h.
 #include "flash_powder/aten/aten.h"
 
+#include "abi/string_free_routes.h"
+#include "aten/call.h"
 #include "aten/direct_routes.h"
-#include "flash_powder/abi/dispatch.h"
+#include "aten/string_free.h"
 #include "flash_powder/abi/schema.h"
 
 namespace fp::aten {
 
-namespace op = ::fp::ops::detail;
+namespace op = detail;
 
 Tensor alpha_dropout(TensorArg input, double p, bool train) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::alpha_dropout", "");
+  // aten::alpha_dropout
+  static const abi::Schema& op_schema = abi::builtin_schema(664);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(input).arg(p).arg(train).run();
   return op::tensor_result(op_call, 0, {input});
 }
 
 void alpha_dropout_(MutableTensor self, double p, bool train) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::alpha_dropout_", "");
+  // aten::alpha_dropout_
+  static const abi::Schema& op_schema = abi::builtin_schema(665);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(p).arg(train).run();
 }
 
 Tensor amax(TensorArg self, IntList dim, bool keepdim) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::amax", "");
+  // aten::amax
+  static const abi::Schema& op_schema = abi::builtin_schema(666);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(keepdim).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 void amax_out(TensorArg self, IntList dim, bool keepdim, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::amax", "out");
+  // aten::amax.out
+  static const abi::Schema& op_schema = abi::builtin_schema(667);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(keepdim).arg(out).run();
 }
 
 Tensor amin(TensorArg self, IntList dim, bool keepdim) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::amin", "");
+  // aten::amin
+  static const abi::Schema& op_schema = abi::builtin_schema(668);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(keepdim).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 void amin_out(TensorArg self, IntList dim, bool keepdim, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::amin", "out");
+  // aten::amin.out
+  static const abi::Schema& op_schema = abi::builtin_schema(669);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(keepdim).arg(out).run();
 }
 
 std::tuple<Tensor, Tensor> aminmax(TensorArg self, std::optional<std::int64_t> dim, bool keepdim) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::aminmax", "");
+  // aten::aminmax
+  static const abi::Schema& op_schema = abi::builtin_schema(670);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(keepdim).run();
   return {op::fresh_tensor_result(op_call, 0), op::fresh_tensor_result(op_call, 1)};
@@ -59,231 +68,267 @@ std::tuple<Tensor, Tensor> aminmax(TensorArg self, std::optional<std::int64_t> d
 
 void aminmax_out(TensorArg self, std::optional<std::int64_t> dim, bool keepdim, MutableTensor min,
                  MutableTensor max) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::aminmax", "out");
+  // aten::aminmax.out
+  static const abi::Schema& op_schema = abi::builtin_schema(671);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(keepdim).arg(min).arg(max).run();
 }
 
 Tensor angle(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::angle", "");
+  // aten::angle
+  static const abi::Schema& op_schema = abi::builtin_schema(672);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void angle_out(TensorArg self, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::angle", "out");
+  // aten::angle.out
+  static const abi::Schema& op_schema = abi::builtin_schema(673);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor any(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::any", "");
+  // aten::any
+  static const abi::Schema& op_schema = abi::builtin_schema(674);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 void any_all_out(TensorArg self, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::any", "all_out");
+  // aten::any.all_out
+  static const abi::Schema& op_schema = abi::builtin_schema(675);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor any_dim(TensorArg self, std::int64_t dim, bool keepdim) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::any", "dim");
+  // aten::any.dim
+  static const abi::Schema& op_schema = abi::builtin_schema(676);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(keepdim).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 Tensor any_dims(TensorArg self, OptionalIntList dim, bool keepdim) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::any", "dims");
+  // aten::any.dims
+  static const abi::Schema& op_schema = abi::builtin_schema(677);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(keepdim).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 void any_dims_out(TensorArg self, OptionalIntList dim, bool keepdim, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::any", "dims_out");
+  // aten::any.dims_out
+  static const abi::Schema& op_schema = abi::builtin_schema(678);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(keepdim).arg(out).run();
 }
 
 void any_out(TensorArg self, std::int64_t dim, bool keepdim, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::any", "out");
+  // aten::any.out
+  static const abi::Schema& op_schema = abi::builtin_schema(679);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(keepdim).arg(out).run();
 }
 
 Tensor arccos(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::arccos", "");
+  // aten::arccos
+  static const abi::Schema& op_schema = abi::builtin_schema(685);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void arccos_(MutableTensor self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::arccos_", "");
+  // aten::arccos_
+  static const abi::Schema& op_schema = abi::builtin_schema(687);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 void arccos_out(TensorArg self, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::arccos", "out");
+  // aten::arccos.out
+  static const abi::Schema& op_schema = abi::builtin_schema(686);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor arccosh(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::arccosh", "");
+  // aten::arccosh
+  static const abi::Schema& op_schema = abi::builtin_schema(688);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void arccosh_(MutableTensor self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::arccosh_", "");
+  // aten::arccosh_
+  static const abi::Schema& op_schema = abi::builtin_schema(690);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 void arccosh_out(TensorArg self, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::arccosh", "out");
+  // aten::arccosh.out
+  static const abi::Schema& op_schema = abi::builtin_schema(689);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor arcsin(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::arcsin", "");
+  // aten::arcsin
+  static const abi::Schema& op_schema = abi::builtin_schema(691);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void arcsin_(MutableTensor self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::arcsin_", "");
+  // aten::arcsin_
+  static const abi::Schema& op_schema = abi::builtin_schema(693);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 void arcsin_out(TensorArg self, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::arcsin", "out");
+  // aten::arcsin.out
+  static const abi::Schema& op_schema = abi::builtin_schema(692);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor arcsinh(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::arcsinh", "");
+  // aten::arcsinh
+  static const abi::Schema& op_schema = abi::builtin_schema(694);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void arcsinh_(MutableTensor self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::arcsinh_", "");
+  // aten::arcsinh_
+  static const abi::Schema& op_schema = abi::builtin_schema(696);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 void arcsinh_out(TensorArg self, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::arcsinh", "out");
+  // aten::arcsinh.out
+  static const abi::Schema& op_schema = abi::builtin_schema(695);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor arctan(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::arctan", "");
+  // aten::arctan
+  static const abi::Schema& op_schema = abi::builtin_schema(697);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor arctan2(TensorArg self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::arctan2", "");
+  // aten::arctan2
+  static const abi::Schema& op_schema = abi::builtin_schema(699);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::tensor_result(op_call, 0, {self, other});
 }
 
 void arctan2_(MutableTensor self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::arctan2_", "");
+  // aten::arctan2_
+  static const abi::Schema& op_schema = abi::builtin_schema(701);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
 }
 
 void arctan2_out(TensorArg self, TensorArg other, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::arctan2", "out");
+  // aten::arctan2.out
+  static const abi::Schema& op_schema = abi::builtin_schema(700);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(out).run();
 }
 
 void arctan_(MutableTensor self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::arctan_", "");
+  // aten::arctan_
+  static const abi::Schema& op_schema = abi::builtin_schema(702);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 void arctan_out(TensorArg self, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::arctan", "out");
+  // aten::arctan.out
+  static const abi::Schema& op_schema = abi::builtin_schema(698);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor arctanh(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::arctanh", "");
+  // aten::arctanh
+  static const abi::Schema& op_schema = abi::builtin_schema(703);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void arctanh_(MutableTensor self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::arctanh_", "");
+  // aten::arctanh_
+  static const abi::Schema& op_schema = abi::builtin_schema(705);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 void arctanh_out(TensorArg self, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::arctanh", "out");
+  // aten::arctanh.out
+  static const abi::Schema& op_schema = abi::builtin_schema(704);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor argmax(TensorArg self, std::optional<std::int64_t> dim, bool keepdim) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::argmax", "");
+  // aten::argmax
+  static const abi::Schema& op_schema = abi::builtin_schema(706);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(keepdim).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 void argmax_out(TensorArg self, std::optional<std::int64_t> dim, bool keepdim, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::argmax", "out");
+  // aten::argmax.out
+  static const abi::Schema& op_schema = abi::builtin_schema(707);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(keepdim).arg(out).run();
 }
 
 Tensor argmin(TensorArg self, std::optional<std::int64_t> dim, bool keepdim) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::argmin", "");
+  // aten::argmin
+  static const abi::Schema& op_schema = abi::builtin_schema(708);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(keepdim).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 void argmin_out(TensorArg self, std::optional<std::int64_t> dim, bool keepdim, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::argmin", "out");
+  // aten::argmin.out
+  static const abi::Schema& op_schema = abi::builtin_schema(709);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(keepdim).arg(out).run();
 }
 
 Tensor argsort(TensorArg self, std::int64_t dim, bool descending) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::argsort", "");
+  // aten::argsort
+  static const abi::Schema& op_schema = abi::builtin_schema(710);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(descending).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor argsort_stable(TensorArg self, bool stable, std::int64_t dim, bool descending) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::argsort", "stable");
+  // aten::argsort.stable
+  static const abi::Schema& op_schema = abi::builtin_schema(711);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(stable).arg(dim).arg(descending).run();
   return op::tensor_result(op_call, 0, {self});
@@ -291,13 +336,15 @@ Tensor argsort_stable(TensorArg self, bool stable, std::int64_t dim, bool descen
 
 void argsort_stable_out(TensorArg self, bool stable, std::int64_t dim, bool descending,
                         MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::argsort", "stable_out");
+  // aten::argsort.stable_out
+  static const abi::Schema& op_schema = abi::builtin_schema(712);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(stable).arg(dim).arg(descending).arg(out).run();
 }
 
 Tensor argwhere(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::argwhere", "");
+  // aten::argwhere
+  static const abi::Schema& op_schema = abi::builtin_schema(713);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
@@ -305,7 +352,8 @@ Tensor argwhere(TensorArg self) {
 
 TensorView as_strided(TensorArg self, IntList size, IntList stride,
                       std::optional<std::int64_t> storage_offset) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::as_strided", "");
+  // aten::as_strided
+  static const abi::Schema& op_schema = abi::builtin_schema(714);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(size).arg(stride).arg(storage_offset).run();
   return op::view_result(op_call, 0, self, "aten::as_strided");
@@ -313,14 +361,16 @@ TensorView as_strided(TensorArg self, IntList size, IntList stride,
 
 void as_strided_(MutableTensor self, IntList size, IntList stride,
                  std::optional<std::int64_t> storage_offset) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::as_strided_", "");
+  // aten::as_strided_
+  static const abi::Schema& op_schema = abi::builtin_schema(715);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(size).arg(stride).arg(storage_offset).run();
 }
 
 Tensor as_strided_copy(TensorArg self, IntList size, IntList stride,
                        std::optional<std::int64_t> storage_offset) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::as_strided_copy", "");
+  // aten::as_strided_copy
+  static const abi::Schema& op_schema = abi::builtin_schema(716);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(size).arg(stride).arg(storage_offset).run();
   return op::tensor_result(op_call, 0, {self});
@@ -328,144 +378,166 @@ Tensor as_strided_copy(TensorArg self, IntList size, IntList stride,
 
 Tensor as_strided_scatter(TensorArg self, TensorArg src, IntList size, IntList stride,
                           std::optional<std::int64_t> storage_offset) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::as_strided_scatter", "");
+  // aten::as_strided_scatter
+  static const abi::Schema& op_schema = abi::builtin_schema(717);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(src).arg(size).arg(stride).arg(storage_offset).run();
   return op::tensor_result(op_call, 0, {self, src});
 }
 
 Tensor asin(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::asin", "");
+  // aten::asin
+  static const abi::Schema& op_schema = abi::builtin_schema(718);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 void asin_(MutableTensor self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::asin_", "");
+  // aten::asin_
+  static const abi::Schema& op_schema = abi::builtin_schema(720);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 void asin_out(TensorArg self, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::asin", "out");
+  // aten::asin.out
+  static const abi::Schema& op_schema = abi::builtin_schema(719);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor asinh(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::asinh", "");
+  // aten::asinh
+  static const abi::Schema& op_schema = abi::builtin_schema(721);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 void asinh_(MutableTensor self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::asinh_", "");
+  // aten::asinh_
+  static const abi::Schema& op_schema = abi::builtin_schema(723);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 void asinh_out(TensorArg self, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::asinh", "out");
+  // aten::asinh.out
+  static const abi::Schema& op_schema = abi::builtin_schema(722);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor atan(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::atan", "");
+  // aten::atan
+  static const abi::Schema& op_schema = abi::builtin_schema(724);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 Tensor atan2(TensorArg self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::atan2", "");
+  // aten::atan2
+  static const abi::Schema& op_schema = abi::builtin_schema(726);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 void atan2_(MutableTensor self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::atan2_", "");
+  // aten::atan2_
+  static const abi::Schema& op_schema = abi::builtin_schema(728);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
 }
 
 void atan2_out(TensorArg self, TensorArg other, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::atan2", "out");
+  // aten::atan2.out
+  static const abi::Schema& op_schema = abi::builtin_schema(727);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(out).run();
 }
 
 void atan_(MutableTensor self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::atan_", "");
+  // aten::atan_
+  static const abi::Schema& op_schema = abi::builtin_schema(729);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 void atan_out(TensorArg self, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::atan", "out");
+  // aten::atan.out
+  static const abi::Schema& op_schema = abi::builtin_schema(725);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor atanh(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::atanh", "");
+  // aten::atanh
+  static const abi::Schema& op_schema = abi::builtin_schema(730);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 void atanh_(MutableTensor self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::atanh_", "");
+  // aten::atanh_
+  static const abi::Schema& op_schema = abi::builtin_schema(732);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 void atanh_out(TensorArg self, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::atanh", "out");
+  // aten::atanh.out
+  static const abi::Schema& op_schema = abi::builtin_schema(731);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor atleast_1d(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::atleast_1d", "");
+  // aten::atleast_1d
+  static const abi::Schema& op_schema = abi::builtin_schema(733);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 std::vector<Tensor> atleast_1d_Sequence(const TensorList& tensors) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::atleast_1d", "Sequence");
+  // aten::atleast_1d.Sequence
+  static const abi::Schema& op_schema = abi::builtin_schema(734);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(tensors).run();
   return op::tensors_result(op_call, 0, {tensors});
 }
 
 Tensor atleast_2d(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::atleast_2d", "");
+  // aten::atleast_2d
+  static const abi::Schema& op_schema = abi::builtin_schema(735);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 std::vector<Tensor> atleast_2d_Sequence(const TensorList& tensors) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::atleast_2d", "Sequence");
+  // aten::atleast_2d.Sequence
+  static const abi::Schema& op_schema = abi::builtin_schema(736);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(tensors).run();
   return op::tensors_result(op_call, 0, {tensors});
 }
 
 Tensor atleast_3d(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::atleast_3d", "");
+  // aten::atleast_3d
+  static const abi::Schema& op_schema = abi::builtin_schema(737);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 std::vector<Tensor> atleast_3d_Sequence(const TensorList& tensors) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::atleast_3d", "Sequence");
+  // aten::atleast_3d.Sequence
+  static const abi::Schema& op_schema = abi::builtin_schema(738);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(tensors).run();
   return op::tensors_result(op_call, 0, {tensors});
@@ -473,7 +545,8 @@ std::vector<Tensor> atleast_3d_Sequence(const TensorList& tensors) {
 
 Tensor avg_pool1d(TensorArg self, IntList kernel_size, IntList stride, IntList padding,
                   bool ceil_mode, bool count_include_pad) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::avg_pool1d", "");
+  // aten::avg_pool1d
+  static const abi::Schema& op_schema = abi::builtin_schema(739);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(self)
       .arg(kernel_size)
@@ -488,7 +561,8 @@ Tensor avg_pool1d(TensorArg self, IntList kernel_size, IntList stride, IntList p
 Tensor avg_pool2d(TensorArg self, IntList kernel_size, IntList stride, IntList padding,
                   bool ceil_mode, bool count_include_pad,
                   std::optional<std::int64_t> divisor_override) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::avg_pool2d", "");
+  // aten::avg_pool2d
+  static const abi::Schema& op_schema = abi::builtin_schema(740);
   op::FixedCall<7> op_call(op_schema);
   op_call.arg(self)
       .int_list(kernel_size, 2)
@@ -504,7 +578,8 @@ Tensor avg_pool2d(TensorArg self, IntList kernel_size, IntList stride, IntList p
 Tensor avg_pool2d_backward(TensorArg grad_output, TensorArg self, IntList kernel_size,
                            IntList stride, IntList padding, bool ceil_mode, bool count_include_pad,
                            std::optional<std::int64_t> divisor_override) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::avg_pool2d_backward", "");
+  // aten::avg_pool2d_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(742);
   op::FixedCall<8> op_call(op_schema);
   op_call.arg(grad_output)
       .arg(self)
@@ -523,7 +598,8 @@ void avg_pool2d_backward_grad_input(TensorArg grad_output, TensorArg self, IntLi
                                     bool count_include_pad,
                                     std::optional<std::int64_t> divisor_override,
                                     MutableTensor grad_input) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::avg_pool2d_backward", "grad_input");
+  // aten::avg_pool2d_backward.grad_input
+  static const abi::Schema& op_schema = abi::builtin_schema(743);
   op::FixedCall<9> op_call(op_schema);
   op_call.arg(grad_output)
       .arg(self)
@@ -540,7 +616,8 @@ void avg_pool2d_backward_grad_input(TensorArg grad_output, TensorArg self, IntLi
 void avg_pool2d_out(TensorArg self, IntList kernel_size, IntList stride, IntList padding,
                     bool ceil_mode, bool count_include_pad,
                     std::optional<std::int64_t> divisor_override, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::avg_pool2d", "out");
+  // aten::avg_pool2d.out
+  static const abi::Schema& op_schema = abi::builtin_schema(741);
   op::FixedCall<8> op_call(op_schema);
   op_call.arg(self)
       .int_list(kernel_size, 2)
@@ -556,7 +633,8 @@ void avg_pool2d_out(TensorArg self, IntList kernel_size, IntList stride, IntList
 Tensor avg_pool3d(TensorArg self, IntList kernel_size, IntList stride, IntList padding,
                   bool ceil_mode, bool count_include_pad,
                   std::optional<std::int64_t> divisor_override) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::avg_pool3d", "");
+  // aten::avg_pool3d
+  static const abi::Schema& op_schema = abi::builtin_schema(744);
   op::FixedCall<7> op_call(op_schema);
   op_call.arg(self)
       .int_list(kernel_size, 3)
@@ -572,7 +650,8 @@ Tensor avg_pool3d(TensorArg self, IntList kernel_size, IntList stride, IntList p
 Tensor avg_pool3d_backward(TensorArg grad_output, TensorArg self, IntList kernel_size,
                            IntList stride, IntList padding, bool ceil_mode, bool count_include_pad,
                            std::optional<std::int64_t> divisor_override) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::avg_pool3d_backward", "");
+  // aten::avg_pool3d_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(746);
   op::FixedCall<8> op_call(op_schema);
   op_call.arg(grad_output)
       .arg(self)
@@ -591,7 +670,8 @@ void avg_pool3d_backward_grad_input(TensorArg grad_output, TensorArg self, IntLi
                                     bool count_include_pad,
                                     std::optional<std::int64_t> divisor_override,
                                     MutableTensor grad_input) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::avg_pool3d_backward", "grad_input");
+  // aten::avg_pool3d_backward.grad_input
+  static const abi::Schema& op_schema = abi::builtin_schema(747);
   op::FixedCall<9> op_call(op_schema);
   op_call.arg(grad_output)
       .arg(self)
@@ -608,7 +688,8 @@ void avg_pool3d_backward_grad_input(TensorArg grad_output, TensorArg self, IntLi
 void avg_pool3d_out(TensorArg self, IntList kernel_size, IntList stride, IntList padding,
                     bool ceil_mode, bool count_include_pad,
                     std::optional<std::int64_t> divisor_override, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::avg_pool3d", "out");
+  // aten::avg_pool3d.out
+  static const abi::Schema& op_schema = abi::builtin_schema(745);
   op::FixedCall<8> op_call(op_schema);
   op_call.arg(self)
       .int_list(kernel_size, 3)
@@ -624,7 +705,8 @@ void avg_pool3d_out(TensorArg self, IntList kernel_size, IntList stride, IntList
 Tensor bartlett_window(std::int64_t window_length, std::optional<DType> dtype,
                        std::optional<Layout> layout, std::optional<Device> device,
                        std::optional<bool> pin_memory) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::bartlett_window", "");
+  // aten::bartlett_window
+  static const abi::Schema& op_schema = abi::builtin_schema(753);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(window_length).arg(dtype).arg(layout).arg(device).arg(pin_memory).run();
   return op::tensor_result(op_call, 0, {});
@@ -633,7 +715,8 @@ Tensor bartlett_window(std::int64_t window_length, std::optional<DType> dtype,
 Tensor bartlett_window_periodic(std::int64_t window_length, bool periodic,
                                 std::optional<DType> dtype, std::optional<Layout> layout,
                                 std::optional<Device> device, std::optional<bool> pin_memory) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::bartlett_window", "periodic");
+  // aten::bartlett_window.periodic
+  static const abi::Schema& op_schema = abi::builtin_schema(754);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(window_length).arg(periodic).arg(dtype).arg(layout).arg(device).arg(pin_memory).run();
   return op::tensor_result(op_call, 0, {});
@@ -643,7 +726,8 @@ Tensor batch_norm(TensorArg input, std::optional<TensorArg> weight, std::optiona
                   std::optional<MutableTensor> running_mean,
                   std::optional<MutableTensor> running_var, bool training, double momentum,
                   double eps, bool cudnn_enabled) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::batch_norm", "");
+  // aten::batch_norm
+  static const abi::Schema& op_schema = abi::builtin_schema(755);
   op::check_mutation(running_mean, "aten::batch_norm", {input, weight, bias});
   op::check_mutation(running_var, "aten::batch_norm", {input, weight, bias});
   op::FixedCall<9> op_call(op_schema);
@@ -665,7 +749,8 @@ std::tuple<Tensor, Tensor, Tensor> batch_norm_backward(
     std::optional<TensorArg> running_var, std::optional<TensorArg> save_mean,
     std::optional<TensorArg> save_var, bool update, double eps, std::array<bool, 3> output_mask,
     TensorArg reserve) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::batch_norm_backward", "");
+  // aten::batch_norm_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(756);
   op::FixedCall<11> op_call(op_schema);
   op_call.arg(grad_out)
       .arg(input)
@@ -693,7 +778,8 @@ std::tuple<Tensor, Tensor, Tensor> batch_norm_backward(
 Tensor batch_norm_backward_elemt(TensorArg grad_out, TensorArg input, TensorArg mean,
                                  TensorArg invstd, std::optional<TensorArg> weight,
                                  TensorArg sum_dy, TensorArg sum_dy_xmu, TensorArg count) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::batch_norm_backward_elemt", "");
+  // aten::batch_norm_backward_elemt
+  static const abi::Schema& op_schema = abi::builtin_schema(757);
   op::FixedCall<8> op_call(op_schema);
   op_call.arg(grad_out)
       .arg(input)
@@ -711,7 +797,8 @@ Tensor batch_norm_backward_elemt(TensorArg grad_out, TensorArg input, TensorArg 
 std::tuple<Tensor, Tensor, Tensor, Tensor> batch_norm_backward_reduce(
     TensorArg grad_out, TensorArg input, TensorArg mean, TensorArg invstd,
     std::optional<TensorArg> weight, bool input_g, bool weight_g, bool bias_g) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::batch_norm_backward_reduce", "");
+  // aten::batch_norm_backward_reduce
+  static const abi::Schema& op_schema = abi::builtin_schema(758);
   op::FixedCall<8> op_call(op_schema);
   op_call.arg(grad_out)
       .arg(input)
@@ -731,7 +818,8 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> batch_norm_backward_reduce(
 Tensor batch_norm_elemt(TensorArg input, std::optional<TensorArg> weight,
                         std::optional<TensorArg> bias, TensorArg mean, TensorArg invstd,
                         double eps) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::batch_norm_elemt", "");
+  // aten::batch_norm_elemt
+  static const abi::Schema& op_schema = abi::builtin_schema(759);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(input).arg(weight).arg(bias).arg(mean).arg(invstd).arg(eps).run();
   return op::tensor_result(op_call, 0, {input, weight, bias, mean, invstd});
@@ -740,7 +828,8 @@ Tensor batch_norm_elemt(TensorArg input, std::optional<TensorArg> weight,
 void batch_norm_elemt_out(TensorArg input, std::optional<TensorArg> weight,
                           std::optional<TensorArg> bias, TensorArg mean, TensorArg invstd,
                           double eps, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::batch_norm_elemt", "out");
+  // aten::batch_norm_elemt.out
+  static const abi::Schema& op_schema = abi::builtin_schema(760);
   op::FixedCall<7> op_call(op_schema);
   op_call.arg(input).arg(weight).arg(bias).arg(mean).arg(invstd).arg(eps).arg(out).run();
 }
@@ -748,7 +837,8 @@ void batch_norm_elemt_out(TensorArg input, std::optional<TensorArg> weight,
 std::tuple<Tensor, Tensor> batch_norm_gather_stats(
     TensorArg input, TensorArg mean, TensorArg invstd, std::optional<MutableTensor> running_mean,
     std::optional<MutableTensor> running_var, double momentum, double eps, std::int64_t count) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::batch_norm_gather_stats", "");
+  // aten::batch_norm_gather_stats
+  static const abi::Schema& op_schema = abi::builtin_schema(761);
   op::check_mutation(running_mean, "aten::batch_norm_gather_stats", {input, mean, invstd});
   op::check_mutation(running_var, "aten::batch_norm_gather_stats", {input, mean, invstd});
   op::FixedCall<8> op_call(op_schema);
@@ -768,8 +858,8 @@ std::tuple<Tensor, Tensor> batch_norm_gather_stats(
 std::tuple<Tensor, Tensor> batch_norm_gather_stats_with_counts(
     TensorArg input, TensorArg mean, TensorArg invstd, std::optional<MutableTensor> running_mean,
     std::optional<MutableTensor> running_var, double momentum, double eps, TensorArg counts) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::batch_norm_gather_stats_with_counts", "");
+  // aten::batch_norm_gather_stats_with_counts
+  static const abi::Schema& op_schema = abi::builtin_schema(762);
   op::check_mutation(running_mean, "aten::batch_norm_gather_stats_with_counts",
                      {input, mean, invstd, counts});
   op::check_mutation(running_var, "aten::batch_norm_gather_stats_with_counts",
@@ -789,7 +879,8 @@ std::tuple<Tensor, Tensor> batch_norm_gather_stats_with_counts(
 }
 
 std::tuple<Tensor, Tensor> batch_norm_stats(TensorArg input, double eps) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::batch_norm_stats", "");
+  // aten::batch_norm_stats
+  static const abi::Schema& op_schema = abi::builtin_schema(763);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(input).arg(eps).run();
   return {op::tensor_result(op_call, 0, {input}), op::tensor_result(op_call, 1, {input})};
@@ -799,7 +890,8 @@ std::tuple<Tensor, Tensor> batch_norm_update_stats(TensorArg input,
                                                    std::optional<MutableTensor> running_mean,
                                                    std::optional<MutableTensor> running_var,
                                                    double momentum) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::batch_norm_update_stats", "");
+  // aten::batch_norm_update_stats
+  static const abi::Schema& op_schema = abi::builtin_schema(764);
   op::check_mutation(running_mean, "aten::batch_norm_update_stats", {input});
   op::check_mutation(running_var, "aten::batch_norm_update_stats", {input});
   op::FixedCall<4> op_call(op_schema);
@@ -809,33 +901,38 @@ std::tuple<Tensor, Tensor> batch_norm_update_stats(TensorArg input,
 }
 
 Tensor bernoulli(TensorArg self, std::optional<abi::RawGenerator> generator) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::bernoulli", "");
+  // aten::bernoulli
+  static const abi::Schema& op_schema = abi::builtin_schema(765);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(generator).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
-void bernoulli__Tensor(MutableTensor self, TensorArg p,
+void bernoulli_Tensor_(MutableTensor self, TensorArg p,
                        std::optional<abi::RawGenerator> generator) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::bernoulli_", "Tensor");
+  // aten::bernoulli_.Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(768);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(p).arg(generator).run();
 }
 
-void bernoulli__float(MutableTensor self, double p, std::optional<abi::RawGenerator> generator) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::bernoulli_", "float");
+void bernoulli_float_(MutableTensor self, double p, std::optional<abi::RawGenerator> generator) {
+  // aten::bernoulli_.float
+  static const abi::Schema& op_schema = abi::builtin_schema(769);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(p).arg(generator).run();
 }
 
 void bernoulli_out(TensorArg self, std::optional<abi::RawGenerator> generator, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::bernoulli", "out");
+  // aten::bernoulli.out
+  static const abi::Schema& op_schema = abi::builtin_schema(766);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(generator).arg(out).run();
 }
 
 Tensor bernoulli_p(TensorArg self, double p, std::optional<abi::RawGenerator> generator) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::bernoulli", "p");
+  // aten::bernoulli.p
+  static const abi::Schema& op_schema = abi::builtin_schema(767);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(p).arg(generator).run();
   return op::tensor_result(op_call, 0, {self});
@@ -843,7 +940,8 @@ Tensor bernoulli_p(TensorArg self, double p, std::optional<abi::RawGenerator> ge
 
 Tensor bilinear(TensorArg input1, TensorArg input2, TensorArg weight,
                 std::optional<TensorArg> bias) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::bilinear", "");
+  // aten::bilinear
+  static const abi::Schema& op_schema = abi::builtin_schema(770);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(input1).arg(input2).arg(weight).arg(bias).run();
   return op::tensor_result(op_call, 0, {input1, input2, weight, bias});
@@ -851,7 +949,8 @@ Tensor bilinear(TensorArg input1, TensorArg input2, TensorArg weight,
 
 Tensor binary_cross_entropy(TensorArg self, TensorArg target, std::optional<TensorArg> weight,
                             std::int64_t reduction) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::binary_cross_entropy", "");
+  // aten::binary_cross_entropy
+  static const abi::Schema& op_schema = abi::builtin_schema(771);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(target).arg(weight).arg(reduction).run();
   return op::tensor_result(op_call, 0, {self, target, weight});
@@ -859,7 +958,8 @@ Tensor binary_cross_entropy(TensorArg self, TensorArg target, std::optional<Tens
 
 Tensor binary_cross_entropy_backward(TensorArg grad_output, TensorArg self, TensorArg target,
                                      std::optional<TensorArg> weight, std::int64_t reduction) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::binary_cross_entropy_backward", "");
+  // aten::binary_cross_entropy_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(773);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(grad_output).arg(self).arg(target).arg(weight).arg(reduction).run();
   return op::tensor_result(op_call, 0, {grad_output, self, target, weight});
@@ -868,15 +968,16 @@ Tensor binary_cross_entropy_backward(TensorArg grad_output, TensorArg self, Tens
 void binary_cross_entropy_backward_grad_input(TensorArg grad_output, TensorArg self,
                                               TensorArg target, std::optional<TensorArg> weight,
                                               std::int64_t reduction, MutableTensor grad_input) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::binary_cross_entropy_backward", "grad_input");
+  // aten::binary_cross_entropy_backward.grad_input
+  static const abi::Schema& op_schema = abi::builtin_schema(774);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(grad_output).arg(self).arg(target).arg(weight).arg(reduction).arg(grad_input).run();
 }
 
 void binary_cross_entropy_out(TensorArg self, TensorArg target, std::optional<TensorArg> weight,
                               std::int64_t reduction, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::binary_cross_entropy", "out");
+  // aten::binary_cross_entropy.out
+  static const abi::Schema& op_schema = abi::builtin_schema(772);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(target).arg(weight).arg(reduction).arg(out).run();
 }
@@ -885,145 +986,166 @@ Tensor binary_cross_entropy_with_logits(TensorArg self, TensorArg target,
                                         std::optional<TensorArg> weight,
                                         std::optional<TensorArg> pos_weight,
                                         std::int64_t reduction) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::binary_cross_entropy_with_logits", "");
+  // aten::binary_cross_entropy_with_logits
+  static const abi::Schema& op_schema = abi::builtin_schema(775);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(target).arg(weight).arg(pos_weight).arg(reduction).run();
   return op::tensor_result(op_call, 0, {self, target, weight, pos_weight});
 }
 
 Tensor bincount(TensorArg self, std::optional<TensorArg> weights, std::int64_t minlength) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::bincount", "");
+  // aten::bincount
+  static const abi::Schema& op_schema = abi::builtin_schema(776);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(weights).arg(minlength).run();
   return op::tensor_result(op_call, 0, {self, weights});
 }
 
 Tensor binomial(TensorArg count, TensorArg prob, std::optional<abi::RawGenerator> generator) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::binomial", "");
+  // aten::binomial
+  static const abi::Schema& op_schema = abi::builtin_schema(777);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(count).arg(prob).arg(generator).run();
   return op::tensor_result(op_call, 0, {count, prob});
 }
 
 Tensor bitwise_and_Tensor(TensorArg self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::bitwise_and", "Tensor");
+  // aten::bitwise_and.Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(781);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::fresh_tensor_result(op_call, 0);
+}
+
+void bitwise_and_Tensor_(MutableTensor self, TensorArg other) {
+  // aten::bitwise_and_.Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(784);
+  op::FixedCall<2> op_call(op_schema);
+  op_call.arg(self).arg(other).run();
 }
 
 void bitwise_and_Tensor_out(TensorArg self, TensorArg other, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::bitwise_and", "Tensor_out");
+  // aten::bitwise_and.Tensor_out
+  static const abi::Schema& op_schema = abi::builtin_schema(782);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(out).run();
 }
 
-void bitwise_and__Tensor(MutableTensor self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::bitwise_and_", "Tensor");
-  op::FixedCall<2> op_call(op_schema);
-  op_call.arg(self).arg(other).run();
-}
-
 Tensor bitwise_left_shift_Tensor(TensorArg self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::bitwise_left_shift", "Tensor");
+  // aten::bitwise_left_shift.Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(786);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
-void bitwise_left_shift_Tensor_out(TensorArg self, TensorArg other, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::bitwise_left_shift", "Tensor_out");
-  op::FixedCall<3> op_call(op_schema);
-  op_call.arg(self).arg(other).arg(out).run();
-}
-
-void bitwise_left_shift__Tensor(MutableTensor self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::bitwise_left_shift_", "Tensor");
+void bitwise_left_shift_Tensor_(MutableTensor self, TensorArg other) {
+  // aten::bitwise_left_shift_.Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(790);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
 }
 
+void bitwise_left_shift_Tensor_out(TensorArg self, TensorArg other, MutableTensor out) {
+  // aten::bitwise_left_shift.Tensor_out
+  static const abi::Schema& op_schema = abi::builtin_schema(789);
+  op::FixedCall<3> op_call(op_schema);
+  op_call.arg(self).arg(other).arg(out).run();
+}
+
 Tensor bitwise_not(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::bitwise_not", "");
+  // aten::bitwise_not
+  static const abi::Schema& op_schema = abi::builtin_schema(792);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 void bitwise_not_(MutableTensor self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::bitwise_not_", "");
+  // aten::bitwise_not_
+  static const abi::Schema& op_schema = abi::builtin_schema(794);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 void bitwise_not_out(TensorArg self, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::bitwise_not", "out");
+  // aten::bitwise_not.out
+  static const abi::Schema& op_schema = abi::builtin_schema(793);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor bitwise_or_Tensor(TensorArg self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::bitwise_or", "Tensor");
+  // aten::bitwise_or.Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(798);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::fresh_tensor_result(op_call, 0);
+}
+
+void bitwise_or_Tensor_(MutableTensor self, TensorArg other) {
+  // aten::bitwise_or_.Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(801);
+  op::FixedCall<2> op_call(op_schema);
+  op_call.arg(self).arg(other).run();
 }
 
 void bitwise_or_Tensor_out(TensorArg self, TensorArg other, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::bitwise_or", "Tensor_out");
+  // aten::bitwise_or.Tensor_out
+  static const abi::Schema& op_schema = abi::builtin_schema(799);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(out).run();
-}
-
-void bitwise_or__Tensor(MutableTensor self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::bitwise_or_", "Tensor");
-  op::FixedCall<2> op_call(op_schema);
-  op_call.arg(self).arg(other).run();
 }
 
 Tensor bitwise_right_shift_Tensor(TensorArg self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::bitwise_right_shift", "Tensor");
+  // aten::bitwise_right_shift.Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(803);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::fresh_tensor_result(op_call, 0);
+}
+
+void bitwise_right_shift_Tensor_(MutableTensor self, TensorArg other) {
+  // aten::bitwise_right_shift_.Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(807);
+  op::FixedCall<2> op_call(op_schema);
+  op_call.arg(self).arg(other).run();
 }
 
 void bitwise_right_shift_Tensor_out(TensorArg self, TensorArg other, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::bitwise_right_shift", "Tensor_out");
+  // aten::bitwise_right_shift.Tensor_out
+  static const abi::Schema& op_schema = abi::builtin_schema(806);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(out).run();
 }
 
-void bitwise_right_shift__Tensor(MutableTensor self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::bitwise_right_shift_", "Tensor");
-  op::FixedCall<2> op_call(op_schema);
-  op_call.arg(self).arg(other).run();
-}
-
 Tensor bitwise_xor_Tensor(TensorArg self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::bitwise_xor", "Tensor");
+  // aten::bitwise_xor.Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(812);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
-void bitwise_xor_Tensor_out(TensorArg self, TensorArg other, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::bitwise_xor", "Tensor_out");
-  op::FixedCall<3> op_call(op_schema);
-  op_call.arg(self).arg(other).arg(out).run();
-}
-
-void bitwise_xor__Tensor(MutableTensor self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::bitwise_xor_", "Tensor");
+void bitwise_xor_Tensor_(MutableTensor self, TensorArg other) {
+  // aten::bitwise_xor_.Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(815);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
+}
+
+void bitwise_xor_Tensor_out(TensorArg self, TensorArg other, MutableTensor out) {
+  // aten::bitwise_xor.Tensor_out
+  static const abi::Schema& op_schema = abi::builtin_schema(813);
+  op::FixedCall<3> op_call(op_schema);
+  op_call.arg(self).arg(other).arg(out).run();
 }
 
 Tensor blackman_window(std::int64_t window_length, std::optional<DType> dtype,
                        std::optional<Layout> layout, std::optional<Device> device,
                        std::optional<bool> pin_memory) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::blackman_window", "");
+  // aten::blackman_window
+  static const abi::Schema& op_schema = abi::builtin_schema(816);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(window_length).arg(dtype).arg(layout).arg(device).arg(pin_memory).run();
   return op::tensor_result(op_call, 0, {});
@@ -1032,61 +1154,70 @@ Tensor blackman_window(std::int64_t window_length, std::optional<DType> dtype,
 Tensor blackman_window_periodic(std::int64_t window_length, bool periodic,
                                 std::optional<DType> dtype, std::optional<Layout> layout,
                                 std::optional<Device> device, std::optional<bool> pin_memory) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::blackman_window", "periodic");
+  // aten::blackman_window.periodic
+  static const abi::Schema& op_schema = abi::builtin_schema(817);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(window_length).arg(periodic).arg(dtype).arg(layout).arg(device).arg(pin_memory).run();
   return op::tensor_result(op_call, 0, {});
 }
 
 Tensor block_diag(const TensorList& tensors) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::block_diag", "");
+  // aten::block_diag
+  static const abi::Schema& op_schema = abi::builtin_schema(818);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(tensors).run();
   return op::tensor_result(op_call, 0, {tensors});
 }
 
 Tensor bmm(TensorArg self, TensorArg mat2) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::bmm", "");
+  // aten::bmm
+  static const abi::Schema& op_schema = abi::builtin_schema(819);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(mat2).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 Tensor bmm_dtype(TensorArg self, TensorArg mat2, DType out_dtype) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::bmm", "dtype");
+  // aten::bmm.dtype
+  static const abi::Schema& op_schema = abi::builtin_schema(820);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(mat2).arg(out_dtype).run();
   return op::tensor_result(op_call, 0, {self, mat2});
 }
 
 void bmm_dtype_out(TensorArg self, TensorArg mat2, DType out_dtype, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::bmm", "dtype_out");
+  // aten::bmm.dtype_out
+  static const abi::Schema& op_schema = abi::builtin_schema(821);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(mat2).arg(out_dtype).arg(out).run();
 }
 
 void bmm_out(TensorArg self, TensorArg mat2, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::bmm", "out");
+  // aten::bmm.out
+  static const abi::Schema& op_schema = abi::builtin_schema(822);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(mat2).arg(out).run();
 }
 
 std::vector<Tensor> broadcast_tensors(const TensorList& tensors) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::broadcast_tensors", "");
+  // aten::broadcast_tensors
+  static const abi::Schema& op_schema = abi::builtin_schema(823);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(tensors).run();
   return op::tensors_result(op_call, 0, {tensors});
 }
 
 TensorView broadcast_to(TensorArg self, IntList size) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::broadcast_to", "");
+  // aten::broadcast_to
+  static const abi::Schema& op_schema = abi::builtin_schema(824);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(size).run();
   return op::view_result(op_call, 0, self, "aten::broadcast_to");
 }
 
 Tensor bucketize_Tensor(TensorArg self, TensorArg boundaries, bool out_int32, bool right) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::bucketize", "Tensor");
+  // aten::bucketize.Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(826);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(boundaries).arg(out_int32).arg(right).run();
   return op::tensor_result(op_call, 0, {self, boundaries});
@@ -1094,20 +1225,23 @@ Tensor bucketize_Tensor(TensorArg self, TensorArg boundaries, bool out_int32, bo
 
 void bucketize_Tensor_out(TensorArg self, TensorArg boundaries, bool out_int32, bool right,
                           MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::bucketize", "Tensor_out");
+  // aten::bucketize.Tensor_out
+  static const abi::Schema& op_schema = abi::builtin_schema(827);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(boundaries).arg(out_int32).arg(right).arg(out).run();
 }
 
 bool can_cast(DType from_, DType to) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::can_cast", "");
+  // aten::can_cast
+  static const abi::Schema& op_schema = abi::builtin_schema(828);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(from_).arg(to).run();
   return op::bool_result(op_call, 0);
 }
 
 Tensor cartesian_prod(const TensorList& tensors) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::cartesian_prod", "");
+  // aten::cartesian_prod
+  static const abi::Schema& op_schema = abi::builtin_schema(829);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(tensors).run();
   return op::tensor_result(op_call, 0, {tensors});
@@ -1115,127 +1249,146 @@ Tensor cartesian_prod(const TensorList& tensors) {
 
 Tensor cat(const TensorList& tensors, std::int64_t dim) {
   if (abi::TensorHandle direct = op::cpu_cat(tensors, dim)) return Tensor(std::move(direct));
-  static const abi::Schema& op_schema = abi::find_schema("aten::cat", "");
+  // aten::cat
+  static const abi::Schema& op_schema = abi::builtin_schema(830);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(tensors).arg(dim).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 void cat_out(const TensorList& tensors, std::int64_t dim, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::cat", "out");
+  // aten::cat.out
+  static const abi::Schema& op_schema = abi::builtin_schema(831);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(tensors).arg(dim).arg(out).run();
 }
 
 void cauchy_(MutableTensor self, double median, double sigma,
              std::optional<abi::RawGenerator> generator) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::cauchy_", "");
+  // aten::cauchy_
+  static const abi::Schema& op_schema = abi::builtin_schema(832);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(median).arg(sigma).arg(generator).run();
 }
 
 TensorView ccol_indices(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::ccol_indices", "");
+  // aten::ccol_indices
+  static const abi::Schema& op_schema = abi::builtin_schema(833);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::view_result(op_call, 0, self, "aten::ccol_indices");
 }
 
 Tensor ccol_indices_copy(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::ccol_indices_copy", "");
+  // aten::ccol_indices_copy
+  static const abi::Schema& op_schema = abi::builtin_schema(834);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor cdist(TensorArg x1, TensorArg x2, double p, std::optional<std::int64_t> compute_mode) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::cdist", "");
+  // aten::cdist
+  static const abi::Schema& op_schema = abi::builtin_schema(835);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(x1).arg(x2).arg(p).arg(compute_mode).run();
   return op::tensor_result(op_call, 0, {x1, x2});
 }
 
 Tensor ceil(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::ceil", "");
+  // aten::ceil
+  static const abi::Schema& op_schema = abi::builtin_schema(836);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 void ceil_(MutableTensor self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::ceil_", "");
+  // aten::ceil_
+  static const abi::Schema& op_schema = abi::builtin_schema(838);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 void ceil_out(TensorArg self, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::ceil", "out");
+  // aten::ceil.out
+  static const abi::Schema& op_schema = abi::builtin_schema(837);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor chain_matmul(const TensorList& matrices) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::chain_matmul", "");
+  // aten::chain_matmul
+  static const abi::Schema& op_schema = abi::builtin_schema(841);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(matrices).run();
   return op::tensor_result(op_call, 0, {matrices});
 }
 
 void chain_matmul_out(const TensorList& matrices, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::chain_matmul", "out");
+  // aten::chain_matmul.out
+  static const abi::Schema& op_schema = abi::builtin_schema(842);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(matrices).arg(out).run();
 }
 
 Tensor chalf(TensorArg self, std::optional<MemoryFormat> memory_format) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::chalf", "");
+  // aten::chalf
+  static const abi::Schema& op_schema = abi::builtin_schema(843);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(memory_format).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor channel_shuffle(TensorArg self, std::int64_t groups) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::channel_shuffle", "");
+  // aten::channel_shuffle
+  static const abi::Schema& op_schema = abi::builtin_schema(844);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(groups).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor cholesky(TensorArg self, bool upper) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::cholesky", "");
+  // aten::cholesky
+  static const abi::Schema& op_schema = abi::builtin_schema(845);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(upper).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor cholesky_inverse(TensorArg self, bool upper) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::cholesky_inverse", "");
+  // aten::cholesky_inverse
+  static const abi::Schema& op_schema = abi::builtin_schema(847);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(upper).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void cholesky_inverse_out(TensorArg self, bool upper, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::cholesky_inverse", "out");
+  // aten::cholesky_inverse.out
+  static const abi::Schema& op_schema = abi::builtin_schema(848);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(upper).arg(out).run();
 }
 
 void cholesky_out(TensorArg self, bool upper, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::cholesky", "out");
+  // aten::cholesky.out
+  static const abi::Schema& op_schema = abi::builtin_schema(846);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(upper).arg(out).run();
 }
 
 Tensor cholesky_solve(TensorArg self, TensorArg input2, bool upper) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::cholesky_solve", "");
+  // aten::cholesky_solve
+  static const abi::Schema& op_schema = abi::builtin_schema(849);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(input2).arg(upper).run();
   return op::tensor_result(op_call, 0, {self, input2});
 }
 
 void cholesky_solve_out(TensorArg self, TensorArg input2, bool upper, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::cholesky_solve", "out");
+  // aten::cholesky_solve.out
+  static const abi::Schema& op_schema = abi::builtin_schema(850);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(input2).arg(upper).arg(out).run();
 }
@@ -1243,108 +1396,124 @@ void cholesky_solve_out(TensorArg self, TensorArg input2, bool upper, MutableTen
 std::tuple<Tensor, Tensor> choose_qparams_optimized(TensorArg input, std::int64_t numel,
                                                     std::int64_t n_bins, double ratio,
                                                     std::int64_t bit_width) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::choose_qparams_optimized", "");
+  // aten::choose_qparams_optimized
+  static const abi::Schema& op_schema = abi::builtin_schema(851);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(input).arg(numel).arg(n_bins).arg(ratio).arg(bit_width).run();
   return {op::tensor_result(op_call, 0, {input}), op::tensor_result(op_call, 1, {input})};
 }
 
 std::vector<TensorView> chunk(TensorArg self, std::int64_t chunks, std::int64_t dim) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::chunk", "");
+  // aten::chunk
+  static const abi::Schema& op_schema = abi::builtin_schema(852);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(chunks).arg(dim).run();
   return op::views_result(op_call, 0, self, "aten::chunk");
 }
 
 Tensor clamp_Tensor(TensorArg self, std::optional<TensorArg> min, std::optional<TensorArg> max) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::clamp", "Tensor");
+  // aten::clamp.Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(854);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(min).arg(max).run();
   return op::fresh_tensor_result(op_call, 0);
+}
+
+void clamp_Tensor_(MutableTensor self, std::optional<TensorArg> min, std::optional<TensorArg> max) {
+  // aten::clamp_.Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(858);
+  op::FixedCall<3> op_call(op_schema);
+  op_call.arg(self).arg(min).arg(max).run();
 }
 
 void clamp_Tensor_out(TensorArg self, std::optional<TensorArg> min, std::optional<TensorArg> max,
                       MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::clamp", "Tensor_out");
+  // aten::clamp.Tensor_out
+  static const abi::Schema& op_schema = abi::builtin_schema(855);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(min).arg(max).arg(out).run();
 }
 
-void clamp__Tensor(MutableTensor self, std::optional<TensorArg> min, std::optional<TensorArg> max) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::clamp_", "Tensor");
-  op::FixedCall<3> op_call(op_schema);
-  op_call.arg(self).arg(min).arg(max).run();
-}
-
 Tensor clamp_max_Tensor(TensorArg self, TensorArg max) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::clamp_max", "Tensor");
+  // aten::clamp_max.Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(860);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(max).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
+void clamp_max_Tensor_(MutableTensor self, TensorArg max) {
+  // aten::clamp_max_.Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(864);
+  op::FixedCall<2> op_call(op_schema);
+  op_call.arg(self).arg(max).run();
+}
+
 void clamp_max_Tensor_out(TensorArg self, TensorArg max, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::clamp_max", "Tensor_out");
+  // aten::clamp_max.Tensor_out
+  static const abi::Schema& op_schema = abi::builtin_schema(861);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(max).arg(out).run();
 }
 
-void clamp_max__Tensor(MutableTensor self, TensorArg max) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::clamp_max_", "Tensor");
-  op::FixedCall<2> op_call(op_schema);
-  op_call.arg(self).arg(max).run();
-}
-
 Tensor clamp_min_Tensor(TensorArg self, TensorArg min) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::clamp_min", "Tensor");
+  // aten::clamp_min.Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(866);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(min).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
-void clamp_min_Tensor_out(TensorArg self, TensorArg min, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::clamp_min", "Tensor_out");
-  op::FixedCall<3> op_call(op_schema);
-  op_call.arg(self).arg(min).arg(out).run();
-}
-
-void clamp_min__Tensor(MutableTensor self, TensorArg min) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::clamp_min_", "Tensor");
+void clamp_min_Tensor_(MutableTensor self, TensorArg min) {
+  // aten::clamp_min_.Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(870);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(min).run();
 }
 
+void clamp_min_Tensor_out(TensorArg self, TensorArg min, MutableTensor out) {
+  // aten::clamp_min.Tensor_out
+  static const abi::Schema& op_schema = abi::builtin_schema(867);
+  op::FixedCall<3> op_call(op_schema);
+  op_call.arg(self).arg(min).arg(out).run();
+}
+
 Tensor clip_Tensor(TensorArg self, std::optional<TensorArg> min, std::optional<TensorArg> max) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::clip", "Tensor");
+  // aten::clip.Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(872);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(min).arg(max).run();
   return op::tensor_result(op_call, 0, {self, min, max});
 }
 
-void clip_Tensor_out(TensorArg self, std::optional<TensorArg> min, std::optional<TensorArg> max,
-                     MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::clip", "Tensor_out");
-  op::FixedCall<4> op_call(op_schema);
-  op_call.arg(self).arg(min).arg(max).arg(out).run();
-}
-
-void clip__Tensor(MutableTensor self, std::optional<TensorArg> min, std::optional<TensorArg> max) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::clip_", "Tensor");
+void clip_Tensor_(MutableTensor self, std::optional<TensorArg> min, std::optional<TensorArg> max) {
+  // aten::clip_.Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(876);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(min).arg(max).run();
+}
+
+void clip_Tensor_out(TensorArg self, std::optional<TensorArg> min, std::optional<TensorArg> max,
+                     MutableTensor out) {
+  // aten::clip.Tensor_out
+  static const abi::Schema& op_schema = abi::builtin_schema(873);
+  op::FixedCall<4> op_call(op_schema);
+  op_call.arg(self).arg(min).arg(max).arg(out).run();
 }
 
 Tensor clone(TensorArg self, std::optional<MemoryFormat> memory_format) {
   if (abi::TensorHandle direct = op::cpu_clone(self, memory_format))
     return Tensor(std::move(direct));
-  static const abi::Schema& op_schema = abi::find_schema("aten::clone", "");
+  // aten::clone
+  static const abi::Schema& op_schema = abi::builtin_schema(877);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(memory_format).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 TensorView coalesce(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::coalesce", "");
+  // aten::coalesce
+  static const abi::Schema& op_schema = abi::builtin_schema(878);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::view_result(op_call, 0, self, "aten::coalesce");
@@ -1352,7 +1521,8 @@ TensorView coalesce(TensorArg self) {
 
 Tensor col2im(TensorArg self, IntList output_size, IntList kernel_size, IntList dilation,
               IntList padding, IntList stride) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::col2im", "");
+  // aten::col2im
+  static const abi::Schema& op_schema = abi::builtin_schema(879);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(self)
       .int_list(output_size, 2)
@@ -1366,7 +1536,8 @@ Tensor col2im(TensorArg self, IntList output_size, IntList kernel_size, IntList 
 
 void col2im_out(TensorArg self, IntList output_size, IntList kernel_size, IntList dilation,
                 IntList padding, IntList stride, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::col2im", "out");
+  // aten::col2im.out
+  static const abi::Schema& op_schema = abi::builtin_schema(880);
   op::FixedCall<7> op_call(op_schema);
   op_call.arg(self)
       .int_list(output_size, 2)
@@ -1379,106 +1550,122 @@ void col2im_out(TensorArg self, IntList output_size, IntList kernel_size, IntLis
 }
 
 TensorView col_indices(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::col_indices", "");
+  // aten::col_indices
+  static const abi::Schema& op_schema = abi::builtin_schema(881);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::view_result(op_call, 0, self, "aten::col_indices");
 }
 
 Tensor col_indices_copy(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::col_indices_copy", "");
+  // aten::col_indices_copy
+  static const abi::Schema& op_schema = abi::builtin_schema(882);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor column_stack(const TensorList& tensors) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::column_stack", "");
+  // aten::column_stack
+  static const abi::Schema& op_schema = abi::builtin_schema(883);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(tensors).run();
   return op::tensor_result(op_call, 0, {tensors});
 }
 
 void column_stack_out(const TensorList& tensors, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::column_stack", "out");
+  // aten::column_stack.out
+  static const abi::Schema& op_schema = abi::builtin_schema(884);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(tensors).arg(out).run();
 }
 
 Tensor combinations(TensorArg self, std::int64_t r, bool with_replacement) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::combinations", "");
+  // aten::combinations
+  static const abi::Schema& op_schema = abi::builtin_schema(885);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(r).arg(with_replacement).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor complex(TensorArg real, TensorArg imag) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::complex", "");
+  // aten::complex
+  static const abi::Schema& op_schema = abi::builtin_schema(886);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(real).arg(imag).run();
   return op::tensor_result(op_call, 0, {real, imag});
 }
 
 void complex_out(TensorArg real, TensorArg imag, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::complex", "out");
+  // aten::complex.out
+  static const abi::Schema& op_schema = abi::builtin_schema(887);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(real).arg(imag).arg(out).run();
 }
 
 Tensor concat(const TensorList& tensors, std::int64_t dim) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::concat", "");
+  // aten::concat
+  static const abi::Schema& op_schema = abi::builtin_schema(888);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(tensors).arg(dim).run();
   return op::tensor_result(op_call, 0, {tensors});
 }
 
 void concat_out(const TensorList& tensors, std::int64_t dim, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::concat", "out");
+  // aten::concat.out
+  static const abi::Schema& op_schema = abi::builtin_schema(889);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(tensors).arg(dim).arg(out).run();
 }
 
 Tensor concatenate(const TensorList& tensors, std::int64_t dim) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::concatenate", "");
+  // aten::concatenate
+  static const abi::Schema& op_schema = abi::builtin_schema(890);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(tensors).arg(dim).run();
   return op::tensor_result(op_call, 0, {tensors});
 }
 
 void concatenate_out(const TensorList& tensors, std::int64_t dim, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::concatenate", "out");
+  // aten::concatenate.out
+  static const abi::Schema& op_schema = abi::builtin_schema(891);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(tensors).arg(dim).arg(out).run();
 }
 
 TensorView conj(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::conj", "");
+  // aten::conj
+  static const abi::Schema& op_schema = abi::builtin_schema(892);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
-  return op::view_result(op_call, 0, self, "aten::conj");
+  return op::resolved_view_result(op_call, 0, self, "aten::conj");
 }
 
 Tensor conj_physical(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::conj_physical", "");
+  // aten::conj_physical
+  static const abi::Schema& op_schema = abi::builtin_schema(893);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void conj_physical_(MutableTensor self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::conj_physical_", "");
+  // aten::conj_physical_
+  static const abi::Schema& op_schema = abi::builtin_schema(895);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 void conj_physical_out(TensorArg self, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::conj_physical", "out");
+  // aten::conj_physical.out
+  static const abi::Schema& op_schema = abi::builtin_schema(894);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 TensorView contiguous(TensorArg self, MemoryFormat memory_format) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::contiguous", "");
+  // aten::contiguous
+  static const abi::Schema& op_schema = abi::builtin_schema(897);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(memory_format).run();
   return op::view_result(op_call, 0, self, "aten::contiguous");
@@ -1486,7 +1673,8 @@ TensorView contiguous(TensorArg self, MemoryFormat memory_format) {
 
 Tensor conv1d(TensorArg input, TensorArg weight, std::optional<TensorArg> bias, IntList stride,
               IntList padding, IntList dilation, std::int64_t groups) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::conv1d", "");
+  // aten::conv1d
+  static const abi::Schema& op_schema = abi::builtin_schema(898);
   op::FixedCall<7> op_call(op_schema);
   op_call.arg(input).arg(weight).arg(bias).arg(stride).arg(padding).arg(dilation).arg(groups).run();
   return op::tensor_result(op_call, 0, {input, weight, bias});
@@ -1495,18 +1683,27 @@ Tensor conv1d(TensorArg input, TensorArg weight, std::optional<TensorArg> bias, 
 Tensor conv1d_padding(TensorArg input, TensorArg weight, std::optional<TensorArg> bias,
                       IntList stride, std::string_view padding, IntList dilation,
                       std::int64_t groups) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::conv1d", "padding");
+  if (abi::TensorHandle direct =
+          op::string_free_conv(1, input, weight, bias, stride, padding, dilation, groups))
+    return Tensor(std::move(direct));
+  // aten::conv1d.padding
+  static const abi::Schema& op_schema = abi::builtin_schema(899);
   op::FixedCall<7> op_call(op_schema);
   op_call.arg(input).arg(weight).arg(bias).arg(stride).arg(padding).arg(dilation).arg(groups).run();
   return op::tensor_result(op_call, 0, {input, weight, bias});
 }
+namespace {
+[[maybe_unused]] const bool conv1d_padding_dispatch_route =
+    abi::set_string_free_route(899, &op::dispatched_conv1d_padding);
+}  // namespace
 
 Tensor conv2d(TensorArg input, TensorArg weight, std::optional<TensorArg> bias, IntList stride,
               IntList padding, IntList dilation, std::int64_t groups) {
   if (abi::TensorHandle direct =
           op::cpu_conv2d(input, weight, bias, stride, padding, dilation, groups))
     return Tensor(std::move(direct));
-  static const abi::Schema& op_schema = abi::find_schema("aten::conv2d", "");
+  // aten::conv2d
+  static const abi::Schema& op_schema = abi::builtin_schema(900);
   op::FixedCall<7> op_call(op_schema);
   op_call.arg(input)
       .arg(weight)
@@ -1522,7 +1719,11 @@ Tensor conv2d(TensorArg input, TensorArg weight, std::optional<TensorArg> bias, 
 Tensor conv2d_padding(TensorArg input, TensorArg weight, std::optional<TensorArg> bias,
                       IntList stride, std::string_view padding, IntList dilation,
                       std::int64_t groups) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::conv2d", "padding");
+  if (abi::TensorHandle direct =
+          op::string_free_conv(2, input, weight, bias, stride, padding, dilation, groups))
+    return Tensor(std::move(direct));
+  // aten::conv2d.padding
+  static const abi::Schema& op_schema = abi::builtin_schema(901);
   op::FixedCall<7> op_call(op_schema);
   op_call.arg(input)
       .arg(weight)
@@ -1534,10 +1735,15 @@ Tensor conv2d_padding(TensorArg input, TensorArg weight, std::optional<TensorArg
       .run();
   return op::tensor_result(op_call, 0, {input, weight, bias});
 }
+namespace {
+[[maybe_unused]] const bool conv2d_padding_dispatch_route =
+    abi::set_string_free_route(901, &op::dispatched_conv2d_padding);
+}  // namespace
 
 Tensor conv3d(TensorArg input, TensorArg weight, std::optional<TensorArg> bias, IntList stride,
               IntList padding, IntList dilation, std::int64_t groups) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::conv3d", "");
+  // aten::conv3d
+  static const abi::Schema& op_schema = abi::builtin_schema(902);
   op::FixedCall<7> op_call(op_schema);
   op_call.arg(input)
       .arg(weight)
@@ -1553,7 +1759,11 @@ Tensor conv3d(TensorArg input, TensorArg weight, std::optional<TensorArg> bias, 
 Tensor conv3d_padding(TensorArg input, TensorArg weight, std::optional<TensorArg> bias,
                       IntList stride, std::string_view padding, IntList dilation,
                       std::int64_t groups) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::conv3d", "padding");
+  if (abi::TensorHandle direct =
+          op::string_free_conv(3, input, weight, bias, stride, padding, dilation, groups))
+    return Tensor(std::move(direct));
+  // aten::conv3d.padding
+  static const abi::Schema& op_schema = abi::builtin_schema(903);
   op::FixedCall<7> op_call(op_schema);
   op_call.arg(input)
       .arg(weight)
@@ -1565,11 +1775,16 @@ Tensor conv3d_padding(TensorArg input, TensorArg weight, std::optional<TensorArg
       .run();
   return op::tensor_result(op_call, 0, {input, weight, bias});
 }
+namespace {
+[[maybe_unused]] const bool conv3d_padding_dispatch_route =
+    abi::set_string_free_route(903, &op::dispatched_conv3d_padding);
+}  // namespace
 
 Tensor conv_depthwise3d(TensorArg self, TensorArg weight, IntList kernel_size,
                         std::optional<TensorArg> bias, IntList stride, IntList padding,
                         IntList dilation) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::conv_depthwise3d", "");
+  // aten::conv_depthwise3d
+  static const abi::Schema& op_schema = abi::builtin_schema(904);
   op::FixedCall<7> op_call(op_schema);
   op_call.arg(self)
       .arg(weight)
@@ -1583,7 +1798,8 @@ Tensor conv_depthwise3d(TensorArg self, TensorArg weight, IntList kernel_size,
 }
 
 Tensor conv_tbc(TensorArg self, TensorArg weight, TensorArg bias, std::int64_t pad) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::conv_tbc", "");
+  // aten::conv_tbc
+  static const abi::Schema& op_schema = abi::builtin_schema(905);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(weight).arg(bias).arg(pad).run();
   return op::tensor_result(op_call, 0, {self, weight, bias});
@@ -1592,7 +1808,8 @@ Tensor conv_tbc(TensorArg self, TensorArg weight, TensorArg bias, std::int64_t p
 std::tuple<Tensor, Tensor, Tensor> conv_tbc_backward(TensorArg self, TensorArg input,
                                                      TensorArg weight, TensorArg bias,
                                                      std::int64_t pad) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::conv_tbc_backward", "");
+  // aten::conv_tbc_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(906);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(input).arg(weight).arg(bias).arg(pad).run();
   return {op::tensor_result(op_call, 0, {self, input, weight, bias}),
@@ -1603,7 +1820,8 @@ std::tuple<Tensor, Tensor, Tensor> conv_tbc_backward(TensorArg self, TensorArg i
 Tensor conv_transpose1d(TensorArg input, TensorArg weight, std::optional<TensorArg> bias,
                         IntList stride, IntList padding, IntList output_padding,
                         std::int64_t groups, IntList dilation) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::conv_transpose1d", "");
+  // aten::conv_transpose1d
+  static const abi::Schema& op_schema = abi::builtin_schema(907);
   op::FixedCall<8> op_call(op_schema);
   op_call.arg(input)
       .arg(weight)
@@ -1620,7 +1838,8 @@ Tensor conv_transpose1d(TensorArg input, TensorArg weight, std::optional<TensorA
 Tensor conv_transpose2d_input(TensorArg input, TensorArg weight, std::optional<TensorArg> bias,
                               IntList stride, IntList padding, IntList output_padding,
                               std::int64_t groups, IntList dilation) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::conv_transpose2d", "input");
+  // aten::conv_transpose2d.input
+  static const abi::Schema& op_schema = abi::builtin_schema(908);
   op::FixedCall<8> op_call(op_schema);
   op_call.arg(input)
       .arg(weight)
@@ -1637,7 +1856,8 @@ Tensor conv_transpose2d_input(TensorArg input, TensorArg weight, std::optional<T
 Tensor conv_transpose3d_input(TensorArg input, TensorArg weight, std::optional<TensorArg> bias,
                               IntList stride, IntList padding, IntList output_padding,
                               std::int64_t groups, IntList dilation) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::conv_transpose3d", "input");
+  // aten::conv_transpose3d.input
+  static const abi::Schema& op_schema = abi::builtin_schema(909);
   op::FixedCall<8> op_call(op_schema);
   op_call.arg(input)
       .arg(weight)
@@ -1654,7 +1874,8 @@ Tensor conv_transpose3d_input(TensorArg input, TensorArg weight, std::optional<T
 Tensor convolution(TensorArg input, TensorArg weight, std::optional<TensorArg> bias, IntList stride,
                    IntList padding, IntList dilation, bool transposed, IntList output_padding,
                    std::int64_t groups) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::convolution", "");
+  // aten::convolution
+  static const abi::Schema& op_schema = abi::builtin_schema(910);
   op::FixedCall<9> op_call(op_schema);
   op_call.arg(input)
       .arg(weight)
@@ -1673,7 +1894,8 @@ std::tuple<Tensor, Tensor, Tensor> convolution_backward(
     TensorArg grad_output, TensorArg input, TensorArg weight, OptionalIntList bias_sizes,
     IntList stride, IntList padding, IntList dilation, bool transposed, IntList output_padding,
     std::int64_t groups, std::array<bool, 3> output_mask) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::convolution_backward", "");
+  // aten::convolution_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(911);
   op::FixedCall<11> op_call(op_schema);
   op_call.arg(grad_output)
       .arg(input)
@@ -1696,8 +1918,8 @@ std::tuple<Tensor, Tensor, Tensor> convolution_backward_overrideable(
     TensorArg grad_output, TensorArg input, TensorArg weight, IntList stride, IntList padding,
     IntList dilation, bool transposed, IntList output_padding, std::int64_t groups,
     std::array<bool, 3> output_mask) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::convolution_backward_overrideable", "");
+  // aten::convolution_backward_overrideable
+  static const abi::Schema& op_schema = abi::builtin_schema(912);
   op::FixedCall<10> op_call(op_schema);
   op_call.arg(grad_output)
       .arg(input)
@@ -1718,7 +1940,8 @@ std::tuple<Tensor, Tensor, Tensor> convolution_backward_overrideable(
 Tensor convolution_overrideable(TensorArg input, TensorArg weight, std::optional<TensorArg> bias,
                                 IntList stride, IntList padding, IntList dilation, bool transposed,
                                 IntList output_padding, std::int64_t groups) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::convolution_overrideable", "");
+  // aten::convolution_overrideable
+  static const abi::Schema& op_schema = abi::builtin_schema(913);
   op::FixedCall<9> op_call(op_schema);
   op_call.arg(input)
       .arg(weight)
@@ -1734,112 +1957,129 @@ Tensor convolution_overrideable(TensorArg input, TensorArg weight, std::optional
 }
 
 Tensor copy(TensorArg self, TensorArg src, bool non_blocking) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::copy", "");
+  // aten::copy
+  static const abi::Schema& op_schema = abi::builtin_schema(914);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(src).arg(non_blocking).run();
   return op::tensor_result(op_call, 0, {self, src});
 }
 
 void copy_(MutableTensor self, TensorArg src, bool non_blocking) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::copy_", "");
+  // aten::copy_
+  static const abi::Schema& op_schema = abi::builtin_schema(915);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(src).arg(non_blocking).run();
 }
 
 void copy_sparse_to_sparse_(MutableTensor self, TensorArg src, bool non_blocking) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::copy_sparse_to_sparse_", "");
+  // aten::copy_sparse_to_sparse_
+  static const abi::Schema& op_schema = abi::builtin_schema(916);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(src).arg(non_blocking).run();
 }
 
 Tensor copysign_Tensor(TensorArg self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::copysign", "Tensor");
+  // aten::copysign.Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(919);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
-void copysign__Tensor(MutableTensor self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::copysign_", "Tensor");
+void copysign_Tensor_(MutableTensor self, TensorArg other) {
+  // aten::copysign_.Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(922);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
 }
 
 void copysign_out(TensorArg self, TensorArg other, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::copysign", "out");
+  // aten::copysign.out
+  static const abi::Schema& op_schema = abi::builtin_schema(920);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(out).run();
 }
 
 Tensor corrcoef(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::corrcoef", "");
+  // aten::corrcoef
+  static const abi::Schema& op_schema = abi::builtin_schema(923);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor cos(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::cos", "");
+  // aten::cos
+  static const abi::Schema& op_schema = abi::builtin_schema(924);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 void cos_(MutableTensor self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::cos_", "");
+  // aten::cos_
+  static const abi::Schema& op_schema = abi::builtin_schema(926);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 void cos_out(TensorArg self, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::cos", "out");
+  // aten::cos.out
+  static const abi::Schema& op_schema = abi::builtin_schema(925);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor cosh(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::cosh", "");
+  // aten::cosh
+  static const abi::Schema& op_schema = abi::builtin_schema(927);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 void cosh_(MutableTensor self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::cosh_", "");
+  // aten::cosh_
+  static const abi::Schema& op_schema = abi::builtin_schema(929);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 void cosh_out(TensorArg self, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::cosh", "out");
+  // aten::cosh.out
+  static const abi::Schema& op_schema = abi::builtin_schema(928);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor cosine_embedding_loss(TensorArg input1, TensorArg input2, TensorArg target, double margin,
                              std::int64_t reduction) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::cosine_embedding_loss", "");
+  // aten::cosine_embedding_loss
+  static const abi::Schema& op_schema = abi::builtin_schema(930);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(input1).arg(input2).arg(target).arg(margin).arg(reduction).run();
   return op::tensor_result(op_call, 0, {input1, input2, target});
 }
 
 Tensor cosine_similarity(TensorArg x1, TensorArg x2, std::int64_t dim, double eps) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::cosine_similarity", "");
+  // aten::cosine_similarity
+  static const abi::Schema& op_schema = abi::builtin_schema(931);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(x1).arg(x2).arg(dim).arg(eps).run();
   return op::tensor_result(op_call, 0, {x1, x2});
 }
 
 Tensor count_nonzero(TensorArg self, std::optional<std::int64_t> dim) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::count_nonzero", "");
+  // aten::count_nonzero
+  static const abi::Schema& op_schema = abi::builtin_schema(932);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(dim).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor count_nonzero_dim_IntList(TensorArg self, IntList dim) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::count_nonzero", "dim_IntList");
+  // aten::count_nonzero.dim_IntList
+  static const abi::Schema& op_schema = abi::builtin_schema(933);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(dim).run();
   return op::tensor_result(op_call, 0, {self});
@@ -1847,14 +2087,16 @@ Tensor count_nonzero_dim_IntList(TensorArg self, IntList dim) {
 
 Tensor cov(TensorArg self, std::int64_t correction, std::optional<TensorArg> fweights,
            std::optional<TensorArg> aweights) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::cov", "");
+  // aten::cov
+  static const abi::Schema& op_schema = abi::builtin_schema(934);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(correction).arg(fweights).arg(aweights).run();
   return op::tensor_result(op_call, 0, {self, fweights, aweights});
 }
 
 Tensor cross(TensorArg self, TensorArg other, std::optional<std::int64_t> dim) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::cross", "");
+  // aten::cross
+  static const abi::Schema& op_schema = abi::builtin_schema(935);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(dim).run();
   return op::tensor_result(op_call, 0, {self, other});
@@ -1863,7 +2105,8 @@ Tensor cross(TensorArg self, TensorArg other, std::optional<std::int64_t> dim) {
 Tensor cross_entropy_loss(TensorArg self, TensorArg target, std::optional<TensorArg> weight,
                           std::int64_t reduction, std::int64_t ignore_index,
                           double label_smoothing) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::cross_entropy_loss", "");
+  // aten::cross_entropy_loss
+  static const abi::Schema& op_schema = abi::builtin_schema(937);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(self)
       .arg(target)
@@ -1877,20 +2120,23 @@ Tensor cross_entropy_loss(TensorArg self, TensorArg target, std::optional<Tensor
 
 void cross_out(TensorArg self, TensorArg other, std::optional<std::int64_t> dim,
                MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::cross", "out");
+  // aten::cross.out
+  static const abi::Schema& op_schema = abi::builtin_schema(936);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(other).arg(dim).arg(out).run();
 }
 
 TensorView crow_indices(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::crow_indices", "");
+  // aten::crow_indices
+  static const abi::Schema& op_schema = abi::builtin_schema(938);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::view_result(op_call, 0, self, "aten::crow_indices");
 }
 
 Tensor crow_indices_copy(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::crow_indices_copy", "");
+  // aten::crow_indices_copy
+  static const abi::Schema& op_schema = abi::builtin_schema(939);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
@@ -1899,7 +2145,8 @@ Tensor crow_indices_copy(TensorArg self) {
 Tensor ctc_loss_IntList(TensorArg log_probs, TensorArg targets, IntList input_lengths,
                         IntList target_lengths, std::int64_t blank, std::int64_t reduction,
                         bool zero_infinity) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::ctc_loss", "IntList");
+  // aten::ctc_loss.IntList
+  static const abi::Schema& op_schema = abi::builtin_schema(940);
   op::FixedCall<7> op_call(op_schema);
   op_call.arg(log_probs)
       .arg(targets)
@@ -1915,7 +2162,8 @@ Tensor ctc_loss_IntList(TensorArg log_probs, TensorArg targets, IntList input_le
 Tensor ctc_loss_Tensor(TensorArg log_probs, TensorArg targets, TensorArg input_lengths,
                        TensorArg target_lengths, std::int64_t blank, std::int64_t reduction,
                        bool zero_infinity) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::ctc_loss", "Tensor");
+  // aten::ctc_loss.Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(941);
   op::FixedCall<7> op_call(op_schema);
   op_call.arg(log_probs)
       .arg(targets)
@@ -1930,7 +2178,8 @@ Tensor ctc_loss_Tensor(TensorArg log_probs, TensorArg targets, TensorArg input_l
 
 Tensor cudnn_affine_grid_generator(TensorArg theta, std::int64_t N, std::int64_t C, std::int64_t H,
                                    std::int64_t W) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::cudnn_affine_grid_generator", "");
+  // aten::cudnn_affine_grid_generator
+  static const abi::Schema& op_schema = abi::builtin_schema(942);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(theta).arg(N).arg(C).arg(H).arg(W).run();
   return op::tensor_result(op_call, 0, {theta});
@@ -1938,8 +2187,8 @@ Tensor cudnn_affine_grid_generator(TensorArg theta, std::int64_t N, std::int64_t
 
 Tensor cudnn_affine_grid_generator_backward(TensorArg grad, std::int64_t N, std::int64_t C,
                                             std::int64_t H, std::int64_t W) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::cudnn_affine_grid_generator_backward", "");
+  // aten::cudnn_affine_grid_generator_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(943);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(grad).arg(N).arg(C).arg(H).arg(W).run();
   return op::tensor_result(op_call, 0, {grad});
@@ -1949,7 +2198,8 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> cudnn_batch_norm(
     TensorArg input, TensorArg weight, std::optional<TensorArg> bias,
     std::optional<MutableTensor> running_mean, std::optional<MutableTensor> running_var,
     bool training, double exponential_average_factor, double epsilon) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::cudnn_batch_norm", "");
+  // aten::cudnn_batch_norm
+  static const abi::Schema& op_schema = abi::builtin_schema(944);
   op::check_mutation(running_mean, "aten::cudnn_batch_norm", {input, weight, bias});
   op::check_mutation(running_var, "aten::cudnn_batch_norm", {input, weight, bias});
   op::FixedCall<8> op_call(op_schema);
@@ -1972,7 +2222,8 @@ std::tuple<Tensor, Tensor, Tensor> cudnn_batch_norm_backward(
     TensorArg input, TensorArg grad_output, TensorArg weight, std::optional<TensorArg> running_mean,
     std::optional<TensorArg> running_var, std::optional<TensorArg> save_mean,
     std::optional<TensorArg> save_var, double epsilon, TensorArg reserveSpace) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::cudnn_batch_norm_backward", "");
+  // aten::cudnn_batch_norm_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(946);
   op::FixedCall<9> op_call(op_schema);
   op_call.arg(input)
       .arg(grad_output)
@@ -2000,7 +2251,8 @@ void cudnn_batch_norm_out(TensorArg input, TensorArg weight, std::optional<Tenso
                           std::optional<MutableTensor> running_var, bool training,
                           double exponential_average_factor, double epsilon, MutableTensor out0,
                           MutableTensor out1, MutableTensor out2, MutableTensor out3) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::cudnn_batch_norm", "out");
+  // aten::cudnn_batch_norm.out
+  static const abi::Schema& op_schema = abi::builtin_schema(945);
   op::check_mutation(running_mean, "aten::cudnn_batch_norm.out", {input, weight, bias});
   op::check_mutation(running_var, "aten::cudnn_batch_norm.out", {input, weight, bias});
   op::FixedCall<12> op_call(op_schema);
@@ -2022,7 +2274,8 @@ void cudnn_batch_norm_out(TensorArg input, TensorArg weight, std::optional<Tenso
 Tensor cudnn_convolution(TensorArg self, TensorArg weight, IntList padding, IntList stride,
                          IntList dilation, std::int64_t groups, bool benchmark, bool deterministic,
                          bool allow_tf32) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::cudnn_convolution", "");
+  // aten::cudnn_convolution
+  static const abi::Schema& op_schema = abi::builtin_schema(947);
   op::FixedCall<9> op_call(op_schema);
   op_call.arg(self)
       .arg(weight)
@@ -2040,7 +2293,8 @@ Tensor cudnn_convolution(TensorArg self, TensorArg weight, IntList padding, IntL
 Tensor cudnn_convolution_add_relu(TensorArg self, TensorArg weight, TensorArg z,
                                   std::optional<TensorArg> bias, IntList stride, IntList padding,
                                   IntList dilation, std::int64_t groups) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::cudnn_convolution_add_relu", "");
+  // aten::cudnn_convolution_add_relu
+  static const abi::Schema& op_schema = abi::builtin_schema(949);
   op::FixedCall<9> op_call(op_schema);
   op_call.arg(self)
       .arg(weight)
@@ -2058,7 +2312,8 @@ Tensor cudnn_convolution_add_relu(TensorArg self, TensorArg weight, TensorArg z,
 void cudnn_convolution_out(TensorArg self, TensorArg weight, IntList padding, IntList stride,
                            IntList dilation, std::int64_t groups, bool benchmark,
                            bool deterministic, bool allow_tf32, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::cudnn_convolution", "out");
+  // aten::cudnn_convolution.out
+  static const abi::Schema& op_schema = abi::builtin_schema(948);
   op::FixedCall<10> op_call(op_schema);
   op_call.arg(self)
       .arg(weight)
@@ -2076,7 +2331,8 @@ void cudnn_convolution_out(TensorArg self, TensorArg weight, IntList padding, In
 Tensor cudnn_convolution_relu(TensorArg self, TensorArg weight, std::optional<TensorArg> bias,
                               IntList stride, IntList padding, IntList dilation,
                               std::int64_t groups) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::cudnn_convolution_relu", "");
+  // aten::cudnn_convolution_relu
+  static const abi::Schema& op_schema = abi::builtin_schema(950);
   op::FixedCall<7> op_call(op_schema);
   op_call.arg(self).arg(weight).arg(bias).arg(stride).arg(padding).arg(dilation).arg(groups).run();
   return op::tensor_result(op_call, 0, {self, weight, bias});
@@ -2086,7 +2342,8 @@ Tensor cudnn_convolution_transpose(TensorArg self, TensorArg weight, IntList pad
                                    IntList output_padding, IntList stride, IntList dilation,
                                    std::int64_t groups, bool benchmark, bool deterministic,
                                    bool allow_tf32) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::cudnn_convolution_transpose", "");
+  // aten::cudnn_convolution_transpose
+  static const abi::Schema& op_schema = abi::builtin_schema(951);
   op::FixedCall<10> op_call(op_schema);
   op_call.arg(self)
       .arg(weight)
@@ -2103,7 +2360,8 @@ Tensor cudnn_convolution_transpose(TensorArg self, TensorArg weight, IntList pad
 }
 
 Tensor cudnn_grid_sampler(TensorArg self, TensorArg grid) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::cudnn_grid_sampler", "");
+  // aten::cudnn_grid_sampler
+  static const abi::Schema& op_schema = abi::builtin_schema(952);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(grid).run();
   return op::tensor_result(op_call, 0, {self, grid});
@@ -2111,7 +2369,8 @@ Tensor cudnn_grid_sampler(TensorArg self, TensorArg grid) {
 
 std::tuple<Tensor, Tensor> cudnn_grid_sampler_backward(TensorArg self, TensorArg grid,
                                                        TensorArg grad_output) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::cudnn_grid_sampler_backward", "");
+  // aten::cudnn_grid_sampler_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(953);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(grid).arg(grad_output).run();
   return {op::tensor_result(op_call, 0, {self, grid, grad_output}),
@@ -2119,173 +2378,199 @@ std::tuple<Tensor, Tensor> cudnn_grid_sampler_backward(TensorArg self, TensorArg
 }
 
 bool cudnn_is_acceptable(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::cudnn_is_acceptable", "");
+  // aten::cudnn_is_acceptable
+  static const abi::Schema& op_schema = abi::builtin_schema(954);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::bool_result(op_call, 0);
 }
 
 std::tuple<Tensor, Tensor> cummax(TensorArg self, std::int64_t dim) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::cummax", "");
+  // aten::cummax
+  static const abi::Schema& op_schema = abi::builtin_schema(955);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(dim).run();
   return {op::tensor_result(op_call, 0, {self}), op::tensor_result(op_call, 1, {self})};
 }
 
 void cummax_out(TensorArg self, std::int64_t dim, MutableTensor values, MutableTensor indices) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::cummax", "out");
+  // aten::cummax.out
+  static const abi::Schema& op_schema = abi::builtin_schema(956);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(values).arg(indices).run();
 }
 
 Tensor cummaxmin_backward(TensorArg grad, TensorArg input, TensorArg indices, std::int64_t dim) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::cummaxmin_backward", "");
+  // aten::cummaxmin_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(957);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(grad).arg(input).arg(indices).arg(dim).run();
   return op::tensor_result(op_call, 0, {grad, input, indices});
 }
 
 std::tuple<Tensor, Tensor> cummin(TensorArg self, std::int64_t dim) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::cummin", "");
+  // aten::cummin
+  static const abi::Schema& op_schema = abi::builtin_schema(958);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(dim).run();
   return {op::tensor_result(op_call, 0, {self}), op::tensor_result(op_call, 1, {self})};
 }
 
 void cummin_out(TensorArg self, std::int64_t dim, MutableTensor values, MutableTensor indices) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::cummin", "out");
+  // aten::cummin.out
+  static const abi::Schema& op_schema = abi::builtin_schema(959);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(values).arg(indices).run();
 }
 
 Tensor cumprod(TensorArg self, std::int64_t dim, std::optional<DType> dtype) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::cumprod", "");
+  // aten::cumprod
+  static const abi::Schema& op_schema = abi::builtin_schema(960);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(dtype).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 void cumprod_(MutableTensor self, std::int64_t dim, std::optional<DType> dtype) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::cumprod_", "");
+  // aten::cumprod_
+  static const abi::Schema& op_schema = abi::builtin_schema(962);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(dtype).run();
 }
 
 Tensor cumprod_backward(TensorArg grad, TensorArg input, std::int64_t dim, TensorArg output) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::cumprod_backward", "");
+  // aten::cumprod_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(963);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(grad).arg(input).arg(dim).arg(output).run();
   return op::tensor_result(op_call, 0, {grad, input, output});
 }
 
 void cumprod_out(TensorArg self, std::int64_t dim, std::optional<DType> dtype, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::cumprod", "out");
+  // aten::cumprod.out
+  static const abi::Schema& op_schema = abi::builtin_schema(961);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(dtype).arg(out).run();
 }
 
 Tensor cumsum(TensorArg self, std::int64_t dim, std::optional<DType> dtype) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::cumsum", "");
+  // aten::cumsum
+  static const abi::Schema& op_schema = abi::builtin_schema(964);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(dtype).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 void cumsum_(MutableTensor self, std::int64_t dim, std::optional<DType> dtype) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::cumsum_", "");
+  // aten::cumsum_
+  static const abi::Schema& op_schema = abi::builtin_schema(966);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(dtype).run();
 }
 
 void cumsum_out(TensorArg self, std::int64_t dim, std::optional<DType> dtype, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::cumsum", "out");
+  // aten::cumsum.out
+  static const abi::Schema& op_schema = abi::builtin_schema(965);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(dtype).arg(out).run();
 }
 
 Tensor cumulative_trapezoid_x(TensorArg y, TensorArg x, std::int64_t dim) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::cumulative_trapezoid", "x");
+  // aten::cumulative_trapezoid.x
+  static const abi::Schema& op_schema = abi::builtin_schema(968);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(y).arg(x).arg(dim).run();
   return op::tensor_result(op_call, 0, {y, x});
 }
 
 Tensor data(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::data", "");
+  // aten::data
+  static const abi::Schema& op_schema = abi::builtin_schema(969);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor deg2rad(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::deg2rad", "");
+  // aten::deg2rad
+  static const abi::Schema& op_schema = abi::builtin_schema(970);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void deg2rad_(MutableTensor self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::deg2rad_", "");
+  // aten::deg2rad_
+  static const abi::Schema& op_schema = abi::builtin_schema(972);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 void deg2rad_out(TensorArg self, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::deg2rad", "out");
+  // aten::deg2rad.out
+  static const abi::Schema& op_schema = abi::builtin_schema(971);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 std::int64_t dense_dim(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::dense_dim", "");
+  // aten::dense_dim
+  static const abi::Schema& op_schema = abi::builtin_schema(973);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::int_result(op_call, 0);
 }
 
 Tensor dequantize_self(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::dequantize", "self");
+  // aten::dequantize.self
+  static const abi::Schema& op_schema = abi::builtin_schema(974);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 std::vector<Tensor> dequantize_tensors(const TensorList& tensors) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::dequantize", "tensors");
+  // aten::dequantize.tensors
+  static const abi::Schema& op_schema = abi::builtin_schema(975);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(tensors).run();
   return op::tensors_result(op_call, 0, {tensors});
 }
 
 Tensor det(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::det", "");
+  // aten::det
+  static const abi::Schema& op_schema = abi::builtin_schema(976);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 TensorView detach(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::detach", "");
+  // aten::detach
+  static const abi::Schema& op_schema = abi::builtin_schema(977);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::view_result(op_call, 0, self, "aten::detach");
 }
 
 void detach_(MutableTensor self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::detach_", "");
+  // aten::detach_
+  static const abi::Schema& op_schema = abi::builtin_schema(978);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 Tensor detach_copy(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::detach_copy", "");
+  // aten::detach_copy
+  static const abi::Schema& op_schema = abi::builtin_schema(979);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor diag(TensorArg self, std::int64_t diagonal) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::diag", "");
+  // aten::diag
+  static const abi::Schema& op_schema = abi::builtin_schema(980);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(diagonal).run();
   return op::tensor_result(op_call, 0, {self});

@@ -3,36 +3,42 @@
 // include/flash_powder/aten/aten.h.
 #include "flash_powder/aten/aten.h"
 
+#include "abi/string_free_routes.h"
+#include "aten/call.h"
 #include "aten/direct_routes.h"
-#include "flash_powder/abi/dispatch.h"
+#include "aten/string_free.h"
 #include "flash_powder/abi/schema.h"
 
 namespace fp::aten {
 
-namespace op = ::fp::ops::detail;
+namespace op = detail;
 
 Tensor diag_embed(TensorArg self, std::int64_t offset, std::int64_t dim1, std::int64_t dim2) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::diag_embed", "");
+  // aten::diag_embed
+  static const abi::Schema& op_schema = abi::builtin_schema(982);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(offset).arg(dim1).arg(dim2).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void diag_out(TensorArg self, std::int64_t diagonal, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::diag", "out");
+  // aten::diag.out
+  static const abi::Schema& op_schema = abi::builtin_schema(981);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(diagonal).arg(out).run();
 }
 
 Tensor diagflat(TensorArg self, std::int64_t offset) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::diagflat", "");
+  // aten::diagflat
+  static const abi::Schema& op_schema = abi::builtin_schema(983);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(offset).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 TensorView diagonal(TensorArg self, std::int64_t offset, std::int64_t dim1, std::int64_t dim2) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::diagonal", "");
+  // aten::diagonal
+  static const abi::Schema& op_schema = abi::builtin_schema(984);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(offset).arg(dim1).arg(dim2).run();
   return op::view_result(op_call, 0, self, "aten::diagonal");
@@ -40,14 +46,16 @@ TensorView diagonal(TensorArg self, std::int64_t offset, std::int64_t dim1, std:
 
 Tensor diagonal_backward(TensorArg grad_output, IntList input_sizes, std::int64_t offset,
                          std::int64_t dim1, std::int64_t dim2) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::diagonal_backward", "");
+  // aten::diagonal_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(985);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(grad_output).arg(input_sizes).arg(offset).arg(dim1).arg(dim2).run();
   return op::tensor_result(op_call, 0, {grad_output});
 }
 
 Tensor diagonal_copy(TensorArg self, std::int64_t offset, std::int64_t dim1, std::int64_t dim2) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::diagonal_copy", "");
+  // aten::diagonal_copy
+  static const abi::Schema& op_schema = abi::builtin_schema(986);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(offset).arg(dim1).arg(dim2).run();
   return op::tensor_result(op_call, 0, {self});
@@ -55,7 +63,8 @@ Tensor diagonal_copy(TensorArg self, std::int64_t offset, std::int64_t dim1, std
 
 Tensor diagonal_scatter(TensorArg self, TensorArg src, std::int64_t offset, std::int64_t dim1,
                         std::int64_t dim2) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::diagonal_scatter", "");
+  // aten::diagonal_scatter
+  static const abi::Schema& op_schema = abi::builtin_schema(987);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(src).arg(offset).arg(dim1).arg(dim2).run();
   return op::tensor_result(op_call, 0, {self, src});
@@ -63,7 +72,8 @@ Tensor diagonal_scatter(TensorArg self, TensorArg src, std::int64_t offset, std:
 
 Tensor diff(TensorArg self, std::int64_t n, std::int64_t dim, std::optional<TensorArg> prepend,
             std::optional<TensorArg> append) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::diff", "");
+  // aten::diff
+  static const abi::Schema& op_schema = abi::builtin_schema(988);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(n).arg(dim).arg(prepend).arg(append).run();
   return op::tensor_result(op_call, 0, {self, prepend, append});
@@ -71,239 +81,282 @@ Tensor diff(TensorArg self, std::int64_t n, std::int64_t dim, std::optional<Tens
 
 void diff_out(TensorArg self, std::int64_t n, std::int64_t dim, std::optional<TensorArg> prepend,
               std::optional<TensorArg> append, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::diff", "out");
+  // aten::diff.out
+  static const abi::Schema& op_schema = abi::builtin_schema(989);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(self).arg(n).arg(dim).arg(prepend).arg(append).arg(out).run();
 }
 
 Tensor digamma(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::digamma", "");
+  // aten::digamma
+  static const abi::Schema& op_schema = abi::builtin_schema(990);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 void digamma_(MutableTensor self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::digamma_", "");
+  // aten::digamma_
+  static const abi::Schema& op_schema = abi::builtin_schema(992);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 void digamma_out(TensorArg self, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::digamma", "out");
+  // aten::digamma.out
+  static const abi::Schema& op_schema = abi::builtin_schema(991);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 std::int64_t dim(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::dim", "");
+  // aten::dim
+  static const abi::Schema& op_schema = abi::builtin_schema(993);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::int_result(op_call, 0);
 }
 
 Tensor div_Tensor(TensorArg self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::div", "Tensor");
+  // aten::div.Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(997);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::fresh_tensor_result(op_call, 0);
+}
+
+void div_Tensor_(MutableTensor self, TensorArg other) {
+  // aten::div_.Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(1003);
+  op::FixedCall<2> op_call(op_schema);
+  op_call.arg(self).arg(other).run();
 }
 
 Tensor div_Tensor_mode(TensorArg self, TensorArg other,
                        std::optional<std::string_view> rounding_mode) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::div", "Tensor_mode");
+  if (abi::TensorHandle direct = op::string_free_div(self, other, rounding_mode))
+    return Tensor(std::move(direct));
+  // aten::div.Tensor_mode
+  static const abi::Schema& op_schema = abi::builtin_schema(998);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(rounding_mode).run();
   return op::fresh_tensor_result(op_call, 0);
 }
+namespace {
+[[maybe_unused]] const bool div_Tensor_mode_dispatch_route =
+    abi::set_string_free_route(998, &op::dispatched_div_Tensor_mode);
+}  // namespace
 
-void div__Tensor(MutableTensor self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::div_", "Tensor");
-  op::FixedCall<2> op_call(op_schema);
-  op_call.arg(self).arg(other).run();
-}
-
-void div__Tensor_mode(MutableTensor self, TensorArg other,
+void div_Tensor_mode_(MutableTensor self, TensorArg other,
                       std::optional<std::string_view> rounding_mode) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::div_", "Tensor_mode");
+  if (op::string_free_div_(self, other, rounding_mode)) return;
+  // aten::div_.Tensor_mode
+  static const abi::Schema& op_schema = abi::builtin_schema(1004);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(rounding_mode).run();
 }
 
 void div_out(TensorArg self, TensorArg other, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::div", "out");
+  // aten::div.out
+  static const abi::Schema& op_schema = abi::builtin_schema(999);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(out).run();
 }
 
 void div_out_mode(TensorArg self, TensorArg other, std::optional<std::string_view> rounding_mode,
                   MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::div", "out_mode");
+  // aten::div.out_mode
+  static const abi::Schema& op_schema = abi::builtin_schema(1000);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(other).arg(rounding_mode).arg(out).run();
 }
 
 Tensor divide_Tensor(TensorArg self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::divide", "Tensor");
+  // aten::divide.Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(1007);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::tensor_result(op_call, 0, {self, other});
 }
 
+void divide_Tensor_(MutableTensor self, TensorArg other) {
+  // aten::divide_.Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(1013);
+  op::FixedCall<2> op_call(op_schema);
+  op_call.arg(self).arg(other).run();
+}
+
 Tensor divide_Tensor_mode(TensorArg self, TensorArg other,
                           std::optional<std::string_view> rounding_mode) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::divide", "Tensor_mode");
+  // aten::divide.Tensor_mode
+  static const abi::Schema& op_schema = abi::builtin_schema(1008);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(rounding_mode).run();
   return op::tensor_result(op_call, 0, {self, other});
 }
 
-void divide__Tensor(MutableTensor self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::divide_", "Tensor");
-  op::FixedCall<2> op_call(op_schema);
-  op_call.arg(self).arg(other).run();
-}
-
-void divide__Tensor_mode(MutableTensor self, TensorArg other,
+void divide_Tensor_mode_(MutableTensor self, TensorArg other,
                          std::optional<std::string_view> rounding_mode) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::divide_", "Tensor_mode");
+  // aten::divide_.Tensor_mode
+  static const abi::Schema& op_schema = abi::builtin_schema(1014);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(rounding_mode).run();
 }
 
 void divide_out(TensorArg self, TensorArg other, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::divide", "out");
+  // aten::divide.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1009);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(out).run();
 }
 
 void divide_out_mode(TensorArg self, TensorArg other, std::optional<std::string_view> rounding_mode,
                      MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::divide", "out_mode");
+  // aten::divide.out_mode
+  static const abi::Schema& op_schema = abi::builtin_schema(1010);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(other).arg(rounding_mode).arg(out).run();
 }
 
 Tensor dot(TensorArg self, TensorArg tensor) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::dot", "");
+  // aten::dot
+  static const abi::Schema& op_schema = abi::builtin_schema(1015);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(tensor).run();
   return op::tensor_result(op_call, 0, {self, tensor});
 }
 
 void dot_out(TensorArg self, TensorArg tensor, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::dot", "out");
+  // aten::dot.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1016);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(tensor).arg(out).run();
 }
 
 Tensor dropout(TensorArg input, double p, bool train) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::dropout", "");
+  // aten::dropout
+  static const abi::Schema& op_schema = abi::builtin_schema(1017);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(input).arg(p).arg(train).run();
   return op::tensor_result(op_call, 0, {input});
 }
 
 void dropout_(MutableTensor self, double p, bool train) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::dropout_", "");
+  // aten::dropout_
+  static const abi::Schema& op_schema = abi::builtin_schema(1018);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(p).arg(train).run();
 }
 
 std::vector<TensorView> dsplit_array(TensorArg self, IntList indices) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::dsplit", "array");
+  // aten::dsplit.array
+  static const abi::Schema& op_schema = abi::builtin_schema(1019);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(indices).run();
   return op::views_result(op_call, 0, self, "aten::dsplit.array");
 }
 
 std::vector<TensorView> dsplit_int(TensorArg self, std::int64_t sections) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::dsplit", "int");
+  // aten::dsplit.int
+  static const abi::Schema& op_schema = abi::builtin_schema(1020);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(sections).run();
   return op::views_result(op_call, 0, self, "aten::dsplit.int");
 }
 
 Tensor dstack(const TensorList& tensors) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::dstack", "");
+  // aten::dstack
+  static const abi::Schema& op_schema = abi::builtin_schema(1021);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(tensors).run();
   return op::tensor_result(op_call, 0, {tensors});
 }
 
 void dstack_out(const TensorList& tensors, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::dstack", "out");
+  // aten::dstack.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1022);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(tensors).arg(out).run();
 }
 
 Tensor dunder_and_Tensor(TensorArg self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::__and__", "Tensor");
+  // aten::__and__.Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(1);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::tensor_result(op_call, 0, {self, other});
 }
 
 void dunder_iand_Tensor(MutableTensor self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::__iand__", "Tensor");
+  // aten::__iand__.Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(3);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
 }
 
 void dunder_ilshift_Tensor(MutableTensor self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::__ilshift__", "Tensor");
+  // aten::__ilshift__.Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(5);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
 }
 
 void dunder_ior_Tensor(MutableTensor self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::__ior__", "Tensor");
+  // aten::__ior__.Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(7);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
 }
 
 void dunder_irshift_Tensor(MutableTensor self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::__irshift__", "Tensor");
+  // aten::__irshift__.Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(9);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
 }
 
 void dunder_ixor_Tensor(MutableTensor self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::__ixor__", "Tensor");
+  // aten::__ixor__.Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(11);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
 }
 
 Tensor dunder_lshift_Tensor(TensorArg self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::__lshift__", "Tensor");
+  // aten::__lshift__.Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(13);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::tensor_result(op_call, 0, {self, other});
 }
 
 Tensor dunder_or_Tensor(TensorArg self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::__or__", "Tensor");
+  // aten::__or__.Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(15);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::tensor_result(op_call, 0, {self, other});
 }
 
 Tensor dunder_rshift_Tensor(TensorArg self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::__rshift__", "Tensor");
+  // aten::__rshift__.Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(17);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::tensor_result(op_call, 0, {self, other});
 }
 
 Tensor dunder_xor_Tensor(TensorArg self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::__xor__", "Tensor");
+  // aten::__xor__.Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(19);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::tensor_result(op_call, 0, {self, other});
 }
 
 Tensor einsum(std::string_view equation, const TensorList& tensors, OptionalIntList path) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::einsum", "");
+  // aten::einsum
+  static const abi::Schema& op_schema = abi::builtin_schema(1023);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(equation).arg(tensors).arg(path).run();
   return op::tensor_result(op_call, 0, {tensors});
@@ -311,7 +364,8 @@ Tensor einsum(std::string_view equation, const TensorList& tensors, OptionalIntL
 
 Tensor embedding(TensorArg weight, TensorArg indices, std::int64_t padding_idx,
                  bool scale_grad_by_freq, bool sparse) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::embedding", "");
+  // aten::embedding
+  static const abi::Schema& op_schema = abi::builtin_schema(1029);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(weight).arg(indices).arg(padding_idx).arg(scale_grad_by_freq).arg(sparse).run();
   return op::tensor_result(op_call, 0, {weight, indices});
@@ -319,7 +373,8 @@ Tensor embedding(TensorArg weight, TensorArg indices, std::int64_t padding_idx,
 
 Tensor embedding_backward(TensorArg grad, TensorArg indices, std::int64_t num_weights,
                           std::int64_t padding_idx, bool scale_grad_by_freq, bool sparse) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::embedding_backward", "");
+  // aten::embedding_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(1030);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(grad)
       .arg(indices)
@@ -335,7 +390,8 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> embedding_bag(
     TensorArg weight, TensorArg indices, TensorArg offsets, bool scale_grad_by_freq,
     std::int64_t mode, bool sparse, std::optional<TensorArg> per_sample_weights,
     bool include_last_offset) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::embedding_bag", "");
+  // aten::embedding_bag
+  static const abi::Schema& op_schema = abi::builtin_schema(1031);
   op::FixedCall<8> op_call(op_schema);
   op_call.arg(weight)
       .arg(indices)
@@ -356,7 +412,8 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> embedding_bag_padding_idx(
     TensorArg weight, TensorArg indices, TensorArg offsets, bool scale_grad_by_freq,
     std::int64_t mode, bool sparse, std::optional<TensorArg> per_sample_weights,
     bool include_last_offset, std::optional<std::int64_t> padding_idx) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::embedding_bag", "padding_idx");
+  // aten::embedding_bag.padding_idx
+  static const abi::Schema& op_schema = abi::builtin_schema(1032);
   op::FixedCall<9> op_call(op_schema);
   op_call.arg(weight)
       .arg(indices)
@@ -376,7 +433,8 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> embedding_bag_padding_idx(
 
 Tensor embedding_dense_backward(TensorArg grad_output, TensorArg indices, std::int64_t num_weights,
                                 std::int64_t padding_idx, bool scale_grad_by_freq) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::embedding_dense_backward", "");
+  // aten::embedding_dense_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(1033);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(grad_output)
       .arg(indices)
@@ -388,14 +446,16 @@ Tensor embedding_dense_backward(TensorArg grad_output, TensorArg indices, std::i
 }
 
 void embedding_renorm_(MutableTensor self, TensorArg indices, double max_norm, double norm_type) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::embedding_renorm_", "");
+  // aten::embedding_renorm_
+  static const abi::Schema& op_schema = abi::builtin_schema(1034);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(indices).arg(max_norm).arg(norm_type).run();
 }
 
 Tensor embedding_sparse_backward(TensorArg grad, TensorArg indices, std::int64_t num_weights,
                                  std::int64_t padding_idx, bool scale_grad_by_freq) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::embedding_sparse_backward", "");
+  // aten::embedding_sparse_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(1035);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(grad).arg(indices).arg(num_weights).arg(padding_idx).arg(scale_grad_by_freq).run();
   return op::tensor_result(op_call, 0, {grad, indices});
@@ -404,7 +464,8 @@ Tensor embedding_sparse_backward(TensorArg grad, TensorArg indices, std::int64_t
 Tensor empty_like(TensorArg self, std::optional<DType> dtype, std::optional<Layout> layout,
                   std::optional<Device> device, std::optional<bool> pin_memory,
                   std::optional<MemoryFormat> memory_format) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::empty_like", "");
+  // aten::empty_like
+  static const abi::Schema& op_schema = abi::builtin_schema(1038);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(self).arg(dtype).arg(layout).arg(device).arg(pin_memory).arg(memory_format).run();
   return op::tensor_result(op_call, 0, {self});
@@ -413,14 +474,16 @@ Tensor empty_like(TensorArg self, std::optional<DType> dtype, std::optional<Layo
 Tensor empty_memory_format(IntList size, std::optional<DType> dtype, std::optional<Layout> layout,
                            std::optional<Device> device, std::optional<bool> pin_memory,
                            std::optional<MemoryFormat> memory_format) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::empty", "memory_format");
+  // aten::empty.memory_format
+  static const abi::Schema& op_schema = abi::builtin_schema(1036);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(size).arg(dtype).arg(layout).arg(device).arg(pin_memory).arg(memory_format).run();
   return op::tensor_result(op_call, 0, {});
 }
 
 void empty_out(IntList size, std::optional<MemoryFormat> memory_format, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::empty", "out");
+  // aten::empty.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1037);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(size).arg(memory_format).arg(out).run();
 }
@@ -428,7 +491,8 @@ void empty_out(IntList size, std::optional<MemoryFormat> memory_format, MutableT
 Tensor empty_permuted(IntList size, IntList physical_layout, std::optional<DType> dtype,
                       std::optional<Layout> layout, std::optional<Device> device,
                       std::optional<bool> pin_memory) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::empty_permuted", "");
+  // aten::empty_permuted
+  static const abi::Schema& op_schema = abi::builtin_schema(1039);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(size).arg(physical_layout).arg(dtype).arg(layout).arg(device).arg(pin_memory).run();
   return op::tensor_result(op_call, 0, {});
@@ -437,7 +501,8 @@ Tensor empty_permuted(IntList size, IntList physical_layout, std::optional<DType
 Tensor empty_quantized(IntList size, TensorArg qtensor, std::optional<DType> dtype,
                        std::optional<Layout> layout, std::optional<Device> device,
                        std::optional<bool> pin_memory, std::optional<MemoryFormat> memory_format) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::empty_quantized", "");
+  // aten::empty_quantized
+  static const abi::Schema& op_schema = abi::builtin_schema(1040);
   op::FixedCall<7> op_call(op_schema);
   op_call.arg(size)
       .arg(qtensor)
@@ -453,182 +518,210 @@ Tensor empty_quantized(IntList size, TensorArg qtensor, std::optional<DType> dty
 Tensor empty_strided(IntList size, IntList stride, std::optional<DType> dtype,
                      std::optional<Layout> layout, std::optional<Device> device,
                      std::optional<bool> pin_memory) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::empty_strided", "");
+  // aten::empty_strided
+  static const abi::Schema& op_schema = abi::builtin_schema(1041);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(size).arg(stride).arg(dtype).arg(layout).arg(device).arg(pin_memory).run();
   return op::tensor_result(op_call, 0, {});
 }
 
 Tensor eq_Tensor(TensorArg self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::eq", "Tensor");
+  // aten::eq.Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(1044);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
-void eq_Tensor_out(TensorArg self, TensorArg other, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::eq", "Tensor_out");
-  op::FixedCall<3> op_call(op_schema);
-  op_call.arg(self).arg(other).arg(out).run();
-}
-
-void eq__Tensor(MutableTensor self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::eq_", "Tensor");
+void eq_Tensor_(MutableTensor self, TensorArg other) {
+  // aten::eq_.Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(1047);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
 }
 
+void eq_Tensor_out(TensorArg self, TensorArg other, MutableTensor out) {
+  // aten::eq.Tensor_out
+  static const abi::Schema& op_schema = abi::builtin_schema(1045);
+  op::FixedCall<3> op_call(op_schema);
+  op_call.arg(self).arg(other).arg(out).run();
+}
+
 bool equal(TensorArg self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::equal", "");
+  // aten::equal
+  static const abi::Schema& op_schema = abi::builtin_schema(1048);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::bool_result(op_call, 0);
 }
 
 Tensor erf(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::erf", "");
+  // aten::erf
+  static const abi::Schema& op_schema = abi::builtin_schema(1049);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 void erf_(MutableTensor self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::erf_", "");
+  // aten::erf_
+  static const abi::Schema& op_schema = abi::builtin_schema(1051);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 void erf_out(TensorArg self, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::erf", "out");
+  // aten::erf.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1050);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor erfc(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::erfc", "");
+  // aten::erfc
+  static const abi::Schema& op_schema = abi::builtin_schema(1052);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 void erfc_(MutableTensor self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::erfc_", "");
+  // aten::erfc_
+  static const abi::Schema& op_schema = abi::builtin_schema(1054);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 void erfc_out(TensorArg self, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::erfc", "out");
+  // aten::erfc.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1053);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor erfinv(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::erfinv", "");
+  // aten::erfinv
+  static const abi::Schema& op_schema = abi::builtin_schema(1055);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 void erfinv_(MutableTensor self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::erfinv_", "");
+  // aten::erfinv_
+  static const abi::Schema& op_schema = abi::builtin_schema(1057);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 void erfinv_out(TensorArg self, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::erfinv", "out");
+  // aten::erfinv.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1056);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor exp(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::exp", "");
+  // aten::exp
+  static const abi::Schema& op_schema = abi::builtin_schema(1058);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 Tensor exp2(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::exp2", "");
+  // aten::exp2
+  static const abi::Schema& op_schema = abi::builtin_schema(1060);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 void exp2_(MutableTensor self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::exp2_", "");
+  // aten::exp2_
+  static const abi::Schema& op_schema = abi::builtin_schema(1062);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 void exp2_out(TensorArg self, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::exp2", "out");
+  // aten::exp2.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1061);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 void exp_(MutableTensor self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::exp_", "");
+  // aten::exp_
+  static const abi::Schema& op_schema = abi::builtin_schema(1063);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 void exp_out(TensorArg self, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::exp", "out");
+  // aten::exp.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1059);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 TensorView expand(TensorArg self, IntList size, bool implicit) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::expand", "");
+  // aten::expand
+  static const abi::Schema& op_schema = abi::builtin_schema(1064);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(size).arg(implicit).run();
   return op::view_result(op_call, 0, self, "aten::expand");
 }
 
 TensorView expand_as(TensorArg self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::expand_as", "");
+  // aten::expand_as
+  static const abi::Schema& op_schema = abi::builtin_schema(1065);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::view_result(op_call, 0, self, "aten::expand_as");
 }
 
 Tensor expand_copy(TensorArg self, IntList size, bool implicit) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::expand_copy", "");
+  // aten::expand_copy
+  static const abi::Schema& op_schema = abi::builtin_schema(1066);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(size).arg(implicit).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor expm1(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::expm1", "");
+  // aten::expm1
+  static const abi::Schema& op_schema = abi::builtin_schema(1067);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 void expm1_(MutableTensor self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::expm1_", "");
+  // aten::expm1_
+  static const abi::Schema& op_schema = abi::builtin_schema(1069);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 void expm1_out(TensorArg self, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::expm1", "out");
+  // aten::expm1.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1068);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 void exponential_(MutableTensor self, double lambd, std::optional<abi::RawGenerator> generator) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::exponential_", "");
+  // aten::exponential_
+  static const abi::Schema& op_schema = abi::builtin_schema(1070);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(lambd).arg(generator).run();
 }
 
 Tensor eye(std::int64_t n, std::optional<DType> dtype, std::optional<Layout> layout,
            std::optional<Device> device, std::optional<bool> pin_memory) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::eye", "");
+  // aten::eye
+  static const abi::Schema& op_schema = abi::builtin_schema(1071);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(n).arg(dtype).arg(layout).arg(device).arg(pin_memory).run();
   return op::tensor_result(op_call, 0, {});
@@ -637,20 +730,23 @@ Tensor eye(std::int64_t n, std::optional<DType> dtype, std::optional<Layout> lay
 Tensor eye_m(std::int64_t n, std::int64_t m, std::optional<DType> dtype,
              std::optional<Layout> layout, std::optional<Device> device,
              std::optional<bool> pin_memory) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::eye", "m");
+  // aten::eye.m
+  static const abi::Schema& op_schema = abi::builtin_schema(1072);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(n).arg(m).arg(dtype).arg(layout).arg(device).arg(pin_memory).run();
   return op::tensor_result(op_call, 0, {});
 }
 
 void eye_m_out(std::int64_t n, std::int64_t m, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::eye", "m_out");
+  // aten::eye.m_out
+  static const abi::Schema& op_schema = abi::builtin_schema(1073);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(n).arg(m).arg(out).run();
 }
 
 void eye_out(std::int64_t n, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::eye", "out");
+  // aten::eye.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1074);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(n).arg(out).run();
 }
@@ -658,8 +754,8 @@ void eye_out(std::int64_t n, MutableTensor out) {
 Tensor fake_quantize_per_channel_affine(TensorArg self, TensorArg scale, TensorArg zero_point,
                                         std::int64_t axis, std::int64_t quant_min,
                                         std::int64_t quant_max) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::fake_quantize_per_channel_affine", "");
+  // aten::fake_quantize_per_channel_affine
+  static const abi::Schema& op_schema = abi::builtin_schema(1075);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(self).arg(scale).arg(zero_point).arg(axis).arg(quant_min).arg(quant_max).run();
   return op::tensor_result(op_call, 0, {self, scale, zero_point});
@@ -668,8 +764,8 @@ Tensor fake_quantize_per_channel_affine(TensorArg self, TensorArg scale, TensorA
 std::tuple<Tensor, Tensor> fake_quantize_per_channel_affine_cachemask(
     TensorArg self, TensorArg scale, TensorArg zero_point, std::int64_t axis,
     std::int64_t quant_min, std::int64_t quant_max) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::fake_quantize_per_channel_affine_cachemask", "");
+  // aten::fake_quantize_per_channel_affine_cachemask
+  static const abi::Schema& op_schema = abi::builtin_schema(1076);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(self).arg(scale).arg(zero_point).arg(axis).arg(quant_min).arg(quant_max).run();
   return {op::tensor_result(op_call, 0, {self, scale, zero_point}),
@@ -677,8 +773,8 @@ std::tuple<Tensor, Tensor> fake_quantize_per_channel_affine_cachemask(
 }
 
 Tensor fake_quantize_per_channel_affine_cachemask_backward(TensorArg grad, TensorArg mask) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::fake_quantize_per_channel_affine_cachemask_backward", "");
+  // aten::fake_quantize_per_channel_affine_cachemask_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(1077);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(grad).arg(mask).run();
   return op::tensor_result(op_call, 0, {grad, mask});
@@ -686,8 +782,8 @@ Tensor fake_quantize_per_channel_affine_cachemask_backward(TensorArg grad, Tenso
 
 Tensor fake_quantize_per_tensor_affine(TensorArg self, double scale, std::int64_t zero_point,
                                        std::int64_t quant_min, std::int64_t quant_max) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::fake_quantize_per_tensor_affine", "");
+  // aten::fake_quantize_per_tensor_affine
+  static const abi::Schema& op_schema = abi::builtin_schema(1078);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(scale).arg(zero_point).arg(quant_min).arg(quant_max).run();
   return op::tensor_result(op_call, 0, {self});
@@ -697,16 +793,16 @@ std::tuple<Tensor, Tensor> fake_quantize_per_tensor_affine_cachemask(TensorArg s
                                                                      std::int64_t zero_point,
                                                                      std::int64_t quant_min,
                                                                      std::int64_t quant_max) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::fake_quantize_per_tensor_affine_cachemask", "");
+  // aten::fake_quantize_per_tensor_affine_cachemask
+  static const abi::Schema& op_schema = abi::builtin_schema(1080);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(scale).arg(zero_point).arg(quant_min).arg(quant_max).run();
   return {op::tensor_result(op_call, 0, {self}), op::tensor_result(op_call, 1, {self})};
 }
 
 Tensor fake_quantize_per_tensor_affine_cachemask_backward(TensorArg grad, TensorArg mask) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::fake_quantize_per_tensor_affine_cachemask_backward", "");
+  // aten::fake_quantize_per_tensor_affine_cachemask_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(1081);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(grad).arg(mask).run();
   return op::tensor_result(op_call, 0, {grad, mask});
@@ -715,15 +811,16 @@ Tensor fake_quantize_per_tensor_affine_cachemask_backward(TensorArg grad, Tensor
 Tensor fake_quantize_per_tensor_affine_tensor_qparams(TensorArg self, TensorArg scale,
                                                       TensorArg zero_point, std::int64_t quant_min,
                                                       std::int64_t quant_max) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::fake_quantize_per_tensor_affine", "tensor_qparams");
+  // aten::fake_quantize_per_tensor_affine.tensor_qparams
+  static const abi::Schema& op_schema = abi::builtin_schema(1079);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(scale).arg(zero_point).arg(quant_min).arg(quant_max).run();
   return op::tensor_result(op_call, 0, {self, scale, zero_point});
 }
 
 Tensor fbgemm_linear_fp16_weight(TensorArg input, TensorArg packed_weight, TensorArg bias) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::fbgemm_linear_fp16_weight", "");
+  // aten::fbgemm_linear_fp16_weight
+  static const abi::Schema& op_schema = abi::builtin_schema(1082);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(input).arg(packed_weight).arg(bias).run();
   return op::tensor_result(op_call, 0, {input, packed_weight, bias});
@@ -731,8 +828,8 @@ Tensor fbgemm_linear_fp16_weight(TensorArg input, TensorArg packed_weight, Tenso
 
 Tensor fbgemm_linear_fp16_weight_fp32_activation(TensorArg input, TensorArg packed_weight,
                                                  std::optional<TensorArg> bias) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::fbgemm_linear_fp16_weight_fp32_activation", "");
+  // aten::fbgemm_linear_fp16_weight_fp32_activation
+  static const abi::Schema& op_schema = abi::builtin_schema(1084);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(input).arg(packed_weight).arg(bias).run();
   return op::tensor_result(op_call, 0, {input, packed_weight, bias});
@@ -741,8 +838,8 @@ Tensor fbgemm_linear_fp16_weight_fp32_activation(TensorArg input, TensorArg pack
 Tensor fbgemm_linear_fp16_weight_fp32_activation_out(TensorArg input, TensorArg packed_weight,
                                                      std::optional<TensorArg> bias,
                                                      MutableTensor output) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::fbgemm_linear_fp16_weight_fp32_activation", "out");
+  // aten::fbgemm_linear_fp16_weight_fp32_activation.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1085);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(input).arg(packed_weight).arg(bias).arg(output).run();
   return op::tensor_result(op_call, 0, {input, packed_weight, bias, output});
@@ -750,63 +847,71 @@ Tensor fbgemm_linear_fp16_weight_fp32_activation_out(TensorArg input, TensorArg 
 
 Tensor fbgemm_linear_fp16_weight_out(TensorArg input, TensorArg packed_weight, TensorArg bias,
                                      MutableTensor output) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::fbgemm_linear_fp16_weight", "out");
+  // aten::fbgemm_linear_fp16_weight.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1083);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(input).arg(packed_weight).arg(bias).arg(output).run();
   return op::tensor_result(op_call, 0, {input, packed_weight, bias, output});
 }
 
 Tensor fbgemm_pack_gemm_matrix_fp16(TensorArg input) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::fbgemm_pack_gemm_matrix_fp16", "");
+  // aten::fbgemm_pack_gemm_matrix_fp16
+  static const abi::Schema& op_schema = abi::builtin_schema(1089);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(input).run();
   return op::tensor_result(op_call, 0, {input});
 }
 
 Tensor fbgemm_pack_quantized_matrix(TensorArg input) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::fbgemm_pack_quantized_matrix", "");
+  // aten::fbgemm_pack_quantized_matrix
+  static const abi::Schema& op_schema = abi::builtin_schema(1090);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(input).run();
   return op::tensor_result(op_call, 0, {input});
 }
 
 Tensor fbgemm_pack_quantized_matrix_KN(TensorArg input, std::int64_t K, std::int64_t N) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::fbgemm_pack_quantized_matrix", "KN");
+  // aten::fbgemm_pack_quantized_matrix.KN
+  static const abi::Schema& op_schema = abi::builtin_schema(1091);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(input).arg(K).arg(N).run();
   return op::tensor_result(op_call, 0, {input});
 }
 
 Tensor feature_alpha_dropout(TensorArg input, double p, bool train) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::feature_alpha_dropout", "");
+  // aten::feature_alpha_dropout
+  static const abi::Schema& op_schema = abi::builtin_schema(1092);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(input).arg(p).arg(train).run();
   return op::tensor_result(op_call, 0, {input});
 }
 
 void feature_alpha_dropout_(MutableTensor self, double p, bool train) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::feature_alpha_dropout_", "");
+  // aten::feature_alpha_dropout_
+  static const abi::Schema& op_schema = abi::builtin_schema(1093);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(p).arg(train).run();
 }
 
 Tensor feature_dropout(TensorArg input, double p, bool train) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::feature_dropout", "");
+  // aten::feature_dropout
+  static const abi::Schema& op_schema = abi::builtin_schema(1094);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(input).arg(p).arg(train).run();
   return op::tensor_result(op_call, 0, {input});
 }
 
 void feature_dropout_(MutableTensor self, double p, bool train) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::feature_dropout_", "");
+  // aten::feature_dropout_
+  static const abi::Schema& op_schema = abi::builtin_schema(1095);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(p).arg(train).run();
 }
 
 Tensor fft_fft(TensorArg self, std::optional<std::int64_t> n, std::int64_t dim,
                std::optional<std::string_view> norm) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::fft_fft", "");
+  // aten::fft_fft
+  static const abi::Schema& op_schema = abi::builtin_schema(1096);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(n).arg(dim).arg(norm).run();
   return op::tensor_result(op_call, 0, {self});
@@ -814,7 +919,8 @@ Tensor fft_fft(TensorArg self, std::optional<std::int64_t> n, std::int64_t dim,
 
 Tensor fft_fft2(TensorArg self, OptionalIntList s, IntList dim,
                 std::optional<std::string_view> norm) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::fft_fft2", "");
+  // aten::fft_fft2
+  static const abi::Schema& op_schema = abi::builtin_schema(1098);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(s).arg(dim).arg(norm).run();
   return op::tensor_result(op_call, 0, {self});
@@ -822,14 +928,16 @@ Tensor fft_fft2(TensorArg self, OptionalIntList s, IntList dim,
 
 void fft_fft2_out(TensorArg self, OptionalIntList s, IntList dim,
                   std::optional<std::string_view> norm, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::fft_fft2", "out");
+  // aten::fft_fft2.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1099);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(s).arg(dim).arg(norm).arg(out).run();
 }
 
 void fft_fft_out(TensorArg self, std::optional<std::int64_t> n, std::int64_t dim,
                  std::optional<std::string_view> norm, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::fft_fft", "out");
+  // aten::fft_fft.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1097);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(n).arg(dim).arg(norm).arg(out).run();
 }
@@ -837,21 +945,24 @@ void fft_fft_out(TensorArg self, std::optional<std::int64_t> n, std::int64_t dim
 Tensor fft_fftfreq(std::int64_t n, double d, std::optional<DType> dtype,
                    std::optional<Layout> layout, std::optional<Device> device,
                    std::optional<bool> pin_memory) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::fft_fftfreq", "");
+  // aten::fft_fftfreq
+  static const abi::Schema& op_schema = abi::builtin_schema(1100);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(n).arg(d).arg(dtype).arg(layout).arg(device).arg(pin_memory).run();
   return op::tensor_result(op_call, 0, {});
 }
 
 void fft_fftfreq_out(std::int64_t n, double d, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::fft_fftfreq", "out");
+  // aten::fft_fftfreq.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1101);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(n).arg(d).arg(out).run();
 }
 
 Tensor fft_fftn(TensorArg self, OptionalIntList s, OptionalIntList dim,
                 std::optional<std::string_view> norm) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::fft_fftn", "");
+  // aten::fft_fftn
+  static const abi::Schema& op_schema = abi::builtin_schema(1102);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(s).arg(dim).arg(norm).run();
   return op::tensor_result(op_call, 0, {self});
@@ -859,13 +970,15 @@ Tensor fft_fftn(TensorArg self, OptionalIntList s, OptionalIntList dim,
 
 void fft_fftn_out(TensorArg self, OptionalIntList s, OptionalIntList dim,
                   std::optional<std::string_view> norm, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::fft_fftn", "out");
+  // aten::fft_fftn.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1103);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(s).arg(dim).arg(norm).arg(out).run();
 }
 
 Tensor fft_fftshift(TensorArg self, OptionalIntList dim) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::fft_fftshift", "");
+  // aten::fft_fftshift
+  static const abi::Schema& op_schema = abi::builtin_schema(1104);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(dim).run();
   return op::tensor_result(op_call, 0, {self});
@@ -873,7 +986,8 @@ Tensor fft_fftshift(TensorArg self, OptionalIntList dim) {
 
 Tensor fft_hfft(TensorArg self, std::optional<std::int64_t> n, std::int64_t dim,
                 std::optional<std::string_view> norm) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::fft_hfft", "");
+  // aten::fft_hfft
+  static const abi::Schema& op_schema = abi::builtin_schema(1105);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(n).arg(dim).arg(norm).run();
   return op::tensor_result(op_call, 0, {self});
@@ -881,7 +995,8 @@ Tensor fft_hfft(TensorArg self, std::optional<std::int64_t> n, std::int64_t dim,
 
 Tensor fft_hfft2(TensorArg self, OptionalIntList s, IntList dim,
                  std::optional<std::string_view> norm) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::fft_hfft2", "");
+  // aten::fft_hfft2
+  static const abi::Schema& op_schema = abi::builtin_schema(1107);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(s).arg(dim).arg(norm).run();
   return op::tensor_result(op_call, 0, {self});
@@ -889,21 +1004,24 @@ Tensor fft_hfft2(TensorArg self, OptionalIntList s, IntList dim,
 
 void fft_hfft2_out(TensorArg self, OptionalIntList s, IntList dim,
                    std::optional<std::string_view> norm, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::fft_hfft2", "out");
+  // aten::fft_hfft2.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1108);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(s).arg(dim).arg(norm).arg(out).run();
 }
 
 void fft_hfft_out(TensorArg self, std::optional<std::int64_t> n, std::int64_t dim,
                   std::optional<std::string_view> norm, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::fft_hfft", "out");
+  // aten::fft_hfft.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1106);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(n).arg(dim).arg(norm).arg(out).run();
 }
 
 Tensor fft_hfftn(TensorArg self, OptionalIntList s, OptionalIntList dim,
                  std::optional<std::string_view> norm) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::fft_hfftn", "");
+  // aten::fft_hfftn
+  static const abi::Schema& op_schema = abi::builtin_schema(1109);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(s).arg(dim).arg(norm).run();
   return op::tensor_result(op_call, 0, {self});
@@ -911,14 +1029,16 @@ Tensor fft_hfftn(TensorArg self, OptionalIntList s, OptionalIntList dim,
 
 void fft_hfftn_out(TensorArg self, OptionalIntList s, OptionalIntList dim,
                    std::optional<std::string_view> norm, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::fft_hfftn", "out");
+  // aten::fft_hfftn.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1110);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(s).arg(dim).arg(norm).arg(out).run();
 }
 
 Tensor fft_ifft(TensorArg self, std::optional<std::int64_t> n, std::int64_t dim,
                 std::optional<std::string_view> norm) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::fft_ifft", "");
+  // aten::fft_ifft
+  static const abi::Schema& op_schema = abi::builtin_schema(1111);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(n).arg(dim).arg(norm).run();
   return op::tensor_result(op_call, 0, {self});
@@ -926,7 +1046,8 @@ Tensor fft_ifft(TensorArg self, std::optional<std::int64_t> n, std::int64_t dim,
 
 Tensor fft_ifft2(TensorArg self, OptionalIntList s, IntList dim,
                  std::optional<std::string_view> norm) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::fft_ifft2", "");
+  // aten::fft_ifft2
+  static const abi::Schema& op_schema = abi::builtin_schema(1113);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(s).arg(dim).arg(norm).run();
   return op::tensor_result(op_call, 0, {self});
@@ -934,21 +1055,24 @@ Tensor fft_ifft2(TensorArg self, OptionalIntList s, IntList dim,
 
 void fft_ifft2_out(TensorArg self, OptionalIntList s, IntList dim,
                    std::optional<std::string_view> norm, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::fft_ifft2", "out");
+  // aten::fft_ifft2.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1114);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(s).arg(dim).arg(norm).arg(out).run();
 }
 
 void fft_ifft_out(TensorArg self, std::optional<std::int64_t> n, std::int64_t dim,
                   std::optional<std::string_view> norm, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::fft_ifft", "out");
+  // aten::fft_ifft.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1112);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(n).arg(dim).arg(norm).arg(out).run();
 }
 
 Tensor fft_ifftn(TensorArg self, OptionalIntList s, OptionalIntList dim,
                  std::optional<std::string_view> norm) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::fft_ifftn", "");
+  // aten::fft_ifftn
+  static const abi::Schema& op_schema = abi::builtin_schema(1115);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(s).arg(dim).arg(norm).run();
   return op::tensor_result(op_call, 0, {self});
@@ -956,13 +1080,15 @@ Tensor fft_ifftn(TensorArg self, OptionalIntList s, OptionalIntList dim,
 
 void fft_ifftn_out(TensorArg self, OptionalIntList s, OptionalIntList dim,
                    std::optional<std::string_view> norm, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::fft_ifftn", "out");
+  // aten::fft_ifftn.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1116);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(s).arg(dim).arg(norm).arg(out).run();
 }
 
 Tensor fft_ifftshift(TensorArg self, OptionalIntList dim) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::fft_ifftshift", "");
+  // aten::fft_ifftshift
+  static const abi::Schema& op_schema = abi::builtin_schema(1117);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(dim).run();
   return op::tensor_result(op_call, 0, {self});
@@ -970,7 +1096,8 @@ Tensor fft_ifftshift(TensorArg self, OptionalIntList dim) {
 
 Tensor fft_ihfft(TensorArg self, std::optional<std::int64_t> n, std::int64_t dim,
                  std::optional<std::string_view> norm) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::fft_ihfft", "");
+  // aten::fft_ihfft
+  static const abi::Schema& op_schema = abi::builtin_schema(1118);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(n).arg(dim).arg(norm).run();
   return op::tensor_result(op_call, 0, {self});
@@ -978,7 +1105,8 @@ Tensor fft_ihfft(TensorArg self, std::optional<std::int64_t> n, std::int64_t dim
 
 Tensor fft_ihfft2(TensorArg self, OptionalIntList s, IntList dim,
                   std::optional<std::string_view> norm) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::fft_ihfft2", "");
+  // aten::fft_ihfft2
+  static const abi::Schema& op_schema = abi::builtin_schema(1120);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(s).arg(dim).arg(norm).run();
   return op::tensor_result(op_call, 0, {self});
@@ -986,21 +1114,24 @@ Tensor fft_ihfft2(TensorArg self, OptionalIntList s, IntList dim,
 
 void fft_ihfft2_out(TensorArg self, OptionalIntList s, IntList dim,
                     std::optional<std::string_view> norm, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::fft_ihfft2", "out");
+  // aten::fft_ihfft2.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1121);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(s).arg(dim).arg(norm).arg(out).run();
 }
 
 void fft_ihfft_out(TensorArg self, std::optional<std::int64_t> n, std::int64_t dim,
                    std::optional<std::string_view> norm, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::fft_ihfft", "out");
+  // aten::fft_ihfft.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1119);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(n).arg(dim).arg(norm).arg(out).run();
 }
 
 Tensor fft_ihfftn(TensorArg self, OptionalIntList s, OptionalIntList dim,
                   std::optional<std::string_view> norm) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::fft_ihfftn", "");
+  // aten::fft_ihfftn
+  static const abi::Schema& op_schema = abi::builtin_schema(1122);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(s).arg(dim).arg(norm).run();
   return op::tensor_result(op_call, 0, {self});
@@ -1008,14 +1139,16 @@ Tensor fft_ihfftn(TensorArg self, OptionalIntList s, OptionalIntList dim,
 
 void fft_ihfftn_out(TensorArg self, OptionalIntList s, OptionalIntList dim,
                     std::optional<std::string_view> norm, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::fft_ihfftn", "out");
+  // aten::fft_ihfftn.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1123);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(s).arg(dim).arg(norm).arg(out).run();
 }
 
 Tensor fft_irfft(TensorArg self, std::optional<std::int64_t> n, std::int64_t dim,
                  std::optional<std::string_view> norm) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::fft_irfft", "");
+  // aten::fft_irfft
+  static const abi::Schema& op_schema = abi::builtin_schema(1124);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(n).arg(dim).arg(norm).run();
   return op::tensor_result(op_call, 0, {self});
@@ -1023,7 +1156,8 @@ Tensor fft_irfft(TensorArg self, std::optional<std::int64_t> n, std::int64_t dim
 
 Tensor fft_irfft2(TensorArg self, OptionalIntList s, IntList dim,
                   std::optional<std::string_view> norm) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::fft_irfft2", "");
+  // aten::fft_irfft2
+  static const abi::Schema& op_schema = abi::builtin_schema(1126);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(s).arg(dim).arg(norm).run();
   return op::tensor_result(op_call, 0, {self});
@@ -1031,21 +1165,24 @@ Tensor fft_irfft2(TensorArg self, OptionalIntList s, IntList dim,
 
 void fft_irfft2_out(TensorArg self, OptionalIntList s, IntList dim,
                     std::optional<std::string_view> norm, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::fft_irfft2", "out");
+  // aten::fft_irfft2.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1127);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(s).arg(dim).arg(norm).arg(out).run();
 }
 
 void fft_irfft_out(TensorArg self, std::optional<std::int64_t> n, std::int64_t dim,
                    std::optional<std::string_view> norm, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::fft_irfft", "out");
+  // aten::fft_irfft.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1125);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(n).arg(dim).arg(norm).arg(out).run();
 }
 
 Tensor fft_irfftn(TensorArg self, OptionalIntList s, OptionalIntList dim,
                   std::optional<std::string_view> norm) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::fft_irfftn", "");
+  // aten::fft_irfftn
+  static const abi::Schema& op_schema = abi::builtin_schema(1128);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(s).arg(dim).arg(norm).run();
   return op::tensor_result(op_call, 0, {self});
@@ -1053,14 +1190,16 @@ Tensor fft_irfftn(TensorArg self, OptionalIntList s, OptionalIntList dim,
 
 void fft_irfftn_out(TensorArg self, OptionalIntList s, OptionalIntList dim,
                     std::optional<std::string_view> norm, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::fft_irfftn", "out");
+  // aten::fft_irfftn.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1129);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(s).arg(dim).arg(norm).arg(out).run();
 }
 
 Tensor fft_rfft(TensorArg self, std::optional<std::int64_t> n, std::int64_t dim,
                 std::optional<std::string_view> norm) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::fft_rfft", "");
+  // aten::fft_rfft
+  static const abi::Schema& op_schema = abi::builtin_schema(1130);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(n).arg(dim).arg(norm).run();
   return op::tensor_result(op_call, 0, {self});
@@ -1068,7 +1207,8 @@ Tensor fft_rfft(TensorArg self, std::optional<std::int64_t> n, std::int64_t dim,
 
 Tensor fft_rfft2(TensorArg self, OptionalIntList s, IntList dim,
                  std::optional<std::string_view> norm) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::fft_rfft2", "");
+  // aten::fft_rfft2
+  static const abi::Schema& op_schema = abi::builtin_schema(1132);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(s).arg(dim).arg(norm).run();
   return op::tensor_result(op_call, 0, {self});
@@ -1076,14 +1216,16 @@ Tensor fft_rfft2(TensorArg self, OptionalIntList s, IntList dim,
 
 void fft_rfft2_out(TensorArg self, OptionalIntList s, IntList dim,
                    std::optional<std::string_view> norm, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::fft_rfft2", "out");
+  // aten::fft_rfft2.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1133);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(s).arg(dim).arg(norm).arg(out).run();
 }
 
 void fft_rfft_out(TensorArg self, std::optional<std::int64_t> n, std::int64_t dim,
                   std::optional<std::string_view> norm, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::fft_rfft", "out");
+  // aten::fft_rfft.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1131);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(n).arg(dim).arg(norm).arg(out).run();
 }
@@ -1091,21 +1233,24 @@ void fft_rfft_out(TensorArg self, std::optional<std::int64_t> n, std::int64_t di
 Tensor fft_rfftfreq(std::int64_t n, double d, std::optional<DType> dtype,
                     std::optional<Layout> layout, std::optional<Device> device,
                     std::optional<bool> pin_memory) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::fft_rfftfreq", "");
+  // aten::fft_rfftfreq
+  static const abi::Schema& op_schema = abi::builtin_schema(1134);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(n).arg(d).arg(dtype).arg(layout).arg(device).arg(pin_memory).run();
   return op::tensor_result(op_call, 0, {});
 }
 
 void fft_rfftfreq_out(std::int64_t n, double d, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::fft_rfftfreq", "out");
+  // aten::fft_rfftfreq.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1135);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(n).arg(d).arg(out).run();
 }
 
 Tensor fft_rfftn(TensorArg self, OptionalIntList s, OptionalIntList dim,
                  std::optional<std::string_view> norm) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::fft_rfftn", "");
+  // aten::fft_rfftn
+  static const abi::Schema& op_schema = abi::builtin_schema(1136);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(s).arg(dim).arg(norm).run();
   return op::tensor_result(op_call, 0, {self});
@@ -1113,202 +1258,233 @@ Tensor fft_rfftn(TensorArg self, OptionalIntList s, OptionalIntList dim,
 
 void fft_rfftn_out(TensorArg self, OptionalIntList s, OptionalIntList dim,
                    std::optional<std::string_view> norm, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::fft_rfftn", "out");
+  // aten::fft_rfftn.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1137);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(s).arg(dim).arg(norm).arg(out).run();
 }
 
 Tensor fill_Tensor(TensorArg self, TensorArg value) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::fill", "Tensor");
+  // aten::fill.Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(1139);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(value).run();
   return op::tensor_result(op_call, 0, {self, value});
 }
 
-void fill__Tensor(MutableTensor self, TensorArg value) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::fill_", "Tensor");
+void fill_Tensor_(MutableTensor self, TensorArg value) {
+  // aten::fill_.Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(1141);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(value).run();
 }
 
 Tensor fix(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::fix", "");
+  // aten::fix
+  static const abi::Schema& op_schema = abi::builtin_schema(1143);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void fix_(MutableTensor self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::fix_", "");
+  // aten::fix_
+  static const abi::Schema& op_schema = abi::builtin_schema(1145);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 void fix_out(TensorArg self, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::fix", "out");
+  // aten::fix.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1144);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor flatten_dense_tensors(const TensorList& tensors) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::flatten_dense_tensors", "");
+  // aten::flatten_dense_tensors
+  static const abi::Schema& op_schema = abi::builtin_schema(1147);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(tensors).run();
   return op::tensor_result(op_call, 0, {tensors});
 }
 
 TensorView flatten_using_ints(TensorArg self, std::int64_t start_dim, std::int64_t end_dim) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::flatten", "using_ints");
+  // aten::flatten.using_ints
+  static const abi::Schema& op_schema = abi::builtin_schema(1146);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(start_dim).arg(end_dim).run();
   return op::view_result(op_call, 0, self, "aten::flatten.using_ints");
 }
 
 Tensor flip(TensorArg self, IntList dims) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::flip", "");
+  // aten::flip
+  static const abi::Schema& op_schema = abi::builtin_schema(1148);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(dims).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor fliplr(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::fliplr", "");
+  // aten::fliplr
+  static const abi::Schema& op_schema = abi::builtin_schema(1149);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor flipud(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::flipud", "");
+  // aten::flipud
+  static const abi::Schema& op_schema = abi::builtin_schema(1150);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
+void float_power_Tensor_(MutableTensor self, TensorArg exponent) {
+  // aten::float_power_.Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(1158);
+  op::FixedCall<2> op_call(op_schema);
+  op_call.arg(self).arg(exponent).run();
+}
+
 Tensor float_power_Tensor_Tensor(TensorArg self, TensorArg exponent) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::float_power", "Tensor_Tensor");
+  // aten::float_power.Tensor_Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(1155);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(exponent).run();
   return op::tensor_result(op_call, 0, {self, exponent});
 }
 
 void float_power_Tensor_Tensor_out(TensorArg self, TensorArg exponent, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::float_power", "Tensor_Tensor_out");
+  // aten::float_power.Tensor_Tensor_out
+  static const abi::Schema& op_schema = abi::builtin_schema(1156);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(exponent).arg(out).run();
 }
 
-void float_power__Tensor(MutableTensor self, TensorArg exponent) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::float_power_", "Tensor");
-  op::FixedCall<2> op_call(op_schema);
-  op_call.arg(self).arg(exponent).run();
-}
-
 Tensor floor(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::floor", "");
+  // aten::floor
+  static const abi::Schema& op_schema = abi::builtin_schema(1159);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 void floor_(MutableTensor self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::floor_", "");
+  // aten::floor_
+  static const abi::Schema& op_schema = abi::builtin_schema(1161);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 Tensor floor_divide(TensorArg self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::floor_divide", "");
+  // aten::floor_divide
+  static const abi::Schema& op_schema = abi::builtin_schema(1162);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::tensor_result(op_call, 0, {self, other});
 }
 
-void floor_divide__Tensor(MutableTensor self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::floor_divide_", "Tensor");
+void floor_divide_Tensor_(MutableTensor self, TensorArg other) {
+  // aten::floor_divide_.Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(1166);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
 }
 
 void floor_divide_out(TensorArg self, TensorArg other, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::floor_divide", "out");
+  // aten::floor_divide.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1164);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(out).run();
 }
 
 void floor_out(TensorArg self, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::floor", "out");
+  // aten::floor.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1160);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor fmax(TensorArg self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::fmax", "");
+  // aten::fmax
+  static const abi::Schema& op_schema = abi::builtin_schema(1167);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 void fmax_out(TensorArg self, TensorArg other, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::fmax", "out");
+  // aten::fmax.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1168);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(out).run();
 }
 
 Tensor fmin(TensorArg self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::fmin", "");
+  // aten::fmin
+  static const abi::Schema& op_schema = abi::builtin_schema(1169);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 void fmin_out(TensorArg self, TensorArg other, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::fmin", "out");
+  // aten::fmin.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1170);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(out).run();
 }
 
 Tensor fmod_Tensor(TensorArg self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::fmod", "Tensor");
+  // aten::fmod.Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(1173);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
-void fmod_Tensor_out(TensorArg self, TensorArg other, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::fmod", "Tensor_out");
-  op::FixedCall<3> op_call(op_schema);
-  op_call.arg(self).arg(other).arg(out).run();
-}
-
-void fmod__Tensor(MutableTensor self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::fmod_", "Tensor");
+void fmod_Tensor_(MutableTensor self, TensorArg other) {
+  // aten::fmod_.Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(1176);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
 }
 
+void fmod_Tensor_out(TensorArg self, TensorArg other, MutableTensor out) {
+  // aten::fmod.Tensor_out
+  static const abi::Schema& op_schema = abi::builtin_schema(1174);
+  op::FixedCall<3> op_call(op_schema);
+  op_call.arg(self).arg(other).arg(out).run();
+}
+
 Tensor frac(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::frac", "");
+  // aten::frac
+  static const abi::Schema& op_schema = abi::builtin_schema(1177);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 void frac_(MutableTensor self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::frac_", "");
+  // aten::frac_
+  static const abi::Schema& op_schema = abi::builtin_schema(1179);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 void frac_out(TensorArg self, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::frac", "out");
+  // aten::frac.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1178);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 std::tuple<Tensor, Tensor> fractional_max_pool2d(TensorArg self, IntList kernel_size,
                                                  IntList output_size, TensorArg random_samples) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::fractional_max_pool2d", "");
+  // aten::fractional_max_pool2d
+  static const abi::Schema& op_schema = abi::builtin_schema(1180);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).int_list(kernel_size, 2).int_list(output_size, 2).arg(random_samples).run();
   return {op::fresh_tensor_result(op_call, 0), op::fresh_tensor_result(op_call, 1)};
@@ -1316,8 +1492,8 @@ std::tuple<Tensor, Tensor> fractional_max_pool2d(TensorArg self, IntList kernel_
 
 Tensor fractional_max_pool2d_backward(TensorArg grad_output, TensorArg self, IntList kernel_size,
                                       IntList output_size, TensorArg indices) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::fractional_max_pool2d_backward", "");
+  // aten::fractional_max_pool2d_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(1182);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(grad_output)
       .arg(self)
@@ -1331,8 +1507,8 @@ Tensor fractional_max_pool2d_backward(TensorArg grad_output, TensorArg self, Int
 void fractional_max_pool2d_backward_grad_input(TensorArg grad_output, TensorArg self,
                                                IntList kernel_size, IntList output_size,
                                                TensorArg indices, MutableTensor grad_input) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::fractional_max_pool2d_backward", "grad_input");
+  // aten::fractional_max_pool2d_backward.grad_input
+  static const abi::Schema& op_schema = abi::builtin_schema(1183);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(grad_output)
       .arg(self)
@@ -1346,7 +1522,8 @@ void fractional_max_pool2d_backward_grad_input(TensorArg grad_output, TensorArg 
 void fractional_max_pool2d_output(TensorArg self, IntList kernel_size, IntList output_size,
                                   TensorArg random_samples, MutableTensor output,
                                   MutableTensor indices) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::fractional_max_pool2d", "output");
+  // aten::fractional_max_pool2d.output
+  static const abi::Schema& op_schema = abi::builtin_schema(1181);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(self)
       .int_list(kernel_size, 2)
@@ -1359,7 +1536,8 @@ void fractional_max_pool2d_output(TensorArg self, IntList kernel_size, IntList o
 
 std::tuple<Tensor, Tensor> fractional_max_pool3d(TensorArg self, IntList kernel_size,
                                                  IntList output_size, TensorArg random_samples) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::fractional_max_pool3d", "");
+  // aten::fractional_max_pool3d
+  static const abi::Schema& op_schema = abi::builtin_schema(1184);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).int_list(kernel_size, 3).int_list(output_size, 3).arg(random_samples).run();
   return {op::fresh_tensor_result(op_call, 0), op::fresh_tensor_result(op_call, 1)};
@@ -1367,8 +1545,8 @@ std::tuple<Tensor, Tensor> fractional_max_pool3d(TensorArg self, IntList kernel_
 
 Tensor fractional_max_pool3d_backward(TensorArg grad_output, TensorArg self, IntList kernel_size,
                                       IntList output_size, TensorArg indices) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::fractional_max_pool3d_backward", "");
+  // aten::fractional_max_pool3d_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(1186);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(grad_output)
       .arg(self)
@@ -1382,8 +1560,8 @@ Tensor fractional_max_pool3d_backward(TensorArg grad_output, TensorArg self, Int
 void fractional_max_pool3d_backward_grad_input(TensorArg grad_output, TensorArg self,
                                                IntList kernel_size, IntList output_size,
                                                TensorArg indices, MutableTensor grad_input) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::fractional_max_pool3d_backward", "grad_input");
+  // aten::fractional_max_pool3d_backward.grad_input
+  static const abi::Schema& op_schema = abi::builtin_schema(1187);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(grad_output)
       .arg(self)
@@ -1397,7 +1575,8 @@ void fractional_max_pool3d_backward_grad_input(TensorArg grad_output, TensorArg 
 void fractional_max_pool3d_output(TensorArg self, IntList kernel_size, IntList output_size,
                                   TensorArg random_samples, MutableTensor output,
                                   MutableTensor indices) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::fractional_max_pool3d", "output");
+  // aten::fractional_max_pool3d.output
+  static const abi::Schema& op_schema = abi::builtin_schema(1185);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(self)
       .int_list(kernel_size, 3)
@@ -1409,27 +1588,31 @@ void fractional_max_pool3d_output(TensorArg self, IntList kernel_size, IntList o
 }
 
 std::tuple<Tensor, Tensor> frexp_Tensor(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::frexp", "Tensor");
+  // aten::frexp.Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(1188);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return {op::tensor_result(op_call, 0, {self}), op::tensor_result(op_call, 1, {self})};
 }
 
 void frexp_Tensor_out(TensorArg self, MutableTensor mantissa, MutableTensor exponent) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::frexp", "Tensor_out");
+  // aten::frexp.Tensor_out
+  static const abi::Schema& op_schema = abi::builtin_schema(1189);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(mantissa).arg(exponent).run();
 }
 
 Tensor frobenius_norm_dim(TensorArg self, IntList dim, bool keepdim) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::frobenius_norm", "dim");
+  // aten::frobenius_norm.dim
+  static const abi::Schema& op_schema = abi::builtin_schema(1190);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(keepdim).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void frobenius_norm_out(TensorArg self, IntList dim, bool keepdim, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::frobenius_norm", "out");
+  // aten::frobenius_norm.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1191);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(keepdim).arg(out).run();
 }
@@ -1438,7 +1621,8 @@ Tensor from_file(std::string_view filename, std::optional<bool> shared,
                  std::optional<std::int64_t> size, std::optional<DType> dtype,
                  std::optional<Layout> layout, std::optional<Device> device,
                  std::optional<bool> pin_memory) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::from_file", "");
+  // aten::from_file
+  static const abi::Schema& op_schema = abi::builtin_schema(1192);
   op::FixedCall<7> op_call(op_schema);
   op_call.arg(filename)
       .arg(shared)
@@ -1458,8 +1642,8 @@ Tensor fused_moving_avg_obs_fake_quant(TensorArg self, TensorArg observer_on,
                                        std::int64_t quant_min, std::int64_t quant_max,
                                        std::int64_t ch_axis, bool per_row_fake_quant,
                                        bool symmetric_quant) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::fused_moving_avg_obs_fake_quant", "");
+  // aten::fused_moving_avg_obs_fake_quant
+  static const abi::Schema& op_schema = abi::builtin_schema(1196);
   op::FixedCall<13> op_call(op_schema);
   op_call.arg(self)
       .arg(observer_on)
@@ -1480,7 +1664,8 @@ Tensor fused_moving_avg_obs_fake_quant(TensorArg self, TensorArg observer_on,
 }
 
 Tensor gather(TensorArg self, std::int64_t dim, TensorArg index, bool sparse_grad) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::gather", "");
+  // aten::gather
+  static const abi::Schema& op_schema = abi::builtin_schema(1197);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(index).arg(sparse_grad).run();
   return op::fresh_tensor_result(op_call, 0);
@@ -1488,7 +1673,8 @@ Tensor gather(TensorArg self, std::int64_t dim, TensorArg index, bool sparse_gra
 
 Tensor gather_backward(TensorArg grad, TensorArg self, std::int64_t dim, TensorArg index,
                        bool sparse_grad) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::gather_backward", "");
+  // aten::gather_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(1199);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(grad).arg(self).arg(dim).arg(index).arg(sparse_grad).run();
   return op::tensor_result(op_call, 0, {grad, self, index});
@@ -1496,64 +1682,80 @@ Tensor gather_backward(TensorArg grad, TensorArg self, std::int64_t dim, TensorA
 
 void gather_out(TensorArg self, std::int64_t dim, TensorArg index, bool sparse_grad,
                 MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::gather", "out");
+  // aten::gather.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1198);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(index).arg(sparse_grad).arg(out).run();
 }
 
 Tensor gcd(TensorArg self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::gcd", "");
+  // aten::gcd
+  static const abi::Schema& op_schema = abi::builtin_schema(1200);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 void gcd_(MutableTensor self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::gcd_", "");
+  // aten::gcd_
+  static const abi::Schema& op_schema = abi::builtin_schema(1202);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
 }
 
 void gcd_out(TensorArg self, TensorArg other, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::gcd", "out");
+  // aten::gcd.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1201);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(out).run();
 }
 
 Tensor ge_Tensor(TensorArg self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::ge", "Tensor");
+  // aten::ge.Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(1205);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
+void ge_Tensor_(MutableTensor self, TensorArg other) {
+  // aten::ge_.Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(1208);
+  op::FixedCall<2> op_call(op_schema);
+  op_call.arg(self).arg(other).run();
+}
+
 void ge_Tensor_out(TensorArg self, TensorArg other, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::ge", "Tensor_out");
+  // aten::ge.Tensor_out
+  static const abi::Schema& op_schema = abi::builtin_schema(1206);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(out).run();
 }
 
-void ge__Tensor(MutableTensor self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::ge_", "Tensor");
-  op::FixedCall<2> op_call(op_schema);
-  op_call.arg(self).arg(other).run();
-}
-
 Tensor gelu(TensorArg self, std::string_view approximate) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::gelu", "");
+  if (abi::TensorHandle direct = op::string_free_gelu(self, approximate))
+    return Tensor(std::move(direct));
+  // aten::gelu
+  static const abi::Schema& op_schema = abi::builtin_schema(1209);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(approximate).run();
   return op::fresh_tensor_result(op_call, 0);
 }
+namespace {
+[[maybe_unused]] const bool gelu_dispatch_route =
+    abi::set_string_free_route(1209, &op::dispatched_gelu);
+}  // namespace
 
 void gelu_(MutableTensor self, std::string_view approximate) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::gelu_", "");
+  // aten::gelu_
+  static const abi::Schema& op_schema = abi::builtin_schema(1211);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(approximate).run();
 }
 
 Tensor gelu_backward(TensorArg grad_output, TensorArg self, std::string_view approximate) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::gelu_backward", "");
+  // aten::gelu_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(1212);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(grad_output).arg(self).arg(approximate).run();
   return op::fresh_tensor_result(op_call, 0);
@@ -1561,65 +1763,75 @@ Tensor gelu_backward(TensorArg grad_output, TensorArg self, std::string_view app
 
 void gelu_backward_grad_input(TensorArg grad_output, TensorArg self, std::string_view approximate,
                               MutableTensor grad_input) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::gelu_backward", "grad_input");
+  // aten::gelu_backward.grad_input
+  static const abi::Schema& op_schema = abi::builtin_schema(1213);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(grad_output).arg(self).arg(approximate).arg(grad_input).run();
 }
 
 void gelu_out(TensorArg self, std::string_view approximate, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::gelu", "out");
+  // aten::gelu.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1210);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(approximate).arg(out).run();
 }
 
 void geometric_(MutableTensor self, double p, std::optional<abi::RawGenerator> generator) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::geometric_", "");
+  // aten::geometric_
+  static const abi::Schema& op_schema = abi::builtin_schema(1214);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(p).arg(generator).run();
 }
 
 std::tuple<Tensor, Tensor> geqrf(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::geqrf", "");
+  // aten::geqrf
+  static const abi::Schema& op_schema = abi::builtin_schema(1215);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return {op::tensor_result(op_call, 0, {self}), op::tensor_result(op_call, 1, {self})};
 }
 
 void geqrf_a(TensorArg self, MutableTensor a, MutableTensor tau) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::geqrf", "a");
+  // aten::geqrf.a
+  static const abi::Schema& op_schema = abi::builtin_schema(1216);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(a).arg(tau).run();
 }
 
 Tensor ger(TensorArg self, TensorArg vec2) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::ger", "");
+  // aten::ger
+  static const abi::Schema& op_schema = abi::builtin_schema(1217);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(vec2).run();
   return op::tensor_result(op_call, 0, {self, vec2});
 }
 
 void ger_out(TensorArg self, TensorArg vec2, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::ger", "out");
+  // aten::ger.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1218);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(vec2).arg(out).run();
 }
 
 std::int64_t get_device(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::get_device", "");
+  // aten::get_device
+  static const abi::Schema& op_schema = abi::builtin_schema(1219);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::int_result(op_call, 0);
 }
 
 Tensor glu(TensorArg self, std::int64_t dim) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::glu", "");
+  // aten::glu
+  static const abi::Schema& op_schema = abi::builtin_schema(1220);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(dim).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 Tensor glu_backward(TensorArg grad_output, TensorArg self, std::int64_t dim) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::glu_backward", "");
+  // aten::glu_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(1222);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(grad_output).arg(self).arg(dim).run();
   return op::tensor_result(op_call, 0, {grad_output, self});
@@ -1627,34 +1839,39 @@ Tensor glu_backward(TensorArg grad_output, TensorArg self, std::int64_t dim) {
 
 void glu_backward_grad_input(TensorArg grad_output, TensorArg self, std::int64_t dim,
                              MutableTensor grad_input) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::glu_backward", "grad_input");
+  // aten::glu_backward.grad_input
+  static const abi::Schema& op_schema = abi::builtin_schema(1223);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(grad_output).arg(self).arg(dim).arg(grad_input).run();
 }
 
 Tensor glu_backward_jvp(TensorArg grad_x, TensorArg grad_glu, TensorArg x, TensorArg dgrad_glu,
                         TensorArg dx, std::int64_t dim) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::glu_backward_jvp", "");
+  // aten::glu_backward_jvp
+  static const abi::Schema& op_schema = abi::builtin_schema(1224);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(grad_x).arg(grad_glu).arg(x).arg(dgrad_glu).arg(dx).arg(dim).run();
   return op::tensor_result(op_call, 0, {grad_x, grad_glu, x, dgrad_glu, dx});
 }
 
 Tensor glu_jvp(TensorArg glu, TensorArg x, TensorArg dx, std::int64_t dim) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::glu_jvp", "");
+  // aten::glu_jvp
+  static const abi::Schema& op_schema = abi::builtin_schema(1225);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(glu).arg(x).arg(dx).arg(dim).run();
   return op::tensor_result(op_call, 0, {glu, x, dx});
 }
 
 void glu_out(TensorArg self, std::int64_t dim, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::glu", "out");
+  // aten::glu.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1221);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(out).run();
 }
 
 std::vector<Tensor> gradient_array(TensorArg self, IntList dim, std::int64_t edge_order) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::gradient", "array");
+  // aten::gradient.array
+  static const abi::Schema& op_schema = abi::builtin_schema(1226);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(edge_order).run();
   return op::tensors_result(op_call, 0, {self});
@@ -1662,7 +1879,8 @@ std::vector<Tensor> gradient_array(TensorArg self, IntList dim, std::int64_t edg
 
 std::vector<Tensor> gradient_scalarint(TensorArg self, std::optional<std::int64_t> dim,
                                        std::int64_t edge_order) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::gradient", "scalarint");
+  // aten::gradient.scalarint
+  static const abi::Schema& op_schema = abi::builtin_schema(1228);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).none().arg(dim).arg(edge_order).run();
   return op::tensors_result(op_call, 0, {self});
@@ -1670,7 +1888,8 @@ std::vector<Tensor> gradient_scalarint(TensorArg self, std::optional<std::int64_
 
 std::vector<Tensor> gradient_tensorarray(TensorArg self, const TensorList& spacing, IntList dim,
                                          std::int64_t edge_order) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::gradient", "tensorarray");
+  // aten::gradient.tensorarray
+  static const abi::Schema& op_schema = abi::builtin_schema(1231);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(spacing).arg(dim).arg(edge_order).run();
   return op::tensors_result(op_call, 0, {self, spacing});
@@ -1679,53 +1898,61 @@ std::vector<Tensor> gradient_tensorarray(TensorArg self, const TensorList& spaci
 std::vector<Tensor> gradient_tensorarrayint(TensorArg self, const TensorList& spacing,
                                             std::optional<std::int64_t> dim,
                                             std::int64_t edge_order) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::gradient", "tensorarrayint");
+  // aten::gradient.tensorarrayint
+  static const abi::Schema& op_schema = abi::builtin_schema(1232);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(spacing).arg(dim).arg(edge_order).run();
   return op::tensors_result(op_call, 0, {self, spacing});
 }
 
 Tensor greater_Tensor(TensorArg self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::greater", "Tensor");
+  // aten::greater.Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(1235);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::tensor_result(op_call, 0, {self, other});
+}
+
+void greater_Tensor_(MutableTensor self, TensorArg other) {
+  // aten::greater_.Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(1238);
+  op::FixedCall<2> op_call(op_schema);
+  op_call.arg(self).arg(other).run();
 }
 
 void greater_Tensor_out(TensorArg self, TensorArg other, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::greater", "Tensor_out");
+  // aten::greater.Tensor_out
+  static const abi::Schema& op_schema = abi::builtin_schema(1236);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(out).run();
 }
 
-void greater__Tensor(MutableTensor self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::greater_", "Tensor");
-  op::FixedCall<2> op_call(op_schema);
-  op_call.arg(self).arg(other).run();
-}
-
 Tensor greater_equal_Tensor(TensorArg self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::greater_equal", "Tensor");
+  // aten::greater_equal.Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(1241);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::tensor_result(op_call, 0, {self, other});
 }
 
-void greater_equal_Tensor_out(TensorArg self, TensorArg other, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::greater_equal", "Tensor_out");
-  op::FixedCall<3> op_call(op_schema);
-  op_call.arg(self).arg(other).arg(out).run();
-}
-
-void greater_equal__Tensor(MutableTensor self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::greater_equal_", "Tensor");
+void greater_equal_Tensor_(MutableTensor self, TensorArg other) {
+  // aten::greater_equal_.Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(1244);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
+}
+
+void greater_equal_Tensor_out(TensorArg self, TensorArg other, MutableTensor out) {
+  // aten::greater_equal.Tensor_out
+  static const abi::Schema& op_schema = abi::builtin_schema(1242);
+  op::FixedCall<3> op_call(op_schema);
+  op_call.arg(self).arg(other).arg(out).run();
 }
 
 Tensor grid_sampler(TensorArg input, TensorArg grid, std::int64_t interpolation_mode,
                     std::int64_t padding_mode, bool align_corners) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::grid_sampler", "");
+  // aten::grid_sampler
+  static const abi::Schema& op_schema = abi::builtin_schema(1245);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(input).arg(grid).arg(interpolation_mode).arg(padding_mode).arg(align_corners).run();
   return op::tensor_result(op_call, 0, {input, grid});
@@ -1733,7 +1960,8 @@ Tensor grid_sampler(TensorArg input, TensorArg grid, std::int64_t interpolation_
 
 Tensor grid_sampler_2d(TensorArg input, TensorArg grid, std::int64_t interpolation_mode,
                        std::int64_t padding_mode, bool align_corners) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::grid_sampler_2d", "");
+  // aten::grid_sampler_2d
+  static const abi::Schema& op_schema = abi::builtin_schema(1246);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(input).arg(grid).arg(interpolation_mode).arg(padding_mode).arg(align_corners).run();
   return op::tensor_result(op_call, 0, {input, grid});
@@ -1743,7 +1971,8 @@ std::tuple<Tensor, Tensor> grid_sampler_2d_backward(TensorArg grad_output, Tenso
                                                     TensorArg grid, std::int64_t interpolation_mode,
                                                     std::int64_t padding_mode, bool align_corners,
                                                     std::array<bool, 2> output_mask) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::grid_sampler_2d_backward", "");
+  // aten::grid_sampler_2d_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(1247);
   op::FixedCall<7> op_call(op_schema);
   op_call.arg(grad_output)
       .arg(input)
@@ -1759,7 +1988,8 @@ std::tuple<Tensor, Tensor> grid_sampler_2d_backward(TensorArg grad_output, Tenso
 
 Tensor grid_sampler_3d(TensorArg input, TensorArg grid, std::int64_t interpolation_mode,
                        std::int64_t padding_mode, bool align_corners) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::grid_sampler_3d", "");
+  // aten::grid_sampler_3d
+  static const abi::Schema& op_schema = abi::builtin_schema(1248);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(input).arg(grid).arg(interpolation_mode).arg(padding_mode).arg(align_corners).run();
   return op::tensor_result(op_call, 0, {input, grid});
@@ -1769,7 +1999,8 @@ std::tuple<Tensor, Tensor> grid_sampler_3d_backward(TensorArg grad_output, Tenso
                                                     TensorArg grid, std::int64_t interpolation_mode,
                                                     std::int64_t padding_mode, bool align_corners,
                                                     std::array<bool, 2> output_mask) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::grid_sampler_3d_backward", "");
+  // aten::grid_sampler_3d_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(1249);
   op::FixedCall<7> op_call(op_schema);
   op_call.arg(grad_output)
       .arg(input)
@@ -1785,7 +2016,8 @@ std::tuple<Tensor, Tensor> grid_sampler_3d_backward(TensorArg grad_output, Tenso
 
 Tensor group_norm(TensorArg input, std::int64_t num_groups, std::optional<TensorArg> weight,
                   std::optional<TensorArg> bias, double eps, bool cudnn_enabled) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::group_norm", "");
+  // aten::group_norm
+  static const abi::Schema& op_schema = abi::builtin_schema(1250);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(input).arg(num_groups).arg(weight).arg(bias).arg(eps).arg(cudnn_enabled).run();
   return op::tensor_result(op_call, 0, {input, weight, bias});
@@ -1793,7 +2025,8 @@ Tensor group_norm(TensorArg input, std::int64_t num_groups, std::optional<Tensor
 
 Tensor gru_cell(TensorArg input, TensorArg hx, TensorArg w_ih, TensorArg w_hh,
                 std::optional<TensorArg> b_ih, std::optional<TensorArg> b_hh) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::gru_cell", "");
+  // aten::gru_cell
+  static const abi::Schema& op_schema = abi::builtin_schema(1253);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(input).arg(hx).arg(w_ih).arg(w_hh).arg(b_ih).arg(b_hh).run();
   return op::tensor_result(op_call, 0, {input, hx, w_ih, w_hh, b_ih, b_hh});
@@ -1803,7 +2036,8 @@ std::tuple<Tensor, Tensor> gru_data(TensorArg data, TensorArg batch_sizes, Tenso
                                     const TensorList& params, bool has_biases,
                                     std::int64_t num_layers, double dropout, bool train,
                                     bool bidirectional) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::gru", "data");
+  // aten::gru.data
+  static const abi::Schema& op_schema = abi::builtin_schema(1251);
   op::FixedCall<9> op_call(op_schema);
   op_call.arg(data)
       .arg(batch_sizes)
@@ -1822,7 +2056,8 @@ std::tuple<Tensor, Tensor> gru_data(TensorArg data, TensorArg batch_sizes, Tenso
 std::tuple<Tensor, Tensor> gru_input(TensorArg input, TensorArg hx, const TensorList& params,
                                      bool has_biases, std::int64_t num_layers, double dropout,
                                      bool train, bool bidirectional, bool batch_first) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::gru", "input");
+  // aten::gru.input
+  static const abi::Schema& op_schema = abi::builtin_schema(1252);
   op::FixedCall<9> op_call(op_schema);
   op_call.arg(input)
       .arg(hx)
@@ -1839,28 +2074,32 @@ std::tuple<Tensor, Tensor> gru_input(TensorArg input, TensorArg hx, const Tensor
 }
 
 Tensor gt_Tensor(TensorArg self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::gt", "Tensor");
+  // aten::gt.Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(1256);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
-void gt_Tensor_out(TensorArg self, TensorArg other, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::gt", "Tensor_out");
-  op::FixedCall<3> op_call(op_schema);
-  op_call.arg(self).arg(other).arg(out).run();
-}
-
-void gt__Tensor(MutableTensor self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::gt_", "Tensor");
+void gt_Tensor_(MutableTensor self, TensorArg other) {
+  // aten::gt_.Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(1259);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
+}
+
+void gt_Tensor_out(TensorArg self, TensorArg other, MutableTensor out) {
+  // aten::gt.Tensor_out
+  static const abi::Schema& op_schema = abi::builtin_schema(1257);
+  op::FixedCall<3> op_call(op_schema);
+  op_call.arg(self).arg(other).arg(out).run();
 }
 
 Tensor hamming_window(std::int64_t window_length, std::optional<DType> dtype,
                       std::optional<Layout> layout, std::optional<Device> device,
                       std::optional<bool> pin_memory) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::hamming_window", "");
+  // aten::hamming_window
+  static const abi::Schema& op_schema = abi::builtin_schema(1260);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(window_length).arg(dtype).arg(layout).arg(device).arg(pin_memory).run();
   return op::tensor_result(op_call, 0, {});
@@ -1869,7 +2108,8 @@ Tensor hamming_window(std::int64_t window_length, std::optional<DType> dtype,
 Tensor hamming_window_periodic(std::int64_t window_length, bool periodic,
                                std::optional<DType> dtype, std::optional<Layout> layout,
                                std::optional<Device> device, std::optional<bool> pin_memory) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::hamming_window", "periodic");
+  // aten::hamming_window.periodic
+  static const abi::Schema& op_schema = abi::builtin_schema(1261);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(window_length).arg(periodic).arg(dtype).arg(layout).arg(device).arg(pin_memory).run();
   return op::tensor_result(op_call, 0, {});
@@ -1878,7 +2118,8 @@ Tensor hamming_window_periodic(std::int64_t window_length, bool periodic,
 Tensor hamming_window_periodic_alpha(std::int64_t window_length, bool periodic, double alpha,
                                      std::optional<DType> dtype, std::optional<Layout> layout,
                                      std::optional<Device> device, std::optional<bool> pin_memory) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::hamming_window", "periodic_alpha");
+  // aten::hamming_window.periodic_alpha
+  static const abi::Schema& op_schema = abi::builtin_schema(1262);
   op::FixedCall<7> op_call(op_schema);
   op_call.arg(window_length)
       .arg(periodic)
@@ -1896,8 +2137,8 @@ Tensor hamming_window_periodic_alpha_beta(std::int64_t window_length, bool perio
                                           std::optional<Layout> layout,
                                           std::optional<Device> device,
                                           std::optional<bool> pin_memory) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::hamming_window", "periodic_alpha_beta");
+  // aten::hamming_window.periodic_alpha_beta
+  static const abi::Schema& op_schema = abi::builtin_schema(1263);
   op::FixedCall<8> op_call(op_schema);
   op_call.arg(window_length)
       .arg(periodic)
@@ -1914,7 +2155,8 @@ Tensor hamming_window_periodic_alpha_beta(std::int64_t window_length, bool perio
 Tensor hann_window(std::int64_t window_length, std::optional<DType> dtype,
                    std::optional<Layout> layout, std::optional<Device> device,
                    std::optional<bool> pin_memory) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::hann_window", "");
+  // aten::hann_window
+  static const abi::Schema& op_schema = abi::builtin_schema(1264);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(window_length).arg(dtype).arg(layout).arg(device).arg(pin_memory).run();
   return op::tensor_result(op_call, 0, {});
@@ -1923,27 +2165,31 @@ Tensor hann_window(std::int64_t window_length, std::optional<DType> dtype,
 Tensor hann_window_periodic(std::int64_t window_length, bool periodic, std::optional<DType> dtype,
                             std::optional<Layout> layout, std::optional<Device> device,
                             std::optional<bool> pin_memory) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::hann_window", "periodic");
+  // aten::hann_window.periodic
+  static const abi::Schema& op_schema = abi::builtin_schema(1265);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(window_length).arg(periodic).arg(dtype).arg(layout).arg(device).arg(pin_memory).run();
   return op::tensor_result(op_call, 0, {});
 }
 
 Tensor hardsigmoid(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::hardsigmoid", "");
+  // aten::hardsigmoid
+  static const abi::Schema& op_schema = abi::builtin_schema(1270);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 void hardsigmoid_(MutableTensor self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::hardsigmoid_", "");
+  // aten::hardsigmoid_
+  static const abi::Schema& op_schema = abi::builtin_schema(1272);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 Tensor hardsigmoid_backward(TensorArg grad_output, TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::hardsigmoid_backward", "");
+  // aten::hardsigmoid_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(1273);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(grad_output).arg(self).run();
   return op::fresh_tensor_result(op_call, 0);
@@ -1951,46 +2197,52 @@ Tensor hardsigmoid_backward(TensorArg grad_output, TensorArg self) {
 
 void hardsigmoid_backward_grad_input(TensorArg grad_output, TensorArg self,
                                      MutableTensor grad_input) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::hardsigmoid_backward", "grad_input");
+  // aten::hardsigmoid_backward.grad_input
+  static const abi::Schema& op_schema = abi::builtin_schema(1274);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(grad_output).arg(self).arg(grad_input).run();
 }
 
 void hardsigmoid_out(TensorArg self, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::hardsigmoid", "out");
+  // aten::hardsigmoid.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1271);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor hardswish(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::hardswish", "");
+  // aten::hardswish
+  static const abi::Schema& op_schema = abi::builtin_schema(1275);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void hardswish_(MutableTensor self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::hardswish_", "");
+  // aten::hardswish_
+  static const abi::Schema& op_schema = abi::builtin_schema(1277);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 Tensor hardswish_backward(TensorArg grad_output, TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::hardswish_backward", "");
+  // aten::hardswish_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(1278);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(grad_output).arg(self).run();
   return op::tensor_result(op_call, 0, {grad_output, self});
 }
 
 void hardswish_out(TensorArg self, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::hardswish", "out");
+  // aten::hardswish.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1276);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor hash_tensor(TensorArg self, IntList dim, bool keepdim, std::int64_t mode) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::hash_tensor", "");
+  // aten::hash_tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(1284);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(keepdim).arg(mode).run();
   return op::fresh_tensor_result(op_call, 0);
@@ -1998,33 +2250,38 @@ Tensor hash_tensor(TensorArg self, IntList dim, bool keepdim, std::int64_t mode)
 
 void hash_tensor_out(TensorArg self, IntList dim, bool keepdim, std::int64_t mode,
                      MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::hash_tensor", "out");
+  // aten::hash_tensor.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1285);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(keepdim).arg(mode).arg(out).run();
 }
 
 Tensor heaviside(TensorArg self, TensorArg values) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::heaviside", "");
+  // aten::heaviside
+  static const abi::Schema& op_schema = abi::builtin_schema(1286);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(values).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 void heaviside_(MutableTensor self, TensorArg values) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::heaviside_", "");
+  // aten::heaviside_
+  static const abi::Schema& op_schema = abi::builtin_schema(1288);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(values).run();
 }
 
 void heaviside_out(TensorArg self, TensorArg values, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::heaviside", "out");
+  // aten::heaviside.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1287);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(values).arg(out).run();
 }
 
 Tensor hinge_embedding_loss(TensorArg self, TensorArg target, double margin,
                             std::int64_t reduction) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::hinge_embedding_loss", "");
+  // aten::hinge_embedding_loss
+  static const abi::Schema& op_schema = abi::builtin_schema(1289);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(target).arg(margin).arg(reduction).run();
   return op::tensor_result(op_call, 0, {self, target});
@@ -2033,7 +2290,8 @@ Tensor hinge_embedding_loss(TensorArg self, TensorArg target, double margin,
 std::tuple<Tensor, Tensor> histogram_bin_ct(TensorArg self, std::int64_t bins,
                                             OptionalArrayRef<double> range,
                                             std::optional<TensorArg> weight, bool density) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::histogram", "bin_ct");
+  // aten::histogram.bin_ct
+  static const abi::Schema& op_schema = abi::builtin_schema(1292);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(bins).arg(range).arg(weight).arg(density).run();
   return {op::tensor_result(op_call, 0, {self, weight}),
@@ -2043,14 +2301,16 @@ std::tuple<Tensor, Tensor> histogram_bin_ct(TensorArg self, std::int64_t bins,
 void histogram_bin_ct_out(TensorArg self, std::int64_t bins, OptionalArrayRef<double> range,
                           std::optional<TensorArg> weight, bool density, MutableTensor hist,
                           MutableTensor bin_edges) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::histogram", "bin_ct_out");
+  // aten::histogram.bin_ct_out
+  static const abi::Schema& op_schema = abi::builtin_schema(1293);
   op::FixedCall<7> op_call(op_schema);
   op_call.arg(self).arg(bins).arg(range).arg(weight).arg(density).arg(hist).arg(bin_edges).run();
 }
 
 std::tuple<Tensor, Tensor> histogram_bins_tensor(TensorArg self, TensorArg bins,
                                                  std::optional<TensorArg> weight, bool density) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::histogram", "bins_tensor");
+  // aten::histogram.bins_tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(1294);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(bins).arg(weight).arg(density).run();
   return {op::tensor_result(op_call, 0, {self, bins, weight}),
@@ -2059,34 +2319,39 @@ std::tuple<Tensor, Tensor> histogram_bins_tensor(TensorArg self, TensorArg bins,
 
 void histogram_bins_tensor_out(TensorArg self, TensorArg bins, std::optional<TensorArg> weight,
                                bool density, MutableTensor hist, MutableTensor bin_edges) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::histogram", "bins_tensor_out");
+  // aten::histogram.bins_tensor_out
+  static const abi::Schema& op_schema = abi::builtin_schema(1295);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(self).arg(bins).arg(weight).arg(density).arg(hist).arg(bin_edges).run();
 }
 
 std::vector<TensorView> hsplit_array(TensorArg self, IntList indices) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::hsplit", "array");
+  // aten::hsplit.array
+  static const abi::Schema& op_schema = abi::builtin_schema(1299);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(indices).run();
   return op::views_result(op_call, 0, self, "aten::hsplit.array");
 }
 
 std::vector<TensorView> hsplit_int(TensorArg self, std::int64_t sections) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::hsplit", "int");
+  // aten::hsplit.int
+  static const abi::Schema& op_schema = abi::builtin_schema(1300);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(sections).run();
   return op::views_result(op_call, 0, self, "aten::hsplit.int");
 }
 
 Tensor hspmm(TensorArg mat1, TensorArg mat2) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::hspmm", "");
+  // aten::hspmm
+  static const abi::Schema& op_schema = abi::builtin_schema(1301);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(mat1).arg(mat2).run();
   return op::tensor_result(op_call, 0, {mat1, mat2});
 }
 
 void hspmm_out(TensorArg mat1, TensorArg mat2, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::hspmm", "out");
+  // aten::hspmm.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1302);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(mat1).arg(mat2).arg(out).run();
 }

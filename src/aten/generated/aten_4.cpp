@@ -3,29 +3,34 @@
 // include/flash_powder/aten/aten.h.
 #include "flash_powder/aten/aten.h"
 
+#include "abi/string_free_routes.h"
+#include "aten/call.h"
 #include "aten/direct_routes.h"
-#include "flash_powder/abi/dispatch.h"
+#include "aten/string_free.h"
 #include "flash_powder/abi/schema.h"
 
 namespace fp::aten {
 
-namespace op = ::fp::ops::detail;
+namespace op = detail;
 
 Tensor hstack(const TensorList& tensors) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::hstack", "");
+  // aten::hstack
+  static const abi::Schema& op_schema = abi::builtin_schema(1303);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(tensors).run();
   return op::tensor_result(op_call, 0, {tensors});
 }
 
 void hstack_out(const TensorList& tensors, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::hstack", "out");
+  // aten::hstack.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1304);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(tensors).arg(out).run();
 }
 
 Tensor huber_loss(TensorArg self, TensorArg target, std::int64_t reduction, double delta) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::huber_loss", "");
+  // aten::huber_loss
+  static const abi::Schema& op_schema = abi::builtin_schema(1305);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(target).arg(reduction).arg(delta).run();
   return op::tensor_result(op_call, 0, {self, target});
@@ -33,7 +38,8 @@ Tensor huber_loss(TensorArg self, TensorArg target, std::int64_t reduction, doub
 
 Tensor huber_loss_backward(TensorArg grad_output, TensorArg self, TensorArg target,
                            std::int64_t reduction, double delta) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::huber_loss_backward", "");
+  // aten::huber_loss_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(1307);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(grad_output).arg(self).arg(target).arg(reduction).arg(delta).run();
   return op::tensor_result(op_call, 0, {grad_output, self, target});
@@ -41,97 +47,112 @@ Tensor huber_loss_backward(TensorArg grad_output, TensorArg self, TensorArg targ
 
 void huber_loss_backward_out(TensorArg grad_output, TensorArg self, TensorArg target,
                              std::int64_t reduction, double delta, MutableTensor grad_input) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::huber_loss_backward", "out");
+  // aten::huber_loss_backward.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1308);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(grad_output).arg(self).arg(target).arg(reduction).arg(delta).arg(grad_input).run();
 }
 
 void huber_loss_out(TensorArg self, TensorArg target, std::int64_t reduction, double delta,
                     MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::huber_loss", "out");
+  // aten::huber_loss.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1306);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(target).arg(reduction).arg(delta).arg(out).run();
 }
 
 Tensor hypot(TensorArg self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::hypot", "");
+  // aten::hypot
+  static const abi::Schema& op_schema = abi::builtin_schema(1309);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 void hypot_(MutableTensor self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::hypot_", "");
+  // aten::hypot_
+  static const abi::Schema& op_schema = abi::builtin_schema(1311);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
 }
 
 void hypot_out(TensorArg self, TensorArg other, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::hypot", "out");
+  // aten::hypot.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1310);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(out).run();
 }
 
 Tensor i0(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::i0", "");
+  // aten::i0
+  static const abi::Schema& op_schema = abi::builtin_schema(1312);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 void i0_(MutableTensor self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::i0_", "");
+  // aten::i0_
+  static const abi::Schema& op_schema = abi::builtin_schema(1314);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 void i0_out(TensorArg self, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::i0", "out");
+  // aten::i0.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1313);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor igamma(TensorArg self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::igamma", "");
+  // aten::igamma
+  static const abi::Schema& op_schema = abi::builtin_schema(1315);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 void igamma_(MutableTensor self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::igamma_", "");
+  // aten::igamma_
+  static const abi::Schema& op_schema = abi::builtin_schema(1317);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
 }
 
 void igamma_out(TensorArg self, TensorArg other, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::igamma", "out");
+  // aten::igamma.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1316);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(out).run();
 }
 
 Tensor igammac(TensorArg self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::igammac", "");
+  // aten::igammac
+  static const abi::Schema& op_schema = abi::builtin_schema(1318);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 void igammac_(MutableTensor self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::igammac_", "");
+  // aten::igammac_
+  static const abi::Schema& op_schema = abi::builtin_schema(1320);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
 }
 
 void igammac_out(TensorArg self, TensorArg other, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::igammac", "out");
+  // aten::igammac.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1319);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(out).run();
 }
 
 Tensor im2col(TensorArg self, IntList kernel_size, IntList dilation, IntList padding,
               IntList stride) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::im2col", "");
+  // aten::im2col
+  static const abi::Schema& op_schema = abi::builtin_schema(1321);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(self)
       .int_list(kernel_size, 2)
@@ -144,7 +165,8 @@ Tensor im2col(TensorArg self, IntList kernel_size, IntList dilation, IntList pad
 
 void im2col_out(TensorArg self, IntList kernel_size, IntList dilation, IntList padding,
                 IntList stride, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::im2col", "out");
+  // aten::im2col.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1322);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(self)
       .int_list(kernel_size, 2)
@@ -156,62 +178,71 @@ void im2col_out(TensorArg self, IntList kernel_size, IntList dilation, IntList p
 }
 
 TensorView imag(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::imag", "");
+  // aten::imag
+  static const abi::Schema& op_schema = abi::builtin_schema(1323);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::view_result(op_call, 0, self, "aten::imag");
 }
 
 Tensor index_Tensor(TensorArg self, const OptionalTensorList& indices) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::index", "Tensor");
+  // aten::index.Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(1324);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(indices).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 void index_Tensor_out(TensorArg self, const OptionalTensorList& indices, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::index", "Tensor_out");
+  // aten::index.Tensor_out
+  static const abi::Schema& op_schema = abi::builtin_schema(1325);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(indices).arg(out).run();
 }
 
 Tensor index_copy(TensorArg self, std::int64_t dim, TensorArg index, TensorArg source) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::index_copy", "");
+  // aten::index_copy
+  static const abi::Schema& op_schema = abi::builtin_schema(1329);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(index).arg(source).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 void index_copy_(MutableTensor self, std::int64_t dim, TensorArg index, TensorArg source) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::index_copy_", "");
+  // aten::index_copy_
+  static const abi::Schema& op_schema = abi::builtin_schema(1331);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(index).arg(source).run();
 }
 
 void index_copy_out(TensorArg self, std::int64_t dim, TensorArg index, TensorArg source,
                     MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::index_copy", "out");
+  // aten::index_copy.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1330);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(index).arg(source).arg(out).run();
 }
 
-void index_fill__int_Tensor(MutableTensor self, std::int64_t dim, TensorArg index,
-                            TensorArg value) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::index_fill_", "int_Tensor");
-  op::FixedCall<4> op_call(op_schema);
-  op_call.arg(self).arg(dim).arg(index).arg(value).run();
-}
-
 Tensor index_fill_int_Tensor(TensorArg self, std::int64_t dim, TensorArg index, TensorArg value) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::index_fill", "int_Tensor");
+  // aten::index_fill.int_Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(1333);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(index).arg(value).run();
   return op::tensor_result(op_call, 0, {self, index, value});
 }
 
+void index_fill_int_Tensor_(MutableTensor self, std::int64_t dim, TensorArg index,
+                            TensorArg value) {
+  // aten::index_fill_.int_Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(1335);
+  op::FixedCall<4> op_call(op_schema);
+  op_call.arg(self).arg(dim).arg(index).arg(value).run();
+}
+
 Tensor index_put(TensorArg self, const OptionalTensorList& indices, TensorArg values,
                  bool accumulate) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::index_put", "");
+  // aten::index_put
+  static const abi::Schema& op_schema = abi::builtin_schema(1336);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(indices).arg(values).arg(accumulate).run();
   return op::tensor_result(op_call, 0, {self, indices, values});
@@ -219,14 +250,16 @@ Tensor index_put(TensorArg self, const OptionalTensorList& indices, TensorArg va
 
 void index_put_(MutableTensor self, const OptionalTensorList& indices, TensorArg values,
                 bool accumulate) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::index_put_", "");
+  // aten::index_put_
+  static const abi::Schema& op_schema = abi::builtin_schema(1337);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(indices).arg(values).arg(accumulate).run();
 }
 
 Tensor index_reduce(TensorArg self, std::int64_t dim, TensorArg index, TensorArg source,
                     std::string_view reduce, bool include_self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::index_reduce", "");
+  // aten::index_reduce
+  static const abi::Schema& op_schema = abi::builtin_schema(1338);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(index).arg(source).arg(reduce).arg(include_self).run();
   return op::fresh_tensor_result(op_call, 0);
@@ -234,20 +267,23 @@ Tensor index_reduce(TensorArg self, std::int64_t dim, TensorArg index, TensorArg
 
 void index_reduce_(MutableTensor self, std::int64_t dim, TensorArg index, TensorArg source,
                    std::string_view reduce, bool include_self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::index_reduce_", "");
+  // aten::index_reduce_
+  static const abi::Schema& op_schema = abi::builtin_schema(1340);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(index).arg(source).arg(reduce).arg(include_self).run();
 }
 
 void index_reduce_out(TensorArg self, std::int64_t dim, TensorArg index, TensorArg source,
                       std::string_view reduce, bool include_self, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::index_reduce", "out");
+  // aten::index_reduce.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1339);
   op::FixedCall<7> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(index).arg(source).arg(reduce).arg(include_self).arg(out).run();
 }
 
 Tensor index_select(TensorArg self, std::int64_t dim, TensorArg index) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::index_select", "");
+  // aten::index_select
+  static const abi::Schema& op_schema = abi::builtin_schema(1341);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(index).run();
   return op::tensor_result(op_call, 0, {self, index});
@@ -255,49 +291,55 @@ Tensor index_select(TensorArg self, std::int64_t dim, TensorArg index) {
 
 Tensor index_select_backward(TensorArg grad, IntList self_sizes, std::int64_t dim,
                              TensorArg index) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::index_select_backward", "");
+  // aten::index_select_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(1343);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(grad).arg(self_sizes).arg(dim).arg(index).run();
   return op::tensor_result(op_call, 0, {grad, index});
 }
 
 void index_select_out(TensorArg self, std::int64_t dim, TensorArg index, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::index_select", "out");
+  // aten::index_select.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1342);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(index).arg(out).run();
 }
 
 TensorView indices(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::indices", "");
+  // aten::indices
+  static const abi::Schema& op_schema = abi::builtin_schema(1344);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::view_result(op_call, 0, self, "aten::indices");
 }
 
 Tensor indices_copy(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::indices_copy", "");
+  // aten::indices_copy
+  static const abi::Schema& op_schema = abi::builtin_schema(1345);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor infinitely_differentiable_gelu_backward(TensorArg grad, TensorArg self) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::infinitely_differentiable_gelu_backward", "");
+  // aten::infinitely_differentiable_gelu_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(1346);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(grad).arg(self).run();
   return op::tensor_result(op_call, 0, {grad, self});
 }
 
 Tensor inner(TensorArg self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::inner", "");
+  // aten::inner
+  static const abi::Schema& op_schema = abi::builtin_schema(1347);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::tensor_result(op_call, 0, {self, other});
 }
 
 void inner_out(TensorArg self, TensorArg other, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::inner", "out");
+  // aten::inner.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1348);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(out).run();
 }
@@ -306,7 +348,8 @@ Tensor instance_norm(TensorArg input, std::optional<TensorArg> weight,
                      std::optional<TensorArg> bias, std::optional<MutableTensor> running_mean,
                      std::optional<MutableTensor> running_var, bool use_input_stats,
                      double momentum, double eps, bool cudnn_enabled) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::instance_norm", "");
+  // aten::instance_norm
+  static const abi::Schema& op_schema = abi::builtin_schema(1349);
   op::check_mutation(running_mean, "aten::instance_norm", {input, weight, bias});
   op::check_mutation(running_var, "aten::instance_norm", {input, weight, bias});
   op::FixedCall<9> op_call(op_schema);
@@ -324,146 +367,167 @@ Tensor instance_norm(TensorArg input, std::optional<TensorArg> weight,
 }
 
 Tensor int_repr(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::int_repr", "");
+  // aten::int_repr
+  static const abi::Schema& op_schema = abi::builtin_schema(1350);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor inverse(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::inverse", "");
+  // aten::inverse
+  static const abi::Schema& op_schema = abi::builtin_schema(1351);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void inverse_out(TensorArg self, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::inverse", "out");
+  // aten::inverse.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1352);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 bool is_coalesced(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::is_coalesced", "");
+  // aten::is_coalesced
+  static const abi::Schema& op_schema = abi::builtin_schema(1353);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::bool_result(op_call, 0);
 }
 
 bool is_complex(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::is_complex", "");
+  // aten::is_complex
+  static const abi::Schema& op_schema = abi::builtin_schema(1354);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::bool_result(op_call, 0);
 }
 
 bool is_conj(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::is_conj", "");
+  // aten::is_conj
+  static const abi::Schema& op_schema = abi::builtin_schema(1355);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::bool_result(op_call, 0);
 }
 
 bool is_contiguous(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::is_contiguous", "");
+  // aten::is_contiguous
+  static const abi::Schema& op_schema = abi::builtin_schema(1356);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::bool_result(op_call, 0);
 }
 
 bool is_contiguous_memory_format(TensorArg self, MemoryFormat memory_format) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::is_contiguous", "memory_format");
+  // aten::is_contiguous.memory_format
+  static const abi::Schema& op_schema = abi::builtin_schema(1357);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(memory_format).run();
   return op::bool_result(op_call, 0);
 }
 
 bool is_distributed(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::is_distributed", "");
+  // aten::is_distributed
+  static const abi::Schema& op_schema = abi::builtin_schema(1358);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::bool_result(op_call, 0);
 }
 
 bool is_floating_point(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::is_floating_point", "");
+  // aten::is_floating_point
+  static const abi::Schema& op_schema = abi::builtin_schema(1359);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::bool_result(op_call, 0);
 }
 
 bool is_inference(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::is_inference", "");
+  // aten::is_inference
+  static const abi::Schema& op_schema = abi::builtin_schema(1360);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::bool_result(op_call, 0);
 }
 
 bool is_leaf(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::is_leaf", "");
+  // aten::is_leaf
+  static const abi::Schema& op_schema = abi::builtin_schema(1361);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::bool_result(op_call, 0);
 }
 
 bool is_neg(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::is_neg", "");
+  // aten::is_neg
+  static const abi::Schema& op_schema = abi::builtin_schema(1362);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::bool_result(op_call, 0);
 }
 
 bool is_nonzero(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::is_nonzero", "");
+  // aten::is_nonzero
+  static const abi::Schema& op_schema = abi::builtin_schema(1363);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::bool_result(op_call, 0);
 }
 
 bool is_pinned(TensorArg self, std::optional<Device> device) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::is_pinned", "");
+  // aten::is_pinned
+  static const abi::Schema& op_schema = abi::builtin_schema(1364);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(device).run();
   return op::bool_result(op_call, 0);
 }
 
 bool is_same_size(TensorArg self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::is_same_size", "");
+  // aten::is_same_size
+  static const abi::Schema& op_schema = abi::builtin_schema(1365);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::bool_result(op_call, 0);
 }
 
 bool is_set_to(TensorArg self, TensorArg tensor) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::is_set_to", "");
+  // aten::is_set_to
+  static const abi::Schema& op_schema = abi::builtin_schema(1366);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(tensor).run();
   return op::bool_result(op_call, 0);
 }
 
 bool is_signed(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::is_signed", "");
+  // aten::is_signed
+  static const abi::Schema& op_schema = abi::builtin_schema(1367);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::bool_result(op_call, 0);
 }
 
 bool is_vulkan_available() {
-  static const abi::Schema& op_schema = abi::find_schema("aten::is_vulkan_available", "");
+  // aten::is_vulkan_available
+  static const abi::Schema& op_schema = abi::builtin_schema(1368);
   op::FixedCall<0> op_call(op_schema);
   op_call.run();
   return op::bool_result(op_call, 0);
 }
 
 Tensor isclose(TensorArg self, TensorArg other, double rtol, double atol, bool equal_nan) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::isclose", "");
+  // aten::isclose
+  static const abi::Schema& op_schema = abi::builtin_schema(1369);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(other).arg(rtol).arg(atol).arg(equal_nan).run();
   return op::tensor_result(op_call, 0, {self, other});
 }
 
 Tensor isfinite(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::isfinite", "");
+  // aten::isfinite
+  static const abi::Schema& op_schema = abi::builtin_schema(1370);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
@@ -471,7 +535,8 @@ Tensor isfinite(TensorArg self) {
 
 Tensor isin_Tensor_Tensor(TensorArg elements, TensorArg test_elements, bool assume_unique,
                           bool invert) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::isin", "Tensor_Tensor");
+  // aten::isin.Tensor_Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(1375);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(elements).arg(test_elements).arg(assume_unique).arg(invert).run();
   return op::fresh_tensor_result(op_call, 0);
@@ -479,53 +544,61 @@ Tensor isin_Tensor_Tensor(TensorArg elements, TensorArg test_elements, bool assu
 
 void isin_Tensor_Tensor_out(TensorArg elements, TensorArg test_elements, bool assume_unique,
                             bool invert, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::isin", "Tensor_Tensor_out");
+  // aten::isin.Tensor_Tensor_out
+  static const abi::Schema& op_schema = abi::builtin_schema(1376);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(elements).arg(test_elements).arg(assume_unique).arg(invert).arg(out).run();
 }
 
 Tensor isinf(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::isinf", "");
+  // aten::isinf
+  static const abi::Schema& op_schema = abi::builtin_schema(1377);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor isnan(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::isnan", "");
+  // aten::isnan
+  static const abi::Schema& op_schema = abi::builtin_schema(1378);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor isneginf(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::isneginf", "");
+  // aten::isneginf
+  static const abi::Schema& op_schema = abi::builtin_schema(1379);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 void isneginf_out(TensorArg self, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::isneginf", "out");
+  // aten::isneginf.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1380);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor isposinf(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::isposinf", "");
+  // aten::isposinf
+  static const abi::Schema& op_schema = abi::builtin_schema(1381);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 void isposinf_out(TensorArg self, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::isposinf", "out");
+  // aten::isposinf.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1382);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor isreal(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::isreal", "");
+  // aten::isreal
+  static const abi::Schema& op_schema = abi::builtin_schema(1383);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
@@ -535,7 +608,8 @@ Tensor istft(TensorArg self, std::int64_t n_fft, std::optional<std::int64_t> hop
              std::optional<std::int64_t> win_length, std::optional<TensorArg> window, bool center,
              bool normalized, std::optional<bool> onesided, std::optional<std::int64_t> length,
              bool return_complex) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::istft", "");
+  // aten::istft
+  static const abi::Schema& op_schema = abi::builtin_schema(1384);
   op::FixedCall<10> op_call(op_schema);
   op_call.arg(self)
       .arg(n_fft)
@@ -554,7 +628,8 @@ Tensor istft(TensorArg self, std::int64_t n_fft, std::optional<std::int64_t> hop
 Tensor kaiser_window(std::int64_t window_length, std::optional<DType> dtype,
                      std::optional<Layout> layout, std::optional<Device> device,
                      std::optional<bool> pin_memory) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::kaiser_window", "");
+  // aten::kaiser_window
+  static const abi::Schema& op_schema = abi::builtin_schema(1386);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(window_length).arg(dtype).arg(layout).arg(device).arg(pin_memory).run();
   return op::tensor_result(op_call, 0, {});
@@ -563,7 +638,8 @@ Tensor kaiser_window(std::int64_t window_length, std::optional<DType> dtype,
 Tensor kaiser_window_beta(std::int64_t window_length, bool periodic, double beta,
                           std::optional<DType> dtype, std::optional<Layout> layout,
                           std::optional<Device> device, std::optional<bool> pin_memory) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::kaiser_window", "beta");
+  // aten::kaiser_window.beta
+  static const abi::Schema& op_schema = abi::builtin_schema(1387);
   op::FixedCall<7> op_call(op_schema);
   op_call.arg(window_length)
       .arg(periodic)
@@ -579,35 +655,40 @@ Tensor kaiser_window_beta(std::int64_t window_length, bool periodic, double beta
 Tensor kaiser_window_periodic(std::int64_t window_length, bool periodic, std::optional<DType> dtype,
                               std::optional<Layout> layout, std::optional<Device> device,
                               std::optional<bool> pin_memory) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::kaiser_window", "periodic");
+  // aten::kaiser_window.periodic
+  static const abi::Schema& op_schema = abi::builtin_schema(1388);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(window_length).arg(periodic).arg(dtype).arg(layout).arg(device).arg(pin_memory).run();
   return op::tensor_result(op_call, 0, {});
 }
 
 Tensor kl_div(TensorArg self, TensorArg target, std::int64_t reduction, bool log_target) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::kl_div", "");
+  // aten::kl_div
+  static const abi::Schema& op_schema = abi::builtin_schema(1389);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(target).arg(reduction).arg(log_target).run();
   return op::tensor_result(op_call, 0, {self, target});
 }
 
 Tensor kron(TensorArg self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::kron", "");
+  // aten::kron
+  static const abi::Schema& op_schema = abi::builtin_schema(1390);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::tensor_result(op_call, 0, {self, other});
 }
 
 void kron_out(TensorArg self, TensorArg other, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::kron", "out");
+  // aten::kron.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1391);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(out).run();
 }
 
 std::tuple<Tensor, Tensor> kthvalue(TensorArg self, std::int64_t k, std::int64_t dim,
                                     bool keepdim) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::kthvalue", "");
+  // aten::kthvalue
+  static const abi::Schema& op_schema = abi::builtin_schema(1392);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(k).arg(dim).arg(keepdim).run();
   return {op::tensor_result(op_call, 0, {self}), op::tensor_result(op_call, 1, {self})};
@@ -615,13 +696,15 @@ std::tuple<Tensor, Tensor> kthvalue(TensorArg self, std::int64_t k, std::int64_t
 
 void kthvalue_values(TensorArg self, std::int64_t k, std::int64_t dim, bool keepdim,
                      MutableTensor values, MutableTensor indices) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::kthvalue", "values");
+  // aten::kthvalue.values
+  static const abi::Schema& op_schema = abi::builtin_schema(1393);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(self).arg(k).arg(dim).arg(keepdim).arg(values).arg(indices).run();
 }
 
 Tensor l1_loss(TensorArg self, TensorArg target, std::int64_t reduction) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::l1_loss", "");
+  // aten::l1_loss
+  static const abi::Schema& op_schema = abi::builtin_schema(1394);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(target).arg(reduction).run();
   return op::tensor_result(op_call, 0, {self, target});
@@ -629,175 +712,202 @@ Tensor l1_loss(TensorArg self, TensorArg target, std::int64_t reduction) {
 
 Tensor layer_norm(TensorArg input, IntList normalized_shape, std::optional<TensorArg> weight,
                   std::optional<TensorArg> bias, double eps, bool cudnn_enable) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::layer_norm", "");
+  // aten::layer_norm
+  static const abi::Schema& op_schema = abi::builtin_schema(1395);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(input).arg(normalized_shape).arg(weight).arg(bias).arg(eps).arg(cudnn_enable).run();
   return op::tensor_result(op_call, 0, {input, weight, bias});
 }
 
 Tensor lcm(TensorArg self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::lcm", "");
+  // aten::lcm
+  static const abi::Schema& op_schema = abi::builtin_schema(1396);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 void lcm_(MutableTensor self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::lcm_", "");
+  // aten::lcm_
+  static const abi::Schema& op_schema = abi::builtin_schema(1398);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
 }
 
 void lcm_out(TensorArg self, TensorArg other, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::lcm", "out");
+  // aten::lcm.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1397);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(out).run();
 }
 
 void ldexp_(MutableTensor self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::ldexp_", "");
+  // aten::ldexp_
+  static const abi::Schema& op_schema = abi::builtin_schema(1401);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
 }
 
 Tensor ldexp_Tensor(TensorArg self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::ldexp", "Tensor");
+  // aten::ldexp.Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(1399);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::tensor_result(op_call, 0, {self, other});
 }
 
 void ldexp_out(TensorArg self, TensorArg other, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::ldexp", "out");
+  // aten::ldexp.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1400);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(out).run();
 }
 
 Tensor le_Tensor(TensorArg self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::le", "Tensor");
+  // aten::le.Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(1404);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
-void le_Tensor_out(TensorArg self, TensorArg other, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::le", "Tensor_out");
-  op::FixedCall<3> op_call(op_schema);
-  op_call.arg(self).arg(other).arg(out).run();
-}
-
-void le__Tensor(MutableTensor self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::le_", "Tensor");
+void le_Tensor_(MutableTensor self, TensorArg other) {
+  // aten::le_.Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(1407);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
 }
 
+void le_Tensor_out(TensorArg self, TensorArg other, MutableTensor out) {
+  // aten::le.Tensor_out
+  static const abi::Schema& op_schema = abi::builtin_schema(1405);
+  op::FixedCall<3> op_call(op_schema);
+  op_call.arg(self).arg(other).arg(out).run();
+}
+
 Tensor lerp_Tensor(TensorArg self, TensorArg end, TensorArg weight) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::lerp", "Tensor");
+  // aten::lerp.Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(1415);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(end).arg(weight).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
+void lerp_Tensor_(MutableTensor self, TensorArg end, TensorArg weight) {
+  // aten::lerp_.Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(1418);
+  op::FixedCall<3> op_call(op_schema);
+  op_call.arg(self).arg(end).arg(weight).run();
+}
+
 void lerp_Tensor_out(TensorArg self, TensorArg end, TensorArg weight, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::lerp", "Tensor_out");
+  // aten::lerp.Tensor_out
+  static const abi::Schema& op_schema = abi::builtin_schema(1416);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(end).arg(weight).arg(out).run();
 }
 
-void lerp__Tensor(MutableTensor self, TensorArg end, TensorArg weight) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::lerp_", "Tensor");
-  op::FixedCall<3> op_call(op_schema);
-  op_call.arg(self).arg(end).arg(weight).run();
-}
-
 Tensor less_Tensor(TensorArg self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::less", "Tensor");
+  // aten::less.Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(1421);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::tensor_result(op_call, 0, {self, other});
+}
+
+void less_Tensor_(MutableTensor self, TensorArg other) {
+  // aten::less_.Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(1424);
+  op::FixedCall<2> op_call(op_schema);
+  op_call.arg(self).arg(other).run();
 }
 
 void less_Tensor_out(TensorArg self, TensorArg other, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::less", "Tensor_out");
+  // aten::less.Tensor_out
+  static const abi::Schema& op_schema = abi::builtin_schema(1422);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(out).run();
 }
 
-void less__Tensor(MutableTensor self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::less_", "Tensor");
-  op::FixedCall<2> op_call(op_schema);
-  op_call.arg(self).arg(other).run();
-}
-
 Tensor less_equal_Tensor(TensorArg self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::less_equal", "Tensor");
+  // aten::less_equal.Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(1427);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::tensor_result(op_call, 0, {self, other});
 }
 
-void less_equal_Tensor_out(TensorArg self, TensorArg other, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::less_equal", "Tensor_out");
-  op::FixedCall<3> op_call(op_schema);
-  op_call.arg(self).arg(other).arg(out).run();
-}
-
-void less_equal__Tensor(MutableTensor self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::less_equal_", "Tensor");
+void less_equal_Tensor_(MutableTensor self, TensorArg other) {
+  // aten::less_equal_.Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(1430);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
 }
 
+void less_equal_Tensor_out(TensorArg self, TensorArg other, MutableTensor out) {
+  // aten::less_equal.Tensor_out
+  static const abi::Schema& op_schema = abi::builtin_schema(1428);
+  op::FixedCall<3> op_call(op_schema);
+  op_call.arg(self).arg(other).arg(out).run();
+}
+
 Tensor lgamma(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::lgamma", "");
+  // aten::lgamma
+  static const abi::Schema& op_schema = abi::builtin_schema(1431);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 void lgamma_(MutableTensor self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::lgamma_", "");
+  // aten::lgamma_
+  static const abi::Schema& op_schema = abi::builtin_schema(1433);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 void lgamma_out(TensorArg self, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::lgamma", "out");
+  // aten::lgamma.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1432);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor lift(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::lift", "");
+  // aten::lift
+  static const abi::Schema& op_schema = abi::builtin_schema(1434);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 TensorView lift_fresh(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::lift_fresh", "");
+  // aten::lift_fresh
+  static const abi::Schema& op_schema = abi::builtin_schema(1435);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::view_result(op_call, 0, self, "aten::lift_fresh");
 }
 
 Tensor lift_fresh_copy(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::lift_fresh_copy", "");
+  // aten::lift_fresh_copy
+  static const abi::Schema& op_schema = abi::builtin_schema(1436);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor linalg_cholesky(TensorArg self, bool upper) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::linalg_cholesky", "");
+  // aten::linalg_cholesky
+  static const abi::Schema& op_schema = abi::builtin_schema(1438);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(upper).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 std::tuple<Tensor, Tensor> linalg_cholesky_ex(TensorArg self, bool upper, bool check_errors) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::linalg_cholesky_ex", "");
+  // aten::linalg_cholesky_ex
+  static const abi::Schema& op_schema = abi::builtin_schema(1440);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(upper).arg(check_errors).run();
   return {op::fresh_tensor_result(op_call, 0), op::fresh_tensor_result(op_call, 1)};
@@ -805,91 +915,105 @@ std::tuple<Tensor, Tensor> linalg_cholesky_ex(TensorArg self, bool upper, bool c
 
 void linalg_cholesky_ex_L(TensorArg self, bool upper, bool check_errors, MutableTensor L,
                           MutableTensor info) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::linalg_cholesky_ex", "L");
+  // aten::linalg_cholesky_ex.L
+  static const abi::Schema& op_schema = abi::builtin_schema(1441);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(upper).arg(check_errors).arg(L).arg(info).run();
 }
 
 void linalg_cholesky_out(TensorArg self, bool upper, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::linalg_cholesky", "out");
+  // aten::linalg_cholesky.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1439);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(upper).arg(out).run();
 }
 
 Tensor linalg_cond(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::linalg_cond", "");
+  // aten::linalg_cond
+  static const abi::Schema& op_schema = abi::builtin_schema(1442);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).none().run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void linalg_cond_out(TensorArg self, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::linalg_cond", "out");
+  // aten::linalg_cond.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1443);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).none().arg(out).run();
 }
 
 Tensor linalg_cond_p_str(TensorArg self, std::string_view p) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::linalg_cond", "p_str");
+  // aten::linalg_cond.p_str
+  static const abi::Schema& op_schema = abi::builtin_schema(1444);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(p).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void linalg_cond_p_str_out(TensorArg self, std::string_view p, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::linalg_cond", "p_str_out");
+  // aten::linalg_cond.p_str_out
+  static const abi::Schema& op_schema = abi::builtin_schema(1445);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(p).arg(out).run();
 }
 
 Tensor linalg_cross(TensorArg self, TensorArg other, std::int64_t dim) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::linalg_cross", "");
+  // aten::linalg_cross
+  static const abi::Schema& op_schema = abi::builtin_schema(1446);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(dim).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 void linalg_cross_out(TensorArg self, TensorArg other, std::int64_t dim, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::linalg_cross", "out");
+  // aten::linalg_cross.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1447);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(other).arg(dim).arg(out).run();
 }
 
 Tensor linalg_det(TensorArg A) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::linalg_det", "");
+  // aten::linalg_det
+  static const abi::Schema& op_schema = abi::builtin_schema(1448);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(A).run();
   return op::tensor_result(op_call, 0, {A});
 }
 
 void linalg_det_out(TensorArg A, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::linalg_det", "out");
+  // aten::linalg_det.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1449);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(A).arg(out).run();
 }
 
 TensorView linalg_diagonal(TensorArg A, std::int64_t offset, std::int64_t dim1, std::int64_t dim2) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::linalg_diagonal", "");
+  // aten::linalg_diagonal
+  static const abi::Schema& op_schema = abi::builtin_schema(1450);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(A).arg(offset).arg(dim1).arg(dim2).run();
   return op::view_result(op_call, 0, A, "aten::linalg_diagonal");
 }
 
 std::tuple<Tensor, Tensor> linalg_eig(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::linalg_eig", "");
+  // aten::linalg_eig
+  static const abi::Schema& op_schema = abi::builtin_schema(1451);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return {op::tensor_result(op_call, 0, {self}), op::tensor_result(op_call, 1, {self})};
 }
 
 void linalg_eig_out(TensorArg self, MutableTensor eigenvalues, MutableTensor eigenvectors) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::linalg_eig", "out");
+  // aten::linalg_eig.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1452);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(eigenvalues).arg(eigenvectors).run();
 }
 
 std::tuple<Tensor, Tensor> linalg_eigh(TensorArg self, std::string_view UPLO) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::linalg_eigh", "");
+  // aten::linalg_eigh
+  static const abi::Schema& op_schema = abi::builtin_schema(1453);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(UPLO).run();
   return {op::tensor_result(op_call, 0, {self}), op::tensor_result(op_call, 1, {self})};
@@ -897,59 +1021,68 @@ std::tuple<Tensor, Tensor> linalg_eigh(TensorArg self, std::string_view UPLO) {
 
 void linalg_eigh_eigvals(TensorArg self, std::string_view UPLO, MutableTensor eigvals,
                          MutableTensor eigvecs) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::linalg_eigh", "eigvals");
+  // aten::linalg_eigh.eigvals
+  static const abi::Schema& op_schema = abi::builtin_schema(1454);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(UPLO).arg(eigvals).arg(eigvecs).run();
 }
 
 Tensor linalg_eigvals(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::linalg_eigvals", "");
+  // aten::linalg_eigvals
+  static const abi::Schema& op_schema = abi::builtin_schema(1455);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void linalg_eigvals_out(TensorArg self, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::linalg_eigvals", "out");
+  // aten::linalg_eigvals.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1456);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor linalg_eigvalsh(TensorArg self, std::string_view UPLO) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::linalg_eigvalsh", "");
+  // aten::linalg_eigvalsh
+  static const abi::Schema& op_schema = abi::builtin_schema(1457);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(UPLO).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void linalg_eigvalsh_out(TensorArg self, std::string_view UPLO, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::linalg_eigvalsh", "out");
+  // aten::linalg_eigvalsh.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1458);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(UPLO).arg(out).run();
 }
 
 Tensor linalg_householder_product(TensorArg input, TensorArg tau) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::linalg_householder_product", "");
+  // aten::linalg_householder_product
+  static const abi::Schema& op_schema = abi::builtin_schema(1459);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(input).arg(tau).run();
   return op::tensor_result(op_call, 0, {input, tau});
 }
 
 void linalg_householder_product_out(TensorArg input, TensorArg tau, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::linalg_householder_product", "out");
+  // aten::linalg_householder_product.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1460);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(input).arg(tau).arg(out).run();
 }
 
 Tensor linalg_inv(TensorArg A) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::linalg_inv", "");
+  // aten::linalg_inv
+  static const abi::Schema& op_schema = abi::builtin_schema(1461);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(A).run();
   return op::tensor_result(op_call, 0, {A});
 }
 
 std::tuple<Tensor, Tensor> linalg_inv_ex(TensorArg A, bool check_errors) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::linalg_inv_ex", "");
+  // aten::linalg_inv_ex
+  static const abi::Schema& op_schema = abi::builtin_schema(1463);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(A).arg(check_errors).run();
   return {op::fresh_tensor_result(op_call, 0), op::fresh_tensor_result(op_call, 1)};
@@ -957,19 +1090,22 @@ std::tuple<Tensor, Tensor> linalg_inv_ex(TensorArg A, bool check_errors) {
 
 void linalg_inv_ex_inverse(TensorArg A, bool check_errors, MutableTensor inverse,
                            MutableTensor info) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::linalg_inv_ex", "inverse");
+  // aten::linalg_inv_ex.inverse
+  static const abi::Schema& op_schema = abi::builtin_schema(1464);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(A).arg(check_errors).arg(inverse).arg(info).run();
 }
 
 void linalg_inv_out(TensorArg A, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::linalg_inv", "out");
+  // aten::linalg_inv.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1462);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(A).arg(out).run();
 }
 
 std::tuple<Tensor, Tensor> linalg_ldl_factor(TensorArg self, bool hermitian) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::linalg_ldl_factor", "");
+  // aten::linalg_ldl_factor
+  static const abi::Schema& op_schema = abi::builtin_schema(1465);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(hermitian).run();
   return {op::tensor_result(op_call, 0, {self}), op::tensor_result(op_call, 1, {self})};
@@ -977,7 +1113,8 @@ std::tuple<Tensor, Tensor> linalg_ldl_factor(TensorArg self, bool hermitian) {
 
 std::tuple<Tensor, Tensor, Tensor> linalg_ldl_factor_ex(TensorArg self, bool hermitian,
                                                         bool check_errors) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::linalg_ldl_factor_ex", "");
+  // aten::linalg_ldl_factor_ex
+  static const abi::Schema& op_schema = abi::builtin_schema(1467);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(hermitian).arg(check_errors).run();
   return {op::fresh_tensor_result(op_call, 0), op::fresh_tensor_result(op_call, 1),
@@ -986,19 +1123,22 @@ std::tuple<Tensor, Tensor, Tensor> linalg_ldl_factor_ex(TensorArg self, bool her
 
 void linalg_ldl_factor_ex_out(TensorArg self, bool hermitian, bool check_errors, MutableTensor LD,
                               MutableTensor pivots, MutableTensor info) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::linalg_ldl_factor_ex", "out");
+  // aten::linalg_ldl_factor_ex.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1468);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(self).arg(hermitian).arg(check_errors).arg(LD).arg(pivots).arg(info).run();
 }
 
 void linalg_ldl_factor_out(TensorArg self, bool hermitian, MutableTensor LD, MutableTensor pivots) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::linalg_ldl_factor", "out");
+  // aten::linalg_ldl_factor.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1466);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(hermitian).arg(LD).arg(pivots).run();
 }
 
 Tensor linalg_ldl_solve(TensorArg LD, TensorArg pivots, TensorArg B, bool hermitian) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::linalg_ldl_solve", "");
+  // aten::linalg_ldl_solve
+  static const abi::Schema& op_schema = abi::builtin_schema(1469);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(LD).arg(pivots).arg(B).arg(hermitian).run();
   return op::fresh_tensor_result(op_call, 0);
@@ -1006,7 +1146,8 @@ Tensor linalg_ldl_solve(TensorArg LD, TensorArg pivots, TensorArg B, bool hermit
 
 void linalg_ldl_solve_out(TensorArg LD, TensorArg pivots, TensorArg B, bool hermitian,
                           MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::linalg_ldl_solve", "out");
+  // aten::linalg_ldl_solve.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1470);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(LD).arg(pivots).arg(B).arg(hermitian).arg(out).run();
 }
@@ -1014,7 +1155,8 @@ void linalg_ldl_solve_out(TensorArg LD, TensorArg pivots, TensorArg B, bool herm
 std::tuple<Tensor, Tensor, Tensor, Tensor> linalg_lstsq(TensorArg self, TensorArg b,
                                                         std::optional<double> rcond,
                                                         std::optional<std::string_view> driver) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::linalg_lstsq", "");
+  // aten::linalg_lstsq
+  static const abi::Schema& op_schema = abi::builtin_schema(1471);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(b).arg(rcond).arg(driver).run();
   return {op::tensor_result(op_call, 0, {self, b}), op::tensor_result(op_call, 1, {self, b}),
@@ -1024,7 +1166,8 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> linalg_lstsq(TensorArg self, TensorAr
 void linalg_lstsq_out(TensorArg self, TensorArg b, std::optional<double> rcond,
                       std::optional<std::string_view> driver, MutableTensor solution,
                       MutableTensor residuals, MutableTensor rank, MutableTensor singular_values) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::linalg_lstsq", "out");
+  // aten::linalg_lstsq.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1472);
   op::FixedCall<8> op_call(op_schema);
   op_call.arg(self)
       .arg(b)
@@ -1038,7 +1181,8 @@ void linalg_lstsq_out(TensorArg self, TensorArg b, std::optional<double> rcond,
 }
 
 std::tuple<Tensor, Tensor, Tensor> linalg_lu(TensorArg A, bool pivot) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::linalg_lu", "");
+  // aten::linalg_lu
+  static const abi::Schema& op_schema = abi::builtin_schema(1473);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(A).arg(pivot).run();
   return {op::fresh_tensor_result(op_call, 0), op::fresh_tensor_result(op_call, 1),
@@ -1046,14 +1190,16 @@ std::tuple<Tensor, Tensor, Tensor> linalg_lu(TensorArg A, bool pivot) {
 }
 
 std::tuple<Tensor, Tensor> linalg_lu_factor(TensorArg A, bool pivot) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::linalg_lu_factor", "");
+  // aten::linalg_lu_factor
+  static const abi::Schema& op_schema = abi::builtin_schema(1475);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(A).arg(pivot).run();
   return {op::tensor_result(op_call, 0, {A}), op::tensor_result(op_call, 1, {A})};
 }
 
 std::tuple<Tensor, Tensor, Tensor> linalg_lu_factor_ex(TensorArg A, bool pivot, bool check_errors) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::linalg_lu_factor_ex", "");
+  // aten::linalg_lu_factor_ex
+  static const abi::Schema& op_schema = abi::builtin_schema(1477);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(A).arg(pivot).arg(check_errors).run();
   return {op::fresh_tensor_result(op_call, 0), op::fresh_tensor_result(op_call, 1),
@@ -1062,25 +1208,29 @@ std::tuple<Tensor, Tensor, Tensor> linalg_lu_factor_ex(TensorArg A, bool pivot, 
 
 void linalg_lu_factor_ex_out(TensorArg A, bool pivot, bool check_errors, MutableTensor LU,
                              MutableTensor pivots, MutableTensor info) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::linalg_lu_factor_ex", "out");
+  // aten::linalg_lu_factor_ex.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1478);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(A).arg(pivot).arg(check_errors).arg(LU).arg(pivots).arg(info).run();
 }
 
 void linalg_lu_factor_out(TensorArg A, bool pivot, MutableTensor LU, MutableTensor pivots) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::linalg_lu_factor", "out");
+  // aten::linalg_lu_factor.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1476);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(A).arg(pivot).arg(LU).arg(pivots).run();
 }
 
 void linalg_lu_out(TensorArg A, bool pivot, MutableTensor P, MutableTensor L, MutableTensor U) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::linalg_lu", "out");
+  // aten::linalg_lu.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1474);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(A).arg(pivot).arg(P).arg(L).arg(U).run();
 }
 
 Tensor linalg_lu_solve(TensorArg LU, TensorArg pivots, TensorArg B, bool left, bool adjoint) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::linalg_lu_solve", "");
+  // aten::linalg_lu_solve
+  static const abi::Schema& op_schema = abi::builtin_schema(1479);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(LU).arg(pivots).arg(B).arg(left).arg(adjoint).run();
   return op::fresh_tensor_result(op_call, 0);
@@ -1088,26 +1238,30 @@ Tensor linalg_lu_solve(TensorArg LU, TensorArg pivots, TensorArg B, bool left, b
 
 void linalg_lu_solve_out(TensorArg LU, TensorArg pivots, TensorArg B, bool left, bool adjoint,
                          MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::linalg_lu_solve", "out");
+  // aten::linalg_lu_solve.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1480);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(LU).arg(pivots).arg(B).arg(left).arg(adjoint).arg(out).run();
 }
 
 Tensor linalg_matmul(TensorArg self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::linalg_matmul", "");
+  // aten::linalg_matmul
+  static const abi::Schema& op_schema = abi::builtin_schema(1481);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::tensor_result(op_call, 0, {self, other});
 }
 
 void linalg_matmul_out(TensorArg self, TensorArg other, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::linalg_matmul", "out");
+  // aten::linalg_matmul.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1482);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(out).run();
 }
 
 Tensor linalg_matrix_exp(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::linalg_matrix_exp", "");
+  // aten::linalg_matrix_exp
+  static const abi::Schema& op_schema = abi::builtin_schema(1483);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
@@ -1115,7 +1269,8 @@ Tensor linalg_matrix_exp(TensorArg self) {
 
 Tensor linalg_matrix_norm_str_ord(TensorArg self, std::string_view ord, IntList dim, bool keepdim,
                                   std::optional<DType> dtype) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::linalg_matrix_norm", "str_ord");
+  // aten::linalg_matrix_norm.str_ord
+  static const abi::Schema& op_schema = abi::builtin_schema(1486);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(ord).arg(dim).arg(keepdim).arg(dtype).run();
   return op::tensor_result(op_call, 0, {self});
@@ -1123,26 +1278,30 @@ Tensor linalg_matrix_norm_str_ord(TensorArg self, std::string_view ord, IntList 
 
 void linalg_matrix_norm_str_ord_out(TensorArg self, std::string_view ord, IntList dim, bool keepdim,
                                     std::optional<DType> dtype, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::linalg_matrix_norm", "str_ord_out");
+  // aten::linalg_matrix_norm.str_ord_out
+  static const abi::Schema& op_schema = abi::builtin_schema(1487);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(self).arg(ord).arg(dim).arg(keepdim).arg(dtype).arg(out).run();
 }
 
 Tensor linalg_matrix_power(TensorArg self, std::int64_t n) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::linalg_matrix_power", "");
+  // aten::linalg_matrix_power
+  static const abi::Schema& op_schema = abi::builtin_schema(1488);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(n).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void linalg_matrix_power_out(TensorArg self, std::int64_t n, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::linalg_matrix_power", "out");
+  // aten::linalg_matrix_power.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1489);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(n).arg(out).run();
 }
 
 Tensor linalg_matrix_rank(TensorArg self, double tol, bool hermitian) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::linalg_matrix_rank", "");
+  // aten::linalg_matrix_rank
+  static const abi::Schema& op_schema = abi::builtin_schema(1490);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(tol).arg(hermitian).run();
   return op::tensor_result(op_call, 0, {self});
@@ -1150,8 +1309,8 @@ Tensor linalg_matrix_rank(TensorArg self, double tol, bool hermitian) {
 
 Tensor linalg_matrix_rank_atol_rtol_float(TensorArg self, std::optional<double> atol,
                                           std::optional<double> rtol, bool hermitian) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::linalg_matrix_rank", "atol_rtol_float");
+  // aten::linalg_matrix_rank.atol_rtol_float
+  static const abi::Schema& op_schema = abi::builtin_schema(1491);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(atol).arg(rtol).arg(hermitian).run();
   return op::tensor_result(op_call, 0, {self});
@@ -1160,16 +1319,16 @@ Tensor linalg_matrix_rank_atol_rtol_float(TensorArg self, std::optional<double> 
 void linalg_matrix_rank_atol_rtol_float_out(TensorArg self, std::optional<double> atol,
                                             std::optional<double> rtol, bool hermitian,
                                             MutableTensor out) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::linalg_matrix_rank", "atol_rtol_float_out");
+  // aten::linalg_matrix_rank.atol_rtol_float_out
+  static const abi::Schema& op_schema = abi::builtin_schema(1492);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(atol).arg(rtol).arg(hermitian).arg(out).run();
 }
 
 Tensor linalg_matrix_rank_atol_rtol_tensor(TensorArg input, std::optional<TensorArg> atol,
                                            std::optional<TensorArg> rtol, bool hermitian) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::linalg_matrix_rank", "atol_rtol_tensor");
+  // aten::linalg_matrix_rank.atol_rtol_tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(1493);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(input).arg(atol).arg(rtol).arg(hermitian).run();
   return op::tensor_result(op_call, 0, {input, atol, rtol});
@@ -1178,48 +1337,53 @@ Tensor linalg_matrix_rank_atol_rtol_tensor(TensorArg input, std::optional<Tensor
 void linalg_matrix_rank_atol_rtol_tensor_out(TensorArg input, std::optional<TensorArg> atol,
                                              std::optional<TensorArg> rtol, bool hermitian,
                                              MutableTensor out) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::linalg_matrix_rank", "atol_rtol_tensor_out");
+  // aten::linalg_matrix_rank.atol_rtol_tensor_out
+  static const abi::Schema& op_schema = abi::builtin_schema(1494);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(input).arg(atol).arg(rtol).arg(hermitian).arg(out).run();
 }
 
 void linalg_matrix_rank_out(TensorArg self, double tol, bool hermitian, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::linalg_matrix_rank", "out");
+  // aten::linalg_matrix_rank.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1495);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(tol).arg(hermitian).arg(out).run();
 }
 
 void linalg_matrix_rank_out_tol_tensor(TensorArg input, TensorArg tol, bool hermitian,
                                        MutableTensor out) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::linalg_matrix_rank", "out_tol_tensor");
+  // aten::linalg_matrix_rank.out_tol_tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(1496);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(input).arg(tol).arg(hermitian).arg(out).run();
 }
 
 Tensor linalg_matrix_rank_tol_tensor(TensorArg input, TensorArg tol, bool hermitian) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::linalg_matrix_rank", "tol_tensor");
+  // aten::linalg_matrix_rank.tol_tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(1497);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(input).arg(tol).arg(hermitian).run();
   return op::tensor_result(op_call, 0, {input, tol});
 }
 
 Tensor linalg_multi_dot(const TensorList& tensors) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::linalg_multi_dot", "");
+  // aten::linalg_multi_dot
+  static const abi::Schema& op_schema = abi::builtin_schema(1498);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(tensors).run();
   return op::tensor_result(op_call, 0, {tensors});
 }
 
 void linalg_multi_dot_out(const TensorList& tensors, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::linalg_multi_dot", "out");
+  // aten::linalg_multi_dot.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1499);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(tensors).arg(out).run();
 }
 
 Tensor linalg_norm(TensorArg self, OptionalIntList dim, bool keepdim, std::optional<DType> dtype) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::linalg_norm", "");
+  // aten::linalg_norm
+  static const abi::Schema& op_schema = abi::builtin_schema(1500);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).none().arg(dim).arg(keepdim).arg(dtype).run();
   return op::tensor_result(op_call, 0, {self});
@@ -1227,7 +1391,8 @@ Tensor linalg_norm(TensorArg self, OptionalIntList dim, bool keepdim, std::optio
 
 Tensor linalg_norm_ord_str(TensorArg self, std::string_view ord, OptionalIntList dim, bool keepdim,
                            std::optional<DType> dtype) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::linalg_norm", "ord_str");
+  // aten::linalg_norm.ord_str
+  static const abi::Schema& op_schema = abi::builtin_schema(1501);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(ord).arg(dim).arg(keepdim).arg(dtype).run();
   return op::tensor_result(op_call, 0, {self});
@@ -1235,20 +1400,23 @@ Tensor linalg_norm_ord_str(TensorArg self, std::string_view ord, OptionalIntList
 
 void linalg_norm_ord_str_out(TensorArg self, std::string_view ord, OptionalIntList dim,
                              bool keepdim, std::optional<DType> dtype, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::linalg_norm", "ord_str_out");
+  // aten::linalg_norm.ord_str_out
+  static const abi::Schema& op_schema = abi::builtin_schema(1502);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(self).arg(ord).arg(dim).arg(keepdim).arg(dtype).arg(out).run();
 }
 
 void linalg_norm_out(TensorArg self, OptionalIntList dim, bool keepdim, std::optional<DType> dtype,
                      MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::linalg_norm", "out");
+  // aten::linalg_norm.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1503);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(self).none().arg(dim).arg(keepdim).arg(dtype).arg(out).run();
 }
 
 Tensor linalg_pinv(TensorArg self, double rcond, bool hermitian) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::linalg_pinv", "");
+  // aten::linalg_pinv
+  static const abi::Schema& op_schema = abi::builtin_schema(1504);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(rcond).arg(hermitian).run();
   return op::tensor_result(op_call, 0, {self});
@@ -1256,7 +1424,8 @@ Tensor linalg_pinv(TensorArg self, double rcond, bool hermitian) {
 
 Tensor linalg_pinv_atol_rtol_float(TensorArg self, std::optional<double> atol,
                                    std::optional<double> rtol, bool hermitian) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::linalg_pinv", "atol_rtol_float");
+  // aten::linalg_pinv.atol_rtol_float
+  static const abi::Schema& op_schema = abi::builtin_schema(1505);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(atol).arg(rtol).arg(hermitian).run();
   return op::tensor_result(op_call, 0, {self});
@@ -1265,15 +1434,16 @@ Tensor linalg_pinv_atol_rtol_float(TensorArg self, std::optional<double> atol,
 void linalg_pinv_atol_rtol_float_out(TensorArg self, std::optional<double> atol,
                                      std::optional<double> rtol, bool hermitian,
                                      MutableTensor out) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::linalg_pinv", "atol_rtol_float_out");
+  // aten::linalg_pinv.atol_rtol_float_out
+  static const abi::Schema& op_schema = abi::builtin_schema(1506);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(atol).arg(rtol).arg(hermitian).arg(out).run();
 }
 
 Tensor linalg_pinv_atol_rtol_tensor(TensorArg self, std::optional<TensorArg> atol,
                                     std::optional<TensorArg> rtol, bool hermitian) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::linalg_pinv", "atol_rtol_tensor");
+  // aten::linalg_pinv.atol_rtol_tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(1507);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(atol).arg(rtol).arg(hermitian).run();
   return op::tensor_result(op_call, 0, {self, atol, rtol});
@@ -1282,67 +1452,76 @@ Tensor linalg_pinv_atol_rtol_tensor(TensorArg self, std::optional<TensorArg> ato
 void linalg_pinv_atol_rtol_tensor_out(TensorArg self, std::optional<TensorArg> atol,
                                       std::optional<TensorArg> rtol, bool hermitian,
                                       MutableTensor out) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::linalg_pinv", "atol_rtol_tensor_out");
+  // aten::linalg_pinv.atol_rtol_tensor_out
+  static const abi::Schema& op_schema = abi::builtin_schema(1508);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(atol).arg(rtol).arg(hermitian).arg(out).run();
 }
 
 void linalg_pinv_out(TensorArg self, double rcond, bool hermitian, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::linalg_pinv", "out");
+  // aten::linalg_pinv.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1509);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(rcond).arg(hermitian).arg(out).run();
 }
 
 void linalg_pinv_out_rcond_tensor(TensorArg self, TensorArg rcond, bool hermitian,
                                   MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::linalg_pinv", "out_rcond_tensor");
+  // aten::linalg_pinv.out_rcond_tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(1510);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(rcond).arg(hermitian).arg(out).run();
 }
 
 Tensor linalg_pinv_rcond_tensor(TensorArg self, TensorArg rcond, bool hermitian) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::linalg_pinv", "rcond_tensor");
+  // aten::linalg_pinv.rcond_tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(1511);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(rcond).arg(hermitian).run();
   return op::tensor_result(op_call, 0, {self, rcond});
 }
 
 std::tuple<Tensor, Tensor> linalg_qr(TensorArg A, std::string_view mode) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::linalg_qr", "");
+  // aten::linalg_qr
+  static const abi::Schema& op_schema = abi::builtin_schema(1512);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(A).arg(mode).run();
   return {op::fresh_tensor_result(op_call, 0), op::fresh_tensor_result(op_call, 1)};
 }
 
 void linalg_qr_out(TensorArg A, std::string_view mode, MutableTensor Q, MutableTensor R) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::linalg_qr", "out");
+  // aten::linalg_qr.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1513);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(A).arg(mode).arg(Q).arg(R).run();
 }
 
 std::tuple<Tensor, Tensor> linalg_slogdet(TensorArg A) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::linalg_slogdet", "");
+  // aten::linalg_slogdet
+  static const abi::Schema& op_schema = abi::builtin_schema(1514);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(A).run();
   return {op::tensor_result(op_call, 0, {A}), op::tensor_result(op_call, 1, {A})};
 }
 
 void linalg_slogdet_out(TensorArg A, MutableTensor sign, MutableTensor logabsdet) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::linalg_slogdet", "out");
+  // aten::linalg_slogdet.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1515);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(A).arg(sign).arg(logabsdet).run();
 }
 
 Tensor linalg_solve(TensorArg A, TensorArg B, bool left) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::linalg_solve", "");
+  // aten::linalg_solve
+  static const abi::Schema& op_schema = abi::builtin_schema(1516);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(A).arg(B).arg(left).run();
   return op::tensor_result(op_call, 0, {A, B});
 }
 
 std::tuple<Tensor, Tensor> linalg_solve_ex(TensorArg A, TensorArg B, bool left, bool check_errors) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::linalg_solve_ex", "");
+  // aten::linalg_solve_ex
+  static const abi::Schema& op_schema = abi::builtin_schema(1518);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(A).arg(B).arg(left).arg(check_errors).run();
   return {op::tensor_result(op_call, 0, {A, B}), op::tensor_result(op_call, 1, {A, B})};
@@ -1350,20 +1529,23 @@ std::tuple<Tensor, Tensor> linalg_solve_ex(TensorArg A, TensorArg B, bool left, 
 
 void linalg_solve_ex_out(TensorArg A, TensorArg B, bool left, bool check_errors,
                          MutableTensor result, MutableTensor info) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::linalg_solve_ex", "out");
+  // aten::linalg_solve_ex.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1519);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(A).arg(B).arg(left).arg(check_errors).arg(result).arg(info).run();
 }
 
 void linalg_solve_out(TensorArg A, TensorArg B, bool left, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::linalg_solve", "out");
+  // aten::linalg_solve.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1517);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(A).arg(B).arg(left).arg(out).run();
 }
 
 Tensor linalg_solve_triangular(TensorArg self, TensorArg B, bool upper, bool left,
                                bool unitriangular) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::linalg_solve_triangular", "");
+  // aten::linalg_solve_triangular
+  static const abi::Schema& op_schema = abi::builtin_schema(1520);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(B).arg(upper).arg(left).arg(unitriangular).run();
   return op::tensor_result(op_call, 0, {self, B});
@@ -1371,14 +1553,16 @@ Tensor linalg_solve_triangular(TensorArg self, TensorArg B, bool upper, bool lef
 
 void linalg_solve_triangular_out(TensorArg self, TensorArg B, bool upper, bool left,
                                  bool unitriangular, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::linalg_solve_triangular", "out");
+  // aten::linalg_solve_triangular.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1521);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(self).arg(B).arg(upper).arg(left).arg(unitriangular).arg(out).run();
 }
 
 std::tuple<Tensor, Tensor, Tensor> linalg_svd(TensorArg A, bool full_matrices,
                                               std::optional<std::string_view> driver) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::linalg_svd", "");
+  // aten::linalg_svd
+  static const abi::Schema& op_schema = abi::builtin_schema(1522);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(A).arg(full_matrices).arg(driver).run();
   return {op::tensor_result(op_call, 0, {A}), op::tensor_result(op_call, 1, {A}),
@@ -1387,39 +1571,45 @@ std::tuple<Tensor, Tensor, Tensor> linalg_svd(TensorArg A, bool full_matrices,
 
 void linalg_svd_U(TensorArg A, bool full_matrices, std::optional<std::string_view> driver,
                   MutableTensor U, MutableTensor S, MutableTensor Vh) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::linalg_svd", "U");
+  // aten::linalg_svd.U
+  static const abi::Schema& op_schema = abi::builtin_schema(1523);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(A).arg(full_matrices).arg(driver).arg(U).arg(S).arg(Vh).run();
 }
 
 Tensor linalg_svdvals(TensorArg A, std::optional<std::string_view> driver) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::linalg_svdvals", "");
+  // aten::linalg_svdvals
+  static const abi::Schema& op_schema = abi::builtin_schema(1524);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(A).arg(driver).run();
   return op::tensor_result(op_call, 0, {A});
 }
 
 void linalg_svdvals_out(TensorArg A, std::optional<std::string_view> driver, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::linalg_svdvals", "out");
+  // aten::linalg_svdvals.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1525);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(A).arg(driver).arg(out).run();
 }
 
 Tensor linalg_tensorinv(TensorArg self, std::int64_t ind) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::linalg_tensorinv", "");
+  // aten::linalg_tensorinv
+  static const abi::Schema& op_schema = abi::builtin_schema(1526);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(ind).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void linalg_tensorinv_out(TensorArg self, std::int64_t ind, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::linalg_tensorinv", "out");
+  // aten::linalg_tensorinv.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1527);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(ind).arg(out).run();
 }
 
 Tensor linalg_tensorsolve(TensorArg self, TensorArg other, OptionalIntList dims) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::linalg_tensorsolve", "");
+  // aten::linalg_tensorsolve
+  static const abi::Schema& op_schema = abi::builtin_schema(1528);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(dims).run();
   return op::tensor_result(op_call, 0, {self, other});
@@ -1427,33 +1617,38 @@ Tensor linalg_tensorsolve(TensorArg self, TensorArg other, OptionalIntList dims)
 
 void linalg_tensorsolve_out(TensorArg self, TensorArg other, OptionalIntList dims,
                             MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::linalg_tensorsolve", "out");
+  // aten::linalg_tensorsolve.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1529);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(other).arg(dims).arg(out).run();
 }
 
 Tensor linalg_vander(TensorArg x, std::optional<std::int64_t> N) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::linalg_vander", "");
+  // aten::linalg_vander
+  static const abi::Schema& op_schema = abi::builtin_schema(1530);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(x).arg(N).run();
   return op::tensor_result(op_call, 0, {x});
 }
 
 Tensor linalg_vecdot(TensorArg x, TensorArg y, std::int64_t dim) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::linalg_vecdot", "");
+  // aten::linalg_vecdot
+  static const abi::Schema& op_schema = abi::builtin_schema(1531);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(x).arg(y).arg(dim).run();
   return op::tensor_result(op_call, 0, {x, y});
 }
 
 void linalg_vecdot_out(TensorArg x, TensorArg y, std::int64_t dim, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::linalg_vecdot", "out");
+  // aten::linalg_vecdot.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1532);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(x).arg(y).arg(dim).arg(out).run();
 }
 
 Tensor linear(TensorArg input, TensorArg weight, std::optional<TensorArg> bias) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::linear", "");
+  // aten::linear
+  static const abi::Schema& op_schema = abi::builtin_schema(1535);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(input).arg(weight).arg(bias).run();
   return op::tensor_result(op_call, 0, {input, weight, bias});
@@ -1462,7 +1657,8 @@ Tensor linear(TensorArg input, TensorArg weight, std::optional<TensorArg> bias) 
 std::tuple<Tensor, Tensor, Tensor> linear_backward(TensorArg self, TensorArg grad_output,
                                                    TensorArg weight,
                                                    std::array<bool, 3> output_mask) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::linear_backward", "");
+  // aten::linear_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(1537);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(grad_output).arg(weight).bool_list(output_mask).run();
   return {op::tensor_result(op_call, 0, {self, grad_output, weight}),
@@ -1472,7 +1668,8 @@ std::tuple<Tensor, Tensor, Tensor> linear_backward(TensorArg self, TensorArg gra
 
 void linear_out(TensorArg input, TensorArg weight, std::optional<TensorArg> bias,
                 MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::linear", "out");
+  // aten::linear.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1536);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(input).arg(weight).arg(bias).arg(out).run();
 }
@@ -1480,7 +1677,8 @@ void linear_out(TensorArg input, TensorArg weight, std::optional<TensorArg> bias
 Tensor linspace_Tensor_Tensor(TensorArg start, TensorArg end, std::int64_t steps,
                               std::optional<DType> dtype, std::optional<Layout> layout,
                               std::optional<Device> device, std::optional<bool> pin_memory) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::linspace", "Tensor_Tensor");
+  // aten::linspace.Tensor_Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(1543);
   op::FixedCall<7> op_call(op_schema);
   op_call.arg(start).arg(end).arg(steps).arg(dtype).arg(layout).arg(device).arg(pin_memory).run();
   return op::tensor_result(op_call, 0, {start, end});
@@ -1488,103 +1686,119 @@ Tensor linspace_Tensor_Tensor(TensorArg start, TensorArg end, std::int64_t steps
 
 void linspace_Tensor_Tensor_out(TensorArg start, TensorArg end, std::int64_t steps,
                                 MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::linspace", "Tensor_Tensor_out");
+  // aten::linspace.Tensor_Tensor_out
+  static const abi::Schema& op_schema = abi::builtin_schema(1544);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(start).arg(end).arg(steps).arg(out).run();
 }
 
 Tensor log(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::log", "");
+  // aten::log
+  static const abi::Schema& op_schema = abi::builtin_schema(1546);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 Tensor log10(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::log10", "");
+  // aten::log10
+  static const abi::Schema& op_schema = abi::builtin_schema(1548);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 void log10_(MutableTensor self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::log10_", "");
+  // aten::log10_
+  static const abi::Schema& op_schema = abi::builtin_schema(1550);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 void log10_out(TensorArg self, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::log10", "out");
+  // aten::log10.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1549);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor log1p(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::log1p", "");
+  // aten::log1p
+  static const abi::Schema& op_schema = abi::builtin_schema(1551);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 void log1p_(MutableTensor self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::log1p_", "");
+  // aten::log1p_
+  static const abi::Schema& op_schema = abi::builtin_schema(1553);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 void log1p_out(TensorArg self, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::log1p", "out");
+  // aten::log1p.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1552);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor log2(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::log2", "");
+  // aten::log2
+  static const abi::Schema& op_schema = abi::builtin_schema(1554);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 void log2_(MutableTensor self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::log2_", "");
+  // aten::log2_
+  static const abi::Schema& op_schema = abi::builtin_schema(1556);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 void log2_out(TensorArg self, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::log2", "out");
+  // aten::log2.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1555);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 void log_(MutableTensor self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::log_", "");
+  // aten::log_
+  static const abi::Schema& op_schema = abi::builtin_schema(1557);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 void log_normal_(MutableTensor self, double mean, double std_,
                  std::optional<abi::RawGenerator> generator) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::log_normal_", "");
+  // aten::log_normal_
+  static const abi::Schema& op_schema = abi::builtin_schema(1558);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(mean).arg(std_).arg(generator).run();
 }
 
 void log_out(TensorArg self, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::log", "out");
+  // aten::log.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1547);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor log_sigmoid(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::log_sigmoid", "");
+  // aten::log_sigmoid
+  static const abi::Schema& op_schema = abi::builtin_schema(1559);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor log_sigmoid_backward(TensorArg grad_output, TensorArg self, TensorArg buffer) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::log_sigmoid_backward", "");
+  // aten::log_sigmoid_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(1561);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(grad_output).arg(self).arg(buffer).run();
   return op::tensor_result(op_call, 0, {grad_output, self, buffer});
@@ -1592,33 +1806,37 @@ Tensor log_sigmoid_backward(TensorArg grad_output, TensorArg self, TensorArg buf
 
 void log_sigmoid_backward_grad_input(TensorArg grad_output, TensorArg self, TensorArg buffer,
                                      MutableTensor grad_input) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::log_sigmoid_backward", "grad_input");
+  // aten::log_sigmoid_backward.grad_input
+  static const abi::Schema& op_schema = abi::builtin_schema(1562);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(grad_output).arg(self).arg(buffer).arg(grad_input).run();
 }
 
 std::tuple<Tensor, Tensor> log_sigmoid_forward(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::log_sigmoid_forward", "");
+  // aten::log_sigmoid_forward
+  static const abi::Schema& op_schema = abi::builtin_schema(1563);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return {op::tensor_result(op_call, 0, {self}), op::tensor_result(op_call, 1, {self})};
 }
 
 void log_sigmoid_forward_output(TensorArg self, MutableTensor output, MutableTensor buffer) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::log_sigmoid_forward", "output");
+  // aten::log_sigmoid_forward.output
+  static const abi::Schema& op_schema = abi::builtin_schema(1564);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(output).arg(buffer).run();
 }
 
 void log_sigmoid_out(TensorArg self, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::log_sigmoid", "out");
+  // aten::log_sigmoid.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1560);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor log_softmax_int(TensorArg self, std::int64_t dim, std::optional<DType> dtype) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::log_softmax", "int");
+  // aten::log_softmax.int
+  static const abi::Schema& op_schema = abi::builtin_schema(1565);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(dtype).run();
   return op::fresh_tensor_result(op_call, 0);
@@ -1626,148 +1844,171 @@ Tensor log_softmax_int(TensorArg self, std::int64_t dim, std::optional<DType> dt
 
 void log_softmax_int_out(TensorArg self, std::int64_t dim, std::optional<DType> dtype,
                          MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::log_softmax", "int_out");
+  // aten::log_softmax.int_out
+  static const abi::Schema& op_schema = abi::builtin_schema(1566);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(dtype).arg(out).run();
 }
 
 Tensor logaddexp(TensorArg self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::logaddexp", "");
+  // aten::logaddexp
+  static const abi::Schema& op_schema = abi::builtin_schema(1567);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 Tensor logaddexp2(TensorArg self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::logaddexp2", "");
+  // aten::logaddexp2
+  static const abi::Schema& op_schema = abi::builtin_schema(1569);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 void logaddexp2_out(TensorArg self, TensorArg other, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::logaddexp2", "out");
+  // aten::logaddexp2.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1570);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(out).run();
 }
 
 void logaddexp_out(TensorArg self, TensorArg other, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::logaddexp", "out");
+  // aten::logaddexp.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1568);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(out).run();
 }
 
 Tensor logcumsumexp(TensorArg self, std::int64_t dim) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::logcumsumexp", "");
+  // aten::logcumsumexp
+  static const abi::Schema& op_schema = abi::builtin_schema(1571);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(dim).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void logcumsumexp_out(TensorArg self, std::int64_t dim, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::logcumsumexp", "out");
+  // aten::logcumsumexp.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1572);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(out).run();
 }
 
 Tensor logdet(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::logdet", "");
+  // aten::logdet
+  static const abi::Schema& op_schema = abi::builtin_schema(1573);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor logical_and(TensorArg self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::logical_and", "");
+  // aten::logical_and
+  static const abi::Schema& op_schema = abi::builtin_schema(1574);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::tensor_result(op_call, 0, {self, other});
 }
 
 void logical_and_(MutableTensor self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::logical_and_", "");
+  // aten::logical_and_
+  static const abi::Schema& op_schema = abi::builtin_schema(1576);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
 }
 
 void logical_and_out(TensorArg self, TensorArg other, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::logical_and", "out");
+  // aten::logical_and.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1575);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(out).run();
 }
 
 Tensor logical_not(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::logical_not", "");
+  // aten::logical_not
+  static const abi::Schema& op_schema = abi::builtin_schema(1577);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void logical_not_(MutableTensor self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::logical_not_", "");
+  // aten::logical_not_
+  static const abi::Schema& op_schema = abi::builtin_schema(1579);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 void logical_not_out(TensorArg self, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::logical_not", "out");
+  // aten::logical_not.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1578);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor logical_or(TensorArg self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::logical_or", "");
+  // aten::logical_or
+  static const abi::Schema& op_schema = abi::builtin_schema(1580);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::tensor_result(op_call, 0, {self, other});
 }
 
 void logical_or_(MutableTensor self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::logical_or_", "");
+  // aten::logical_or_
+  static const abi::Schema& op_schema = abi::builtin_schema(1582);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
 }
 
 void logical_or_out(TensorArg self, TensorArg other, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::logical_or", "out");
+  // aten::logical_or.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1581);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(out).run();
 }
 
 Tensor logical_xor(TensorArg self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::logical_xor", "");
+  // aten::logical_xor
+  static const abi::Schema& op_schema = abi::builtin_schema(1583);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::tensor_result(op_call, 0, {self, other});
 }
 
 void logical_xor_(MutableTensor self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::logical_xor_", "");
+  // aten::logical_xor_
+  static const abi::Schema& op_schema = abi::builtin_schema(1585);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
 }
 
 void logical_xor_out(TensorArg self, TensorArg other, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::logical_xor", "out");
+  // aten::logical_xor.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1584);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(out).run();
 }
 
 Tensor logit(TensorArg self, std::optional<double> eps) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::logit", "");
+  // aten::logit
+  static const abi::Schema& op_schema = abi::builtin_schema(1586);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(eps).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void logit_(MutableTensor self, std::optional<double> eps) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::logit_", "");
+  // aten::logit_
+  static const abi::Schema& op_schema = abi::builtin_schema(1588);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(eps).run();
 }
 
 Tensor logit_backward(TensorArg grad_output, TensorArg self, std::optional<double> eps) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::logit_backward", "");
+  // aten::logit_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(1589);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(grad_output).arg(self).arg(eps).run();
   return op::fresh_tensor_result(op_call, 0);
@@ -1775,13 +2016,15 @@ Tensor logit_backward(TensorArg grad_output, TensorArg self, std::optional<doubl
 
 void logit_backward_grad_input(TensorArg grad_output, TensorArg self, std::optional<double> eps,
                                MutableTensor grad_input) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::logit_backward", "grad_input");
+  // aten::logit_backward.grad_input
+  static const abi::Schema& op_schema = abi::builtin_schema(1590);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(grad_output).arg(self).arg(eps).arg(grad_input).run();
 }
 
 void logit_out(TensorArg self, std::optional<double> eps, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::logit", "out");
+  // aten::logit.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1587);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(eps).arg(out).run();
 }
@@ -1789,7 +2032,8 @@ void logit_out(TensorArg self, std::optional<double> eps, MutableTensor out) {
 Tensor logspace_Tensor_Tensor(TensorArg start, TensorArg end, std::int64_t steps, double base,
                               std::optional<DType> dtype, std::optional<Layout> layout,
                               std::optional<Device> device, std::optional<bool> pin_memory) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::logspace", "Tensor_Tensor");
+  // aten::logspace.Tensor_Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(1596);
   op::FixedCall<8> op_call(op_schema);
   op_call.arg(start)
       .arg(end)
@@ -1805,20 +2049,23 @@ Tensor logspace_Tensor_Tensor(TensorArg start, TensorArg end, std::int64_t steps
 
 void logspace_Tensor_Tensor_out(TensorArg start, TensorArg end, std::int64_t steps, double base,
                                 MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::logspace", "Tensor_Tensor_out");
+  // aten::logspace.Tensor_Tensor_out
+  static const abi::Schema& op_schema = abi::builtin_schema(1597);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(start).arg(end).arg(steps).arg(base).arg(out).run();
 }
 
 Tensor logsumexp(TensorArg self, IntList dim, bool keepdim) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::logsumexp", "");
+  // aten::logsumexp
+  static const abi::Schema& op_schema = abi::builtin_schema(1599);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(keepdim).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void logsumexp_out(TensorArg self, IntList dim, bool keepdim, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::logsumexp", "out");
+  // aten::logsumexp.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1600);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(keepdim).arg(out).run();
 }
@@ -1826,7 +2073,8 @@ void logsumexp_out(TensorArg self, IntList dim, bool keepdim, MutableTensor out)
 std::tuple<Tensor, Tensor> lstm_cell(TensorArg input, const TensorList& hx, TensorArg w_ih,
                                      TensorArg w_hh, std::optional<TensorArg> b_ih,
                                      std::optional<TensorArg> b_hh) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::lstm_cell", "");
+  // aten::lstm_cell
+  static const abi::Schema& op_schema = abi::builtin_schema(1603);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(input).arg(hx).arg(w_ih).arg(w_hh).arg(b_ih).arg(b_hh).run();
   return {op::tensor_result(op_call, 0, {input, hx, w_ih, w_hh, b_ih, b_hh}),
@@ -1837,7 +2085,8 @@ std::tuple<Tensor, Tensor, Tensor> lstm_data(TensorArg data, TensorArg batch_siz
                                              const TensorList& hx, const TensorList& params,
                                              bool has_biases, std::int64_t num_layers,
                                              double dropout, bool train, bool bidirectional) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::lstm", "data");
+  // aten::lstm.data
+  static const abi::Schema& op_schema = abi::builtin_schema(1601);
   op::FixedCall<9> op_call(op_schema);
   op_call.arg(data)
       .arg(batch_sizes)
@@ -1858,7 +2107,8 @@ std::tuple<Tensor, Tensor, Tensor> lstm_input(TensorArg input, const TensorList&
                                               const TensorList& params, bool has_biases,
                                               std::int64_t num_layers, double dropout, bool train,
                                               bool bidirectional, bool batch_first) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::lstm", "input");
+  // aten::lstm.input
+  static const abi::Schema& op_schema = abi::builtin_schema(1602);
   op::FixedCall<9> op_call(op_schema);
   op_call.arg(input)
       .arg(hx)
@@ -1876,40 +2126,46 @@ std::tuple<Tensor, Tensor, Tensor> lstm_input(TensorArg input, const TensorList&
 }
 
 Tensor lt_Tensor(TensorArg self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::lt", "Tensor");
+  // aten::lt.Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(1607);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
-void lt_Tensor_out(TensorArg self, TensorArg other, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::lt", "Tensor_out");
-  op::FixedCall<3> op_call(op_schema);
-  op_call.arg(self).arg(other).arg(out).run();
-}
-
-void lt__Tensor(MutableTensor self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::lt_", "Tensor");
+void lt_Tensor_(MutableTensor self, TensorArg other) {
+  // aten::lt_.Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(1610);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
 }
 
+void lt_Tensor_out(TensorArg self, TensorArg other, MutableTensor out) {
+  // aten::lt.Tensor_out
+  static const abi::Schema& op_schema = abi::builtin_schema(1608);
+  op::FixedCall<3> op_call(op_schema);
+  op_call.arg(self).arg(other).arg(out).run();
+}
+
 Tensor lu_solve(TensorArg self, TensorArg LU_data, TensorArg LU_pivots) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::lu_solve", "");
+  // aten::lu_solve
+  static const abi::Schema& op_schema = abi::builtin_schema(1611);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(LU_data).arg(LU_pivots).run();
   return op::tensor_result(op_call, 0, {self, LU_data, LU_pivots});
 }
 
 void lu_solve_out(TensorArg self, TensorArg LU_data, TensorArg LU_pivots, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::lu_solve", "out");
+  // aten::lu_solve.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1612);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(LU_data).arg(LU_pivots).arg(out).run();
 }
 
 std::tuple<Tensor, Tensor, Tensor> lu_unpack(TensorArg LU_data, TensorArg LU_pivots,
                                              bool unpack_data, bool unpack_pivots) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::lu_unpack", "");
+  // aten::lu_unpack
+  static const abi::Schema& op_schema = abi::builtin_schema(1613);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(LU_data).arg(LU_pivots).arg(unpack_data).arg(unpack_pivots).run();
   return {op::fresh_tensor_result(op_call, 0), op::fresh_tensor_result(op_call, 1),
@@ -1918,7 +2174,8 @@ std::tuple<Tensor, Tensor, Tensor> lu_unpack(TensorArg LU_data, TensorArg LU_piv
 
 void lu_unpack_out(TensorArg LU_data, TensorArg LU_pivots, bool unpack_data, bool unpack_pivots,
                    MutableTensor P, MutableTensor L, MutableTensor U) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::lu_unpack", "out");
+  // aten::lu_unpack.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1614);
   op::FixedCall<7> op_call(op_schema);
   op_call.arg(LU_data)
       .arg(LU_pivots)
@@ -1931,10 +2188,11 @@ void lu_unpack_out(TensorArg LU_data, TensorArg LU_pivots, bool unpack_data, boo
 }
 
 TensorView mH(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::mH", "");
+  // aten::mH
+  static const abi::Schema& op_schema = abi::builtin_schema(1615);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
-  return op::view_result(op_call, 0, self, "aten::mH");
+  return op::resolved_view_result(op_call, 0, self, "aten::mH");
 }
 
 }  // namespace fp::aten

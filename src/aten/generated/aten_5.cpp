@@ -3,16 +3,19 @@
 // include/flash_powder/aten/aten.h.
 #include "flash_powder/aten/aten.h"
 
+#include "abi/string_free_routes.h"
+#include "aten/call.h"
 #include "aten/direct_routes.h"
-#include "flash_powder/abi/dispatch.h"
+#include "aten/string_free.h"
 #include "flash_powder/abi/schema.h"
 
 namespace fp::aten {
 
-namespace op = ::fp::ops::detail;
+namespace op = detail;
 
 TensorView mT(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::mT", "");
+  // aten::mT
+  static const abi::Schema& op_schema = abi::builtin_schema(1616);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::view_result(op_call, 0, self, "aten::mT");
@@ -20,67 +23,77 @@ TensorView mT(TensorArg self) {
 
 Tensor margin_ranking_loss(TensorArg input1, TensorArg input2, TensorArg target, double margin,
                            std::int64_t reduction) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::margin_ranking_loss", "");
+  // aten::margin_ranking_loss
+  static const abi::Schema& op_schema = abi::builtin_schema(1617);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(input1).arg(input2).arg(target).arg(margin).arg(reduction).run();
   return op::tensor_result(op_call, 0, {input1, input2, target});
 }
 
 Tensor masked_fill_Tensor(TensorArg self, TensorArg mask, TensorArg value) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::masked_fill", "Tensor");
+  // aten::masked_fill.Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(1619);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(mask).arg(value).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
-void masked_fill__Tensor(MutableTensor self, TensorArg mask, TensorArg value) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::masked_fill_", "Tensor");
+void masked_fill_Tensor_(MutableTensor self, TensorArg mask, TensorArg value) {
+  // aten::masked_fill_.Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(1621);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(mask).arg(value).run();
 }
 
 Tensor masked_scatter(TensorArg self, TensorArg mask, TensorArg source) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::masked_scatter", "");
+  // aten::masked_scatter
+  static const abi::Schema& op_schema = abi::builtin_schema(1622);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(mask).arg(source).run();
   return op::tensor_result(op_call, 0, {self, mask, source});
 }
 
 void masked_scatter_(MutableTensor self, TensorArg mask, TensorArg source) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::masked_scatter_", "");
+  // aten::masked_scatter_
+  static const abi::Schema& op_schema = abi::builtin_schema(1623);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(mask).arg(source).run();
 }
 
 Tensor masked_scatter_backward(TensorArg grad_output, TensorArg mask, IntList sizes) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::masked_scatter_backward", "");
+  // aten::masked_scatter_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(1624);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(grad_output).arg(mask).arg(sizes).run();
   return op::tensor_result(op_call, 0, {grad_output, mask});
 }
 
 Tensor masked_select(TensorArg self, TensorArg mask) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::masked_select", "");
+  // aten::masked_select
+  static const abi::Schema& op_schema = abi::builtin_schema(1625);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(mask).run();
   return op::tensor_result(op_call, 0, {self, mask});
 }
 
 Tensor masked_select_backward(TensorArg grad, TensorArg input, TensorArg mask) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::masked_select_backward", "");
+  // aten::masked_select_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(1627);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(grad).arg(input).arg(mask).run();
   return op::tensor_result(op_call, 0, {grad, input, mask});
 }
 
 void masked_select_out(TensorArg self, TensorArg mask, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::masked_select", "out");
+  // aten::masked_select.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1626);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(mask).arg(out).run();
 }
 
 Tensor matmul(TensorArg self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::matmul", "");
+  // aten::matmul
+  static const abi::Schema& op_schema = abi::builtin_schema(1628);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::tensor_result(op_call, 0, {self, other});
@@ -88,7 +101,8 @@ Tensor matmul(TensorArg self, TensorArg other) {
 
 std::tuple<Tensor, Tensor> matmul_backward(TensorArg grad, TensorArg self, TensorArg other,
                                            std::array<bool, 2> mask) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::matmul_backward", "");
+  // aten::matmul_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(1630);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(grad).arg(self).arg(other).bool_list(mask).run();
   return {op::tensor_result(op_call, 0, {grad, self, other}),
@@ -96,54 +110,62 @@ std::tuple<Tensor, Tensor> matmul_backward(TensorArg grad, TensorArg self, Tenso
 }
 
 void matmul_out(TensorArg self, TensorArg other, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::matmul", "out");
+  // aten::matmul.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1629);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(out).run();
 }
 
 TensorView matrix_H(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::matrix_H", "");
+  // aten::matrix_H
+  static const abi::Schema& op_schema = abi::builtin_schema(1631);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
-  return op::view_result(op_call, 0, self, "aten::matrix_H");
+  return op::resolved_view_result(op_call, 0, self, "aten::matrix_H");
 }
 
 Tensor matrix_exp(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::matrix_exp", "");
+  // aten::matrix_exp
+  static const abi::Schema& op_schema = abi::builtin_schema(1632);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor matrix_exp_backward(TensorArg self, TensorArg grad) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::matrix_exp_backward", "");
+  // aten::matrix_exp_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(1633);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(grad).run();
   return op::tensor_result(op_call, 0, {self, grad});
 }
 
 Tensor matrix_power(TensorArg self, std::int64_t n) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::matrix_power", "");
+  // aten::matrix_power
+  static const abi::Schema& op_schema = abi::builtin_schema(1634);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(n).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void matrix_power_out(TensorArg self, std::int64_t n, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::matrix_power", "out");
+  // aten::matrix_power.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1635);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(n).arg(out).run();
 }
 
 Tensor max(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::max", "");
+  // aten::max
+  static const abi::Schema& op_schema = abi::builtin_schema(1636);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 std::tuple<Tensor, Tensor> max_dim(TensorArg self, std::int64_t dim, bool keepdim) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::max", "dim");
+  // aten::max.dim
+  static const abi::Schema& op_schema = abi::builtin_schema(1637);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(keepdim).run();
   return {op::fresh_tensor_result(op_call, 0), op::fresh_tensor_result(op_call, 1)};
@@ -151,27 +173,31 @@ std::tuple<Tensor, Tensor> max_dim(TensorArg self, std::int64_t dim, bool keepdi
 
 void max_dim_max(TensorArg self, std::int64_t dim, bool keepdim, MutableTensor max,
                  MutableTensor max_values) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::max", "dim_max");
+  // aten::max.dim_max
+  static const abi::Schema& op_schema = abi::builtin_schema(1638);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(keepdim).arg(max).arg(max_values).run();
 }
 
 Tensor max_other(TensorArg self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::max", "other");
+  // aten::max.other
+  static const abi::Schema& op_schema = abi::builtin_schema(1639);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::tensor_result(op_call, 0, {self, other});
 }
 
 void max_out(TensorArg self, TensorArg other, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::max", "out");
+  // aten::max.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1640);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(out).run();
 }
 
 Tensor max_pool1d(TensorArg self, IntList kernel_size, IntList stride, IntList padding,
                   IntList dilation, bool ceil_mode) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::max_pool1d", "");
+  // aten::max_pool1d
+  static const abi::Schema& op_schema = abi::builtin_schema(1642);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(self).arg(kernel_size).arg(stride).arg(padding).arg(dilation).arg(ceil_mode).run();
   return op::tensor_result(op_call, 0, {self});
@@ -180,7 +206,8 @@ Tensor max_pool1d(TensorArg self, IntList kernel_size, IntList stride, IntList p
 std::tuple<Tensor, Tensor> max_pool1d_with_indices(TensorArg self, IntList kernel_size,
                                                    IntList stride, IntList padding,
                                                    IntList dilation, bool ceil_mode) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::max_pool1d_with_indices", "");
+  // aten::max_pool1d_with_indices
+  static const abi::Schema& op_schema = abi::builtin_schema(1643);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(self).arg(kernel_size).arg(stride).arg(padding).arg(dilation).arg(ceil_mode).run();
   return {op::tensor_result(op_call, 0, {self}), op::tensor_result(op_call, 1, {self})};
@@ -188,7 +215,8 @@ std::tuple<Tensor, Tensor> max_pool1d_with_indices(TensorArg self, IntList kerne
 
 Tensor max_pool2d(TensorArg self, IntList kernel_size, IntList stride, IntList padding,
                   IntList dilation, bool ceil_mode) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::max_pool2d", "");
+  // aten::max_pool2d
+  static const abi::Schema& op_schema = abi::builtin_schema(1644);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(self)
       .int_list(kernel_size, 2)
@@ -202,7 +230,8 @@ Tensor max_pool2d(TensorArg self, IntList kernel_size, IntList stride, IntList p
 
 Tensor max_pool2d_backward(TensorArg grad_output, TensorArg self, IntList kernel_size,
                            IntList stride, IntList padding, IntList dilation, bool ceil_mode) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::max_pool2d_backward", "");
+  // aten::max_pool2d_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(1645);
   op::FixedCall<7> op_call(op_schema);
   op_call.arg(grad_output)
       .arg(self)
@@ -218,7 +247,8 @@ Tensor max_pool2d_backward(TensorArg grad_output, TensorArg self, IntList kernel
 std::tuple<Tensor, Tensor> max_pool2d_with_indices(TensorArg self, IntList kernel_size,
                                                    IntList stride, IntList padding,
                                                    IntList dilation, bool ceil_mode) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::max_pool2d_with_indices", "");
+  // aten::max_pool2d_with_indices
+  static const abi::Schema& op_schema = abi::builtin_schema(1646);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(self)
       .int_list(kernel_size, 2)
@@ -233,8 +263,8 @@ std::tuple<Tensor, Tensor> max_pool2d_with_indices(TensorArg self, IntList kerne
 Tensor max_pool2d_with_indices_backward(TensorArg grad_output, TensorArg self, IntList kernel_size,
                                         IntList stride, IntList padding, IntList dilation,
                                         bool ceil_mode, TensorArg indices) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::max_pool2d_with_indices_backward", "");
+  // aten::max_pool2d_with_indices_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(1648);
   op::FixedCall<8> op_call(op_schema);
   op_call.arg(grad_output)
       .arg(self)
@@ -252,8 +282,8 @@ void max_pool2d_with_indices_backward_grad_input(TensorArg grad_output, TensorAr
                                                  IntList kernel_size, IntList stride,
                                                  IntList padding, IntList dilation, bool ceil_mode,
                                                  TensorArg indices, MutableTensor grad_input) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::max_pool2d_with_indices_backward", "grad_input");
+  // aten::max_pool2d_with_indices_backward.grad_input
+  static const abi::Schema& op_schema = abi::builtin_schema(1649);
   op::FixedCall<9> op_call(op_schema);
   op_call.arg(grad_output)
       .arg(self)
@@ -270,7 +300,8 @@ void max_pool2d_with_indices_backward_grad_input(TensorArg grad_output, TensorAr
 void max_pool2d_with_indices_out(TensorArg self, IntList kernel_size, IntList stride,
                                  IntList padding, IntList dilation, bool ceil_mode,
                                  MutableTensor out, MutableTensor indices) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::max_pool2d_with_indices", "out");
+  // aten::max_pool2d_with_indices.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1647);
   op::FixedCall<8> op_call(op_schema);
   op_call.arg(self)
       .int_list(kernel_size, 2)
@@ -285,7 +316,8 @@ void max_pool2d_with_indices_out(TensorArg self, IntList kernel_size, IntList st
 
 Tensor max_pool3d(TensorArg self, IntList kernel_size, IntList stride, IntList padding,
                   IntList dilation, bool ceil_mode) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::max_pool3d", "");
+  // aten::max_pool3d
+  static const abi::Schema& op_schema = abi::builtin_schema(1650);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(self)
       .int_list(kernel_size, 3)
@@ -300,7 +332,8 @@ Tensor max_pool3d(TensorArg self, IntList kernel_size, IntList stride, IntList p
 std::tuple<Tensor, Tensor> max_pool3d_with_indices(TensorArg self, IntList kernel_size,
                                                    IntList stride, IntList padding,
                                                    IntList dilation, bool ceil_mode) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::max_pool3d_with_indices", "");
+  // aten::max_pool3d_with_indices
+  static const abi::Schema& op_schema = abi::builtin_schema(1651);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(self)
       .int_list(kernel_size, 3)
@@ -315,8 +348,8 @@ std::tuple<Tensor, Tensor> max_pool3d_with_indices(TensorArg self, IntList kerne
 Tensor max_pool3d_with_indices_backward(TensorArg grad_output, TensorArg self, IntList kernel_size,
                                         IntList stride, IntList padding, IntList dilation,
                                         bool ceil_mode, TensorArg indices) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::max_pool3d_with_indices_backward", "");
+  // aten::max_pool3d_with_indices_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(1653);
   op::FixedCall<8> op_call(op_schema);
   op_call.arg(grad_output)
       .arg(self)
@@ -334,8 +367,8 @@ void max_pool3d_with_indices_backward_grad_input(TensorArg grad_output, TensorAr
                                                  IntList kernel_size, IntList stride,
                                                  IntList padding, IntList dilation, bool ceil_mode,
                                                  TensorArg indices, MutableTensor grad_input) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::max_pool3d_with_indices_backward", "grad_input");
+  // aten::max_pool3d_with_indices_backward.grad_input
+  static const abi::Schema& op_schema = abi::builtin_schema(1654);
   op::FixedCall<9> op_call(op_schema);
   op_call.arg(grad_output)
       .arg(self)
@@ -352,7 +385,8 @@ void max_pool3d_with_indices_backward_grad_input(TensorArg grad_output, TensorAr
 void max_pool3d_with_indices_out(TensorArg self, IntList kernel_size, IntList stride,
                                  IntList padding, IntList dilation, bool ceil_mode,
                                  MutableTensor out, MutableTensor indices) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::max_pool3d_with_indices", "out");
+  // aten::max_pool3d_with_indices.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1652);
   op::FixedCall<8> op_call(op_schema);
   op_call.arg(self)
       .int_list(kernel_size, 3)
@@ -366,27 +400,31 @@ void max_pool3d_with_indices_out(TensorArg self, IntList kernel_size, IntList st
 }
 
 void max_unary_out(TensorArg self, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::max", "unary_out");
+  // aten::max.unary_out
+  static const abi::Schema& op_schema = abi::builtin_schema(1641);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor max_unpool2d(TensorArg self, TensorArg indices, IntList output_size) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::max_unpool2d", "");
+  // aten::max_unpool2d
+  static const abi::Schema& op_schema = abi::builtin_schema(1655);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(indices).int_list(output_size, 2).run();
   return op::tensor_result(op_call, 0, {self, indices});
 }
 
 void max_unpool2d_out(TensorArg self, TensorArg indices, IntList output_size, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::max_unpool2d", "out");
+  // aten::max_unpool2d.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1656);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(indices).int_list(output_size, 2).arg(out).run();
 }
 
 Tensor max_unpool3d(TensorArg self, TensorArg indices, IntList output_size, IntList stride,
                     IntList padding) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::max_unpool3d", "");
+  // aten::max_unpool3d
+  static const abi::Schema& op_schema = abi::builtin_schema(1657);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(self)
       .arg(indices)
@@ -399,7 +437,8 @@ Tensor max_unpool3d(TensorArg self, TensorArg indices, IntList output_size, IntL
 
 void max_unpool3d_out(TensorArg self, TensorArg indices, IntList output_size, IntList stride,
                       IntList padding, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::max_unpool3d", "out");
+  // aten::max_unpool3d.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1658);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(self)
       .arg(indices)
@@ -411,54 +450,62 @@ void max_unpool3d_out(TensorArg self, TensorArg indices, IntList output_size, In
 }
 
 Tensor maximum(TensorArg self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::maximum", "");
+  // aten::maximum
+  static const abi::Schema& op_schema = abi::builtin_schema(1659);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 void maximum_out(TensorArg self, TensorArg other, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::maximum", "out");
+  // aten::maximum.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1660);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(out).run();
 }
 
 Tensor mean(TensorArg self, std::optional<DType> dtype) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::mean", "");
+  // aten::mean
+  static const abi::Schema& op_schema = abi::builtin_schema(1661);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(dtype).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 Tensor mean_dim(TensorArg self, OptionalIntList dim, bool keepdim, std::optional<DType> dtype) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::mean", "dim");
+  // aten::mean.dim
+  static const abi::Schema& op_schema = abi::builtin_schema(1662);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(keepdim).arg(dtype).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 void mean_dtype_out(TensorArg self, std::optional<DType> dtype, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::mean", "dtype_out");
+  // aten::mean.dtype_out
+  static const abi::Schema& op_schema = abi::builtin_schema(1663);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dtype).arg(out).run();
 }
 
 void mean_out(TensorArg self, OptionalIntList dim, bool keepdim, std::optional<DType> dtype,
               MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::mean", "out");
+  // aten::mean.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1664);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(keepdim).arg(dtype).arg(out).run();
 }
 
 Tensor median(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::median", "");
+  // aten::median
+  static const abi::Schema& op_schema = abi::builtin_schema(1665);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 std::tuple<Tensor, Tensor> median_dim(TensorArg self, std::int64_t dim, bool keepdim) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::median", "dim");
+  // aten::median.dim
+  static const abi::Schema& op_schema = abi::builtin_schema(1666);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(keepdim).run();
   return {op::tensor_result(op_call, 0, {self}), op::tensor_result(op_call, 1, {self})};
@@ -466,34 +513,39 @@ std::tuple<Tensor, Tensor> median_dim(TensorArg self, std::int64_t dim, bool kee
 
 void median_dim_values(TensorArg self, std::int64_t dim, bool keepdim, MutableTensor values,
                        MutableTensor indices) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::median", "dim_values");
+  // aten::median.dim_values
+  static const abi::Schema& op_schema = abi::builtin_schema(1667);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(keepdim).arg(values).arg(indices).run();
 }
 
 std::vector<Tensor> meshgrid(const TensorList& tensors) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::meshgrid", "");
+  // aten::meshgrid
+  static const abi::Schema& op_schema = abi::builtin_schema(1668);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(tensors).run();
   return op::tensors_result(op_call, 0, {tensors});
 }
 
 std::vector<Tensor> meshgrid_indexing(const TensorList& tensors, std::string_view indexing) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::meshgrid", "indexing");
+  // aten::meshgrid.indexing
+  static const abi::Schema& op_schema = abi::builtin_schema(1669);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(tensors).arg(indexing).run();
   return op::tensors_result(op_call, 0, {tensors});
 }
 
 Tensor min(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::min", "");
+  // aten::min
+  static const abi::Schema& op_schema = abi::builtin_schema(1670);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 std::tuple<Tensor, Tensor> min_dim(TensorArg self, std::int64_t dim, bool keepdim) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::min", "dim");
+  // aten::min.dim
+  static const abi::Schema& op_schema = abi::builtin_schema(1671);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(keepdim).run();
   return {op::fresh_tensor_result(op_call, 0), op::fresh_tensor_result(op_call, 1)};
@@ -501,39 +553,45 @@ std::tuple<Tensor, Tensor> min_dim(TensorArg self, std::int64_t dim, bool keepdi
 
 void min_dim_min(TensorArg self, std::int64_t dim, bool keepdim, MutableTensor min,
                  MutableTensor min_indices) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::min", "dim_min");
+  // aten::min.dim_min
+  static const abi::Schema& op_schema = abi::builtin_schema(1672);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(keepdim).arg(min).arg(min_indices).run();
 }
 
 Tensor min_other(TensorArg self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::min", "other");
+  // aten::min.other
+  static const abi::Schema& op_schema = abi::builtin_schema(1673);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::tensor_result(op_call, 0, {self, other});
 }
 
 void min_out(TensorArg self, TensorArg other, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::min", "out");
+  // aten::min.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1674);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(out).run();
 }
 
 void min_unary_out(TensorArg self, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::min", "unary_out");
+  // aten::min.unary_out
+  static const abi::Schema& op_schema = abi::builtin_schema(1675);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor minimum(TensorArg self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::minimum", "");
+  // aten::minimum
+  static const abi::Schema& op_schema = abi::builtin_schema(1676);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 void minimum_out(TensorArg self, TensorArg other, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::minimum", "out");
+  // aten::minimum.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1677);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(out).run();
 }
@@ -542,7 +600,8 @@ std::tuple<Tensor, Tensor, Tensor> miopen_batch_norm(
     TensorArg input, TensorArg weight, std::optional<TensorArg> bias,
     std::optional<MutableTensor> running_mean, std::optional<MutableTensor> running_var,
     bool training, double exponential_average_factor, double epsilon) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::miopen_batch_norm", "");
+  // aten::miopen_batch_norm
+  static const abi::Schema& op_schema = abi::builtin_schema(1678);
   op::check_mutation(running_mean, "aten::miopen_batch_norm", {input, weight, bias});
   op::check_mutation(running_var, "aten::miopen_batch_norm", {input, weight, bias});
   op::FixedCall<8> op_call(op_schema);
@@ -564,7 +623,8 @@ std::tuple<Tensor, Tensor, Tensor> miopen_batch_norm_backward(
     TensorArg input, TensorArg grad_output, TensorArg weight, std::optional<TensorArg> running_mean,
     std::optional<TensorArg> running_var, std::optional<TensorArg> save_mean,
     std::optional<TensorArg> save_var, double epsilon) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::miopen_batch_norm_backward", "");
+  // aten::miopen_batch_norm_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(1679);
   op::FixedCall<8> op_call(op_schema);
   op_call.arg(input)
       .arg(grad_output)
@@ -588,7 +648,8 @@ std::tuple<Tensor, Tensor, Tensor> miopen_batch_norm_backward(
 Tensor miopen_convolution(TensorArg self, TensorArg weight, std::optional<TensorArg> bias,
                           IntList padding, IntList stride, IntList dilation, std::int64_t groups,
                           bool benchmark, bool deterministic) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::miopen_convolution", "");
+  // aten::miopen_convolution
+  static const abi::Schema& op_schema = abi::builtin_schema(1680);
   op::FixedCall<9> op_call(op_schema);
   op_call.arg(self)
       .arg(weight)
@@ -606,7 +667,8 @@ Tensor miopen_convolution(TensorArg self, TensorArg weight, std::optional<Tensor
 Tensor miopen_convolution_add_relu(TensorArg self, TensorArg weight, TensorArg z,
                                    std::optional<TensorArg> bias, IntList stride, IntList padding,
                                    IntList dilation, std::int64_t groups) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::miopen_convolution_add_relu", "");
+  // aten::miopen_convolution_add_relu
+  static const abi::Schema& op_schema = abi::builtin_schema(1681);
   op::FixedCall<9> op_call(op_schema);
   op_call.arg(self)
       .arg(weight)
@@ -624,7 +686,8 @@ Tensor miopen_convolution_add_relu(TensorArg self, TensorArg weight, TensorArg z
 Tensor miopen_convolution_relu(TensorArg self, TensorArg weight, std::optional<TensorArg> bias,
                                IntList stride, IntList padding, IntList dilation,
                                std::int64_t groups) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::miopen_convolution_relu", "");
+  // aten::miopen_convolution_relu
+  static const abi::Schema& op_schema = abi::builtin_schema(1682);
   op::FixedCall<7> op_call(op_schema);
   op_call.arg(self).arg(weight).arg(bias).arg(stride).arg(padding).arg(dilation).arg(groups).run();
   return op::tensor_result(op_call, 0, {self, weight, bias});
@@ -634,7 +697,8 @@ Tensor miopen_convolution_transpose(TensorArg self, TensorArg weight, std::optio
                                     IntList padding, IntList output_padding, IntList stride,
                                     IntList dilation, std::int64_t groups, bool benchmark,
                                     bool deterministic) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::miopen_convolution_transpose", "");
+  // aten::miopen_convolution_transpose
+  static const abi::Schema& op_schema = abi::builtin_schema(1683);
   op::FixedCall<10> op_call(op_schema);
   op_call.arg(self)
       .arg(weight)
@@ -654,7 +718,8 @@ std::tuple<Tensor, Tensor> miopen_ctc_loss(TensorArg log_probs, TensorArg target
                                            IntList input_lengths, IntList target_lengths,
                                            std::int64_t blank, bool deterministic,
                                            bool zero_infinity) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::miopen_ctc_loss", "");
+  // aten::miopen_ctc_loss
+  static const abi::Schema& op_schema = abi::builtin_schema(1684);
   op::FixedCall<7> op_call(op_schema);
   op_call.arg(log_probs)
       .arg(targets)
@@ -672,7 +737,8 @@ std::tuple<Tensor, Tensor> miopen_ctc_loss_Tensor(TensorArg log_probs, TensorArg
                                                   TensorArg input_lengths, TensorArg target_lengths,
                                                   std::int64_t blank, bool deterministic,
                                                   bool zero_infinity) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::miopen_ctc_loss", "Tensor");
+  // aten::miopen_ctc_loss.Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(1685);
   op::FixedCall<7> op_call(op_schema);
   op_call.arg(log_probs)
       .arg(targets)
@@ -689,7 +755,8 @@ std::tuple<Tensor, Tensor> miopen_ctc_loss_Tensor(TensorArg log_probs, TensorArg
 Tensor miopen_depthwise_convolution(TensorArg self, TensorArg weight, std::optional<TensorArg> bias,
                                     IntList padding, IntList stride, IntList dilation,
                                     std::int64_t groups, bool benchmark, bool deterministic) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::miopen_depthwise_convolution", "");
+  // aten::miopen_depthwise_convolution
+  static const abi::Schema& op_schema = abi::builtin_schema(1686);
   op::FixedCall<9> op_call(op_schema);
   op_call.arg(self)
       .arg(weight)
@@ -709,7 +776,8 @@ std::tuple<Tensor, Tensor, Tensor, Tensor, Tensor> miopen_rnn(
     std::optional<TensorArg> cx, std::int64_t mode, std::int64_t hidden_size,
     std::int64_t num_layers, bool batch_first, double dropout, bool train, bool bidirectional,
     IntList batch_sizes, std::optional<TensorArg> dropout_state) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::miopen_rnn", "");
+  // aten::miopen_rnn
+  static const abi::Schema& op_schema = abi::builtin_schema(1687);
   op::FixedCall<14> op_call(op_schema);
   op_call.arg(input)
       .arg(weight)
@@ -734,62 +802,70 @@ std::tuple<Tensor, Tensor, Tensor, Tensor, Tensor> miopen_rnn(
 }
 
 Tensor mish(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::mish", "");
+  // aten::mish
+  static const abi::Schema& op_schema = abi::builtin_schema(1689);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 void mish_(MutableTensor self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::mish_", "");
+  // aten::mish_
+  static const abi::Schema& op_schema = abi::builtin_schema(1691);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 Tensor mish_backward(TensorArg grad_output, TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::mish_backward", "");
+  // aten::mish_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(1692);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(grad_output).arg(self).run();
   return op::tensor_result(op_call, 0, {grad_output, self});
 }
 
 void mish_out(TensorArg self, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::mish", "out");
+  // aten::mish.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1690);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor mkldnn_adaptive_avg_pool2d(TensorArg self, IntList output_size) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::mkldnn_adaptive_avg_pool2d", "");
+  // aten::mkldnn_adaptive_avg_pool2d
+  static const abi::Schema& op_schema = abi::builtin_schema(1693);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).int_list(output_size, 2).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor mkldnn_adaptive_avg_pool2d_backward(TensorArg grad_output, TensorArg self) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::mkldnn_adaptive_avg_pool2d_backward", "");
+  // aten::mkldnn_adaptive_avg_pool2d_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(1695);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(grad_output).arg(self).run();
   return op::tensor_result(op_call, 0, {grad_output, self});
 }
 
 void mkldnn_adaptive_avg_pool2d_out(TensorArg self, IntList output_size, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::mkldnn_adaptive_avg_pool2d", "out");
+  // aten::mkldnn_adaptive_avg_pool2d.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1694);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).int_list(output_size, 2).arg(out).run();
 }
 
 Tensor mkldnn_convolution(TensorArg self, TensorArg weight, std::optional<TensorArg> bias,
                           IntList padding, IntList stride, IntList dilation, std::int64_t groups) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::mkldnn_convolution", "");
+  // aten::mkldnn_convolution
+  static const abi::Schema& op_schema = abi::builtin_schema(1696);
   op::FixedCall<7> op_call(op_schema);
   op_call.arg(self).arg(weight).arg(bias).arg(padding).arg(stride).arg(dilation).arg(groups).run();
   return op::tensor_result(op_call, 0, {self, weight, bias});
 }
 
 Tensor mkldnn_linear(TensorArg self, TensorArg weight, std::optional<TensorArg> bias) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::mkldnn_linear", "");
+  // aten::mkldnn_linear
+  static const abi::Schema& op_schema = abi::builtin_schema(1697);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(weight).arg(bias).run();
   return op::tensor_result(op_call, 0, {self, weight, bias});
@@ -798,7 +874,8 @@ Tensor mkldnn_linear(TensorArg self, TensorArg weight, std::optional<TensorArg> 
 std::tuple<Tensor, Tensor, Tensor> mkldnn_linear_backward(TensorArg self, TensorArg grad_output,
                                                           TensorArg weight,
                                                           std::array<bool, 3> output_mask) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::mkldnn_linear_backward", "");
+  // aten::mkldnn_linear_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(1698);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(grad_output).arg(weight).bool_list(output_mask).run();
   return {op::tensor_result(op_call, 0, {self, grad_output, weight}),
@@ -807,7 +884,8 @@ std::tuple<Tensor, Tensor, Tensor> mkldnn_linear_backward(TensorArg self, Tensor
 }
 
 Tensor mkldnn_linear_backward_input(IntList input_size, TensorArg grad_output, TensorArg weight) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::mkldnn_linear_backward_input", "");
+  // aten::mkldnn_linear_backward_input
+  static const abi::Schema& op_schema = abi::builtin_schema(1699);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(input_size).arg(grad_output).arg(weight).run();
   return op::tensor_result(op_call, 0, {grad_output, weight});
@@ -815,8 +893,8 @@ Tensor mkldnn_linear_backward_input(IntList input_size, TensorArg grad_output, T
 
 std::tuple<Tensor, Tensor> mkldnn_linear_backward_weights(TensorArg grad_output, TensorArg input,
                                                           TensorArg weight, bool bias_defined) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::mkldnn_linear_backward_weights", "");
+  // aten::mkldnn_linear_backward_weights
+  static const abi::Schema& op_schema = abi::builtin_schema(1700);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(grad_output).arg(input).arg(weight).arg(bias_defined).run();
   return {op::tensor_result(op_call, 0, {grad_output, input, weight}),
@@ -825,7 +903,8 @@ std::tuple<Tensor, Tensor> mkldnn_linear_backward_weights(TensorArg grad_output,
 
 Tensor mkldnn_max_pool2d(TensorArg self, IntList kernel_size, IntList stride, IntList padding,
                          IntList dilation, bool ceil_mode) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::mkldnn_max_pool2d", "");
+  // aten::mkldnn_max_pool2d
+  static const abi::Schema& op_schema = abi::builtin_schema(1701);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(self)
       .int_list(kernel_size, 2)
@@ -840,7 +919,8 @@ Tensor mkldnn_max_pool2d(TensorArg self, IntList kernel_size, IntList stride, In
 Tensor mkldnn_max_pool2d_backward(TensorArg grad_output, TensorArg output, TensorArg input,
                                   IntList kernel_size, IntList stride, IntList padding,
                                   IntList dilation, bool ceil_mode) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::mkldnn_max_pool2d_backward", "");
+  // aten::mkldnn_max_pool2d_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(1702);
   op::FixedCall<8> op_call(op_schema);
   op_call.arg(grad_output)
       .arg(output)
@@ -856,7 +936,8 @@ Tensor mkldnn_max_pool2d_backward(TensorArg grad_output, TensorArg output, Tenso
 
 Tensor mkldnn_max_pool3d(TensorArg self, IntList kernel_size, IntList stride, IntList padding,
                          IntList dilation, bool ceil_mode) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::mkldnn_max_pool3d", "");
+  // aten::mkldnn_max_pool3d
+  static const abi::Schema& op_schema = abi::builtin_schema(1703);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(self)
       .int_list(kernel_size, 3)
@@ -871,7 +952,8 @@ Tensor mkldnn_max_pool3d(TensorArg self, IntList kernel_size, IntList stride, In
 Tensor mkldnn_max_pool3d_backward(TensorArg grad_output, TensorArg output, TensorArg input,
                                   IntList kernel_size, IntList stride, IntList padding,
                                   IntList dilation, bool ceil_mode) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::mkldnn_max_pool3d_backward", "");
+  // aten::mkldnn_max_pool3d_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(1704);
   op::FixedCall<8> op_call(op_schema);
   op_call.arg(grad_output)
       .arg(output)
@@ -888,7 +970,8 @@ Tensor mkldnn_max_pool3d_backward(TensorArg grad_output, TensorArg output, Tenso
 Tensor mkldnn_reorder_conv2d_weight(TensorArg self, IntList padding, IntList stride,
                                     IntList dilation, std::int64_t groups,
                                     OptionalIntList input_size) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::mkldnn_reorder_conv2d_weight", "");
+  // aten::mkldnn_reorder_conv2d_weight
+  static const abi::Schema& op_schema = abi::builtin_schema(1705);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(self)
       .int_list(padding, 2)
@@ -903,7 +986,8 @@ Tensor mkldnn_reorder_conv2d_weight(TensorArg self, IntList padding, IntList str
 Tensor mkldnn_reorder_conv3d_weight(TensorArg self, IntList padding, IntList stride,
                                     IntList dilation, std::int64_t groups,
                                     OptionalIntList input_size) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::mkldnn_reorder_conv3d_weight", "");
+  // aten::mkldnn_reorder_conv3d_weight
+  static const abi::Schema& op_schema = abi::builtin_schema(1706);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(self)
       .int_list(padding, 3)
@@ -920,7 +1004,8 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> mkldnn_rnn_layer(
     TensorArg hx_, TensorArg cx_, bool reverse, IntList batch_sizes, std::int64_t mode,
     std::int64_t hidden_size, std::int64_t num_layers, bool has_biases, bool bidirectional,
     bool batch_first, bool train) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::mkldnn_rnn_layer", "");
+  // aten::mkldnn_rnn_layer
+  static const abi::Schema& op_schema = abi::builtin_schema(1707);
   op::FixedCall<16> op_call(op_schema);
   op_call.arg(input)
       .arg(weight0)
@@ -952,7 +1037,8 @@ std::tuple<Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor> mkldnn_rnn_la
     std::optional<TensorArg> grad_cy, bool reverse, std::int64_t mode, std::int64_t hidden_size,
     std::int64_t num_layers, bool has_biases, bool train, bool bidirectional, IntList batch_sizes,
     bool batch_first, TensorArg workspace) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::mkldnn_rnn_layer_backward", "");
+  // aten::mkldnn_rnn_layer_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(1708);
   op::FixedCall<23> op_call(op_schema);
   op_call.arg(input)
       .arg(weight1)
@@ -1002,33 +1088,38 @@ std::tuple<Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor> mkldnn_rnn_la
 }
 
 Tensor mm(TensorArg self, TensorArg mat2) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::mm", "");
+  // aten::mm
+  static const abi::Schema& op_schema = abi::builtin_schema(1709);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(mat2).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 Tensor mm_dtype(TensorArg self, TensorArg mat2, DType out_dtype) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::mm", "dtype");
+  // aten::mm.dtype
+  static const abi::Schema& op_schema = abi::builtin_schema(1710);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(mat2).arg(out_dtype).run();
   return op::tensor_result(op_call, 0, {self, mat2});
 }
 
 void mm_dtype_out(TensorArg self, TensorArg mat2, DType out_dtype, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::mm", "dtype_out");
+  // aten::mm.dtype_out
+  static const abi::Schema& op_schema = abi::builtin_schema(1711);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(mat2).arg(out_dtype).arg(out).run();
 }
 
 void mm_out(TensorArg self, TensorArg mat2, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::mm", "out");
+  // aten::mm.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1712);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(mat2).arg(out).run();
 }
 
 std::tuple<Tensor, Tensor> mode(TensorArg self, std::int64_t dim, bool keepdim) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::mode", "");
+  // aten::mode
+  static const abi::Schema& op_schema = abi::builtin_schema(1713);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(keepdim).run();
   return {op::tensor_result(op_call, 0, {self}), op::tensor_result(op_call, 1, {self})};
@@ -1036,34 +1127,39 @@ std::tuple<Tensor, Tensor> mode(TensorArg self, std::int64_t dim, bool keepdim) 
 
 void mode_values(TensorArg self, std::int64_t dim, bool keepdim, MutableTensor values,
                  MutableTensor indices) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::mode", "values");
+  // aten::mode.values
+  static const abi::Schema& op_schema = abi::builtin_schema(1714);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(keepdim).arg(values).arg(indices).run();
 }
 
 TensorView moveaxis_int(TensorArg self, std::int64_t source, std::int64_t destination) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::moveaxis", "int");
+  // aten::moveaxis.int
+  static const abi::Schema& op_schema = abi::builtin_schema(1715);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(source).arg(destination).run();
   return op::view_result(op_call, 0, self, "aten::moveaxis.int");
 }
 
 TensorView moveaxis_intlist(TensorArg self, IntList source, IntList destination) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::moveaxis", "intlist");
+  // aten::moveaxis.intlist
+  static const abi::Schema& op_schema = abi::builtin_schema(1716);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(source).arg(destination).run();
   return op::view_result(op_call, 0, self, "aten::moveaxis.intlist");
 }
 
 TensorView movedim_int(TensorArg self, std::int64_t source, std::int64_t destination) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::movedim", "int");
+  // aten::movedim.int
+  static const abi::Schema& op_schema = abi::builtin_schema(1717);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(source).arg(destination).run();
   return op::view_result(op_call, 0, self, "aten::movedim.int");
 }
 
 TensorView movedim_intlist(TensorArg self, IntList source, IntList destination) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::movedim", "intlist");
+  // aten::movedim.intlist
+  static const abi::Schema& op_schema = abi::builtin_schema(1718);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(source).arg(destination).run();
   return op::view_result(op_call, 0, self, "aten::movedim.intlist");
@@ -1074,7 +1170,8 @@ std::tuple<Tensor, Tensor, Tensor> mps_convolution_backward(TensorArg self, Tens
                                                             IntList stride, IntList dilation,
                                                             std::int64_t groups,
                                                             std::array<bool, 3> output_mask) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::mps_convolution_backward", "");
+  // aten::mps_convolution_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(1719);
   op::FixedCall<8> op_call(op_schema);
   op_call.arg(self)
       .arg(grad_output)
@@ -1096,8 +1193,8 @@ std::tuple<Tensor, Tensor> mps_convolution_transpose_backward(TensorArg self, Te
                                                               IntList stride, IntList dilation,
                                                               std::int64_t groups,
                                                               std::array<bool, 2> output_mask) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::mps_convolution_transpose_backward", "");
+  // aten::mps_convolution_transpose_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(1720);
   op::FixedCall<9> op_call(op_schema);
   op_call.arg(self)
       .arg(grad_output)
@@ -1114,7 +1211,8 @@ std::tuple<Tensor, Tensor> mps_convolution_transpose_backward(TensorArg self, Te
 }
 
 Tensor mse_loss(TensorArg self, TensorArg target, std::int64_t reduction) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::mse_loss", "");
+  // aten::mse_loss
+  static const abi::Schema& op_schema = abi::builtin_schema(1721);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(target).arg(reduction).run();
   return op::fresh_tensor_result(op_call, 0);
@@ -1122,7 +1220,8 @@ Tensor mse_loss(TensorArg self, TensorArg target, std::int64_t reduction) {
 
 Tensor mse_loss_backward(TensorArg grad_output, TensorArg self, TensorArg target,
                          std::int64_t reduction) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::mse_loss_backward", "");
+  // aten::mse_loss_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(1723);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(grad_output).arg(self).arg(target).arg(reduction).run();
   return op::tensor_result(op_call, 0, {grad_output, self, target});
@@ -1130,52 +1229,60 @@ Tensor mse_loss_backward(TensorArg grad_output, TensorArg self, TensorArg target
 
 void mse_loss_backward_grad_input(TensorArg grad_output, TensorArg self, TensorArg target,
                                   std::int64_t reduction, MutableTensor grad_input) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::mse_loss_backward", "grad_input");
+  // aten::mse_loss_backward.grad_input
+  static const abi::Schema& op_schema = abi::builtin_schema(1724);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(grad_output).arg(self).arg(target).arg(reduction).arg(grad_input).run();
 }
 
 void mse_loss_out(TensorArg self, TensorArg target, std::int64_t reduction, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::mse_loss", "out");
+  // aten::mse_loss.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1722);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(target).arg(reduction).arg(out).run();
 }
 
 Tensor msort(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::msort", "");
+  // aten::msort
+  static const abi::Schema& op_schema = abi::builtin_schema(1725);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void msort_out(TensorArg self, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::msort", "out");
+  // aten::msort.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1726);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor mul_Tensor(TensorArg self, TensorArg other) {
   if (abi::TensorHandle direct = op::cpu_mul_Tensor(self, other)) return Tensor(std::move(direct));
-  static const abi::Schema& op_schema = abi::find_schema("aten::mul", "Tensor");
+  // aten::mul.Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(1728);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
-void mul__Tensor(MutableTensor self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::mul_", "Tensor");
+void mul_Tensor_(MutableTensor self, TensorArg other) {
+  // aten::mul_.Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(1731);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
 }
 
 void mul_out(TensorArg self, TensorArg other, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::mul", "out");
+  // aten::mul.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1729);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(out).run();
 }
 
 Tensor multilabel_margin_loss(TensorArg self, TensorArg target, std::int64_t reduction) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::multilabel_margin_loss", "");
+  // aten::multilabel_margin_loss
+  static const abi::Schema& op_schema = abi::builtin_schema(1736);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(target).arg(reduction).run();
   return op::tensor_result(op_call, 0, {self, target});
@@ -1183,8 +1290,8 @@ Tensor multilabel_margin_loss(TensorArg self, TensorArg target, std::int64_t red
 
 Tensor multilabel_margin_loss_backward(TensorArg grad_output, TensorArg self, TensorArg target,
                                        std::int64_t reduction, TensorArg is_target) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::multilabel_margin_loss_backward", "");
+  // aten::multilabel_margin_loss_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(1738);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(grad_output).arg(self).arg(target).arg(reduction).arg(is_target).run();
   return op::tensor_result(op_call, 0, {grad_output, self, target, is_target});
@@ -1193,8 +1300,8 @@ Tensor multilabel_margin_loss_backward(TensorArg grad_output, TensorArg self, Te
 void multilabel_margin_loss_backward_grad_input(TensorArg grad_output, TensorArg self,
                                                 TensorArg target, std::int64_t reduction,
                                                 TensorArg is_target, MutableTensor grad_input) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::multilabel_margin_loss_backward", "grad_input");
+  // aten::multilabel_margin_loss_backward.grad_input
+  static const abi::Schema& op_schema = abi::builtin_schema(1739);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(grad_output)
       .arg(self)
@@ -1207,8 +1314,8 @@ void multilabel_margin_loss_backward_grad_input(TensorArg grad_output, TensorArg
 
 std::tuple<Tensor, Tensor> multilabel_margin_loss_forward(TensorArg self, TensorArg target,
                                                           std::int64_t reduction) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::multilabel_margin_loss_forward", "");
+  // aten::multilabel_margin_loss_forward
+  static const abi::Schema& op_schema = abi::builtin_schema(1740);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(target).arg(reduction).run();
   return {op::tensor_result(op_call, 0, {self, target}),
@@ -1217,22 +1324,24 @@ std::tuple<Tensor, Tensor> multilabel_margin_loss_forward(TensorArg self, Tensor
 
 void multilabel_margin_loss_forward_output(TensorArg self, TensorArg target, std::int64_t reduction,
                                            MutableTensor output, MutableTensor is_target) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::multilabel_margin_loss_forward", "output");
+  // aten::multilabel_margin_loss_forward.output
+  static const abi::Schema& op_schema = abi::builtin_schema(1741);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(target).arg(reduction).arg(output).arg(is_target).run();
 }
 
 void multilabel_margin_loss_out(TensorArg self, TensorArg target, std::int64_t reduction,
                                 MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::multilabel_margin_loss", "out");
+  // aten::multilabel_margin_loss.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1737);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(target).arg(reduction).arg(out).run();
 }
 
 Tensor multinomial(TensorArg self, std::int64_t num_samples, bool replacement,
                    std::optional<abi::RawGenerator> generator) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::multinomial", "");
+  // aten::multinomial
+  static const abi::Schema& op_schema = abi::builtin_schema(1742);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(num_samples).arg(replacement).arg(generator).run();
   return op::tensor_result(op_call, 0, {self});
@@ -1240,65 +1349,75 @@ Tensor multinomial(TensorArg self, std::int64_t num_samples, bool replacement,
 
 void multinomial_out(TensorArg self, std::int64_t num_samples, bool replacement,
                      std::optional<abi::RawGenerator> generator, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::multinomial", "out");
+  // aten::multinomial.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1743);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(num_samples).arg(replacement).arg(generator).arg(out).run();
 }
 
 Tensor multiply_Tensor(TensorArg self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::multiply", "Tensor");
+  // aten::multiply.Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(1745);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::tensor_result(op_call, 0, {self, other});
 }
 
-void multiply__Tensor(MutableTensor self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::multiply_", "Tensor");
+void multiply_Tensor_(MutableTensor self, TensorArg other) {
+  // aten::multiply_.Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(1748);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
 }
 
 void multiply_out(TensorArg self, TensorArg other, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::multiply", "out");
+  // aten::multiply.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1746);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(out).run();
 }
 
 Tensor mv(TensorArg self, TensorArg vec) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::mv", "");
+  // aten::mv
+  static const abi::Schema& op_schema = abi::builtin_schema(1749);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(vec).run();
   return op::tensor_result(op_call, 0, {self, vec});
 }
 
 void mv_out(TensorArg self, TensorArg vec, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::mv", "out");
+  // aten::mv.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1750);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(vec).arg(out).run();
 }
 
 Tensor mvlgamma(TensorArg self, std::int64_t p) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::mvlgamma", "");
+  // aten::mvlgamma
+  static const abi::Schema& op_schema = abi::builtin_schema(1751);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(p).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void mvlgamma_(MutableTensor self, std::int64_t p) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::mvlgamma_", "");
+  // aten::mvlgamma_
+  static const abi::Schema& op_schema = abi::builtin_schema(1753);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(p).run();
 }
 
 void mvlgamma_out(TensorArg self, std::int64_t p, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::mvlgamma", "out");
+  // aten::mvlgamma.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1752);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(p).arg(out).run();
 }
 
 Tensor nan_to_num(TensorArg self, std::optional<double> nan, std::optional<double> posinf,
                   std::optional<double> neginf) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::nan_to_num", "");
+  // aten::nan_to_num
+  static const abi::Schema& op_schema = abi::builtin_schema(1754);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(nan).arg(posinf).arg(neginf).run();
   return op::tensor_result(op_call, 0, {self});
@@ -1306,20 +1425,23 @@ Tensor nan_to_num(TensorArg self, std::optional<double> nan, std::optional<doubl
 
 void nan_to_num_(MutableTensor self, std::optional<double> nan, std::optional<double> posinf,
                  std::optional<double> neginf) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::nan_to_num_", "");
+  // aten::nan_to_num_
+  static const abi::Schema& op_schema = abi::builtin_schema(1756);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(nan).arg(posinf).arg(neginf).run();
 }
 
 void nan_to_num_out(TensorArg self, std::optional<double> nan, std::optional<double> posinf,
                     std::optional<double> neginf, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::nan_to_num", "out");
+  // aten::nan_to_num.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1755);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(nan).arg(posinf).arg(neginf).arg(out).run();
 }
 
 Tensor nanmean(TensorArg self, OptionalIntList dim, bool keepdim, std::optional<DType> dtype) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::nanmean", "");
+  // aten::nanmean
+  static const abi::Schema& op_schema = abi::builtin_schema(1757);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(keepdim).arg(dtype).run();
   return op::tensor_result(op_call, 0, {self});
@@ -1327,20 +1449,23 @@ Tensor nanmean(TensorArg self, OptionalIntList dim, bool keepdim, std::optional<
 
 void nanmean_out(TensorArg self, OptionalIntList dim, bool keepdim, std::optional<DType> dtype,
                  MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::nanmean", "out");
+  // aten::nanmean.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1758);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(keepdim).arg(dtype).arg(out).run();
 }
 
 Tensor nanmedian(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::nanmedian", "");
+  // aten::nanmedian
+  static const abi::Schema& op_schema = abi::builtin_schema(1759);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 std::tuple<Tensor, Tensor> nanmedian_dim(TensorArg self, std::int64_t dim, bool keepdim) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::nanmedian", "dim");
+  // aten::nanmedian.dim
+  static const abi::Schema& op_schema = abi::builtin_schema(1760);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(keepdim).run();
   return {op::tensor_result(op_call, 0, {self}), op::tensor_result(op_call, 1, {self})};
@@ -1348,14 +1473,16 @@ std::tuple<Tensor, Tensor> nanmedian_dim(TensorArg self, std::int64_t dim, bool 
 
 void nanmedian_dim_values(TensorArg self, std::int64_t dim, bool keepdim, MutableTensor values,
                           MutableTensor indices) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::nanmedian", "dim_values");
+  // aten::nanmedian.dim_values
+  static const abi::Schema& op_schema = abi::builtin_schema(1761);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(keepdim).arg(values).arg(indices).run();
 }
 
 Tensor nanquantile(TensorArg self, TensorArg q, std::optional<std::int64_t> dim, bool keepdim,
                    std::string_view interpolation) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::nanquantile", "");
+  // aten::nanquantile
+  static const abi::Schema& op_schema = abi::builtin_schema(1762);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(q).arg(dim).arg(keepdim).arg(interpolation).run();
   return op::tensor_result(op_call, 0, {self, q});
@@ -1363,14 +1490,16 @@ Tensor nanquantile(TensorArg self, TensorArg q, std::optional<std::int64_t> dim,
 
 void nanquantile_out(TensorArg self, TensorArg q, std::optional<std::int64_t> dim, bool keepdim,
                      std::string_view interpolation, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::nanquantile", "out");
+  // aten::nanquantile.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1763);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(self).arg(q).arg(dim).arg(keepdim).arg(interpolation).arg(out).run();
 }
 
 Tensor nanquantile_scalar(TensorArg self, double q, std::optional<std::int64_t> dim, bool keepdim,
                           std::string_view interpolation) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::nanquantile", "scalar");
+  // aten::nanquantile.scalar
+  static const abi::Schema& op_schema = abi::builtin_schema(1764);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(q).arg(dim).arg(keepdim).arg(interpolation).run();
   return op::tensor_result(op_call, 0, {self});
@@ -1378,13 +1507,15 @@ Tensor nanquantile_scalar(TensorArg self, double q, std::optional<std::int64_t> 
 
 void nanquantile_scalar_out(TensorArg self, double q, std::optional<std::int64_t> dim, bool keepdim,
                             std::string_view interpolation, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::nanquantile", "scalar_out");
+  // aten::nanquantile.scalar_out
+  static const abi::Schema& op_schema = abi::builtin_schema(1765);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(self).arg(q).arg(dim).arg(keepdim).arg(interpolation).arg(out).run();
 }
 
 Tensor nansum(TensorArg self, OptionalIntList dim, bool keepdim, std::optional<DType> dtype) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::nansum", "");
+  // aten::nansum
+  static const abi::Schema& op_schema = abi::builtin_schema(1766);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(keepdim).arg(dtype).run();
   return op::tensor_result(op_call, 0, {self});
@@ -1392,7 +1523,8 @@ Tensor nansum(TensorArg self, OptionalIntList dim, bool keepdim, std::optional<D
 
 void nansum_out(TensorArg self, OptionalIntList dim, bool keepdim, std::optional<DType> dtype,
                 MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::nansum", "out");
+  // aten::nansum.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1767);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(keepdim).arg(dtype).arg(out).run();
 }
@@ -1400,21 +1532,24 @@ void nansum_out(TensorArg self, OptionalIntList dim, bool keepdim, std::optional
 TensorView narrow(TensorArg self, std::int64_t dim, std::int64_t start, std::int64_t length) {
   if (abi::TensorHandle direct = op::direct_narrow(self, dim, start, length))
     return op::direct_view(std::move(direct), self, "aten::narrow");
-  static const abi::Schema& op_schema = abi::find_schema("aten::narrow", "");
+  // aten::narrow
+  static const abi::Schema& op_schema = abi::builtin_schema(1768);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(start).arg(length).run();
   return op::view_result(op_call, 0, self, "aten::narrow");
 }
 
 TensorView narrow_Tensor(TensorArg self, std::int64_t dim, TensorArg start, std::int64_t length) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::narrow", "Tensor");
+  // aten::narrow.Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(1769);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(start).arg(length).run();
   return op::view_result(op_call, 0, self, "aten::narrow.Tensor");
 }
 
 Tensor narrow_copy(TensorArg self, std::int64_t dim, std::int64_t start, std::int64_t length) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::narrow_copy", "");
+  // aten::narrow_copy
+  static const abi::Schema& op_schema = abi::builtin_schema(1770);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(start).arg(length).run();
   return op::tensor_result(op_call, 0, {self});
@@ -1422,7 +1557,8 @@ Tensor narrow_copy(TensorArg self, std::int64_t dim, std::int64_t start, std::in
 
 void narrow_copy_out(TensorArg self, std::int64_t dim, std::int64_t start, std::int64_t length,
                      MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::narrow_copy", "out");
+  // aten::narrow_copy.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1771);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(start).arg(length).arg(out).run();
 }
@@ -1433,7 +1569,8 @@ std::tuple<Tensor, Tensor, Tensor> native_batch_norm(TensorArg input,
                                                      std::optional<MutableTensor> running_mean,
                                                      std::optional<MutableTensor> running_var,
                                                      bool training, double momentum, double eps) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::native_batch_norm", "");
+  // aten::native_batch_norm
+  static const abi::Schema& op_schema = abi::builtin_schema(1772);
   op::check_mutation(running_mean, "aten::native_batch_norm", {input, weight, bias});
   op::check_mutation(running_var, "aten::native_batch_norm", {input, weight, bias});
   op::FixedCall<8> op_call(op_schema);
@@ -1456,7 +1593,8 @@ std::tuple<Tensor, Tensor, Tensor> native_batch_norm_backward(
     std::optional<TensorArg> running_mean, std::optional<TensorArg> running_var,
     std::optional<TensorArg> save_mean, std::optional<TensorArg> save_invstd, bool train,
     double eps, std::array<bool, 3> output_mask) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::native_batch_norm_backward", "");
+  // aten::native_batch_norm_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(1774);
   op::FixedCall<10> op_call(op_schema);
   op_call.arg(grad_out)
       .arg(input)
@@ -1484,7 +1622,8 @@ void native_batch_norm_out(TensorArg input, std::optional<TensorArg> weight,
                            std::optional<MutableTensor> running_var, bool training, double momentum,
                            double eps, MutableTensor out, MutableTensor save_mean,
                            MutableTensor save_invstd) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::native_batch_norm", "out");
+  // aten::native_batch_norm.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1773);
   op::check_mutation(running_mean, "aten::native_batch_norm.out", {input, weight, bias});
   op::check_mutation(running_var, "aten::native_batch_norm.out", {input, weight, bias});
   op::FixedCall<11> op_call(op_schema);
@@ -1503,21 +1642,24 @@ void native_batch_norm_out(TensorArg input, std::optional<TensorArg> weight,
 }
 
 Tensor native_channel_shuffle(TensorArg self, std::int64_t groups) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::native_channel_shuffle", "");
+  // aten::native_channel_shuffle
+  static const abi::Schema& op_schema = abi::builtin_schema(1775);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(groups).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 std::tuple<Tensor, Tensor> native_dropout(TensorArg input, double p, std::optional<bool> train) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::native_dropout", "");
+  // aten::native_dropout
+  static const abi::Schema& op_schema = abi::builtin_schema(1776);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(input).arg(p).arg(train).run();
   return {op::tensor_result(op_call, 0, {input}), op::tensor_result(op_call, 1, {input})};
 }
 
 Tensor native_dropout_backward(TensorArg grad_output, TensorArg mask, double scale) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::native_dropout_backward", "");
+  // aten::native_dropout_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(1777);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(grad_output).arg(mask).arg(scale).run();
   return op::tensor_result(op_call, 0, {grad_output, mask});
@@ -1528,7 +1670,8 @@ std::tuple<Tensor, Tensor, Tensor> native_group_norm(TensorArg input,
                                                      std::optional<TensorArg> bias, std::int64_t N,
                                                      std::int64_t C, std::int64_t HxW,
                                                      std::int64_t group, double eps) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::native_group_norm", "");
+  // aten::native_group_norm
+  static const abi::Schema& op_schema = abi::builtin_schema(1778);
   op::FixedCall<8> op_call(op_schema);
   op_call.arg(input).arg(weight).arg(bias).arg(N).arg(C).arg(HxW).arg(group).arg(eps).run();
   return {op::tensor_result(op_call, 0, {input, weight, bias}),
@@ -1542,7 +1685,8 @@ std::tuple<Tensor, Tensor, Tensor> native_group_norm_backward(TensorArg grad_out
                                                               std::int64_t N, std::int64_t C,
                                                               std::int64_t HxW, std::int64_t group,
                                                               std::array<bool, 3> output_mask) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::native_group_norm_backward", "");
+  // aten::native_group_norm_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(1779);
   op::FixedCall<10> op_call(op_schema);
   op_call.arg(grad_out)
       .arg(input)
@@ -1563,7 +1707,8 @@ std::tuple<Tensor, Tensor, Tensor> native_group_norm_backward(TensorArg grad_out
 std::tuple<Tensor, Tensor, Tensor> native_layer_norm(TensorArg input, IntList normalized_shape,
                                                      std::optional<TensorArg> weight,
                                                      std::optional<TensorArg> bias, double eps) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::native_layer_norm", "");
+  // aten::native_layer_norm
+  static const abi::Schema& op_schema = abi::builtin_schema(1780);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(input).arg(normalized_shape).arg(weight).arg(bias).arg(eps).run();
   return {op::tensor_result(op_call, 0, {input, weight, bias}),
@@ -1577,7 +1722,8 @@ std::tuple<Tensor, Tensor, Tensor> native_layer_norm_backward(TensorArg grad_out
                                                               std::optional<TensorArg> weight,
                                                               std::optional<TensorArg> bias,
                                                               std::array<bool, 3> output_mask) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::native_layer_norm_backward", "");
+  // aten::native_layer_norm_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(1781);
   op::FixedCall<8> op_call(op_schema);
   op_call.arg(grad_out)
       .arg(input)
@@ -1595,72 +1741,82 @@ std::tuple<Tensor, Tensor, Tensor> native_layer_norm_backward(TensorArg grad_out
 
 Tensor native_norm_ScalarOpt_dim_dtype(TensorArg self, IntList dim, bool keepdim,
                                        std::optional<DType> dtype) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::native_norm", "ScalarOpt_dim_dtype");
+  // aten::native_norm.ScalarOpt_dim_dtype
+  static const abi::Schema& op_schema = abi::builtin_schema(1783);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).none().arg(dim).arg(keepdim).arg(dtype).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor ne_Tensor(TensorArg self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::ne", "Tensor");
+  // aten::ne.Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(1786);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
-void ne_Tensor_out(TensorArg self, TensorArg other, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::ne", "Tensor_out");
-  op::FixedCall<3> op_call(op_schema);
-  op_call.arg(self).arg(other).arg(out).run();
-}
-
-void ne__Tensor(MutableTensor self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::ne_", "Tensor");
+void ne_Tensor_(MutableTensor self, TensorArg other) {
+  // aten::ne_.Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(1789);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
 }
 
+void ne_Tensor_out(TensorArg self, TensorArg other, MutableTensor out) {
+  // aten::ne.Tensor_out
+  static const abi::Schema& op_schema = abi::builtin_schema(1787);
+  op::FixedCall<3> op_call(op_schema);
+  op_call.arg(self).arg(other).arg(out).run();
+}
+
 Tensor neg(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::neg", "");
+  // aten::neg
+  static const abi::Schema& op_schema = abi::builtin_schema(1790);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 void neg_(MutableTensor self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::neg_", "");
+  // aten::neg_
+  static const abi::Schema& op_schema = abi::builtin_schema(1792);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 void neg_out(TensorArg self, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::neg", "out");
+  // aten::neg.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1791);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor negative(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::negative", "");
+  // aten::negative
+  static const abi::Schema& op_schema = abi::builtin_schema(1793);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void negative_(MutableTensor self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::negative_", "");
+  // aten::negative_
+  static const abi::Schema& op_schema = abi::builtin_schema(1795);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 void negative_out(TensorArg self, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::negative", "out");
+  // aten::negative.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1794);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor nested_to_padded_tensor(TensorArg self, double padding, OptionalIntList output_size) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::nested_to_padded_tensor", "");
+  // aten::nested_to_padded_tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(1796);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(padding).arg(output_size).run();
   return op::tensor_result(op_call, 0, {self});
@@ -1669,7 +1825,8 @@ Tensor nested_to_padded_tensor(TensorArg self, double padding, OptionalIntList o
 Tensor new_empty(TensorArg self, IntList size, std::optional<DType> dtype,
                  std::optional<Layout> layout, std::optional<Device> device,
                  std::optional<bool> pin_memory) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::new_empty", "");
+  // aten::new_empty
+  static const abi::Schema& op_schema = abi::builtin_schema(1797);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(self).arg(size).arg(dtype).arg(layout).arg(device).arg(pin_memory).run();
   return op::tensor_result(op_call, 0, {self});
@@ -1678,7 +1835,8 @@ Tensor new_empty(TensorArg self, IntList size, std::optional<DType> dtype,
 Tensor new_empty_strided(TensorArg self, IntList size, IntList stride, std::optional<DType> dtype,
                          std::optional<Layout> layout, std::optional<Device> device,
                          std::optional<bool> pin_memory) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::new_empty_strided", "");
+  // aten::new_empty_strided
+  static const abi::Schema& op_schema = abi::builtin_schema(1798);
   op::FixedCall<7> op_call(op_schema);
   op_call.arg(self).arg(size).arg(stride).arg(dtype).arg(layout).arg(device).arg(pin_memory).run();
   return op::tensor_result(op_call, 0, {self});
@@ -1687,7 +1845,8 @@ Tensor new_empty_strided(TensorArg self, IntList size, IntList stride, std::opti
 Tensor new_ones(TensorArg self, IntList size, std::optional<DType> dtype,
                 std::optional<Layout> layout, std::optional<Device> device,
                 std::optional<bool> pin_memory) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::new_ones", "");
+  // aten::new_ones
+  static const abi::Schema& op_schema = abi::builtin_schema(1800);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(self).arg(size).arg(dtype).arg(layout).arg(device).arg(pin_memory).run();
   return op::tensor_result(op_call, 0, {self});
@@ -1696,34 +1855,39 @@ Tensor new_ones(TensorArg self, IntList size, std::optional<DType> dtype,
 Tensor new_zeros(TensorArg self, IntList size, std::optional<DType> dtype,
                  std::optional<Layout> layout, std::optional<Device> device,
                  std::optional<bool> pin_memory) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::new_zeros", "");
+  // aten::new_zeros
+  static const abi::Schema& op_schema = abi::builtin_schema(1801);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(self).arg(size).arg(dtype).arg(layout).arg(device).arg(pin_memory).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor nextafter(TensorArg self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::nextafter", "");
+  // aten::nextafter
+  static const abi::Schema& op_schema = abi::builtin_schema(1802);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 void nextafter_(MutableTensor self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::nextafter_", "");
+  // aten::nextafter_
+  static const abi::Schema& op_schema = abi::builtin_schema(1804);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
 }
 
 void nextafter_out(TensorArg self, TensorArg other, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::nextafter", "out");
+  // aten::nextafter.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1803);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(out).run();
 }
 
 Tensor nll_loss(TensorArg self, TensorArg target, std::optional<TensorArg> weight,
                 std::int64_t reduction, std::int64_t ignore_index) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::nll_loss", "");
+  // aten::nll_loss
+  static const abi::Schema& op_schema = abi::builtin_schema(1805);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(target).arg(weight).arg(reduction).arg(ignore_index).run();
   return op::tensor_result(op_call, 0, {self, target, weight});
@@ -1731,7 +1895,8 @@ Tensor nll_loss(TensorArg self, TensorArg target, std::optional<TensorArg> weigh
 
 Tensor nll_loss2d(TensorArg self, TensorArg target, std::optional<TensorArg> weight,
                   std::int64_t reduction, std::int64_t ignore_index) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::nll_loss2d", "");
+  // aten::nll_loss2d
+  static const abi::Schema& op_schema = abi::builtin_schema(1807);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(target).arg(weight).arg(reduction).arg(ignore_index).run();
   return op::tensor_result(op_call, 0, {self, target, weight});
@@ -1740,7 +1905,8 @@ Tensor nll_loss2d(TensorArg self, TensorArg target, std::optional<TensorArg> wei
 Tensor nll_loss2d_backward(TensorArg grad_output, TensorArg self, TensorArg target,
                            std::optional<TensorArg> weight, std::int64_t reduction,
                            std::int64_t ignore_index, TensorArg total_weight) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::nll_loss2d_backward", "");
+  // aten::nll_loss2d_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(1809);
   op::FixedCall<7> op_call(op_schema);
   op_call.arg(grad_output)
       .arg(self)
@@ -1757,7 +1923,8 @@ void nll_loss2d_backward_grad_input(TensorArg grad_output, TensorArg self, Tenso
                                     std::optional<TensorArg> weight, std::int64_t reduction,
                                     std::int64_t ignore_index, TensorArg total_weight,
                                     MutableTensor grad_input) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::nll_loss2d_backward", "grad_input");
+  // aten::nll_loss2d_backward.grad_input
+  static const abi::Schema& op_schema = abi::builtin_schema(1810);
   op::FixedCall<8> op_call(op_schema);
   op_call.arg(grad_output)
       .arg(self)
@@ -1773,7 +1940,8 @@ void nll_loss2d_backward_grad_input(TensorArg grad_output, TensorArg self, Tenso
 std::tuple<Tensor, Tensor> nll_loss2d_forward(TensorArg self, TensorArg target,
                                               std::optional<TensorArg> weight,
                                               std::int64_t reduction, std::int64_t ignore_index) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::nll_loss2d_forward", "");
+  // aten::nll_loss2d_forward
+  static const abi::Schema& op_schema = abi::builtin_schema(1811);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(target).arg(weight).arg(reduction).arg(ignore_index).run();
   return {op::tensor_result(op_call, 0, {self, target, weight}),
@@ -1783,7 +1951,8 @@ std::tuple<Tensor, Tensor> nll_loss2d_forward(TensorArg self, TensorArg target,
 void nll_loss2d_forward_output(TensorArg self, TensorArg target, std::optional<TensorArg> weight,
                                std::int64_t reduction, std::int64_t ignore_index,
                                MutableTensor output, MutableTensor total_weight) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::nll_loss2d_forward", "output");
+  // aten::nll_loss2d_forward.output
+  static const abi::Schema& op_schema = abi::builtin_schema(1812);
   op::FixedCall<7> op_call(op_schema);
   op_call.arg(self)
       .arg(target)
@@ -1797,7 +1966,8 @@ void nll_loss2d_forward_output(TensorArg self, TensorArg target, std::optional<T
 
 void nll_loss2d_out(TensorArg self, TensorArg target, std::optional<TensorArg> weight,
                     std::int64_t reduction, std::int64_t ignore_index, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::nll_loss2d", "out");
+  // aten::nll_loss2d.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1808);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(self).arg(target).arg(weight).arg(reduction).arg(ignore_index).arg(out).run();
 }
@@ -1805,7 +1975,8 @@ void nll_loss2d_out(TensorArg self, TensorArg target, std::optional<TensorArg> w
 Tensor nll_loss_backward(TensorArg grad_output, TensorArg self, TensorArg target,
                          std::optional<TensorArg> weight, std::int64_t reduction,
                          std::int64_t ignore_index, TensorArg total_weight) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::nll_loss_backward", "");
+  // aten::nll_loss_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(1813);
   op::FixedCall<7> op_call(op_schema);
   op_call.arg(grad_output)
       .arg(self)
@@ -1822,7 +1993,8 @@ void nll_loss_backward_grad_input(TensorArg grad_output, TensorArg self, TensorA
                                   std::optional<TensorArg> weight, std::int64_t reduction,
                                   std::int64_t ignore_index, TensorArg total_weight,
                                   MutableTensor grad_input) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::nll_loss_backward", "grad_input");
+  // aten::nll_loss_backward.grad_input
+  static const abi::Schema& op_schema = abi::builtin_schema(1814);
   op::FixedCall<8> op_call(op_schema);
   op_call.arg(grad_output)
       .arg(self)
@@ -1838,7 +2010,8 @@ void nll_loss_backward_grad_input(TensorArg grad_output, TensorArg self, TensorA
 std::tuple<Tensor, Tensor> nll_loss_forward(TensorArg self, TensorArg target,
                                             std::optional<TensorArg> weight, std::int64_t reduction,
                                             std::int64_t ignore_index) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::nll_loss_forward", "");
+  // aten::nll_loss_forward
+  static const abi::Schema& op_schema = abi::builtin_schema(1815);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(target).arg(weight).arg(reduction).arg(ignore_index).run();
   return {op::fresh_tensor_result(op_call, 0), op::fresh_tensor_result(op_call, 1)};
@@ -1847,7 +2020,8 @@ std::tuple<Tensor, Tensor> nll_loss_forward(TensorArg self, TensorArg target,
 void nll_loss_forward_output(TensorArg self, TensorArg target, std::optional<TensorArg> weight,
                              std::int64_t reduction, std::int64_t ignore_index,
                              MutableTensor output, MutableTensor total_weight) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::nll_loss_forward", "output");
+  // aten::nll_loss_forward.output
+  static const abi::Schema& op_schema = abi::builtin_schema(1816);
   op::FixedCall<7> op_call(op_schema);
   op_call.arg(self)
       .arg(target)
@@ -1861,7 +2035,8 @@ void nll_loss_forward_output(TensorArg self, TensorArg target, std::optional<Ten
 
 Tensor nll_loss_nd(TensorArg self, TensorArg target, std::optional<TensorArg> weight,
                    std::int64_t reduction, std::int64_t ignore_index) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::nll_loss_nd", "");
+  // aten::nll_loss_nd
+  static const abi::Schema& op_schema = abi::builtin_schema(1817);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(target).arg(weight).arg(reduction).arg(ignore_index).run();
   return op::tensor_result(op_call, 0, {self, target, weight});
@@ -1869,33 +2044,38 @@ Tensor nll_loss_nd(TensorArg self, TensorArg target, std::optional<TensorArg> we
 
 void nll_loss_out(TensorArg self, TensorArg target, std::optional<TensorArg> weight,
                   std::int64_t reduction, std::int64_t ignore_index, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::nll_loss", "out");
+  // aten::nll_loss.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1806);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(self).arg(target).arg(weight).arg(reduction).arg(ignore_index).arg(out).run();
 }
 
 Tensor nonzero(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::nonzero", "");
+  // aten::nonzero
+  static const abi::Schema& op_schema = abi::builtin_schema(1818);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 std::vector<Tensor> nonzero_numpy(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::nonzero_numpy", "");
+  // aten::nonzero_numpy
+  static const abi::Schema& op_schema = abi::builtin_schema(1820);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensors_result(op_call, 0, {self});
 }
 
 void nonzero_out(TensorArg self, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::nonzero", "out");
+  // aten::nonzero.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1819);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor nonzero_static(TensorArg self, std::int64_t size, std::int64_t fill_value) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::nonzero_static", "");
+  // aten::nonzero_static
+  static const abi::Schema& op_schema = abi::builtin_schema(1821);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(size).arg(fill_value).run();
   return op::tensor_result(op_call, 0, {self});
@@ -1903,61 +2083,70 @@ Tensor nonzero_static(TensorArg self, std::int64_t size, std::int64_t fill_value
 
 void nonzero_static_out(TensorArg self, std::int64_t size, std::int64_t fill_value,
                         MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::nonzero_static", "out");
+  // aten::nonzero_static.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1822);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(size).arg(fill_value).arg(out).run();
 }
 
 Tensor norm_ScalarOpt_dim(TensorArg self, IntList dim, bool keepdim) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::norm", "ScalarOpt_dim");
+  // aten::norm.ScalarOpt_dim
+  static const abi::Schema& op_schema = abi::builtin_schema(1824);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).none().arg(dim).arg(keepdim).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 Tensor norm_ScalarOpt_dim_dtype(TensorArg self, IntList dim, bool keepdim, DType dtype) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::norm", "ScalarOpt_dim_dtype");
+  // aten::norm.ScalarOpt_dim_dtype
+  static const abi::Schema& op_schema = abi::builtin_schema(1825);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).none().arg(dim).arg(keepdim).arg(dtype).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 Tensor norm_ScalarOpt_dtype(TensorArg self, DType dtype) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::norm", "ScalarOpt_dtype");
+  // aten::norm.ScalarOpt_dtype
+  static const abi::Schema& op_schema = abi::builtin_schema(1826);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).none().arg(dtype).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void norm_dtype_out(TensorArg self, IntList dim, bool keepdim, DType dtype, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::norm", "dtype_out");
+  // aten::norm.dtype_out
+  static const abi::Schema& op_schema = abi::builtin_schema(1827);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(self).none().arg(dim).arg(keepdim).arg(dtype).arg(out).run();
 }
 
 Tensor norm_except_dim(TensorArg v, std::int64_t pow, std::int64_t dim) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::norm_except_dim", "");
+  // aten::norm_except_dim
+  static const abi::Schema& op_schema = abi::builtin_schema(1829);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(v).arg(pow).arg(dim).run();
   return op::tensor_result(op_call, 0, {v});
 }
 
 void norm_out(TensorArg self, IntList dim, bool keepdim, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::norm", "out");
+  // aten::norm.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1828);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).none().arg(dim).arg(keepdim).arg(out).run();
 }
 
 void normal_(MutableTensor self, double mean, double std_,
              std::optional<abi::RawGenerator> generator) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::normal_", "");
+  // aten::normal_
+  static const abi::Schema& op_schema = abi::builtin_schema(1838);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(mean).arg(std_).arg(generator).run();
 }
 
 Tensor normal_Tensor_Tensor(TensorArg mean, TensorArg std_,
                             std::optional<abi::RawGenerator> generator) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::normal", "Tensor_Tensor");
+  // aten::normal.Tensor_Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(1830);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(mean).arg(std_).arg(generator).run();
   return op::tensor_result(op_call, 0, {mean, std_});
@@ -1965,14 +2154,16 @@ Tensor normal_Tensor_Tensor(TensorArg mean, TensorArg std_,
 
 void normal_Tensor_Tensor_out(TensorArg mean, TensorArg std_,
                               std::optional<abi::RawGenerator> generator, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::normal", "Tensor_Tensor_out");
+  // aten::normal.Tensor_Tensor_out
+  static const abi::Schema& op_schema = abi::builtin_schema(1831);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(mean).arg(std_).arg(generator).arg(out).run();
 }
 
 Tensor normal_Tensor_float(TensorArg mean, double std_,
                            std::optional<abi::RawGenerator> generator) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::normal", "Tensor_float");
+  // aten::normal.Tensor_float
+  static const abi::Schema& op_schema = abi::builtin_schema(1832);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(mean).arg(std_).arg(generator).run();
   return op::tensor_result(op_call, 0, {mean});
@@ -1980,14 +2171,16 @@ Tensor normal_Tensor_float(TensorArg mean, double std_,
 
 void normal_Tensor_float_out(TensorArg mean, double std_,
                              std::optional<abi::RawGenerator> generator, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::normal", "Tensor_float_out");
+  // aten::normal.Tensor_float_out
+  static const abi::Schema& op_schema = abi::builtin_schema(1833);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(mean).arg(std_).arg(generator).arg(out).run();
 }
 
 Tensor normal_float_Tensor(double mean, TensorArg std_,
                            std::optional<abi::RawGenerator> generator) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::normal", "float_Tensor");
+  // aten::normal.float_Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(1834);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(mean).arg(std_).arg(generator).run();
   return op::tensor_result(op_call, 0, {std_});
@@ -1995,7 +2188,8 @@ Tensor normal_float_Tensor(double mean, TensorArg std_,
 
 void normal_float_Tensor_out(double mean, TensorArg std_,
                              std::optional<abi::RawGenerator> generator, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::normal", "float_Tensor_out");
+  // aten::normal.float_Tensor_out
+  static const abi::Schema& op_schema = abi::builtin_schema(1835);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(mean).arg(std_).arg(generator).arg(out).run();
 }
@@ -2004,7 +2198,8 @@ Tensor normal_float_float(double mean, double std_, IntList size,
                           std::optional<abi::RawGenerator> generator, std::optional<DType> dtype,
                           std::optional<Layout> layout, std::optional<Device> device,
                           std::optional<bool> pin_memory) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::normal", "float_float");
+  // aten::normal.float_float
+  static const abi::Schema& op_schema = abi::builtin_schema(1836);
   op::FixedCall<8> op_call(op_schema);
   op_call.arg(mean)
       .arg(std_)
@@ -2020,80 +2215,92 @@ Tensor normal_float_float(double mean, double std_, IntList size,
 
 void normal_float_float_out(double mean, double std_, IntList size,
                             std::optional<abi::RawGenerator> generator, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::normal", "float_float_out");
+  // aten::normal.float_float_out
+  static const abi::Schema& op_schema = abi::builtin_schema(1837);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(mean).arg(std_).arg(size).arg(generator).arg(out).run();
 }
 
 Tensor normal_functional(TensorArg self, double mean, double std_,
                          std::optional<abi::RawGenerator> generator) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::normal_functional", "");
+  // aten::normal_functional
+  static const abi::Schema& op_schema = abi::builtin_schema(1839);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(mean).arg(std_).arg(generator).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor not_equal_Tensor(TensorArg self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::not_equal", "Tensor");
+  // aten::not_equal.Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(1842);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::tensor_result(op_call, 0, {self, other});
 }
 
-void not_equal_Tensor_out(TensorArg self, TensorArg other, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::not_equal", "Tensor_out");
-  op::FixedCall<3> op_call(op_schema);
-  op_call.arg(self).arg(other).arg(out).run();
-}
-
-void not_equal__Tensor(MutableTensor self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::not_equal_", "Tensor");
+void not_equal_Tensor_(MutableTensor self, TensorArg other) {
+  // aten::not_equal_.Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(1845);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
 }
 
+void not_equal_Tensor_out(TensorArg self, TensorArg other, MutableTensor out) {
+  // aten::not_equal.Tensor_out
+  static const abi::Schema& op_schema = abi::builtin_schema(1843);
+  op::FixedCall<3> op_call(op_schema);
+  op_call.arg(self).arg(other).arg(out).run();
+}
+
 Tensor nuclear_norm(TensorArg self, bool keepdim) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::nuclear_norm", "");
+  // aten::nuclear_norm
+  static const abi::Schema& op_schema = abi::builtin_schema(1846);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(keepdim).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor nuclear_norm_dim(TensorArg self, IntList dim, bool keepdim) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::nuclear_norm", "dim");
+  // aten::nuclear_norm.dim
+  static const abi::Schema& op_schema = abi::builtin_schema(1847);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).int_list(dim, 2).arg(keepdim).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void nuclear_norm_dim_out(TensorArg self, IntList dim, bool keepdim, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::nuclear_norm", "dim_out");
+  // aten::nuclear_norm.dim_out
+  static const abi::Schema& op_schema = abi::builtin_schema(1848);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).int_list(dim, 2).arg(keepdim).arg(out).run();
 }
 
 void nuclear_norm_out(TensorArg self, bool keepdim, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::nuclear_norm", "out");
+  // aten::nuclear_norm.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1849);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(keepdim).arg(out).run();
 }
 
 std::int64_t numel(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::numel", "");
+  // aten::numel
+  static const abi::Schema& op_schema = abi::builtin_schema(1850);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::int_result(op_call, 0);
 }
 
 TensorView numpy_T(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::numpy_T", "");
+  // aten::numpy_T
+  static const abi::Schema& op_schema = abi::builtin_schema(1851);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::view_result(op_call, 0, self, "aten::numpy_T");
 }
 
 Tensor one_hot(TensorArg self, std::int64_t num_classes) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::one_hot", "");
+  // aten::one_hot
+  static const abi::Schema& op_schema = abi::builtin_schema(1852);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(num_classes).run();
   return op::tensor_result(op_call, 0, {self});
@@ -2101,7 +2308,8 @@ Tensor one_hot(TensorArg self, std::int64_t num_classes) {
 
 Tensor ones(IntList size, std::optional<DType> dtype, std::optional<Layout> layout,
             std::optional<Device> device, std::optional<bool> pin_memory) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::ones", "");
+  // aten::ones
+  static const abi::Schema& op_schema = abi::builtin_schema(1853);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(size).arg(dtype).arg(layout).arg(device).arg(pin_memory).run();
   return op::tensor_result(op_call, 0, {});
@@ -2110,33 +2318,38 @@ Tensor ones(IntList size, std::optional<DType> dtype, std::optional<Layout> layo
 Tensor ones_like(TensorArg self, std::optional<DType> dtype, std::optional<Layout> layout,
                  std::optional<Device> device, std::optional<bool> pin_memory,
                  std::optional<MemoryFormat> memory_format) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::ones_like", "");
+  // aten::ones_like
+  static const abi::Schema& op_schema = abi::builtin_schema(1855);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(self).arg(dtype).arg(layout).arg(device).arg(pin_memory).arg(memory_format).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void ones_out(IntList size, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::ones", "out");
+  // aten::ones.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1854);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(size).arg(out).run();
 }
 
 Tensor orgqr(TensorArg self, TensorArg input2) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::orgqr", "");
+  // aten::orgqr
+  static const abi::Schema& op_schema = abi::builtin_schema(1856);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(input2).run();
   return op::tensor_result(op_call, 0, {self, input2});
 }
 
 void orgqr_out(TensorArg self, TensorArg input2, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::orgqr", "out");
+  // aten::orgqr.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1857);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(input2).arg(out).run();
 }
 
 Tensor ormqr(TensorArg self, TensorArg input2, TensorArg input3, bool left, bool transpose) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::ormqr", "");
+  // aten::ormqr
+  static const abi::Schema& op_schema = abi::builtin_schema(1858);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(input2).arg(input3).arg(left).arg(transpose).run();
   return op::tensor_result(op_call, 0, {self, input2, input3});
@@ -2144,55 +2357,69 @@ Tensor ormqr(TensorArg self, TensorArg input2, TensorArg input3, bool left, bool
 
 void ormqr_out(TensorArg self, TensorArg input2, TensorArg input3, bool left, bool transpose,
                MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::ormqr", "out");
+  // aten::ormqr.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1859);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(self).arg(input2).arg(input3).arg(left).arg(transpose).arg(out).run();
 }
 
 Tensor outer(TensorArg self, TensorArg vec2) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::outer", "");
+  // aten::outer
+  static const abi::Schema& op_schema = abi::builtin_schema(1860);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(vec2).run();
   return op::tensor_result(op_call, 0, {self, vec2});
 }
 
 void outer_out(TensorArg self, TensorArg vec2, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::outer", "out");
+  // aten::outer.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1861);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(vec2).arg(out).run();
 }
 
 std::int64_t output_nr(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::output_nr", "");
+  // aten::output_nr
+  static const abi::Schema& op_schema = abi::builtin_schema(1862);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::int_result(op_call, 0);
 }
 
 Tensor pad(TensorArg self, IntList pad, std::string_view mode, std::optional<double> value) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::pad", "");
+  if (abi::TensorHandle direct = op::string_free_pad(self, pad, mode, value))
+    return Tensor(std::move(direct));
+  // aten::pad
+  static const abi::Schema& op_schema = abi::builtin_schema(1863);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(pad).arg(mode).arg(value).run();
   return op::tensor_result(op_call, 0, {self});
 }
+namespace {
+[[maybe_unused]] const bool pad_dispatch_route =
+    abi::set_string_free_route(1863, &op::dispatched_pad);
+}  // namespace
 
 Tensor pad_sequence(const TensorList& sequences, bool batch_first, double padding_value,
                     std::string_view padding_side) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::pad_sequence", "");
+  // aten::pad_sequence
+  static const abi::Schema& op_schema = abi::builtin_schema(1864);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(sequences).arg(batch_first).arg(padding_value).arg(padding_side).run();
   return op::tensor_result(op_call, 0, {sequences});
 }
 
 Tensor pairwise_distance(TensorArg x1, TensorArg x2, double p, double eps, bool keepdim) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::pairwise_distance", "");
+  // aten::pairwise_distance
+  static const abi::Schema& op_schema = abi::builtin_schema(1865);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(x1).arg(x2).arg(p).arg(eps).arg(keepdim).run();
   return op::tensor_result(op_call, 0, {x1, x2});
 }
 
 Tensor pdist(TensorArg self, double p) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::pdist", "");
+  // aten::pdist
+  static const abi::Schema& op_schema = abi::builtin_schema(1866);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(p).run();
   return op::tensor_result(op_call, 0, {self});
@@ -2201,49 +2428,56 @@ Tensor pdist(TensorArg self, double p) {
 TensorView permute(TensorArg self, IntList dims) {
   if (abi::TensorHandle direct = op::direct_permute(self, dims))
     return op::direct_view(std::move(direct), self, "aten::permute");
-  static const abi::Schema& op_schema = abi::find_schema("aten::permute", "");
+  // aten::permute
+  static const abi::Schema& op_schema = abi::builtin_schema(1867);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(dims).run();
   return op::view_result(op_call, 0, self, "aten::permute");
 }
 
 Tensor permute_copy(TensorArg self, IntList dims) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::permute_copy", "");
+  // aten::permute_copy
+  static const abi::Schema& op_schema = abi::builtin_schema(1868);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(dims).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 TensorView pin_memory(TensorArg self, std::optional<Device> device) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::pin_memory", "");
+  // aten::pin_memory
+  static const abi::Schema& op_schema = abi::builtin_schema(1869);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(device).run();
   return op::view_result(op_call, 0, self, "aten::pin_memory");
 }
 
 Tensor pinverse(TensorArg self, double rcond) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::pinverse", "");
+  // aten::pinverse
+  static const abi::Schema& op_schema = abi::builtin_schema(1870);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(rcond).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor pixel_shuffle(TensorArg self, std::int64_t upscale_factor) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::pixel_shuffle", "");
+  // aten::pixel_shuffle
+  static const abi::Schema& op_schema = abi::builtin_schema(1871);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(upscale_factor).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor pixel_unshuffle(TensorArg self, std::int64_t downscale_factor) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::pixel_unshuffle", "");
+  // aten::pixel_unshuffle
+  static const abi::Schema& op_schema = abi::builtin_schema(1872);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(downscale_factor).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor poisson(TensorArg self, std::optional<abi::RawGenerator> generator) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::poisson", "");
+  // aten::poisson
+  static const abi::Schema& op_schema = abi::builtin_schema(1873);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(generator).run();
   return op::tensor_result(op_call, 0, {self});
@@ -2251,86 +2485,99 @@ Tensor poisson(TensorArg self, std::optional<abi::RawGenerator> generator) {
 
 Tensor poisson_nll_loss(TensorArg input, TensorArg target, bool log_input, bool full, double eps,
                         std::int64_t reduction) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::poisson_nll_loss", "");
+  // aten::poisson_nll_loss
+  static const abi::Schema& op_schema = abi::builtin_schema(1874);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(input).arg(target).arg(log_input).arg(full).arg(eps).arg(reduction).run();
   return op::tensor_result(op_call, 0, {input, target});
 }
 
 Tensor polar(TensorArg abs, TensorArg angle) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::polar", "");
+  // aten::polar
+  static const abi::Schema& op_schema = abi::builtin_schema(1875);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(abs).arg(angle).run();
   return op::tensor_result(op_call, 0, {abs, angle});
 }
 
 void polar_out(TensorArg abs, TensorArg angle, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::polar", "out");
+  // aten::polar.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1876);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(abs).arg(angle).arg(out).run();
 }
 
 Tensor polygamma(std::int64_t n, TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::polygamma", "");
+  // aten::polygamma
+  static const abi::Schema& op_schema = abi::builtin_schema(1877);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(n).arg(self).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 void polygamma_(MutableTensor self, std::int64_t n) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::polygamma_", "");
+  // aten::polygamma_
+  static const abi::Schema& op_schema = abi::builtin_schema(1879);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(n).run();
 }
 
 void polygamma_out(std::int64_t n, TensorArg self, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::polygamma", "out");
+  // aten::polygamma.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1878);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(n).arg(self).arg(out).run();
 }
 
 TensorView positive(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::positive", "");
+  // aten::positive
+  static const abi::Schema& op_schema = abi::builtin_schema(1880);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::view_result(op_call, 0, self, "aten::positive");
 }
 
+void pow_Tensor_(MutableTensor self, TensorArg exponent) {
+  // aten::pow_.Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(1888);
+  op::FixedCall<2> op_call(op_schema);
+  op_call.arg(self).arg(exponent).run();
+}
+
 Tensor pow_Tensor_Tensor(TensorArg self, TensorArg exponent) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::pow", "Tensor_Tensor");
+  // aten::pow.Tensor_Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(1885);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(exponent).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 void pow_Tensor_Tensor_out(TensorArg self, TensorArg exponent, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::pow", "Tensor_Tensor_out");
+  // aten::pow.Tensor_Tensor_out
+  static const abi::Schema& op_schema = abi::builtin_schema(1886);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(exponent).arg(out).run();
 }
 
-void pow__Tensor(MutableTensor self, TensorArg exponent) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::pow_", "Tensor");
-  op::FixedCall<2> op_call(op_schema);
-  op_call.arg(self).arg(exponent).run();
-}
-
 Tensor prelu(TensorArg self, TensorArg weight) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::prelu", "");
+  // aten::prelu
+  static const abi::Schema& op_schema = abi::builtin_schema(1889);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(weight).run();
   return op::tensor_result(op_call, 0, {self, weight});
 }
 
 Tensor prod(TensorArg self, std::optional<DType> dtype) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::prod", "");
+  // aten::prod
+  static const abi::Schema& op_schema = abi::builtin_schema(1890);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(dtype).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 Tensor prod_dim_int(TensorArg self, std::int64_t dim, bool keepdim, std::optional<DType> dtype) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::prod", "dim_int");
+  // aten::prod.dim_int
+  static const abi::Schema& op_schema = abi::builtin_schema(1891);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(keepdim).arg(dtype).run();
   return op::fresh_tensor_result(op_call, 0);
@@ -2338,82 +2585,94 @@ Tensor prod_dim_int(TensorArg self, std::int64_t dim, bool keepdim, std::optiona
 
 void prod_int_out(TensorArg self, std::int64_t dim, bool keepdim, std::optional<DType> dtype,
                   MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::prod", "int_out");
+  // aten::prod.int_out
+  static const abi::Schema& op_schema = abi::builtin_schema(1892);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(keepdim).arg(dtype).arg(out).run();
 }
 
 DType promote_types(DType type1, DType type2) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::promote_types", "");
+  // aten::promote_types
+  static const abi::Schema& op_schema = abi::builtin_schema(1893);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(type1).arg(type2).run();
   return op::dtype_result(op_call, 0);
 }
 
 Tensor put(TensorArg self, TensorArg index, TensorArg source, bool accumulate) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::put", "");
+  // aten::put
+  static const abi::Schema& op_schema = abi::builtin_schema(1894);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(index).arg(source).arg(accumulate).run();
   return op::tensor_result(op_call, 0, {self, index, source});
 }
 
 void put_(MutableTensor self, TensorArg index, TensorArg source, bool accumulate) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::put_", "");
+  // aten::put_
+  static const abi::Schema& op_schema = abi::builtin_schema(1895);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(index).arg(source).arg(accumulate).run();
 }
 
 std::int64_t q_per_channel_axis(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::q_per_channel_axis", "");
+  // aten::q_per_channel_axis
+  static const abi::Schema& op_schema = abi::builtin_schema(1896);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::int_result(op_call, 0);
 }
 
 Tensor q_per_channel_scales(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::q_per_channel_scales", "");
+  // aten::q_per_channel_scales
+  static const abi::Schema& op_schema = abi::builtin_schema(1897);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor q_per_channel_zero_points(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::q_per_channel_zero_points", "");
+  // aten::q_per_channel_zero_points
+  static const abi::Schema& op_schema = abi::builtin_schema(1898);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 double q_scale(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::q_scale", "");
+  // aten::q_scale
+  static const abi::Schema& op_schema = abi::builtin_schema(1899);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::float_result(op_call, 0);
 }
 
 std::int64_t q_zero_point(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::q_zero_point", "");
+  // aten::q_zero_point
+  static const abi::Schema& op_schema = abi::builtin_schema(1900);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::int_result(op_call, 0);
 }
 
 std::tuple<Tensor, Tensor> qr(TensorArg self, bool some) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::qr", "");
+  // aten::qr
+  static const abi::Schema& op_schema = abi::builtin_schema(1901);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(some).run();
   return {op::tensor_result(op_call, 0, {self}), op::tensor_result(op_call, 1, {self})};
 }
 
 void qr_Q(TensorArg self, bool some, MutableTensor Q, MutableTensor R) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::qr", "Q");
+  // aten::qr.Q
+  static const abi::Schema& op_schema = abi::builtin_schema(1902);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(some).arg(Q).arg(R).run();
 }
 
 Tensor quantile(TensorArg self, TensorArg q, std::optional<std::int64_t> dim, bool keepdim,
                 std::string_view interpolation) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::quantile", "");
+  // aten::quantile
+  static const abi::Schema& op_schema = abi::builtin_schema(1904);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(q).arg(dim).arg(keepdim).arg(interpolation).run();
   return op::tensor_result(op_call, 0, {self, q});
@@ -2421,14 +2680,16 @@ Tensor quantile(TensorArg self, TensorArg q, std::optional<std::int64_t> dim, bo
 
 void quantile_out(TensorArg self, TensorArg q, std::optional<std::int64_t> dim, bool keepdim,
                   std::string_view interpolation, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::quantile", "out");
+  // aten::quantile.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1905);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(self).arg(q).arg(dim).arg(keepdim).arg(interpolation).arg(out).run();
 }
 
 Tensor quantile_scalar(TensorArg self, double q, std::optional<std::int64_t> dim, bool keepdim,
                        std::string_view interpolation) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::quantile", "scalar");
+  // aten::quantile.scalar
+  static const abi::Schema& op_schema = abi::builtin_schema(1906);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(q).arg(dim).arg(keepdim).arg(interpolation).run();
   return op::tensor_result(op_call, 0, {self});
@@ -2436,14 +2697,16 @@ Tensor quantile_scalar(TensorArg self, double q, std::optional<std::int64_t> dim
 
 void quantile_scalar_out(TensorArg self, double q, std::optional<std::int64_t> dim, bool keepdim,
                          std::string_view interpolation, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::quantile", "scalar_out");
+  // aten::quantile.scalar_out
+  static const abi::Schema& op_schema = abi::builtin_schema(1907);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(self).arg(q).arg(dim).arg(keepdim).arg(interpolation).arg(out).run();
 }
 
 Tensor quantize_per_channel(TensorArg self, TensorArg scales, TensorArg zero_points,
                             std::int64_t axis, DType dtype) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::quantize_per_channel", "");
+  // aten::quantize_per_channel
+  static const abi::Schema& op_schema = abi::builtin_schema(1908);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(scales).arg(zero_points).arg(axis).arg(dtype).run();
   return op::tensor_result(op_call, 0, {self, scales, zero_points});

@@ -3,23 +3,27 @@
 // include/flash_powder/aten/aten.h.
 #include "flash_powder/aten/aten.h"
 
+#include "abi/string_free_routes.h"
+#include "aten/call.h"
 #include "aten/direct_routes.h"
-#include "flash_powder/abi/dispatch.h"
+#include "aten/string_free.h"
 #include "flash_powder/abi/schema.h"
 
 namespace fp::aten {
 
-namespace op = ::fp::ops::detail;
+namespace op = detail;
 
 Tensor quantize_per_tensor(TensorArg self, double scale, std::int64_t zero_point, DType dtype) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::quantize_per_tensor", "");
+  // aten::quantize_per_tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(1909);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(scale).arg(zero_point).arg(dtype).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor quantize_per_tensor_dynamic(TensorArg self, DType dtype, bool reduce_range) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::quantize_per_tensor_dynamic", "");
+  // aten::quantize_per_tensor_dynamic
+  static const abi::Schema& op_schema = abi::builtin_schema(1912);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dtype).arg(reduce_range).run();
   return op::tensor_result(op_call, 0, {self});
@@ -27,8 +31,8 @@ Tensor quantize_per_tensor_dynamic(TensorArg self, DType dtype, bool reduce_rang
 
 Tensor quantize_per_tensor_tensor_qparams(TensorArg self, TensorArg scale, TensorArg zero_point,
                                           DType dtype) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::quantize_per_tensor", "tensor_qparams");
+  // aten::quantize_per_tensor.tensor_qparams
+  static const abi::Schema& op_schema = abi::builtin_schema(1910);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(scale).arg(zero_point).arg(dtype).run();
   return op::tensor_result(op_call, 0, {self, scale, zero_point});
@@ -36,7 +40,8 @@ Tensor quantize_per_tensor_tensor_qparams(TensorArg self, TensorArg scale, Tenso
 
 std::vector<Tensor> quantize_per_tensor_tensors(const TensorList& tensors, TensorArg scales,
                                                 TensorArg zero_points, DType dtype) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::quantize_per_tensor", "tensors");
+  // aten::quantize_per_tensor.tensors
+  static const abi::Schema& op_schema = abi::builtin_schema(1911);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(tensors).arg(scales).arg(zero_points).arg(dtype).run();
   return op::tensors_result(op_call, 0, {tensors, scales, zero_points});
@@ -45,7 +50,8 @@ std::vector<Tensor> quantize_per_tensor_tensors(const TensorList& tensors, Tenso
 Tensor quantized_batch_norm(TensorArg input, std::optional<TensorArg> weight,
                             std::optional<TensorArg> bias, TensorArg mean, TensorArg var,
                             double eps, double output_scale, std::int64_t output_zero_point) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::quantized_batch_norm", "");
+  // aten::quantized_batch_norm
+  static const abi::Schema& op_schema = abi::builtin_schema(1913);
   op::FixedCall<8> op_call(op_schema);
   op_call.arg(input)
       .arg(weight)
@@ -61,7 +67,8 @@ Tensor quantized_batch_norm(TensorArg input, std::optional<TensorArg> weight,
 
 Tensor quantized_max_pool1d(TensorArg self, IntList kernel_size, IntList stride, IntList padding,
                             IntList dilation, bool ceil_mode) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::quantized_max_pool1d", "");
+  // aten::quantized_max_pool1d
+  static const abi::Schema& op_schema = abi::builtin_schema(1916);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(self).arg(kernel_size).arg(stride).arg(padding).arg(dilation).arg(ceil_mode).run();
   return op::tensor_result(op_call, 0, {self});
@@ -69,7 +76,8 @@ Tensor quantized_max_pool1d(TensorArg self, IntList kernel_size, IntList stride,
 
 Tensor quantized_max_pool2d(TensorArg self, IntList kernel_size, IntList stride, IntList padding,
                             IntList dilation, bool ceil_mode) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::quantized_max_pool2d", "");
+  // aten::quantized_max_pool2d
+  static const abi::Schema& op_schema = abi::builtin_schema(1917);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(self)
       .int_list(kernel_size, 2)
@@ -83,7 +91,8 @@ Tensor quantized_max_pool2d(TensorArg self, IntList kernel_size, IntList stride,
 
 Tensor quantized_max_pool3d(TensorArg self, IntList kernel_size, IntList stride, IntList padding,
                             IntList dilation, bool ceil_mode) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::quantized_max_pool3d", "");
+  // aten::quantized_max_pool3d
+  static const abi::Schema& op_schema = abi::builtin_schema(1918);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(self)
       .int_list(kernel_size, 3)
@@ -96,27 +105,31 @@ Tensor quantized_max_pool3d(TensorArg self, IntList kernel_size, IntList stride,
 }
 
 Tensor rad2deg(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::rad2deg", "");
+  // aten::rad2deg
+  static const abi::Schema& op_schema = abi::builtin_schema(1921);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void rad2deg_(MutableTensor self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::rad2deg_", "");
+  // aten::rad2deg_
+  static const abi::Schema& op_schema = abi::builtin_schema(1923);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 void rad2deg_out(TensorArg self, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::rad2deg", "out");
+  // aten::rad2deg.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1922);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor rand(IntList size, std::optional<DType> dtype, std::optional<Layout> layout,
             std::optional<Device> device, std::optional<bool> pin_memory) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::rand", "");
+  // aten::rand
+  static const abi::Schema& op_schema = abi::builtin_schema(1924);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(size).arg(dtype).arg(layout).arg(device).arg(pin_memory).run();
   return op::tensor_result(op_call, 0, {});
@@ -125,7 +138,8 @@ Tensor rand(IntList size, std::optional<DType> dtype, std::optional<Layout> layo
 Tensor rand_generator(IntList size, std::optional<abi::RawGenerator> generator,
                       std::optional<DType> dtype, std::optional<Layout> layout,
                       std::optional<Device> device, std::optional<bool> pin_memory) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::rand", "generator");
+  // aten::rand.generator
+  static const abi::Schema& op_schema = abi::builtin_schema(1925);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(size).arg(generator).arg(dtype).arg(layout).arg(device).arg(pin_memory).run();
   return op::tensor_result(op_call, 0, {});
@@ -133,7 +147,8 @@ Tensor rand_generator(IntList size, std::optional<abi::RawGenerator> generator,
 
 void rand_generator_out(IntList size, std::optional<abi::RawGenerator> generator,
                         MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::rand", "generator_out");
+  // aten::rand.generator_out
+  static const abi::Schema& op_schema = abi::builtin_schema(1926);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(size).arg(generator).arg(out).run();
 }
@@ -141,7 +156,8 @@ void rand_generator_out(IntList size, std::optional<abi::RawGenerator> generator
 Tensor rand_like(TensorArg self, std::optional<DType> dtype, std::optional<Layout> layout,
                  std::optional<Device> device, std::optional<bool> pin_memory,
                  std::optional<MemoryFormat> memory_format) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::rand_like", "");
+  // aten::rand_like
+  static const abi::Schema& op_schema = abi::builtin_schema(1928);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(self).arg(dtype).arg(layout).arg(device).arg(pin_memory).arg(memory_format).run();
   return op::tensor_result(op_call, 0, {self});
@@ -151,7 +167,8 @@ Tensor rand_like_generator(TensorArg self, std::optional<abi::RawGenerator> gene
                            std::optional<DType> dtype, std::optional<Layout> layout,
                            std::optional<Device> device, std::optional<bool> pin_memory,
                            std::optional<MemoryFormat> memory_format) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::rand_like", "generator");
+  // aten::rand_like.generator
+  static const abi::Schema& op_schema = abi::builtin_schema(1929);
   op::FixedCall<7> op_call(op_schema);
   op_call.arg(self)
       .arg(generator)
@@ -165,7 +182,8 @@ Tensor rand_like_generator(TensorArg self, std::optional<abi::RawGenerator> gene
 }
 
 void rand_out(IntList size, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::rand", "out");
+  // aten::rand.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1927);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(size).arg(out).run();
 }
@@ -173,7 +191,8 @@ void rand_out(IntList size, MutableTensor out) {
 Tensor randint(std::int64_t high, IntList size, std::optional<DType> dtype,
                std::optional<Layout> layout, std::optional<Device> device,
                std::optional<bool> pin_memory) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::randint", "");
+  // aten::randint
+  static const abi::Schema& op_schema = abi::builtin_schema(1930);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(high).arg(size).arg(dtype).arg(layout).arg(device).arg(pin_memory).run();
   return op::tensor_result(op_call, 0, {});
@@ -183,7 +202,8 @@ Tensor randint_generator(std::int64_t high, IntList size,
                          std::optional<abi::RawGenerator> generator, std::optional<DType> dtype,
                          std::optional<Layout> layout, std::optional<Device> device,
                          std::optional<bool> pin_memory) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::randint", "generator");
+  // aten::randint.generator
+  static const abi::Schema& op_schema = abi::builtin_schema(1931);
   op::FixedCall<7> op_call(op_schema);
   op_call.arg(high)
       .arg(size)
@@ -198,7 +218,8 @@ Tensor randint_generator(std::int64_t high, IntList size,
 
 void randint_generator_out(std::int64_t high, IntList size,
                            std::optional<abi::RawGenerator> generator, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::randint", "generator_out");
+  // aten::randint.generator_out
+  static const abi::Schema& op_schema = abi::builtin_schema(1932);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(high).arg(size).arg(generator).arg(out).run();
 }
@@ -206,7 +227,8 @@ void randint_generator_out(std::int64_t high, IntList size,
 Tensor randint_like(TensorArg self, std::int64_t high, std::optional<DType> dtype,
                     std::optional<Layout> layout, std::optional<Device> device,
                     std::optional<bool> pin_memory, std::optional<MemoryFormat> memory_format) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::randint_like", "");
+  // aten::randint_like
+  static const abi::Schema& op_schema = abi::builtin_schema(1938);
   op::FixedCall<7> op_call(op_schema);
   op_call.arg(self)
       .arg(high)
@@ -223,7 +245,8 @@ Tensor randint_like_Tensor(TensorArg self, TensorArg high, std::optional<DType> 
                            std::optional<Layout> layout, std::optional<Device> device,
                            std::optional<bool> pin_memory,
                            std::optional<MemoryFormat> memory_format) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::randint_like", "Tensor");
+  // aten::randint_like.Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(1939);
   op::FixedCall<7> op_call(op_schema);
   op_call.arg(self)
       .arg(high)
@@ -241,7 +264,8 @@ Tensor randint_like_Tensor_generator(TensorArg self, TensorArg high,
                                      std::optional<DType> dtype, std::optional<Layout> layout,
                                      std::optional<Device> device, std::optional<bool> pin_memory,
                                      std::optional<MemoryFormat> memory_format) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::randint_like", "Tensor_generator");
+  // aten::randint_like.Tensor_generator
+  static const abi::Schema& op_schema = abi::builtin_schema(1940);
   op::FixedCall<8> op_call(op_schema);
   op_call.arg(self)
       .arg(high)
@@ -260,7 +284,8 @@ Tensor randint_like_generator(TensorArg self, std::int64_t high,
                               std::optional<DType> dtype, std::optional<Layout> layout,
                               std::optional<Device> device, std::optional<bool> pin_memory,
                               std::optional<MemoryFormat> memory_format) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::randint_like", "generator");
+  // aten::randint_like.generator
+  static const abi::Schema& op_schema = abi::builtin_schema(1941);
   op::FixedCall<8> op_call(op_schema);
   op_call.arg(self)
       .arg(high)
@@ -278,7 +303,8 @@ Tensor randint_like_low_dtype(TensorArg self, std::int64_t low, std::int64_t hig
                               std::optional<DType> dtype, std::optional<Layout> layout,
                               std::optional<Device> device, std::optional<bool> pin_memory,
                               std::optional<MemoryFormat> memory_format) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::randint_like", "low_dtype");
+  // aten::randint_like.low_dtype
+  static const abi::Schema& op_schema = abi::builtin_schema(1942);
   op::FixedCall<8> op_call(op_schema);
   op_call.arg(self)
       .arg(low)
@@ -298,8 +324,8 @@ Tensor randint_like_low_generator_dtype(TensorArg self, std::int64_t low, std::i
                                         std::optional<Device> device,
                                         std::optional<bool> pin_memory,
                                         std::optional<MemoryFormat> memory_format) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::randint_like", "low_generator_dtype");
+  // aten::randint_like.low_generator_dtype
+  static const abi::Schema& op_schema = abi::builtin_schema(1943);
   op::FixedCall<9> op_call(op_schema);
   op_call.arg(self)
       .arg(low)
@@ -317,7 +343,8 @@ Tensor randint_like_low_generator_dtype(TensorArg self, std::int64_t low, std::i
 Tensor randint_low(std::int64_t low, std::int64_t high, IntList size, std::optional<DType> dtype,
                    std::optional<Layout> layout, std::optional<Device> device,
                    std::optional<bool> pin_memory) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::randint", "low");
+  // aten::randint.low
+  static const abi::Schema& op_schema = abi::builtin_schema(1933);
   op::FixedCall<7> op_call(op_schema);
   op_call.arg(low).arg(high).arg(size).arg(dtype).arg(layout).arg(device).arg(pin_memory).run();
   return op::tensor_result(op_call, 0, {});
@@ -327,7 +354,8 @@ Tensor randint_low_generator(std::int64_t low, std::int64_t high, IntList size,
                              std::optional<abi::RawGenerator> generator, std::optional<DType> dtype,
                              std::optional<Layout> layout, std::optional<Device> device,
                              std::optional<bool> pin_memory) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::randint", "low_generator");
+  // aten::randint.low_generator
+  static const abi::Schema& op_schema = abi::builtin_schema(1934);
   op::FixedCall<8> op_call(op_schema);
   op_call.arg(low)
       .arg(high)
@@ -343,26 +371,30 @@ Tensor randint_low_generator(std::int64_t low, std::int64_t high, IntList size,
 
 void randint_low_generator_out(std::int64_t low, std::int64_t high, IntList size,
                                std::optional<abi::RawGenerator> generator, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::randint", "low_generator_out");
+  // aten::randint.low_generator_out
+  static const abi::Schema& op_schema = abi::builtin_schema(1935);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(low).arg(high).arg(size).arg(generator).arg(out).run();
 }
 
 void randint_low_out(std::int64_t low, std::int64_t high, IntList size, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::randint", "low_out");
+  // aten::randint.low_out
+  static const abi::Schema& op_schema = abi::builtin_schema(1936);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(low).arg(high).arg(size).arg(out).run();
 }
 
 void randint_out(std::int64_t high, IntList size, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::randint", "out");
+  // aten::randint.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1937);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(high).arg(size).arg(out).run();
 }
 
 Tensor randn(IntList size, std::optional<DType> dtype, std::optional<Layout> layout,
              std::optional<Device> device, std::optional<bool> pin_memory) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::randn", "");
+  // aten::randn
+  static const abi::Schema& op_schema = abi::builtin_schema(1944);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(size).arg(dtype).arg(layout).arg(device).arg(pin_memory).run();
   return op::tensor_result(op_call, 0, {});
@@ -371,7 +403,8 @@ Tensor randn(IntList size, std::optional<DType> dtype, std::optional<Layout> lay
 Tensor randn_generator(IntList size, std::optional<abi::RawGenerator> generator,
                        std::optional<DType> dtype, std::optional<Layout> layout,
                        std::optional<Device> device, std::optional<bool> pin_memory) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::randn", "generator");
+  // aten::randn.generator
+  static const abi::Schema& op_schema = abi::builtin_schema(1945);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(size).arg(generator).arg(dtype).arg(layout).arg(device).arg(pin_memory).run();
   return op::tensor_result(op_call, 0, {});
@@ -379,7 +412,8 @@ Tensor randn_generator(IntList size, std::optional<abi::RawGenerator> generator,
 
 void randn_generator_out(IntList size, std::optional<abi::RawGenerator> generator,
                          MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::randn", "generator_out");
+  // aten::randn.generator_out
+  static const abi::Schema& op_schema = abi::builtin_schema(1946);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(size).arg(generator).arg(out).run();
 }
@@ -387,7 +421,8 @@ void randn_generator_out(IntList size, std::optional<abi::RawGenerator> generato
 Tensor randn_like(TensorArg self, std::optional<DType> dtype, std::optional<Layout> layout,
                   std::optional<Device> device, std::optional<bool> pin_memory,
                   std::optional<MemoryFormat> memory_format) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::randn_like", "");
+  // aten::randn_like
+  static const abi::Schema& op_schema = abi::builtin_schema(1948);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(self).arg(dtype).arg(layout).arg(device).arg(pin_memory).arg(memory_format).run();
   return op::tensor_result(op_call, 0, {self});
@@ -397,7 +432,8 @@ Tensor randn_like_generator(TensorArg self, std::optional<abi::RawGenerator> gen
                             std::optional<DType> dtype, std::optional<Layout> layout,
                             std::optional<Device> device, std::optional<bool> pin_memory,
                             std::optional<MemoryFormat> memory_format) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::randn_like", "generator");
+  // aten::randn_like.generator
+  static const abi::Schema& op_schema = abi::builtin_schema(1949);
   op::FixedCall<7> op_call(op_schema);
   op_call.arg(self)
       .arg(generator)
@@ -411,33 +447,38 @@ Tensor randn_like_generator(TensorArg self, std::optional<abi::RawGenerator> gen
 }
 
 void randn_out(IntList size, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::randn", "out");
+  // aten::randn.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1947);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(size).arg(out).run();
 }
 
 void random_(MutableTensor self, std::optional<abi::RawGenerator> generator) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::random_", "");
+  // aten::random_
+  static const abi::Schema& op_schema = abi::builtin_schema(1950);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(generator).run();
 }
 
-void random__from(MutableTensor self, std::int64_t from, std::optional<std::int64_t> to,
+void random_from_(MutableTensor self, std::int64_t from, std::optional<std::int64_t> to,
                   std::optional<abi::RawGenerator> generator) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::random_", "from");
+  // aten::random_.from
+  static const abi::Schema& op_schema = abi::builtin_schema(1951);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(from).arg(to).arg(generator).run();
 }
 
-void random__to(MutableTensor self, std::int64_t to, std::optional<abi::RawGenerator> generator) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::random_", "to");
+void random_to_(MutableTensor self, std::int64_t to, std::optional<abi::RawGenerator> generator) {
+  // aten::random_.to
+  static const abi::Schema& op_schema = abi::builtin_schema(1952);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(to).arg(generator).run();
 }
 
 Tensor randperm(std::int64_t n, std::optional<DType> dtype, std::optional<Layout> layout,
                 std::optional<Device> device, std::optional<bool> pin_memory) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::randperm", "");
+  // aten::randperm
+  static const abi::Schema& op_schema = abi::builtin_schema(1953);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(n).arg(dtype).arg(layout).arg(device).arg(pin_memory).run();
   return op::tensor_result(op_call, 0, {});
@@ -446,7 +487,8 @@ Tensor randperm(std::int64_t n, std::optional<DType> dtype, std::optional<Layout
 Tensor randperm_generator(std::int64_t n, std::optional<abi::RawGenerator> generator,
                           std::optional<DType> dtype, std::optional<Layout> layout,
                           std::optional<Device> device, std::optional<bool> pin_memory) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::randperm", "generator");
+  // aten::randperm.generator
+  static const abi::Schema& op_schema = abi::builtin_schema(1954);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(n).arg(generator).arg(dtype).arg(layout).arg(device).arg(pin_memory).run();
   return op::tensor_result(op_call, 0, {});
@@ -454,59 +496,68 @@ Tensor randperm_generator(std::int64_t n, std::optional<abi::RawGenerator> gener
 
 void randperm_generator_out(std::int64_t n, std::optional<abi::RawGenerator> generator,
                             MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::randperm", "generator_out");
+  // aten::randperm.generator_out
+  static const abi::Schema& op_schema = abi::builtin_schema(1955);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(n).arg(generator).arg(out).run();
 }
 
 void randperm_out(std::int64_t n, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::randperm", "out");
+  // aten::randperm.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1956);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(n).arg(out).run();
 }
 
 TensorView ravel(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::ravel", "");
+  // aten::ravel
+  static const abi::Schema& op_schema = abi::builtin_schema(1961);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::view_result(op_call, 0, self, "aten::ravel");
 }
 
 TensorView real(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::real", "");
+  // aten::real
+  static const abi::Schema& op_schema = abi::builtin_schema(1962);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::view_result(op_call, 0, self, "aten::real");
 }
 
 Tensor reciprocal(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::reciprocal", "");
+  // aten::reciprocal
+  static const abi::Schema& op_schema = abi::builtin_schema(1963);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 void reciprocal_(MutableTensor self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::reciprocal_", "");
+  // aten::reciprocal_
+  static const abi::Schema& op_schema = abi::builtin_schema(1965);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 void reciprocal_out(TensorArg self, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::reciprocal", "out");
+  // aten::reciprocal.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1964);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor reflection_pad1d(TensorArg self, IntList padding) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::reflection_pad1d", "");
+  // aten::reflection_pad1d
+  static const abi::Schema& op_schema = abi::builtin_schema(1967);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).int_list(padding, 2).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 Tensor reflection_pad1d_backward(TensorArg grad_output, TensorArg self, IntList padding) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::reflection_pad1d_backward", "");
+  // aten::reflection_pad1d_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(1969);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(grad_output).arg(self).int_list(padding, 2).run();
   return op::fresh_tensor_result(op_call, 0);
@@ -514,27 +565,30 @@ Tensor reflection_pad1d_backward(TensorArg grad_output, TensorArg self, IntList 
 
 void reflection_pad1d_backward_grad_input(TensorArg grad_output, TensorArg self, IntList padding,
                                           MutableTensor grad_input) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::reflection_pad1d_backward", "grad_input");
+  // aten::reflection_pad1d_backward.grad_input
+  static const abi::Schema& op_schema = abi::builtin_schema(1970);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(grad_output).arg(self).int_list(padding, 2).arg(grad_input).run();
 }
 
 void reflection_pad1d_out(TensorArg self, IntList padding, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::reflection_pad1d", "out");
+  // aten::reflection_pad1d.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1968);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).int_list(padding, 2).arg(out).run();
 }
 
 Tensor reflection_pad2d(TensorArg self, IntList padding) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::reflection_pad2d", "");
+  // aten::reflection_pad2d
+  static const abi::Schema& op_schema = abi::builtin_schema(1971);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).int_list(padding, 4).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor reflection_pad2d_backward(TensorArg grad_output, TensorArg self, IntList padding) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::reflection_pad2d_backward", "");
+  // aten::reflection_pad2d_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(1973);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(grad_output).arg(self).int_list(padding, 4).run();
   return op::tensor_result(op_call, 0, {grad_output, self});
@@ -542,27 +596,30 @@ Tensor reflection_pad2d_backward(TensorArg grad_output, TensorArg self, IntList 
 
 void reflection_pad2d_backward_grad_input(TensorArg grad_output, TensorArg self, IntList padding,
                                           MutableTensor grad_input) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::reflection_pad2d_backward", "grad_input");
+  // aten::reflection_pad2d_backward.grad_input
+  static const abi::Schema& op_schema = abi::builtin_schema(1974);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(grad_output).arg(self).int_list(padding, 4).arg(grad_input).run();
 }
 
 void reflection_pad2d_out(TensorArg self, IntList padding, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::reflection_pad2d", "out");
+  // aten::reflection_pad2d.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1972);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).int_list(padding, 4).arg(out).run();
 }
 
 Tensor reflection_pad3d(TensorArg self, IntList padding) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::reflection_pad3d", "");
+  // aten::reflection_pad3d
+  static const abi::Schema& op_schema = abi::builtin_schema(1975);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).int_list(padding, 6).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 Tensor reflection_pad3d_backward(TensorArg grad_output, TensorArg self, IntList padding) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::reflection_pad3d_backward", "");
+  // aten::reflection_pad3d_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(1977);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(grad_output).arg(self).int_list(padding, 6).run();
   return op::fresh_tensor_result(op_call, 0);
@@ -570,72 +627,82 @@ Tensor reflection_pad3d_backward(TensorArg grad_output, TensorArg self, IntList 
 
 void reflection_pad3d_backward_grad_input(TensorArg grad_output, TensorArg self, IntList padding,
                                           MutableTensor grad_input) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::reflection_pad3d_backward", "grad_input");
+  // aten::reflection_pad3d_backward.grad_input
+  static const abi::Schema& op_schema = abi::builtin_schema(1978);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(grad_output).arg(self).int_list(padding, 6).arg(grad_input).run();
 }
 
 void reflection_pad3d_out(TensorArg self, IntList padding, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::reflection_pad3d", "out");
+  // aten::reflection_pad3d.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1976);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).int_list(padding, 6).arg(out).run();
 }
 
 Tensor relu(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::relu", "");
+  // aten::relu
+  static const abi::Schema& op_schema = abi::builtin_schema(1979);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 Tensor relu6(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::relu6", "");
+  // aten::relu6
+  static const abi::Schema& op_schema = abi::builtin_schema(1980);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void relu6_(MutableTensor self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::relu6_", "");
+  // aten::relu6_
+  static const abi::Schema& op_schema = abi::builtin_schema(1981);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 void relu_(MutableTensor self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::relu_", "");
+  // aten::relu_
+  static const abi::Schema& op_schema = abi::builtin_schema(1982);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 Tensor remainder_Tensor(TensorArg self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::remainder", "Tensor");
+  // aten::remainder.Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(1986);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
-void remainder_Tensor_out(TensorArg self, TensorArg other, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::remainder", "Tensor_out");
-  op::FixedCall<3> op_call(op_schema);
-  op_call.arg(self).arg(other).arg(out).run();
-}
-
-void remainder__Tensor(MutableTensor self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::remainder_", "Tensor");
+void remainder_Tensor_(MutableTensor self, TensorArg other) {
+  // aten::remainder_.Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(1989);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
 }
 
+void remainder_Tensor_out(TensorArg self, TensorArg other, MutableTensor out) {
+  // aten::remainder.Tensor_out
+  static const abi::Schema& op_schema = abi::builtin_schema(1987);
+  op::FixedCall<3> op_call(op_schema);
+  op_call.arg(self).arg(other).arg(out).run();
+}
+
 Tensor repeat(TensorArg self, IntList repeats) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::repeat", "");
+  // aten::repeat
+  static const abi::Schema& op_schema = abi::builtin_schema(1993);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(repeats).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor repeat_interleave_Tensor(TensorArg repeats, std::optional<std::int64_t> output_size) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::repeat_interleave", "Tensor");
+  // aten::repeat_interleave.Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(1994);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(repeats).arg(output_size).run();
   return op::tensor_result(op_call, 0, {repeats});
@@ -644,7 +711,8 @@ Tensor repeat_interleave_Tensor(TensorArg repeats, std::optional<std::int64_t> o
 Tensor repeat_interleave_self_Tensor(TensorArg self, TensorArg repeats,
                                      std::optional<std::int64_t> dim,
                                      std::optional<std::int64_t> output_size) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::repeat_interleave", "self_Tensor");
+  // aten::repeat_interleave.self_Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(1995);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(repeats).arg(dim).arg(output_size).run();
   return op::tensor_result(op_call, 0, {self, repeats});
@@ -653,21 +721,24 @@ Tensor repeat_interleave_self_Tensor(TensorArg self, TensorArg repeats,
 Tensor repeat_interleave_self_int(TensorArg self, std::int64_t repeats,
                                   std::optional<std::int64_t> dim,
                                   std::optional<std::int64_t> output_size) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::repeat_interleave", "self_int");
+  // aten::repeat_interleave.self_int
+  static const abi::Schema& op_schema = abi::builtin_schema(1996);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(repeats).arg(dim).arg(output_size).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor replication_pad1d(TensorArg self, IntList padding) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::replication_pad1d", "");
+  // aten::replication_pad1d
+  static const abi::Schema& op_schema = abi::builtin_schema(1997);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).int_list(padding, 2).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 Tensor replication_pad1d_backward(TensorArg grad_output, TensorArg self, IntList padding) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::replication_pad1d_backward", "");
+  // aten::replication_pad1d_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(1999);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(grad_output).arg(self).int_list(padding, 2).run();
   return op::fresh_tensor_result(op_call, 0);
@@ -675,27 +746,30 @@ Tensor replication_pad1d_backward(TensorArg grad_output, TensorArg self, IntList
 
 void replication_pad1d_backward_grad_input(TensorArg grad_output, TensorArg self, IntList padding,
                                            MutableTensor grad_input) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::replication_pad1d_backward", "grad_input");
+  // aten::replication_pad1d_backward.grad_input
+  static const abi::Schema& op_schema = abi::builtin_schema(2000);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(grad_output).arg(self).int_list(padding, 2).arg(grad_input).run();
 }
 
 void replication_pad1d_out(TensorArg self, IntList padding, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::replication_pad1d", "out");
+  // aten::replication_pad1d.out
+  static const abi::Schema& op_schema = abi::builtin_schema(1998);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).int_list(padding, 2).arg(out).run();
 }
 
 Tensor replication_pad2d(TensorArg self, IntList padding) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::replication_pad2d", "");
+  // aten::replication_pad2d
+  static const abi::Schema& op_schema = abi::builtin_schema(2001);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).int_list(padding, 4).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 Tensor replication_pad2d_backward(TensorArg grad_output, TensorArg self, IntList padding) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::replication_pad2d_backward", "");
+  // aten::replication_pad2d_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(2003);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(grad_output).arg(self).int_list(padding, 4).run();
   return op::tensor_result(op_call, 0, {grad_output, self});
@@ -703,27 +777,30 @@ Tensor replication_pad2d_backward(TensorArg grad_output, TensorArg self, IntList
 
 void replication_pad2d_backward_grad_input(TensorArg grad_output, TensorArg self, IntList padding,
                                            MutableTensor grad_input) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::replication_pad2d_backward", "grad_input");
+  // aten::replication_pad2d_backward.grad_input
+  static const abi::Schema& op_schema = abi::builtin_schema(2004);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(grad_output).arg(self).int_list(padding, 4).arg(grad_input).run();
 }
 
 void replication_pad2d_out(TensorArg self, IntList padding, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::replication_pad2d", "out");
+  // aten::replication_pad2d.out
+  static const abi::Schema& op_schema = abi::builtin_schema(2002);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).int_list(padding, 4).arg(out).run();
 }
 
 Tensor replication_pad3d(TensorArg self, IntList padding) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::replication_pad3d", "");
+  // aten::replication_pad3d
+  static const abi::Schema& op_schema = abi::builtin_schema(2005);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).int_list(padding, 6).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 Tensor replication_pad3d_backward(TensorArg grad_output, TensorArg self, IntList padding) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::replication_pad3d_backward", "");
+  // aten::replication_pad3d_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(2007);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(grad_output).arg(self).int_list(padding, 6).run();
   return op::tensor_result(op_call, 0, {grad_output, self});
@@ -731,20 +808,22 @@ Tensor replication_pad3d_backward(TensorArg grad_output, TensorArg self, IntList
 
 void replication_pad3d_backward_grad_input(TensorArg grad_output, TensorArg self, IntList padding,
                                            MutableTensor grad_input) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::replication_pad3d_backward", "grad_input");
+  // aten::replication_pad3d_backward.grad_input
+  static const abi::Schema& op_schema = abi::builtin_schema(2008);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(grad_output).arg(self).int_list(padding, 6).arg(grad_input).run();
 }
 
 void replication_pad3d_out(TensorArg self, IntList padding, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::replication_pad3d", "out");
+  // aten::replication_pad3d.out
+  static const abi::Schema& op_schema = abi::builtin_schema(2006);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).int_list(padding, 6).arg(out).run();
 }
 
 void requires_grad_(MutableTensor self, bool requires_grad) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::requires_grad_", "");
+  // aten::requires_grad_
+  static const abi::Schema& op_schema = abi::builtin_schema(2009);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(requires_grad).run();
 }
@@ -752,67 +831,77 @@ void requires_grad_(MutableTensor self, bool requires_grad) {
 TensorView reshape(TensorArg self, IntList shape) {
   if (abi::TensorHandle direct = op::direct_reshape(self, shape))
     return op::direct_view(std::move(direct), self, "aten::reshape");
-  static const abi::Schema& op_schema = abi::find_schema("aten::reshape", "");
+  // aten::reshape
+  static const abi::Schema& op_schema = abi::builtin_schema(2010);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(shape).run();
   return op::view_result(op_call, 0, self, "aten::reshape");
 }
 
 TensorView reshape_as(TensorArg self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::reshape_as", "");
+  // aten::reshape_as
+  static const abi::Schema& op_schema = abi::builtin_schema(2011);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::view_result(op_call, 0, self, "aten::reshape_as");
 }
 
 void resize_(MutableTensor self, IntList size, std::optional<MemoryFormat> memory_format) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::resize_", "");
+  // aten::resize_
+  static const abi::Schema& op_schema = abi::builtin_schema(2012);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(size).arg(memory_format).run();
 }
 
 void resize_as_(MutableTensor self, TensorArg the_template,
                 std::optional<MemoryFormat> memory_format) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::resize_as_", "");
+  // aten::resize_as_
+  static const abi::Schema& op_schema = abi::builtin_schema(2013);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(the_template).arg(memory_format).run();
 }
 
 void resize_as_sparse_(MutableTensor self, TensorArg the_template) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::resize_as_sparse_", "");
+  // aten::resize_as_sparse_
+  static const abi::Schema& op_schema = abi::builtin_schema(2014);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(the_template).run();
 }
 
 TensorView resolve_conj(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::resolve_conj", "");
+  // aten::resolve_conj
+  static const abi::Schema& op_schema = abi::builtin_schema(2015);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::view_result(op_call, 0, self, "aten::resolve_conj");
 }
 
 TensorView resolve_neg(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::resolve_neg", "");
+  // aten::resolve_neg
+  static const abi::Schema& op_schema = abi::builtin_schema(2016);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::view_result(op_call, 0, self, "aten::resolve_neg");
 }
 
 DType result_type_Tensor(TensorArg tensor, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::result_type", "Tensor");
+  // aten::result_type.Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(2020);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(tensor).arg(other).run();
   return op::dtype_result(op_call, 0);
 }
 
 void retain_grad(MutableTensor self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::retain_grad", "");
+  // aten::retain_grad
+  static const abi::Schema& op_schema = abi::builtin_schema(2021);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 bool retains_grad(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::retains_grad", "");
+  // aten::retains_grad
+  static const abi::Schema& op_schema = abi::builtin_schema(2022);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::bool_result(op_call, 0);
@@ -820,7 +909,8 @@ bool retains_grad(TensorArg self) {
 
 Tensor rms_norm(TensorArg input, IntList normalized_shape, std::optional<TensorArg> weight,
                 std::optional<double> eps) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::rms_norm", "");
+  // aten::rms_norm
+  static const abi::Schema& op_schema = abi::builtin_schema(2023);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(input).arg(normalized_shape).arg(weight).arg(eps).run();
   return op::tensor_result(op_call, 0, {input, weight});
@@ -828,7 +918,8 @@ Tensor rms_norm(TensorArg input, IntList normalized_shape, std::optional<TensorA
 
 Tensor rnn_relu_cell(TensorArg input, TensorArg hx, TensorArg w_ih, TensorArg w_hh,
                      std::optional<TensorArg> b_ih, std::optional<TensorArg> b_hh) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::rnn_relu_cell", "");
+  // aten::rnn_relu_cell
+  static const abi::Schema& op_schema = abi::builtin_schema(2026);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(input).arg(hx).arg(w_ih).arg(w_hh).arg(b_ih).arg(b_hh).run();
   return op::tensor_result(op_call, 0, {input, hx, w_ih, w_hh, b_ih, b_hh});
@@ -838,7 +929,8 @@ std::tuple<Tensor, Tensor> rnn_relu_data(TensorArg data, TensorArg batch_sizes, 
                                          const TensorList& params, bool has_biases,
                                          std::int64_t num_layers, double dropout, bool train,
                                          bool bidirectional) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::rnn_relu", "data");
+  // aten::rnn_relu.data
+  static const abi::Schema& op_schema = abi::builtin_schema(2024);
   op::FixedCall<9> op_call(op_schema);
   op_call.arg(data)
       .arg(batch_sizes)
@@ -857,7 +949,8 @@ std::tuple<Tensor, Tensor> rnn_relu_data(TensorArg data, TensorArg batch_sizes, 
 std::tuple<Tensor, Tensor> rnn_relu_input(TensorArg input, TensorArg hx, const TensorList& params,
                                           bool has_biases, std::int64_t num_layers, double dropout,
                                           bool train, bool bidirectional, bool batch_first) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::rnn_relu", "input");
+  // aten::rnn_relu.input
+  static const abi::Schema& op_schema = abi::builtin_schema(2025);
   op::FixedCall<9> op_call(op_schema);
   op_call.arg(input)
       .arg(hx)
@@ -875,7 +968,8 @@ std::tuple<Tensor, Tensor> rnn_relu_input(TensorArg input, TensorArg hx, const T
 
 Tensor rnn_tanh_cell(TensorArg input, TensorArg hx, TensorArg w_ih, TensorArg w_hh,
                      std::optional<TensorArg> b_ih, std::optional<TensorArg> b_hh) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::rnn_tanh_cell", "");
+  // aten::rnn_tanh_cell
+  static const abi::Schema& op_schema = abi::builtin_schema(2029);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(input).arg(hx).arg(w_ih).arg(w_hh).arg(b_ih).arg(b_hh).run();
   return op::tensor_result(op_call, 0, {input, hx, w_ih, w_hh, b_ih, b_hh});
@@ -885,7 +979,8 @@ std::tuple<Tensor, Tensor> rnn_tanh_data(TensorArg data, TensorArg batch_sizes, 
                                          const TensorList& params, bool has_biases,
                                          std::int64_t num_layers, double dropout, bool train,
                                          bool bidirectional) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::rnn_tanh", "data");
+  // aten::rnn_tanh.data
+  static const abi::Schema& op_schema = abi::builtin_schema(2027);
   op::FixedCall<9> op_call(op_schema);
   op_call.arg(data)
       .arg(batch_sizes)
@@ -904,7 +999,8 @@ std::tuple<Tensor, Tensor> rnn_tanh_data(TensorArg data, TensorArg batch_sizes, 
 std::tuple<Tensor, Tensor> rnn_tanh_input(TensorArg input, TensorArg hx, const TensorList& params,
                                           bool has_biases, std::int64_t num_layers, double dropout,
                                           bool train, bool bidirectional, bool batch_first) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::rnn_tanh", "input");
+  // aten::rnn_tanh.input
+  static const abi::Schema& op_schema = abi::builtin_schema(2028);
   op::FixedCall<9> op_call(op_schema);
   op_call.arg(input)
       .arg(hx)
@@ -921,99 +1017,114 @@ std::tuple<Tensor, Tensor> rnn_tanh_input(TensorArg input, TensorArg hx, const T
 }
 
 Tensor roll(TensorArg self, IntList shifts, IntList dims) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::roll", "");
+  // aten::roll
+  static const abi::Schema& op_schema = abi::builtin_schema(2030);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(shifts).arg(dims).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor rot90(TensorArg self, std::int64_t k, IntList dims) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::rot90", "");
+  // aten::rot90
+  static const abi::Schema& op_schema = abi::builtin_schema(2031);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(k).arg(dims).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor round(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::round", "");
+  // aten::round
+  static const abi::Schema& op_schema = abi::builtin_schema(2032);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 void round_(MutableTensor self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::round_", "");
+  // aten::round_
+  static const abi::Schema& op_schema = abi::builtin_schema(2036);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
-void round__decimals(MutableTensor self, std::int64_t decimals) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::round_", "decimals");
-  op::FixedCall<2> op_call(op_schema);
-  op_call.arg(self).arg(decimals).run();
-}
-
 Tensor round_decimals(TensorArg self, std::int64_t decimals) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::round", "decimals");
+  // aten::round.decimals
+  static const abi::Schema& op_schema = abi::builtin_schema(2033);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(decimals).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
+void round_decimals_(MutableTensor self, std::int64_t decimals) {
+  // aten::round_.decimals
+  static const abi::Schema& op_schema = abi::builtin_schema(2037);
+  op::FixedCall<2> op_call(op_schema);
+  op_call.arg(self).arg(decimals).run();
+}
+
 void round_decimals_out(TensorArg self, std::int64_t decimals, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::round", "decimals_out");
+  // aten::round.decimals_out
+  static const abi::Schema& op_schema = abi::builtin_schema(2034);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(decimals).arg(out).run();
 }
 
 void round_out(TensorArg self, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::round", "out");
+  // aten::round.out
+  static const abi::Schema& op_schema = abi::builtin_schema(2035);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 TensorView row_indices(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::row_indices", "");
+  // aten::row_indices
+  static const abi::Schema& op_schema = abi::builtin_schema(2038);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::view_result(op_call, 0, self, "aten::row_indices");
 }
 
 Tensor row_indices_copy(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::row_indices_copy", "");
+  // aten::row_indices_copy
+  static const abi::Schema& op_schema = abi::builtin_schema(2039);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor row_stack(const TensorList& tensors) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::row_stack", "");
+  // aten::row_stack
+  static const abi::Schema& op_schema = abi::builtin_schema(2040);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(tensors).run();
   return op::tensor_result(op_call, 0, {tensors});
 }
 
 void row_stack_out(const TensorList& tensors, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::row_stack", "out");
+  // aten::row_stack.out
+  static const abi::Schema& op_schema = abi::builtin_schema(2041);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(tensors).arg(out).run();
 }
 
 Tensor rsqrt(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::rsqrt", "");
+  // aten::rsqrt
+  static const abi::Schema& op_schema = abi::builtin_schema(2048);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 void rsqrt_(MutableTensor self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::rsqrt_", "");
+  // aten::rsqrt_
+  static const abi::Schema& op_schema = abi::builtin_schema(2050);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 void rsqrt_out(TensorArg self, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::rsqrt", "out");
+  // aten::rsqrt.out
+  static const abi::Schema& op_schema = abi::builtin_schema(2049);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
@@ -1021,7 +1132,8 @@ void rsqrt_out(TensorArg self, MutableTensor out) {
 Tensor scaled_dot_product_attention(TensorArg query, TensorArg key, TensorArg value,
                                     std::optional<TensorArg> attn_mask, double dropout_p,
                                     bool is_causal, std::optional<double> scale, bool enable_gqa) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::scaled_dot_product_attention", "");
+  // aten::scaled_dot_product_attention
+  static const abi::Schema& op_schema = abi::builtin_schema(2054);
   op::FixedCall<8> op_call(op_schema);
   op_call.arg(query)
       .arg(key)
@@ -1035,93 +1147,106 @@ Tensor scaled_dot_product_attention(TensorArg query, TensorArg key, TensorArg va
   return op::tensor_result(op_call, 0, {query, key, value, attn_mask});
 }
 
-void scatter__reduce(MutableTensor self, std::int64_t dim, TensorArg index, TensorArg src,
-                     std::string_view reduce) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::scatter_", "reduce");
-  op::FixedCall<5> op_call(op_schema);
-  op_call.arg(self).arg(dim).arg(index).arg(src).arg(reduce).run();
-}
-
-void scatter__src(MutableTensor self, std::int64_t dim, TensorArg index, TensorArg src) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::scatter_", "src");
-  op::FixedCall<4> op_call(op_schema);
-  op_call.arg(self).arg(dim).arg(index).arg(src).run();
-}
-
 Tensor scatter_add(TensorArg self, std::int64_t dim, TensorArg index, TensorArg src) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::scatter_add", "");
+  // aten::scatter_add
+  static const abi::Schema& op_schema = abi::builtin_schema(2067);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(index).arg(src).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 void scatter_add_(MutableTensor self, std::int64_t dim, TensorArg index, TensorArg src) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::scatter_add_", "");
+  // aten::scatter_add_
+  static const abi::Schema& op_schema = abi::builtin_schema(2069);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(index).arg(src).run();
 }
 
 void scatter_add_out(TensorArg self, std::int64_t dim, TensorArg index, TensorArg src,
                      MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::scatter_add", "out");
+  // aten::scatter_add.out
+  static const abi::Schema& op_schema = abi::builtin_schema(2068);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(index).arg(src).arg(out).run();
 }
 
 Tensor scatter_reduce(TensorArg self, std::int64_t dim, TensorArg index, TensorArg src,
                       std::string_view reduce) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::scatter", "reduce");
+  // aten::scatter.reduce
+  static const abi::Schema& op_schema = abi::builtin_schema(2055);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(index).arg(src).arg(reduce).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
-void scatter_reduce__two(MutableTensor self, std::int64_t dim, TensorArg index, TensorArg src,
-                         std::string_view reduce, bool include_self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::scatter_reduce_", "two");
-  op::FixedCall<6> op_call(op_schema);
-  op_call.arg(self).arg(dim).arg(index).arg(src).arg(reduce).arg(include_self).run();
+void scatter_reduce_(MutableTensor self, std::int64_t dim, TensorArg index, TensorArg src,
+                     std::string_view reduce) {
+  // aten::scatter_.reduce
+  static const abi::Schema& op_schema = abi::builtin_schema(2063);
+  op::FixedCall<5> op_call(op_schema);
+  op_call.arg(self).arg(dim).arg(index).arg(src).arg(reduce).run();
 }
 
 void scatter_reduce_out(TensorArg self, std::int64_t dim, TensorArg index, TensorArg src,
                         std::string_view reduce, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::scatter", "reduce_out");
+  // aten::scatter.reduce_out
+  static const abi::Schema& op_schema = abi::builtin_schema(2056);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(index).arg(src).arg(reduce).arg(out).run();
 }
 
 Tensor scatter_reduce_two(TensorArg self, std::int64_t dim, TensorArg index, TensorArg src,
                           std::string_view reduce, bool include_self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::scatter_reduce", "two");
+  // aten::scatter_reduce.two
+  static const abi::Schema& op_schema = abi::builtin_schema(2070);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(index).arg(src).arg(reduce).arg(include_self).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
+void scatter_reduce_two_(MutableTensor self, std::int64_t dim, TensorArg index, TensorArg src,
+                         std::string_view reduce, bool include_self) {
+  // aten::scatter_reduce_.two
+  static const abi::Schema& op_schema = abi::builtin_schema(2072);
+  op::FixedCall<6> op_call(op_schema);
+  op_call.arg(self).arg(dim).arg(index).arg(src).arg(reduce).arg(include_self).run();
+}
+
 void scatter_reduce_two_out(TensorArg self, std::int64_t dim, TensorArg index, TensorArg src,
                             std::string_view reduce, bool include_self, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::scatter_reduce", "two_out");
+  // aten::scatter_reduce.two_out
+  static const abi::Schema& op_schema = abi::builtin_schema(2071);
   op::FixedCall<7> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(index).arg(src).arg(reduce).arg(include_self).arg(out).run();
 }
 
 Tensor scatter_src(TensorArg self, std::int64_t dim, TensorArg index, TensorArg src) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::scatter", "src");
+  // aten::scatter.src
+  static const abi::Schema& op_schema = abi::builtin_schema(2057);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(index).arg(src).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
+void scatter_src_(MutableTensor self, std::int64_t dim, TensorArg index, TensorArg src) {
+  // aten::scatter_.src
+  static const abi::Schema& op_schema = abi::builtin_schema(2064);
+  op::FixedCall<4> op_call(op_schema);
+  op_call.arg(self).arg(dim).arg(index).arg(src).run();
+}
+
 void scatter_src_out(TensorArg self, std::int64_t dim, TensorArg index, TensorArg src,
                      MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::scatter", "src_out");
+  // aten::scatter.src_out
+  static const abi::Schema& op_schema = abi::builtin_schema(2058);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(index).arg(src).arg(out).run();
 }
 
 Tensor searchsorted_Tensor(TensorArg sorted_sequence, TensorArg self, bool out_int32, bool right,
                            std::optional<std::string_view> side, std::optional<TensorArg> sorter) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::searchsorted", "Tensor");
+  // aten::searchsorted.Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(2075);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(sorted_sequence).arg(self).arg(out_int32).arg(right).arg(side).arg(sorter).run();
   return op::tensor_result(op_call, 0, {sorted_sequence, self, sorter});
@@ -1130,7 +1255,8 @@ Tensor searchsorted_Tensor(TensorArg sorted_sequence, TensorArg self, bool out_i
 void searchsorted_Tensor_out(TensorArg sorted_sequence, TensorArg self, bool out_int32, bool right,
                              std::optional<std::string_view> side, std::optional<TensorArg> sorter,
                              MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::searchsorted", "Tensor_out");
+  // aten::searchsorted.Tensor_out
+  static const abi::Schema& op_schema = abi::builtin_schema(2076);
   op::FixedCall<7> op_call(op_schema);
   op_call.arg(sorted_sequence)
       .arg(self)
@@ -1145,7 +1271,8 @@ void searchsorted_Tensor_out(TensorArg sorted_sequence, TensorArg self, bool out
 Tensor segment_reduce(TensorArg data, std::string_view reduce, std::optional<TensorArg> lengths,
                       std::optional<TensorArg> indices, std::optional<TensorArg> offsets,
                       std::int64_t axis, bool unsafe) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::segment_reduce", "");
+  // aten::segment_reduce
+  static const abi::Schema& op_schema = abi::builtin_schema(2077);
   op::FixedCall<8> op_call(op_schema);
   op_call.arg(data)
       .arg(reduce)
@@ -1161,14 +1288,16 @@ Tensor segment_reduce(TensorArg data, std::string_view reduce, std::optional<Ten
 
 Tensor select_backward(TensorArg grad_output, IntList input_sizes, std::int64_t dim,
                        std::int64_t index) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::select_backward", "");
+  // aten::select_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(2079);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(grad_output).arg(input_sizes).arg(dim).arg(index).run();
   return op::tensor_result(op_call, 0, {grad_output});
 }
 
 Tensor select_copy_int(TensorArg self, std::int64_t dim, std::int64_t index) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::select_copy", "int");
+  // aten::select_copy.int
+  static const abi::Schema& op_schema = abi::builtin_schema(2080);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(index).run();
   return op::tensor_result(op_call, 0, {self});
@@ -1177,72 +1306,83 @@ Tensor select_copy_int(TensorArg self, std::int64_t dim, std::int64_t index) {
 TensorView select_int(TensorArg self, std::int64_t dim, std::int64_t index) {
   if (abi::TensorHandle direct = op::direct_select(self, dim, index))
     return op::direct_view(std::move(direct), self, "aten::select.int");
-  static const abi::Schema& op_schema = abi::find_schema("aten::select", "int");
+  // aten::select.int
+  static const abi::Schema& op_schema = abi::builtin_schema(2078);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(index).run();
   return op::view_result(op_call, 0, self, "aten::select.int");
 }
 
 Tensor select_scatter(TensorArg self, TensorArg src, std::int64_t dim, std::int64_t index) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::select_scatter", "");
+  // aten::select_scatter
+  static const abi::Schema& op_schema = abi::builtin_schema(2081);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(src).arg(dim).arg(index).run();
   return op::tensor_result(op_call, 0, {self, src});
 }
 
 Tensor selu(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::selu", "");
+  // aten::selu
+  static const abi::Schema& op_schema = abi::builtin_schema(2082);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void selu_(MutableTensor self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::selu_", "");
+  // aten::selu_
+  static const abi::Schema& op_schema = abi::builtin_schema(2083);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 void set_(MutableTensor self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::set_", "");
+  // aten::set_
+  static const abi::Schema& op_schema = abi::builtin_schema(2084);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 Tensor sgn(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::sgn", "");
+  // aten::sgn
+  static const abi::Schema& op_schema = abi::builtin_schema(2090);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 void sgn_(MutableTensor self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::sgn_", "");
+  // aten::sgn_
+  static const abi::Schema& op_schema = abi::builtin_schema(2092);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 void sgn_out(TensorArg self, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::sgn", "out");
+  // aten::sgn.out
+  static const abi::Schema& op_schema = abi::builtin_schema(2091);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor sigmoid(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::sigmoid", "");
+  // aten::sigmoid
+  static const abi::Schema& op_schema = abi::builtin_schema(2093);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 void sigmoid_(MutableTensor self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::sigmoid_", "");
+  // aten::sigmoid_
+  static const abi::Schema& op_schema = abi::builtin_schema(2095);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 Tensor sigmoid_backward(TensorArg grad_output, TensorArg output) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::sigmoid_backward", "");
+  // aten::sigmoid_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(2096);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(grad_output).arg(output).run();
   return op::fresh_tensor_result(op_call, 0);
@@ -1250,140 +1390,162 @@ Tensor sigmoid_backward(TensorArg grad_output, TensorArg output) {
 
 void sigmoid_backward_grad_input(TensorArg grad_output, TensorArg output,
                                  MutableTensor grad_input) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::sigmoid_backward", "grad_input");
+  // aten::sigmoid_backward.grad_input
+  static const abi::Schema& op_schema = abi::builtin_schema(2097);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(grad_output).arg(output).arg(grad_input).run();
 }
 
 void sigmoid_out(TensorArg self, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::sigmoid", "out");
+  // aten::sigmoid.out
+  static const abi::Schema& op_schema = abi::builtin_schema(2094);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor sign(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::sign", "");
+  // aten::sign
+  static const abi::Schema& op_schema = abi::builtin_schema(2098);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 void sign_(MutableTensor self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::sign_", "");
+  // aten::sign_
+  static const abi::Schema& op_schema = abi::builtin_schema(2100);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 void sign_out(TensorArg self, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::sign", "out");
+  // aten::sign.out
+  static const abi::Schema& op_schema = abi::builtin_schema(2099);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor signbit(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::signbit", "");
+  // aten::signbit
+  static const abi::Schema& op_schema = abi::builtin_schema(2101);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 void signbit_out(TensorArg self, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::signbit", "out");
+  // aten::signbit.out
+  static const abi::Schema& op_schema = abi::builtin_schema(2102);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor silu(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::silu", "");
+  // aten::silu
+  static const abi::Schema& op_schema = abi::builtin_schema(2103);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 void silu_(MutableTensor self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::silu_", "");
+  // aten::silu_
+  static const abi::Schema& op_schema = abi::builtin_schema(2105);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 Tensor silu_backward(TensorArg grad_output, TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::silu_backward", "");
+  // aten::silu_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(2106);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(grad_output).arg(self).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 void silu_backward_grad_input(TensorArg grad_output, TensorArg self, MutableTensor grad_input) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::silu_backward", "grad_input");
+  // aten::silu_backward.grad_input
+  static const abi::Schema& op_schema = abi::builtin_schema(2107);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(grad_output).arg(self).arg(grad_input).run();
 }
 
 void silu_out(TensorArg self, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::silu", "out");
+  // aten::silu.out
+  static const abi::Schema& op_schema = abi::builtin_schema(2104);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor sin(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::sin", "");
+  // aten::sin
+  static const abi::Schema& op_schema = abi::builtin_schema(2108);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 void sin_(MutableTensor self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::sin_", "");
+  // aten::sin_
+  static const abi::Schema& op_schema = abi::builtin_schema(2110);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 void sin_out(TensorArg self, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::sin", "out");
+  // aten::sin.out
+  static const abi::Schema& op_schema = abi::builtin_schema(2109);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor sinc(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::sinc", "");
+  // aten::sinc
+  static const abi::Schema& op_schema = abi::builtin_schema(2111);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 void sinc_(MutableTensor self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::sinc_", "");
+  // aten::sinc_
+  static const abi::Schema& op_schema = abi::builtin_schema(2113);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 void sinc_out(TensorArg self, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::sinc", "out");
+  // aten::sinc.out
+  static const abi::Schema& op_schema = abi::builtin_schema(2112);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor sinh(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::sinh", "");
+  // aten::sinh
+  static const abi::Schema& op_schema = abi::builtin_schema(2114);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 void sinh_(MutableTensor self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::sinh_", "");
+  // aten::sinh_
+  static const abi::Schema& op_schema = abi::builtin_schema(2116);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 void sinh_out(TensorArg self, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::sinh", "out");
+  // aten::sinh.out
+  static const abi::Schema& op_schema = abi::builtin_schema(2115);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 std::int64_t size_int(TensorArg self, std::int64_t dim) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::size", "int");
+  // aten::size.int
+  static const abi::Schema& op_schema = abi::builtin_schema(2117);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(dim).run();
   return op::int_result(op_call, 0);
@@ -1393,7 +1555,8 @@ TensorView slice_Tensor(TensorArg self, std::int64_t dim, std::optional<std::int
                         std::optional<std::int64_t> end, std::int64_t step) {
   if (abi::TensorHandle direct = op::direct_slice(self, dim, start, end, step))
     return op::direct_view(std::move(direct), self, "aten::slice.Tensor");
-  static const abi::Schema& op_schema = abi::find_schema("aten::slice", "Tensor");
+  // aten::slice.Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(2118);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(start).arg(end).arg(step).run();
   return op::view_result(op_call, 0, self, "aten::slice.Tensor");
@@ -1401,7 +1564,8 @@ TensorView slice_Tensor(TensorArg self, std::int64_t dim, std::optional<std::int
 
 Tensor slice_backward(TensorArg grad_output, IntList input_sizes, std::int64_t dim,
                       std::int64_t start, std::int64_t end, std::int64_t step) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::slice_backward", "");
+  // aten::slice_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(2119);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(grad_output).arg(input_sizes).arg(dim).arg(start).arg(end).arg(step).run();
   return op::tensor_result(op_call, 0, {grad_output});
@@ -1409,7 +1573,8 @@ Tensor slice_backward(TensorArg grad_output, IntList input_sizes, std::int64_t d
 
 Tensor slice_copy_Tensor(TensorArg self, std::int64_t dim, std::optional<std::int64_t> start,
                          std::optional<std::int64_t> end, std::int64_t step) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::slice_copy", "Tensor");
+  // aten::slice_copy.Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(2120);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(start).arg(end).arg(step).run();
   return op::tensor_result(op_call, 0, {self});
@@ -1418,7 +1583,8 @@ Tensor slice_copy_Tensor(TensorArg self, std::int64_t dim, std::optional<std::in
 TensorView slice_inverse(TensorArg self, TensorArg src, std::int64_t dim,
                          std::optional<std::int64_t> start, std::optional<std::int64_t> end,
                          std::int64_t step) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::slice_inverse", "");
+  // aten::slice_inverse
+  static const abi::Schema& op_schema = abi::builtin_schema(2121);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(self).arg(src).arg(dim).arg(start).arg(end).arg(step).run();
   return op::view_result(op_call, 0, self, "aten::slice_inverse");
@@ -1427,28 +1593,32 @@ TensorView slice_inverse(TensorArg self, TensorArg src, std::int64_t dim,
 Tensor slice_scatter(TensorArg self, TensorArg src, std::int64_t dim,
                      std::optional<std::int64_t> start, std::optional<std::int64_t> end,
                      std::int64_t step) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::slice_scatter", "");
+  // aten::slice_scatter
+  static const abi::Schema& op_schema = abi::builtin_schema(2122);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(self).arg(src).arg(dim).arg(start).arg(end).arg(step).run();
   return op::tensor_result(op_call, 0, {self, src});
 }
 
 std::tuple<Tensor, Tensor> slogdet(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::slogdet", "");
+  // aten::slogdet
+  static const abi::Schema& op_schema = abi::builtin_schema(2123);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return {op::tensor_result(op_call, 0, {self}), op::tensor_result(op_call, 1, {self})};
 }
 
 void slogdet_out(TensorArg self, MutableTensor sign, MutableTensor logabsdet) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::slogdet", "out");
+  // aten::slogdet.out
+  static const abi::Schema& op_schema = abi::builtin_schema(2124);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(sign).arg(logabsdet).run();
 }
 
 Tensor slow_conv3d(TensorArg self, TensorArg weight, IntList kernel_size,
                    std::optional<TensorArg> bias, IntList stride, IntList padding) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::slow_conv3d", "");
+  // aten::slow_conv3d
+  static const abi::Schema& op_schema = abi::builtin_schema(2125);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(self)
       .arg(weight)
@@ -1462,7 +1632,8 @@ Tensor slow_conv3d(TensorArg self, TensorArg weight, IntList kernel_size,
 
 Tensor slow_conv3d_forward(TensorArg self, TensorArg weight, IntList kernel_size,
                            std::optional<TensorArg> bias, IntList stride, IntList padding) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::slow_conv3d_forward", "");
+  // aten::slow_conv3d_forward
+  static const abi::Schema& op_schema = abi::builtin_schema(2127);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(self)
       .arg(weight)
@@ -1477,7 +1648,8 @@ Tensor slow_conv3d_forward(TensorArg self, TensorArg weight, IntList kernel_size
 void slow_conv3d_forward_output(TensorArg self, TensorArg weight, IntList kernel_size,
                                 std::optional<TensorArg> bias, IntList stride, IntList padding,
                                 MutableTensor output) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::slow_conv3d_forward", "output");
+  // aten::slow_conv3d_forward.output
+  static const abi::Schema& op_schema = abi::builtin_schema(2128);
   op::FixedCall<7> op_call(op_schema);
   op_call.arg(self)
       .arg(weight)
@@ -1492,7 +1664,8 @@ void slow_conv3d_forward_output(TensorArg self, TensorArg weight, IntList kernel
 void slow_conv3d_out(TensorArg self, TensorArg weight, IntList kernel_size,
                      std::optional<TensorArg> bias, IntList stride, IntList padding,
                      MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::slow_conv3d", "out");
+  // aten::slow_conv3d.out
+  static const abi::Schema& op_schema = abi::builtin_schema(2126);
   op::FixedCall<7> op_call(op_schema);
   op_call.arg(self)
       .arg(weight)
@@ -1507,7 +1680,8 @@ void slow_conv3d_out(TensorArg self, TensorArg weight, IntList kernel_size,
 Tensor slow_conv_dilated2d(TensorArg self, TensorArg weight, IntList kernel_size,
                            std::optional<TensorArg> bias, IntList stride, IntList padding,
                            IntList dilation) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::slow_conv_dilated2d", "");
+  // aten::slow_conv_dilated2d
+  static const abi::Schema& op_schema = abi::builtin_schema(2129);
   op::FixedCall<7> op_call(op_schema);
   op_call.arg(self)
       .arg(weight)
@@ -1523,7 +1697,8 @@ Tensor slow_conv_dilated2d(TensorArg self, TensorArg weight, IntList kernel_size
 Tensor slow_conv_dilated3d(TensorArg self, TensorArg weight, IntList kernel_size,
                            std::optional<TensorArg> bias, IntList stride, IntList padding,
                            IntList dilation) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::slow_conv_dilated3d", "");
+  // aten::slow_conv_dilated3d
+  static const abi::Schema& op_schema = abi::builtin_schema(2130);
   op::FixedCall<7> op_call(op_schema);
   op_call.arg(self)
       .arg(weight)
@@ -1539,7 +1714,8 @@ Tensor slow_conv_dilated3d(TensorArg self, TensorArg weight, IntList kernel_size
 Tensor slow_conv_transpose2d(TensorArg self, TensorArg weight, IntList kernel_size,
                              std::optional<TensorArg> bias, IntList stride, IntList padding,
                              IntList output_padding, IntList dilation) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::slow_conv_transpose2d", "");
+  // aten::slow_conv_transpose2d
+  static const abi::Schema& op_schema = abi::builtin_schema(2131);
   op::FixedCall<8> op_call(op_schema);
   op_call.arg(self)
       .arg(weight)
@@ -1556,7 +1732,8 @@ Tensor slow_conv_transpose2d(TensorArg self, TensorArg weight, IntList kernel_si
 void slow_conv_transpose2d_out(TensorArg self, TensorArg weight, IntList kernel_size,
                                std::optional<TensorArg> bias, IntList stride, IntList padding,
                                IntList output_padding, IntList dilation, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::slow_conv_transpose2d", "out");
+  // aten::slow_conv_transpose2d.out
+  static const abi::Schema& op_schema = abi::builtin_schema(2132);
   op::FixedCall<9> op_call(op_schema);
   op_call.arg(self)
       .arg(weight)
@@ -1573,7 +1750,8 @@ void slow_conv_transpose2d_out(TensorArg self, TensorArg weight, IntList kernel_
 Tensor slow_conv_transpose3d(TensorArg self, TensorArg weight, IntList kernel_size,
                              std::optional<TensorArg> bias, IntList stride, IntList padding,
                              IntList output_padding, IntList dilation) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::slow_conv_transpose3d", "");
+  // aten::slow_conv_transpose3d
+  static const abi::Schema& op_schema = abi::builtin_schema(2133);
   op::FixedCall<8> op_call(op_schema);
   op_call.arg(self)
       .arg(weight)
@@ -1590,7 +1768,8 @@ Tensor slow_conv_transpose3d(TensorArg self, TensorArg weight, IntList kernel_si
 void slow_conv_transpose3d_out(TensorArg self, TensorArg weight, IntList kernel_size,
                                std::optional<TensorArg> bias, IntList stride, IntList padding,
                                IntList output_padding, IntList dilation, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::slow_conv_transpose3d", "out");
+  // aten::slow_conv_transpose3d.out
+  static const abi::Schema& op_schema = abi::builtin_schema(2134);
   op::FixedCall<9> op_call(op_schema);
   op_call.arg(self)
       .arg(weight)
@@ -1605,14 +1784,16 @@ void slow_conv_transpose3d_out(TensorArg self, TensorArg weight, IntList kernel_
 }
 
 Tensor smm(TensorArg self, TensorArg mat2) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::smm", "");
+  // aten::smm
+  static const abi::Schema& op_schema = abi::builtin_schema(2135);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(mat2).run();
   return op::tensor_result(op_call, 0, {self, mat2});
 }
 
 Tensor smooth_l1_loss(TensorArg self, TensorArg target, std::int64_t reduction, double beta) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::smooth_l1_loss", "");
+  // aten::smooth_l1_loss
+  static const abi::Schema& op_schema = abi::builtin_schema(2136);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(target).arg(reduction).arg(beta).run();
   return op::fresh_tensor_result(op_call, 0);
@@ -1620,7 +1801,8 @@ Tensor smooth_l1_loss(TensorArg self, TensorArg target, std::int64_t reduction, 
 
 Tensor smooth_l1_loss_backward(TensorArg grad_output, TensorArg self, TensorArg target,
                                std::int64_t reduction, double beta) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::smooth_l1_loss_backward", "");
+  // aten::smooth_l1_loss_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(2138);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(grad_output).arg(self).arg(target).arg(reduction).arg(beta).run();
   return op::tensor_result(op_call, 0, {grad_output, self, target});
@@ -1629,21 +1811,23 @@ Tensor smooth_l1_loss_backward(TensorArg grad_output, TensorArg self, TensorArg 
 void smooth_l1_loss_backward_grad_input(TensorArg grad_output, TensorArg self, TensorArg target,
                                         std::int64_t reduction, double beta,
                                         MutableTensor grad_input) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::smooth_l1_loss_backward", "grad_input");
+  // aten::smooth_l1_loss_backward.grad_input
+  static const abi::Schema& op_schema = abi::builtin_schema(2139);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(grad_output).arg(self).arg(target).arg(reduction).arg(beta).arg(grad_input).run();
 }
 
 void smooth_l1_loss_out(TensorArg self, TensorArg target, std::int64_t reduction, double beta,
                         MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::smooth_l1_loss", "out");
+  // aten::smooth_l1_loss.out
+  static const abi::Schema& op_schema = abi::builtin_schema(2137);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(target).arg(reduction).arg(beta).arg(out).run();
 }
 
 Tensor soft_margin_loss(TensorArg self, TensorArg target, std::int64_t reduction) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::soft_margin_loss", "");
+  // aten::soft_margin_loss
+  static const abi::Schema& op_schema = abi::builtin_schema(2140);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(target).arg(reduction).run();
   return op::tensor_result(op_call, 0, {self, target});
@@ -1651,7 +1835,8 @@ Tensor soft_margin_loss(TensorArg self, TensorArg target, std::int64_t reduction
 
 Tensor soft_margin_loss_backward(TensorArg grad_output, TensorArg self, TensorArg target,
                                  std::int64_t reduction) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::soft_margin_loss_backward", "");
+  // aten::soft_margin_loss_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(2142);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(grad_output).arg(self).arg(target).arg(reduction).run();
   return op::tensor_result(op_call, 0, {grad_output, self, target});
@@ -1659,21 +1844,23 @@ Tensor soft_margin_loss_backward(TensorArg grad_output, TensorArg self, TensorAr
 
 void soft_margin_loss_backward_grad_input(TensorArg grad_output, TensorArg self, TensorArg target,
                                           std::int64_t reduction, MutableTensor grad_input) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::soft_margin_loss_backward", "grad_input");
+  // aten::soft_margin_loss_backward.grad_input
+  static const abi::Schema& op_schema = abi::builtin_schema(2143);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(grad_output).arg(self).arg(target).arg(reduction).arg(grad_input).run();
 }
 
 void soft_margin_loss_out(TensorArg self, TensorArg target, std::int64_t reduction,
                           MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::soft_margin_loss", "out");
+  // aten::soft_margin_loss.out
+  static const abi::Schema& op_schema = abi::builtin_schema(2141);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(target).arg(reduction).arg(out).run();
 }
 
 Tensor softmax_int(TensorArg self, std::int64_t dim, std::optional<DType> dtype) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::softmax", "int");
+  // aten::softmax.int
+  static const abi::Schema& op_schema = abi::builtin_schema(2144);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(dtype).run();
   return op::fresh_tensor_result(op_call, 0);
@@ -1681,13 +1868,15 @@ Tensor softmax_int(TensorArg self, std::int64_t dim, std::optional<DType> dtype)
 
 void softmax_int_out(TensorArg self, std::int64_t dim, std::optional<DType> dtype,
                      MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::softmax", "int_out");
+  // aten::softmax.int_out
+  static const abi::Schema& op_schema = abi::builtin_schema(2145);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(dtype).arg(out).run();
 }
 
 std::tuple<Tensor, Tensor> sort(TensorArg self, std::int64_t dim, bool descending) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::sort", "");
+  // aten::sort
+  static const abi::Schema& op_schema = abi::builtin_schema(2154);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(descending).run();
   return {op::tensor_result(op_call, 0, {self}), op::tensor_result(op_call, 1, {self})};
@@ -1695,7 +1884,8 @@ std::tuple<Tensor, Tensor> sort(TensorArg self, std::int64_t dim, bool descendin
 
 std::tuple<Tensor, Tensor> sort_stable(TensorArg self, std::optional<bool> stable, std::int64_t dim,
                                        bool descending) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::sort", "stable");
+  // aten::sort.stable
+  static const abi::Schema& op_schema = abi::builtin_schema(2155);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(stable).arg(dim).arg(descending).run();
   return {op::fresh_tensor_result(op_call, 0), op::fresh_tensor_result(op_call, 1)};
@@ -1703,14 +1893,16 @@ std::tuple<Tensor, Tensor> sort_stable(TensorArg self, std::optional<bool> stabl
 
 void sort_values(TensorArg self, std::int64_t dim, bool descending, MutableTensor values,
                  MutableTensor indices) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::sort", "values");
+  // aten::sort.values
+  static const abi::Schema& op_schema = abi::builtin_schema(2156);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(descending).arg(values).arg(indices).run();
 }
 
 void sort_values_stable(TensorArg self, std::optional<bool> stable, std::int64_t dim,
                         bool descending, MutableTensor values, MutableTensor indices) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::sort", "values_stable");
+  // aten::sort.values_stable
+  static const abi::Schema& op_schema = abi::builtin_schema(2157);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(self).arg(stable).arg(dim).arg(descending).arg(values).arg(indices).run();
 }
@@ -1719,8 +1911,8 @@ Tensor sparse_bsc_tensor_ccol_row_value(TensorArg ccol_indices, TensorArg row_in
                                         TensorArg values, std::optional<DType> dtype,
                                         std::optional<Layout> layout, std::optional<Device> device,
                                         std::optional<bool> pin_memory) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::sparse_bsc_tensor", "ccol_row_value");
+  // aten::sparse_bsc_tensor.ccol_row_value
+  static const abi::Schema& op_schema = abi::builtin_schema(2158);
   op::FixedCall<7> op_call(op_schema);
   op_call.arg(ccol_indices)
       .arg(row_indices)
@@ -1739,8 +1931,8 @@ Tensor sparse_bsc_tensor_ccol_row_value_size(TensorArg ccol_indices, TensorArg r
                                              std::optional<Layout> layout,
                                              std::optional<Device> device,
                                              std::optional<bool> pin_memory) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::sparse_bsc_tensor", "ccol_row_value_size");
+  // aten::sparse_bsc_tensor.ccol_row_value_size
+  static const abi::Schema& op_schema = abi::builtin_schema(2159);
   op::FixedCall<8> op_call(op_schema);
   op_call.arg(ccol_indices)
       .arg(row_indices)
@@ -1758,8 +1950,8 @@ Tensor sparse_bsr_tensor_crow_col_value(TensorArg crow_indices, TensorArg col_in
                                         TensorArg values, std::optional<DType> dtype,
                                         std::optional<Layout> layout, std::optional<Device> device,
                                         std::optional<bool> pin_memory) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::sparse_bsr_tensor", "crow_col_value");
+  // aten::sparse_bsr_tensor.crow_col_value
+  static const abi::Schema& op_schema = abi::builtin_schema(2160);
   op::FixedCall<7> op_call(op_schema);
   op_call.arg(crow_indices)
       .arg(col_indices)
@@ -1778,8 +1970,8 @@ Tensor sparse_bsr_tensor_crow_col_value_size(TensorArg crow_indices, TensorArg c
                                              std::optional<Layout> layout,
                                              std::optional<Device> device,
                                              std::optional<bool> pin_memory) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::sparse_bsr_tensor", "crow_col_value_size");
+  // aten::sparse_bsr_tensor.crow_col_value_size
+  static const abi::Schema& op_schema = abi::builtin_schema(2161);
   op::FixedCall<8> op_call(op_schema);
   op_call.arg(crow_indices)
       .arg(col_indices)
@@ -1799,8 +1991,8 @@ Tensor sparse_compressed_tensor_comp_plain_value(TensorArg compressed_indices,
                                                  std::optional<Layout> layout,
                                                  std::optional<Device> device,
                                                  std::optional<bool> pin_memory) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::sparse_compressed_tensor", "comp_plain_value");
+  // aten::sparse_compressed_tensor.comp_plain_value
+  static const abi::Schema& op_schema = abi::builtin_schema(2162);
   op::FixedCall<7> op_call(op_schema);
   op_call.arg(compressed_indices)
       .arg(plain_indices)
@@ -1819,8 +2011,8 @@ Tensor sparse_compressed_tensor_comp_plain_value_size(TensorArg compressed_indic
                                                       std::optional<Layout> layout,
                                                       std::optional<Device> device,
                                                       std::optional<bool> pin_memory) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::sparse_compressed_tensor", "comp_plain_value_size");
+  // aten::sparse_compressed_tensor.comp_plain_value_size
+  static const abi::Schema& op_schema = abi::builtin_schema(2163);
   op::FixedCall<8> op_call(op_schema);
   op_call.arg(compressed_indices)
       .arg(plain_indices)
@@ -1837,7 +2029,8 @@ Tensor sparse_compressed_tensor_comp_plain_value_size(TensorArg compressed_indic
 Tensor sparse_coo_tensor_indices(TensorArg indices, TensorArg values, std::optional<DType> dtype,
                                  std::optional<Layout> layout, std::optional<Device> device,
                                  std::optional<bool> pin_memory, std::optional<bool> is_coalesced) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::sparse_coo_tensor", "indices");
+  // aten::sparse_coo_tensor.indices
+  static const abi::Schema& op_schema = abi::builtin_schema(2164);
   op::FixedCall<7> op_call(op_schema);
   op_call.arg(indices)
       .arg(values)
@@ -1854,7 +2047,8 @@ Tensor sparse_coo_tensor_indices_size(TensorArg indices, TensorArg values, IntLi
                                       std::optional<DType> dtype, std::optional<Layout> layout,
                                       std::optional<Device> device, std::optional<bool> pin_memory,
                                       std::optional<bool> is_coalesced) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::sparse_coo_tensor", "indices_size");
+  // aten::sparse_coo_tensor.indices_size
+  static const abi::Schema& op_schema = abi::builtin_schema(2165);
   op::FixedCall<8> op_call(op_schema);
   op_call.arg(indices)
       .arg(values)
@@ -1871,7 +2065,8 @@ Tensor sparse_coo_tensor_indices_size(TensorArg indices, TensorArg values, IntLi
 Tensor sparse_coo_tensor_size(IntList size, std::optional<DType> dtype,
                               std::optional<Layout> layout, std::optional<Device> device,
                               std::optional<bool> pin_memory) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::sparse_coo_tensor", "size");
+  // aten::sparse_coo_tensor.size
+  static const abi::Schema& op_schema = abi::builtin_schema(2166);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(size).arg(dtype).arg(layout).arg(device).arg(pin_memory).run();
   return op::tensor_result(op_call, 0, {});
@@ -1881,8 +2076,8 @@ Tensor sparse_csc_tensor_ccol_row_value(TensorArg ccol_indices, TensorArg row_in
                                         TensorArg values, std::optional<DType> dtype,
                                         std::optional<Layout> layout, std::optional<Device> device,
                                         std::optional<bool> pin_memory) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::sparse_csc_tensor", "ccol_row_value");
+  // aten::sparse_csc_tensor.ccol_row_value
+  static const abi::Schema& op_schema = abi::builtin_schema(2167);
   op::FixedCall<7> op_call(op_schema);
   op_call.arg(ccol_indices)
       .arg(row_indices)
@@ -1901,8 +2096,8 @@ Tensor sparse_csc_tensor_ccol_row_value_size(TensorArg ccol_indices, TensorArg r
                                              std::optional<Layout> layout,
                                              std::optional<Device> device,
                                              std::optional<bool> pin_memory) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::sparse_csc_tensor", "ccol_row_value_size");
+  // aten::sparse_csc_tensor.ccol_row_value_size
+  static const abi::Schema& op_schema = abi::builtin_schema(2168);
   op::FixedCall<8> op_call(op_schema);
   op_call.arg(ccol_indices)
       .arg(row_indices)
@@ -1920,8 +2115,8 @@ Tensor sparse_csr_tensor_crow_col_value(TensorArg crow_indices, TensorArg col_in
                                         TensorArg values, std::optional<DType> dtype,
                                         std::optional<Layout> layout, std::optional<Device> device,
                                         std::optional<bool> pin_memory) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::sparse_csr_tensor", "crow_col_value");
+  // aten::sparse_csr_tensor.crow_col_value
+  static const abi::Schema& op_schema = abi::builtin_schema(2169);
   op::FixedCall<7> op_call(op_schema);
   op_call.arg(crow_indices)
       .arg(col_indices)
@@ -1940,8 +2135,8 @@ Tensor sparse_csr_tensor_crow_col_value_size(TensorArg crow_indices, TensorArg c
                                              std::optional<Layout> layout,
                                              std::optional<Device> device,
                                              std::optional<bool> pin_memory) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::sparse_csr_tensor", "crow_col_value_size");
+  // aten::sparse_csr_tensor.crow_col_value_size
+  static const abi::Schema& op_schema = abi::builtin_schema(2170);
   op::FixedCall<8> op_call(op_schema);
   op_call.arg(crow_indices)
       .arg(col_indices)
@@ -1956,14 +2151,16 @@ Tensor sparse_csr_tensor_crow_col_value_size(TensorArg crow_indices, TensorArg c
 }
 
 std::int64_t sparse_dim(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::sparse_dim", "");
+  // aten::sparse_dim
+  static const abi::Schema& op_schema = abi::builtin_schema(2171);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::int_result(op_call, 0);
 }
 
 Tensor sparse_mask(TensorArg self, TensorArg mask) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::sparse_mask", "");
+  // aten::sparse_mask
+  static const abi::Schema& op_schema = abi::builtin_schema(2172);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(mask).run();
   return op::tensor_result(op_call, 0, {self, mask});
@@ -1971,349 +2168,391 @@ Tensor sparse_mask(TensorArg self, TensorArg mask) {
 
 void sparse_resize_(MutableTensor self, IntList size, std::int64_t sparse_dim,
                     std::int64_t dense_dim) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::sparse_resize_", "");
+  // aten::sparse_resize_
+  static const abi::Schema& op_schema = abi::builtin_schema(2173);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(size).arg(sparse_dim).arg(dense_dim).run();
 }
 
 void sparse_resize_and_clear_(MutableTensor self, IntList size, std::int64_t sparse_dim,
                               std::int64_t dense_dim) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::sparse_resize_and_clear_", "");
+  // aten::sparse_resize_and_clear_
+  static const abi::Schema& op_schema = abi::builtin_schema(2174);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(size).arg(sparse_dim).arg(dense_dim).run();
 }
 
 Tensor special_airy_ai(TensorArg x) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::special_airy_ai", "");
+  // aten::special_airy_ai
+  static const abi::Schema& op_schema = abi::builtin_schema(2177);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(x).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 void special_airy_ai_out(TensorArg x, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::special_airy_ai", "out");
+  // aten::special_airy_ai.out
+  static const abi::Schema& op_schema = abi::builtin_schema(2178);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(x).arg(out).run();
 }
 
 Tensor special_bessel_j0(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::special_bessel_j0", "");
+  // aten::special_bessel_j0
+  static const abi::Schema& op_schema = abi::builtin_schema(2179);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 void special_bessel_j0_out(TensorArg self, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::special_bessel_j0", "out");
+  // aten::special_bessel_j0.out
+  static const abi::Schema& op_schema = abi::builtin_schema(2180);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor special_bessel_j1(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::special_bessel_j1", "");
+  // aten::special_bessel_j1
+  static const abi::Schema& op_schema = abi::builtin_schema(2181);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 void special_bessel_j1_out(TensorArg self, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::special_bessel_j1", "out");
+  // aten::special_bessel_j1.out
+  static const abi::Schema& op_schema = abi::builtin_schema(2182);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor special_bessel_y0(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::special_bessel_y0", "");
+  // aten::special_bessel_y0
+  static const abi::Schema& op_schema = abi::builtin_schema(2183);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 void special_bessel_y0_out(TensorArg self, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::special_bessel_y0", "out");
+  // aten::special_bessel_y0.out
+  static const abi::Schema& op_schema = abi::builtin_schema(2184);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor special_bessel_y1(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::special_bessel_y1", "");
+  // aten::special_bessel_y1
+  static const abi::Schema& op_schema = abi::builtin_schema(2185);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 void special_bessel_y1_out(TensorArg self, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::special_bessel_y1", "out");
+  // aten::special_bessel_y1.out
+  static const abi::Schema& op_schema = abi::builtin_schema(2186);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor special_chebyshev_polynomial_t(TensorArg x, TensorArg n) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::special_chebyshev_polynomial_t", "");
+  // aten::special_chebyshev_polynomial_t
+  static const abi::Schema& op_schema = abi::builtin_schema(2187);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(x).arg(n).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 void special_chebyshev_polynomial_t_out(TensorArg x, TensorArg n, MutableTensor out) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::special_chebyshev_polynomial_t", "out");
+  // aten::special_chebyshev_polynomial_t.out
+  static const abi::Schema& op_schema = abi::builtin_schema(2190);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(x).arg(n).arg(out).run();
 }
 
 Tensor special_chebyshev_polynomial_u(TensorArg x, TensorArg n) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::special_chebyshev_polynomial_u", "");
+  // aten::special_chebyshev_polynomial_u
+  static const abi::Schema& op_schema = abi::builtin_schema(2193);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(x).arg(n).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 void special_chebyshev_polynomial_u_out(TensorArg x, TensorArg n, MutableTensor out) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::special_chebyshev_polynomial_u", "out");
+  // aten::special_chebyshev_polynomial_u.out
+  static const abi::Schema& op_schema = abi::builtin_schema(2196);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(x).arg(n).arg(out).run();
 }
 
 Tensor special_chebyshev_polynomial_v(TensorArg x, TensorArg n) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::special_chebyshev_polynomial_v", "");
+  // aten::special_chebyshev_polynomial_v
+  static const abi::Schema& op_schema = abi::builtin_schema(2199);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(x).arg(n).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 void special_chebyshev_polynomial_v_out(TensorArg x, TensorArg n, MutableTensor out) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::special_chebyshev_polynomial_v", "out");
+  // aten::special_chebyshev_polynomial_v.out
+  static const abi::Schema& op_schema = abi::builtin_schema(2202);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(x).arg(n).arg(out).run();
 }
 
 Tensor special_chebyshev_polynomial_w(TensorArg x, TensorArg n) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::special_chebyshev_polynomial_w", "");
+  // aten::special_chebyshev_polynomial_w
+  static const abi::Schema& op_schema = abi::builtin_schema(2205);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(x).arg(n).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 void special_chebyshev_polynomial_w_out(TensorArg x, TensorArg n, MutableTensor out) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::special_chebyshev_polynomial_w", "out");
+  // aten::special_chebyshev_polynomial_w.out
+  static const abi::Schema& op_schema = abi::builtin_schema(2208);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(x).arg(n).arg(out).run();
 }
 
 Tensor special_digamma(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::special_digamma", "");
+  // aten::special_digamma
+  static const abi::Schema& op_schema = abi::builtin_schema(2211);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void special_digamma_out(TensorArg self, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::special_digamma", "out");
+  // aten::special_digamma.out
+  static const abi::Schema& op_schema = abi::builtin_schema(2212);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor special_entr(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::special_entr", "");
+  // aten::special_entr
+  static const abi::Schema& op_schema = abi::builtin_schema(2213);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 void special_entr_out(TensorArg self, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::special_entr", "out");
+  // aten::special_entr.out
+  static const abi::Schema& op_schema = abi::builtin_schema(2214);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor special_erf(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::special_erf", "");
+  // aten::special_erf
+  static const abi::Schema& op_schema = abi::builtin_schema(2215);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void special_erf_out(TensorArg self, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::special_erf", "out");
+  // aten::special_erf.out
+  static const abi::Schema& op_schema = abi::builtin_schema(2216);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor special_erfc(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::special_erfc", "");
+  // aten::special_erfc
+  static const abi::Schema& op_schema = abi::builtin_schema(2217);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void special_erfc_out(TensorArg self, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::special_erfc", "out");
+  // aten::special_erfc.out
+  static const abi::Schema& op_schema = abi::builtin_schema(2218);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor special_erfcx(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::special_erfcx", "");
+  // aten::special_erfcx
+  static const abi::Schema& op_schema = abi::builtin_schema(2219);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 void special_erfcx_out(TensorArg self, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::special_erfcx", "out");
+  // aten::special_erfcx.out
+  static const abi::Schema& op_schema = abi::builtin_schema(2220);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor special_erfinv(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::special_erfinv", "");
+  // aten::special_erfinv
+  static const abi::Schema& op_schema = abi::builtin_schema(2221);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void special_erfinv_out(TensorArg self, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::special_erfinv", "out");
+  // aten::special_erfinv.out
+  static const abi::Schema& op_schema = abi::builtin_schema(2222);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor special_exp2(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::special_exp2", "");
+  // aten::special_exp2
+  static const abi::Schema& op_schema = abi::builtin_schema(2223);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void special_exp2_out(TensorArg self, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::special_exp2", "out");
+  // aten::special_exp2.out
+  static const abi::Schema& op_schema = abi::builtin_schema(2224);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor special_expit(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::special_expit", "");
+  // aten::special_expit
+  static const abi::Schema& op_schema = abi::builtin_schema(2225);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void special_expit_out(TensorArg self, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::special_expit", "out");
+  // aten::special_expit.out
+  static const abi::Schema& op_schema = abi::builtin_schema(2226);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor special_expm1(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::special_expm1", "");
+  // aten::special_expm1
+  static const abi::Schema& op_schema = abi::builtin_schema(2227);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void special_expm1_out(TensorArg self, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::special_expm1", "out");
+  // aten::special_expm1.out
+  static const abi::Schema& op_schema = abi::builtin_schema(2228);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor special_gammainc(TensorArg self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::special_gammainc", "");
+  // aten::special_gammainc
+  static const abi::Schema& op_schema = abi::builtin_schema(2229);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::tensor_result(op_call, 0, {self, other});
 }
 
 void special_gammainc_out(TensorArg self, TensorArg other, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::special_gammainc", "out");
+  // aten::special_gammainc.out
+  static const abi::Schema& op_schema = abi::builtin_schema(2230);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(out).run();
 }
 
 Tensor special_gammaincc(TensorArg self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::special_gammaincc", "");
+  // aten::special_gammaincc
+  static const abi::Schema& op_schema = abi::builtin_schema(2231);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::tensor_result(op_call, 0, {self, other});
 }
 
 void special_gammaincc_out(TensorArg self, TensorArg other, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::special_gammaincc", "out");
+  // aten::special_gammaincc.out
+  static const abi::Schema& op_schema = abi::builtin_schema(2232);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(out).run();
 }
 
 Tensor special_gammaln(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::special_gammaln", "");
+  // aten::special_gammaln
+  static const abi::Schema& op_schema = abi::builtin_schema(2233);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void special_gammaln_out(TensorArg self, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::special_gammaln", "out");
+  // aten::special_gammaln.out
+  static const abi::Schema& op_schema = abi::builtin_schema(2234);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor special_hermite_polynomial_h(TensorArg x, TensorArg n) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::special_hermite_polynomial_h", "");
+  // aten::special_hermite_polynomial_h
+  static const abi::Schema& op_schema = abi::builtin_schema(2235);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(x).arg(n).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 void special_hermite_polynomial_h_out(TensorArg x, TensorArg n, MutableTensor out) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::special_hermite_polynomial_h", "out");
+  // aten::special_hermite_polynomial_h.out
+  static const abi::Schema& op_schema = abi::builtin_schema(2238);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(x).arg(n).arg(out).run();
 }
 
 Tensor special_hermite_polynomial_he(TensorArg x, TensorArg n) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::special_hermite_polynomial_he", "");
+  // aten::special_hermite_polynomial_he
+  static const abi::Schema& op_schema = abi::builtin_schema(2241);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(x).arg(n).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 void special_hermite_polynomial_he_out(TensorArg x, TensorArg n, MutableTensor out) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::special_hermite_polynomial_he", "out");
+  // aten::special_hermite_polynomial_he.out
+  static const abi::Schema& op_schema = abi::builtin_schema(2244);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(x).arg(n).arg(out).run();
 }
 
 Tensor special_i0(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::special_i0", "");
+  // aten::special_i0
+  static const abi::Schema& op_schema = abi::builtin_schema(2247);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void special_i0_out(TensorArg self, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::special_i0", "out");
+  // aten::special_i0.out
+  static const abi::Schema& op_schema = abi::builtin_schema(2248);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor special_i0e(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::special_i0e", "");
+  // aten::special_i0e
+  static const abi::Schema& op_schema = abi::builtin_schema(2249);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 void special_i0e_out(TensorArg self, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::special_i0e", "out");
+  // aten::special_i0e.out
+  static const abi::Schema& op_schema = abi::builtin_schema(2250);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }

@@ -3,429 +3,478 @@
 // include/flash_powder/aten/aten.h.
 #include "flash_powder/aten/aten.h"
 
+#include "abi/string_free_routes.h"
+#include "aten/call.h"
 #include "aten/direct_routes.h"
-#include "flash_powder/abi/dispatch.h"
+#include "aten/string_free.h"
 #include "flash_powder/abi/schema.h"
 
 namespace fp::aten {
 
-namespace op = ::fp::ops::detail;
+namespace op = detail;
 
 Tensor special_i1(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::special_i1", "");
+  // aten::special_i1
+  static const abi::Schema& op_schema = abi::builtin_schema(2251);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 void special_i1_out(TensorArg self, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::special_i1", "out");
+  // aten::special_i1.out
+  static const abi::Schema& op_schema = abi::builtin_schema(2252);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor special_i1e(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::special_i1e", "");
+  // aten::special_i1e
+  static const abi::Schema& op_schema = abi::builtin_schema(2253);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 void special_i1e_out(TensorArg self, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::special_i1e", "out");
+  // aten::special_i1e.out
+  static const abi::Schema& op_schema = abi::builtin_schema(2254);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor special_laguerre_polynomial_l(TensorArg x, TensorArg n) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::special_laguerre_polynomial_l", "");
+  // aten::special_laguerre_polynomial_l
+  static const abi::Schema& op_schema = abi::builtin_schema(2255);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(x).arg(n).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 void special_laguerre_polynomial_l_out(TensorArg x, TensorArg n, MutableTensor out) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::special_laguerre_polynomial_l", "out");
+  // aten::special_laguerre_polynomial_l.out
+  static const abi::Schema& op_schema = abi::builtin_schema(2258);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(x).arg(n).arg(out).run();
 }
 
 Tensor special_legendre_polynomial_p(TensorArg x, TensorArg n) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::special_legendre_polynomial_p", "");
+  // aten::special_legendre_polynomial_p
+  static const abi::Schema& op_schema = abi::builtin_schema(2261);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(x).arg(n).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 void special_legendre_polynomial_p_out(TensorArg x, TensorArg n, MutableTensor out) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::special_legendre_polynomial_p", "out");
+  // aten::special_legendre_polynomial_p.out
+  static const abi::Schema& op_schema = abi::builtin_schema(2264);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(x).arg(n).arg(out).run();
 }
 
 Tensor special_log1p(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::special_log1p", "");
+  // aten::special_log1p
+  static const abi::Schema& op_schema = abi::builtin_schema(2267);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void special_log1p_out(TensorArg self, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::special_log1p", "out");
+  // aten::special_log1p.out
+  static const abi::Schema& op_schema = abi::builtin_schema(2268);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor special_log_ndtr(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::special_log_ndtr", "");
+  // aten::special_log_ndtr
+  static const abi::Schema& op_schema = abi::builtin_schema(2269);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 void special_log_ndtr_out(TensorArg self, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::special_log_ndtr", "out");
+  // aten::special_log_ndtr.out
+  static const abi::Schema& op_schema = abi::builtin_schema(2270);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor special_log_softmax(TensorArg self, std::int64_t dim, std::optional<DType> dtype) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::special_log_softmax", "");
+  // aten::special_log_softmax
+  static const abi::Schema& op_schema = abi::builtin_schema(2271);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(dtype).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor special_logit(TensorArg self, std::optional<double> eps) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::special_logit", "");
+  // aten::special_logit
+  static const abi::Schema& op_schema = abi::builtin_schema(2272);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(eps).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void special_logit_out(TensorArg self, std::optional<double> eps, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::special_logit", "out");
+  // aten::special_logit.out
+  static const abi::Schema& op_schema = abi::builtin_schema(2273);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(eps).arg(out).run();
 }
 
 Tensor special_logsumexp(TensorArg self, IntList dim, bool keepdim) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::special_logsumexp", "");
+  // aten::special_logsumexp
+  static const abi::Schema& op_schema = abi::builtin_schema(2274);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(keepdim).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void special_logsumexp_out(TensorArg self, IntList dim, bool keepdim, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::special_logsumexp", "out");
+  // aten::special_logsumexp.out
+  static const abi::Schema& op_schema = abi::builtin_schema(2275);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(keepdim).arg(out).run();
 }
 
 Tensor special_modified_bessel_i0(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::special_modified_bessel_i0", "");
+  // aten::special_modified_bessel_i0
+  static const abi::Schema& op_schema = abi::builtin_schema(2276);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 void special_modified_bessel_i0_out(TensorArg self, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::special_modified_bessel_i0", "out");
+  // aten::special_modified_bessel_i0.out
+  static const abi::Schema& op_schema = abi::builtin_schema(2277);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor special_modified_bessel_i1(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::special_modified_bessel_i1", "");
+  // aten::special_modified_bessel_i1
+  static const abi::Schema& op_schema = abi::builtin_schema(2278);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 void special_modified_bessel_i1_out(TensorArg self, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::special_modified_bessel_i1", "out");
+  // aten::special_modified_bessel_i1.out
+  static const abi::Schema& op_schema = abi::builtin_schema(2279);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor special_modified_bessel_k0(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::special_modified_bessel_k0", "");
+  // aten::special_modified_bessel_k0
+  static const abi::Schema& op_schema = abi::builtin_schema(2280);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 void special_modified_bessel_k0_out(TensorArg self, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::special_modified_bessel_k0", "out");
+  // aten::special_modified_bessel_k0.out
+  static const abi::Schema& op_schema = abi::builtin_schema(2281);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor special_modified_bessel_k1(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::special_modified_bessel_k1", "");
+  // aten::special_modified_bessel_k1
+  static const abi::Schema& op_schema = abi::builtin_schema(2282);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 void special_modified_bessel_k1_out(TensorArg self, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::special_modified_bessel_k1", "out");
+  // aten::special_modified_bessel_k1.out
+  static const abi::Schema& op_schema = abi::builtin_schema(2283);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor special_multigammaln(TensorArg self, std::int64_t p) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::special_multigammaln", "");
+  // aten::special_multigammaln
+  static const abi::Schema& op_schema = abi::builtin_schema(2284);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(p).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void special_multigammaln_out(TensorArg self, std::int64_t p, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::special_multigammaln", "out");
+  // aten::special_multigammaln.out
+  static const abi::Schema& op_schema = abi::builtin_schema(2285);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(p).arg(out).run();
 }
 
 Tensor special_ndtr(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::special_ndtr", "");
+  // aten::special_ndtr
+  static const abi::Schema& op_schema = abi::builtin_schema(2286);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void special_ndtr_out(TensorArg self, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::special_ndtr", "out");
+  // aten::special_ndtr.out
+  static const abi::Schema& op_schema = abi::builtin_schema(2287);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor special_ndtri(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::special_ndtri", "");
+  // aten::special_ndtri
+  static const abi::Schema& op_schema = abi::builtin_schema(2288);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 void special_ndtri_out(TensorArg self, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::special_ndtri", "out");
+  // aten::special_ndtri.out
+  static const abi::Schema& op_schema = abi::builtin_schema(2289);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor special_polygamma(std::int64_t n, TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::special_polygamma", "");
+  // aten::special_polygamma
+  static const abi::Schema& op_schema = abi::builtin_schema(2290);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(n).arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void special_polygamma_out(std::int64_t n, TensorArg self, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::special_polygamma", "out");
+  // aten::special_polygamma.out
+  static const abi::Schema& op_schema = abi::builtin_schema(2291);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(n).arg(self).arg(out).run();
 }
 
 Tensor special_psi(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::special_psi", "");
+  // aten::special_psi
+  static const abi::Schema& op_schema = abi::builtin_schema(2292);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void special_psi_out(TensorArg self, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::special_psi", "out");
+  // aten::special_psi.out
+  static const abi::Schema& op_schema = abi::builtin_schema(2293);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor special_round(TensorArg self, std::int64_t decimals) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::special_round", "");
+  // aten::special_round
+  static const abi::Schema& op_schema = abi::builtin_schema(2294);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(decimals).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void special_round_out(TensorArg self, std::int64_t decimals, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::special_round", "out");
+  // aten::special_round.out
+  static const abi::Schema& op_schema = abi::builtin_schema(2295);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(decimals).arg(out).run();
 }
 
 Tensor special_scaled_modified_bessel_k0(TensorArg x) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::special_scaled_modified_bessel_k0", "");
+  // aten::special_scaled_modified_bessel_k0
+  static const abi::Schema& op_schema = abi::builtin_schema(2296);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(x).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 void special_scaled_modified_bessel_k0_out(TensorArg x, MutableTensor out) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::special_scaled_modified_bessel_k0", "out");
+  // aten::special_scaled_modified_bessel_k0.out
+  static const abi::Schema& op_schema = abi::builtin_schema(2297);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(x).arg(out).run();
 }
 
 Tensor special_scaled_modified_bessel_k1(TensorArg x) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::special_scaled_modified_bessel_k1", "");
+  // aten::special_scaled_modified_bessel_k1
+  static const abi::Schema& op_schema = abi::builtin_schema(2298);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(x).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 void special_scaled_modified_bessel_k1_out(TensorArg x, MutableTensor out) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::special_scaled_modified_bessel_k1", "out");
+  // aten::special_scaled_modified_bessel_k1.out
+  static const abi::Schema& op_schema = abi::builtin_schema(2299);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(x).arg(out).run();
 }
 
 Tensor special_shifted_chebyshev_polynomial_t(TensorArg x, TensorArg n) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::special_shifted_chebyshev_polynomial_t", "");
+  // aten::special_shifted_chebyshev_polynomial_t
+  static const abi::Schema& op_schema = abi::builtin_schema(2300);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(x).arg(n).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 void special_shifted_chebyshev_polynomial_t_out(TensorArg x, TensorArg n, MutableTensor out) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::special_shifted_chebyshev_polynomial_t", "out");
+  // aten::special_shifted_chebyshev_polynomial_t.out
+  static const abi::Schema& op_schema = abi::builtin_schema(2303);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(x).arg(n).arg(out).run();
 }
 
 Tensor special_shifted_chebyshev_polynomial_u(TensorArg x, TensorArg n) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::special_shifted_chebyshev_polynomial_u", "");
+  // aten::special_shifted_chebyshev_polynomial_u
+  static const abi::Schema& op_schema = abi::builtin_schema(2306);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(x).arg(n).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 void special_shifted_chebyshev_polynomial_u_out(TensorArg x, TensorArg n, MutableTensor out) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::special_shifted_chebyshev_polynomial_u", "out");
+  // aten::special_shifted_chebyshev_polynomial_u.out
+  static const abi::Schema& op_schema = abi::builtin_schema(2309);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(x).arg(n).arg(out).run();
 }
 
 Tensor special_shifted_chebyshev_polynomial_v(TensorArg x, TensorArg n) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::special_shifted_chebyshev_polynomial_v", "");
+  // aten::special_shifted_chebyshev_polynomial_v
+  static const abi::Schema& op_schema = abi::builtin_schema(2312);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(x).arg(n).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 void special_shifted_chebyshev_polynomial_v_out(TensorArg x, TensorArg n, MutableTensor out) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::special_shifted_chebyshev_polynomial_v", "out");
+  // aten::special_shifted_chebyshev_polynomial_v.out
+  static const abi::Schema& op_schema = abi::builtin_schema(2315);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(x).arg(n).arg(out).run();
 }
 
 Tensor special_shifted_chebyshev_polynomial_w(TensorArg x, TensorArg n) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::special_shifted_chebyshev_polynomial_w", "");
+  // aten::special_shifted_chebyshev_polynomial_w
+  static const abi::Schema& op_schema = abi::builtin_schema(2318);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(x).arg(n).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 void special_shifted_chebyshev_polynomial_w_out(TensorArg x, TensorArg n, MutableTensor out) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::special_shifted_chebyshev_polynomial_w", "out");
+  // aten::special_shifted_chebyshev_polynomial_w.out
+  static const abi::Schema& op_schema = abi::builtin_schema(2321);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(x).arg(n).arg(out).run();
 }
 
 Tensor special_sinc(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::special_sinc", "");
+  // aten::special_sinc
+  static const abi::Schema& op_schema = abi::builtin_schema(2324);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void special_sinc_out(TensorArg self, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::special_sinc", "out");
+  // aten::special_sinc.out
+  static const abi::Schema& op_schema = abi::builtin_schema(2325);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor special_softmax(TensorArg self, std::int64_t dim, std::optional<DType> dtype) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::special_softmax", "");
+  // aten::special_softmax
+  static const abi::Schema& op_schema = abi::builtin_schema(2326);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(dtype).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor special_spherical_bessel_j0(TensorArg x) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::special_spherical_bessel_j0", "");
+  // aten::special_spherical_bessel_j0
+  static const abi::Schema& op_schema = abi::builtin_schema(2327);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(x).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 void special_spherical_bessel_j0_out(TensorArg x, MutableTensor out) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::special_spherical_bessel_j0", "out");
+  // aten::special_spherical_bessel_j0.out
+  static const abi::Schema& op_schema = abi::builtin_schema(2328);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(x).arg(out).run();
 }
 
 Tensor special_xlog1py(TensorArg self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::special_xlog1py", "");
+  // aten::special_xlog1py
+  static const abi::Schema& op_schema = abi::builtin_schema(2329);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 void special_xlog1py_out(TensorArg self, TensorArg other, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::special_xlog1py", "out");
+  // aten::special_xlog1py.out
+  static const abi::Schema& op_schema = abi::builtin_schema(2332);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(out).run();
 }
 
 Tensor special_xlogy(TensorArg self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::special_xlogy", "");
+  // aten::special_xlogy
+  static const abi::Schema& op_schema = abi::builtin_schema(2335);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::tensor_result(op_call, 0, {self, other});
 }
 
 void special_xlogy_out(TensorArg self, TensorArg other, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::special_xlogy", "out");
+  // aten::special_xlogy.out
+  static const abi::Schema& op_schema = abi::builtin_schema(2338);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(out).run();
 }
 
 Tensor special_zeta(TensorArg self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::special_zeta", "");
+  // aten::special_zeta
+  static const abi::Schema& op_schema = abi::builtin_schema(2341);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 void special_zeta_out(TensorArg self, TensorArg other, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::special_zeta", "out");
+  // aten::special_zeta.out
+  static const abi::Schema& op_schema = abi::builtin_schema(2344);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(out).run();
 }
 
 std::vector<TensorView> split_Tensor(TensorArg self, std::int64_t split_size, std::int64_t dim) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::split", "Tensor");
+  // aten::split.Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(2347);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(split_size).arg(dim).run();
   return op::views_result(op_call, 0, self, "aten::split.Tensor");
 }
 
 std::vector<Tensor> split_copy_Tensor(TensorArg self, std::int64_t split_size, std::int64_t dim) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::split_copy", "Tensor");
+  // aten::split_copy.Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(2349);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(split_size).arg(dim).run();
   return op::tensors_result(op_call, 0, {self});
@@ -433,28 +482,32 @@ std::vector<Tensor> split_copy_Tensor(TensorArg self, std::int64_t split_size, s
 
 void split_copy_Tensor_out(TensorArg self, std::int64_t split_size, std::int64_t dim,
                            const MutableTensorList& out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::split_copy", "Tensor_out");
+  // aten::split_copy.Tensor_out
+  static const abi::Schema& op_schema = abi::builtin_schema(2350);
   op::check_mutation(out, "aten::split_copy.Tensor_out", {self});
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(split_size).arg(dim).arg(out).run();
 }
 
 std::vector<TensorView> split_sizes(TensorArg self, IntList split_size, std::int64_t dim) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::split", "sizes");
+  // aten::split.sizes
+  static const abi::Schema& op_schema = abi::builtin_schema(2348);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(split_size).arg(dim).run();
   return op::views_result(op_call, 0, self, "aten::split.sizes");
 }
 
 std::vector<TensorView> split_with_sizes(TensorArg self, IntList split_sizes, std::int64_t dim) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::split_with_sizes", "");
+  // aten::split_with_sizes
+  static const abi::Schema& op_schema = abi::builtin_schema(2351);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(split_sizes).arg(dim).run();
   return op::views_result(op_call, 0, self, "aten::split_with_sizes");
 }
 
 std::vector<Tensor> split_with_sizes_copy(TensorArg self, IntList split_sizes, std::int64_t dim) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::split_with_sizes_copy", "");
+  // aten::split_with_sizes_copy
+  static const abi::Schema& op_schema = abi::builtin_schema(2352);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(split_sizes).arg(dim).run();
   return op::tensors_result(op_call, 0, {self});
@@ -462,91 +515,91 @@ std::vector<Tensor> split_with_sizes_copy(TensorArg self, IntList split_sizes, s
 
 void split_with_sizes_copy_out(TensorArg self, IntList split_sizes, std::int64_t dim,
                                const MutableTensorList& out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::split_with_sizes_copy", "out");
+  // aten::split_with_sizes_copy.out
+  static const abi::Schema& op_schema = abi::builtin_schema(2353);
   op::check_mutation(out, "aten::split_with_sizes_copy.out", {self});
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(split_sizes).arg(dim).arg(out).run();
 }
 
 Tensor sqrt(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::sqrt", "");
+  // aten::sqrt
+  static const abi::Schema& op_schema = abi::builtin_schema(2354);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 void sqrt_(MutableTensor self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::sqrt_", "");
+  // aten::sqrt_
+  static const abi::Schema& op_schema = abi::builtin_schema(2356);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 void sqrt_out(TensorArg self, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::sqrt", "out");
+  // aten::sqrt.out
+  static const abi::Schema& op_schema = abi::builtin_schema(2355);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor square(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::square", "");
+  // aten::square
+  static const abi::Schema& op_schema = abi::builtin_schema(2357);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void square_(MutableTensor self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::square_", "");
+  // aten::square_
+  static const abi::Schema& op_schema = abi::builtin_schema(2359);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 void square_out(TensorArg self, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::square", "out");
+  // aten::square.out
+  static const abi::Schema& op_schema = abi::builtin_schema(2358);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 TensorView squeeze(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::squeeze", "");
+  // aten::squeeze
+  static const abi::Schema& op_schema = abi::builtin_schema(2360);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::view_result(op_call, 0, self, "aten::squeeze");
 }
 
 void squeeze_(MutableTensor self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::squeeze_", "");
+  // aten::squeeze_
+  static const abi::Schema& op_schema = abi::builtin_schema(2363);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
-void squeeze__dim(MutableTensor self, std::int64_t dim) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::squeeze_", "dim");
-  op::FixedCall<2> op_call(op_schema);
-  op_call.arg(self).arg(dim).run();
-}
-
-void squeeze__dims(MutableTensor self, IntList dim) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::squeeze_", "dims");
-  op::FixedCall<2> op_call(op_schema);
-  op_call.arg(self).arg(dim).run();
-}
-
 Tensor squeeze_copy(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::squeeze_copy", "");
+  // aten::squeeze_copy
+  static const abi::Schema& op_schema = abi::builtin_schema(2366);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor squeeze_copy_dim(TensorArg self, std::int64_t dim) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::squeeze_copy", "dim");
+  // aten::squeeze_copy.dim
+  static const abi::Schema& op_schema = abi::builtin_schema(2367);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(dim).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor squeeze_copy_dims(TensorArg self, IntList dim) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::squeeze_copy", "dims");
+  // aten::squeeze_copy.dims
+  static const abi::Schema& op_schema = abi::builtin_schema(2368);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(dim).run();
   return op::tensor_result(op_call, 0, {self});
@@ -555,68 +608,92 @@ Tensor squeeze_copy_dims(TensorArg self, IntList dim) {
 TensorView squeeze_dim(TensorArg self, std::int64_t dim) {
   if (abi::TensorHandle direct = op::direct_squeeze_dim(self, dim))
     return op::direct_view(std::move(direct), self, "aten::squeeze.dim");
-  static const abi::Schema& op_schema = abi::find_schema("aten::squeeze", "dim");
+  // aten::squeeze.dim
+  static const abi::Schema& op_schema = abi::builtin_schema(2361);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(dim).run();
   return op::view_result(op_call, 0, self, "aten::squeeze.dim");
 }
 
+void squeeze_dim_(MutableTensor self, std::int64_t dim) {
+  // aten::squeeze_.dim
+  static const abi::Schema& op_schema = abi::builtin_schema(2364);
+  op::FixedCall<2> op_call(op_schema);
+  op_call.arg(self).arg(dim).run();
+}
+
 TensorView squeeze_dims(TensorArg self, IntList dim) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::squeeze", "dims");
+  // aten::squeeze.dims
+  static const abi::Schema& op_schema = abi::builtin_schema(2362);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(dim).run();
   return op::view_result(op_call, 0, self, "aten::squeeze.dims");
 }
 
+void squeeze_dims_(MutableTensor self, IntList dim) {
+  // aten::squeeze_.dims
+  static const abi::Schema& op_schema = abi::builtin_schema(2365);
+  op::FixedCall<2> op_call(op_schema);
+  op_call.arg(self).arg(dim).run();
+}
+
 Tensor stack(const TensorList& tensors, std::int64_t dim) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::stack", "");
+  // aten::stack
+  static const abi::Schema& op_schema = abi::builtin_schema(2371);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(tensors).arg(dim).run();
   return op::tensor_result(op_call, 0, {tensors});
 }
 
 void stack_out(const TensorList& tensors, std::int64_t dim, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::stack", "out");
+  // aten::stack.out
+  static const abi::Schema& op_schema = abi::builtin_schema(2372);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(tensors).arg(dim).arg(out).run();
 }
 
 Tensor std(TensorArg self, bool unbiased) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::std", "");
+  // aten::std
+  static const abi::Schema& op_schema = abi::builtin_schema(2373);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(unbiased).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor std_correction(TensorArg self, OptionalIntList dim, bool keepdim) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::std", "correction");
+  // aten::std.correction
+  static const abi::Schema& op_schema = abi::builtin_schema(2374);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(dim).none().arg(keepdim).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void std_correction_out(TensorArg self, OptionalIntList dim, bool keepdim, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::std", "correction_out");
+  // aten::std.correction_out
+  static const abi::Schema& op_schema = abi::builtin_schema(2375);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(dim).none().arg(keepdim).arg(out).run();
 }
 
 Tensor std_dim(TensorArg self, OptionalIntList dim, bool unbiased, bool keepdim) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::std", "dim");
+  // aten::std.dim
+  static const abi::Schema& op_schema = abi::builtin_schema(2376);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(unbiased).arg(keepdim).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 std::tuple<Tensor, Tensor> std_mean(TensorArg self, bool unbiased) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::std_mean", "");
+  // aten::std_mean
+  static const abi::Schema& op_schema = abi::builtin_schema(2378);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(unbiased).run();
   return {op::tensor_result(op_call, 0, {self}), op::tensor_result(op_call, 1, {self})};
 }
 
 std::tuple<Tensor, Tensor> std_mean_correction(TensorArg self, OptionalIntList dim, bool keepdim) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::std_mean", "correction");
+  // aten::std_mean.correction
+  static const abi::Schema& op_schema = abi::builtin_schema(2379);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(dim).none().arg(keepdim).run();
   return {op::tensor_result(op_call, 0, {self}), op::tensor_result(op_call, 1, {self})};
@@ -624,14 +701,16 @@ std::tuple<Tensor, Tensor> std_mean_correction(TensorArg self, OptionalIntList d
 
 std::tuple<Tensor, Tensor> std_mean_dim(TensorArg self, OptionalIntList dim, bool unbiased,
                                         bool keepdim) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::std_mean", "dim");
+  // aten::std_mean.dim
+  static const abi::Schema& op_schema = abi::builtin_schema(2380);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(unbiased).arg(keepdim).run();
   return {op::tensor_result(op_call, 0, {self}), op::tensor_result(op_call, 1, {self})};
 }
 
 void std_out(TensorArg self, OptionalIntList dim, bool unbiased, bool keepdim, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::std", "out");
+  // aten::std.out
+  static const abi::Schema& op_schema = abi::builtin_schema(2377);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(unbiased).arg(keepdim).arg(out).run();
 }
@@ -640,7 +719,8 @@ Tensor stft(TensorArg self, std::int64_t n_fft, std::optional<std::int64_t> hop_
             std::optional<std::int64_t> win_length, std::optional<TensorArg> window,
             bool normalized, std::optional<bool> onesided, std::optional<bool> return_complex,
             std::optional<bool> align_to_window) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::stft", "");
+  // aten::stft
+  static const abi::Schema& op_schema = abi::builtin_schema(2381);
   op::FixedCall<9> op_call(op_schema);
   op_call.arg(self)
       .arg(n_fft)
@@ -660,7 +740,8 @@ Tensor stft_center(TensorArg self, std::int64_t n_fft, std::optional<std::int64_
                    bool center, std::string_view pad_mode, bool normalized,
                    std::optional<bool> onesided, std::optional<bool> return_complex,
                    std::optional<bool> align_to_window) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::stft", "center");
+  // aten::stft.center
+  static const abi::Schema& op_schema = abi::builtin_schema(2382);
   op::FixedCall<11> op_call(op_schema);
   op_call.arg(self)
       .arg(n_fft)
@@ -678,21 +759,24 @@ Tensor stft_center(TensorArg self, std::int64_t n_fft, std::optional<std::int64_
 }
 
 std::int64_t storage_offset(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::storage_offset", "");
+  // aten::storage_offset
+  static const abi::Schema& op_schema = abi::builtin_schema(2383);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::int_result(op_call, 0);
 }
 
 std::int64_t stride_int(TensorArg self, std::int64_t dim) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::stride", "int");
+  // aten::stride.int
+  static const abi::Schema& op_schema = abi::builtin_schema(2384);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(dim).run();
   return op::int_result(op_call, 0);
 }
 
 Tensor sum(TensorArg self, std::optional<DType> dtype) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::sum", "");
+  // aten::sum
+  static const abi::Schema& op_schema = abi::builtin_schema(2395);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(dtype).run();
   return op::fresh_tensor_result(op_call, 0);
@@ -700,28 +784,32 @@ Tensor sum(TensorArg self, std::optional<DType> dtype) {
 
 void sum_IntList_out(TensorArg self, OptionalIntList dim, bool keepdim, std::optional<DType> dtype,
                      MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::sum", "IntList_out");
+  // aten::sum.IntList_out
+  static const abi::Schema& op_schema = abi::builtin_schema(2396);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(keepdim).arg(dtype).arg(out).run();
 }
 
 Tensor sum_dim_IntList(TensorArg self, OptionalIntList dim, bool keepdim,
                        std::optional<DType> dtype) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::sum", "dim_IntList");
+  // aten::sum.dim_IntList
+  static const abi::Schema& op_schema = abi::builtin_schema(2397);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(keepdim).arg(dtype).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 Tensor sum_to_size(TensorArg self, IntList size) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::sum_to_size", "");
+  // aten::sum_to_size
+  static const abi::Schema& op_schema = abi::builtin_schema(2398);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(size).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 std::tuple<Tensor, Tensor, Tensor> svd(TensorArg self, bool some, bool compute_uv) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::svd", "");
+  // aten::svd
+  static const abi::Schema& op_schema = abi::builtin_schema(2399);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(some).arg(compute_uv).run();
   return {op::tensor_result(op_call, 0, {self}), op::tensor_result(op_call, 1, {self}),
@@ -730,60 +818,69 @@ std::tuple<Tensor, Tensor, Tensor> svd(TensorArg self, bool some, bool compute_u
 
 void svd_U(TensorArg self, bool some, bool compute_uv, MutableTensor U, MutableTensor S,
            MutableTensor V) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::svd", "U");
+  // aten::svd.U
+  static const abi::Schema& op_schema = abi::builtin_schema(2400);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(self).arg(some).arg(compute_uv).arg(U).arg(S).arg(V).run();
 }
 
 TensorView swapaxes(TensorArg self, std::int64_t axis0, std::int64_t axis1) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::swapaxes", "");
+  // aten::swapaxes
+  static const abi::Schema& op_schema = abi::builtin_schema(2401);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(axis0).arg(axis1).run();
   return op::view_result(op_call, 0, self, "aten::swapaxes");
 }
 
 void swapaxes_(MutableTensor self, std::int64_t axis0, std::int64_t axis1) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::swapaxes_", "");
+  // aten::swapaxes_
+  static const abi::Schema& op_schema = abi::builtin_schema(2402);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(axis0).arg(axis1).run();
 }
 
 TensorView swapdims(TensorArg self, std::int64_t dim0, std::int64_t dim1) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::swapdims", "");
+  // aten::swapdims
+  static const abi::Schema& op_schema = abi::builtin_schema(2403);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dim0).arg(dim1).run();
   return op::view_result(op_call, 0, self, "aten::swapdims");
 }
 
 void swapdims_(MutableTensor self, std::int64_t dim0, std::int64_t dim1) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::swapdims_", "");
+  // aten::swapdims_
+  static const abi::Schema& op_schema = abi::builtin_schema(2404);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dim0).arg(dim1).run();
 }
 
 std::int64_t sym_numel(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::sym_numel", "");
+  // aten::sym_numel
+  static const abi::Schema& op_schema = abi::builtin_schema(2408);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::int_result(op_call, 0);
 }
 
 std::int64_t sym_size_int(TensorArg self, std::int64_t dim) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::sym_size", "int");
+  // aten::sym_size.int
+  static const abi::Schema& op_schema = abi::builtin_schema(2409);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(dim).run();
   return op::int_result(op_call, 0);
 }
 
 std::int64_t sym_storage_offset(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::sym_storage_offset", "");
+  // aten::sym_storage_offset
+  static const abi::Schema& op_schema = abi::builtin_schema(2410);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::int_result(op_call, 0);
 }
 
 std::int64_t sym_stride_int(TensorArg self, std::int64_t dim) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::sym_stride", "int");
+  // aten::sym_stride.int
+  static const abi::Schema& op_schema = abi::builtin_schema(2411);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(dim).run();
   return op::int_result(op_call, 0);
@@ -792,34 +889,39 @@ std::int64_t sym_stride_int(TensorArg self, std::int64_t dim) {
 TensorView t(TensorArg self) {
   if (abi::TensorHandle direct = op::direct_t(self))
     return op::direct_view(std::move(direct), self, "aten::t");
-  static const abi::Schema& op_schema = abi::find_schema("aten::t", "");
+  // aten::t
+  static const abi::Schema& op_schema = abi::builtin_schema(2412);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::view_result(op_call, 0, self, "aten::t");
 }
 
 void t_(MutableTensor self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::t_", "");
+  // aten::t_
+  static const abi::Schema& op_schema = abi::builtin_schema(2413);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 Tensor t_copy(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::t_copy", "");
+  // aten::t_copy
+  static const abi::Schema& op_schema = abi::builtin_schema(2414);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor take(TensorArg self, TensorArg index) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::take", "");
+  // aten::take
+  static const abi::Schema& op_schema = abi::builtin_schema(2415);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(index).run();
   return op::tensor_result(op_call, 0, {self, index});
 }
 
 Tensor take_along_dim(TensorArg self, TensorArg indices, std::optional<std::int64_t> dim) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::take_along_dim", "");
+  // aten::take_along_dim
+  static const abi::Schema& op_schema = abi::builtin_schema(2417);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(indices).arg(dim).run();
   return op::tensor_result(op_call, 0, {self, indices});
@@ -827,70 +929,81 @@ Tensor take_along_dim(TensorArg self, TensorArg indices, std::optional<std::int6
 
 void take_along_dim_out(TensorArg self, TensorArg indices, std::optional<std::int64_t> dim,
                         MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::take_along_dim", "out");
+  // aten::take_along_dim.out
+  static const abi::Schema& op_schema = abi::builtin_schema(2418);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(indices).arg(dim).arg(out).run();
 }
 
 void take_out(TensorArg self, TensorArg index, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::take", "out");
+  // aten::take.out
+  static const abi::Schema& op_schema = abi::builtin_schema(2416);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(index).arg(out).run();
 }
 
 Tensor tan(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::tan", "");
+  // aten::tan
+  static const abi::Schema& op_schema = abi::builtin_schema(2419);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 void tan_(MutableTensor self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::tan_", "");
+  // aten::tan_
+  static const abi::Schema& op_schema = abi::builtin_schema(2421);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 void tan_out(TensorArg self, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::tan", "out");
+  // aten::tan.out
+  static const abi::Schema& op_schema = abi::builtin_schema(2420);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor tanh(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::tanh", "");
+  // aten::tanh
+  static const abi::Schema& op_schema = abi::builtin_schema(2422);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 void tanh_(MutableTensor self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::tanh_", "");
+  // aten::tanh_
+  static const abi::Schema& op_schema = abi::builtin_schema(2424);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 Tensor tanh_backward(TensorArg grad_output, TensorArg output) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::tanh_backward", "");
+  // aten::tanh_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(2425);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(grad_output).arg(output).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 void tanh_backward_grad_input(TensorArg grad_output, TensorArg output, MutableTensor grad_input) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::tanh_backward", "grad_input");
+  // aten::tanh_backward.grad_input
+  static const abi::Schema& op_schema = abi::builtin_schema(2426);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(grad_output).arg(output).arg(grad_input).run();
 }
 
 void tanh_out(TensorArg self, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::tanh", "out");
+  // aten::tanh.out
+  static const abi::Schema& op_schema = abi::builtin_schema(2423);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 std::vector<TensorView> tensor_split_indices(TensorArg self, IntList indices, std::int64_t dim) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::tensor_split", "indices");
+  // aten::tensor_split.indices
+  static const abi::Schema& op_schema = abi::builtin_schema(2427);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(indices).arg(dim).run();
   return op::views_result(op_call, 0, self, "aten::tensor_split.indices");
@@ -898,7 +1011,8 @@ std::vector<TensorView> tensor_split_indices(TensorArg self, IntList indices, st
 
 std::vector<TensorView> tensor_split_sections(TensorArg self, std::int64_t sections,
                                               std::int64_t dim) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::tensor_split", "sections");
+  // aten::tensor_split.sections
+  static const abi::Schema& op_schema = abi::builtin_schema(2428);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(sections).arg(dim).run();
   return op::views_result(op_call, 0, self, "aten::tensor_split.sections");
@@ -906,15 +1020,16 @@ std::vector<TensorView> tensor_split_sections(TensorArg self, std::int64_t secti
 
 std::vector<TensorView> tensor_split_tensor_indices_or_sections(
     TensorArg self, TensorArg tensor_indices_or_sections, std::int64_t dim) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::tensor_split", "tensor_indices_or_sections");
+  // aten::tensor_split.tensor_indices_or_sections
+  static const abi::Schema& op_schema = abi::builtin_schema(2429);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(tensor_indices_or_sections).arg(dim).run();
   return op::views_result(op_call, 0, self, "aten::tensor_split.tensor_indices_or_sections");
 }
 
 Tensor tensordot(TensorArg self, TensorArg other, IntList dims_self, IntList dims_other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::tensordot", "");
+  // aten::tensordot
+  static const abi::Schema& op_schema = abi::builtin_schema(2430);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(other).arg(dims_self).arg(dims_other).run();
   return op::tensor_result(op_call, 0, {self, other});
@@ -922,14 +1037,16 @@ Tensor tensordot(TensorArg self, TensorArg other, IntList dims_self, IntList dim
 
 void tensordot_out(TensorArg self, TensorArg other, IntList dims_self, IntList dims_other,
                    MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::tensordot", "out");
+  // aten::tensordot.out
+  static const abi::Schema& op_schema = abi::builtin_schema(2431);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(other).arg(dims_self).arg(dims_other).arg(out).run();
 }
 
 Tensor thnn_conv2d(TensorArg self, TensorArg weight, IntList kernel_size,
                    std::optional<TensorArg> bias, IntList stride, IntList padding) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::thnn_conv2d", "");
+  // aten::thnn_conv2d
+  static const abi::Schema& op_schema = abi::builtin_schema(2432);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(self)
       .arg(weight)
@@ -944,7 +1061,8 @@ Tensor thnn_conv2d(TensorArg self, TensorArg weight, IntList kernel_size,
 void thnn_conv2d_out(TensorArg self, TensorArg weight, IntList kernel_size,
                      std::optional<TensorArg> bias, IntList stride, IntList padding,
                      MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::thnn_conv2d", "out");
+  // aten::thnn_conv2d.out
+  static const abi::Schema& op_schema = abi::builtin_schema(2433);
   op::FixedCall<7> op_call(op_schema);
   op_call.arg(self)
       .arg(weight)
@@ -957,21 +1075,24 @@ void thnn_conv2d_out(TensorArg self, TensorArg weight, IntList kernel_size,
 }
 
 Tensor tile(TensorArg self, IntList dims) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::tile", "");
+  // aten::tile
+  static const abi::Schema& op_schema = abi::builtin_schema(2439);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(dims).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor to_dense(TensorArg self, std::optional<DType> dtype, std::optional<bool> masked_grad) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::to_dense", "");
+  // aten::to_dense
+  static const abi::Schema& op_schema = abi::builtin_schema(2444);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dtype).arg(masked_grad).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor to_dense_backward(TensorArg grad, TensorArg input, std::optional<bool> masked_grad) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::to_dense_backward", "");
+  // aten::to_dense_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(2445);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(grad).arg(input).arg(masked_grad).run();
   return op::tensor_result(op_call, 0, {grad, input});
@@ -979,7 +1100,8 @@ Tensor to_dense_backward(TensorArg grad, TensorArg input, std::optional<bool> ma
 
 TensorView to_device(TensorArg self, Device device, DType dtype, bool non_blocking, bool copy,
                      std::optional<MemoryFormat> memory_format) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::to", "device");
+  // aten::to.device
+  static const abi::Schema& op_schema = abi::builtin_schema(2440);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(self).arg(device).arg(dtype).arg(non_blocking).arg(copy).arg(memory_format).run();
   return op::view_result(op_call, 0, self, "aten::to.device");
@@ -987,7 +1109,8 @@ TensorView to_device(TensorArg self, Device device, DType dtype, bool non_blocki
 
 TensorView to_dtype(TensorArg self, DType dtype, bool non_blocking, bool copy,
                     std::optional<MemoryFormat> memory_format) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::to", "dtype");
+  // aten::to.dtype
+  static const abi::Schema& op_schema = abi::builtin_schema(2441);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(dtype).arg(non_blocking).arg(copy).arg(memory_format).run();
   return op::view_result(op_call, 0, self, "aten::to.dtype");
@@ -997,7 +1120,8 @@ TensorView to_dtype_layout(TensorArg self, std::optional<DType> dtype, std::opti
                            std::optional<Device> device, std::optional<bool> pin_memory,
                            bool non_blocking, bool copy,
                            std::optional<MemoryFormat> memory_format) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::to", "dtype_layout");
+  // aten::to.dtype_layout
+  static const abi::Schema& op_schema = abi::builtin_schema(2442);
   op::FixedCall<8> op_call(op_schema);
   op_call.arg(self)
       .arg(dtype)
@@ -1012,14 +1136,16 @@ TensorView to_dtype_layout(TensorArg self, std::optional<DType> dtype, std::opti
 }
 
 Tensor to_mkldnn(TensorArg self, std::optional<DType> dtype) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::to_mkldnn", "");
+  // aten::to_mkldnn
+  static const abi::Schema& op_schema = abi::builtin_schema(2446);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(dtype).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor to_mkldnn_backward(TensorArg grad, TensorArg input) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::to_mkldnn_backward", "");
+  // aten::to_mkldnn_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(2447);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(grad).arg(input).run();
   return op::tensor_result(op_call, 0, {grad, input});
@@ -1027,14 +1153,16 @@ Tensor to_mkldnn_backward(TensorArg grad, TensorArg input) {
 
 TensorView to_other(TensorArg self, TensorArg other, bool non_blocking, bool copy,
                     std::optional<MemoryFormat> memory_format) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::to", "other");
+  // aten::to.other
+  static const abi::Schema& op_schema = abi::builtin_schema(2443);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(other).arg(non_blocking).arg(copy).arg(memory_format).run();
   return op::view_result(op_call, 0, self, "aten::to.other");
 }
 
 Tensor to_padded_tensor(TensorArg self, double padding, OptionalIntList output_size) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::to_padded_tensor", "");
+  // aten::to_padded_tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(2448);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(padding).arg(output_size).run();
   return op::tensor_result(op_call, 0, {self});
@@ -1042,42 +1170,48 @@ Tensor to_padded_tensor(TensorArg self, double padding, OptionalIntList output_s
 
 Tensor to_sparse(TensorArg self, std::optional<Layout> layout, OptionalIntList blocksize,
                  std::optional<std::int64_t> dense_dim) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::to_sparse", "");
+  // aten::to_sparse
+  static const abi::Schema& op_schema = abi::builtin_schema(2449);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(layout).int_list(blocksize, 2).arg(dense_dim).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor to_sparse_bsc(TensorArg self, IntList blocksize, std::optional<std::int64_t> dense_dim) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::to_sparse_bsc", "");
+  // aten::to_sparse_bsc
+  static const abi::Schema& op_schema = abi::builtin_schema(2451);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).int_list(blocksize, 2).arg(dense_dim).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor to_sparse_bsr(TensorArg self, IntList blocksize, std::optional<std::int64_t> dense_dim) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::to_sparse_bsr", "");
+  // aten::to_sparse_bsr
+  static const abi::Schema& op_schema = abi::builtin_schema(2452);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).int_list(blocksize, 2).arg(dense_dim).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor to_sparse_csc(TensorArg self, std::optional<std::int64_t> dense_dim) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::to_sparse_csc", "");
+  // aten::to_sparse_csc
+  static const abi::Schema& op_schema = abi::builtin_schema(2453);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(dense_dim).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor to_sparse_csr(TensorArg self, std::optional<std::int64_t> dense_dim) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::to_sparse_csr", "");
+  // aten::to_sparse_csr
+  static const abi::Schema& op_schema = abi::builtin_schema(2454);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(dense_dim).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor to_sparse_sparse_dim(TensorArg self, std::int64_t sparse_dim) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::to_sparse", "sparse_dim");
+  // aten::to_sparse.sparse_dim
+  static const abi::Schema& op_schema = abi::builtin_schema(2450);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(sparse_dim).run();
   return op::tensor_result(op_call, 0, {self});
@@ -1085,7 +1219,8 @@ Tensor to_sparse_sparse_dim(TensorArg self, std::int64_t sparse_dim) {
 
 std::tuple<Tensor, Tensor> topk(TensorArg self, std::int64_t k, std::int64_t dim, bool largest,
                                 bool sorted) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::topk", "");
+  // aten::topk
+  static const abi::Schema& op_schema = abi::builtin_schema(2455);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(k).arg(dim).arg(largest).arg(sorted).run();
   return {op::fresh_tensor_result(op_call, 0), op::fresh_tensor_result(op_call, 1)};
@@ -1093,33 +1228,38 @@ std::tuple<Tensor, Tensor> topk(TensorArg self, std::int64_t k, std::int64_t dim
 
 void topk_values(TensorArg self, std::int64_t k, std::int64_t dim, bool largest, bool sorted,
                  MutableTensor values, MutableTensor indices) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::topk", "values");
+  // aten::topk.values
+  static const abi::Schema& op_schema = abi::builtin_schema(2456);
   op::FixedCall<7> op_call(op_schema);
   op_call.arg(self).arg(k).arg(dim).arg(largest).arg(sorted).arg(values).arg(indices).run();
 }
 
 Tensor trace(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::trace", "");
+  // aten::trace
+  static const abi::Schema& op_schema = abi::builtin_schema(2457);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor trace_backward(TensorArg grad, IntList sizes) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::trace_backward", "");
+  // aten::trace_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(2458);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(grad).arg(sizes).run();
   return op::tensor_result(op_call, 0, {grad});
 }
 
 void transpose_(MutableTensor self, std::int64_t dim0, std::int64_t dim1) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::transpose_", "");
+  // aten::transpose_
+  static const abi::Schema& op_schema = abi::builtin_schema(2460);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dim0).arg(dim1).run();
 }
 
 Tensor transpose_copy_int(TensorArg self, std::int64_t dim0, std::int64_t dim1) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::transpose_copy", "int");
+  // aten::transpose_copy.int
+  static const abi::Schema& op_schema = abi::builtin_schema(2461);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dim0).arg(dim1).run();
   return op::tensor_result(op_call, 0, {self});
@@ -1128,28 +1268,32 @@ Tensor transpose_copy_int(TensorArg self, std::int64_t dim0, std::int64_t dim1) 
 TensorView transpose_int(TensorArg self, std::int64_t dim0, std::int64_t dim1) {
   if (abi::TensorHandle direct = op::direct_transpose(self, dim0, dim1))
     return op::direct_view(std::move(direct), self, "aten::transpose.int");
-  static const abi::Schema& op_schema = abi::find_schema("aten::transpose", "int");
+  // aten::transpose.int
+  static const abi::Schema& op_schema = abi::builtin_schema(2459);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dim0).arg(dim1).run();
   return op::view_result(op_call, 0, self, "aten::transpose.int");
 }
 
 Tensor trapezoid_x(TensorArg y, TensorArg x, std::int64_t dim) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::trapezoid", "x");
+  // aten::trapezoid.x
+  static const abi::Schema& op_schema = abi::builtin_schema(2463);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(y).arg(x).arg(dim).run();
   return op::tensor_result(op_call, 0, {y, x});
 }
 
 Tensor trapz_dx(TensorArg y, double dx, std::int64_t dim) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::trapz", "dx");
+  // aten::trapz.dx
+  static const abi::Schema& op_schema = abi::builtin_schema(2464);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(y).arg(dx).arg(dim).run();
   return op::tensor_result(op_call, 0, {y});
 }
 
 Tensor trapz_x(TensorArg y, TensorArg x, std::int64_t dim) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::trapz", "x");
+  // aten::trapz.x
+  static const abi::Schema& op_schema = abi::builtin_schema(2465);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(y).arg(x).arg(dim).run();
   return op::tensor_result(op_call, 0, {y, x});
@@ -1157,7 +1301,8 @@ Tensor trapz_x(TensorArg y, TensorArg x, std::int64_t dim) {
 
 std::tuple<Tensor, Tensor> triangular_solve(TensorArg self, TensorArg A, bool upper, bool transpose,
                                             bool unitriangular) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::triangular_solve", "");
+  // aten::triangular_solve
+  static const abi::Schema& op_schema = abi::builtin_schema(2466);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(A).arg(upper).arg(transpose).arg(unitriangular).run();
   return {op::fresh_tensor_result(op_call, 0), op::fresh_tensor_result(op_call, 1)};
@@ -1165,20 +1310,23 @@ std::tuple<Tensor, Tensor> triangular_solve(TensorArg self, TensorArg A, bool up
 
 void triangular_solve_X(TensorArg self, TensorArg A, bool upper, bool transpose, bool unitriangular,
                         MutableTensor X, MutableTensor M) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::triangular_solve", "X");
+  // aten::triangular_solve.X
+  static const abi::Schema& op_schema = abi::builtin_schema(2467);
   op::FixedCall<7> op_call(op_schema);
   op_call.arg(self).arg(A).arg(upper).arg(transpose).arg(unitriangular).arg(X).arg(M).run();
 }
 
 Tensor tril(TensorArg self, std::int64_t diagonal) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::tril", "");
+  // aten::tril
+  static const abi::Schema& op_schema = abi::builtin_schema(2468);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(diagonal).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 void tril_(MutableTensor self, std::int64_t diagonal) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::tril_", "");
+  // aten::tril_
+  static const abi::Schema& op_schema = abi::builtin_schema(2470);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(diagonal).run();
 }
@@ -1186,21 +1334,24 @@ void tril_(MutableTensor self, std::int64_t diagonal) {
 Tensor tril_indices(std::int64_t row, std::int64_t col, std::int64_t offset,
                     std::optional<DType> dtype, std::optional<Layout> layout,
                     std::optional<Device> device, std::optional<bool> pin_memory) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::tril_indices", "");
+  // aten::tril_indices
+  static const abi::Schema& op_schema = abi::builtin_schema(2471);
   op::FixedCall<7> op_call(op_schema);
   op_call.arg(row).arg(col).arg(offset).arg(dtype).arg(layout).arg(device).arg(pin_memory).run();
   return op::tensor_result(op_call, 0, {});
 }
 
 void tril_out(TensorArg self, std::int64_t diagonal, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::tril", "out");
+  // aten::tril.out
+  static const abi::Schema& op_schema = abi::builtin_schema(2469);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(diagonal).arg(out).run();
 }
 
 Tensor triplet_margin_loss(TensorArg anchor, TensorArg positive, TensorArg negative, double margin,
                            double p, double eps, bool swap, std::int64_t reduction) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::triplet_margin_loss", "");
+  // aten::triplet_margin_loss
+  static const abi::Schema& op_schema = abi::builtin_schema(2472);
   op::FixedCall<8> op_call(op_schema);
   op_call.arg(anchor)
       .arg(positive)
@@ -1215,14 +1366,16 @@ Tensor triplet_margin_loss(TensorArg anchor, TensorArg positive, TensorArg negat
 }
 
 Tensor triu(TensorArg self, std::int64_t diagonal) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::triu", "");
+  // aten::triu
+  static const abi::Schema& op_schema = abi::builtin_schema(2473);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(diagonal).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 void triu_(MutableTensor self, std::int64_t diagonal) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::triu_", "");
+  // aten::triu_
+  static const abi::Schema& op_schema = abi::builtin_schema(2475);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(diagonal).run();
 }
@@ -1230,100 +1383,115 @@ void triu_(MutableTensor self, std::int64_t diagonal) {
 Tensor triu_indices(std::int64_t row, std::int64_t col, std::int64_t offset,
                     std::optional<DType> dtype, std::optional<Layout> layout,
                     std::optional<Device> device, std::optional<bool> pin_memory) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::triu_indices", "");
+  // aten::triu_indices
+  static const abi::Schema& op_schema = abi::builtin_schema(2476);
   op::FixedCall<7> op_call(op_schema);
   op_call.arg(row).arg(col).arg(offset).arg(dtype).arg(layout).arg(device).arg(pin_memory).run();
   return op::tensor_result(op_call, 0, {});
 }
 
 void triu_out(TensorArg self, std::int64_t diagonal, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::triu", "out");
+  // aten::triu.out
+  static const abi::Schema& op_schema = abi::builtin_schema(2474);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(diagonal).arg(out).run();
 }
 
 Tensor true_divide_Tensor(TensorArg self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::true_divide", "Tensor");
+  // aten::true_divide.Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(2478);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::tensor_result(op_call, 0, {self, other});
 }
 
-void true_divide__Tensor(MutableTensor self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::true_divide_", "Tensor");
+void true_divide_Tensor_(MutableTensor self, TensorArg other) {
+  // aten::true_divide_.Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(2481);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
 }
 
 void true_divide_out(TensorArg self, TensorArg other, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::true_divide", "out");
+  // aten::true_divide.out
+  static const abi::Schema& op_schema = abi::builtin_schema(2479);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(out).run();
 }
 
 Tensor trunc(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::trunc", "");
+  // aten::trunc
+  static const abi::Schema& op_schema = abi::builtin_schema(2482);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 void trunc_(MutableTensor self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::trunc_", "");
+  // aten::trunc_
+  static const abi::Schema& op_schema = abi::builtin_schema(2484);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 void trunc_out(TensorArg self, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::trunc", "out");
+  // aten::trunc.out
+  static const abi::Schema& op_schema = abi::builtin_schema(2483);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(out).run();
 }
 
 Tensor type_as(TensorArg self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::type_as", "");
+  // aten::type_as
+  static const abi::Schema& op_schema = abi::builtin_schema(2485);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::tensor_result(op_call, 0, {self, other});
 }
 
 std::vector<Tensor> unbind_copy_int(TensorArg self, std::int64_t dim) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::unbind_copy", "int");
+  // aten::unbind_copy.int
+  static const abi::Schema& op_schema = abi::builtin_schema(2487);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(dim).run();
   return op::tensors_result(op_call, 0, {self});
 }
 
 void unbind_copy_int_out(TensorArg self, std::int64_t dim, const MutableTensorList& out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::unbind_copy", "int_out");
+  // aten::unbind_copy.int_out
+  static const abi::Schema& op_schema = abi::builtin_schema(2488);
   op::check_mutation(out, "aten::unbind_copy.int_out", {self});
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(out).run();
 }
 
 std::vector<TensorView> unbind_int(TensorArg self, std::int64_t dim) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::unbind", "int");
+  // aten::unbind.int
+  static const abi::Schema& op_schema = abi::builtin_schema(2486);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(dim).run();
   return op::views_result(op_call, 0, self, "aten::unbind.int");
 }
 
 std::vector<Tensor> unflatten_dense_tensors(TensorArg flat, const TensorList& tensors) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::unflatten_dense_tensors", "");
+  // aten::unflatten_dense_tensors
+  static const abi::Schema& op_schema = abi::builtin_schema(2490);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(flat).arg(tensors).run();
   return op::tensors_result(op_call, 0, {flat, tensors});
 }
 
 TensorView unflatten_int(TensorArg self, std::int64_t dim, IntList sizes) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::unflatten", "int");
+  // aten::unflatten.int
+  static const abi::Schema& op_schema = abi::builtin_schema(2489);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(sizes).run();
   return op::view_result(op_call, 0, self, "aten::unflatten.int");
 }
 
 TensorView unfold(TensorArg self, std::int64_t dimension, std::int64_t size, std::int64_t step) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::unfold", "");
+  // aten::unfold
+  static const abi::Schema& op_schema = abi::builtin_schema(2491);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(dimension).arg(size).arg(step).run();
   return op::view_result(op_call, 0, self, "aten::unfold");
@@ -1331,14 +1499,16 @@ TensorView unfold(TensorArg self, std::int64_t dimension, std::int64_t size, std
 
 Tensor unfold_backward(TensorArg grad_in, IntList input_sizes, std::int64_t dim, std::int64_t size,
                        std::int64_t step) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::unfold_backward", "");
+  // aten::unfold_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(2492);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(grad_in).arg(input_sizes).arg(dim).arg(size).arg(step).run();
   return op::tensor_result(op_call, 0, {grad_in});
 }
 
 Tensor unfold_copy(TensorArg self, std::int64_t dimension, std::int64_t size, std::int64_t step) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::unfold_copy", "");
+  // aten::unfold_copy
+  static const abi::Schema& op_schema = abi::builtin_schema(2493);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(dimension).arg(size).arg(step).run();
   return op::tensor_result(op_call, 0, {self});
@@ -1346,7 +1516,8 @@ Tensor unfold_copy(TensorArg self, std::int64_t dimension, std::int64_t size, st
 
 void uniform_(MutableTensor self, double from, double to,
               std::optional<abi::RawGenerator> generator) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::uniform_", "");
+  // aten::uniform_
+  static const abi::Schema& op_schema = abi::builtin_schema(2494);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(from).arg(to).arg(generator).run();
 }
@@ -1354,7 +1525,8 @@ void uniform_(MutableTensor self, double from, double to,
 std::tuple<Tensor, Tensor, Tensor> unique_consecutive(TensorArg self, bool return_inverse,
                                                       bool return_counts,
                                                       std::optional<std::int64_t> dim) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::unique_consecutive", "");
+  // aten::unique_consecutive
+  static const abi::Schema& op_schema = abi::builtin_schema(2495);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(return_inverse).arg(return_counts).arg(dim).run();
   return {op::tensor_result(op_call, 0, {self}), op::tensor_result(op_call, 1, {self}),
@@ -1363,7 +1535,8 @@ std::tuple<Tensor, Tensor, Tensor> unique_consecutive(TensorArg self, bool retur
 
 std::tuple<Tensor, Tensor, Tensor> unique_dim(TensorArg self, std::int64_t dim, bool sorted,
                                               bool return_inverse, bool return_counts) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::unique_dim", "");
+  // aten::unique_dim
+  static const abi::Schema& op_schema = abi::builtin_schema(2496);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(sorted).arg(return_inverse).arg(return_counts).run();
   return {op::tensor_result(op_call, 0, {self}), op::tensor_result(op_call, 1, {self}),
@@ -1372,7 +1545,8 @@ std::tuple<Tensor, Tensor, Tensor> unique_dim(TensorArg self, std::int64_t dim, 
 
 std::tuple<Tensor, Tensor, Tensor> unique_dim_consecutive(TensorArg self, std::int64_t dim,
                                                           bool return_inverse, bool return_counts) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::unique_dim_consecutive", "");
+  // aten::unique_dim_consecutive
+  static const abi::Schema& op_schema = abi::builtin_schema(2497);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(return_inverse).arg(return_counts).run();
   return {op::tensor_result(op_call, 0, {self}), op::tensor_result(op_call, 1, {self}),
@@ -1380,21 +1554,24 @@ std::tuple<Tensor, Tensor, Tensor> unique_dim_consecutive(TensorArg self, std::i
 }
 
 std::vector<Tensor> unsafe_chunk(TensorArg self, std::int64_t chunks, std::int64_t dim) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::unsafe_chunk", "");
+  // aten::unsafe_chunk
+  static const abi::Schema& op_schema = abi::builtin_schema(2498);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(chunks).arg(dim).run();
   return op::tensors_result(op_call, 0, {self});
 }
 
 std::vector<Tensor> unsafe_split_Tensor(TensorArg self, std::int64_t split_size, std::int64_t dim) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::unsafe_split", "Tensor");
+  // aten::unsafe_split.Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(2499);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(split_size).arg(dim).run();
   return op::tensors_result(op_call, 0, {self});
 }
 
 std::vector<Tensor> unsafe_split_with_sizes(TensorArg self, IntList split_sizes, std::int64_t dim) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::unsafe_split_with_sizes", "");
+  // aten::unsafe_split_with_sizes
+  static const abi::Schema& op_schema = abi::builtin_schema(2500);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(split_sizes).arg(dim).run();
   return op::tensors_result(op_call, 0, {self});
@@ -1403,20 +1580,23 @@ std::vector<Tensor> unsafe_split_with_sizes(TensorArg self, IntList split_sizes,
 TensorView unsqueeze(TensorArg self, std::int64_t dim) {
   if (abi::TensorHandle direct = op::direct_unsqueeze(self, dim))
     return op::direct_view(std::move(direct), self, "aten::unsqueeze");
-  static const abi::Schema& op_schema = abi::find_schema("aten::unsqueeze", "");
+  // aten::unsqueeze
+  static const abi::Schema& op_schema = abi::builtin_schema(2501);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(dim).run();
   return op::view_result(op_call, 0, self, "aten::unsqueeze");
 }
 
 void unsqueeze_(MutableTensor self, std::int64_t dim) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::unsqueeze_", "");
+  // aten::unsqueeze_
+  static const abi::Schema& op_schema = abi::builtin_schema(2502);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(dim).run();
 }
 
 Tensor unsqueeze_copy(TensorArg self, std::int64_t dim) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::unsqueeze_copy", "");
+  // aten::unsqueeze_copy
+  static const abi::Schema& op_schema = abi::builtin_schema(2503);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(dim).run();
   return op::tensor_result(op_call, 0, {self});
@@ -1424,7 +1604,8 @@ Tensor unsqueeze_copy(TensorArg self, std::int64_t dim) {
 
 Tensor upsample_bicubic2d(TensorArg self, IntList output_size, bool align_corners,
                           std::optional<double> scales_h, std::optional<double> scales_w) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::upsample_bicubic2d", "");
+  // aten::upsample_bicubic2d
+  static const abi::Schema& op_schema = abi::builtin_schema(2504);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).int_list(output_size, 2).arg(align_corners).arg(scales_h).arg(scales_w).run();
   return op::fresh_tensor_result(op_call, 0);
@@ -1433,7 +1614,8 @@ Tensor upsample_bicubic2d(TensorArg self, IntList output_size, bool align_corner
 Tensor upsample_bicubic2d_backward(TensorArg grad_output, IntList output_size, IntList input_size,
                                    bool align_corners, std::optional<double> scales_h,
                                    std::optional<double> scales_w) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::upsample_bicubic2d_backward", "");
+  // aten::upsample_bicubic2d_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(2507);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(grad_output)
       .int_list(output_size, 2)
@@ -1450,8 +1632,8 @@ void upsample_bicubic2d_backward_grad_input(TensorArg grad_output, IntList outpu
                                             std::optional<double> scales_h,
                                             std::optional<double> scales_w,
                                             MutableTensor grad_input) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::upsample_bicubic2d_backward", "grad_input");
+  // aten::upsample_bicubic2d_backward.grad_input
+  static const abi::Schema& op_schema = abi::builtin_schema(2508);
   op::FixedCall<7> op_call(op_schema);
   op_call.arg(grad_output)
       .int_list(output_size, 2)
@@ -1466,7 +1648,8 @@ void upsample_bicubic2d_backward_grad_input(TensorArg grad_output, IntList outpu
 void upsample_bicubic2d_out(TensorArg self, IntList output_size, bool align_corners,
                             std::optional<double> scales_h, std::optional<double> scales_w,
                             MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::upsample_bicubic2d", "out");
+  // aten::upsample_bicubic2d.out
+  static const abi::Schema& op_schema = abi::builtin_schema(2505);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(self)
       .int_list(output_size, 2)
@@ -1479,7 +1662,8 @@ void upsample_bicubic2d_out(TensorArg self, IntList output_size, bool align_corn
 
 Tensor upsample_bicubic2d_vec(TensorArg input, OptionalIntList output_size, bool align_corners,
                               OptionalArrayRef<double> scale_factors) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::upsample_bicubic2d", "vec");
+  // aten::upsample_bicubic2d.vec
+  static const abi::Schema& op_schema = abi::builtin_schema(2506);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(input).arg(output_size).arg(align_corners).arg(scale_factors).run();
   return op::tensor_result(op_call, 0, {input});
@@ -1487,7 +1671,8 @@ Tensor upsample_bicubic2d_vec(TensorArg input, OptionalIntList output_size, bool
 
 Tensor upsample_bilinear2d(TensorArg self, IntList output_size, bool align_corners,
                            std::optional<double> scales_h, std::optional<double> scales_w) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::upsample_bilinear2d", "");
+  // aten::upsample_bilinear2d
+  static const abi::Schema& op_schema = abi::builtin_schema(2509);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).int_list(output_size, 2).arg(align_corners).arg(scales_h).arg(scales_w).run();
   return op::fresh_tensor_result(op_call, 0);
@@ -1496,7 +1681,8 @@ Tensor upsample_bilinear2d(TensorArg self, IntList output_size, bool align_corne
 Tensor upsample_bilinear2d_backward(TensorArg grad_output, IntList output_size, IntList input_size,
                                     bool align_corners, std::optional<double> scales_h,
                                     std::optional<double> scales_w) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::upsample_bilinear2d_backward", "");
+  // aten::upsample_bilinear2d_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(2512);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(grad_output)
       .int_list(output_size, 2)
@@ -1513,8 +1699,8 @@ void upsample_bilinear2d_backward_grad_input(TensorArg grad_output, IntList outp
                                              std::optional<double> scales_h,
                                              std::optional<double> scales_w,
                                              MutableTensor grad_input) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::upsample_bilinear2d_backward", "grad_input");
+  // aten::upsample_bilinear2d_backward.grad_input
+  static const abi::Schema& op_schema = abi::builtin_schema(2513);
   op::FixedCall<7> op_call(op_schema);
   op_call.arg(grad_output)
       .int_list(output_size, 2)
@@ -1529,7 +1715,8 @@ void upsample_bilinear2d_backward_grad_input(TensorArg grad_output, IntList outp
 void upsample_bilinear2d_out(TensorArg self, IntList output_size, bool align_corners,
                              std::optional<double> scales_h, std::optional<double> scales_w,
                              MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::upsample_bilinear2d", "out");
+  // aten::upsample_bilinear2d.out
+  static const abi::Schema& op_schema = abi::builtin_schema(2510);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(self)
       .int_list(output_size, 2)
@@ -1542,7 +1729,8 @@ void upsample_bilinear2d_out(TensorArg self, IntList output_size, bool align_cor
 
 Tensor upsample_bilinear2d_vec(TensorArg input, OptionalIntList output_size, bool align_corners,
                                OptionalArrayRef<double> scale_factors) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::upsample_bilinear2d", "vec");
+  // aten::upsample_bilinear2d.vec
+  static const abi::Schema& op_schema = abi::builtin_schema(2511);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(input).arg(output_size).arg(align_corners).arg(scale_factors).run();
   return op::tensor_result(op_call, 0, {input});
@@ -1550,7 +1738,8 @@ Tensor upsample_bilinear2d_vec(TensorArg input, OptionalIntList output_size, boo
 
 Tensor upsample_linear1d(TensorArg self, IntList output_size, bool align_corners,
                          std::optional<double> scales) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::upsample_linear1d", "");
+  // aten::upsample_linear1d
+  static const abi::Schema& op_schema = abi::builtin_schema(2514);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(output_size).arg(align_corners).arg(scales).run();
   return op::fresh_tensor_result(op_call, 0);
@@ -1558,7 +1747,8 @@ Tensor upsample_linear1d(TensorArg self, IntList output_size, bool align_corners
 
 Tensor upsample_linear1d_backward(TensorArg grad_output, IntList output_size, IntList input_size,
                                   bool align_corners, std::optional<double> scales) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::upsample_linear1d_backward", "");
+  // aten::upsample_linear1d_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(2517);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(grad_output)
       .arg(output_size)
@@ -1572,8 +1762,8 @@ Tensor upsample_linear1d_backward(TensorArg grad_output, IntList output_size, In
 void upsample_linear1d_backward_grad_input(TensorArg grad_output, IntList output_size,
                                            IntList input_size, bool align_corners,
                                            std::optional<double> scales, MutableTensor grad_input) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::upsample_linear1d_backward", "grad_input");
+  // aten::upsample_linear1d_backward.grad_input
+  static const abi::Schema& op_schema = abi::builtin_schema(2518);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(grad_output)
       .arg(output_size)
@@ -1586,21 +1776,24 @@ void upsample_linear1d_backward_grad_input(TensorArg grad_output, IntList output
 
 void upsample_linear1d_out(TensorArg self, IntList output_size, bool align_corners,
                            std::optional<double> scales, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::upsample_linear1d", "out");
+  // aten::upsample_linear1d.out
+  static const abi::Schema& op_schema = abi::builtin_schema(2515);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(output_size).arg(align_corners).arg(scales).arg(out).run();
 }
 
 Tensor upsample_linear1d_vec(TensorArg input, OptionalIntList output_size, bool align_corners,
                              OptionalArrayRef<double> scale_factors) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::upsample_linear1d", "vec");
+  // aten::upsample_linear1d.vec
+  static const abi::Schema& op_schema = abi::builtin_schema(2516);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(input).arg(output_size).arg(align_corners).arg(scale_factors).run();
   return op::tensor_result(op_call, 0, {input});
 }
 
 Tensor upsample_nearest1d(TensorArg self, IntList output_size, std::optional<double> scales) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::upsample_nearest1d", "");
+  // aten::upsample_nearest1d
+  static const abi::Schema& op_schema = abi::builtin_schema(2519);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(output_size).arg(scales).run();
   return op::fresh_tensor_result(op_call, 0);
@@ -1608,7 +1801,8 @@ Tensor upsample_nearest1d(TensorArg self, IntList output_size, std::optional<dou
 
 Tensor upsample_nearest1d_backward(TensorArg grad_output, IntList output_size, IntList input_size,
                                    std::optional<double> scales) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::upsample_nearest1d_backward", "");
+  // aten::upsample_nearest1d_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(2522);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(grad_output).arg(output_size).int_list(input_size, 3).arg(scales).run();
   return op::fresh_tensor_result(op_call, 0);
@@ -1617,8 +1811,8 @@ Tensor upsample_nearest1d_backward(TensorArg grad_output, IntList output_size, I
 void upsample_nearest1d_backward_grad_input(TensorArg grad_output, IntList output_size,
                                             IntList input_size, std::optional<double> scales,
                                             MutableTensor grad_input) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::upsample_nearest1d_backward", "grad_input");
+  // aten::upsample_nearest1d_backward.grad_input
+  static const abi::Schema& op_schema = abi::builtin_schema(2523);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(grad_output)
       .arg(output_size)
@@ -1630,14 +1824,16 @@ void upsample_nearest1d_backward_grad_input(TensorArg grad_output, IntList outpu
 
 void upsample_nearest1d_out(TensorArg self, IntList output_size, std::optional<double> scales,
                             MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::upsample_nearest1d", "out");
+  // aten::upsample_nearest1d.out
+  static const abi::Schema& op_schema = abi::builtin_schema(2520);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(output_size).arg(scales).arg(out).run();
 }
 
 Tensor upsample_nearest1d_vec(TensorArg input, OptionalIntList output_size,
                               OptionalArrayRef<double> scale_factors) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::upsample_nearest1d", "vec");
+  // aten::upsample_nearest1d.vec
+  static const abi::Schema& op_schema = abi::builtin_schema(2521);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(input).arg(output_size).arg(scale_factors).run();
   return op::tensor_result(op_call, 0, {input});
@@ -1645,7 +1841,8 @@ Tensor upsample_nearest1d_vec(TensorArg input, OptionalIntList output_size,
 
 Tensor upsample_nearest2d(TensorArg self, IntList output_size, std::optional<double> scales_h,
                           std::optional<double> scales_w) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::upsample_nearest2d", "");
+  // aten::upsample_nearest2d
+  static const abi::Schema& op_schema = abi::builtin_schema(2524);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).int_list(output_size, 2).arg(scales_h).arg(scales_w).run();
   return op::fresh_tensor_result(op_call, 0);
@@ -1653,7 +1850,8 @@ Tensor upsample_nearest2d(TensorArg self, IntList output_size, std::optional<dou
 
 Tensor upsample_nearest2d_backward(TensorArg grad_output, IntList output_size, IntList input_size,
                                    std::optional<double> scales_h, std::optional<double> scales_w) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::upsample_nearest2d_backward", "");
+  // aten::upsample_nearest2d_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(2527);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(grad_output)
       .int_list(output_size, 2)
@@ -1668,8 +1866,8 @@ void upsample_nearest2d_backward_grad_input(TensorArg grad_output, IntList outpu
                                             IntList input_size, std::optional<double> scales_h,
                                             std::optional<double> scales_w,
                                             MutableTensor grad_input) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::upsample_nearest2d_backward", "grad_input");
+  // aten::upsample_nearest2d_backward.grad_input
+  static const abi::Schema& op_schema = abi::builtin_schema(2528);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(grad_output)
       .int_list(output_size, 2)
@@ -1682,14 +1880,16 @@ void upsample_nearest2d_backward_grad_input(TensorArg grad_output, IntList outpu
 
 void upsample_nearest2d_out(TensorArg self, IntList output_size, std::optional<double> scales_h,
                             std::optional<double> scales_w, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::upsample_nearest2d", "out");
+  // aten::upsample_nearest2d.out
+  static const abi::Schema& op_schema = abi::builtin_schema(2525);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).int_list(output_size, 2).arg(scales_h).arg(scales_w).arg(out).run();
 }
 
 Tensor upsample_nearest2d_vec(TensorArg input, OptionalIntList output_size,
                               OptionalArrayRef<double> scale_factors) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::upsample_nearest2d", "vec");
+  // aten::upsample_nearest2d.vec
+  static const abi::Schema& op_schema = abi::builtin_schema(2526);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(input).arg(output_size).arg(scale_factors).run();
   return op::tensor_result(op_call, 0, {input});
@@ -1697,7 +1897,8 @@ Tensor upsample_nearest2d_vec(TensorArg input, OptionalIntList output_size,
 
 Tensor upsample_nearest3d(TensorArg self, IntList output_size, std::optional<double> scales_d,
                           std::optional<double> scales_h, std::optional<double> scales_w) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::upsample_nearest3d", "");
+  // aten::upsample_nearest3d
+  static const abi::Schema& op_schema = abi::builtin_schema(2529);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).int_list(output_size, 3).arg(scales_d).arg(scales_h).arg(scales_w).run();
   return op::fresh_tensor_result(op_call, 0);
@@ -1706,7 +1907,8 @@ Tensor upsample_nearest3d(TensorArg self, IntList output_size, std::optional<dou
 Tensor upsample_nearest3d_backward(TensorArg grad_output, IntList output_size, IntList input_size,
                                    std::optional<double> scales_d, std::optional<double> scales_h,
                                    std::optional<double> scales_w) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::upsample_nearest3d_backward", "");
+  // aten::upsample_nearest3d_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(2532);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(grad_output)
       .int_list(output_size, 3)
@@ -1723,8 +1925,8 @@ void upsample_nearest3d_backward_grad_input(TensorArg grad_output, IntList outpu
                                             std::optional<double> scales_h,
                                             std::optional<double> scales_w,
                                             MutableTensor grad_input) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::upsample_nearest3d_backward", "grad_input");
+  // aten::upsample_nearest3d_backward.grad_input
+  static const abi::Schema& op_schema = abi::builtin_schema(2533);
   op::FixedCall<7> op_call(op_schema);
   op_call.arg(grad_output)
       .int_list(output_size, 3)
@@ -1739,7 +1941,8 @@ void upsample_nearest3d_backward_grad_input(TensorArg grad_output, IntList outpu
 void upsample_nearest3d_out(TensorArg self, IntList output_size, std::optional<double> scales_d,
                             std::optional<double> scales_h, std::optional<double> scales_w,
                             MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::upsample_nearest3d", "out");
+  // aten::upsample_nearest3d.out
+  static const abi::Schema& op_schema = abi::builtin_schema(2530);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(self)
       .int_list(output_size, 3)
@@ -1752,7 +1955,8 @@ void upsample_nearest3d_out(TensorArg self, IntList output_size, std::optional<d
 
 Tensor upsample_nearest3d_vec(TensorArg input, OptionalIntList output_size,
                               OptionalArrayRef<double> scale_factors) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::upsample_nearest3d", "vec");
+  // aten::upsample_nearest3d.vec
+  static const abi::Schema& op_schema = abi::builtin_schema(2531);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(input).arg(output_size).arg(scale_factors).run();
   return op::tensor_result(op_call, 0, {input});
@@ -1761,7 +1965,8 @@ Tensor upsample_nearest3d_vec(TensorArg input, OptionalIntList output_size,
 Tensor upsample_trilinear3d(TensorArg self, IntList output_size, bool align_corners,
                             std::optional<double> scales_d, std::optional<double> scales_h,
                             std::optional<double> scales_w) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::upsample_trilinear3d", "");
+  // aten::upsample_trilinear3d
+  static const abi::Schema& op_schema = abi::builtin_schema(2534);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(self)
       .int_list(output_size, 3)
@@ -1777,7 +1982,8 @@ Tensor upsample_trilinear3d_backward(TensorArg grad_output, IntList output_size,
                                      bool align_corners, std::optional<double> scales_d,
                                      std::optional<double> scales_h,
                                      std::optional<double> scales_w) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::upsample_trilinear3d_backward", "");
+  // aten::upsample_trilinear3d_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(2537);
   op::FixedCall<7> op_call(op_schema);
   op_call.arg(grad_output)
       .int_list(output_size, 3)
@@ -1796,8 +2002,8 @@ void upsample_trilinear3d_backward_grad_input(TensorArg grad_output, IntList out
                                               std::optional<double> scales_h,
                                               std::optional<double> scales_w,
                                               MutableTensor grad_input) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::upsample_trilinear3d_backward", "grad_input");
+  // aten::upsample_trilinear3d_backward.grad_input
+  static const abi::Schema& op_schema = abi::builtin_schema(2538);
   op::FixedCall<8> op_call(op_schema);
   op_call.arg(grad_output)
       .int_list(output_size, 3)
@@ -1813,7 +2019,8 @@ void upsample_trilinear3d_backward_grad_input(TensorArg grad_output, IntList out
 void upsample_trilinear3d_out(TensorArg self, IntList output_size, bool align_corners,
                               std::optional<double> scales_d, std::optional<double> scales_h,
                               std::optional<double> scales_w, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::upsample_trilinear3d", "out");
+  // aten::upsample_trilinear3d.out
+  static const abi::Schema& op_schema = abi::builtin_schema(2535);
   op::FixedCall<7> op_call(op_schema);
   op_call.arg(self)
       .int_list(output_size, 3)
@@ -1827,7 +2034,8 @@ void upsample_trilinear3d_out(TensorArg self, IntList output_size, bool align_co
 
 Tensor upsample_trilinear3d_vec(TensorArg input, OptionalIntList output_size, bool align_corners,
                                 OptionalArrayRef<double> scale_factors) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::upsample_trilinear3d", "vec");
+  // aten::upsample_trilinear3d.vec
+  static const abi::Schema& op_schema = abi::builtin_schema(2536);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(input).arg(output_size).arg(align_corners).arg(scale_factors).run();
   return op::tensor_result(op_call, 0, {input});
@@ -1835,70 +2043,79 @@ Tensor upsample_trilinear3d_vec(TensorArg input, OptionalIntList output_size, bo
 
 Tensor value_selecting_reduction_backward(TensorArg grad, std::int64_t dim, TensorArg indices,
                                           IntList sizes, bool keepdim) {
-  static const abi::Schema& op_schema =
-      abi::find_schema("aten::value_selecting_reduction_backward", "");
+  // aten::value_selecting_reduction_backward
+  static const abi::Schema& op_schema = abi::builtin_schema(2539);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(grad).arg(dim).arg(indices).arg(sizes).arg(keepdim).run();
   return op::tensor_result(op_call, 0, {grad, indices});
 }
 
 TensorView values(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::values", "");
+  // aten::values
+  static const abi::Schema& op_schema = abi::builtin_schema(2540);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::view_result(op_call, 0, self, "aten::values");
 }
 
 Tensor values_copy(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::values_copy", "");
+  // aten::values_copy
+  static const abi::Schema& op_schema = abi::builtin_schema(2541);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor vander(TensorArg x, std::optional<std::int64_t> N, bool increasing) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::vander", "");
+  // aten::vander
+  static const abi::Schema& op_schema = abi::builtin_schema(2542);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(x).arg(N).arg(increasing).run();
   return op::tensor_result(op_call, 0, {x});
 }
 
 Tensor var(TensorArg self, bool unbiased) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::var", "");
+  // aten::var
+  static const abi::Schema& op_schema = abi::builtin_schema(2543);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(unbiased).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor var_correction(TensorArg self, OptionalIntList dim, bool keepdim) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::var", "correction");
+  // aten::var.correction
+  static const abi::Schema& op_schema = abi::builtin_schema(2544);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(dim).none().arg(keepdim).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void var_correction_out(TensorArg self, OptionalIntList dim, bool keepdim, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::var", "correction_out");
+  // aten::var.correction_out
+  static const abi::Schema& op_schema = abi::builtin_schema(2545);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(dim).none().arg(keepdim).arg(out).run();
 }
 
 Tensor var_dim(TensorArg self, OptionalIntList dim, bool unbiased, bool keepdim) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::var", "dim");
+  // aten::var.dim
+  static const abi::Schema& op_schema = abi::builtin_schema(2546);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(unbiased).arg(keepdim).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 std::tuple<Tensor, Tensor> var_mean(TensorArg self, bool unbiased) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::var_mean", "");
+  // aten::var_mean
+  static const abi::Schema& op_schema = abi::builtin_schema(2548);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(unbiased).run();
   return {op::tensor_result(op_call, 0, {self}), op::tensor_result(op_call, 1, {self})};
 }
 
 std::tuple<Tensor, Tensor> var_mean_correction(TensorArg self, OptionalIntList dim, bool keepdim) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::var_mean", "correction");
+  // aten::var_mean.correction
+  static const abi::Schema& op_schema = abi::builtin_schema(2549);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(dim).none().arg(keepdim).run();
   return {op::tensor_result(op_call, 0, {self}), op::tensor_result(op_call, 1, {self})};
@@ -1906,27 +2123,31 @@ std::tuple<Tensor, Tensor> var_mean_correction(TensorArg self, OptionalIntList d
 
 std::tuple<Tensor, Tensor> var_mean_dim(TensorArg self, OptionalIntList dim, bool unbiased,
                                         bool keepdim) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::var_mean", "dim");
+  // aten::var_mean.dim
+  static const abi::Schema& op_schema = abi::builtin_schema(2550);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(unbiased).arg(keepdim).run();
   return {op::tensor_result(op_call, 0, {self}), op::tensor_result(op_call, 1, {self})};
 }
 
 void var_out(TensorArg self, OptionalIntList dim, bool unbiased, bool keepdim, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::var", "out");
+  // aten::var.out
+  static const abi::Schema& op_schema = abi::builtin_schema(2547);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(self).arg(dim).arg(unbiased).arg(keepdim).arg(out).run();
 }
 
 Tensor vdot(TensorArg self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::vdot", "");
+  // aten::vdot
+  static const abi::Schema& op_schema = abi::builtin_schema(2551);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::tensor_result(op_call, 0, {self, other});
 }
 
 void vdot_out(TensorArg self, TensorArg other, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::vdot", "out");
+  // aten::vdot.out
+  static const abi::Schema& op_schema = abi::builtin_schema(2552);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(out).run();
 }
@@ -1934,143 +2155,164 @@ void vdot_out(TensorArg self, TensorArg other, MutableTensor out) {
 TensorView view(TensorArg self, IntList size) {
   if (abi::TensorHandle direct = op::direct_reshape(self, size))
     return op::direct_view(std::move(direct), self, "aten::view");
-  static const abi::Schema& op_schema = abi::find_schema("aten::view", "");
+  // aten::view
+  static const abi::Schema& op_schema = abi::builtin_schema(2553);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(size).run();
   return op::view_result(op_call, 0, self, "aten::view");
 }
 
 TensorView view_as(TensorArg self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::view_as", "");
+  // aten::view_as
+  static const abi::Schema& op_schema = abi::builtin_schema(2555);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::view_result(op_call, 0, self, "aten::view_as");
 }
 
 TensorView view_as_complex(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::view_as_complex", "");
+  // aten::view_as_complex
+  static const abi::Schema& op_schema = abi::builtin_schema(2556);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::view_result(op_call, 0, self, "aten::view_as_complex");
 }
 
 Tensor view_as_complex_copy(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::view_as_complex_copy", "");
+  // aten::view_as_complex_copy
+  static const abi::Schema& op_schema = abi::builtin_schema(2557);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 TensorView view_as_real(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::view_as_real", "");
+  // aten::view_as_real
+  static const abi::Schema& op_schema = abi::builtin_schema(2558);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::view_result(op_call, 0, self, "aten::view_as_real");
 }
 
 Tensor view_as_real_copy(TensorArg self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::view_as_real_copy", "");
+  // aten::view_as_real_copy
+  static const abi::Schema& op_schema = abi::builtin_schema(2559);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor view_copy(TensorArg self, IntList size) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::view_copy", "");
+  // aten::view_copy
+  static const abi::Schema& op_schema = abi::builtin_schema(2560);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(size).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 Tensor view_copy_dtype(TensorArg self, DType dtype) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::view_copy", "dtype");
+  // aten::view_copy.dtype
+  static const abi::Schema& op_schema = abi::builtin_schema(2561);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(dtype).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 TensorView view_dtype(TensorArg self, DType dtype) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::view", "dtype");
+  // aten::view.dtype
+  static const abi::Schema& op_schema = abi::builtin_schema(2554);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(dtype).run();
   return op::view_result(op_call, 0, self, "aten::view.dtype");
 }
 
 std::vector<TensorView> vsplit_array(TensorArg self, IntList indices) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::vsplit", "array");
+  // aten::vsplit.array
+  static const abi::Schema& op_schema = abi::builtin_schema(2562);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(indices).run();
   return op::views_result(op_call, 0, self, "aten::vsplit.array");
 }
 
 std::vector<TensorView> vsplit_int(TensorArg self, std::int64_t sections) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::vsplit", "int");
+  // aten::vsplit.int
+  static const abi::Schema& op_schema = abi::builtin_schema(2563);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(sections).run();
   return op::views_result(op_call, 0, self, "aten::vsplit.int");
 }
 
 Tensor vstack(const TensorList& tensors) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::vstack", "");
+  // aten::vstack
+  static const abi::Schema& op_schema = abi::builtin_schema(2564);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(tensors).run();
   return op::tensor_result(op_call, 0, {tensors});
 }
 
 void vstack_out(const TensorList& tensors, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::vstack", "out");
+  // aten::vstack.out
+  static const abi::Schema& op_schema = abi::builtin_schema(2565);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(tensors).arg(out).run();
 }
 
 std::vector<Tensor> where(TensorArg condition) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::where", "");
+  // aten::where
+  static const abi::Schema& op_schema = abi::builtin_schema(2566);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(condition).run();
   return op::tensors_result(op_call, 0, {condition});
 }
 
 Tensor where_self(TensorArg condition, TensorArg self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::where", "self");
+  // aten::where.self
+  static const abi::Schema& op_schema = abi::builtin_schema(2570);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(condition).arg(self).arg(other).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
 void where_self_out(TensorArg condition, TensorArg self, TensorArg other, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::where", "self_out");
+  // aten::where.self_out
+  static const abi::Schema& op_schema = abi::builtin_schema(2571);
   op::FixedCall<4> op_call(op_schema);
   op_call.arg(condition).arg(self).arg(other).arg(out).run();
 }
 
 void xlogy_OutTensor(TensorArg self, TensorArg other, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::xlogy", "OutTensor");
+  // aten::xlogy.OutTensor
+  static const abi::Schema& op_schema = abi::builtin_schema(2574);
   op::FixedCall<3> op_call(op_schema);
   op_call.arg(self).arg(other).arg(out).run();
 }
 
 Tensor xlogy_Tensor(TensorArg self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::xlogy", "Tensor");
+  // aten::xlogy.Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(2577);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
   return op::fresh_tensor_result(op_call, 0);
 }
 
-void xlogy__Tensor(MutableTensor self, TensorArg other) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::xlogy_", "Tensor");
+void xlogy_Tensor_(MutableTensor self, TensorArg other) {
+  // aten::xlogy_.Tensor
+  static const abi::Schema& op_schema = abi::builtin_schema(2579);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(self).arg(other).run();
 }
 
 void zero_(MutableTensor self) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::zero_", "");
+  // aten::zero_
+  static const abi::Schema& op_schema = abi::builtin_schema(2580);
   op::FixedCall<1> op_call(op_schema);
   op_call.arg(self).run();
 }
 
 Tensor zeros(IntList size, std::optional<DType> dtype, std::optional<Layout> layout,
              std::optional<Device> device, std::optional<bool> pin_memory) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::zeros", "");
+  // aten::zeros
+  static const abi::Schema& op_schema = abi::builtin_schema(2581);
   op::FixedCall<5> op_call(op_schema);
   op_call.arg(size).arg(dtype).arg(layout).arg(device).arg(pin_memory).run();
   return op::tensor_result(op_call, 0, {});
@@ -2079,14 +2321,16 @@ Tensor zeros(IntList size, std::optional<DType> dtype, std::optional<Layout> lay
 Tensor zeros_like(TensorArg self, std::optional<DType> dtype, std::optional<Layout> layout,
                   std::optional<Device> device, std::optional<bool> pin_memory,
                   std::optional<MemoryFormat> memory_format) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::zeros_like", "");
+  // aten::zeros_like
+  static const abi::Schema& op_schema = abi::builtin_schema(2583);
   op::FixedCall<6> op_call(op_schema);
   op_call.arg(self).arg(dtype).arg(layout).arg(device).arg(pin_memory).arg(memory_format).run();
   return op::tensor_result(op_call, 0, {self});
 }
 
 void zeros_out(IntList size, MutableTensor out) {
-  static const abi::Schema& op_schema = abi::find_schema("aten::zeros", "out");
+  // aten::zeros.out
+  static const abi::Schema& op_schema = abi::builtin_schema(2582);
   op::FixedCall<2> op_call(op_schema);
   op_call.arg(size).arg(out).run();
 }

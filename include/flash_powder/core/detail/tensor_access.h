@@ -14,10 +14,16 @@ namespace fp {
 class Tensor;
 class TensorView;
 class TensorMutView;
+class TensorArg;
+class MutableTensor;
+namespace abi {
+struct Arg;
+}  // namespace abi
 
 namespace detail {
 
 class BorrowState;
+class TensorBase;
 struct ViewSource;
 
 struct TensorAccess {
@@ -43,6 +49,28 @@ struct TensorAccess {
   static void check_mutation(const Tensor& tensor, const char* operation, int own_arguments = 0);
   static void check_mutation(const TensorMutView& view, const char* operation,
                              int own_arguments = 0);
+  /// Gives up the handle of `tensor`, which becomes undefined.
+  static abi::TensorHandle release(Tensor&& tensor) noexcept;
+
+  // --- arguments (core/tensor_arg.h) ---
+  /// Any tensor as an argument whose borrows nobody tracks (for operations
+  /// that only read it and return new tensors).
+  static TensorArg unchecked(const TensorBase& tensor) noexcept;
+  static TensorArg unchecked(abi::RawTensor tensor) noexcept;
+  /// The borrow state a view of `argument` registers with (the tensor's own,
+  /// or the one a TensorView borrows from); null when unchecked.
+  static BorrowState* borrowed_from(const TensorArg& argument);
+  /// The borrow state `argument` is registered with as a view (a TensorView's
+  /// owner); null for a Tensor or a TensorMutView.
+  static BorrowState* viewing(const TensorArg& argument) noexcept;
+  /// The argument as fp::dispatch captures it (a written one lent for writing).
+  static abi::Arg to_arg(const TensorArg& argument);
+  static abi::Arg to_arg(const MutableTensor& argument);
+  /// The state views of the written tensor register with (made on first use).
+  static BorrowState* borrow_state(const MutableTensor& argument);
+  /// Throws fp::BorrowError if `operation` may not write `argument` now.
+  static void check_mutation(const MutableTensor& argument, const char* operation,
+                             int own_arguments);
 };
 
 }  // namespace detail
