@@ -103,7 +103,7 @@ struct Encoder : nn::Module {
   FP_MODULE(tokens, positions, embedding_norm, block0, block1, classifier)
 
   /// `ids`: [batch, length] int64, 0 is padding. Returns [batch, 2] probabilities.
-  Tensor forward(TensorView ids) const {
+  Tensor forward(TensorView ids) const override {
     const Tensor padding = ids.eq(0);
     Tensor h = embedding_norm(tokens(ids) + positions(fp::arange(ids.size(1))));
     h = block0(h, padding);
