@@ -129,6 +129,7 @@ Arguments parse(int argc, char** argv) {
         if (found == all.end()) usage("unknown part " + item);
         arguments.parts.push_back(*found);
       }
+      if (arguments.parts.empty()) usage("--parts needs at least one part");
     } else {
       usage("unknown flag " + flag);
     }
