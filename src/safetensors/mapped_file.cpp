@@ -22,10 +22,21 @@ const TensorInfo* MappedFile::info(std::string_view name) const {
   return found == index_.end() ? nullptr : &header_.tensors[found->second];
 }
 
-MappedFile MappedFile::open(const std::filesystem::path& path) {
+MappedFile MappedFile::open(const std::filesystem::path& path, const OpenOptions& options) {
   std::string source = path.string();
-  auto mapping = detail::Mapping::map(path);
-  Header header = parse(mapping->bytes(), source);
+  const detail::InputFile file(path);
+  auto mapping =
+      options.access == FileAccess::Copy ? detail::Mapping::copy(file) : detail::Mapping::map(file);
+  // A writer busy while the header was checked against the size: what was
+  // checked may not be what is mapped. Said first when it also broke the file.
+  Header header;
+  try {
+    header = parse(mapping->bytes(), source);
+  } catch (const Error&) {
+    file.check_unchanged();
+    throw;
+  }
+  file.check_unchanged();
   return MappedFile(std::move(mapping), std::move(header), std::move(source));
 }
 

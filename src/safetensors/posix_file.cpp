@@ -29,12 +29,12 @@ int open_or_throw(const std::filesystem::path& path, int flags, const char* what
   return descriptor;
 }
 
-std::uint64_t size_of(int descriptor, const std::string& source) {
+struct stat status_of(int descriptor, const std::string& source) {
   struct stat status {};
   if (::fstat(descriptor, &status) != 0) fail_system(source, "cannot stat the file", errno);
   if (!S_ISREG(status.st_mode))
     throw Error(ErrorCode::Io, message_prefix(source) + "not a regular file");
-  return static_cast<std::uint64_t>(status.st_size);
+  return status;
 }
 
 }  // namespace
@@ -44,10 +44,27 @@ std::uint64_t size_of(int descriptor, const std::string& source) {
 InputFile::InputFile(const std::filesystem::path& path)
     : source_(path.string()), descriptor_(open_or_throw(path, O_RDONLY, "cannot open the file")) {
   try {
-    size_ = size_of(descriptor_, source_);
+    const struct stat status = status_of(descriptor_, source_);
+    size_ = static_cast<std::uint64_t>(status.st_size);
+    modified_seconds_ = status.st_mtim.tv_sec;
+    modified_nanoseconds_ = status.st_mtim.tv_nsec;
   } catch (...) {
     ::close(descriptor_);
     throw;
+  }
+}
+
+void InputFile::check_unchanged() const {
+  const struct stat status = status_of(descriptor_, source_);
+  const auto size = static_cast<std::uint64_t>(status.st_size);
+  if (size != size_ || status.st_mtim.tv_sec != modified_seconds_ ||
+      status.st_mtim.tv_nsec != modified_nanoseconds_) {
+    throw Error(ErrorCode::Io, message_prefix(source_) +
+                                   "the file changed while it was being opened (" +
+                                   (size != size_ ? "its size went from " + std::to_string(size_) +
+                                                        " to " + std::to_string(size) + " bytes"
+                                                  : std::string("it was written")) +
+                                   "): another program is writing it; open it when it is complete");
   }
 }
 
@@ -74,15 +91,36 @@ void InputFile::read(void* out, std::size_t size, std::uint64_t offset) const {
 
 // --- Mapping ----------------------------------------------------------------------
 
-std::shared_ptr<const Mapping> Mapping::map(const std::filesystem::path& path) {
-  const InputFile file(path);
+std::shared_ptr<const Mapping> Mapping::map(const InputFile& file) {
   if (file.size() == 0) return std::shared_ptr<const Mapping>(new Mapping(nullptr, 0));
   // Read-only: a view of a mapping must never be written. Private: changes
   // others make to the file after this call are not promised to show.
   void* address = ::mmap(nullptr, file.size(), PROT_READ, MAP_PRIVATE, file.descriptor(), 0);
-  if (address == MAP_FAILED) fail_system(path.string(), "cannot map the file", errno);
+  if (address == MAP_FAILED) fail_system(file.source(), "cannot map the file", errno);
   return std::shared_ptr<const Mapping>(
       new Mapping(static_cast<const std::byte*>(address), file.size()));
+}
+
+std::shared_ptr<const Mapping> Mapping::copy(const InputFile& file) {
+  if (file.size() == 0) return std::shared_ptr<const Mapping>(new Mapping(nullptr, 0));
+  // Anonymous pages rather than the heap: aligned as a mapping of the file
+  // is (so the same tensors are viewed in place), made read-only like it,
+  // and handed back to the system whole when the last view goes.
+  void* address =
+      ::mmap(nullptr, file.size(), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (address == MAP_FAILED) {
+    const int error = errno;
+    throw Error(error == ENOMEM ? ErrorCode::OutOfMemory : ErrorCode::Io,
+                message_prefix(file.source()) + "cannot allocate " + std::to_string(file.size()) +
+                    " bytes to copy the file into: " + std::strerror(error));
+  }
+  // Owned from here, so that a failing read below frees the memory.
+  std::shared_ptr<const Mapping> copy(
+      new Mapping(static_cast<const std::byte*>(address), file.size()));
+  file.read(address, file.size(), 0);
+  if (::mprotect(address, file.size(), PROT_READ) != 0)
+    fail_system(file.source(), "cannot make the copy read-only", errno);
+  return copy;
 }
 
 Mapping::~Mapping() {

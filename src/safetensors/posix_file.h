@@ -12,33 +12,45 @@
 
 namespace fp::safetensors::detail {
 
-/// A file open for reading; closed on destruction.
+/// A regular file open for reading; closed on destruction.
 class InputFile {
  public:
-  /// Throws fp::Error naming `path` and the system's reason.
+  /// Throws fp::Error naming `path` and the system's reason, or saying that
+  /// it is not a regular file.
   explicit InputFile(const std::filesystem::path& path);
   InputFile(const InputFile&) = delete;
   InputFile& operator=(const InputFile&) = delete;
   ~InputFile();
 
+  /// The size when opened.
   std::uint64_t size() const { return size_; }
   /// Reads exactly `size` bytes at `offset`; throws if the file ends first.
   void read(void* out, std::size_t size, std::uint64_t offset) const;
   int descriptor() const { return descriptor_; }
+  const std::string& source() const { return source_; }
+  /// Throws fp::Error (ErrorCode::Io) when the file's size or modification
+  /// time differ from when it was opened: someone wrote it meanwhile.
+  void check_unchanged() const;
 
  private:
   std::string source_;
   int descriptor_ = -1;
   std::uint64_t size_ = 0;
+  std::int64_t modified_seconds_ = 0;
+  std::int64_t modified_nanoseconds_ = 0;
 };
 
-/// A whole file mapped read-only and private; unmapped when the last owner
+/// A whole file's bytes in read-only memory: the file's pages mapped
+/// (private), or a copy in memory of its own. Released when the last owner
 /// (a MappedFile or a tensor viewing it) lets go.
 class Mapping {
  public:
-  /// Throws fp::Error when the file cannot be opened or mapped. An empty
-  /// file gives an empty mapping.
-  static std::shared_ptr<const Mapping> map(const std::filesystem::path& path);
+  /// Maps `file` as it was opened. Throws fp::Error when it cannot be mapped.
+  /// An empty file gives an empty mapping.
+  static std::shared_ptr<const Mapping> map(const InputFile& file);
+  /// Reads `file` into anonymous memory made read-only afterwards. Throws
+  /// fp::Error when memory runs out or the file ends early.
+  static std::shared_ptr<const Mapping> copy(const InputFile& file);
   Mapping(const Mapping&) = delete;
   Mapping& operator=(const Mapping&) = delete;
   ~Mapping();

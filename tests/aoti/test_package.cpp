@@ -7,7 +7,11 @@
 
 #include <algorithm>
 #include <atomic>
+#include <filesystem>
+#include <fstream>
 #include <thread>
+
+#include <unistd.h>
 
 #include "aoti/fixture.h"
 #include "support/expect_error.h"
@@ -50,6 +54,39 @@ TEST(AotiPackage, OpensFromBytes) {
   const auto bytes = aoti_test::file_bytes(package("mlp"));
   const auto model = aoti::Package::open(std::span<const std::byte>(bytes));
   aoti_test::expect_case(model, references("mlp"), "b2", 2, 2);
+}
+
+TEST(AotiPackage, KeepsWorkingAfterItsFileIsDeletedOrReplaced) {
+  // Opening reads the whole archive (the model library goes to a memfd, the
+  // weights to memory): nothing refers to the file afterwards, so a package
+  // deleted, or overwritten in place by a new export, while open keeps its
+  // outputs. (Python's loader extracts to a temporary folder, with the same effect.)
+  const std::filesystem::path folder =
+      std::filesystem::temp_directory_path() / ("fp_aoti_deleted_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(folder);
+  const auto copy = folder / "mlp.pt2";
+  std::filesystem::copy_file(package("mlp"), copy);
+  const auto refs = references("mlp");
+  {
+    const auto deleted = aoti::Package::open(copy);
+    aoti_test::expect_case(deleted, refs, "b2", 2, 2);
+    std::filesystem::remove(copy);
+    ASSERT_FALSE(std::filesystem::exists(copy));
+    aoti_test::expect_case(deleted, refs, "b2", 2, 2);
+    aoti_test::expect_case(deleted, refs, "b7", 2, 2);
+  }
+  {
+    std::filesystem::copy_file(package("mlp"), copy);
+    const auto overwritten = aoti::Package::open(copy);
+    // Truncated to nothing, then filled with another package's bytes, in place.
+    std::filesystem::resize_file(copy, 0);
+    const auto other = aoti_test::file_bytes(package("cnn"));
+    std::ofstream(copy, std::ios::binary | std::ios::in | std::ios::out)
+        .write(reinterpret_cast<const char*>(other.data()),
+               static_cast<std::streamsize>(other.size()));
+    aoti_test::expect_case(overwritten, refs, "b64", 2, 2);
+  }
+  std::filesystem::remove_all(folder);
 }
 
 TEST(AotiPackage, TwoModelsInOneProcessDoNotCollide) {

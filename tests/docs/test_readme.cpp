@@ -96,11 +96,14 @@ TEST(Readme, Safetensors) {
   fp::safetensors::save(source, model);
 
   fp::StateDict weights = fp::safetensors::load(model);  // owned tensors
-  auto file = fp::safetensors::MappedFile::open(model);  // zero-copy views
-  fp::TensorView w = file.get("features.0.weight");      // stays valid after `file` is gone
+  auto file = fp::safetensors::MappedFile::open(model);      // zero-copy views
+  fp::TensorView w = file.get("features.0.weight");          // stays valid after `file` is gone
+  auto copied = fp::safetensors::MappedFile::open(model,     // the same, from a copy
+                                                  {.access = fp::safetensors::FileAccess::Copy});
   fp::safetensors::save(weights, copy_path, {{"format", "pt"}});  // atomic write
 
   EXPECT_TRUE(w.is_equal(weights.at("features.0.weight")));
+  EXPECT_TRUE(copied.get("features.0.weight").is_equal(w));
   EXPECT_EQ(fp::safetensors::MappedFile::open(copy_path).metadata()->at("format"), "pt");
   std::filesystem::remove_all(folder);
 }

@@ -2,6 +2,10 @@
 // the mapping alive. Run under valgrind by the test suite (valgrind.test_safetensors).
 #include <gtest/gtest.h>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cstring>
 #include <sstream>
 
@@ -243,6 +247,137 @@ TEST(SafetensorsMappedFile, ReportsBadFilesAndKeys) {
   EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "ok.safetensors: no tensor called \"nope\"",
                   file.get("nope"));
   EXPECT_FALSE(file.metadata().has_value());
+}
+
+// --- faults: what open() detects, and the copying mode ------------------------------------
+
+TEST(SafetensorsMappedFile, RefusesAFileTruncatedOrStillBeingWrittenAtOpen) {
+  /*
+  #|PYTHON
+  w = torch.arange(6, dtype=torch.float32)
+  data = file_bytes({"w": w})
+  */
+  TempDir folder;
+  const auto whole = truth<std::vector<std::uint8_t>>("data");
+  const auto cut = std::vector<std::uint8_t>(whole.begin(), whole.end() - 4);
+  auto longer = whole;
+  longer.push_back(0);
+  write_file(folder / "cut.safetensors", cut);
+  write_file(folder / "longer.safetensors", longer);
+  for (const auto access : {st::FileAccess::Map, st::FileAccess::Copy}) {
+    SCOPED_TRACE(access == st::FileAccess::Map ? "Map" : "Copy");
+    EXPECT_FP_ERROR(
+        fp::ErrorCode::Format,
+        "cut.safetensors: tensor \"w\": data_offsets [0, 24] reach past the end of the data (20 "
+        "bytes)",
+        st::MappedFile::open(folder / "cut.safetensors", {.access = access}));
+    EXPECT_FP_ERROR(fp::ErrorCode::Format,
+                    "longer.safetensors: the tensors cover 24 bytes of data but the file has 25: "
+                    "bytes left over at the end",
+                    st::MappedFile::open(folder / "longer.safetensors", {.access = access}));
+  }
+}
+
+TEST(SafetensorsMappedFile, RefusesWhatIsNotARegularFile) {
+  TempDir folder;
+  ASSERT_EQ(::mkfifo((folder / "pipe").c_str(), 0600), 0);
+  // Opening a FIFO for reading waits for a writer: give it one, which never writes.
+  const int writer = ::open((folder / "pipe").c_str(), O_RDWR | O_NONBLOCK);
+  ASSERT_GE(writer, 0);
+  for (const auto access : {st::FileAccess::Map, st::FileAccess::Copy}) {
+    EXPECT_FP_ERROR(fp::ErrorCode::Io, "pipe: not a regular file",
+                    st::MappedFile::open(folder / "pipe", {.access = access}));
+    EXPECT_FP_ERROR(fp::ErrorCode::Io, folder.path().string() + ": not a regular file",
+                    st::MappedFile::open(folder.path(), {.access = access}));
+  }
+  ::close(writer);
+}
+
+TEST(SafetensorsMappedFile, CopyModeGivesTheSameTensorsFromMemoryOfItsOwn) {
+  /*
+  #|PYTHON
+  w = torch.randn(3, 4)
+  h = torch.randn(5).to(torch.float16)
+  ids = torch.arange(7, dtype=torch.int64)
+  data = file_bytes({"w": w, "h": h, "ids": ids}, metadata={"step": "7"})
+  */
+  TempDir folder;
+  const auto path = folder / "f.safetensors";
+  write_file(path, truth<std::vector<std::uint8_t>>("data"));
+  const auto file = st::MappedFile::open(path, {.access = st::FileAccess::Copy});
+  EXPECT_EQ(file.keys(),
+            (std::vector<std::string>{"ids", "w", "h"}));  // #PYTHON header_order(data)
+  ASSERT_TRUE(file.metadata().has_value());
+  EXPECT_EQ(*file.metadata(), (st::Metadata{{"step", "7"}}));
+  const fp::TensorView w = file.get("w");
+  EXPECT_EQ(w.to_vector<float>(), truth<std::vector<float>>("w.flatten().tolist()"));
+  EXPECT_EQ(file.get("h").to_vector<float>(), truth<std::vector<float>>("h.float().tolist()"));
+  EXPECT_EQ(file.get("ids").to_vector<std::int64_t>(),
+            (std::vector<std::int64_t>{0, 1, 2, 3, 4, 5, 6}));  // #PYTHON ids.tolist()
+  // No mapping of the file: the bytes are the MappedFile's own, shared by its views.
+  EXPECT_EQ(mappings_of(path), 0);
+  EXPECT_FALSE(inside_mapping_of(fp::abi::const_data_ptr(w.raw()), path));
+  EXPECT_EQ(fp::abi::const_data_ptr(file.get("w").raw()), fp::abi::const_data_ptr(w.raw()));
+  // Equal to the mapped file's tensors, and a state-dict reader like it.
+  const auto mapped = st::MappedFile::open(path);
+  for (const std::string& key : mapped.keys())
+    EXPECT_EQ(raw_bytes(file.get(key)), raw_bytes(mapped.get(key))) << key;
+  const fp::StateDictReader& reader = file;
+  EXPECT_TRUE(reader.find("w").has_value());
+}
+
+TEST(SafetensorsMappedFile, CopyModeViewsSurviveTheFileBeingTruncatedRewrittenOrDeleted) {
+  /*
+  #|PYTHON
+  w = torch.linspace(-3, 3, 4096)
+  data = file_bytes({"w": w})
+  */
+  TempDir folder;
+  const auto path = folder / "f.safetensors";
+  write_file(path, truth<std::vector<std::uint8_t>>("data"));
+  const auto expected = truth<std::vector<float>>("w.tolist()");
+  fp::TensorView view;
+  {
+    const auto file = st::MappedFile::open(path, {.access = st::FileAccess::Copy});
+    view = file.get("w");
+    // Another program truncates the file in place (what Python's save_file
+    // does before writing): with FileAccess::Map, reading `view` now would
+    // raise SIGBUS.
+    std::filesystem::resize_file(path, 0);
+    EXPECT_EQ(view.to_vector<float>(), expected);
+    EXPECT_EQ(file.get("w").to_vector<float>(), expected);
+    // ... writes other bytes into it, and deletes it.
+    write_file(path, std::vector<std::uint8_t>(20000, 0xff));
+    EXPECT_EQ(view.to_vector<float>(), expected);
+    std::filesystem::remove(path);
+    EXPECT_EQ(file.get("w").to_vector<float>(), expected);
+  }
+  // The MappedFile is gone; its copy lives as long as a view of it.
+  EXPECT_EQ(view.to_vector<float>(), expected);
+}
+
+TEST(SafetensorsMappedFile, CopyModeReportsBadFilesAsMapModeDoes) {
+  TempDir folder;
+  const auto missing = folder / "missing.safetensors";
+  EXPECT_FP_ERROR(
+      fp::ErrorCode::Io,
+      "fp::safetensors: " + missing.string() + ": cannot open the file: No such file or directory",
+      st::MappedFile::open(missing, {.access = st::FileAccess::Copy}));
+  write_file(folder / "empty.safetensors", {});
+  EXPECT_FP_ERROR(
+      fp::ErrorCode::Format,
+      "empty.safetensors: the file has 0 bytes, too few for the 8-byte header length",
+      st::MappedFile::open(folder / "empty.safetensors", {.access = st::FileAccess::Copy}));
+  write_file(folder / "junk.safetensors", {2, 0, 0, 0, 0, 0, 0, 0, '[', ']'});
+  EXPECT_FP_ERROR(
+      fp::ErrorCode::Format, "junk.safetensors: the header is not a JSON object",
+      st::MappedFile::open(folder / "junk.safetensors", {.access = st::FileAccess::Copy}));
+  const fp::Tensor one = fp::tensor({1.f});
+  st::save({{"w", one}}, folder / "ok.safetensors");
+  const auto file =
+      st::MappedFile::open(folder / "ok.safetensors", {.access = st::FileAccess::Copy});
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "ok.safetensors: no tensor called \"nope\"",
+                  file.get("nope"));
 }
 
 TEST(SafetensorsMappedFile, OpensFilesWithDtypesTorchLacksButCannotViewThem) {

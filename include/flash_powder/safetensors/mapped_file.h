@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -22,6 +23,24 @@ namespace detail {
 class Mapping;
 }
 
+/// How MappedFile::open holds the file's bytes.
+enum class FileAccess : std::uint8_t {
+  /// Maps the file (the default): opening costs no copy and reads no data;
+  /// pages are read from the file when a view first touches them. The file
+  /// must stay as it is while any view of it lives (see MappedFile).
+  Map,
+  /// Reads the whole file at open into read-only memory of the MappedFile's
+  /// own, which its views share as they would share a mapping. Costs one copy
+  /// and the file's size in memory; the file may then be truncated, rewritten
+  /// or deleted without effect on the views.
+  Copy,
+};
+
+/// The options of MappedFile::open.
+struct OpenOptions {
+  FileAccess access = FileAccess::Map;
+};
+
 /// A validated safetensors file, mapped read-only. `get()` returns views of
 /// the mapped bytes (no copy): each view keeps the mapping alive, so it stays
 /// valid after the MappedFile is gone, like every fp::TensorView. The
@@ -30,14 +49,38 @@ class Mapping;
 /// A MappedFile is a state-dict reader: `module.load_state_dict(file)` copies
 /// straight from the mapping into the module's tensors.
 ///
-/// As with any memory-mapped file, the file must not be truncated while
-/// mapped (reading a vanished page is a SIGBUS). fp::safetensors::save
-/// replaces files by renaming, which is safe.
+/// A mapped file and other writers. A mapping reads the file's pages when a
+/// view first touches them, so the file must not change while mapped. What
+/// open() refuses (fp::Error):
+///   - a file shorter or longer than its header says: truncated, or still
+///     being written (ErrorCode::Format, naming the tensor past the end or
+///     the bytes left over);
+///   - a file whose size or modification time changed while open() read it:
+///     another process is writing it (ErrorCode::Io);
+///   - anything but a regular file: a FIFO, a device (ErrorCode::Io).
+/// What no reader of a mapped file can detect, so it is the caller's to avoid:
+///   - the file truncated by another process after open(): reading a view of
+///     a page that is no longer in the file raises SIGBUS, which kills the
+///     process. So does every mmap-based loader (Python's
+///     safetensors.safe_open and load_file, torch.load(mmap=True),
+///     numpy.memmap). Python's save_file and torch.save rewrite a file in
+///     place, truncating it first: saving over a file another process has
+///     mapped is such a truncation;
+///   - the file written in place after open(), without truncating it: views
+///     may show the new bytes (a private mapping keeps only the pages it has
+///     written, and a MappedFile writes none).
+/// Replacing a file by renaming a new one over it is safe: the mapping keeps
+/// the old file's data (fp::safetensors::save replaces files that way). Where
+/// other programs may truncate or rewrite the file in place, open it with
+/// `{.access = FileAccess::Copy}`, or load it with fp::safetensors::load.
 class MappedFile final : public StateDictReader {
  public:
-  /// Maps and validates the file; throws fp::Error naming the file, the
-  /// tensor and the rule (see format.h) when it is not a valid safetensors file.
-  static MappedFile open(const std::filesystem::path& path);
+  /// Maps (or with FileAccess::Copy reads) and validates the file; throws
+  /// fp::Error naming the file, the tensor and the rule (see format.h) when
+  /// it is not a valid safetensors file, and naming the file and the
+  /// system's reason (ErrorCode::Io) when it cannot be read or changed while
+  /// being opened.
+  static MappedFile open(const std::filesystem::path& path, const OpenOptions& options = {});
 
   /// The tensor names in the order the header lists them.
   std::vector<std::string> keys() const override;
