@@ -1,7 +1,6 @@
 #include "flash_powder/abi/error.h"
 
 #include <string>
-#include <utility>
 
 #include "flash_powder/abi/runtime.h"
 #include "schema_error.h"
@@ -23,7 +22,7 @@ void fail_against_schema(ErrorCode code, std::string_view op, std::string_view p
                          std::string_view schema) {
   std::string message(op);
   message.append(": ").append(problem).append("; the schema is ").append(schema);
-  throw Error(code, std::move(message));
+  throw Error(code, message);
 }
 
 }  // namespace fp::abi

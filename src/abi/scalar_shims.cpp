@@ -31,7 +31,7 @@ namespace {
 
 constexpr ScalarShims cpu_shims = [] {
   ScalarShims shims{};
-#define FP_CPU_SHIM(member, cpu, cuda) shims.member = &cpu;
+#define FP_CPU_SHIM(member, cpu, cuda) shims.member = &(cpu);
   FP_FOR_EACH_SCALAR_SHIM(FP_CPU_SHIM)
 #undef FP_CPU_SHIM
   return shims;
