@@ -170,12 +170,6 @@ TensorHandle mul_Tensor(RawTensor self, RawTensor other, std::string_view what) 
   return TensorHandle(result);
 }
 
-TensorHandle add_Tensor(RawTensor self, RawTensor other, double alpha, std::string_view what) {
-  AtenTensorHandle result = nullptr;
-  check(aoti_torch_cpu_add_Tensor(self, other, alpha, &result), what);
-  return TensorHandle(result);
-}
-
 TensorHandle abs(RawTensor self, std::string_view what) {
   AtenTensorHandle result = nullptr;
   check(aoti_torch_cpu_abs(self, &result), what);
@@ -205,78 +199,6 @@ TensorHandle convolution(RawTensor input, RawTensor weight, RawTensor bias,
                                    length(output_padding), groups, &result),
         what);
   return TensorHandle(result);
-}
-
-TensorHandle add_Scalar(RawTensor self, double other, double alpha, std::string_view what) {
-  AtenTensorHandle result = nullptr;
-  check(aoti_torch_cpu_add_Scalar(self, other, alpha, &result), what);
-  return TensorHandle(result);
-}
-
-TensorHandle mul_Scalar(RawTensor self, double other, std::string_view what) {
-  AtenTensorHandle result = nullptr;
-  check(aoti_torch_cpu_mul_Scalar(self, other, &result), what);
-  return TensorHandle(result);
-}
-
-TensorHandle pow_Tensor_Scalar(RawTensor self, double exponent, std::string_view what) {
-  AtenTensorHandle result = nullptr;
-  check(aoti_torch_cpu_pow_Tensor_Scalar(self, exponent, &result), what);
-  return TensorHandle(result);
-}
-
-TensorHandle pow_Scalar(double self, RawTensor exponent, std::string_view what) {
-  AtenTensorHandle result = nullptr;
-  check(aoti_torch_cpu_pow_Scalar(self, exponent, &result), what);
-  return TensorHandle(result);
-}
-
-TensorHandle addmv(RawTensor self, RawTensor mat, RawTensor vec, double beta, double alpha,
-                   std::string_view what) {
-  AtenTensorHandle result = nullptr;
-  check(aoti_torch_cpu_addmv(self, mat, vec, beta, alpha, &result), what);
-  return TensorHandle(result);
-}
-
-TensorHandle addbmm(RawTensor self, RawTensor batch1, RawTensor batch2, double beta, double alpha,
-                    std::string_view what) {
-  AtenTensorHandle result = nullptr;
-  check(aoti_torch_cpu_addbmm(self, batch1, batch2, beta, alpha, &result), what);
-  return TensorHandle(result);
-}
-
-TensorHandle addmm_activation(RawTensor self, RawTensor mat1, RawTensor mat2, double beta,
-                              double alpha, bool use_gelu, std::string_view what) {
-  AtenTensorHandle result = nullptr;
-  check(aoti_torch_cpu__addmm_activation(self, mat1, mat2, beta, alpha, use_gelu ? 1 : 0, &result),
-        what);
-  return TensorHandle(result);
-}
-
-TensorHandle histc(RawTensor self, std::int64_t bins, double min, double max,
-                   std::string_view what) {
-  AtenTensorHandle result = nullptr;
-  check(aoti_torch_cpu_histc(self, bins, min, max, &result), what);
-  return TensorHandle(result);
-}
-
-void fill_(RawTensor self, double value, std::string_view what) {
-  check(aoti_torch_cpu_fill__Scalar(self, value), what);
-}
-
-void addmm_out(RawTensor out, RawTensor self, RawTensor mat1, RawTensor mat2, double beta,
-               double alpha, std::string_view what) {
-  check(aoti_torch_cpu_addmm_out(out, self, mat1, mat2, beta, alpha), what);
-}
-
-void baddbmm_out(RawTensor out, RawTensor self, RawTensor batch1, RawTensor batch2, double beta,
-                 double alpha, std::string_view what) {
-  check(aoti_torch_cpu_baddbmm_out(out, self, batch1, batch2, beta, alpha), what);
-}
-
-void scatter_value_out(RawTensor out, RawTensor self, std::int64_t dim, RawTensor index,
-                       double value, std::string_view what) {
-  check(aoti_torch_cpu_scatter_value_out(out, self, dim, index, value), what);
 }
 
 }  // namespace cpu

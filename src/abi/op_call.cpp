@@ -39,6 +39,12 @@ using boxing::CallContext;
 using boxing::free_boxed;
 using boxing::unbox;
 
+/// The alias set of an annotation: "a" of "a!", "a -> *" and "a".
+std::string_view alias_set(std::string_view alias) {
+  const auto end = alias.find_first_of("!- ");
+  return alias.substr(0, end);
+}
+
 // ---------------------------------------------------------------------------
 // Defaults: the schema's default text -> Arg.
 
@@ -344,6 +350,15 @@ void OpCall::dispatch() {
   results_owned_ = result_count_;
 }
 
+const WriteGuard* OpCall::guard_of_alias(std::string_view set) const noexcept {
+  for (std::size_t j = 0; j < schema_->arguments.size() && j < lendings_.size(); ++j) {
+    if (alias_set(schema_->arguments[j].type.alias) != set) continue;
+    const Lending& lending = lendings_[j];
+    return lending.viewed_guard != nullptr ? lending.viewed_guard : lending.owner_guard;
+  }
+  return nullptr;
+}
+
 void OpCall::fail_result(std::size_t i, std::string_view got, std::string_view wanted) const {
   if (i >= result_count_) {
     fail("returned " + std::to_string(result_count_) + " values, expected " +
@@ -365,6 +380,7 @@ Returned OpCall::take(std::size_t i) {
   --results_owned_;
   Returned result = unbox(type, std::exchange(stack_[i], 0));
   result.aliases_argument = !type.alias.empty();
+  if (result.aliases_argument) result.alias_guard = guard_of_alias(alias_set(type.alias));
   return result;
 }
 

@@ -140,6 +140,9 @@ class OpCall {
   /// Calls torch_call_dispatcher.
   void dispatch();
   void free_owned() noexcept;
+  /// The guard of the argument whose alias set is `set` (its owner's, or the
+  /// owner's of the view it is), or null.
+  const WriteGuard* guard_of_alias(std::string_view set) const noexcept;
   [[noreturn]] void fail_result(std::size_t i, std::string_view got, std::string_view wanted) const;
   [[noreturn]] void fail_not_tensor(std::size_t i) const;
   /// Moves the stack and lendings to the heap when the caller's room is too small.

@@ -9,6 +9,7 @@
 #include <variant>
 #include <vector>
 
+#include "abi/scalar_shims.h"
 #include "flash_powder/abi/direct.h"
 #include "flash_powder/abi/runtime.h"
 #include "flash_powder/aten/aten.h"
@@ -100,8 +101,11 @@ abi::TensorHandle string_free_gelu(const TensorArg& self, std::string_view appro
   const abi::TensorHandle left = abi::empty_strided(left_sizes, row_strides, dtype, Device::cpu());
   const abi::TensorHandle right =
       abi::empty_strided(right_sizes, row_strides, dtype, Device::cpu());
-  const abi::TensorHandle result =
-      abi::cpu::addmm_activation(row.get(), left.get(), right.get(), 1.0, 1.0, true, "aten::gelu");
+  abi::RawTensor raw = nullptr;
+  abi::check(abi::scalar_shims(DeviceType::CPU)
+                 ->addmm_activation(row.get(), left.get(), right.get(), 1.0, 1.0, 1, &raw),
+             "aten::gelu");
+  const abi::TensorHandle result(raw);
   const auto sizes = abi::sizes(x);
   return abi::reinterpret(result.get(), sizes, fp::detail::contiguous_strides(sizes), 0);
 }

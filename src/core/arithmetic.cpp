@@ -3,14 +3,14 @@
 #include <cmath>
 #include <string>
 
+#include "abi/scalar_shims.h"
 #include "flash_powder/abi/direct.h"
 #include "flash_powder/abi/tensor_handle.h"
 #include "flash_powder/aten/aten.h"
 #include "flash_powder/core/borrow.h"
 #include "flash_powder/core/factory.h"
-#include "flash_powder/core/torch_parallel.h"
 
-namespace fp::ops {
+namespace fp::detail {
 namespace {
 
 Tensor converted_to(TensorArg tensor, DType dtype) {
@@ -28,34 +28,17 @@ Tensor integer_add(TensorArg a, TensorArg b, DType result, std::int64_t sign) {
   return std::move(sums.front());
 }
 
-/// libtorch's float32 pow with a number exponent computes the elements its
-/// vector loop leaves over as `std::pow(double(x), exponent)`; the Tensor
-/// overload computes them in float. Where the input is a contiguous float32
-/// CPU tensor those elements are recomputed here, so every bit matches.
-void redo_scalar_tail_in_double(TensorArg base, double exponent, Tensor& powered) {
-  const Device where = abi::device(base.raw());
-  if (!where.is_cpu() || abi::dtype(base.raw()) != DType::F32 || !abi::is_contiguous(base.raw())) {
-    return;
-  }
-  const auto* in = static_cast<const float*>(abi::const_data_ptr(base.raw()));
-  float* out = powered.data_mut<float>().data();
-  for (const auto& [begin, end] : torch_parallel_chunks(abi::numel(base.raw()))) {
-    for (std::int64_t i = torch_vectorised_end(begin, end, sizeof(float)); i < end; ++i) {
-      out[i] = static_cast<float>(std::pow(static_cast<double>(in[i]), exponent));
-    }
-  }
-}
-
 /// `a + alpha * b` of floating or complex tensors: libtorch's CPU kernel
 /// directly when both are CPU tensors (abi/direct.h), else `sub(a, b,
 /// alpha=-alpha)`, which runs the same kernel with the same alpha through the
 /// dispatcher. A failure is reported by the dispatcher route, in its words.
 abi::TensorHandle add_scaled(abi::RawTensor a, abi::RawTensor b, double alpha, const char* what) {
   if (abi::direct_routes_enabled() && abi::all_plain_cpu({a, b})) {
-    try {
-      return abi::cpu::add_Tensor(a, b, alpha, what);
-    } catch (const Error&) {
-      // falls through to the dispatcher route
+    abi::RawTensor sum = nullptr;
+    // A failure (shapes that do not broadcast, ...) is reported by the route
+    // below, in the dispatcher's words.
+    if (abi::scalar_shims(DeviceType::CPU)->add_Tensor(a, b, alpha, &sum) == 0) {
+      return abi::TensorHandle(sum);
     }
   }
   return abi::subtract(a, b, -alpha, what);
@@ -114,37 +97,33 @@ Tensor number(const Scalar& value, TensorArg beside) {
   return value.as_tensor_beside(abi::dtype(beside.raw()));
 }
 
-// pow with a number exponent has special cases in libtorch
-// (aten/src/ATen/native/Pow.cpp and cpu/PowKernel.cpp) that the general
-// kernel would not reproduce bit for bit; those are mirrored here, and so is
-// the float32 kernel's double-precision tail (redo_scalar_tail_in_double).
-// Other float dtypes and devices take the Tensor overload, whose scalar tail
-// may differ from Python's by an ulp.
+// pow with a number exponent: libtorch's own Tensor_Scalar kernel wherever
+// its backend shim takes the number as the double it is (a floating-point
+// result: a float exponent, or a floating base), and the Tensor overload with
+// a 0-dim exponent where the exponent is an integer of an integral base
+// (integer powers are exact either way) or complex, or the device has no shim.
 Tensor pow(TensorArg base, Scalar exponent) {
-  const Tensor exponent_tensor = number(exponent, base);
-  const DType result = aten::result_type_Tensor(base, exponent_tensor);
-  if (is_integral(result, true) && exponent.kind() == Scalar::Kind::Integer &&
-      exponent.to_int() < 0) {
-    throw Error(ErrorCode::BadArgument,
-                "pow: Integers to negative integer powers are not allowed.");
+  const DType base_type = abi::dtype(base.raw());
+  const bool integral_exponent =
+      exponent.kind() == Scalar::Kind::Integer || exponent.kind() == Scalar::Kind::Bool;
+  if (is_integral(base_type, true) && integral_exponent) {
+    // PyTorch's check (pow.Tensor_Scalar's meta function), which the Tensor
+    // overload does not make.
+    if (exponent.to_int() < 0) {
+      throw Error(ErrorCode::BadArgument,
+                  "pow: Integers to negative integer powers are not allowed.");
+    }
+    return aten::pow_Tensor_Tensor(base, number(exponent, base));
   }
-  if (is_floating_point(result) && exponent.kind() != Scalar::Kind::Complex) {
-    const double e = exponent.to_double();
-    const Tensor promoted = converted_to(base, result);
-    if (e == 0) return aten::ones_like(promoted);
-    if (e == 1) return promoted.clone();
-    if (e == 0.5) return aten::sqrt(promoted);
-    if (e == -0.5) return aten::rsqrt(promoted);
-    if (e == -1) return aten::reciprocal(promoted);
-    if (e == 2) return aten::mul_Tensor(promoted, promoted);
-    if (e == 3) return aten::mul_Tensor(aten::mul_Tensor(promoted, promoted), promoted);
-    if (e == -2) return aten::reciprocal(aten::mul_Tensor(promoted, promoted));
+  const abi::ScalarShims* shims =
+      abi::viewable(base.raw()) ? abi::scalar_shims(abi::device(base.raw()).type) : nullptr;
+  if (shims == nullptr || exponent.kind() == Scalar::Kind::Complex) {
+    return aten::pow_Tensor_Tensor(base, number(exponent, base));
   }
-  Tensor powered = aten::pow_Tensor_Tensor(base, exponent_tensor);
-  if (result == DType::F32 && exponent.kind() == Scalar::Kind::Floating) {
-    redo_scalar_tail_in_double(base, exponent.to_double(), powered);
-  }
-  return powered;
+  abi::RawTensor powered = nullptr;
+  abi::check(shims->pow_Tensor_Scalar(base.raw(), exponent.to_double(), &powered),
+             "aten::pow.Tensor_Scalar");
+  return Tensor(abi::TensorHandle(powered));
 }
 
 namespace {
@@ -208,4 +187,68 @@ void assign_in_place(MutableTensor self, const Tensor& result, const char* opera
   aten::copy_(self, result);
 }
 
-}  // namespace fp::ops
+void add_assign(MutableTensor self, TensorArg other) {
+  if (add_in_place(self, other, 1)) return;
+  assign_in_place(self, add(TensorAccess::unchecked(self.raw()), other), "add_");
+}
+
+void sub_assign(MutableTensor self, TensorArg other) {
+  if (add_in_place(self, other, -1)) return;
+  assign_in_place(self, sub(TensorAccess::unchecked(self.raw()), other), "sub_");
+}
+
+namespace {
+
+std::optional<Tensor> optional_number(const std::optional<Scalar>& value, TensorArg beside) {
+  if (!value) return std::nullopt;
+  return number(*value, beside);
+}
+
+std::optional<TensorArg> optional_arg(const std::optional<Tensor>& tensor) {
+  if (!tensor) return std::nullopt;
+  return TensorArg(*tensor);
+}
+
+[[noreturn]] void refuse_unbounded(const char* operation) {
+  throw Error(ErrorCode::BadArgument,
+              std::string(operation) + ": At least one of 'min' or 'max' must not be None");
+}
+
+}  // namespace
+
+Tensor clamp(TensorArg self, std::optional<Scalar> min, std::optional<Scalar> max) {
+  if (!min && !max) refuse_unbounded("clamp");
+  auto low = optional_number(min, self);
+  auto high = optional_number(max, self);
+  // clamp.Tensor wants its bounds on self's device: unlike binary ops, it
+  // refuses a CPU number beside a CUDA tensor.
+  const Device here = abi::device(self.raw());
+  if (!here.is_cpu()) {
+    if (low) low = low->to(here);
+    if (high) high = high->to(here);
+  }
+  return clamp(self, optional_arg(low), optional_arg(high));
+}
+
+Tensor clamp(TensorArg self, std::optional<TensorArg> min, std::optional<TensorArg> max) {
+  if (!min && !max) refuse_unbounded("clamp");
+  return aten::clamp_Tensor(self, min, max);
+}
+
+void clamp_(MutableTensor self, std::optional<Scalar> min, std::optional<Scalar> max) {
+  if (!min && !max) refuse_unbounded("clamp_");
+  const TensorArg current = TensorAccess::unchecked(self.raw());
+  const auto low = optional_number(min, current);
+  const auto high = optional_number(max, current);
+  aten::clamp_Tensor_(self, optional_arg(low), optional_arg(high));
+}
+
+Tensor contiguous(TensorArg self) {
+  // Already contiguous, PyTorch returns the tensor itself; the independent
+  // value with the same memory is a lazy copy, which copies nothing until
+  // either side is written.
+  if (abi::is_contiguous(self.raw())) return independent(abi::share(self.raw()));
+  return aten::clone(self, MemoryFormat::Contiguous);
+}
+
+}  // namespace fp::detail

@@ -163,7 +163,7 @@ void index_put(MutableTensor self, std::span<const TensorIndex> items, TensorArg
   if (!sliced.tensor_indices.empty()) {
     aten::index_put_(target, OptionalTensorList(sliced.tensor_indices), values, accumulate);
   } else if (accumulate) {
-    ops::assign_in_place(target, ops::add(target, values), "index_put_");
+    detail::assign_in_place(target, detail::add(target, values), "index_put_");
   } else {
     aten::copy_(target, values);
   }

@@ -95,10 +95,10 @@ TEST(Readme, Safetensors) {
   source.insert("features.0.weight", fp::ones({2, 3}));
   fp::safetensors::save(source, model);
 
-  fp::StateDict weights = fp::safetensors::load(model);  // owned tensors
-  auto file = fp::safetensors::MappedFile::open(model);      // zero-copy views
-  fp::TensorView w = file.get("features.0.weight");          // stays valid after `file` is gone
-  auto copied = fp::safetensors::MappedFile::open(model,     // the same, from a copy
+  fp::StateDict weights = fp::safetensors::load(model);   // owned tensors
+  auto file = fp::safetensors::MappedFile::open(model);   // zero-copy views
+  fp::TensorView w = file.get("features.0.weight");       // stays valid after `file` is gone
+  auto copied = fp::safetensors::MappedFile::open(model,  // the same, from a copy
                                                   {.access = fp::safetensors::FileAccess::Copy});
   fp::safetensors::save(weights, copy_path, {{"format", "pt"}});  // atomic write
 

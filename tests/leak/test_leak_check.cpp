@@ -66,10 +66,24 @@ class LeakCheck : public ::testing::TestWithParam<LeakCase> {
   void SetUp() override { fp::set_num_threads(1); }
 };
 
+/// What libtorch 2.10-2.13 leaks per `str` argument: a 32-byte std::string
+/// in a 48-byte heap block.
+constexpr std::int64_t kLibtorchFloorPerCall = 48;
+
 TEST_P(LeakCheck, DoesNotGrow) {
   const LeakCase& leak_case = GetParam();
   Inputs inputs;
   const Growth growth = measure([&] { leak_case.run(inputs); });
+  if (leak_case.libtorch_floor && fp::torch_leaks_string_arguments()) {
+    // libtorch's leak, which no stable route avoids for this call: the heap
+    // grows by exactly that (a leak of flash_powder's own on top would show),
+    // and docs/architecture.md says so.
+    std::printf("leak_check %-32s %-34s heap %+10lld B  %6.1f B/call  libtorch %s's own leak\n",
+                leak_case.name.c_str(), leak_case.op.c_str(), static_cast<long long>(growth.heap),
+                static_cast<double>(growth.heap) / kCalls, fp::torch_version().str().c_str());
+    EXPECT_LE(growth.heap, kLibtorchFloorPerCall * kCalls + kBound) << leak_case.call;
+    return;
+  }
   std::printf("leak_check %-32s %-34s rss %+8.1f KiB  heap %+10lld B  %6.1f B/call  (%s)\n",
               leak_case.name.c_str(), leak_case.op.c_str(), growth.resident / 1024.0,
               static_cast<long long>(growth.heap), static_cast<double>(growth.heap) / kCalls,

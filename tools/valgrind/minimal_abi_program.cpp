@@ -5,7 +5,7 @@
 //
 // It exercises each kind of call the library makes: tensor creation and
 // deletion, metadata, data pointers, copies, from_blob, and dispatcher calls
-// with every argument kind (optional, list, string, enums), reductions and
+// with every argument kind but strings (optional, list, enums), reductions and
 // kernels that start libtorch's thread pools.
 #include <torch/csrc/inductor/aoti_torch/c/shim.h>
 #include <torch/csrc/stable/c/shim.h>
@@ -83,14 +83,6 @@ StableIValue tensor_list(std::vector<AtenTensorHandle> tensors, bool optional_it
   return value;
 }
 
-StableIValue string_arg(const char* text) {
-  StringHandle handle = nullptr;
-  check(torch_new_string_handle(text, std::strlen(text), &handle), "new_string");
-  StableIValue value = 0;
-  std::memcpy(&value, &handle, sizeof(handle));
-  return value;
-}
-
 StableIValue int32_arg(int32_t code) {
   StableIValue value = 0;
   std::memcpy(&value, &code, sizeof(code));
@@ -149,11 +141,10 @@ int main() {
   call("aten::flip", "", {tensor_arg(a), int_list({0})}, 1);
   call("aten::cat", "", {tensor_list({a, a}, false), 0}, 1);
   call("aten::index", "Tensor", {tensor_arg(a), tensor_list({nullptr, index}, true)}, 1);
-  // A string argument (libtorch 2.10-2.13 leaks one std::string per call).
-  call("aten::div", "Tensor_mode",
-       {tensor_arg(a), tensor_arg(a), optional_arg(string_arg("floor"))}, 1);
-  // A plain (not optional) string argument leaks through another path.
-  call("aten::gelu", "", {tensor_arg(a), string_arg("tanh")}, 1);
+  // No string argument: libtorch 2.10-2.13 leaks one std::string for each
+  // (fixed in 2.14). flash_powder sends none through torch_call_dispatcher on
+  // those releases for the ops it calls (src/aten/string_free.h), so that
+  // leak is left unsuppressed for the valgrind lane to catch.
   // Factories with dtype, layout, device and memory format.
   const StableIValue cpu = static_cast<StableIValue>(static_cast<uint32_t>(-1)) |
                            (static_cast<StableIValue>(aoti_torch_device_type_cpu()) << 32);

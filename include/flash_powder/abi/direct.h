@@ -70,7 +70,6 @@ TensorHandle pad(RawTensor self, std::span<const std::int64_t> pad, const char* 
 /// ("aten::mul.Tensor: <libtorch's message>").
 namespace cpu {
 TensorHandle mul_Tensor(RawTensor self, RawTensor other, std::string_view what);
-TensorHandle add_Tensor(RawTensor self, RawTensor other, double alpha, std::string_view what);
 TensorHandle abs(RawTensor self, std::string_view what);
 TensorHandle cat(std::span<const RawTensor> tensors, std::int64_t dim, std::string_view what);
 /// `convolution(input, weight, bias, stride, padding, dilation, transposed,
@@ -87,27 +86,6 @@ TensorHandle convolution(RawTensor input, RawTensor weight, RawTensor bias,
 /// (`aoti_torch_empty_strided`) and `copy_` into it, as PyTorch's clone does.
 TensorHandle contiguous_clone(RawTensor self, std::string_view what);
 
-// Ops whose Scalar arguments the dispatcher route cannot carry; the CPU
-// shims take them as doubles (Python floats).
-TensorHandle add_Scalar(RawTensor self, double other, double alpha, std::string_view what);
-TensorHandle mul_Scalar(RawTensor self, double other, std::string_view what);
-TensorHandle pow_Tensor_Scalar(RawTensor self, double exponent, std::string_view what);
-TensorHandle pow_Scalar(double self, RawTensor exponent, std::string_view what);
-TensorHandle addmv(RawTensor self, RawTensor mat, RawTensor vec, double beta, double alpha,
-                   std::string_view what);
-TensorHandle addbmm(RawTensor self, RawTensor batch1, RawTensor batch2, double beta, double alpha,
-                    std::string_view what);
-TensorHandle addmm_activation(RawTensor self, RawTensor mat1, RawTensor mat2, double beta,
-                              double alpha, bool use_gelu, std::string_view what);
-TensorHandle histc(RawTensor self, std::int64_t bins, double min, double max,
-                   std::string_view what);
-void fill_(RawTensor self, double value, std::string_view what);
-void addmm_out(RawTensor out, RawTensor self, RawTensor mat1, RawTensor mat2, double beta,
-               double alpha, std::string_view what);
-void baddbmm_out(RawTensor out, RawTensor self, RawTensor batch1, RawTensor batch2, double beta,
-                 double alpha, std::string_view what);
-void scatter_value_out(RawTensor out, RawTensor self, std::int64_t dim, RawTensor index,
-                       double value, std::string_view what);
 }  // namespace cpu
 
 }  // namespace fp::abi

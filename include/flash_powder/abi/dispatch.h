@@ -39,9 +39,18 @@ Results call(const Schema& schema, std::span<const Arg> args);
 ///
 /// The tensor promises hold here too: an argument the schema writes to
 /// (`Tensor(a!)`, e.g. `self` of `aten::fill_`) must be a non-const
-/// fp::Tensor or an fp::TensorMutView and obeys the borrow rules, and a
-/// result that would share memory with an argument (a view op such as
-/// `aten::transpose`) comes back as an independent fp::Tensor (a lazy copy).
+/// fp::Tensor or an fp::TensorMutView and obeys the borrow rules. Whether a
+/// result that shares memory with an argument (a view op such as
+/// `aten::transpose`) stays a view is said by R, as by the typed fp::aten
+/// wrappers' return types: fp::TensorView keeps the view (borrowing from
+/// that argument's owner, like `fp::aten::transpose_int`), fp::Tensor makes
+/// it an independent value (a lazy copy).
+///
+/// On torch 2.10-2.13, which leak every `str` argument sent through the
+/// dispatcher, the ops flash_powder's layers call with one (`aten::gelu`,
+/// `aten::div.Tensor_mode`, `aten::pad`, `aten::conv*d.padding`) take the
+/// same string-free routes as their typed wrappers; any other op's string
+/// still leaks there (docs/architecture.md, "Ops with string arguments").
 template <class R = void, class... Args>
 R dispatch(std::string_view op, std::string_view overload, Args&&... args) {
   const std::array<abi::Arg, sizeof...(Args)> captured{abi::to_arg(std::forward<Args>(args))...};

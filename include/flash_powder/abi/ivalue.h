@@ -84,6 +84,9 @@ struct Returned {
   /// The schema marks this result as (possibly) sharing memory with an
   /// argument, e.g. `transpose -> Tensor(a)` or in-place `add_ -> Tensor(a!)`.
   bool aliases_argument = false;
+  /// Then: the guard of that argument's owner (which a view of it registers
+  /// with), or null when it has none (a raw handle, checks compiled out).
+  const WriteGuard* alias_guard = nullptr;
 
   std::string_view type_name() const;
 };

@@ -9,6 +9,7 @@
 
 #include "flash_powder/core/detail/tensor_access.h"
 #include "flash_powder/core/detail/tensor_base.h"
+#include "flash_powder/core/detail/tensor_methods.h"
 
 namespace fp::detail {
 
@@ -16,66 +17,15 @@ namespace fp::detail {
 /// the borrow checker (`Derived::check_mutation`, a friend's privilege).
 /// In-place operations return the tensor itself, like PyTorch's.
 template <class Derived>
-class MutableAccess {
+class MutableAccess : public InPlaceMethods<Derived> {
  public:
   /// Basic indexing for writing: a TensorMutView whose writes reach this
   /// tensor. While it lives, no other view of this tensor may (borrow check).
   template <class... Items>
   TensorMutView i_mut(const Items&... items);
 
-  Derived& add_(TensorArg other);
-  Derived& add_(Scalar other);
-  Derived& sub_(TensorArg other);
-  Derived& sub_(Scalar other);
-  Derived& mul_(TensorArg other);
-  Derived& mul_(Scalar other);
-  Derived& div_(TensorArg other, std::optional<std::string_view> rounding_mode = std::nullopt);
-  Derived& div_(Scalar other, std::optional<std::string_view> rounding_mode = std::nullopt);
-  Derived& remainder_(TensorArg other);
-  Derived& remainder_(Scalar other);
-  Derived& pow_(TensorArg exponent);
-  Derived& pow_(Scalar exponent);
-  Derived& neg_();
-  Derived& abs_();
-  Derived& sqrt_();
-  Derived& exp_();
-  Derived& log_();
-  Derived& clamp_(std::optional<Scalar> min, std::optional<Scalar> max = std::nullopt);
-  /// Every element `value`. Python: `t.fill_(value)`.
-  Derived& fill_(Scalar value);
-  Derived& fill_(TensorArg value);
-  Derived& zero_();
-  /// This tensor's elements from `source` (broadcast, converted). Python: `t.copy_(source)`.
-  Derived& copy_(TensorArg source);
-  Derived& masked_fill_(TensorArg mask, Scalar value);
-  Derived& masked_fill_(TensorArg mask, TensorArg value);
-  /// `t[indices] = values` (or `+=` with `accumulate`); `indices` as for index().
-  Derived& index_put_(std::initializer_list<TensorIndex> indices, TensorArg values,
-                      bool accumulate = false);
-  Derived& index_put_(std::initializer_list<TensorIndex> indices, Scalar value);
-
-  Derived& operator+=(TensorArg other) { return add_(other); }
-  Derived& operator+=(Scalar other) { return add_(other); }
-  Derived& operator-=(TensorArg other) { return sub_(other); }
-  Derived& operator-=(Scalar other) { return sub_(other); }
-  Derived& operator*=(TensorArg other) { return mul_(other); }
-  Derived& operator*=(Scalar other) { return mul_(other); }
-  Derived& operator/=(TensorArg other) { return div_(other); }
-  Derived& operator/=(Scalar other) { return div_(other); }
-  Derived& operator%=(TensorArg other) { return remainder_(other); }
-  Derived& operator%=(Scalar other) { return remainder_(other); }
-  /// Bitwise, in place, for bool and integer tensors. Python: `t &= m`
-  /// (`__iand__`), `|=`, `^=`, `<<=`, `>>=`.
-  Derived& operator&=(TensorArg other);
-  Derived& operator&=(Scalar other);
-  Derived& operator|=(TensorArg other);
-  Derived& operator|=(Scalar other);
-  Derived& operator^=(TensorArg other);
-  Derived& operator^=(Scalar other);
-  Derived& operator<<=(TensorArg other);
-  Derived& operator<<=(Scalar other);
-  Derived& operator>>=(TensorArg other);
-  Derived& operator>>=(Scalar other);
+  // The in-place methods and compound assignments are generated:
+  // InPlaceMethods in core/detail/tensor_methods.h.
 
   /// All elements, writable, like `std::span<T>`. Same checks as data<T>().
   template <Element T>

@@ -18,6 +18,7 @@
 #include "flash_powder/core/array_ref.h"
 #include "flash_powder/core/borrow.h"
 #include "flash_powder/core/detail/tensor_access.h"
+#include "flash_powder/core/detail/tensor_methods.h"
 #include "flash_powder/core/element_type.h"
 #include "flash_powder/core/index.h"
 #include "flash_powder/core/options.h"
@@ -34,7 +35,7 @@ namespace detail {
 
 /// What all three tensor types can do without mutating anything: metadata,
 /// read access to the data, and every read-only operation.
-class TensorBase {
+class TensorBase : public TensorMethods {
  public:
   /// The libtorch handle, for calling C shim functions directly (not owned).
   abi::RawTensor raw() const noexcept { return handle_.get(); }
@@ -92,124 +93,8 @@ class TensorBase {
 
   /// A new, independent Tensor with the same values (a lazy clone).
   Tensor to_owned() const;
-  /// Converted and/or moved, always a copy. Python: `t.to(...)`. Options
-  /// convert from a DType or a Device alone: `t.to(fp::DType::U8)`.
-  Tensor to(TensorOptions options, bool non_blocking = false) const;
-  /// Python: `t.clone()`.
-  Tensor clone() const;
-  /// Python: `t.cpu()` (a copy even when already on the CPU).
-  Tensor cpu() const;
-  /// Python: `t.cuda(index)`.
-  Tensor cuda(std::int8_t index = 0) const;
-  /// A contiguous tensor with the same values: a lazy copy (copy-on-write,
-  /// nothing copied yet) when this one is contiguous already, else a
-  /// contiguous clone. Python: `t.contiguous()`.
-  Tensor contiguous() const;
-  /// Python: `t.reshape(shape)`; one size may be -1.
-  Tensor reshape(IntList shape) const;
-  /// Python: `t.flatten(start_dim, end_dim)`.
-  Tensor flatten(std::int64_t start_dim = 0, std::int64_t end_dim = -1) const;
-
-  // --- arithmetic (new Tensors; numbers promote like Python numbers) --------
-  // https://pytorch.org/docs/stable/torch.html#pointwise-ops
-
-  Tensor add(TensorArg other) const;
-  Tensor add(Scalar other) const;
-  Tensor sub(TensorArg other) const;
-  Tensor sub(Scalar other) const;
-  Tensor mul(TensorArg other) const;
-  Tensor mul(Scalar other) const;
-  /// True division; `rounding_mode` "trunc" or "floor" like Python's.
-  Tensor div(TensorArg other, std::optional<std::string_view> rounding_mode = std::nullopt) const;
-  Tensor div(Scalar other, std::optional<std::string_view> rounding_mode = std::nullopt) const;
-  /// Python's `%`: the result has the sign of the divisor.
-  Tensor remainder(TensorArg other) const;
-  Tensor remainder(Scalar other) const;
-  /// C's fmod: the result has the sign of the dividend.
-  Tensor fmod(TensorArg other) const;
-  Tensor fmod(Scalar other) const;
-  Tensor pow(TensorArg exponent) const;
-  Tensor pow(Scalar exponent) const;
-  Tensor neg() const;
-  Tensor abs() const;
-  Tensor sqrt() const;
-  Tensor rsqrt() const;
-  Tensor exp() const;
-  Tensor log() const;
-  Tensor sin() const;
-  Tensor cos() const;
-  Tensor tanh() const;
-  Tensor sigmoid() const;
-  Tensor floor() const;
-  Tensor ceil() const;
-  /// Half to even, like Python's `t.round(decimals=...)`.
-  Tensor round(std::int64_t decimals = 0) const;
-
-  // --- comparisons: bool tensors ---------------------------------------------
-
-  Tensor eq(TensorArg other) const;
-  Tensor eq(Scalar other) const;
-  Tensor ne(TensorArg other) const;
-  Tensor ne(Scalar other) const;
-  Tensor lt(TensorArg other) const;
-  Tensor lt(Scalar other) const;
-  Tensor le(TensorArg other) const;
-  Tensor le(Scalar other) const;
-  Tensor gt(TensorArg other) const;
-  Tensor gt(Scalar other) const;
-  Tensor ge(TensorArg other) const;
-  Tensor ge(Scalar other) const;
-  /// Same sizes and values. Python: `torch.equal(t, other)`.
-  bool is_equal(TensorArg other) const;
-  /// Python: `torch.allclose(t, other, rtol, atol, equal_nan)`.
-  bool allclose(TensorArg other, double rtol = 1e-05, double atol = 1e-08,
-                bool equal_nan = false) const;
-
-  // --- reductions ---------------------------------------------------------------
-  // https://pytorch.org/docs/stable/torch.html#reduction-ops
-
-  Tensor sum(std::optional<DType> dtype = std::nullopt) const;
-  Tensor sum(IntList dims, bool keepdim = false, std::optional<DType> dtype = std::nullopt) const;
-  Tensor mean(std::optional<DType> dtype = std::nullopt) const;
-  Tensor mean(IntList dims, bool keepdim = false, std::optional<DType> dtype = std::nullopt) const;
-  Tensor prod(std::optional<DType> dtype = std::nullopt) const;
-  Tensor prod(std::int64_t dim, bool keepdim = false,
-              std::optional<DType> dtype = std::nullopt) const;
-  /// The smallest element. Python: `t.min()`.
-  Tensor min() const;
-  /// Values and indices along `dim`. Python: `t.min(dim, keepdim)`.
-  std::tuple<Tensor, Tensor> min(std::int64_t dim, bool keepdim = false) const;
-  Tensor max() const;
-  std::tuple<Tensor, Tensor> max(std::int64_t dim, bool keepdim = false) const;
-  Tensor amin(IntList dims = {}, bool keepdim = false) const;
-  Tensor amax(IntList dims = {}, bool keepdim = false) const;
-  Tensor argmin(std::optional<std::int64_t> dim = std::nullopt, bool keepdim = false) const;
-  Tensor argmax(std::optional<std::int64_t> dim = std::nullopt, bool keepdim = false) const;
-  /// Standard deviation; `unbiased` divides by N-1. Python: `t.std(dims, unbiased, keepdim)`.
-  Tensor std(const std::optional<std::vector<std::int64_t>>& dims = std::nullopt,
-             bool unbiased = true, bool keepdim = false) const;
-  Tensor var(const std::optional<std::vector<std::int64_t>>& dims = std::nullopt,
-             bool unbiased = true, bool keepdim = false) const;
-  /// Python: `t.topk(k, dim, largest, sorted)` -> (values, indices).
-  std::tuple<Tensor, Tensor> topk(std::int64_t k, std::int64_t dim = -1, bool largest = true,
-                                  bool sorted = true) const;
-  /// Python: `t.sort(dim, descending)` -> (values, indices).
-  std::tuple<Tensor, Tensor> sort(std::int64_t dim = -1, bool descending = false) const;
-  Tensor cumsum(std::int64_t dim, std::optional<DType> dtype = std::nullopt) const;
-
-  // --- selection and linear algebra ---------------------------------------------
-
-  /// This tensor where `condition` holds, else `other`. Python: `t.where(condition, other)`.
-  Tensor where(TensorArg condition, TensorArg other) const;
-  Tensor where(TensorArg condition, Scalar other) const;
-  Tensor masked_fill(TensorArg mask, TensorArg value) const;
-  Tensor masked_fill(TensorArg mask, Scalar value) const;
-  /// Python: `t.clamp(min, max)`; either bound may be omitted (std::nullopt).
-  Tensor clamp(std::optional<Scalar> min, std::optional<Scalar> max = std::nullopt) const;
-  Tensor clamp(std::optional<TensorArg> min, std::optional<TensorArg> max) const;
-  Tensor matmul(TensorArg other) const;
-  Tensor mm(TensorArg other) const;
-  Tensor bmm(TensorArg other) const;
+  // The op methods (arithmetic, comparisons, reductions, conversions, ...)
+  // are generated: core/detail/tensor_methods.h, from tools/generate_tensor_api.py.
 
   // --- advanced indexing (a copy, like PyTorch) -----------------------------------
 

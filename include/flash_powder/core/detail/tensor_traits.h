@@ -22,7 +22,8 @@ requires(std::is_same_v<T, Tensor> || std::is_same_v<T, TensorMutView>) struct A
   static RawTensor raw(const T& tensor) { return tensor.raw(); }
   static Arg make(const T& tensor) {
     Arg arg{tensor.raw()};
-    arg.owner_guard = fp::detail::TensorAccess::existing_borrow_state(tensor);
+    // Made if need be: a view among the results registers with it.
+    arg.owner_guard = fp::detail::TensorAccess::borrow_state(tensor);
     return arg;
   }
   /// A non-const Tensor or TensorMutView: lent for writing.
@@ -54,6 +55,28 @@ struct ReturnTraits<Tensor> {
   }
   static Tensor take(Results&& results) {
     return from_one(std::move(detail::only_value(results, "Tensor")), results);
+  }
+};
+
+/// A result as a view: where the schema says it shares memory with an
+/// argument (`transpose -> Tensor(a)`), a TensorView borrowing from that
+/// argument's owner, as the typed fp::aten wrappers return it; otherwise a
+/// TensorView owning the new tensor.
+template <>
+struct ReturnTraits<TensorView> {
+  static TensorView from_one(Returned&& value, const Results& results) {
+    const bool shared = value.aliases_argument;
+    const WriteGuard* guard = value.alias_guard;
+    TensorHandle handle =
+        detail::take_alternative<TensorHandle>(std::move(value), results, "a TensorView");
+    if (!shared) return TensorView(Tensor(std::move(handle)));
+    // Every WriteGuard is core's BorrowState (core/borrow.h).
+    auto* owner =
+        const_cast<fp::detail::BorrowState*>(static_cast<const fp::detail::BorrowState*>(guard));
+    return fp::detail::TensorAccess::view(std::move(handle), owner, "fp::dispatch");
+  }
+  static TensorView take(Results&& results) {
+    return from_one(std::move(detail::only_value(results, "TensorView")), results);
   }
 };
 
