@@ -12,6 +12,8 @@
 // Each case has the same name on the three sides. The `cabi_*` cases do the
 // same work with bare stable-C-ABI calls (no schema check, no fp types): the
 // floor flash_powder's own bookkeeping sits on.
+//
+// Why this file is long: one benchmark per kind of op call measured.
 #include <benchmark/benchmark.h>
 
 #include <flash_powder/abi/schema.h>

@@ -36,6 +36,10 @@ Mapping rules (documented for users in docs/ops.md):
 * Returns: Tensor -> fp::Tensor (a lazy clone if libtorch handed back an input),
   `Tensor(a)` (a view or maybe-view of input `a`) -> fp::TensorView borrowing
   from that input, mutated inputs (`-> Tensor(a!)`) -> nothing.
+
+Why this file is long: one generator, whose parts (schema parsing, the type
+mapping, the routes, the three outputs and their docs) all describe one
+wrapper.
 """
 
 from __future__ import annotations

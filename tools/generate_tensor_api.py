@@ -21,6 +21,9 @@ next to this tensor (detail::number). Binary operators get the three forms
 
     .venv/bin/python tools/generate_tensor_api.py          # rewrite the files
     .venv/bin/python tools/generate_tensor_api.py --check  # exit 1 if any is stale
+
+Why this file is long: most of it is the table of the tensor API, one
+entry per method; the generator itself is short.
 """
 
 from __future__ import annotations

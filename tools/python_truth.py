@@ -96,6 +96,9 @@ in a ``support/`` folder of the test file's directories are importable.
 
 Limitations: ``*/`` cannot appear in a Python block (it ends the comment);
 markers must be inside a test; ``print`` output from blocks goes to stderr.
+
+Why this file is long: one tool (extracting the Python blocks, running
+them per torch and CPU setting, the cache, the checks), each part small.
 """
 
 from __future__ import annotations

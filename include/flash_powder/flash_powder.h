@@ -8,6 +8,7 @@
 #include "flash_powder/abi/dispatch.h"
 #include "flash_powder/abi/error.h"
 #include "flash_powder/abi/grad_mode.h"
+#include "flash_powder/abi/routes.h"
 #include "flash_powder/abi/runtime.h"
 #include "flash_powder/abi/schema.h"
 #include "flash_powder/base/device.h"

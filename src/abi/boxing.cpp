@@ -7,6 +7,8 @@
 #include <utility>
 #include <vector>
 
+#include "schema_error.h"
+
 namespace fp::abi::boxing {
 
 using Kind = SchemaType::Kind;
@@ -58,9 +60,10 @@ void free_boxed(const SchemaType& type, StableIValue value) noexcept {
 void CallContext::fail(const std::string& problem, ErrorCode code) const {
   const SchemaArgument& entry = result ? schema.returns[index] : schema.arguments[index];
   const std::string quoted_name = entry.name.empty() ? "" : " '" + entry.name + "'";
-  throw Error(code, schema.qualified_name() + ": " + (result ? "result " : "argument ") +
-                        std::to_string(index) + quoted_name + " " + problem + "; the schema is " +
-                        schema.text);
+  fail_against_schema(
+      code, schema.qualified_name(),
+      (result ? "result " : "argument ") + std::to_string(index) + quoted_name + " " + problem,
+      schema.text);
 }
 
 void CallContext::mismatch(const SchemaType& type, const Arg& arg) const {

@@ -1,6 +1,6 @@
 // The routes around libtorch's dispatcher (abi/direct.h): which tensors may
 // take them, and the C shims they call.
-#include "flash_powder/abi/direct.h"
+#include "direct.h"
 
 #include <algorithm>
 #include <array>

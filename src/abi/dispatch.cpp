@@ -9,6 +9,7 @@
 
 #include "flash_powder/abi/schema.h"
 #include "op_call.h"
+#include "schema_error.h"
 #include "string_free_routes.h"
 
 namespace fp::abi {
@@ -49,7 +50,7 @@ StringFreeRoutes& string_free_routes() {
 
 void check_call_shape(const Schema& schema, std::span<const Arg> args) {
   const auto fail = [&](const std::string& problem, ErrorCode code = ErrorCode::BadArgument) {
-    throw Error(code, schema.qualified_name() + ": " + problem + "; the schema is " + schema.text);
+    fail_against_schema(code, schema.qualified_name(), problem, schema.text);
   };
   if (args.size() > schema.arguments.size()) [[unlikely]] {
     fail("takes at most " + std::to_string(schema.arguments.size()) + " arguments, got " +

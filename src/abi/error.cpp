@@ -1,8 +1,10 @@
 #include "flash_powder/abi/error.h"
 
 #include <string>
+#include <utility>
 
 #include "flash_powder/abi/runtime.h"
+#include "schema_error.h"
 #include "torch_c.h"
 
 namespace fp::abi {
@@ -15,6 +17,13 @@ std::string last_torch_error() {
 
 void throw_torch_error(std::string_view what) {
   throw Error(ErrorCode::TorchError, std::string(what) + ": " + last_torch_error());
+}
+
+void fail_against_schema(ErrorCode code, std::string_view op, std::string_view problem,
+                         std::string_view schema) {
+  std::string message(op);
+  message.append(": ").append(problem).append("; the schema is ").append(schema);
+  throw Error(code, std::move(message));
 }
 
 }  // namespace fp::abi

@@ -3,7 +3,7 @@
 #include <array>
 #include <atomic>
 
-#include "flash_powder/abi/testing.h"
+#include "testing.h"
 
 namespace fp::abi {
 namespace {

@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "schema_error.h"
+
 namespace fp::abi {
 namespace {
 
@@ -46,8 +48,7 @@ std::string_view Returned::type_name() const {
 }
 
 void Results::fail(std::string_view problem) const {
-  throw Error(ErrorCode::BadArgument, std::string(op) + ": " + std::string(problem) +
-                                          "; the schema is " + std::string(schema));
+  fail_against_schema(ErrorCode::BadArgument, op, problem, schema);
 }
 
 }  // namespace fp::abi

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "flash_powder/abi/direct.h"
+#include "abi/direct.h"
 #include "flash_powder/abi/tensor_handle.h"
 #include "torch_c.h"
 

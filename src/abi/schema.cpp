@@ -10,8 +10,10 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "defaults.h"
 #include "flash_powder/abi/error.h"
 
 namespace fp::abi {
@@ -476,6 +478,7 @@ void Schema::compute_call_facts() {
   }
   stack_size_ = std::max(arguments.size(), returns.size());
   returns_problem_ = problem_with_returns(returns);
+  defaults_ = parse_defaults(*this);
 }
 
 Schema Schema::parse(std::string_view text, std::string_view default_namespace) {

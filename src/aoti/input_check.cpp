@@ -1,5 +1,7 @@
 #include "input_check.h"
 
+#include "base/text.h"
+
 #include <map>
 
 #include "flash_powder/abi/tensor_handle.h"
@@ -8,13 +10,6 @@
 
 namespace fp::aoti::detail {
 namespace {
-
-std::string sizes_text(std::span<const std::int64_t> sizes) {
-  std::string text = "[";
-  for (std::size_t i = 0; i < sizes.size(); ++i)
-    text += (i == 0 ? "" : ", ") + std::to_string(sizes[i]);
-  return text + "]";
-}
 
 std::string spec_text(const std::vector<DimSpec>& sizes) {
   std::string text = "[";
@@ -49,8 +44,8 @@ class InputChecker {
  private:
   void check_sizes(const InputSpec& spec, std::span<const std::int64_t> sizes) {
     const auto wanted = [&] {
-      return " (the exported shape is " + spec_text(spec.sizes) + ", got " + sizes_text(sizes) +
-             ")";
+      return " (the exported shape is " + spec_text(spec.sizes) + ", got " +
+             fp::detail::list_text(sizes) + ")";
     };
     if (sizes.size() != spec.sizes.size())
       fail("must have " + std::to_string(spec.sizes.size()) + " dimensions, not " +

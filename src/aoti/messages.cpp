@@ -1,6 +1,6 @@
 #include "messages.h"
 
-#include "flash_powder/base/quoted.h"
+#include "base/text.h"
 
 namespace fp::aoti::detail {
 

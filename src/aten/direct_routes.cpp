@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "flash_powder/abi/direct.h"
+#include "abi/direct.h"
 #include "flash_powder/base/error.h"
 #include "flash_powder/core/arguments.h"
 

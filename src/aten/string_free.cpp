@@ -9,8 +9,8 @@
 #include <variant>
 #include <vector>
 
+#include "abi/direct.h"
 #include "abi/scalar_shims.h"
-#include "flash_powder/abi/direct.h"
 #include "flash_powder/abi/runtime.h"
 #include "flash_powder/aten/aten.h"
 #include "flash_powder/core/conversion.h"

@@ -3,8 +3,8 @@
 #include <cmath>
 #include <string>
 
+#include "abi/direct.h"
 #include "abi/scalar_shims.h"
-#include "flash_powder/abi/direct.h"
 #include "flash_powder/abi/tensor_handle.h"
 #include "flash_powder/aten/aten.h"
 #include "flash_powder/core/borrow.h"

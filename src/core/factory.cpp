@@ -2,16 +2,13 @@
 // eye and their `*_like` forms. (The random ones live in random.cpp.)
 #include "flash_powder/core/factory.h"
 
-#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <optional>
 #include <string>
-#include <vector>
 
-#include "flash_powder/abi/runtime.h"
+#include "core/mirrored/arange.h"
 #include "flash_powder/aten/aten.h"
-#include "flash_powder/core/torch_parallel.h"
 
 namespace fp {
 namespace {
@@ -31,35 +28,10 @@ std::optional<bool> pin_memory(const TensorOptions& options) {
   return options.pinned_memory() ? std::optional<bool>(true) : std::nullopt;
 }
 
-/// `tensor.to(dtype)` converting like a C++ cast (integers wrap), as kernels do.
-Tensor cast(Tensor tensor, DType dtype) {
-  if (tensor.dtype() == dtype) return tensor;
-  return aten::_to_copy(tensor, dtype);
-}
-
 /// `tensor.to(device)` for freshly made CPU tensors.
 Tensor moved_to(Tensor tensor, Device device) {
   if (device.is_cpu()) return tensor;
   return aten::_to_copy(tensor, std::nullopt, std::nullopt, device);
-}
-
-/// The number of elements of arange(start, end, step), with PyTorch's checks
-/// and messages (aten/src/ATen/native/RangeUtils.h).
-std::int64_t arange_size(double start, double end, double step) {
-  if (step == 0) throw Error(ErrorCode::BadArgument, "fp::arange: step must be nonzero");
-  if (!std::isfinite(start) || !std::isfinite(end)) {
-    throw Error(ErrorCode::BadArgument, "fp::arange: unsupported range: " + std::to_string(start) +
-                                            " -> " + std::to_string(end));
-  }
-  if ((step > 0 && end < start) || (step < 0 && end > start)) {
-    throw Error(ErrorCode::BadArgument,
-                "fp::arange: upper bound and larger bound inconsistent with step sign");
-  }
-  const double size = std::ceil((end - start) / step);
-  if (size > static_cast<double>(std::numeric_limits<std::int64_t>::max())) {
-    throw Error(ErrorCode::BadArgument, "fp::arange: invalid size, possible overflow?");
-  }
-  return static_cast<std::int64_t>(size);
 }
 
 /// What torch's checked conversion (c10::checked_convert, used when it fills
@@ -231,104 +203,19 @@ Tensor full_like_impl(TensorView source, const Tensor& value, TensorOptions opti
 }
 
 // libtorch's arange overloads all take Scalars, which the stable ABI cannot
-// carry, so the values are computed here exactly as its CPU kernel computes
-// them (aten/src/ATen/native/cpu/RangeFactoriesKernel.cpp), then moved to the
-// device. That kernel splits [0, size) into parallel chunks; in each chunk a
-// vectorised loop fills whole pairs of 32-byte vectors from a base value
-// `start + step * block` rounded to the dtype, each lane adding `lane * step`
-// to that rounded base, and a scalar loop fills the rest with
-// `start + step * i`. Both compute in the dtype's accumulation type (double
-// for float32/float64, float for float16/bfloat16) and round on storing. The
-// rounded base makes a visible difference in the last bit, so it is mirrored.
-// libtorch compiles its AVX2 and AVX512 kernels with FMA and multiply-add
-// contraction, so there `start + step * i` is one fused operation; its
-// generic kernels (ATEN_CPU_CAPABILITY=default) round the product first.
-// (Checked bit for bit against torch 2.13 on x86-64 in each capability,
-// including sizes past the parallel grain.)
-namespace {
-
-template <class T>
-T multiply_add(T a, T b, T c, bool fused) {
-  return fused ? std::fma(a, b, c) : a * b + c;  // (this file is compiled without FMA)
-}
-
-template <class Stored, class Accumulated>
-std::vector<Stored> arange_like_torch(Accumulated start, Accumulated step, std::int64_t size) {
-  constexpr std::int64_t lanes = kTorchVectorBytes / static_cast<std::int64_t>(sizeof(Stored));
-  const bool fused = torch_cpu_capability() != "DEFAULT";
-  std::vector<Stored> values(static_cast<std::size_t>(size));
-  for (const auto& [begin, end] : torch_parallel_chunks(size)) {
-    const std::int64_t vectorised_end =
-        torch_vectorised_end(begin, end, static_cast<std::int64_t>(sizeof(Stored)));
-    for (std::int64_t i = begin; i < end; ++i) {
-      Accumulated value;
-      if (i < vectorised_end) {
-        const std::int64_t block = begin + (i - begin) / lanes * lanes;
-        const auto base =
-            static_cast<Stored>(multiply_add(step, static_cast<Accumulated>(block), start, fused));
-        value = multiply_add(static_cast<Accumulated>(i - block), step,
-                             static_cast<Accumulated>(base), fused);
-      } else {
-        value = multiply_add(step, static_cast<Accumulated>(i), start, fused);
-      }
-      values[static_cast<std::size_t>(i)] = static_cast<Stored>(value);
-    }
-  }
-  return values;
-}
-
-/// Integers are exact whatever the order: start + step * i, wrapping like int64.
-std::vector<std::int64_t> integer_arange(std::int64_t start, std::int64_t step, std::int64_t size) {
-  std::vector<std::int64_t> values(static_cast<std::size_t>(size));
-  for (std::int64_t i = 0; i < size; ++i) {
-    values[static_cast<std::size_t>(i)] =
-        static_cast<std::int64_t>(static_cast<std::uint64_t>(start) +
-                                  static_cast<std::uint64_t>(step) * static_cast<std::uint64_t>(i));
-  }
-  return values;
-}
-
-Tensor arange_in(DType dtype, double start, double step, std::int64_t size) {
-  switch (dtype) {
-    case DType::F16:
-      return tensor(arange_like_torch<Half, float>(static_cast<float>(start),
-                                                   static_cast<float>(step), size));
-    case DType::BF16:
-      return tensor(arange_like_torch<BFloat16, float>(static_cast<float>(start),
-                                                       static_cast<float>(step), size));
-    case DType::F32:
-      return tensor(arange_like_torch<float, double>(start, step, size));
-    case DType::F64:
-      return tensor(arange_like_torch<double, double>(start, step, size));
-    default:
-      if (!is_integral(dtype)) {
-        throw Error(ErrorCode::BadArgument, "fp::arange: \"arange_cpu\" not implemented for '" +
-                                                std::string(name(dtype)) + "'");
-      }
-      // As in torch, integer dtypes truncate start and step first.
-      return cast(tensor(integer_arange(static_cast<std::int64_t>(start),
-                                        static_cast<std::int64_t>(step), size)),
-                  dtype);
-  }
-}
-
-}  // namespace
-
+// carry: the values are computed as its CPU kernel computes them
+// (core/mirrored/arange.h), then moved to the device.
 Tensor arange_impl(double start, double end, double step, bool integral, TensorOptions options) {
   const DType dtype = options.dtype_or(integral ? DType::I64 : DType::F32);
-  const std::int64_t size = arange_size(start, end, step);
-  return moved_to(arange_in(dtype, start, step, size), options.device_or(Device::cpu()));
+  return moved_to(mirrored::arange(mirrored::Number::of(start), mirrored::Number::of(end),
+                                   mirrored::Number::of(step), dtype),
+                  options.device_or(Device::cpu()));
 }
 
 Tensor arange_impl(std::int64_t start, std::int64_t end, std::int64_t step, TensorOptions options) {
   const DType dtype = options.dtype_or(DType::I64);
-  const std::int64_t size =
-      arange_size(static_cast<double>(start), static_cast<double>(end), static_cast<double>(step));
-  if (!is_integral(dtype)) {
-    return moved_to(arange_in(dtype, static_cast<double>(start), static_cast<double>(step), size),
-                    options.device_or(Device::cpu()));
-  }
-  return moved_to(cast(tensor(integer_arange(start, step, size)), dtype),
+  return moved_to(mirrored::arange(mirrored::Number::of(start), mirrored::Number::of(end),
+                                   mirrored::Number::of(step), dtype),
                   options.device_or(Device::cpu()));
 }
 

@@ -4,7 +4,11 @@
 // cat along each summarised dimension), copied to the CPU once, read exactly
 // (integers as int64/uint64, floats as double, complex as complex<double>),
 // then formatted here.
+//
+// Why this file is long: it is one algorithm (Python's formatter, summarisation and layouts),
+// whose parts only make sense together.
 #include "flash_powder/core/print.h"
+#include "base/text.h"
 
 #include "flash_powder/abi/runtime.h"
 #include "flash_powder/aten/aten.h"
@@ -376,10 +380,7 @@ std::string elements_text(const detail::TensorBase& tensor, int indent,
 
 /// Python's str(tuple(shape)): "(2, 3)", "(5,)", "()".
 std::string shape_text(std::span<const std::int64_t> sizes) {
-  std::string text = "(";
-  for (std::size_t d = 0; d < sizes.size(); ++d)
-    text += (d ? ", " : "") + std::to_string(sizes[d]);
-  return text + (sizes.size() == 1 ? ",)" : ")");
+  return detail::tuple_text(sizes);
 }
 
 std::string dtype_text(DType dtype) {

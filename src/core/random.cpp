@@ -2,9 +2,10 @@
 //
 // Without a Generator they call libtorch's ops, which draw from torch's
 // default generator. With an fp::Generator they sample here, on the CPU, with
-// torch's kernels reproduced in random_kernels.cpp, so that the numbers equal
-// Python's `torch.rand(..., generator=torch.Generator().manual_seed(s))`, and
-// only then move the tensor to the requested device.
+// torch's kernels mirrored in core/mirrored/random_kernels.cpp, so that the
+// numbers equal Python's
+// `torch.rand(..., generator=torch.Generator().manual_seed(s))`, and only then
+// move the tensor to the requested device.
 #include <cmath>
 #include <cstdint>
 #include <new>
@@ -13,12 +14,12 @@
 #include <string_view>
 #include <vector>
 
+#include "core/mirrored/random_kernels.h"
 #include "flash_powder/abi/tensor_handle.h"
 #include "flash_powder/aten/aten.h"
 #include "flash_powder/core/conversion.h"
 #include "flash_powder/core/factory.h"
 #include "random_arguments.h"
-#include "random_kernels.h"
 
 namespace fp {
 
@@ -33,7 +34,7 @@ namespace {
 // --- options ------------------------------------------------------------------------
 
 /// Python's pin_memory=: None unless asked for.
-std::optional<bool> pin_memory(const TensorOptions& options) {
+std::optional<bool> pin_memory_option(const TensorOptions& options) {
   return options.pinned_memory() ? std::optional<bool>(true) : std::nullopt;
 }
 
@@ -50,7 +51,7 @@ Tensor placed(Tensor samples, const TensorOptions& options) {
   const Device device = options.device_or(Device::cpu());
   if (device.is_cpu() && !options.pinned_memory()) return samples;
   const DType dtype = samples.dtype();
-  return aten::_to_copy(samples, dtype, std::nullopt, device, pin_memory(options));
+  return aten::_to_copy(samples, dtype, std::nullopt, device, pin_memory_option(options));
 }
 
 /// `sample()`, with a failed allocation of the samples' tensor (the only
@@ -84,7 +85,7 @@ template <class T>
 Tensor integer_tensor(Generator& generator, IntegerRange range, IntList sizes, std::int64_t count,
                       DType dtype) {
   return cpu_tensor<T>(sizes, dtype,
-                       [&](T* data) { detail::fill_integers<T>(generator, range, data, count); });
+                       [&](T* data) { mirrored::fill_integers<T>(generator, range, data, count); });
 }
 
 Tensor sampled_integers(Generator& generator, IntegerRange range, IntList sizes, std::int64_t count,
@@ -154,7 +155,7 @@ Tensor rand(IntList sizes, TensorOptions options) {
   checked_numel("fp::rand", sizes);
   check_real_or_complex("fp::rand", dtype);
   return aten::rand(sizes, dtype, options.layout(), options.device_or(Device::cpu()),
-                    pin_memory(options));
+                    pin_memory_option(options));
 }
 
 Tensor rand(IntList sizes, Generator& generator, TensorOptions options) {
@@ -164,7 +165,7 @@ Tensor rand(IntList sizes, Generator& generator, TensorOptions options) {
   check_strided("fp::rand", options);
   Tensor samples = sampled_in_memory("fp::rand", count, [&] {
     return floating_tensor(dtype, sizes, count, [&]<class T>(T* data, std::int64_t reals) {
-      detail::fill_uniform<T>(generator, data, reals);
+      mirrored::fill_uniform<T>(generator, data, reals);
     });
   });
   return placed(std::move(samples), options);
@@ -174,7 +175,7 @@ Tensor rand_like(TensorView source, TensorOptions options) {
   check_defined("fp::rand_like", source);
   check_real_or_complex("fp::rand_like", options.dtype().value_or(source.dtype()));
   return aten::rand_like(source, options.dtype(), options.layout(), options.device(),
-                         pin_memory(options), std::nullopt);
+                         pin_memory_option(options), std::nullopt);
 }
 
 // --- randn --------------------------------------------------------------------------------
@@ -184,7 +185,7 @@ Tensor randn(IntList sizes, TensorOptions options) {
   checked_numel("fp::randn", sizes);
   check_real_or_complex("fp::randn", dtype);
   return aten::randn(sizes, dtype, options.layout(), options.device_or(Device::cpu()),
-                     pin_memory(options));
+                     pin_memory_option(options));
 }
 
 Tensor randn(IntList sizes, Generator& generator, TensorOptions options) {
@@ -195,7 +196,7 @@ Tensor randn(IntList sizes, Generator& generator, TensorOptions options) {
   const double stddev = normal_stddev(dtype);
   Tensor samples = sampled_in_memory("fp::randn", count, [&] {
     return floating_tensor(dtype, sizes, count, [&]<class T>(T* data, std::int64_t reals) {
-      detail::fill_normal<T>(generator, data, reals, stddev);
+      mirrored::fill_normal<T>(generator, data, reals, stddev);
     });
   });
   return placed(std::move(samples), options);
@@ -205,7 +206,7 @@ Tensor randn_like(TensorView source, TensorOptions options) {
   check_defined("fp::randn_like", source);
   check_real_or_complex("fp::randn_like", options.dtype().value_or(source.dtype()));
   return aten::randn_like(source, options.dtype(), options.layout(), options.device(),
-                          pin_memory(options), std::nullopt);
+                          pin_memory_option(options), std::nullopt);
 }
 
 // --- randint ------------------------------------------------------------------------------
@@ -219,7 +220,7 @@ Tensor randint(std::int64_t low, std::int64_t high, IntList sizes, TensorOptions
   checked_numel("fp::randint", sizes);
   checked_randint_range("fp::randint", low, high, dtype);
   return aten::randint_low(low, high, sizes, dtype, options.layout(),
-                           options.device_or(Device::cpu()), pin_memory(options));
+                           options.device_or(Device::cpu()), pin_memory_option(options));
 }
 
 Tensor randint(std::int64_t low, std::int64_t high, IntList sizes, Generator& generator,
@@ -238,7 +239,7 @@ Tensor randint_like(TensorView source, std::int64_t low, std::int64_t high, Tens
   check_defined("fp::randint_like", source);
   checked_randint_range("fp::randint_like", low, high, options.dtype().value_or(source.dtype()));
   return aten::randint_like_low_dtype(source, low, high, options.dtype(), options.layout(),
-                                      options.device(), pin_memory(options), std::nullopt);
+                                      options.device(), pin_memory_option(options), std::nullopt);
 }
 
 }  // namespace fp

@@ -2,6 +2,7 @@
 // range, in the order torch checks them so that the same input fails on the
 // same condition.
 #include "random_arguments.h"
+#include "base/text.h"
 
 #include <cmath>
 #include <cstdint>
@@ -18,11 +19,7 @@ namespace fp::detail {
 namespace {
 
 std::string sizes_text(IntList sizes) {
-  std::string text = "[";
-  for (std::size_t i = 0; i < sizes.size(); ++i) {
-    text += (i == 0 ? "" : ", ") + std::to_string(sizes[i]);
-  }
-  return text + "]";
+  return list_text(sizes);
 }
 
 /// The mantissa digits of a floating dtype, as std::numeric_limits counts them.

@@ -5,7 +5,7 @@
 #include <cstring>
 #include <string>
 
-#include "flash_powder/abi/direct.h"
+#include "abi/direct.h"
 #include "flash_powder/aten/aten.h"
 #include "flash_powder/core/detail/tensor_access.h"
 

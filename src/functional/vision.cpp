@@ -39,10 +39,7 @@ std::string python_list(const std::vector<std::int64_t>& values) {
 }
 
 std::string python_list(const std::vector<double>& values) {
-  std::string text = "[";
-  for (std::size_t i = 0; i < values.size(); ++i)
-    text += (i > 0 ? ", " : "") + nn::detail::python_float(values[i]);
-  return text + "]";
+  return nn::detail::list_text(values);
 }
 
 /// Python's processing of `size` and `scale_factor`, in its order and words.

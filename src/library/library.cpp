@@ -7,6 +7,7 @@
 #include <mutex>
 #include <utility>
 
+#include "abi/schema_error.h"
 #include "flash_powder/abi/schema.h"
 
 namespace fp::library {
@@ -58,9 +59,10 @@ bool same_kind(const abi::SchemaType& op, const abi::SchemaType& kernel) {
 [[noreturn]] void mismatch(const abi::Schema& op, std::string_view key,
                            const std::string& problem) {
   const std::string where = key.empty() ? "" : " (" + std::string(key) + ")";
-  throw Error(ErrorCode::BadArgument, "fp::library: the kernel bound to " + op.qualified_name() +
-                                          where + " does not match its schema: " + problem +
-                                          "; the schema is " + op.text);
+  abi::fail_against_schema(ErrorCode::BadArgument, "fp::library",
+                           "the kernel bound to " + op.qualified_name() + where +
+                               " does not match its schema: " + problem,
+                           op.text);
 }
 
 void check_argument(const abi::Schema& op, const abi::Schema& kernel, std::size_t i,

@@ -4,17 +4,16 @@
 
 #include <string>
 
+#include "base/text.h"
 #include "flash_powder/core/array_ref.h"
 
 namespace fp::nn::detail {
 
-/// Python's repr of a float: the shortest text that reads back, always with
-/// a point or an exponent ("0.5", "2.0", "1e-05").
-std::string python_float(double value);
-/// Python's repr of a list of ints: "[2, 3]".
-std::string list_text(IntList values);
-/// Python's `str(tensor.shape)`: "torch.Size([2, 3])".
-std::string torch_size(IntList sizes);
+// How values read in messages: one spelling for every layer (base/text.h).
+using fp::detail::demangled;
+using fp::detail::list_text;
+using fp::detail::python_float;
+using fp::detail::torch_size;
 
 /// Throws fp::Error("fp::nn::<layer>: <message>").
 [[noreturn]] void fail(const std::string& layer, const std::string& message);

@@ -1,7 +1,5 @@
 #include "flash_powder/nn/module.h"
 
-#include <cxxabi.h>
-
 #include <algorithm>
 #include <cstdlib>
 #include <memory>
@@ -259,10 +257,7 @@ class Loader {
 
 /// The class name as PyTorch prints it: without namespaces or template arguments.
 std::string unqualified(const char* mangled) {
-  int status = 0;
-  std::unique_ptr<char, void (*)(void*)> demangled(
-      ::abi::__cxa_demangle(mangled, nullptr, nullptr, &status), std::free);
-  std::string full = status == 0 ? demangled.get() : mangled;
+  std::string full = detail::demangled(mangled);
   if (const auto bracket = full.find('<'); bracket != std::string::npos) full.resize(bracket);
   const auto colon = full.rfind("::");
   return colon == std::string::npos ? full : full.substr(colon + 2);

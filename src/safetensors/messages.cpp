@@ -1,6 +1,6 @@
 #include "messages.h"
 
-#include "flash_powder/base/quoted.h"
+#include "base/text.h"
 
 namespace fp::safetensors::detail {
 
@@ -13,12 +13,7 @@ std::string in_quotes(std::string_view text) {
 }
 
 std::string shape_text(std::span<const std::int64_t> shape) {
-  std::string out = "[";
-  for (std::size_t d = 0; d < shape.size(); ++d) {
-    if (d > 0) out += ", ";
-    out += std::to_string(shape[d]);
-  }
-  return out + "]";
+  return fp::detail::list_text(shape);
 }
 
 }  // namespace fp::safetensors::detail

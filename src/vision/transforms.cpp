@@ -1,5 +1,6 @@
 // torchvision.transforms.functional (v1, tensor paths) as ImageClassification uses it.
 #include "flash_powder/vision/transforms.h"
+#include "base/text.h"
 
 #include <algorithm>
 #include <cmath>
@@ -26,10 +27,7 @@ void check_image(const char* function, TensorView image, std::int64_t min_dim) {
 }
 
 std::string shape_of(TensorView image) {
-  std::string text = "[";
-  for (const std::int64_t size : image.sizes())
-    text += (text.size() > 1 ? ", " : "") + std::to_string(size);
-  return text + "]";
+  return fp::detail::list_text(image.sizes());
 }
 
 bool is_integer_image(TensorView image) {

@@ -3,8 +3,8 @@
 #include <gtest/gtest-spi.h>
 #include <gtest/gtest.h>
 
-#include <flash_powder/abi/testing.h>
 #include <flash_powder/flash_powder.h>
+#include "abi/testing.h"
 
 #include <optional>
 

@@ -3,9 +3,9 @@
 // every path (the valgrind lane runs these too, and fails on a leak).
 #include <gtest/gtest.h>
 
-#include <flash_powder/abi/testing.h>
 #include <flash_powder/flash_powder.h>
 #include "abi/op_call.h"
+#include "abi/testing.h"
 
 #include <array>
 #include <vector>

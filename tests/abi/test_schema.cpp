@@ -1,9 +1,9 @@
 // Schema parsing and the registry fp::dispatch checks calls against.
 #include <gtest/gtest.h>
 
-#include <flash_powder/abi/testing.h>
 #include <flash_powder/aten/aten.h>
 #include <flash_powder/flash_powder.h>
+#include "abi/testing.h"
 
 #include <algorithm>
 #include <cstdint>

@@ -4,7 +4,9 @@
 #include <flash_powder/flash_powder.h>
 
 #include <bit>
+#include <functional>
 #include <limits>
+#include <string>
 
 #include "support/expect_error.h"
 #include "support/shapes.h"
@@ -83,6 +85,29 @@ TEST(Factory, ArangeIntegerAndFloatingForms) {
             truth<std::vector<double>>("h.tolist()"));
 }
 
+TEST(Factory, ArangeOfIntegersFromFractionalNumbersCountsLikeTheLoadedTorch) {
+  // int64 results: up to torch 2.13 the size is counted from the truncated
+  // numbers; from 2.14 on only when all three are integers, else in double.
+  /*
+  #|PYTHON
+  a = torch.arange(0.5, 3.6, 1, dtype=torch.int64)
+  b = torch.arange(0, 10, 3.5, dtype=torch.int64)
+  c = torch.arange(10, 0, -3.5, dtype=torch.int64)
+  d = torch.arange(0.5, 3.6, 1, dtype=torch.int32)
+  e = torch.arange(0.2, 5.9, 1.7, dtype=torch.int16)
+  */
+  EXPECT_EQ(fp::arange(0.5, 3.6, 1, fp::DType::I64).to_vector<int64_t>(),
+            truth<std::vector<int64_t>>("a.tolist()"));
+  EXPECT_EQ(fp::arange(0, 10, 3.5, fp::DType::I64).to_vector<int64_t>(),
+            truth<std::vector<int64_t>>("b.tolist()"));
+  EXPECT_EQ(fp::arange(10, 0, -3.5, fp::DType::I64).to_vector<int64_t>(),
+            truth<std::vector<int64_t>>("c.tolist()"));
+  EXPECT_EQ(fp::arange(0.5, 3.6, 1, fp::DType::I32).to_vector<int64_t>(),
+            (std::vector<int64_t>{0, 1, 2, 3}));  // #PYTHON d.tolist()
+  EXPECT_EQ(fp::arange(0.2, 5.9, 1.7, fp::DType::I16).to_vector<int64_t>(),
+            (std::vector<int64_t>{0, 1, 2, 3}));  // #PYTHON e.tolist()
+}
+
 TEST(Factory, LinspaceAndEye) {
   /*
   #|PYTHON
@@ -134,9 +159,9 @@ TEST(FactoryErrors, NegativeSizesAndBadRanges) {
   EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "fp::arange: step must be nonzero",
                   fp::arange(0, 5, 0));
   EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
-                  "fp::arange: upper bound and larger bound inconsistent with step sign",
+                  "fp::arange: upper bound and lower bound inconsistent with step sign",
                   fp::arange(0, 5, -1));
-  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "fp::arange: unsupported range",
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "fp::arange: unsupported range: 0 -> inf",
                   fp::arange(0.0, std::numeric_limits<double>::infinity()));
   EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "fp::linspace: number of steps must be non-negative",
                   fp::linspace(0, 1, -1));
@@ -144,6 +169,68 @@ TEST(FactoryErrors, NegativeSizesAndBadRanges) {
                   fp::eye(-1));
   EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "fp::eye: m must be greater or equal to 0, got -3",
                   fp::eye(2, -3));
+}
+
+/// torch.arange's outcome for these arguments: its message (first line), or
+/// "" when it makes a tensor, which then has `size` elements.
+void expect_arange_like_torch(const std::string& message, std::int64_t size,
+                              const std::function<fp::Tensor()>& make) {
+  if (message.empty()) {
+    EXPECT_EQ(make().numel(), size);
+  } else {
+    EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "fp::arange: " + message, make());
+  }
+}
+
+TEST(FactoryErrors, ArangeRefusesWhatTheLoadedTorchRefuses) {
+  /*
+  #|PYTHON
+  def outcome(*args, **kwargs):
+      try:
+          return "", torch.arange(*args, **kwargs).numel()
+      except Exception as e:
+          return str(e).splitlines()[0], 0
+  def message(*args, **kwargs):
+      return outcome(*args, **kwargs)[0]
+  def size(*args, **kwargs):
+      return outcome(*args, **kwargs)[1]
+  inf = float("inf")
+  nan = float("nan")
+  # torch 2.11 and 2.12 divide by the truncated step and die of SIGFPE.
+  divides_by_zero = tuple(int(part) for part in torch.__version__.split(".")[:2]) < (2, 13)
+  */
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  constexpr double nan = std::numeric_limits<double>::quiet_NaN();
+  // The dtypes arange_cpu does not dispatch.
+  const std::string uint16 =
+      "\"arange_cpu\" not implemented for 'UInt16'";  // #PYTHON message(5, dtype=torch.uint16)
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "fp::arange: " + uint16,
+                  fp::arange(5, fp::DType::U16));
+  const std::string boolean =
+      "\"arange_cpu\" not implemented for 'Bool'";  // #PYTHON message(5, dtype=torch.bool)
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "fp::arange: " + boolean,
+                  fp::arange(5, fp::DType::Bool));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
+                  "fp::arange: " + truth<std::string>("message(5, dtype=torch.complex64)"),
+                  fp::arange(5, fp::DType::C64));
+  // Steps torch's releases treat differently: 2.15 refuses a step that is not finite.
+  expect_arange_like_torch(truth<std::string>("message(0, 1, inf)"),
+                           truth<std::int64_t>("size(0, 1, inf)"),
+                           [&] { return fp::arange(0.0, 1.0, inf); });
+  expect_arange_like_torch(truth<std::string>("message(0, 1, nan)"), 0,
+                           [&] { return fp::arange(0.0, 1.0, nan); });
+  // Numbers the accumulation type cannot hold.
+  expect_arange_like_torch(truth<std::string>("message(0, 1e300, 1, dtype=torch.int64)"), 0,
+                           [] { return fp::arange(0, 1e300, 1, fp::DType::I64); });
+  expect_arange_like_torch(truth<std::string>("message(1e39, 1e39, 1, dtype=torch.float16)"), 0,
+                           [] { return fp::arange(1e39, 1e39, 1, fp::DType::F16); });
+  // An int64 step that truncates to 0: refused by 2.13, ten zeros from 2.14 on.
+  if (!truth<bool>("divides_by_zero")) {
+    expect_arange_like_torch(
+        truth<std::string>(R"("" if divides_by_zero else message(0, 5, 0.5, dtype=torch.int64))"),
+        truth<std::int64_t>("0 if divides_by_zero else size(0, 5, 0.5, dtype=torch.int64)"),
+        [] { return fp::arange(0, 5, 0.5, fp::DType::I64); });
+  }
 }
 
 TEST(FactoryErrors, UndefinedSources) {

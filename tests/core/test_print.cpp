@@ -6,6 +6,8 @@
 // Multi-line texts are compared line by line (`Lines`, from Python's
 // `repr(t).split("\n")`): a failure then shows the line that differs, and
 // clang-format keeps each expected line in one literal.
+//
+// Why this file is long: one case per dtype, layout and print option, each against Python's repr.
 #include <gtest/gtest.h>
 
 #include <flash_powder/flash_powder.h>

@@ -4,6 +4,8 @@
 // `generator=torch.Generator().manual_seed(seed)`, bit for bit: every dtype,
 // both of torch's normal code paths (per element below 16 values, normal_fill
 // in blocks of 16 from 16 on) and the state carried from call to call.
+//
+// Why this file is long: every distribution, dtype and torch release's sampling against Python's.
 #include <gtest/gtest.h>
 
 #include <flash_powder/flash_powder.h>

@@ -5,6 +5,7 @@
 
 #include "nn/helpers.h"
 #include "support/expect_error.h"
+#include "support/string_leak.h"
 #include "support/truth.h"
 
 /*
@@ -138,6 +139,12 @@ TEST(FunctionalConv, WrongChannelCountSaysSo) {
   EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
                   "expected a single value or a list of 2 values, got a list of 3",
                   F::conv2d(x, w, std::nullopt, {.stride = {1, 2, 3}}));
+}
+
+TEST(FunctionalConv, UnknownPaddingStringIsTorchsError) {
+  // The string reaches libtorch, which names the ones it takes.
+  FP_SKIP_UNDER_LEAK_CHECKERS_WHERE_TORCH_LEAKS_STRINGS();
+  const fp::Tensor x = randn({1, 4, 5, 5}, 1), w = randn({8, 4, 3, 3}, 2);
   EXPECT_TORCH_ERROR("Invalid padding string", F::conv2d(x, w, std::nullopt, {.padding = "full"}));
 }
 

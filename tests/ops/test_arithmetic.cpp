@@ -1,5 +1,7 @@
 // Arithmetic and comparisons: every dtype pair and every kind of number
 // promotes and computes exactly as in Python.
+//
+// Why this file is long: every dtype pair of every operator.
 #include <gtest/gtest.h>
 
 #include <flash_powder/aten/aten.h>

@@ -22,7 +22,7 @@ Tensor other_shape() {
 
 TEST(BadInput, UnknownRoundingModeIsTorchsError) {
   // The string reaches libtorch, which names what it takes.
-  FP_SKIP_UNDER_VALGRIND_WHERE_TORCH_LEAKS_STRINGS();
+  FP_SKIP_UNDER_LEAK_CHECKERS_WHERE_TORCH_LEAKS_STRINGS();
   EXPECT_FP_ERROR(fp::ErrorCode::TorchError, "aten::div", matrix().div(2, "round"));
 }
 

@@ -3,11 +3,13 @@
 // transposed, offset, strided, 0-dim and empty inputs, bit for bit what the
 // dispatcher route gives (and PyTorch), or the same error; tensors not on the
 // CPU (meta here, CUDA on a GPU machine) never reach a CPU kernel.
+//
+// Why this file is long: every route, each for many dtypes and layouts.
 #include <gtest/gtest.h>
 
-#include <flash_powder/abi/direct.h>
 #include <flash_powder/aten/aten.h>
 #include <flash_powder/flash_powder.h>
+#include "abi/direct.h"
 
 #include <cstdlib>
 #include <cstring>

@@ -2,6 +2,8 @@
 // Python's torch.ops.aten: arities, defaults, optional tensors, lists, strings,
 // enums, tuples and vectors out; views that the borrow checker tracks; in-place
 // and out= ops; and PyTorch's own messages for bad input.
+//
+// Why this file is long: one test per kind of schema the generator maps.
 #include <gtest/gtest.h>
 
 #include <flash_powder/aten/aten.h>
@@ -234,7 +236,7 @@ TEST(GeneratedOps, StringArgumentOfAnyOp) {
   */
   // An op flash_powder has no string-free route for: the string crosses
   // torch_call_dispatcher (which torch 2.10-2.13 leak).
-  FP_SKIP_UNDER_VALGRIND_WHERE_TORCH_LEAKS_STRINGS();
+  FP_SKIP_UNDER_LEAK_CHECKERS_WHERE_TORCH_LEAKS_STRINGS();
   const Tensor sorted = fp::tensor({1.f, 3.f, 5.f});
   const Tensor needles = fp::tensor({3.f, 6.f});
   EXPECT_EQ(
@@ -763,7 +765,7 @@ TEST(GeneratedOpsErrors, BadStringIsTorchsError) {
   a = torch.tensor([1.])
   mode = error_of(lambda: torch.ops.aten.div.Tensor_mode(a, a, rounding_mode="round"))
   */
-  FP_SKIP_UNDER_VALGRIND_WHERE_TORCH_LEAKS_STRINGS();
+  FP_SKIP_UNDER_LEAK_CHECKERS_WHERE_TORCH_LEAKS_STRINGS();
   const Tensor a = fp::tensor({1.f});
   const std::string mode =
       "div expected rounding_mode to be one of None, 'trunc', or 'floor' but found 'round'";  // #PYTHON mode

@@ -1,5 +1,7 @@
 // The safetensors format without tensors: the validation rules, one
 // hand-built malformed file each, the header writer, the dtype table.
+//
+// Why this file is long: one malformed file per validation rule.
 #include <gtest/gtest.h>
 
 #include <flash_powder/safetensors/format.h>

@@ -7,7 +7,7 @@
 
 #include <gtest/gtest.h>
 
-#include "flash_powder/abi/testing.h"
+#include "abi/testing.h"
 
 namespace fp_test {
 

@@ -11,7 +11,7 @@
 #include <optional>
 #include <string>
 
-#include "flash_powder/abi/testing.h"
+#include "abi/testing.h"
 
 namespace fp_test {
 

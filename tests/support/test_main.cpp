@@ -2,7 +2,7 @@
 // the check that no test leaves a libtorch handle alive (handle_listener.h).
 #include <gtest/gtest.h>
 
-#include "flash_powder/abi/testing.h"
+#include "abi/testing.h"
 #include "support/handle_listener.h"
 
 int main(int argc, char** argv) {

@@ -1,4 +1,7 @@
-"""Tests for tools/python_truth.py."""
+"""Tests for tools/python_truth.py.
+
+Why this file is long: the tests of python_truth.py, one per behaviour.
+"""
 
 import math
 import os

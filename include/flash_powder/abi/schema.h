@@ -19,6 +19,8 @@
 
 namespace fp::abi {
 
+struct SchemaDefaults;
+
 /// The torch releases that have an op: `since` up to, not including,
 /// `removed_in`. Patch releases add and remove no ops, so both are x.y.0.
 struct Availability {
@@ -112,6 +114,7 @@ struct Schema {
  private:
   friend class SchemaParser;
   friend class BuiltinSchemas;
+  friend const struct Arg& default_argument(const Schema& schema, std::size_t index);
   // What every call needs to know, worked out once by parse() (from the
   // arguments and returns as parsed).
   void compute_call_facts();
@@ -122,6 +125,7 @@ struct Schema {
   std::size_t stack_size_ = 0;
   std::string returns_problem_;
   std::optional<std::size_t> builtin_index_;
+  std::shared_ptr<const SchemaDefaults> defaults_;
 };
 
 /// The schema of `op` (e.g. "aten::max") and `overload` (e.g. "dim", or "" for

@@ -22,8 +22,3 @@
 #include "flash_powder/functional/pooling.h"
 #include "flash_powder/functional/sparse.h"
 #include "flash_powder/functional/vision.h"
-
-namespace fp::nn {
-/// `fp::nn::functional::relu` reads like Python's `torch.nn.functional.relu`.
-namespace functional = fp::functional;
-}  // namespace fp::nn

@@ -1,7 +1,5 @@
 #include "flash_powder/nn/layers/containers.h"
 
-#include <cxxabi.h>
-
 #include <algorithm>
 #include <cstdlib>
 #include <iterator>
@@ -124,11 +122,7 @@ void ModuleStore::visit(Visitor& visitor) const {
 
 void ModuleStore::throw_wrong_type(const ModuleBase& module, const std::string& which,
                                    const char* wanted) const {
-  int status = 0;
-  std::unique_ptr<char, void (*)(void*)> demangled(
-      ::abi::__cxa_demangle(wanted, nullptr, nullptr, &status), std::free);
-  fail(owner_, which + " is a " + module.type_name() + ", not a " +
-                   (status == 0 ? demangled.get() : wanted));
+  fail(owner_, which + " is a " + module.type_name() + ", not a " + demangled(wanted));
 }
 
 void fail_module_list_of(const std::string& problem) {

@@ -100,12 +100,3 @@ struct ReturnTraits<std::vector<Tensor>> {
 };
 
 }  // namespace fp::abi
-
-namespace fp::detail {
-// The mixins' members are compiled once, in src/ops, for the three tensor types.
-extern template class ViewOps<TensorView>;
-extern template class ViewOps<TensorMutView>;
-extern template class ViewOps<Tensor>;
-extern template class MutableAccess<Tensor>;
-extern template class MutableAccess<TensorMutView>;
-}  // namespace fp::detail

@@ -1,17 +1,6 @@
-// Routes around libtorch's dispatcher, for the ops where the stable C ABI
-// offers a cheaper entry point than torch_call_dispatcher:
-//
-//   * backend kernels: libtorch's `aoti_torch_cpu_<op>` shims call the CPU
-//     kernel directly (PyTorch's `at::cpu::<op>`), for CPU tensors only;
-//   * views: flash_powder computes a view's sizes, strides and offset itself
-//     and makes the tensor with `aoti_torch__reinterpret_tensor`.
-//
-// Skipping the dispatcher gives up what it adds around a kernel: profiler
-// events, dispatch modes and autocast (autograd too, which an inference
-// library does not use). docs/architecture.md says which op takes which
-// route; `FP_FORCE_DISPATCHER=1` in the environment, or a
-// fp::abi::ForceDispatcher on the calling thread, sends every op through
-// the dispatcher instead.
+// Routes around libtorch's dispatcher (the public switch is in
+// flash_powder/abi/routes.h): which tensors a CPU kernel or a computed view
+// takes, and the C shims themselves. Private to the library.
 #pragma once
 
 #include <cstdint>
@@ -20,23 +9,10 @@
 #include <span>
 #include <string_view>
 
+#include "flash_powder/abi/routes.h"
 #include "flash_powder/abi/tensor_handle.h"
 
 namespace fp::abi {
-
-/// False while the dispatcher route is forced (FP_FORCE_DISPATCHER=1 when the
-/// process started, or a ForceDispatcher alive on this thread).
-bool direct_routes_enabled() noexcept;
-
-/// While alive, every op called on this thread goes through libtorch's
-/// dispatcher (e.g. to see them in a profiler). Nests.
-class ForceDispatcher {
- public:
-  ForceDispatcher() noexcept;
-  ~ForceDispatcher();
-  ForceDispatcher(const ForceDispatcher&) = delete;
-  ForceDispatcher& operator=(const ForceDispatcher&) = delete;
-};
 
 /// Whether a view of `tensor` can be computed here: a defined, strided tensor
 /// of a dtype flash_powder knows (not sparse, not quantized), on any device.

@@ -1,10 +1,20 @@
 // The sampling kernels behind fp::rand, fp::randn and fp::randint with an
 // fp::Generator: torch's CPU kernels (aten/src/ATen/native/cpu/
-// DistributionTemplates.h, core/DistributionsHelper.h), reproduced so that
-// the numbers equal Python's `torch.rand(..., generator=g)` bit for bit.
+// DistributionTemplates.h, core/DistributionsHelper.h), mirrored so that the
+// numbers equal Python's `torch.rand(..., generator=g)` bit for bit. The
+// stable ABI cannot create a torch.Generator (libtorch_cpu.h). All of these
+// kernels are serial (cpu_serial_kernel, or normal_fill's plain loops), so
+// neither the thread count nor the vector width changes their bits; only
+// randn's normal_fill depends on the running capability, through
+// kernel_build(Stub::Normal) (libtorch_cpu.h).
+//
+// Why this file is long: each sampling kernel (uniform, normal with its two
+// vectorised forms, random_from_to for four dtypes) is a mirror of a torch
+// kernel that must be read beside its source line by line; split apart, the
+// shared transforms they call would have to be public to each other.
 //
 // Bit-exactness depends on rounding each operation exactly as torch's compiled
-// kernels do, so this file alone is compiled with -ffp-contract=off (see
+// kernels do, so the mirrored kernels are compiled with -ffp-contract=off (see
 // src/CMakeLists.txt): the multiply-adds torch's build fuses are spelled out
 // as std::fma below, and no others may be fused.
 #include "random_kernels.h"
@@ -18,12 +28,13 @@
 #include <vector>
 
 #include "flash_powder/abi/runtime.h"
+#include "libtorch_cpu.h"
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
 #endif
 
-namespace fp::detail {
+namespace fp::mirrored {
 
 namespace {
 
@@ -120,15 +131,19 @@ void fill_elementwise_normal(Generator& generator, T* out, std::int64_t count, d
 // --- normal samples, >= 16 elements: torch's normal_fill ------------------------------
 //
 // For float (and float16/bfloat16, computed in float) torch runs
-// NormalFill16<float> of DistributionTemplates.h in one of two versions:
-//  - on x86 CPUs with AVX2 and FMA, its AVX2 kernel, which takes log, sin and
-//    cos from avx_mathfun.h (Cephes polynomials, not libm). AVX512 machines run
-//    it too: normal_stub has no AVX512 kernel (REGISTER_NO_AVX512_DISPATCH).
-//    The functions below evaluate those polynomials one lane at a time with
-//    the same roundings: torch's compiler (GCC, -ffp-contract=fast) fuses each
-//    multiply whose only use is an add into an FMA, hence the std::fma calls;
-//  - elsewhere (other CPUs, or ATEN_CPU_CAPABILITY=default), the generic
-//    version with libm's logf, sinf and cosf.
+// NormalFill16<float> of DistributionTemplates.h in one of two versions,
+// chosen by the build of DistributionKernels.cpp that normal_stub dispatches
+// to (kernel_build(Stub::Normal), libtorch_cpu.h):
+//  - its AVX2 build (CPU_CAPABILITY_AVX2), under ATEN_CPU_CAPABILITY avx2 and
+//    also avx512, since normal_stub has no AVX512 kernel
+//    (REGISTER_NO_AVX512_DISPATCH(normal_stub) in DistributionKernels.cpp):
+//    the AVX2 specialisation, which takes log, sin and cos from
+//    avx_mathfun.h (Cephes polynomials, not libm). The functions below
+//    evaluate those polynomials one lane at a time with the same roundings:
+//    torch's compiler (GCC, -ffp-contract=fast) fuses each multiply whose
+//    only use is an add into an FMA, hence the std::fma calls;
+//  - its DEFAULT build (ATEN_CPU_CAPABILITY=default, or a CPU without AVX2
+//    and FMA): the generic version with libm's logf, sinf and cosf.
 // Double always takes the generic version with libm's log, sin and cos. libm
 // is the system's, shared with libtorch, so the results match torch's on the
 // machine they run on.
@@ -236,14 +251,14 @@ void generic_normal_fill_16(T* data, T stddev) {
   }
 }
 
-/// Whether torch runs its AVX2 normal_fill here: in its AVX2 and AVX512
-/// dispatch (see above), not in the generic one.
-bool torch_runs_avx2_kernels() {
-  return torch_cpu_capability() != "DEFAULT";
+/// Whether the running torch's normal_stub runs its AVX2 build (see above).
+bool torch_runs_avx2_normal_fill() {
+  static const bool avx2 = kernel_build(Stub::Normal) == Capability::Avx2;
+  return avx2;
 }
 
 void normal_fill_16(float* data, float stddev) {
-  if (torch_runs_avx2_kernels()) {
+  if (torch_runs_avx2_normal_fill()) {
     avx2_normal_fill_16(data, stddev);
   } else {
     generic_normal_fill_16(data, stddev);
@@ -376,7 +391,7 @@ bool cpu_has_avx2_and_fma() {
 /// time where torch runs its AVX2 kernel and this CPU can too.
 void normal_fill_blocks(float* data, std::int64_t blocks, float stddev) {
 #ifdef FP_HAVE_AVX2_NORMAL_FILL
-  if (torch_runs_avx2_kernels() && cpu_has_avx2_and_fma()) {
+  if (torch_runs_avx2_normal_fill() && cpu_has_avx2_and_fma()) {
     avx2_normal_fill_blocks(data, blocks, stddev);
     return;
   }
@@ -505,7 +520,7 @@ T stored_as(std::int64_t value) {
 }  // namespace
 
 template <class T>
-void fill_integers(Generator& generator, IntegerRange range, T* out, std::int64_t count) {
+void fill_integers(Generator& generator, detail::IntegerRange range, T* out, std::int64_t count) {
   const std::uint64_t width =
       static_cast<std::uint64_t>(range.high) - static_cast<std::uint64_t>(range.low);
   for (std::int64_t i = 0; i < count; ++i)
@@ -524,7 +539,7 @@ FP_INSTANTIATE_REAL(BFloat16)
 #undef FP_INSTANTIATE_REAL
 
 #define FP_INSTANTIATE_INTEGER(T) \
-  template void fill_integers<T>(Generator&, IntegerRange, T*, std::int64_t);
+  template void fill_integers<T>(Generator&, detail::IntegerRange, T*, std::int64_t);
 FP_INSTANTIATE_INTEGER(std::uint8_t)
 FP_INSTANTIATE_INTEGER(std::uint16_t)
 FP_INSTANTIATE_INTEGER(std::uint32_t)
@@ -540,4 +555,4 @@ FP_INSTANTIATE_INTEGER(double)
 #undef FP_INSTANTIATE_INTEGER
 // NOLINTEND(bugprone-macro-parentheses)
 
-}  // namespace fp::detail
+}  // namespace fp::mirrored
