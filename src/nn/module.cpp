@@ -9,6 +9,12 @@
 #include "flash_powder/aten/aten.h"
 #include "messages.h"
 
+// ModuleBase and Module: the state-dict walk, loading, the module tree and
+// calls that name the module's path in their errors.
+//
+// Why this file is long: those four share one visitor walk over a module's
+// members and only make sense together.
+
 namespace fp::nn {
 namespace {
 

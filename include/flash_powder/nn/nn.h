@@ -18,6 +18,7 @@
 #include "flash_powder/nn/layers/pooling.h"
 #include "flash_powder/nn/layers/rnn.h"
 #include "flash_powder/nn/layers/sparse.h"
+#include "flash_powder/nn/layers/transformer.h"
 #include "flash_powder/nn/layers/vision.h"
 #include "flash_powder/nn/module.h"
 #include "flash_powder/nn/options.h"

@@ -12,6 +12,10 @@
 #include "parameters.h"
 
 // torch/nn/modules/rnn.py, step by step (eval mode).
+//
+// Why this file is long: RNN, GRU, LSTM and the three cells share one base
+// (input checks, packed sequences, initial states, parameters), whose parts
+// only make sense together.
 
 namespace fp::nn {
 namespace {
