@@ -182,6 +182,33 @@ TEST(MultiheadAttention, UnbatchedAndNoBias) {
   EXPECT_PYTHON(values(w), truth<std::vector<float>>("values(w)"));
 }
 
+// batch_first inputs reach the projections transposed (not contiguous), where
+// PyTorch's matmul folds them into a matrix and adds the bias after mm; at a
+// width of 256 that rounds differently from addmm's fused bias.
+TEST(MultiheadAttention, WideBatchFirstCrossAttention) {
+  /*
+  #|PYTHON
+  m = filled(nn.MultiheadAttention(256, 4, batch_first=True), scale=0.1)
+  x = torch.randn(2, 7, 256, generator=g(40))
+  y = torch.randn(2, 9, 256, generator=g(41))
+  out, w = m(x, y, y)
+  out_sdpa, _ = m(x, y, y, need_weights=False)
+  linear = filled(nn.Linear(256, 32))
+  projected = linear(x.transpose(0, 1))
+  */
+  MultiheadAttention m(256, 4, {.batch_first = true});
+  m.load_state_dict(nn_test::filled(m, 100, 0.1f));
+  const fp::Tensor x = randn({2, 7, 256}, 40), y = randn({2, 9, 256}, 41);
+  auto [out, w] = m(x, y, y);
+  EXPECT_PYTHON(values(out), truth<std::vector<float>>("values(out)"));
+  EXPECT_PYTHON(values(w), truth<std::vector<float>>("values(w)"));
+  auto [out_sdpa, none] = m.forward(x, y, y, {.need_weights = false});
+  EXPECT_PYTHON(values(out_sdpa), truth<std::vector<float>>("values(out_sdpa)"));
+  fp::nn::Linear linear(256, 32);
+  linear.load_state_dict(nn_test::filled(linear));
+  EXPECT_PYTHON(values(linear(x.transpose(0, 1))), truth<std::vector<float>>("values(projected)"));
+}
+
 TEST(MultiheadAttention, BadInputSaysHowToCallIt) {
   const MultiheadAttention m(4, 2);
   const fp::Tensor x = randn({3, 2, 4}, 1), wrong = randn({3, 2, 6}, 2), flat = randn({3, 4}, 3);
