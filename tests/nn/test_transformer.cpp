@@ -395,6 +395,57 @@ TEST(Transformer, WholeModelEqualsPython) {
       truth<std::vector<double>>("doubles(unbatched_first)"));
 }
 
+// At widths where BLAS blocks the inner dimension (256 and up), every step
+// must be the one PyTorch takes, not only an equivalent one.
+TEST(Transformer, WideModelsEqualPython) {
+  /*
+  #|PYTHON
+  m = filled(nn.Transformer(d_model=256, nhead=4, num_encoder_layers=1, num_decoder_layers=1,
+                            dim_feedforward=512, batch_first=True), scale=0.05)
+  src = drawn((2, 9, 256), 20)
+  tgt = drawn((2, 6, 256), 21)
+  tgt_mask = nn.Transformer.generate_square_subsequent_mask(6)
+  src_padding = torch.tensor([[False] * 9, [False] * 6 + [True] * 3])
+  out = m(src, tgt, tgt_mask=tgt_mask, src_key_padding_mask=src_padding,
+          memory_key_padding_mask=src_padding)
+  seq = filled(nn.TransformerEncoderLayer(256, 4, 512, norm_first=True), scale=0.05)
+  seq_out = seq(src.transpose(0, 1), src_mask=nn.Transformer.generate_square_subsequent_mask(9),
+                is_causal=True)
+  layer64 = filled(nn.TransformerEncoderLayer(256, 4, 512, batch_first=True), scale=0.05).double()
+  out64 = layer64(src.double(), src_key_padding_mask=src_padding)
+  */
+  const auto m = filled(fp::nn::Transformer({.d_model = 256,
+                                             .nhead = 4,
+                                             .num_encoder_layers = 1,
+                                             .num_decoder_layers = 1,
+                                             .dim_feedforward = 512,
+                                             .batch_first = true}),
+                        0.05f);
+  const fp::Tensor src = drawn({2, 9, 256}, 20), tgt = drawn({2, 6, 256}, 21);
+  const fp::Tensor tgt_mask = fp::nn::Transformer::generate_square_subsequent_mask(6);
+  fp::Tensor src_padding = fp::zeros({2, 9}, fp::DType::Bool);
+  src_padding.i_mut(1, fp::slice(6, fp::end)).fill_(1.0);
+  EXPECT_PYTHON(doubles(m.forward(src, tgt,
+                                  {.tgt_mask = tgt_mask,
+                                   .src_key_padding_mask = src_padding,
+                                   .memory_key_padding_mask = src_padding})),
+                truth<std::vector<double>>("doubles(out)"));
+  const auto seq = filled(
+      fp::nn::TransformerEncoderLayer(256, 4, {.dim_feedforward = 512, .norm_first = true}), 0.05f);
+  EXPECT_PYTHON(
+      doubles(seq.forward(src.transpose(0, 1),
+                          {.src_mask = fp::nn::Transformer::generate_square_subsequent_mask(9),
+                           .is_causal = true})),
+      truth<std::vector<double>>("doubles(seq_out)"));
+  auto layer64 =
+      filled(fp::nn::TransformerEncoderLayer(256, 4, {.dim_feedforward = 512, .batch_first = true}),
+             0.05f);
+  layer64.to(fp::DType::F64);
+  EXPECT_PYTHON(
+      doubles(layer64.forward(src.to(fp::DType::F64), {.src_key_padding_mask = src_padding})),
+      truth<std::vector<double>>("doubles(out64)"));
+}
+
 TEST(MultiheadAttention, FastPathEqualsPython) {
   /*
   #|PYTHON
