@@ -11,6 +11,8 @@ tools/data/aten_ops_by_release.txt, and writes
     src/aten/generated/aten_<k>.cpp         definitions, split to build in parallel
     docs/ops.md                            the counts, the ops not every supported
                                            torch has, and every excluded overload
+    include/flash_powder/abi/schema_types.h  the plain types' table
+                                           (tools/schema_types.py) for the C++ side
 
 The output is committed, so building needs no Python; regenerate it when
 moving the build baseline to a new torch or after rederiving the data file
@@ -53,6 +55,7 @@ import shutil
 import subprocess
 import sys
 
+import schema_types
 import torch_schemas as ts
 from torch_schemas import REPO, cpp_string
 
@@ -271,18 +274,9 @@ EXPLANATIONS = {
     R_NAME: "A non-default overload whose mangled name is another function's name.",
 }
 
-SCALARS = {
-    "int": "std::int64_t",
-    "SymInt": "std::int64_t",
-    "float": "double",
-    "bool": "bool",
-    "str": "std::string_view",
-    "ScalarType": "DType",
-    "Layout": "Layout",
-    "Device": "Device",
-    "MemoryFormat": "MemoryFormat",
-    "Generator": "abi::RawGenerator",
-}
+# The plain types, from the one table the C++ side reads too
+# (tools/schema_types.py -> include/flash_powder/abi/schema_types.h).
+SCALARS = {t.name: t.cpp_parameter for t in schema_types.PLAIN_TYPES}
 
 
 @dataclasses.dataclass
@@ -315,7 +309,7 @@ def param_type(type_: Type) -> tuple[str, str]:
         inner = type_.elem
         if inner.kind == "list":
             element = inner.elem
-            if element.kind == "base" and element.name in ("int", "SymInt"):
+            if element.kind == "base" and element.name in INTS:
                 return "OptionalIntList", ""
             if element.kind == "base" and element.name == "float":
                 return "OptionalArrayRef<double>", ""
@@ -330,7 +324,7 @@ def param_type(type_: Type) -> tuple[str, str]:
         return "const TensorList&", "in"
     if element.kind == "optional" and element.elem.kind == "base" and element.elem.name == "Tensor":
         return "const OptionalTensorList&", "in"
-    if element.kind == "base" and element.name in ("int", "SymInt"):
+    if element.kind == "base" and element.name in INTS:
         return "IntList", ""
     if element.kind == "base" and element.name == "float":
         return "ArrayRef<double>", ""
@@ -361,7 +355,7 @@ MEMORY_FORMATS = {"contiguous_format": "MemoryFormat::Contiguous",
 
 def scalar_default(type_: Type, text: str) -> str:
     name = type_.name
-    if name in ("int", "SymInt"):
+    if name in INTS:
         named = {"Mean": "1", "Sum": "2"}  # at::Reduction
         return named[text] if text in named else str(int(text))
     if name == "float":
@@ -459,10 +453,9 @@ def param_name(name: str) -> str:
     return name + "_" if name in CPP_KEYWORDS or name in LOCAL_NAMES else name
 
 
-INTS = ("int", "SymInt")
-RETURN_SCALARS = {"int": ("std::int64_t", "int"), "SymInt": ("std::int64_t", "int"),
-                  "float": ("double", "float"), "bool": ("bool", "bool"),
-                  "ScalarType": ("DType", "dtype")}
+INTS = schema_types.INTS
+# (C++ type, abi's result getter) of each plain type a wrapper can return.
+RETURN_SCALARS = {t.name: (t.value, t.result) for t in schema_types.PLAIN_TYPES if t.result}
 
 
 def make_wrapper(schema: Schema) -> Wrapper:
@@ -1101,6 +1094,7 @@ def generate(torch: pathlib.Path) -> tuple[dict[pathlib.Path, str], int, int]:
     for k, text in enumerate(render_sources(wrappers, version)):
         files[SOURCE_DIR / f"aten_{k}.cpp"] = text
     files[DOC] = render_doc(wrappers, excluded, version, schemas, ops)
+    files[pathlib.Path(schema_types.HEADER)] = schema_types.render_header()
     return files, len(wrappers), len(schemas)
 
 

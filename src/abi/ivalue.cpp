@@ -1,50 +1,48 @@
 #include "flash_powder/abi/ivalue.h"
 
 #include <string>
+#include <type_traits>
+#include <variant>
 
+#include "flash_powder/abi/schema_types.h"
 #include "schema_error.h"
 
 namespace fp::abi {
 namespace {
 
-template <class... Ts>
-struct Overloaded : Ts... {
-  using Ts::operator()...;
-};
-// Clang 14 does not deduce an aggregate's template arguments (C++20's P1816).
-template <class... Ts>
-Overloaded(Ts...) -> Overloaded<Ts...>;
+/// The schema type name of a value Arg or Returned holds: "int", "Tensor",
+/// "float[]" (the plain types' names from schema_types.h).
+template <class T>
+std::string_view schema_name_of() {
+  if constexpr (std::is_same_v<T, None>) {
+    return "None";
+  } else if constexpr (std::is_same_v<T, RawTensor> || std::is_same_v<T, TensorHandle>) {
+    return "Tensor";
+  } else if constexpr (std::is_same_v<T, GeneratorHandle>) {
+    return SchemaValue<RawGenerator>::name;
+  } else if constexpr (PlainSchemaValue<T>) {
+    return SchemaValue<T>::name;
+  } else {
+    static const std::string list = std::string(schema_name_of<typename T::value_type>()) + "[]";
+    return list;
+  }
+}
+
+template <class Variant>
+std::string_view schema_name_of_value(const Variant& value) {
+  return std::visit(
+      [](const auto& held) { return schema_name_of<std::remove_cvref_t<decltype(held)>>(); },
+      value);
+}
 
 }  // namespace
 
 std::string_view Arg::type_name() const {
-  return std::visit(
-      Overloaded{[](None) { return "None"; }, [](RawTensor) { return "Tensor"; },
-                 [](std::int64_t) { return "int"; }, [](double) { return "float"; },
-                 [](bool) { return "bool"; }, [](DType) { return "ScalarType"; },
-                 [](Layout) { return "Layout"; }, [](MemoryFormat) { return "MemoryFormat"; },
-                 [](Device) { return "Device"; }, [](const std::string&) { return "str"; },
-                 [](RawGenerator) { return "Generator"; },
-                 [](const std::vector<std::int64_t>&) { return "int[]"; },
-                 [](const std::vector<double>&) { return "float[]"; },
-                 [](const std::vector<bool>&) { return "bool[]"; },
-                 [](const std::vector<RawTensor>&) { return "Tensor[]"; }},
-      value);
+  return schema_name_of_value(value);
 }
 
 std::string_view Returned::type_name() const {
-  return std::visit(
-      Overloaded{[](None) { return "None"; }, [](const TensorHandle&) { return "Tensor"; },
-                 [](std::int64_t) { return "int"; }, [](double) { return "float"; },
-                 [](bool) { return "bool"; }, [](DType) { return "ScalarType"; },
-                 [](Layout) { return "Layout"; }, [](MemoryFormat) { return "MemoryFormat"; },
-                 [](Device) { return "Device"; }, [](const std::string&) { return "str"; },
-                 [](const GeneratorHandle&) { return "Generator"; },
-                 [](const std::vector<TensorHandle>&) { return "Tensor[]"; },
-                 [](const std::vector<std::int64_t>&) { return "int[]"; },
-                 [](const std::vector<double>&) { return "float[]"; },
-                 [](const std::vector<bool>&) { return "bool[]"; }},
-      value);
+  return schema_name_of_value(value);
 }
 
 void Results::fail(std::string_view problem) const {

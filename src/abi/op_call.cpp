@@ -47,10 +47,6 @@ std::string_view alias_set(std::string_view alias) {
   return alias.substr(0, end);
 }
 
-bool schema_was_not_found(const std::string& message) {
-  return message.find("Could not find schema") != std::string::npos;
-}
-
 // ---------------------------------------------------------------------------
 // Releases: an op the loaded torch lacks is refused before anything is boxed,
 // with a message that says why. libtorch itself would only say that it found
@@ -197,11 +193,15 @@ void OpCall::dispatch() {
   const auto status = torch_call_dispatcher(schema_->op_name().c_str(), schema_->overload.c_str(),
                                             stack_.data(), schema_version);
   if (status != AOTI_TORCH_SUCCESS) {
-    const std::string message = last_torch_error();
-    // libtorch consumes the stack once it has found the op; only when the
-    // loaded torch lacks the op is it still ours to free.
-    if (!schema_was_not_found(message)) boxed_ = 0;
-    throw Error(ErrorCode::TorchError, schema_->qualified_name() + ": " + message);
+    // libtorch consumes the stack once it has found the op, and says no more
+    // than that the call failed. An op it lacks is refused before anything
+    // is boxed: a builtin op by its releases (refuse_unavailable), a custom
+    // op whose fp::library::Library is gone by the registry. So the stack is
+    // libtorch's now, whatever its message says. (A schema registered with
+    // register_schema for an op libtorch never had leaves this one call's
+    // boxed arguments unfreed: nothing libtorch answers tells them apart.)
+    boxed_ = 0;
+    throw Error(ErrorCode::TorchError, schema_->qualified_name() + ": " + last_torch_error());
   }
   boxed_ = 0;
   result_count_ = schema_->returns.size();

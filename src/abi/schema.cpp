@@ -1,6 +1,12 @@
 // Parses op schemas in TorchScript's schema language and keeps the registry
 // fp::dispatch checks calls against.
+//
+// Why this file is long: the parser (a recursive descent over the whole
+// schema grammar: alias annotations, fixed-size lists, defaults) and the two
+// registries it fills (the builtin table's lock-free slots, the custom ops'
+// map) are one unit: Schema's private facts are set only here.
 #include "flash_powder/abi/schema.h"
+#include "flash_powder/abi/schema_types.h"
 
 #include <algorithm>
 #include <atomic>
@@ -9,10 +15,12 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "custom_schemas.h"
 #include "defaults.h"
 #include "flash_powder/abi/error.h"
 
@@ -21,20 +29,13 @@ namespace {
 
 using Kind = SchemaType::Kind;
 
+/// The kind of a base type name (schema_types.h); Unsupported for the
+/// types the stable ABI cannot carry (Scalar, Dimname, Storage, ...).
 Kind kind_of_base(std::string_view base) {
-  static const std::map<std::string_view, Kind> kinds = {{"Tensor", Kind::Tensor},
-                                                         {"int", Kind::Int},
-                                                         {"SymInt", Kind::Int},
-                                                         {"float", Kind::Float},
-                                                         {"bool", Kind::Bool},
-                                                         {"str", Kind::Str},
-                                                         {"ScalarType", Kind::ScalarType},
-                                                         {"Layout", Kind::Layout},
-                                                         {"MemoryFormat", Kind::MemoryFormat},
-                                                         {"Device", Kind::Device},
-                                                         {"Generator", Kind::Generator}};
-  const auto found = kinds.find(base);
-  return found == kinds.end() ? Kind::Unsupported : found->second;
+  for (const auto& [name, kind] : schema_base_types) {
+    if (name == base) return kind;
+  }
+  return Kind::Unsupported;
 }
 
 }  // namespace
@@ -355,9 +356,20 @@ class Registry {
     if (const auto index = builtin_index(op, overload)) return builtin_registry().at(*index);
     const std::string key = key_of(op, overload);
     std::lock_guard lock(mutex_);
+    if (withdrawn_.contains(key)) {
+      throw Error(ErrorCode::OpNotFound,
+                  key +
+                      ": libtorch no longer has this op: the fp::library::Library that "
+                      "defined it was destroyed");
+    }
     if (auto found = parsed_.find(key); found != parsed_.end()) return found->second;
     throw Error(ErrorCode::OpNotFound,
                 key + ": no such op in the schemas flash_powder knows" + suggestions(op));
+  }
+
+  void withdraw(std::string_view key) {
+    std::lock_guard lock(mutex_);
+    if (parsed_.contains(std::string(key))) withdrawn_.emplace(key);
   }
 
   void add(std::string_view text) {
@@ -384,6 +396,7 @@ class Registry {
     std::lock_guard lock(mutex_);
     auto [where, inserted] = parsed_.try_emplace(key, schema);
     if (!inserted && where->second.text != schema.text) refuse(where->second.text);
+    withdrawn_.erase(key);
   }
 
  private:
@@ -419,6 +432,8 @@ class Registry {
   std::mutex mutex_;
   // std::map never moves its nodes, so references handed out stay valid.
   std::map<std::string, Schema, std::less<>> parsed_;
+  // Registered, but taken back from libtorch (withdraw_schema).
+  std::set<std::string, std::less<>> withdrawn_;
 };
 
 Registry& registry() {
@@ -495,6 +510,10 @@ const Schema& builtin_schema(std::size_t index) {
 
 void register_schema(std::string_view text) {
   registry().add(text);
+}
+
+void withdraw_schema(std::string_view qualified_name) {
+  registry().withdraw(qualified_name);
 }
 
 }  // namespace fp::abi

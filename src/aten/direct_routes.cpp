@@ -88,13 +88,14 @@ abi::TensorHandle transposed(const TensorArg& self, std::int64_t dim0, std::int6
   return geometry->view_of(self.raw());
 }
 
-/// `run()`, or an empty handle when it fails: the dispatcher route then
-/// reports the failure in its own words.
+/// `run()`, or an empty handle where libtorch refuses it: the dispatcher
+/// route then reports the failure in its own words.
 template <class Run>
 abi::TensorHandle or_dispatcher(Run&& run) {
   try {
     return run();
-  } catch (const Error&) {
+  } catch (const Error& error) {
+    if (error.code() != ErrorCode::TorchError) throw;
     return {};
   }
 }

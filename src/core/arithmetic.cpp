@@ -167,9 +167,8 @@ bool add_in_place(MutableTensor self, TensorArg other, std::int64_t sign) {
   const Tensor one = one_of(abi::dtype(self.raw()));
   try {
     aten::_foreach_addcmul_Tensor_({self}, {other}, {one}, fp::tensor({sign}));
-  } catch (const BorrowError&) {
-    throw;
-  } catch (const Error&) {
+  } catch (const Error& error) {
+    if (error.code() != ErrorCode::TorchError) throw;
     return false;
   }
   return true;

@@ -68,6 +68,7 @@ Tensor sampled_in_memory(std::string_view op, std::int64_t count, Sample&& sampl
   } catch (const std::bad_alloc& error) {
     throw out_of_memory(error.what());
   } catch (const Error& error) {
+    if (error.code() != ErrorCode::TorchError) throw;
     throw out_of_memory(error.what());
   }
 }

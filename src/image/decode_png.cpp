@@ -233,7 +233,7 @@ int orientation_of(spng_ctx* context) {
 
 Raster decode_png_bytes(std::span<const std::uint8_t> bytes, const DecodeOptions& options,
                         const std::string& source, PlaneSink* sink) {
-  if (bytes.empty()) fail(ErrorCode::OutOfMemory, "decode_png", source, "the data is empty");
+  if (bytes.empty()) fail(ErrorCode::Format, "decode_png", source, "the data is empty");
   Context context(spng_ctx_new(0));
   if (!context) fail(ErrorCode::OutOfMemory, "decode_png", source, "out of memory");
   // Above libspng's own chunk limits a file is refused, not partly read.

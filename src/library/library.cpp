@@ -5,8 +5,11 @@
 
 #include <cstdio>
 #include <mutex>
+#include <string>
 #include <utility>
+#include <vector>
 
+#include "abi/custom_schemas.h"
 #include "abi/schema_error.h"
 #include "flash_powder/abi/schema.h"
 
@@ -37,7 +40,8 @@ std::pair<std::string, std::string> split_name(const std::string& ns, std::strin
 const abi::Schema* known_schema(const std::string& op, const std::string& overload) {
   try {
     return &abi::find_schema(op, overload);
-  } catch (const Error&) {
+  } catch (const Error& error) {
+    if (error.code() != ErrorCode::OpNotFound) throw;
     return nullptr;
   }
 }
@@ -163,10 +167,29 @@ void check_on_first_call(KernelState& state, const abi::Schema& kernel) {
 
 // ---------------------------------------------------------------------------
 
+namespace {
+
+/// The ops a library defined ("ns::name.overload"): libtorch takes them back
+/// when the library is destroyed, and fp::dispatch must then refuse them
+/// rather than box arguments for an op libtorch cannot find.
+struct DefinedOps {
+  std::vector<std::string> names;
+  DefinedOps() = default;
+  DefinedOps(const DefinedOps&) = delete;
+  DefinedOps& operator=(const DefinedOps&) = delete;
+  ~DefinedOps() {
+    for (const std::string& name : names)
+      abi::withdraw_schema(name);
+  }
+};
+
+}  // namespace
+
 struct Library::State {
   std::string ns;
   abi::TorchLibrary::Kind kind;
-  std::string key;  // "" for DEF and FRAGMENT libraries
+  std::string key;     // "" for DEF and FRAGMENT libraries
+  DefinedOps defined;  // before `torch`: withdrawn after libtorch took them back
   abi::TorchLibrary torch;
   bool tags_dropped = false;
 
@@ -227,6 +250,7 @@ Library& Library::def(std::string_view schema, std::initializer_list<Tag> tags) 
   const bool tagged = state_->torch.def(std::string(schema), tag_list);
   state_->tags_dropped = state_->tags_dropped || !tagged;
   abi::register_schema(qualified);
+  state_->defined.names.push_back(parsed.qualified_name());
   return *this;
 }
 

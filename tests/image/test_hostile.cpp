@@ -161,6 +161,19 @@ TEST(ImageHostile, DecodersRefuseTheWrongFormat) {
                   image::decode_webp(png));
 }
 
+TEST(ImageHostile, EachDecoderCallsEmptyDataAFormatError) {
+  const fp::Tensor empty = fp::zeros({0}, fp::DType::U8);
+  EXPECT_FP_ERROR(fp::ErrorCode::Format,
+                  "fp::image::decode_jpeg: the image bytes: the data is empty",
+                  image::decode_jpeg(empty));
+  EXPECT_FP_ERROR(fp::ErrorCode::Format,
+                  "fp::image::decode_png: the image bytes: the data is empty",
+                  image::decode_png(empty));
+  EXPECT_FP_ERROR(fp::ErrorCode::Format,
+                  "fp::image::decode_webp: the image bytes: the data is empty",
+                  image::decode_webp(empty));
+}
+
 TEST(ImageHostile, DecodersRefuseTensorsThatAreNotBytes) {
   const fp::Tensor floats = fp::zeros({10});
   const fp::Tensor matrix = fp::zeros({2, 5}, fp::DType::U8);

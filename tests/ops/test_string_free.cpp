@@ -116,7 +116,10 @@ TEST(StringFree, GeluOfOtherShapesLayoutsAndModes) {
       {"empty", fp::zeros({0, 3})},
       {"integers", fp::arange(6)},
   };
-  for (const auto& [name, input] : cases) {
+  // Named, not a structured binding: clang 14 cannot capture one in a lambda.
+  for (const auto& entry : cases) {
+    const std::string& name = entry.first;
+    const Tensor& input = entry.second;
     for (const char* approximate : {"none", "tanh"}) {
       expect_same_with_and_without_route([&] { return fp::aten::gelu(input, approximate); },
                                          "gelu(" + name + ", " + approximate + ")");
@@ -150,7 +153,9 @@ TEST(StringFree, DivisionMatchesTheOpInEveryRoundingMode) {
   const std::vector<DType> dtypes = {DType::F32, DType::F64, DType::F16, DType::BF16,
                                      DType::I64, DType::I32, DType::I8,  DType::U8};
   for (DType dtype : dtypes) {
-    auto [a, b] = division_operands(dtype);
+    const auto operands = division_operands(dtype);
+    const Tensor& a = operands.first;
+    const Tensor& b = operands.second;
     const Tensor fractional = a * fp::tensor(0.37f);
     for (const auto& mode :
          std::vector<std::optional<std::string>>{std::nullopt, "floor", "trunc"}) {
@@ -196,7 +201,9 @@ TEST(StringFree, DivisionErrorsAreTheOpsOwn) {
 TEST(StringFree, InPlaceDivisionMatchesTheOp) {
   FP_SKIP_UNDER_LEAK_CHECKERS_WHERE_TORCH_LEAKS_STRINGS();  // the op itself sends its string
   for (DType dtype : {DType::F32, DType::F16, DType::I64, DType::I32}) {
-    auto [a, b] = division_operands(dtype);
+    const auto operands = division_operands(dtype);
+    const Tensor& a = operands.first;
+    const Tensor& b = operands.second;
     for (const auto& mode :
          std::vector<std::optional<std::string>>{std::nullopt, "floor", "trunc"}) {
       const auto divided = [&] {

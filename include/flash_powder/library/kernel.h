@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "flash_powder/abi/library.h"
+#include "flash_powder/abi/schema_types.h"
 #include "flash_powder/core/detail/tensor_access.h"
 #include "flash_powder/core/tensor.h"
 
@@ -81,40 +82,27 @@ struct PlainParam {
   static Stored unbox(abi::Returned&& value) { return std::get<T>(std::move(value.value)); }
 };
 
-template <>
-struct KernelParam<std::int64_t> : PlainParam<std::int64_t> {
-  static std::string spelling() { return "int"; }
-};
-template <>
-struct KernelParam<double> : PlainParam<double> {
-  static std::string spelling() { return "float"; }
-};
-template <>
-struct KernelParam<bool> : PlainParam<bool> {
-  static std::string spelling() { return "bool"; }
-};
-template <>
-struct KernelParam<DType> : PlainParam<DType> {
-  static std::string spelling() { return "ScalarType"; }
-};
-template <>
-struct KernelParam<Device> : PlainParam<Device> {
-  static std::string spelling() { return "Device"; }
-};
-template <>
-struct KernelParam<std::string> : PlainParam<std::string> {
-  static std::string spelling() { return "str"; }
+/// The plain types a kernel takes: int, float, bool, ScalarType, Device,
+/// str, named as the one table of schema types names them (schema_types.h).
+template <class T>
+inline constexpr bool kernel_takes_plain_v =
+    abi::PlainSchemaValue<T> && !std::is_same_v<T, abi::RawGenerator> &&
+    !std::is_same_v<T, Layout> && !std::is_same_v<T, MemoryFormat>;
+
+template <class T>
+requires kernel_takes_plain_v<T>
+struct KernelParam<T> : PlainParam<T> {
+  static std::string spelling() { return std::string(abi::SchemaValue<T>::name); }
 };
 /// The view reads the string kept for the call.
 template <>
 struct KernelParam<std::string_view> : KernelParam<std::string> {};
-template <>
-struct KernelParam<std::vector<std::int64_t>> : PlainParam<std::vector<std::int64_t>> {
-  static std::string spelling() { return "int[]"; }
-};
-template <>
-struct KernelParam<std::vector<double>> : PlainParam<std::vector<double>> {
-  static std::string spelling() { return "float[]"; }
+/// int[] and float[].
+template <class T>
+requires(std::is_same_v<T, std::int64_t> ||
+         std::is_same_v<T, double>) struct KernelParam<std::vector<T>>
+    : PlainParam<std::vector<T>> {
+  static std::string spelling() { return std::string(abi::SchemaValue<T>::name) + "[]"; }
 };
 
 template <class T>
