@@ -496,6 +496,8 @@ TEST(TransformerErrors, EncoderLayerAndEncoder) {
   int_padding = message(lambda: layer(x, src_key_padding_mask=torch.zeros(3, 5, dtype=torch.int64)))
   divisible = message(lambda: nn.TransformerEncoderLayer(8, 3))
   fused_mask = message(lambda: layer(x, src_mask=torch.ones(4, 4, dtype=torch.bool)))
+  fused_features = message(lambda: layer(torch.randn(3, 5, 6)))
+  merge = message(lambda: layer.self_attn.merge_masks(torch.zeros(4, 4), None, x))
   torch.backends.mha.set_fastpath_enabled(False)
   features = message(lambda: layer(torch.randn(3, 5, 6)))
   mask_shape = message(lambda: layer(x, src_mask=torch.zeros(4, 4)))
@@ -520,6 +522,11 @@ TEST(TransformerErrors, EncoderLayerAndEncoder) {
   // The fused kernel's own check, as in Python.
   EXPECT_TORCH_ERROR(truth<std::string>("fused_mask"),
                      layer.forward(x, {.src_mask = fp::ones({4, 4}, fp::DType::Bool)}));
+  EXPECT_TORCH_ERROR(truth<std::string>("fused_features"), layer(drawn({3, 5, 6}, 2)));
+  EXPECT_TORCH_ERROR(truth<std::string>("fused_features"),
+                     layer.fast_path(drawn({3, 5, 6}, 2), std::nullopt, std::nullopt));
+  EXPECT_TORCH_ERROR(truth<std::string>("merge"),
+                     layer.self_attn.merge_masks(fp::zeros({4, 4}), std::nullopt, x));
   {
     const FastPathOff off;
     EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,

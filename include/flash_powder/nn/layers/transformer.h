@@ -15,7 +15,9 @@
 // mask in TransformerEncoder; elsewhere the layers step by step, through
 // MultiheadAttention, which makes the same choice for itself.
 // fp::nn::backends::mha::set_fastpath_enabled(false) turns the fast paths off,
-// like torch.backends.mha.set_fastpath_enabled(False).
+// like torch.backends.mha.set_fastpath_enabled(False). The first nested
+// tensor makes libtorch print its one-time warning that nested tensors are a
+// prototype (to stderr; Python shows it as a UserWarning).
 #pragma once
 
 #include <cstdint>
