@@ -416,7 +416,7 @@ TEST(RecurrentErrors, BadInputIsRefusedWithPythonsWords) {
                   "fp::nn::LSTMCell: LSTMCell: Expected hx[1] to be 1D or 2D, got 3D instead",
                   lstm_cell(x.i(0), fp::nn::LSTM::StateView{h.i(0), h}));
   // libtorch's own checks come through with its message.
-  EXPECT_FP_ERROR(fp::ErrorCode::TorchError, "hidden", cell(x.i(0), drawn({2, 5}, 4)));
+  EXPECT_TORCH_ERROR("hidden", cell(x.i(0), drawn({2, 5}, 4)));
   // A module path in front when the layer runs inside a model.
   fp::nn::ModuleDict model;
   model.insert("encoder", fp::nn::LSTM(3, 4));
