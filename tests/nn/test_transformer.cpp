@@ -446,6 +446,55 @@ TEST(Transformer, WideModelsEqualPython) {
       truth<std::vector<double>>("doubles(out64)"));
 }
 
+TEST(Transformer, HalfAndBFloat16EqualPython) {
+  /*
+  #|PYTHON
+  results = {}
+  for name, dtype in [("bf16", torch.bfloat16), ("f16", torch.float16)]:
+      encoder = filled(nn.TransformerEncoderLayer(8, 2, 16, batch_first=True)).to(dtype)
+      decoder = filled(nn.TransformerDecoderLayer(8, 2, 16, batch_first=True)).to(dtype)
+      x = drawn((3, 5, 8), 30, dtype)
+      memory = drawn((3, 4, 8), 31, dtype)
+      results[name] = [doubles(encoder(x, src_key_padding_mask=padding)),
+                       doubles(decoder(x, memory,
+                                       tgt_mask=nn.Transformer.generate_square_subsequent_mask(5)))]
+      torch.backends.mha.set_fastpath_enabled(False)
+      results[name].append(doubles(encoder(x, src_key_padding_mask=padding)))
+      torch.backends.mha.set_fastpath_enabled(True)
+  */
+  const auto check = [](fp::DType dtype, const std::vector<double>& encoder_expected,
+                        const std::vector<double>& decoder_expected,
+                        const std::vector<double>& slow_expected) {
+    auto encoder =
+        filled(fp::nn::TransformerEncoderLayer(8, 2, {.dim_feedforward = 16, .batch_first = true}));
+    auto decoder =
+        filled(fp::nn::TransformerDecoderLayer(8, 2, {.dim_feedforward = 16, .batch_first = true}));
+    encoder.to(dtype);
+    decoder.to(dtype);
+    const fp::Tensor x = drawn({3, 5, 8}, 30, dtype), memory = drawn({3, 4, 8}, 31, dtype);
+    EXPECT_PYTHON(doubles(encoder.forward(x, {.src_key_padding_mask = padding()})),
+                  encoder_expected);
+    EXPECT_PYTHON(
+        doubles(decoder.forward(
+            x, memory, {.tgt_mask = fp::nn::Transformer::generate_square_subsequent_mask(5)})),
+        decoder_expected);
+    const FastPathOff off;
+    EXPECT_PYTHON(doubles(encoder.forward(x, {.src_key_padding_mask = padding()})), slow_expected);
+  };
+  {
+    SCOPED_TRACE("bfloat16");
+    check(fp::DType::BF16, truth<std::vector<double>>("results['bf16'][0]"),
+          truth<std::vector<double>>("results['bf16'][1]"),
+          truth<std::vector<double>>("results['bf16'][2]"));
+  }
+  {
+    SCOPED_TRACE("float16");
+    check(fp::DType::F16, truth<std::vector<double>>("results['f16'][0]"),
+          truth<std::vector<double>>("results['f16'][1]"),
+          truth<std::vector<double>>("results['f16'][2]"));
+  }
+}
+
 TEST(MultiheadAttention, FastPathEqualsPython) {
   /*
   #|PYTHON
