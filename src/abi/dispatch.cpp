@@ -5,7 +5,9 @@
 #include <array>
 #include <atomic>
 #include <optional>
+#include <span>
 #include <string>
+#include <variant>
 
 #include "flash_powder/abi/schema.h"
 #include "op_call.h"
@@ -67,6 +69,26 @@ void check_call_shape(const Schema& schema, std::span<const Arg> args) {
   }
 }
 
+/// The guard of the argument whose memory a Tensor result is, though the
+/// schema does not say it aliases one (a composite op may hand an input
+/// back: `atleast_1d`, `type_as`); `found` tells whether there is one.
+/// fp::dispatch then treats the result as an annotated alias, so a Tensor
+/// result is a lazy copy and a TensorView one borrows, as from the typed
+/// wrappers.
+void mark_unannotated_alias(Returned& result, std::span<const Arg> args) {
+  const auto* handle = std::get_if<TensorHandle>(&result.value);
+  if (result.aliases_argument || handle == nullptr) return;
+  const void* data = data_start(handle->get());
+  if (data == nullptr) return;
+  for (const Arg& arg : args) {
+    const auto* tensor = std::get_if<RawTensor>(&arg.value);
+    if (tensor == nullptr || data_start(*tensor) != data) continue;
+    result.aliases_argument = true;
+    result.alias_guard = arg.viewed_guard != nullptr ? arg.viewed_guard : arg.owner_guard;
+    return;
+  }
+}
+
 }  // namespace
 
 Results call(std::string_view op, std::string_view overload, std::span<const Arg> args) {
@@ -98,8 +120,10 @@ Results call(const Schema& schema, std::span<const Arg> args) {
     op.value(arg);
   op.run();
   Results results{{}, schema.qualified_name(), schema.text};
-  for (std::size_t i = 0; i < op.result_count(); ++i)
+  for (std::size_t i = 0; i < op.result_count(); ++i) {
     results.values.push_back(op.take(i));
+    mark_unannotated_alias(results.values.back(), args);
+  }
   return results;
 }
 

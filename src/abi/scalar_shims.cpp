@@ -4,6 +4,7 @@
 #include <dlfcn.h>
 
 #include <string>
+#include <utility>
 
 #include "abi/direct.h"
 #include "flash_powder/abi/tensor_handle.h"
@@ -12,21 +13,29 @@
 namespace fp::abi {
 namespace {
 
-constexpr ScalarShims cpu_shims = {
-    &aoti_torch_cpu_add_Tensor,
-    &aoti_torch_cpu_add_Scalar,
-    &aoti_torch_cpu_mul_Scalar,
-    &aoti_torch_cpu_pow_Tensor_Scalar,
-    &aoti_torch_cpu_pow_Scalar,
-    &aoti_torch_cpu_addmv,
-    &aoti_torch_cpu_addbmm,
-    &aoti_torch_cpu__addmm_activation,
-    &aoti_torch_cpu_histc,
-    &aoti_torch_cpu_fill__Scalar,
-    &aoti_torch_cpu_addmm_out,
-    &aoti_torch_cpu_baddbmm_out,
-    &aoti_torch_cpu_scatter_value_out,
-};
+// Each shim of the table once: its member, and the CPU's and CUDA's symbols.
+#define FP_FOR_EACH_SCALAR_SHIM(X)                                                          \
+  X(add_Tensor, aoti_torch_cpu_add_Tensor, aoti_torch_cuda_add_Tensor)                      \
+  X(add_Scalar, aoti_torch_cpu_add_Scalar, aoti_torch_cuda_add_Scalar)                      \
+  X(mul_Scalar, aoti_torch_cpu_mul_Scalar, aoti_torch_cuda_mul_Scalar)                      \
+  X(pow_Tensor_Scalar, aoti_torch_cpu_pow_Tensor_Scalar, aoti_torch_cuda_pow_Tensor_Scalar) \
+  X(pow_Scalar, aoti_torch_cpu_pow_Scalar, aoti_torch_cuda_pow_Scalar)                      \
+  X(addmv, aoti_torch_cpu_addmv, aoti_torch_cuda_addmv)                                     \
+  X(addbmm, aoti_torch_cpu_addbmm, aoti_torch_cuda_addbmm)                                  \
+  X(addmm_activation, aoti_torch_cpu__addmm_activation, aoti_torch_cuda__addmm_activation)  \
+  X(histc, aoti_torch_cpu_histc, aoti_torch_cuda_histc)                                     \
+  X(fill_Scalar_, aoti_torch_cpu_fill__Scalar, aoti_torch_cuda_fill__Scalar)                \
+  X(addmm_out, aoti_torch_cpu_addmm_out, aoti_torch_cuda_addmm_out)                         \
+  X(baddbmm_out, aoti_torch_cpu_baddbmm_out, aoti_torch_cuda_baddbmm_out)                   \
+  X(scatter_value_out, aoti_torch_cpu_scatter_value_out, aoti_torch_cuda_scatter_value_out)
+
+constexpr ScalarShims cpu_shims = [] {
+  ScalarShims shims{};
+#define FP_CPU_SHIM(member, cpu, cuda) shims.member = &cpu;
+  FP_FOR_EACH_SCALAR_SHIM(FP_CPU_SHIM)
+#undef FP_CPU_SHIM
+  return shims;
+}();
 
 /// `aoti_torch_cuda_<op>` with the CPU shim's signature, or null.
 template <class Function>
@@ -38,27 +47,20 @@ Function cuda_shim(Function /*cpu_twin*/, const char* name) {
 
 /// CUDA's table, or null where any shim is missing (a torch without CUDA).
 const ScalarShims* find_cuda_shims() {
-  static const ScalarShims found = {
-      cuda_shim(cpu_shims.add_Tensor, "aoti_torch_cuda_add_Tensor"),
-      cuda_shim(cpu_shims.add_Scalar, "aoti_torch_cuda_add_Scalar"),
-      cuda_shim(cpu_shims.mul_Scalar, "aoti_torch_cuda_mul_Scalar"),
-      cuda_shim(cpu_shims.pow_Tensor_Scalar, "aoti_torch_cuda_pow_Tensor_Scalar"),
-      cuda_shim(cpu_shims.pow_Scalar, "aoti_torch_cuda_pow_Scalar"),
-      cuda_shim(cpu_shims.addmv, "aoti_torch_cuda_addmv"),
-      cuda_shim(cpu_shims.addbmm, "aoti_torch_cuda_addbmm"),
-      cuda_shim(cpu_shims.addmm_activation, "aoti_torch_cuda__addmm_activation"),
-      cuda_shim(cpu_shims.histc, "aoti_torch_cuda_histc"),
-      cuda_shim(cpu_shims.fill_Scalar_, "aoti_torch_cuda_fill__Scalar"),
-      cuda_shim(cpu_shims.addmm_out, "aoti_torch_cuda_addmm_out"),
-      cuda_shim(cpu_shims.baddbmm_out, "aoti_torch_cuda_baddbmm_out"),
-      cuda_shim(cpu_shims.scatter_value_out, "aoti_torch_cuda_scatter_value_out"),
-  };
-  const bool complete =
-      found.add_Tensor && found.add_Scalar && found.mul_Scalar && found.pow_Tensor_Scalar &&
-      found.pow_Scalar && found.addmv && found.addbmm && found.addmm_activation && found.histc &&
-      found.fill_Scalar_ && found.addmm_out && found.baddbmm_out && found.scatter_value_out;
-  return complete ? &found : nullptr;
+  static const auto found = [] {
+    ScalarShims shims{};
+    bool complete = true;
+#define FP_CUDA_SHIM(member, cpu, cuda)              \
+  shims.member = cuda_shim(cpu_shims.member, #cuda); \
+  complete = complete && shims.member != nullptr;
+    FP_FOR_EACH_SCALAR_SHIM(FP_CUDA_SHIM)
+#undef FP_CUDA_SHIM
+    return std::pair(shims, complete);
+  }();
+  return found.second ? &found.first : nullptr;
 }
+
+#undef FP_FOR_EACH_SCALAR_SHIM
 
 std::string describe(RawTensor tensor) {
   if (tensor == nullptr || !is_defined(tensor)) return "an undefined tensor";

@@ -123,6 +123,17 @@ const void* const_data_ptr(RawTensor tensor) {
   return data;
 }
 
+const void* data_start(RawTensor tensor) noexcept {
+  try {
+    if (tensor == nullptr || !is_defined(tensor) || layout(tensor) != Layout::Strided) {
+      return nullptr;
+    }
+    return const_data_ptr(tensor);
+  } catch (const Error&) {
+    return nullptr;  // "cannot tell" is the answer for any failure here
+  }
+}
+
 void* mutable_data_ptr(RawTensor tensor) {
   void* data = nullptr;
   check(torch_get_mutable_data_ptr(checked(tensor, "mutable_data_ptr"), &data), "mutable_data_ptr");

@@ -28,28 +28,24 @@ Container::~Container() {
   if (handle_ != nullptr) api_.destroy(handle_);
 }
 
-std::vector<std::string> Container::input_names() const {
+std::vector<std::string> Container::names(const NameFunctions& functions) const {
   std::size_t count = 0;
-  api_.check(api_.num_inputs(handle_, &count), source_, "GetNumInputs");
+  api_.check(functions.count(handle_, &count), source_, functions.count_call);
   std::vector<std::string> names(count);
   for (std::size_t i = 0; i < count; ++i) {
     const char* name = nullptr;
-    api_.check(api_.input_name(handle_, i, &name), source_, "GetInputName");
+    api_.check(functions.name(handle_, i, &name), source_, functions.name_call);
     names[i] = name != nullptr ? name : "";
   }
   return names;
 }
 
+std::vector<std::string> Container::input_names() const {
+  return names({api_.num_inputs, api_.input_name, "GetNumInputs", "GetInputName"});
+}
+
 std::vector<std::string> Container::output_names() const {
-  std::size_t count = 0;
-  api_.check(api_.num_outputs(handle_, &count), source_, "GetNumOutputs");
-  std::vector<std::string> names(count);
-  for (std::size_t i = 0; i < count; ++i) {
-    const char* name = nullptr;
-    api_.check(api_.output_name(handle_, i, &name), source_, "GetOutputName");
-    names[i] = name != nullptr ? name : "";
-  }
-  return names;
+  return names({api_.num_outputs, api_.output_name, "GetNumOutputs", "GetOutputName"});
 }
 
 std::vector<ConstantInfo> Container::constants() const {

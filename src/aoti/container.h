@@ -34,6 +34,16 @@ class Container {
   std::optional<std::uint64_t> constants_blob_size() const;
 
  private:
+  /// The pair of entry points that list the inputs' or the outputs' names,
+  /// and their names for messages.
+  struct NameFunctions {
+    decltype(ModelInterface::num_inputs) count;
+    decltype(ModelInterface::input_name) name;
+    const char* count_call;
+    const char* name_call;
+  };
+  std::vector<std::string> names(const NameFunctions& functions) const;
+
   const ModelInterface& api_;
   const std::string& source_;
   ContainerHandle handle_ = nullptr;

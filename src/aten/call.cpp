@@ -284,28 +284,15 @@ T take(Call& call, std::size_t i, const char* wanted) {
                  ", expected " + wanted);
 }
 
-/// The first byte of a strided tensor's data, or null when it has none (undefined,
-/// empty, sparse, meta) or cannot tell.
-const void* data_of(abi::RawTensor tensor) noexcept {
-  try {
-    if (tensor == nullptr || !abi::is_defined(tensor) || abi::layout(tensor) != Layout::Strided) {
-      return nullptr;
-    }
-    return abi::const_data_ptr(tensor);
-  } catch (const Error&) {
-    return nullptr;
-  }
-}
-
 /// Whether `result` is (the memory of) one of the call's tensor arguments: a
 /// composite op may hand an input back (`atleast_1d`, `type_as`, `_unsafe_view`).
 bool aliases_an_input(abi::RawTensor result, std::initializer_list<Input> inputs) {
-  const void* data = data_of(result);
+  const void* data = abi::data_start(result);
   if (data == nullptr) return false;
   bool found = false;
   for (const Input& input : inputs) {
     input.each([&](abi::RawTensor raw, const TensorArg*) {
-      found = found || (raw != nullptr && data_of(raw) == data);
+      found = found || (raw != nullptr && abi::data_start(raw) == data);
     });
     if (found) return true;
   }

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "abi/direct.h"
+#include "aten/torch_refusal.h"
 #include "flash_powder/base/error.h"
 #include "flash_powder/core/arguments.h"
 
@@ -86,18 +87,6 @@ abi::TensorHandle transposed(const TensorArg& self, std::int64_t dim0, std::int6
     std::swap(geometry->stride(dim0), geometry->stride(dim1));
   }
   return geometry->view_of(self.raw());
-}
-
-/// `run()`, or an empty handle where libtorch refuses it: the dispatcher
-/// route then reports the failure in its own words.
-template <class Run>
-abi::TensorHandle or_dispatcher(Run&& run) {
-  try {
-    return run();
-  } catch (const Error& error) {
-    if (error.code() != ErrorCode::TorchError) throw;
-    return {};
-  }
 }
 
 }  // namespace
@@ -288,30 +277,32 @@ abi::TensorHandle direct_reshape(const TensorArg& self, IntList shape) {
       !compute_stride(old_sizes, old_strides, new_sizes, numel, new_strides)) {
     return {};
   }
-  return or_dispatcher([&] { return abi::reinterpret(self.raw(), new_sizes, new_strides, 0); });
+  return unless_torch_refuses(
+      [&] { return abi::reinterpret(self.raw(), new_sizes, new_strides, 0); });
 }
 
 abi::TensorHandle cpu_clone(const TensorArg& self, std::optional<MemoryFormat> memory_format) {
   if (!abi::direct_routes_enabled() || !abi::all_plain_cpu({self.raw()})) return {};
   const MemoryFormat format = memory_format.value_or(MemoryFormat::Preserve);
   if (format == MemoryFormat::Preserve) {
-    return or_dispatcher([&] { return abi::clone(self.raw(), "aten::clone"); });
+    return unless_torch_refuses([&] { return abi::clone(self.raw(), "aten::clone"); });
   }
   if (format == MemoryFormat::Contiguous) {
-    return or_dispatcher([&] { return abi::cpu::contiguous_clone(self.raw(), "aten::clone"); });
+    return unless_torch_refuses(
+        [&] { return abi::cpu::contiguous_clone(self.raw(), "aten::clone"); });
   }
   return {};
 }
 
 abi::TensorHandle cpu_mul_Tensor(const TensorArg& self, const TensorArg& other) {
   if (!abi::direct_routes_enabled() || !abi::all_plain_cpu({self.raw(), other.raw()})) return {};
-  return or_dispatcher(
+  return unless_torch_refuses(
       [&] { return abi::cpu::mul_Tensor(self.raw(), other.raw(), "aten::mul.Tensor"); });
 }
 
 abi::TensorHandle cpu_abs(const TensorArg& self) {
   if (!abi::direct_routes_enabled() || !abi::all_plain_cpu({self.raw()})) return {};
-  return or_dispatcher([&] { return abi::cpu::abs(self.raw(), "aten::abs"); });
+  return unless_torch_refuses([&] { return abi::cpu::abs(self.raw(), "aten::abs"); });
 }
 
 namespace {
@@ -339,7 +330,7 @@ abi::TensorHandle cpu_conv2d(const TensorArg& input, const TensorArg& weight,
   const auto strides = pair_of(stride), paddings = pair_of(padding), dilations = pair_of(dilation);
   if (!strides || !paddings || !dilations) return {};
   constexpr std::array<std::int64_t, 2> no_output_padding{0, 0};
-  return or_dispatcher([&] {
+  return unless_torch_refuses([&] {
     return abi::cpu::convolution(input.raw(), weight.raw(), bias_raw, *strides, *paddings,
                                  *dilations, false, no_output_padding, groups, "aten::conv2d");
   });
@@ -352,7 +343,7 @@ abi::TensorHandle cpu_cat(const TensorList& tensors, std::int64_t dim) {
   for (const TensorArg& tensor : tensors.items())
     raw.push_back(tensor.raw());
   if (!abi::all_plain_cpu(raw)) return {};
-  return or_dispatcher([&] { return abi::cpu::cat(raw, dim, "aten::cat"); });
+  return unless_torch_refuses([&] { return abi::cpu::cat(raw, dim, "aten::cat"); });
 }
 
 }  // namespace fp::aten::detail

@@ -11,6 +11,7 @@
 
 #include "abi/direct.h"
 #include "abi/scalar_shims.h"
+#include "aten/torch_refusal.h"
 #include "flash_powder/abi/runtime.h"
 #include "flash_powder/aten/aten.h"
 #include "flash_powder/core/conversion.h"
@@ -33,18 +34,6 @@ abi::TensorHandle handle_of(Tensor&& tensor) noexcept {
 Tensor converted(const TensorArg& tensor, DType dtype) {
   if (abi::dtype(tensor.raw()) == dtype) return Tensor(abi::share(tensor.raw()));
   return aten::_to_copy(tensor, dtype);
-}
-
-/// `f()`, or an empty handle where libtorch refuses the composed ops: the op
-/// itself then runs and reports the failure in its own words.
-template <class Compute>
-abi::TensorHandle unless_refused(Compute&& compute) {
-  try {
-    return compute();
-  } catch (const Error& error) {
-    if (error.code() != ErrorCode::TorchError) throw;
-    return {};
-  }
 }
 
 /// The dtypes whose gelu the route gives bit for bit. Not bfloat16: there the
@@ -114,7 +103,7 @@ abi::TensorHandle string_free_div(const TensorArg& self, const TensorArg& other,
                                   std::optional<std::string_view> rounding_mode) {
   if (!string_free_routes_enabled()) return {};
   if (rounding_mode && *rounding_mode != "floor" && *rounding_mode != "trunc") return {};
-  return unless_refused([&]() -> abi::TensorHandle {
+  return unless_torch_refuses([&]() -> abi::TensorHandle {
     if (!rounding_mode) return handle_of(aten::div_Tensor(self, other));
     if (*rounding_mode == "floor") return handle_of(aten::floor_divide(self, other));
     const DType common = aten::result_type_Tensor(self, other);

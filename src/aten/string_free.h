@@ -1,6 +1,6 @@
 // Ops with a `str` argument, computed without sending the string through
 // torch_call_dispatcher, which leaks it (48 bytes a call) on torch 2.10-2.13
-// (abi::torch_leaks_string_arguments()). These are the ops flash_powder's own
+// (fp::torch_leaks_string_arguments()). These are the ops flash_powder's own
 // layers and methods call with a string (docs/architecture.md, "Ops with
 // string arguments"); their generated fp::aten wrappers try these first.
 //

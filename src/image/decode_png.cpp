@@ -12,6 +12,7 @@
 
 #include <memory>
 
+#include "libpng_errors.h"
 #include "messages.h"
 #include "raster.h"
 #include "shuffle.h"
@@ -104,16 +105,8 @@ struct LibpngRead {
   const std::uint8_t* data = nullptr;
   std::size_t size = 0;
   std::size_t offset = 0;
-  char message[256] = "";
+  char message[kLibpngMessageSize] = "";
 };
-
-extern "C" void on_libpng_error(png_structp png, png_const_charp message) {
-  auto* read = static_cast<LibpngRead*>(png_get_error_ptr(png));
-  std::snprintf(read->message, sizeof read->message, "%s", message);
-  png_longjmp(png, 1);
-}
-
-extern "C" void on_libpng_warning(png_structp, png_const_charp) {}
 
 extern "C" void on_libpng_read(png_structp png, png_bytep out, png_size_t length) {
   auto* read = static_cast<LibpngRead*>(png_get_io_ptr(png));
@@ -128,8 +121,8 @@ class LibpngReader {
   explicit LibpngReader(std::span<const std::uint8_t> bytes) {
     read_.data = bytes.data();
     read_.size = bytes.size();
-    read_.png =
-        png_create_read_struct(PNG_LIBPNG_VER_STRING, &read_, on_libpng_error, on_libpng_warning);
+    read_.png = png_create_read_struct(PNG_LIBPNG_VER_STRING, read_.message, on_libpng_error,
+                                       on_libpng_warning);
     if (read_.png != nullptr) read_.info = png_create_info_struct(read_.png);
   }
   LibpngReader(const LibpngReader&) = delete;

@@ -21,6 +21,7 @@
 
 #include "encoded.h"
 #include "flash_powder/image/io.h"
+#include "libpng_errors.h"
 #include "messages.h"
 #include "png_filter.h"
 #include "tensor_args.h"
@@ -35,16 +36,8 @@ struct PngWrite {
   std::uint8_t* data = nullptr;  // realloc'd; freed by PngWriter
   std::size_t size = 0;
   std::size_t capacity = 0;
-  char message[256] = "";
+  char message[detail::kLibpngMessageSize] = "";
 };
-
-extern "C" void on_png_error(png_structp png, png_const_charp message) {
-  auto* write = static_cast<PngWrite*>(png_get_error_ptr(png));
-  std::snprintf(write->message, sizeof write->message, "%s", message);
-  png_longjmp(png, 1);
-}
-
-extern "C" void on_png_warning(png_structp, png_const_charp) {}
 
 extern "C" void on_png_write(png_structp png, png_bytep bytes, png_size_t length) {
   auto* write = static_cast<PngWrite*>(png_get_io_ptr(png));
@@ -66,8 +59,8 @@ extern "C" void on_png_flush(png_structp) {}
 class PngWriter {
  public:
   PngWriter() {
-    write_.png =
-        png_create_write_struct(PNG_LIBPNG_VER_STRING, &write_, on_png_error, on_png_warning);
+    write_.png = png_create_write_struct(PNG_LIBPNG_VER_STRING, write_.message,
+                                         detail::on_libpng_error, detail::on_libpng_warning);
     if (write_.png != nullptr) write_.info = png_create_info_struct(write_.png);
   }
   PngWriter(const PngWriter&) = delete;

@@ -1,8 +1,12 @@
 // fp::dispatch against Python's torch.ops.aten: one tensor, tuples, lists and
 // scalars back; optional, string, list and enum arguments in; and every way a
 // call can be wrong.
+//
+// Why this file is long: fp::dispatch is one function with every schema type
+// on both sides of the call; its tests read best as one catalogue.
 #include <gtest/gtest.h>
 
+#include <flash_powder/aten/aten.h>
 #include <flash_powder/flash_powder.h>
 
 #include <limits>
@@ -30,6 +34,23 @@ TEST(Dispatch, ReturnsOneTensor) {
   EXPECT_EQ(r.to_vector<float>(), truth<std::vector<float>>("r.flatten().tolist()"));
   EXPECT_EQ(std::vector<int64_t>(r.sizes().begin(), r.sizes().end()),
             (std::vector<int64_t>{2, 3}));  // #PYTHON list(r.shape)
+}
+
+TEST(Dispatch, ATensorResultIsAValueEvenWhereTheOpHandsBackItsInput) {
+  // atleast_1d of a 1-D tensor and a composite's no-op reshape return the
+  // input itself, though their schemas promise a new Tensor: the result must
+  // still be independent of the argument, as from the typed wrapper.
+  const auto unchanged_by_writing_the_result = [](auto call) {
+    Tensor x = fp::tensor({1.f, 2.f, 3.f});
+    Tensor y = call(x);
+    y.fill_(7.0);
+    return x.to_vector<float>() == std::vector<float>{1.f, 2.f, 3.f};
+  };
+  EXPECT_TRUE(unchanged_by_writing_the_result(
+      [](Tensor& x) { return fp::dispatch<Tensor>("aten::atleast_1d", "", x); }));
+  EXPECT_TRUE(unchanged_by_writing_the_result(
+      [](Tensor& x) { return fp::dispatch<Tensor>("aten::type_as", "", x, x); }));
+  EXPECT_TRUE(unchanged_by_writing_the_result([](Tensor& x) { return fp::aten::atleast_1d(x); }));
 }
 
 TEST(Dispatch, ReturnsATuple) {

@@ -18,7 +18,7 @@ Tensor counting() {
   return fp::tensor({{0.f, 1.f, 2.f}, {3.f, 4.f, 5.f}});
 }
 
-/// A mutable view of the whole tensor (indexing comes with the ops layer).
+/// A mutable view of the whole tensor, made without indexing.
 TensorMutView mutable_view_of(Tensor& tensor) {
   using fp::detail::TensorAccess;
   return TensorAccess::mut_view(fp::abi::share(tensor.raw()), TensorAccess::borrow_state(tensor),

@@ -50,7 +50,7 @@ Results call(const Schema& schema, std::span<const Arg> args);
 /// dispatcher, the ops flash_powder's layers call with one (`aten::gelu`,
 /// `aten::div.Tensor_mode`, `aten::pad`, `aten::conv*d.padding`) take the
 /// same string-free routes as their typed wrappers; any other op's string
-/// still leaks there (docs/architecture.md, "Ops with string arguments").
+/// still leaks there (docs/architecture.md, "Ops called with a `str` argument").
 template <class R = void, class... Args>
 R dispatch(std::string_view op, std::string_view overload, Args&&... args) {
   const std::array<abi::Arg, sizeof...(Args)> captured{abi::to_arg(std::forward<Args>(args))...};

@@ -13,11 +13,6 @@ namespace fp {
 /// `aten::_native_multi_head_attention`). Needed only by a program that
 /// records autograd graphs through flash_powder's ops; flash_powder itself
 /// computes no gradients. Scopes nest; each restores what it found.
-/// libtorch's grad mode of the calling thread, like Python's
-/// `torch.is_grad_enabled()`: on by default, on every new thread. flash_powder
-/// turns it off around each op it runs and restores it after.
-bool is_grad_enabled();
-
 class EnableGrad {
  public:
   EnableGrad();
@@ -28,5 +23,10 @@ class EnableGrad {
  private:
   bool was_enabled_;
 };
+
+/// libtorch's grad mode of the calling thread, like Python's
+/// `torch.is_grad_enabled()`: on by default, on every new thread. flash_powder
+/// turns it off around each op it runs and restores it after.
+bool is_grad_enabled();
 
 }  // namespace fp

@@ -28,8 +28,8 @@ TorchVersion torch_version();
 /// Whether the loaded libtorch leaks every `str` argument passed through
 /// torch_call_dispatcher (one std::string, 48 bytes of heap, per argument and
 /// call): torch 2.10 to 2.13; fixed in 2.14. flash_powder then sends the ops
-/// its layers call with a string another way (docs/architecture.md, "Ops with
-/// string arguments").
+/// its layers call with a string another way (docs/architecture.md, "Ops
+/// called with a `str` argument").
 bool torch_leaks_string_arguments();
 
 /// The torch whose headers flash_powder was compiled with.

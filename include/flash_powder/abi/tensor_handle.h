@@ -71,6 +71,10 @@ bool is_defined(RawTensor tensor);
 /// A read-only pointer to the first element; never triggers a copy of a
 /// lazily cloned (copy-on-write) storage.
 const void* const_data_ptr(RawTensor tensor);
+/// const_data_ptr of a defined strided tensor; null for one without data
+/// (undefined, empty, sparse, meta) or whose data libtorch cannot give.
+/// Never throws: for telling whether two tensors share their memory.
+const void* data_start(RawTensor tensor) noexcept;
 /// A writable pointer to the first element; materialises a copy-on-write storage.
 void* mutable_data_ptr(RawTensor tensor);
 

@@ -33,26 +33,12 @@ class TensorOptions {
   bool pinned_memory() const { return pinned_memory_; }
 
   /// Copies with one field changed.
-  TensorOptions dtype(DType dtype) const {
-    TensorOptions copy = *this;
-    copy.dtype_ = dtype;
-    return copy;
-  }
-  TensorOptions device(Device device) const {
-    TensorOptions copy = *this;
-    copy.device_ = device;
-    return copy;
-  }
-  TensorOptions layout(Layout layout) const {
-    TensorOptions copy = *this;
-    copy.layout_ = layout;
-    return copy;
-  }
+  TensorOptions dtype(DType dtype) const { return with(&TensorOptions::dtype_, dtype); }
+  TensorOptions device(Device device) const { return with(&TensorOptions::device_, device); }
+  TensorOptions layout(Layout layout) const { return with(&TensorOptions::layout_, layout); }
   /// Page-locked host memory, for fast copies to a GPU. Python: pin_memory=True.
   TensorOptions pinned_memory(bool pinned) const {
-    TensorOptions copy = *this;
-    copy.pinned_memory_ = pinned;
-    return copy;
+    return with(&TensorOptions::pinned_memory_, pinned);
   }
 
   /// The dtype, or `fallback` when unset.
@@ -62,6 +48,13 @@ class TensorOptions {
   friend bool operator==(const TensorOptions&, const TensorOptions&) = default;
 
  private:
+  template <class Field, class Value>
+  TensorOptions with(Field TensorOptions::*field, Value value) const {
+    TensorOptions copy = *this;
+    copy.*field = value;
+    return copy;
+  }
+
   std::optional<DType> dtype_;
   std::optional<Device> device_;
   std::optional<Layout> layout_;

@@ -18,8 +18,8 @@
 // mutable_access.h; how fp::dispatch passes and returns them in
 // tensor_traits.h. What the library itself needs of them (the borrow state,
 // views made from a raw handle) is private, reached through
-// detail::TensorAccess (tensor_access.h). The operations' bodies are in
-// src/ops (the ops layer).
+// detail::TensorAccess (tensor_access.h). The methods are generated
+// (core/detail/tensor_methods.h, from tools/generate_tensor_api.py).
 #pragma once
 
 #include <cstdint>

@@ -2,8 +2,8 @@
 // private — the borrow checker's state and views made from a raw handle.
 //
 // Users see only the std::span-like surface of Tensor, TensorView and
-// TensorMutView. The layers that make views or write through them (ops,
-// safetensors, the dispatch glue) need the borrow state too; they go through
+// TensorMutView. The code that makes views or writes through them (the
+// fp::aten wrappers, safetensors, the dispatch glue) need the borrow state too; they go through
 // this one friend, so "internal" is a compile-time fact, not a comment.
 #pragma once
 
