@@ -41,7 +41,7 @@ class ToChannelsLast final : public fp::nn::Visitor {
     if (tensor.is_defined() && tensor.dim() == 4)
       tensor = fp::aten::clone(tensor, fp::MemoryFormat::ChannelsLast);
   }
-  void on_child(std::string_view, fp::nn::Module& module) override { module.visit(*this); }
+  void on_child(std::string_view, fp::nn::ModuleBase& module) override { module.visit(*this); }
 };
 
 int run(const vision_bench::Arguments& arguments) {

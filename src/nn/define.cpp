@@ -24,7 +24,7 @@ std::string_view trimmed(std::string_view text) {
 
 }  // namespace
 
-std::vector<std::string_view> member_names(const Module& owner, std::string_view list,
+std::vector<std::string_view> member_names(const ModuleBase& owner, std::string_view list,
                                            std::size_t count) {
   std::vector<std::string_view> names;
   if (!trimmed(list).empty()) {

@@ -14,6 +14,7 @@ using fp::detail::demangled;
 using fp::detail::list_text;
 using fp::detail::python_float;
 using fp::detail::torch_size;
+using fp::detail::tuple_text;
 
 /// Throws fp::Error("fp::nn::<layer>: <message>").
 [[noreturn]] void fail(const std::string& layer, const std::string& message);

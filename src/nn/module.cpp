@@ -9,6 +9,12 @@
 #include "flash_powder/aten/aten.h"
 #include "messages.h"
 
+// ModuleBase and Module: the state-dict walk, loading, the module tree and
+// calls that name the module's path in their errors.
+//
+// Why this file is long: those four share one visitor walk over a module's
+// members and only make sense together.
+
 namespace fp::nn {
 namespace {
 
@@ -24,12 +30,12 @@ struct LocalTensor {
 /// buffers, then children (PyTorch keeps them in three registries).
 struct Locals {
   std::vector<LocalTensor> tensors;
-  std::vector<std::pair<std::string, Module*>> children;
+  std::vector<std::pair<std::string, ModuleBase*>> children;
 };
 
 class Collector final : public Visitor {
  public:
-  explicit Collector(const Module& module) : module_(module) {}
+  explicit Collector(const ModuleBase& module) : module_(module) {}
 
   Locals take() {
     Locals ordered;
@@ -50,7 +56,7 @@ class Collector final : public Visitor {
     locals_.tensors.push_back({std::string(name), &tensor, kind, options});
   }
 
-  void on_child(std::string_view name, Module& module) override {
+  void on_child(std::string_view name, ModuleBase& module) override {
     check_name(name);
     locals_.children.emplace_back(std::string(name), &module);
   }
@@ -66,12 +72,12 @@ class Collector final : public Visitor {
     throw Error(ErrorCode::BadArgument, "fp::nn: " + module_.type_name() + "::visit: " + problem);
   }
 
-  const Module& module_;
+  const ModuleBase& module_;
   Locals locals_;
   std::unordered_set<std::string> seen_;
 };
 
-Locals locals_of(Module& module) {
+Locals locals_of(ModuleBase& module) {
   Collector collector(module);
   module.visit(collector);
   return collector.take();
@@ -79,14 +85,14 @@ Locals locals_of(Module& module) {
 
 /// Reading never changes a module; visit() is non-const only so that the
 /// same traversal can also load and convert.
-Module& readable(const Module& module) {
-  return const_cast<Module&>(module);
+ModuleBase& readable(const ModuleBase& module) {
+  return const_cast<ModuleBase&>(module);
 }
 
 /// Calls `each(module, prefix, locals)` for `module` and every module below
 /// it, parents first (PyTorch's `named_modules` order).
 template <class Each>
-void walk(Module& module, const std::string& prefix, bool recurse, Each&& each) {
+void walk(ModuleBase& module, const std::string& prefix, bool recurse, Each&& each) {
   const Locals locals = locals_of(module);
   each(module, prefix, locals);
   if (!recurse) return;
@@ -95,11 +101,11 @@ void walk(Module& module, const std::string& prefix, bool recurse, Each&& each) 
   }
 }
 
-std::vector<std::pair<std::string, TensorView>> named_tensors(const Module& module, TensorKind kind,
-                                                              bool recurse) {
+std::vector<std::pair<std::string, TensorView>> named_tensors(const ModuleBase& module,
+                                                              TensorKind kind, bool recurse) {
   std::vector<std::pair<std::string, TensorView>> named;
   walk(readable(module), "", recurse,
-       [&](Module&, const std::string& prefix, const Locals& locals) {
+       [&](ModuleBase&, const std::string& prefix, const Locals& locals) {
          for (const auto& local : locals.tensors) {
            if (local.kind == kind) named.emplace_back(prefix + local.name, *local.tensor);
          }
@@ -134,8 +140,8 @@ class Loader {
   Loader(const StateDictReader& source, const LoadOptions& options)
       : source_(source), keys_(source.keys()), options_(options) {}
 
-  void load(Module& root) {
-    walk(root, "", true, [&](Module&, const std::string& prefix, const Locals& locals) {
+  void load(ModuleBase& root) {
+    walk(root, "", true, [&](ModuleBase&, const std::string& prefix, const Locals& locals) {
       match_locals(prefix, locals);
       find_unexpected(prefix, locals);
     });
@@ -266,17 +272,17 @@ std::string unqualified(const char* mangled) {
 /// The calls of modules in progress on this thread, outermost first, and
 /// where the error in flight was raised.
 struct Calls {
-  std::vector<const Module*> stack;
+  std::vector<const ModuleBase*> stack;
   /// The exception object last seen by a catch, and the stack when it was.
   const void* error = nullptr;
-  std::vector<const Module*> failed;
+  std::vector<const ModuleBase*> failed;
 };
 
 thread_local Calls calls;
 
 /// The dotted path, under `root`, of the innermost module of `failed` that
 /// lies in root's tree ("" for root itself or when none does).
-std::string path_of_failure(const Module& root, const std::vector<const Module*>& failed) {
+std::string path_of_failure(const ModuleBase& root, const std::vector<const ModuleBase*>& failed) {
   try {
     const auto modules = root.named_modules();
     for (auto module = failed.rbegin(); module != failed.rend(); ++module) {
@@ -294,7 +300,7 @@ std::string path_of_failure(const Module& root, const std::vector<const Module*>
 
 namespace detail {
 
-ModuleCall::ModuleCall(const Module& module) {
+ModuleCall::ModuleCall(const ModuleBase& module) {
   if (calls.stack.empty()) {
     calls.error = nullptr;
     calls.failed.clear();
@@ -322,7 +328,7 @@ void ModuleCall::rethrow(const Error& error) const {
 
 }  // namespace detail
 
-void Module::visit(Visitor&) {}
+void ModuleBase::visit(Visitor&) {}
 
 Tensor Module::operator()(TensorView input) const {
   return detail::call_module(*this, [&] { return forward(input); });
@@ -339,22 +345,23 @@ Tensor Module::forward(TensorView) const {
                   "forward(fp::TensorView) const");
 }
 
-std::string Module::type_name() const {
+std::string ModuleBase::type_name() const {
   return unqualified(typeid(*this).name());
 }
 
-StateDictView Module::state_dict() const {
+StateDictView ModuleBase::state_dict() const {
   StateDictView dict;
-  walk(readable(*this), "", true, [&](Module&, const std::string& prefix, const Locals& locals) {
-    for (const auto& local : locals.tensors) {
-      if (local.kind == TensorKind::Buffer && !local.options.persistent) continue;
-      dict.insert(prefix + local.name, *local.tensor, local.kind);
-    }
-  });
+  walk(readable(*this), "", true,
+       [&](ModuleBase&, const std::string& prefix, const Locals& locals) {
+         for (const auto& local : locals.tensors) {
+           if (local.kind == TensorKind::Buffer && !local.options.persistent) continue;
+           dict.insert(prefix + local.name, *local.tensor, local.kind);
+         }
+       });
   return dict;
 }
 
-LoadResult Module::load_state_dict(const StateDictReader& source, const LoadOptions& options) {
+LoadResult ModuleBase::load_state_dict(const StateDictReader& source, const LoadOptions& options) {
   Loader loader(source, options);
   loader.load(*this);
   const std::vector<std::string> errors = loader.errors();
@@ -369,48 +376,125 @@ LoadResult Module::load_state_dict(const StateDictReader& source, const LoadOpti
   return loader.result();
 }
 
-std::vector<std::pair<std::string, TensorView>> Module::named_parameters(bool recurse) const {
+std::vector<std::pair<std::string, TensorView>> ModuleBase::named_parameters(bool recurse) const {
   return named_tensors(*this, TensorKind::Parameter, recurse);
 }
 
-std::vector<std::pair<std::string, TensorView>> Module::named_buffers(bool recurse) const {
+std::vector<std::pair<std::string, TensorView>> ModuleBase::named_buffers(bool recurse) const {
   return named_tensors(*this, TensorKind::Buffer, recurse);
 }
 
-std::vector<TensorView> Module::parameters(bool recurse) const {
+std::vector<TensorView> ModuleBase::parameters(bool recurse) const {
   std::vector<TensorView> views;
   for (auto& [name, view] : named_parameters(recurse))
     views.push_back(std::move(view));
   return views;
 }
 
-std::vector<TensorView> Module::buffers(bool recurse) const {
+std::vector<TensorView> ModuleBase::buffers(bool recurse) const {
   std::vector<TensorView> views;
   for (auto& [name, view] : named_buffers(recurse))
     views.push_back(std::move(view));
   return views;
 }
 
-std::vector<std::pair<std::string, Module*>> Module::named_children() {
+std::vector<std::pair<std::string, ModuleBase*>> ModuleBase::named_children() {
   return locals_of(*this).children;
 }
 
-std::vector<std::pair<std::string, const Module*>> Module::named_children() const {
-  std::vector<std::pair<std::string, const Module*>> children;
+std::vector<std::pair<std::string, const ModuleBase*>> ModuleBase::named_children() const {
+  std::vector<std::pair<std::string, const ModuleBase*>> children;
   for (auto& [name, child] : locals_of(readable(*this)).children)
     children.emplace_back(name, child);
   return children;
 }
 
-std::vector<std::pair<std::string, const Module*>> Module::named_modules() const {
-  std::vector<std::pair<std::string, const Module*>> modules;
-  walk(readable(*this), "", true, [&](Module& module, const std::string& prefix, const Locals&) {
+std::vector<ModuleBase*> ModuleBase::children() {
+  std::vector<ModuleBase*> modules;
+  for (auto& [name, child] : named_children())
+    modules.push_back(child);
+  return modules;
+}
+
+std::vector<const ModuleBase*> ModuleBase::children() const {
+  std::vector<const ModuleBase*> modules;
+  for (auto& [name, child] : named_children())
+    modules.push_back(child);
+  return modules;
+}
+
+std::vector<std::pair<std::string, ModuleBase*>> ModuleBase::named_modules() {
+  std::vector<std::pair<std::string, ModuleBase*>> modules;
+  std::unordered_set<const ModuleBase*> seen;
+  walk(*this, "", true, [&](ModuleBase& module, const std::string& prefix, const Locals&) {
+    if (!seen.insert(&module).second) return;
     modules.emplace_back(prefix.empty() ? prefix : prefix.substr(0, prefix.size() - 1), &module);
   });
   return modules;
 }
 
-Module& Module::to(TensorOptions options) {
+std::vector<std::pair<std::string, const ModuleBase*>> ModuleBase::named_modules() const {
+  std::vector<std::pair<std::string, const ModuleBase*>> modules;
+  for (auto& [name, module] : readable(*this).named_modules())
+    modules.emplace_back(std::move(name), module);
+  return modules;
+}
+
+std::vector<ModuleBase*> ModuleBase::modules() {
+  std::vector<ModuleBase*> all;
+  for (auto& [name, module] : named_modules())
+    all.push_back(module);
+  return all;
+}
+
+std::vector<const ModuleBase*> ModuleBase::modules() const {
+  std::vector<const ModuleBase*> all;
+  for (auto& [name, module] : named_modules())
+    all.push_back(module);
+  return all;
+}
+
+ModuleBase& ModuleBase::get_submodule(std::string_view target) {
+  ModuleBase* module = this;
+  std::string_view rest = target;
+  std::string path;
+  while (!target.empty()) {
+    const std::size_t dot = rest.find('.');
+    const std::string_view item = rest.substr(0, dot);
+    ModuleBase* found = nullptr;
+    for (auto& [name, child] : module->named_children()) {
+      if (name == item) {
+        found = child;
+        break;
+      }
+    }
+    if (found == nullptr) {
+      throw Error(ErrorCode::BadArgument,
+                  "fp::nn::Module::get_submodule: " +
+                      (path.empty() ? type_name() : module->type_name() + " at \"" + path + "\"") +
+                      " has no attribute `" + std::string(item) + "` (looking up \"" +
+                      std::string(target) + "\")");
+    }
+    module = found;
+    path += (path.empty() ? "" : ".") + std::string(item);
+    if (dot == std::string_view::npos) break;
+    rest = rest.substr(dot + 1);
+  }
+  return *module;
+}
+
+const ModuleBase& ModuleBase::get_submodule(std::string_view target) const {
+  return readable(*this).get_submodule(target);
+}
+
+void ModuleBase::throw_wrong_submodule_type(const ModuleBase& module, std::string_view target,
+                                            const char* wanted) {
+  throw Error(ErrorCode::BadArgument, "fp::nn::Module::get_submodule: \"" + std::string(target) +
+                                          "\" is a " + module.type_name() + ", not a " +
+                                          unqualified(wanted));
+}
+
+ModuleBase& ModuleBase::to(TensorOptions options) {
   const std::optional<DType> dtype = options.dtype();
   if (dtype && !is_floating_point(*dtype) && !is_complex(*dtype)) {
     throw Error(
@@ -419,7 +503,7 @@ Module& Module::to(TensorOptions options) {
         "desired dtype=" +
             torch_dtype(*dtype));
   }
-  walk(*this, "", true, [&](Module&, const std::string&, const Locals& locals) {
+  walk(*this, "", true, [&](ModuleBase&, const std::string&, const Locals& locals) {
     for (const auto& local : locals.tensors) {
       Tensor& tensor = *local.tensor;
       const bool convertible = is_floating_point(tensor.dtype()) || is_complex(tensor.dtype());

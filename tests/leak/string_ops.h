@@ -34,6 +34,11 @@ struct Inputs {
   fp::Tensor bias = fp::tensor({0.1f, -0.1f});
   fp::nn::GELU gelu_layer;
   fp::nn::GELU gelu_tanh_layer{"tanh"};
+  fp::Tensor sequence = fp::linspace(-1.0, 1.0, 48).reshape({3, 2, 8});  // [S, N, E]
+  // Sequence-first: the layer's slow path, which applies the activation itself.
+  fp::nn::TransformerEncoderLayer gelu_encoder{8, 2, {.dim_feedforward = 16, .activation = "gelu"}};
+  fp::nn::TransformerEncoderLayer gelu_tanh_encoder{
+      8, 2, {.dim_feedforward = 16, .activation = fp::nn::GELU("tanh")}};
   fp::nn::Conv2d reflect_conv{3, 2, 3, {.padding = 1, .padding_mode = "reflect"}};
   fp::nn::Conv2d same_conv{3, 2, 3, {.padding = "same"}};
 };
@@ -92,6 +97,12 @@ inline std::vector<LeakCase> leak_cases() {
        [](I& in) { (void)F::gelu(in.x, {.approximate = "tanh"}); }, true},
       {"gelu_tanh_layer", "aten::gelu", "fp::nn::GELU(\"tanh\")(x)", true,
        [](I& in) { (void)in.gelu_tanh_layer(in.x); }, true},
+      {"transformer_gelu_layer", "aten::gelu",
+       "fp::nn::TransformerEncoderLayer(8, 2, {.activation = \"gelu\"})(x)", true,
+       [](I& in) { (void)in.gelu_encoder(in.sequence); }},
+      {"transformer_gelu_tanh_layer", "aten::gelu",
+       "fp::nn::TransformerEncoderLayer(8, 2, {.activation = fp::nn::GELU(\"tanh\")})(x)", true,
+       [](I& in) { (void)in.gelu_tanh_encoder(in.sequence); }, true},
       {"dispatch_gelu_tanh", "aten::gelu",
        "fp::dispatch<fp::Tensor>(\"aten::gelu\", \"\", x, \"tanh\")", true,
        [](I& in) { (void)fp::dispatch<fp::Tensor>("aten::gelu", "", in.x, "tanh"); }, true},

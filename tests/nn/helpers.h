@@ -84,7 +84,7 @@ inline void expect_close(const char* file, int line, const fp::detail::TensorBas
 namespace nn_test {
 
 /// The keys of `module.state_dict()`, in order.
-inline std::vector<std::string> keys(const fp::nn::Module& module) {
+inline std::vector<std::string> keys(const fp::nn::ModuleBase& module) {
   return module.state_dict().keys();
 }
 
@@ -93,7 +93,7 @@ inline std::vector<std::string> keys(const fp::nn::Module& module) {
 /// randn(shape, generator=g(seed + i)), or rand(...) for running variances
 /// (which must be positive); integer entries keep their value. A `scale`
 /// (Python's `scale=`) multiplies the randn values.
-inline fp::StateDict filled(const fp::nn::Module& module, std::uint64_t seed = 100,
+inline fp::StateDict filled(const fp::nn::ModuleBase& module, std::uint64_t seed = 100,
                             float scale = 1.f) {
   fp::StateDict values;
   std::uint64_t i = 0;

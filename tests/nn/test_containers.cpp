@@ -35,6 +35,10 @@ using nn_test::values;
 static_assert(!std::is_copy_constructible_v<fp::nn::Sequential>, "containers are move-only");
 static_assert(std::is_nothrow_move_constructible_v<fp::nn::Sequential>);
 static_assert(std::is_move_constructible_v<fp::nn::ModuleDict>);
+// ModuleList and ModuleDict only hold modules (of any kind): they have no forward.
+static_assert(!std::is_invocable_v<const fp::nn::ModuleList&, const fp::Tensor&>);
+static_assert(!std::is_invocable_v<const fp::nn::ModuleDict&, const fp::Tensor&>);
+static_assert(!std::is_invocable_v<const fp::nn::ModuleListOf<fp::nn::ReLU>&, const fp::Tensor&>);
 
 TEST(Sequential, KeysAndOutputArePyTorchs) {
   /*
@@ -153,7 +157,7 @@ TEST(Sequential, ReLUInPlaceKeepsForwardsValuesAndErrors) {
       seq(flags));
 }
 
-TEST(ModuleList, KeysAndNoForward) {
+TEST(ModuleList, KeysAndTypedAccess) {
   /*
   #|PYTHON
   layers = nn.ModuleList([nn.Linear(2, 3), nn.Linear(3, 1, bias=False)])
@@ -165,10 +169,8 @@ TEST(ModuleList, KeysAndNoForward) {
                                       "1.weight"}));  // #PYTHON list(layers.state_dict().keys())
   EXPECT_EQ(layers.at<fp::nn::Linear>(-1).out_features, 1);
   const fp::Tensor x = randn({2, 2}, 1);
-  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
-                  "fp::nn::ModuleList: has no forward(): it only holds modules", layers(x));
-  const fp::Tensor h = layers[0](x);
-  EXPECT_EQ(nn_test::shape(layers[1](h)), (std::vector<int64_t>{2, 1}));
+  const fp::Tensor h = layers.at<fp::nn::Linear>(0)(x);
+  EXPECT_EQ(nn_test::shape(layers.at<fp::nn::Linear>(1)(h)), (std::vector<int64_t>{2, 1}));
 }
 
 TEST(ModuleDict, KeysReplaceInPlaceAndMissingKeys) {
@@ -190,8 +192,6 @@ TEST(ModuleDict, KeysReplaceInPlaceAndMissingKeys) {
   EXPECT_EQ(d.at<fp::nn::LayerNorm>("norm").normalized_shape, (std::vector<int64_t>{2}));
   EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
                   "fp::nn::ModuleDict: no module under the key \"decoder\"", d["decoder"]);
-  const fp::Tensor x = randn({2, 2}, 1);
-  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "fp::nn::ModuleDict: has no forward()", d(x));
 }
 
 TEST(Containers, HoldUserModulesAndLoadThroughThem) {

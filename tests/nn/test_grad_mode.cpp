@@ -139,8 +139,7 @@ TEST(GradMode, OpsLeaveTheThreadsGradModeAsTheyFoundIt) {
 
 // PyTorch's TransformerEncoderLayer in eval mode under no_grad runs the fused
 // aten::_transformer_encoder_layer_fwd (with grad mode on it takes the slow
-// path, which rounds differently). Until fp::nn has the layer, the fused op
-// itself, with the layer's weights.
+// path, which rounds differently); so does fp::nn::TransformerEncoderLayer.
 /*
 #|PYTHON_GLOBAL
 encoder = nn.TransformerEncoderLayer(64, 4, 128, dropout=0.0, batch_first=True).eval()
@@ -150,17 +149,38 @@ encoder.load_state_dict(dict(zip(encoder.state_dict().keys(),
 encoder_x = torch.randn(3, 20, 64, generator=g(2))
 encoder_no_grad = fast_path(encoder, encoder_x)
 */
+/// `module` with `values` in its state dict's order.
+template <class M>
+M loaded(M module, const std::vector<fp::Tensor>& values) {
+  fp::StateDict state;
+  const std::vector<std::string> keys = nn_test::keys(module);
+  for (std::size_t i = 0; i < keys.size(); ++i)
+    state.insert(keys[i], values.at(i));
+  module.load_state_dict(state);
+  return module;
+}
+
 std::vector<float> encoder_output() {
   // in_proj_weight, in_proj_bias, out_proj.weight, out_proj.bias,
   // linear1.weight, linear1.bias, linear2.weight, linear2.bias,
   // norm1.weight, norm1.bias, norm2.weight, norm2.bias
-  const std::vector<fp::Tensor> p = drawn(
-      {{192, 64}, {192}, {64, 64}, {64}, {128, 64}, {128}, {64, 128}, {64}, {64}, {64}, {64}, {64}},
-      200, 0.1f);
-  const fp::Tensor x = randn({3, 20, 64}, 2);
-  return values(fp::aten::_transformer_encoder_layer_fwd(x, 64, 4, p[0], p[1], p[2], p[3], false,
-                                                         false, 1e-5, p[8], p[9], p[10], p[11],
-                                                         p[4], p[5], p[6], p[7]));
+  const auto encoder =
+      loaded(fp::nn::TransformerEncoderLayer(
+                 64, 4, {.dim_feedforward = 128, .dropout = 0.0, .batch_first = true}),
+             drawn({{192, 64},
+                    {192},
+                    {64, 64},
+                    {64},
+                    {128, 64},
+                    {128},
+                    {64, 128},
+                    {64},
+                    {64},
+                    {64},
+                    {64},
+                    {64}},
+                   200, 0.1f));
+  return values(encoder(randn({3, 20, 64}, 2)));
 }
 
 TEST(GradMode, TransformerEncoderLayerEqualsPythonsFastPath) {
@@ -170,7 +190,8 @@ TEST(GradMode, TransformerEncoderLayerEqualsPythonsFastPath) {
 }
 
 // MultiheadAttention (batch_first, self-attention, no weights) in eval mode
-// under no_grad runs the fused aten::_native_multi_head_attention.
+// under no_grad runs the fused aten::_native_multi_head_attention; so does
+// fp::nn::MultiheadAttention.
 /*
 #|PYTHON_GLOBAL
 attention = nn.MultiheadAttention(64, 4, batch_first=True).eval()
@@ -182,10 +203,10 @@ attention_no_grad = fast_path(attention, attention_x, attention_x, attention_x,
                               need_weights=False)[0]
 */
 std::vector<float> attention_output() {
-  const std::vector<fp::Tensor> p = drawn({{192, 64}, {192}, {64, 64}, {64}}, 300, 0.1f);
+  const auto attention = loaded(fp::nn::MultiheadAttention(64, 4, {.batch_first = true}),
+                                drawn({{192, 64}, {192}, {64, 64}, {64}}, 300, 0.1f));
   const fp::Tensor x = randn({3, 20, 64}, 3);
-  auto [out, weights] = fp::aten::_native_multi_head_attention(x, x, x, 64, 4, p[0], p[1], p[2],
-                                                               p[3], std::nullopt, false);
+  auto [out, weights] = attention.forward(x, x, x, {.need_weights = false});
   return values(out);
 }
 

@@ -22,7 +22,12 @@ struct Block : fp::nn::Module {
   fp::nn::Upsample up{{.scale_factor = 2.0, .mode = "bilinear"}};
   fp::nn::MultiheadAttention attention{8, 2, {.batch_first = true}};
   fp::nn::ConvTranspose2d deconv{8, 3, 2, {.stride = 2}};
-  FP_MODULE(conv, bn, head, norm, groups, embed, pool, average, up, attention, deconv)
+  fp::nn::TransformerEncoderLayer encoder_layer{8, 2, {.dim_feedforward = 16, .batch_first = true}};
+  fp::nn::TransformerEncoder encoder{encoder_layer, 2, {.norm = fp::nn::LayerNorm(8)}};
+  fp::nn::TransformerDecoderLayer decoder_layer{8, 2, {.activation = "gelu", .norm_first = true}};
+  fp::nn::Transformer transformer{{.d_model = 8, .nhead = 2, .num_encoder_layers = 1}};
+  FP_MODULE(conv, bn, head, norm, groups, embed, pool, average, up, attention, deconv,
+            encoder_layer, encoder, decoder_layer, transformer)
 };
 
 fp::Tensor user_code(const fp::Tensor& x, const fp::Tensor& w) {
@@ -36,6 +41,11 @@ fp::Tensor user_code(const fp::Tensor& x, const fp::Tensor& w) {
   y = F::gelu(y, {.approximate = "tanh"});
   y = F::pad(y, {1, 1}, {.mode = "constant"});
   Block block;
+  const fp::Tensor memory = block.encoder.forward(
+      x, {.src_key_padding_mask = x.i(fp::all, fp::all, 0).gt(0.0), .is_causal = false});
+  y = block.transformer.forward(
+      x, x, {.tgt_mask = fp::nn::Transformer::generate_square_subsequent_mask(4)});
+  y = block.decoder_layer.forward(y, memory, {.tgt_is_causal = true});
   block.load_state_dict(fp::safetensors::MappedFile::open("model.safetensors"), {.assign = true});
   block.load_state_dict(block.state_dict(), {.strict = false});
   fp::image::write_png(fp::image::read_image("in.png", {.mode = fp::image::ImageReadMode::RGB}),

@@ -10,6 +10,17 @@
 //     };
 //     fp::Tensor h = layer(x, mask);
 //
+// forward() may return any type. One that takes a single TensorView and
+// returns something other than a Tensor belongs to a module derived from
+// fp::nn::ModuleBase (Module's virtual forward has that signature):
+//
+//     struct TwoHeads : fp::nn::ModuleBase {
+//       fp::nn::Linear a{4, 2}, b{4, 3};
+//       FP_MODULE(a, b)
+//       std::tuple<fp::Tensor, fp::Tensor> forward(fp::TensorView x) const { return {a(x), b(x)}; }
+//     };
+//     auto [ya, yb] = heads(x);
+//
 // FP_MODULE(members...) defines visit(), reporting each member under its own
 // name: a module as a child, an fp::Tensor as a parameter, a std::optional
 // or std::unique_ptr of either when it holds one (Python's None is skipped).
@@ -41,7 +52,7 @@ namespace fp::nn::detail {
 /// The names in `list` (a macro's stringised arguments, "a, b, c"), one per
 /// member; throws fp::Error naming `owner` unless each is a plain identifier
 /// and there are `count` of them.
-std::vector<std::string_view> member_names(const Module& owner, std::string_view list,
+std::vector<std::string_view> member_names(const ModuleBase& owner, std::string_view list,
                                            std::size_t count);
 
 template <class T>
@@ -55,21 +66,21 @@ struct is_unique_ptr<std::unique_ptr<T, D>> : std::true_type {};
 
 template <class Member>
 void visit_member(Visitor& visitor, std::string_view name, Member& member) {
-  if constexpr (std::derived_from<Member, Module>) {
+  if constexpr (std::derived_from<Member, ModuleBase>) {
     visitor.child(name, member);
   } else if constexpr (std::same_as<Member, Tensor>) {
     visitor.parameter(name, member);
   } else if constexpr (is_optional<Member>::value || is_unique_ptr<Member>::value) {
     if (member) visit_member(visitor, name, *member);
   } else {
-    static_assert(std::derived_from<Member, Module>,
+    static_assert(std::derived_from<Member, ModuleBase>,
                   "FP_MODULE / FP_VISIT_MEMBERS: a member must be a module, an fp::Tensor (a "
                   "parameter), or a std::optional or std::unique_ptr of one");
   }
 }
 
 template <class... Members>
-void visit_members(Visitor& visitor, const Module& owner, std::string_view list,
+void visit_members(Visitor& visitor, const ModuleBase& owner, std::string_view list,
                    Members&... members) {
   const std::vector<std::string_view> names = member_names(owner, list, sizeof...(Members));
   std::size_t i = 0;
@@ -85,9 +96,11 @@ void visit_members(Visitor& visitor, const Module& owner, std::string_view list,
 /// Defines operator() to call this class's forward(), whatever its
 /// arguments (passed on as lvalues: a temporary Tensor becomes a TensorView
 /// argument and lives until the call is done). The using-declaration keeps Module's virtual forward visible
-/// next to a forward with other arguments (no -Woverloaded-virtual).
+/// next to a forward with other arguments (no -Woverloaded-virtual); in a
+/// module derived from ModuleBase it names a placeholder nothing can call.
+/// forward() may return anything: a Tensor, a tuple, a struct, a map.
 #define FP_MODULE_CALL()                                                       \
-  using ::fp::nn::Module::forward;                                             \
+  using fp_forward_base::forward;                                              \
   template <class... FpArgs>                                                   \
   decltype(auto) operator()(FpArgs&&... fp_args) const {                       \
     return ::fp::nn::detail::call_module(                                      \

@@ -25,6 +25,8 @@
 
 #include <string>
 #include <string_view>
+#include <type_traits>
+#include <typeinfo>
 #include <utility>
 #include <vector>
 
@@ -34,6 +36,7 @@
 
 namespace fp::nn {
 
+class ModuleBase;
 class Module;
 
 /// How a buffer takes part in state dicts (Python's `register_buffer`).
@@ -58,7 +61,7 @@ class Visitor {
   void buffer(std::string_view name, Tensor& tensor, const BufferOptions& options = {}) {
     on_tensor(name, tensor, TensorKind::Buffer, options);
   }
-  void child(std::string_view name, Module& module) { on_child(name, module); }
+  void child(std::string_view name, ModuleBase& module) { on_child(name, module); }
 
  protected:
   Visitor() = default;
@@ -67,7 +70,7 @@ class Visitor {
   ~Visitor() = default;
   virtual void on_tensor(std::string_view name, Tensor& tensor, TensorKind kind,
                          const BufferOptions& options) = 0;
-  virtual void on_child(std::string_view name, Module& module) = 0;
+  virtual void on_child(std::string_view name, ModuleBase& module) = 0;
 };
 
 /// Python's `load_state_dict(state_dict, strict=True, assign=False)`.
@@ -85,33 +88,38 @@ struct LoadResult {
   std::vector<std::string> unexpected_keys;
 };
 
-/// The base of every module. See the top of this file.
-class Module {
+namespace detail {
+/// The argument type of ModuleBase's placeholder forward, which nothing can call.
+struct NoForward {
+  explicit NoForward() = default;
+};
+}  // namespace detail
+
+/// The base of every module: its tree (parameters, buffers, children), state
+/// dicts and conversions, whatever its forward() takes and returns. A module
+/// whose forward() returns one Tensor from one TensorView derives from
+/// fp::nn::Module (below), which containers such as Sequential can call; any
+/// other module derives from ModuleBase and declares its forward() with
+/// FP_MODULE (nn/define.h), which makes it callable as `module(x)`:
+///
+///     struct Segmenter : fp::nn::ModuleBase {
+///       Backbone backbone;
+///       Head head;
+///       FP_MODULE(backbone, head)
+///       std::map<std::string, fp::Tensor> forward(fp::TensorView x) const;
+///     };
+///     auto out = model(x);            // out["out"]; errors name the failing child
+///
+/// (A class cannot declare `X forward(TensorView) const` for another X while it
+/// inherits Module's virtual `Tensor forward(TensorView) const`: C++ takes that
+/// for an override with an invalid covariant return type.)
+class ModuleBase {
  public:
-  virtual ~Module() = default;
+  virtual ~ModuleBase() = default;
 
   /// Reports parameters, buffers and children to `visitor`, in the order
   /// PyTorch registers them. Modules without any need not override it.
   virtual void visit(Visitor& visitor);
-
-  /// The module's computation; a new Tensor. Throws fp::Error unless overridden.
-  /// A module whose forward takes other arguments (`forward(x, mask)`)
-  /// declares that forward instead and FP_MODULE (nn/define.h) makes it callable.
-  virtual Tensor forward(TensorView input) const;
-  /// Calls forward(), like Python's `module(x)`. An fp::Error raised inside
-  /// names where in the model it happened: calling `model(x)`, a failure in
-  /// a child reads "encoder.layer.3.intermediate.dense: aten::linear: ...".
-  Tensor operator()(TensorView input) const;
-  /// The same for a Tensor, a temporary too (`head(h.flatten(1))`): it lives
-  /// until the whole expression is done, which outlasts the call.
-  Tensor operator()(const Tensor& input) const { return (*this)(TensorView(input)); }
-
-  /// For containers: applies the module to `x`, an intermediate result the
-  /// caller owns and needs no more, by overwriting it, as PyTorch's
-  /// `inplace=True` layers do, and returns true; where it cannot, returns
-  /// false and leaves `x` alone. The values are forward()'s, bit for bit.
-  /// nn::Sequential uses it; the default cannot.
-  virtual bool forward_in_place(Tensor& x) const;
 
   /// The class name PyTorch would print, e.g. "Conv2d" (by default the C++
   /// class name without namespaces).
@@ -135,16 +143,94 @@ class Module {
   std::vector<std::pair<std::string, TensorView>> named_buffers(bool recurse = true) const;
   std::vector<TensorView> parameters(bool recurse = true) const;
   std::vector<TensorView> buffers(bool recurse = true) const;
-  /// The direct children with their names.
-  std::vector<std::pair<std::string, Module*>> named_children();
-  std::vector<std::pair<std::string, const Module*>> named_children() const;
-  /// This module (named "") and all below it, parents first.
-  std::vector<std::pair<std::string, const Module*>> named_modules() const;
+  /// The direct children with their names (Python's `named_children()`).
+  std::vector<std::pair<std::string, ModuleBase*>> named_children();
+  std::vector<std::pair<std::string, const ModuleBase*>> named_children() const;
+  /// The direct children (Python's `children()`).
+  std::vector<ModuleBase*> children();
+  std::vector<const ModuleBase*> children() const;
+  /// This module (named "") and all below it, parents first (Python's
+  /// `named_modules()`; a module held twice is listed once, as in Python).
+  std::vector<std::pair<std::string, const ModuleBase*>> named_modules() const;
+  std::vector<std::pair<std::string, ModuleBase*>> named_modules();
+  /// This module and all below it, parents first (Python's `modules()`).
+  std::vector<const ModuleBase*> modules() const;
+  std::vector<ModuleBase*> modules();
+  /// The module under a dotted path, "" for this one: `get_submodule("features.3")`
+  /// (Python's `get_submodule`). Throws fp::Error naming the first missing part.
+  ModuleBase& get_submodule(std::string_view target);
+  const ModuleBase& get_submodule(std::string_view target) const;
+  /// The same as its own type M; throws fp::Error if it is another.
+  template <class M>
+  M& get_submodule(std::string_view target) {
+    return checked_cast<M>(get_submodule(target), target);
+  }
+  template <class M>
+  const M& get_submodule(std::string_view target) const {
+    return checked_cast<const M>(get_submodule(target), target);
+  }
 
   /// Converts every parameter and buffer in place, like Python's `module.to()`:
   /// a dtype applies to floating-point and complex tensors only (it must be
   /// one of those kinds itself), a device to all. Returns *this.
-  Module& to(TensorOptions options);
+  ModuleBase& to(TensorOptions options);
+
+  /// What FP_MODULE_CALL's using-declaration names in a module derived from
+  /// ModuleBase; it cannot be called.
+  using fp_forward_base = ModuleBase;
+  void forward(detail::NoForward) const = delete;
+
+ protected:
+  ModuleBase() = default;
+  ModuleBase(const ModuleBase&) = default;
+  ModuleBase(ModuleBase&&) = default;
+  ModuleBase& operator=(const ModuleBase&) = default;
+  ModuleBase& operator=(ModuleBase&&) = default;
+
+ private:
+  template <class M>
+  static M& checked_cast(
+      std::conditional_t<std::is_const_v<M>, const ModuleBase, ModuleBase>& module,
+      std::string_view target) {
+    if (auto* typed = dynamic_cast<M*>(&module)) return *typed;
+    throw_wrong_submodule_type(module, target, typeid(M).name());
+  }
+  [[noreturn]] static void throw_wrong_submodule_type(const ModuleBase& module,
+                                                      std::string_view target, const char* wanted);
+};
+
+/// A module whose forward() takes one TensorView and returns one Tensor, like
+/// most of torch.nn's layers; containers (Sequential) call it type-erased.
+/// See the top of this file.
+class Module : public ModuleBase {
+ public:
+  /// The module's computation; a new Tensor. Throws fp::Error unless overridden.
+  /// A module whose forward takes other arguments (`forward(x, mask)`)
+  /// declares that forward instead and FP_MODULE (nn/define.h) makes it callable.
+  virtual Tensor forward(TensorView input) const;
+  /// Calls forward(), like Python's `module(x)`. An fp::Error raised inside
+  /// names where in the model it happened: calling `model(x)`, a failure in
+  /// a child reads "encoder.layer.3.intermediate.dense: aten::linear: ...".
+  Tensor operator()(TensorView input) const;
+  /// The same for a Tensor, a temporary too (`head(h.flatten(1))`): it lives
+  /// until the whole expression is done, which outlasts the call.
+  Tensor operator()(const Tensor& input) const { return (*this)(TensorView(input)); }
+
+  /// For containers: applies the module to `x`, an intermediate result the
+  /// caller owns and needs no more, by overwriting it, as PyTorch's
+  /// `inplace=True` layers do, and returns true; where it cannot, returns
+  /// false and leaves `x` alone. The values are forward()'s, bit for bit.
+  /// nn::Sequential uses it; the default cannot.
+  virtual bool forward_in_place(Tensor& x) const;
+
+  /// Converts every parameter and buffer in place (ModuleBase::to); returns *this.
+  Module& to(TensorOptions options) {
+    ModuleBase::to(options);
+    return *this;
+  }
+
+  /// What FP_MODULE_CALL's using-declaration names in a module derived from Module.
+  using fp_forward_base = Module;
 
  protected:
   Module() = default;
@@ -162,7 +248,7 @@ namespace detail {
 /// Module::operator() and FP_MODULE's operator().
 class ModuleCall {
  public:
-  explicit ModuleCall(const Module& module);
+  explicit ModuleCall(const ModuleBase& module);
   ~ModuleCall();
   ModuleCall(const ModuleCall&) = delete;
   ModuleCall& operator=(const ModuleCall&) = delete;
@@ -175,7 +261,7 @@ class ModuleCall {
 
 /// `body()` as a call of `module` (see ModuleCall).
 template <class Body>
-decltype(auto) call_module(const Module& module, Body&& body) {
+decltype(auto) call_module(const ModuleBase& module, Body&& body) {
   const ModuleCall call(module);
   try {
     return body();

@@ -1,6 +1,7 @@
 #include "flash_powder/nn/layers/attention.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -8,6 +9,7 @@
 #include <vector>
 
 #include "flash_powder/aten/aten.h"
+#include "flash_powder/aten/shim.h"
 #include "flash_powder/core/conversion.h"
 #include "flash_powder/core/factory.h"
 #include "flash_powder/core/functions.h"
@@ -16,6 +18,7 @@
 #include "flash_powder/functional/attention.h"
 #include "flash_powder/functional/vision.h"
 #include "layer_linear.h"
+#include "masks.h"
 #include "nn/messages.h"
 #include "parameters.h"
 
@@ -29,20 +32,12 @@ using detail::fail;
 
 constexpr const char* kLayer = "MultiheadAttention";
 
-/// Python's `_canonical_mask`: a bool mask becomes 0 / -inf in `dtype`.
 std::optional<Tensor> canonical_mask(const std::optional<TensorView>& mask, const char* name,
                                      DType dtype) {
-  if (!mask) return std::nullopt;
-  if (mask->dtype() == DType::Bool) {
-    const Tensor zero = zeros_like(*mask, dtype);
-    const Tensor minus_infinity = tensor(-std::numeric_limits<double>::infinity(), dtype);
-    return zero.masked_fill(*mask, minus_infinity);
-  }
-  if (!is_floating_point(mask->dtype())) {
-    fail(kLayer, std::string("only bool and floating types of ") + name + " are supported");
-  }
-  return mask->to_owned();
+  return detail::canonical_mask(mask, name, dtype, kLayer);
 }
+
+std::atomic<bool> fastpath_enabled{true};
 
 /// Python's `_mha_shape_check`; returns whether the input is batched.
 bool check_shapes(TensorView query, TensorView key, TensorView value,
@@ -84,8 +79,8 @@ bool check_shapes(TensorView query, TensorView key, TensorView value,
   if (options.attn_mask && options.attn_mask->dim() == 3) {
     const std::vector<std::int64_t> expected{num_heads, query.size(0), key.size(0)};
     if (!std::ranges::equal(options.attn_mask->sizes(), expected)) {
-      fail(kLayer, "Expected `attn_mask` shape to be " + detail::list_text(expected) + " but got " +
-                       detail::torch_size(options.attn_mask->sizes()));
+      fail(kLayer, "Expected `attn_mask` shape to be " + detail::tuple_text(expected) +
+                       " but got " + detail::torch_size(options.attn_mask->sizes()));
     }
   }
   return false;
@@ -116,6 +111,44 @@ struct Projected {
 };
 
 }  // namespace
+
+namespace detail {
+
+std::optional<Tensor> canonical_mask(const std::optional<TensorView>& mask, const char* name,
+                                     DType dtype, const char* layer) {
+  if (!mask) return std::nullopt;
+  if (mask->dtype() == DType::Bool) {
+    const Tensor zero = zeros_like(*mask, dtype);
+    const Tensor minus_infinity = tensor(-std::numeric_limits<double>::infinity(), dtype);
+    return zero.masked_fill(*mask, minus_infinity);
+  }
+  if (!is_floating_point(mask->dtype())) {
+    fail(layer, std::string("only bool and floating types of ") + name + " are supported");
+  }
+  return mask->to_owned();
+}
+
+Tensor square_subsequent_mask(std::int64_t size, DType dtype, Device device) {
+  const Tensor filled =
+      full({size, size}, -std::numeric_limits<double>::infinity(), TensorOptions(dtype, device));
+  return aten::triu(filled, 1);
+}
+
+bool detect_is_causal_mask(const std::optional<TensorView>& mask, std::optional<bool> is_causal,
+                           std::optional<std::int64_t> size) {
+  if (is_causal || !mask) return is_causal.value_or(false);
+  const std::int64_t length = size.value_or(mask->size(-2));
+  const Tensor causal = square_subsequent_mask(length, mask->dtype(), mask->device());
+  if (!std::ranges::equal(mask->sizes(), causal.sizes())) return false;
+  return aten::all(mask->eq(causal)).item<bool>();
+}
+
+bool fast_path_device(const TensorView& tensor) {
+  const Device device = tensor.device();
+  return device.is_cpu() || device.is_cuda();
+}
+
+}  // namespace detail
 
 MultiheadAttention::MultiheadAttention(std::int64_t embed_dim, std::int64_t num_heads,
                                        const MultiheadAttentionOptions& options)
@@ -174,15 +207,101 @@ void MultiheadAttention::visit(Visitor& visitor) {
   visitor.child("out_proj", out_proj);
 }
 
-Tensor MultiheadAttention::forward(TensorView) const {
-  fail(kLayer,
-       "takes a query, a key and a value: call forward(query, key, value, {...}), which returns "
-       "the output and the attention weights");
+std::string MultiheadAttention::why_not_fast_path(
+    TensorView query, TensorView key, TensorView value,
+    const MultiheadAttentionForwardOptions& options) const {
+  // torch/nn/modules/activation.py, MultiheadAttention.forward, in its order.
+  std::string why;
+  const auto floating = [](const std::optional<TensorView>& mask) {
+    return mask && is_floating_point(mask->dtype());
+  };
+  if (floating(options.attn_mask) || floating(options.key_padding_mask)) {
+    why = "floating-point masks are not supported for fast path.";
+  }
+  if (!backends::mha::get_fastpath_enabled()) {
+    why = "torch.backends.mha.get_fastpath_enabled() was not True";
+  } else if (query.dim() != 3) {
+    why = "input not batched; expected query.dim() of 3 but got " + std::to_string(query.dim());
+  } else if (!aten::is_set_to(query, key) || !aten::is_set_to(key, value)) {
+    why = "non-self attention was used (query, key, and value are not the same Tensor)";
+  } else if (in_proj_bias.is_defined() && query.dtype() != in_proj_bias.dtype()) {
+    why = "dtypes of query and self.in_proj_bias don't match";
+  } else if (!in_proj_weight.is_defined()) {
+    why = "in_proj_weight was None";
+  } else if (query.dtype() != in_proj_weight.dtype()) {
+    why = "dtypes of query and self.in_proj_weight don't match";
+  } else if (num_heads % 2 != 0) {
+    why = "self.num_heads is not even";
+  } else if (!this->options.batch_first) {
+    why = "batch_first was not True";
+  } else if (bias_k.is_defined()) {
+    why = "self.bias_k was not None";
+  } else if (bias_v.is_defined()) {
+    why = "self.bias_v was not None";
+  } else if (this->options.add_zero_attn) {
+    why = "add_zero_attn was enabled";
+  } else if (!same_embed_dim()) {
+    why = "_qkv_same_embed_dim was not True";
+  }
+  if (!why.empty()) return why;
+  for (const TensorView* tensor : {&query, &key, &value}) {
+    if (!detail::fast_path_device(*tensor)) {
+      return "some Tensor argument's device is neither one of cpu, cuda";
+    }
+  }
+  for (const Tensor* tensor : {&in_proj_weight, &in_proj_bias, &out_proj.weight, &out_proj.bias}) {
+    if (tensor->is_defined() && !detail::fast_path_device(*tensor)) {
+      return "some Tensor argument's device is neither one of cpu, cuda";
+    }
+  }
+  // Python then takes the fused op only with both in-projection tensors.
+  if (!in_proj_bias.is_defined()) return "in_proj_bias was None";
+  return "";
+}
+
+std::tuple<std::optional<Tensor>, std::optional<std::int64_t>> MultiheadAttention::merge_masks(
+    const std::optional<Tensor>& attn_mask, const std::optional<Tensor>& key_padding_mask,
+    TensorView query) const {
+  std::optional<std::int64_t> mask_type;
+  std::optional<Tensor> merged;
+  if (key_padding_mask) {
+    mask_type = 1;
+    merged = *key_padding_mask;
+  }
+  if (attn_mask) {
+    const std::int64_t batch = query.size(0), length = query.size(1);
+    mask_type = 2;
+    Tensor expanded =
+        attn_mask->dim() == 3
+            ? Tensor(attn_mask->view({batch, -1, length, length}))
+            : Tensor(attn_mask->view({1, 1, length, length}).expand({batch, num_heads, -1, -1}));
+    if (key_padding_mask) {
+      const TensorView padding =
+          key_padding_mask->view({batch, 1, 1, length}).expand({-1, num_heads, -1, -1});
+      merged = expanded + padding;
+    } else {
+      merged = std::move(expanded);
+    }
+  }
+  return {std::move(merged), mask_type};
 }
 
 std::tuple<Tensor, Tensor> MultiheadAttention::forward(
     TensorView query_in, TensorView key_in, TensorView value_in,
     const MultiheadAttentionForwardOptions& options) const {
+  if (why_not_fast_path(query_in, key_in, value_in, options).empty()) {
+    const std::optional<Tensor> key_padding_mask =
+        canonical_mask(options.key_padding_mask, "key_padding_mask", query_in.dtype());
+    const std::optional<Tensor> attn_mask =
+        canonical_mask(options.attn_mask, "attn_mask", query_in.dtype());
+    auto [merged, mask_type] = merge_masks(attn_mask, key_padding_mask, query_in);
+    std::optional<TensorView> merged_view;
+    if (merged) merged_view = *merged;
+    return aten::_native_multi_head_attention(query_in, key_in, value_in, embed_dim, num_heads,
+                                              in_proj_weight, in_proj_bias, out_proj.weight,
+                                              out_proj.bias, merged_view, options.need_weights,
+                                              options.average_attn_weights, mask_type);
+  }
   const bool batched = check_shapes(query_in, key_in, value_in, options, num_heads);
   std::optional<Tensor> key_padding_mask =
       canonical_mask(options.key_padding_mask, "key_padding_mask", query_in.dtype());
@@ -259,14 +378,14 @@ std::tuple<Tensor, Tensor> MultiheadAttention::forward(
       const std::vector<std::int64_t> expected{target_length, source_length};
       if (!std::ranges::equal(attn_mask->sizes(), expected)) {
         fail(kLayer, "The shape of the 2D attn_mask is " + detail::torch_size(attn_mask->sizes()) +
-                         ", but should be " + detail::list_text(expected) + ".");
+                         ", but should be " + detail::tuple_text(expected) + ".");
       }
       attn_mask = Tensor(attn_mask->unsqueeze(0));
     } else if (attn_mask->dim() == 3) {
       const std::vector<std::int64_t> expected{batch * num_heads, target_length, source_length};
       if (!std::ranges::equal(attn_mask->sizes(), expected)) {
         fail(kLayer, "The shape of the 3D attn_mask is " + detail::torch_size(attn_mask->sizes()) +
-                         ", but should be " + detail::list_text(expected) + ".");
+                         ", but should be " + detail::tuple_text(expected) + ".");
       }
     } else {
       fail(kLayer,
@@ -294,10 +413,14 @@ std::tuple<Tensor, Tensor> MultiheadAttention::forward(
   }
   source_length = k.size(1);
   if (key_padding_mask) {
-    const std::vector<std::int64_t> expected{batch, source_length};
-    if (!std::ranges::equal(key_padding_mask->sizes(), expected)) {
-      fail(kLayer, "expecting key_padding_mask shape of " + detail::list_text(expected) +
-                       ", but got " + detail::torch_size(key_padding_mask->sizes()));
+    // Python's _check_key_padding_mask (the mask is 2-D here).
+    const std::int64_t expected[] = {batch, source_length};
+    for (int d = 0; d < 2; ++d) {
+      if (key_padding_mask->size(d) != expected[d]) {
+        fail(kLayer, "Expected key_padded_mask.shape[" + std::to_string(d) + "] to be " +
+                         std::to_string(expected[d]) + ", but got " +
+                         std::to_string(key_padding_mask->size(d)));
+      }
     }
     const Tensor per_batch = key_padding_mask->reshape({batch, 1, 1, source_length});
     Tensor merged = per_batch.expand({-1, num_heads, -1, -1}).reshape({heads, 1, source_length});
@@ -307,11 +430,21 @@ std::tuple<Tensor, Tensor> MultiheadAttention::forward(
   Tensor output, weights;
   if (options.need_weights) {
     const Tensor scale = tensor(std::sqrt(1.0 / static_cast<double>(head_dim)));
-    const Tensor scores = (q * scale).bmm(k.transpose(-2, -1));
-    // Python's baddbmm(attn_mask, q, k^T): aten::baddbmm takes Scalars, which
-    // the stable ABI cannot carry; mask + (q k^T) with one rounding instead.
-    weights =
-        attn_mask ? functional::softmax(*attn_mask + scores, -1) : functional::softmax(scores, -1);
+    const Tensor q_scaled = q * scale;
+    const TensorView k_transposed = k.transpose(-2, -1);
+    if (!attn_mask) {
+      weights = functional::softmax(q_scaled.bmm(k_transposed), -1);
+    } else if (q.device().is_cpu() || q.device().is_cuda()) {
+      // Python's baddbmm(attn_mask, q, k^T): its Scalars reach libtorch's
+      // kernel through the backend shim.
+      Tensor scores =
+          empty({heads, target_length, source_length}, TensorOptions(q.dtype(), q.device()));
+      aten::shim::baddbmm_out(*attn_mask, q_scaled, k_transposed, 1.0, 1.0, scores);
+      weights = functional::softmax(scores, -1);
+    } else {
+      // No shim reaches other devices: mask + (q k^T), which may round differently.
+      weights = functional::softmax(*attn_mask + q_scaled.bmm(k_transposed), -1);
+    }
     const Tensor attended = weights.bmm(v);
     const Tensor rows_first = attended.transpose(0, 1).reshape({target_length * batch, embed_dim});
     output = out_proj.forward(rows_first).reshape({target_length, batch, embed_dim});
@@ -341,3 +474,15 @@ std::tuple<Tensor, Tensor> MultiheadAttention::forward(
 }
 
 }  // namespace fp::nn
+
+namespace fp::nn::backends::mha {
+
+void set_fastpath_enabled(bool enabled) {
+  fp::nn::fastpath_enabled.store(enabled);
+}
+
+bool get_fastpath_enabled() {
+  return fp::nn::fastpath_enabled.load();
+}
+
+}  // namespace fp::nn::backends::mha

@@ -1,5 +1,6 @@
 #include "flash_powder/nn/layers/containers.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <iterator>
 
@@ -9,60 +10,117 @@ namespace fp::nn {
 
 namespace detail {
 
-void ModuleStore::append(std::string name, std::unique_ptr<Module> module) {
+void ModuleStore::append(std::string name, std::unique_ptr<ModuleBase> module, Cloner clone) {
   if (!module) fail(owner_, "cannot hold a null module");
   if (contains(name)) fail(owner_, "the name \"" + name + "\" is already taken");
-  entries_.emplace_back(std::move(name), std::move(module));
+  entries_.push_back({std::move(name), std::move(module), clone});
 }
 
-void ModuleStore::assign(std::string name, std::unique_ptr<Module> module) {
+void ModuleStore::assign(std::string name, std::unique_ptr<ModuleBase> module, Cloner clone) {
   if (!module) fail(owner_, "cannot hold a null module");
-  for (auto& [existing, held] : entries_) {
-    if (existing == name) {
-      held = std::move(module);
+  for (auto& entry : entries_) {
+    if (entry.name == name) {
+      entry.module = std::move(module);
+      entry.clone = clone;
       return;
     }
   }
-  entries_.emplace_back(std::move(name), std::move(module));
+  entries_.push_back({std::move(name), std::move(module), clone});
 }
 
-Module& ModuleStore::at(std::int64_t index) const {
+void ModuleStore::insert(std::int64_t index, std::unique_ptr<ModuleBase> module, Cloner clone) {
+  if (!module) fail(owner_, "cannot hold a null module");
+  const auto count = static_cast<std::int64_t>(entries_.size());
+  // Python's list.insert: negative counts from the end, and both ends clamp.
+  std::int64_t position = index < 0 ? index + count : index;
+  position = std::clamp<std::int64_t>(position, 0, count);
+  entries_.insert(entries_.begin() + position, {std::string(), std::move(module), clone});
+  renumber();
+}
+
+std::size_t ModuleStore::position(std::int64_t index) const {
   const auto count = static_cast<std::int64_t>(entries_.size());
   const std::int64_t position = index < 0 ? index + count : index;
   if (position < 0 || position >= count) {
     fail(owner_, "index " + std::to_string(index) + " is out of range for " +
                      std::to_string(count) + " modules");
   }
-  return *entries_[static_cast<std::size_t>(position)].second;
+  return static_cast<std::size_t>(position);
 }
 
-Module& ModuleStore::at(std::string_view name) const {
-  for (const auto& [key, module] : entries_) {
-    if (key == name) return *module;
+StoredModule ModuleStore::take(std::int64_t index) {
+  const std::size_t at = position(index);
+  StoredModule taken = std::move(entries_[at]);
+  entries_.erase(entries_.begin() + static_cast<std::ptrdiff_t>(at));
+  renumber();
+  return taken;
+}
+
+StoredModule ModuleStore::take(std::string_view name) {
+  for (auto entry = entries_.begin(); entry != entries_.end(); ++entry) {
+    if (entry->name == name) {
+      StoredModule taken = std::move(*entry);
+      entries_.erase(entry);
+      return taken;
+    }
+  }
+  fail(owner_, "no module under the key \"" + std::string(name) + "\"");
+}
+
+std::vector<StoredModule> ModuleStore::copies(std::int64_t start, std::int64_t stop) const {
+  // Python's slice.indices for step 1.
+  const auto count = static_cast<std::int64_t>(entries_.size());
+  const auto clamp = [count](std::int64_t i) {
+    return std::clamp<std::int64_t>(i < 0 ? i + count : i, 0, count);
+  };
+  const std::int64_t first = clamp(start), last = clamp(stop);
+  std::vector<StoredModule> copied;
+  for (std::int64_t i = first; i < last; ++i) {
+    const StoredModule& entry = entries_[static_cast<std::size_t>(i)];
+    if (entry.clone == nullptr) {
+      fail(owner_, "module " + std::to_string(i) + " (" + entry.module->type_name() +
+                       ") cannot be copied: it was added as a std::unique_ptr or its type "
+                       "has no copy constructor; take() it out instead");
+    }
+    copied.push_back({entry.name, entry.clone(*entry.module), entry.clone});
+  }
+  return copied;
+}
+
+void ModuleStore::renumber() {
+  for (std::size_t i = 0; i < entries_.size(); ++i)
+    entries_[i].name = std::to_string(i);
+}
+
+ModuleBase& ModuleStore::at(std::int64_t index) const {
+  return *entries_[position(index)].module;
+}
+
+ModuleBase& ModuleStore::at(std::string_view name) const {
+  for (const auto& entry : entries_) {
+    if (entry.name == name) return *entry.module;
   }
   fail(owner_, "no module under the key \"" + std::string(name) + "\"");
 }
 
 bool ModuleStore::contains(std::string_view name) const {
-  for (const auto& [key, module] : entries_) {
-    if (key == name) return true;
-  }
-  return false;
+  return std::ranges::any_of(entries_,
+                             [&](const StoredModule& entry) { return entry.name == name; });
 }
 
 std::vector<std::string> ModuleStore::keys() const {
   std::vector<std::string> names;
-  for (const auto& [key, module] : entries_)
-    names.push_back(key);
+  for (const auto& entry : entries_)
+    names.push_back(entry.name);
   return names;
 }
 
 void ModuleStore::visit(Visitor& visitor) const {
-  for (const auto& [key, module] : entries_)
-    visitor.child(key, *module);
+  for (const auto& entry : entries_)
+    visitor.child(entry.name, *entry.module);
 }
 
-void ModuleStore::throw_wrong_type(const Module& module, const std::string& which,
+void ModuleStore::throw_wrong_type(const ModuleBase& module, const std::string& which,
                                    const char* wanted) const {
   fail(owner_, which + " is a " + module.type_name() + ", not a " + demangled(wanted));
 }
@@ -73,6 +131,20 @@ void fail_module_list_of(const std::string& problem) {
 
 }  // namespace detail
 
+namespace {
+
+template <class M>
+std::unique_ptr<M> downcast(std::unique_ptr<ModuleBase> module) {
+  return std::unique_ptr<M>(static_cast<M*>(module.release()));
+}
+
+}  // namespace
+
+Sequential::Sequential(std::vector<std::unique_ptr<Module>> modules) {
+  for (auto& module : modules)
+    push(std::move(module));
+}
+
 Sequential& Sequential::push(std::unique_ptr<Module> module) {
   return push(std::to_string(modules_.size()), std::move(module));
 }
@@ -82,6 +154,35 @@ Sequential& Sequential::push(std::string name, std::unique_ptr<Module> module) {
   return *this;
 }
 
+Sequential& Sequential::insert(std::int64_t index, std::unique_ptr<Module> module) {
+  modules_.insert(index, std::move(module), nullptr);
+  return *this;
+}
+
+Sequential& Sequential::extend(Sequential&& other) {
+  while (other.size() > 0) {
+    detail::StoredModule entry = other.modules_.take(0);
+    modules_.append(std::to_string(modules_.size()), std::move(entry.module), entry.clone);
+  }
+  return *this;
+}
+
+std::unique_ptr<Module> Sequential::take(std::int64_t index) {
+  // Sequential holds Modules only (push and insert take nothing else).
+  return downcast<Module>(modules_.take(index).module);
+}
+
+Sequential Sequential::slice(std::int64_t start, std::int64_t stop) const {
+  Sequential sliced;
+  for (auto& entry : modules_.copies(start, stop))
+    sliced.modules_.append(std::move(entry.name), std::move(entry.module), entry.clone);
+  return sliced;
+}
+
+Sequential Sequential::clone() const {
+  return slice(0, static_cast<std::int64_t>(size()));
+}
+
 void Sequential::visit(Visitor& visitor) {
   modules_.visit(visitor);
 }
@@ -89,43 +190,62 @@ void Sequential::visit(Visitor& visitor) {
 Tensor Sequential::forward(TensorView input) const {
   const auto& entries = modules_.entries();
   if (entries.empty()) return input.to_owned();
+  const auto module_at = [](const detail::StoredModule& entry) -> const Module& {
+    return static_cast<const Module&>(*entry.module);
+  };
   // The first module reads the caller's input as it is: a lazy copy of it
   // would be copied for real by libtorch kernels that ask for writable data
   // (thnn's convolution does). Later modules see results this loop owns,
   // which a module may overwrite in place.
-  Tensor current = (*entries.front().second)(input);
+  Tensor current = module_at(entries.front())(input);
   for (auto entry = std::next(entries.begin()); entry != entries.end(); ++entry) {
-    const Module& module = *entry->second;
+    const Module& module = module_at(*entry);
     if (!module.forward_in_place(current)) current = module(current);
   }
   return current;
 }
 
-ModuleList& ModuleList::push(std::unique_ptr<Module> module) {
+ModuleList& ModuleList::push(std::unique_ptr<ModuleBase> module) {
   modules_.append(std::to_string(modules_.size()), std::move(module));
   return *this;
+}
+
+ModuleList& ModuleList::insert(std::int64_t index, std::unique_ptr<ModuleBase> module) {
+  modules_.insert(index, std::move(module), nullptr);
+  return *this;
+}
+
+std::unique_ptr<ModuleBase> ModuleList::take(std::int64_t index) {
+  return modules_.take(index).module;
+}
+
+ModuleList ModuleList::slice(std::int64_t start, std::int64_t stop) const {
+  ModuleList sliced;
+  for (auto& entry : modules_.copies(start, stop)) {
+    sliced.modules_.append(std::to_string(sliced.size()), std::move(entry.module), entry.clone);
+  }
+  return sliced;
+}
+
+ModuleList ModuleList::clone() const {
+  return slice(0, static_cast<std::int64_t>(size()));
 }
 
 void ModuleList::visit(Visitor& visitor) {
   modules_.visit(visitor);
 }
 
-Tensor ModuleList::forward(TensorView) const {
-  detail::fail("ModuleList", "has no forward(): it only holds modules; call them, e.g. list[0](x)");
-}
-
-ModuleDict& ModuleDict::insert(std::string name, std::unique_ptr<Module> module) {
+ModuleDict& ModuleDict::insert(std::string name, std::unique_ptr<ModuleBase> module) {
   modules_.assign(std::move(name), std::move(module));
   return *this;
 }
 
-void ModuleDict::visit(Visitor& visitor) {
-  modules_.visit(visitor);
+std::unique_ptr<ModuleBase> ModuleDict::take(std::string_view name) {
+  return modules_.take(name).module;
 }
 
-Tensor ModuleDict::forward(TensorView) const {
-  detail::fail("ModuleDict",
-               "has no forward(): it only holds modules; call them, e.g. dict[\"name\"](x)");
+void ModuleDict::visit(Visitor& visitor) {
+  modules_.visit(visitor);
 }
 
 }  // namespace fp::nn

@@ -8,11 +8,14 @@
 
 namespace fp::nn::detail {
 
-/// F.linear as torch.nn layers compute it. PyTorch's parameters require grad,
-/// and then matmul folds an input of 3 or more dimensions into a matrix even
-/// when that takes a copy (a non-contiguous input, e.g. batch_first attention);
-/// F.linear on plain tensors would not, and rounds differently. So a
-/// non-contiguous input is made contiguous first, which is what the fold does.
+/// F.linear as torch.nn layers compute it. PyTorch's parameters require grad
+/// (their views too, even under no_grad), and then, for an input of 3 or more
+/// dimensions that is not contiguous (e.g. batch_first attention), aten::linear
+/// goes through matmul, which folds the input into a matrix (a contiguous
+/// copy) for mm, and adds the bias afterwards; F.linear on plain tensors
+/// would not fold, and addmm's fused bias rounds differently from a
+/// separate add once the inner dimension is large (256 and up here). So a
+/// non-contiguous input is made contiguous, multiplied, then the bias added.
 Tensor layer_linear(TensorView input, TensorView weight, const std::optional<TensorView>& bias);
 
 }  // namespace fp::nn::detail

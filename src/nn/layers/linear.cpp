@@ -12,7 +12,9 @@ namespace detail {
 
 Tensor layer_linear(TensorView input, TensorView weight, const std::optional<TensorView>& bias) {
   if (input.dim() < 3 || input.is_contiguous()) return functional::linear(input, weight, bias);
-  return functional::linear(input.contiguous(), weight, bias);
+  Tensor output = functional::linear(input.contiguous(), weight, std::nullopt);
+  if (bias) output.add_(*bias);
+  return output;
 }
 
 }  // namespace detail

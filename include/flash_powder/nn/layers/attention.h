@@ -2,21 +2,39 @@
 // https://pytorch.org/docs/stable/generated/torch.nn.MultiheadAttention.html
 //
 //     fp::nn::MultiheadAttention attention(64, 8, {.batch_first = true});
-//     auto [output, weights] = attention.forward(x, x, x);            // self-attention
+//     auto [output, weights] = attention(x, x, x);                    // self-attention
 //     auto [output2, none] = attention.forward(q, k, v, {.need_weights = false});
 //
-// It takes three inputs, so call forward(query, key, value, {...}); the
-// one-input forward() of fp::nn::Module throws and says so.
+// Like Python under torch.no_grad() in eval mode, it takes PyTorch's fused
+// fast path (aten::_native_multi_head_attention) exactly where PyTorch's
+// conditions hold (batched self-attention with the same tensor as query,
+// key and value, batch_first, an even number of heads, packed projections
+// with biases, no bias_k/bias_v/add_zero_attn, bool masks or none, and
+// fp::nn::backends::mha::get_fastpath_enabled()), and otherwise computes
+// F.multi_head_attention_forward step by step: the same bits as Python
+// either way.
 #pragma once
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <tuple>
 
 #include "flash_powder/base/device.h"
 #include "flash_powder/base/dtype.h"
+#include "flash_powder/nn/define.h"
 #include "flash_powder/nn/layers/linear.h"
 #include "flash_powder/nn/module.h"
+
+namespace fp::nn::backends::mha {
+
+/// Whether MultiheadAttention and the Transformer layers may take PyTorch's
+/// fused fast paths (torch.backends.mha.set_fastpath_enabled); on by
+/// default, for the whole process, as in Python.
+void set_fastpath_enabled(bool enabled);
+bool get_fastpath_enabled();
+
+}  // namespace fp::nn::backends::mha
 
 namespace fp::nn {
 
@@ -54,7 +72,7 @@ struct MultiheadAttentionForwardOptions {
   bool is_causal = false;
 };
 
-class MultiheadAttention : public Module {
+class MultiheadAttention : public ModuleBase {
  public:
   /// Throws fp::Error unless num_heads divides embed_dim.
   MultiheadAttention(std::int64_t embed_dim, std::int64_t num_heads,
@@ -62,18 +80,27 @@ class MultiheadAttention : public Module {
 
   void visit(Visitor& visitor) override;
   /// The attention output and, if `need_weights`, the attention weights
-  /// (else an undefined Tensor, Python's None). Computed step by step as
-  /// Python's `F.multi_head_attention_forward`, bit-exact with it. (Under
-  /// torch.no_grad() PyTorch may instead take its fused fast path,
-  /// torch._native_multi_head_attention, unless
-  /// `torch.backends.mha.set_fastpath_enabled(False)`; that rounds differently,
-  /// e.g. 1.9e-6 on outputs of 23.) Python's `baddbmm(mask, q, k^T)` takes
-  /// Scalars the stable ABI cannot carry; it is computed as mask + q k^T with
-  /// one rounding, which matched it bit for bit in every test.
+  /// (else an undefined Tensor, Python's None): PyTorch's fast path where it
+  /// takes it (see the top of this file), else Python's
+  /// `F.multi_head_attention_forward` step by step. Its `baddbmm(mask, q, k^T)`
+  /// runs libtorch's kernel through fp::aten::shim on the CPU and CUDA; on
+  /// other devices it is mask + q k^T, which may round differently.
+  /// Query, key and value count as the same tensor (Python's `query is key`)
+  /// when they are views of the same memory with the same sizes and strides.
   std::tuple<Tensor, Tensor> forward(TensorView query, TensorView key, TensorView value,
                                      const MultiheadAttentionForwardOptions& options = {}) const;
-  /// Throws fp::Error: MultiheadAttention takes query, key and value.
-  Tensor forward(TensorView input) const override;
+  FP_MODULE_CALL()
+
+  /// Python's `merge_masks`: the mask and mask type (1: key padding, 2: an
+  /// attention mask, expanded to [batch, heads, target, source]) that the
+  /// fused kernels take, from masks already made float (Python's _canonical_mask).
+  std::tuple<std::optional<Tensor>, std::optional<std::int64_t>> merge_masks(
+      const std::optional<Tensor>& attn_mask, const std::optional<Tensor>& key_padding_mask,
+      TensorView query) const;
+  /// Why PyTorch's fast path would not be taken for this call ("" when it
+  /// would), in PyTorch's words.
+  std::string why_not_fast_path(TensorView query, TensorView key, TensorView value,
+                                const MultiheadAttentionForwardOptions& options) const;
 
   std::int64_t embed_dim;
   std::int64_t num_heads;

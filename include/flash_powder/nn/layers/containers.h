@@ -8,7 +8,10 @@
 //
 // They hold modules of any type (type-erased, each in its own heap block, so
 // references to them stay valid as more are added) and are therefore
-// move-only, as is any module that contains one.
+// move-only, as is any module that contains one; clone() and slice() copy
+// them explicitly. Sequential holds modules whose forward takes and returns
+// one tensor (fp::nn::Module); ModuleList and ModuleDict hold any module
+// (fp::nn::ModuleBase), e.g. an LSTM.
 //
 // ModuleListOf<T> is a ModuleList of one type, iterated like Python's:
 //
@@ -30,10 +33,24 @@
 
 namespace fp::nn {
 
+/// A module of any kind (what ModuleList and ModuleDict hold).
+template <class M>
+concept AnyModuleType = std::derived_from<std::remove_cvref_t<M>, ModuleBase>;
+/// A module whose forward takes and returns one tensor (what Sequential holds).
 template <class M>
 concept ModuleType = std::derived_from<std::remove_cvref_t<M>, Module>;
 
 namespace detail {
+
+/// Makes a copy of a module of the type it was added as, or null.
+using Cloner = std::unique_ptr<ModuleBase> (*)(const ModuleBase&);
+
+/// One named module of a container, with how to copy it.
+struct StoredModule {
+  std::string name;
+  std::unique_ptr<ModuleBase> module;
+  Cloner clone = nullptr;
+};
 
 /// Named modules in insertion order; what the three containers share.
 class ModuleStore {
@@ -45,37 +62,71 @@ class ModuleStore {
   ModuleStore& operator=(const ModuleStore&) = delete;
 
   /// Appends; throws fp::Error if `name` is taken or `module` is null.
-  void append(std::string name, std::unique_ptr<Module> module);
+  void append(std::string name, std::unique_ptr<ModuleBase> module, Cloner clone = nullptr);
   /// Replaces the module under `name` in place, or appends it.
-  void assign(std::string name, std::unique_ptr<Module> module);
+  void assign(std::string name, std::unique_ptr<ModuleBase> module, Cloner clone = nullptr);
+  /// Inserts before `index` (Python's list.insert: negative counts from the
+  /// end, out-of-range indices clamp); then renumbers "0", "1", ...
+  void insert(std::int64_t index, std::unique_ptr<ModuleBase> module, Cloner clone);
+  /// Removes the module at `index` and renumbers the rest; returns it.
+  StoredModule take(std::int64_t index);
+  /// Removes the module under `name`; returns it.
+  StoredModule take(std::string_view name);
+  /// Copies of the modules in [start, stop) (Python slice semantics, step 1),
+  /// keeping their names; throws fp::Error for a module that cannot be copied.
+  std::vector<StoredModule> copies(std::int64_t start, std::int64_t stop) const;
+  /// Names "0", "1", ... in order.
+  void renumber();
   std::size_t size() const { return entries_.size(); }
   /// Python indexing: negative counts from the end; throws when out of range.
-  Module& at(std::int64_t index) const;
+  ModuleBase& at(std::int64_t index) const;
   /// Throws fp::Error naming the key when missing.
-  Module& at(std::string_view name) const;
+  ModuleBase& at(std::string_view name) const;
   bool contains(std::string_view name) const;
   std::vector<std::string> keys() const;
   void visit(Visitor& visitor) const;
-  const std::vector<std::pair<std::string, std::unique_ptr<Module>>>& entries() const {
-    return entries_;
-  }
+  const std::vector<StoredModule>& entries() const { return entries_; }
 
   /// `module` as M&, or fp::Error naming both types.
   template <class M>
-  M& as(Module& module, const std::string& which) const {
+  M& as(ModuleBase& module, const std::string& which) const {
     if (auto* typed = dynamic_cast<M*>(&module)) return *typed;
     throw_wrong_type(module, which, typeid(M).name());
   }
 
  private:
-  [[noreturn]] void throw_wrong_type(const Module& module, const std::string& which,
+  std::size_t position(std::int64_t index) const;
+  [[noreturn]] void throw_wrong_type(const ModuleBase& module, const std::string& which,
                                      const char* wanted) const;
   const char* owner_;
-  std::vector<std::pair<std::string, std::unique_ptr<Module>>> entries_;
+  std::vector<StoredModule> entries_;
 };
 
-template <ModuleType M>
-std::unique_ptr<Module> boxed(M&& module) {
+template <class M>
+std::unique_ptr<ModuleBase> clone_as(const ModuleBase& module) {
+  const auto& typed = static_cast<const M&>(module);
+  if constexpr (std::is_copy_constructible_v<M>) {
+    return std::make_unique<M>(typed);
+  } else {
+    return std::make_unique<M>(typed.clone());
+  }
+}
+
+/// How to copy a module of type M: its copy constructor, or its clone()
+/// (the containers'); null when it has neither.
+template <class M>
+Cloner cloner() {
+  if constexpr (std::is_copy_constructible_v<M> || requires(const M& m) {
+                  { m.clone() } -> std::same_as<M>;
+                }) {
+    return &clone_as<M>;
+  } else {
+    return nullptr;
+  }
+}
+
+template <AnyModuleType M>
+std::unique_ptr<ModuleBase> boxed(M&& module) {
   return std::make_unique<std::remove_cvref_t<M>>(std::forward<M>(module));
 }
 
@@ -83,6 +134,14 @@ std::unique_ptr<Module> boxed(M&& module) {
 
 /// Runs its modules one after another, each on the previous one's output.
 /// https://pytorch.org/docs/stable/generated/torch.nn.Sequential.html
+///
+/// Like a Python list of modules it can be indexed, sliced and changed:
+///
+///     fp::nn::Sequential head = features.slice(0, 12);   // features[0:12]: copies
+///     std::unique_ptr<fp::nn::Module> last = features.take(-1);   // features.pop(-1)
+///     features.insert(0, fp::nn::Identity());
+///     fp::nn::Sequential trunk;                          // nn.Sequential(*children[:k])
+///     for (int i = 0; i < k; ++i) trunk.push(backbone.take(0));
 class Sequential : public Module {
  public:
   Sequential() = default;
@@ -93,24 +152,58 @@ class Sequential : public Module {
                                          ...))) explicit Sequential(Modules&&... modules) {
     (push(std::forward<Modules>(modules)), ...);
   }
+  /// Like `nn.Sequential(*modules)`: numbered "0", "1", ... in order.
+  explicit Sequential(std::vector<std::unique_ptr<Module>> modules);
 
   /// Appends under the next index ("0", "1", ...), like Python's append().
   template <ModuleType M>
   Sequential& push(M&& module) {
-    return push(detail::boxed(std::forward<M>(module)));
+    using Type = std::remove_cvref_t<M>;
+    modules_.append(std::to_string(modules_.size()), detail::boxed(std::forward<M>(module)),
+                    detail::cloner<Type>());
+    return *this;
   }
   Sequential& push(std::unique_ptr<Module> module);
   /// Appends under a name of your choice (Python's OrderedDict form).
   template <ModuleType M>
   Sequential& push(std::string name, M&& module) {
-    return push(std::move(name), detail::boxed(std::forward<M>(module)));
+    using Type = std::remove_cvref_t<M>;
+    modules_.append(std::move(name), detail::boxed(std::forward<M>(module)),
+                    detail::cloner<Type>());
+    return *this;
   }
   Sequential& push(std::string name, std::unique_ptr<Module> module);
+  /// Inserts before `index` and renumbers, like Python's `insert(index, module)`.
+  template <ModuleType M>
+  Sequential& insert(std::int64_t index, M&& module) {
+    using Type = std::remove_cvref_t<M>;
+    modules_.insert(index, detail::boxed(std::forward<M>(module)), detail::cloner<Type>());
+    return *this;
+  }
+  Sequential& insert(std::int64_t index, std::unique_ptr<Module> module);
+  /// Appends every module of `other` (moved out of it) and renumbers,
+  /// like Python's `extend`.
+  Sequential& extend(Sequential&& other);
+  /// Removes the module at `index` (negative counts from the end) and
+  /// renumbers the rest, like Python's `pop(index)`; returns it, so that it
+  /// can be moved into another container. Throws fp::Error when out of range.
+  std::unique_ptr<Module> take(std::int64_t index);
+  /// A new Sequential holding copies of the modules in [start, stop), under
+  /// their names here, like Python's `seq[start:stop]` (negative indices count
+  /// from the end, out-of-range ones clamp). Python's slice shares the
+  /// modules; this copies them, which copies no tensor data (copies of
+  /// tensors are lazy). Throws fp::Error for a module that cannot be copied
+  /// (one added as a std::unique_ptr: take() it instead).
+  Sequential slice(std::int64_t start, std::int64_t stop) const;
+  /// A copy of the whole container (slice of everything).
+  Sequential clone() const;
 
   std::size_t size() const { return modules_.size(); }
   /// The module at `index` (negative counts from the end).
-  Module& operator[](std::int64_t index) { return modules_.at(index); }
-  const Module& operator[](std::int64_t index) const { return modules_.at(index); }
+  Module& operator[](std::int64_t index) { return static_cast<Module&>(modules_.at(index)); }
+  const Module& operator[](std::int64_t index) const {
+    return static_cast<const Module&>(modules_.at(index));
+  }
   /// The module at `index` as its own type; throws fp::Error if it is another.
   template <ModuleType M>
   M& at(std::int64_t index) {
@@ -120,6 +213,8 @@ class Sequential : public Module {
   const M& at(std::int64_t index) const {
     return modules_.as<M>(modules_.at(index), "module " + std::to_string(index));
   }
+  /// The names, in order ("0", "1", ... unless pushed with names).
+  std::vector<std::string> keys() const { return modules_.keys(); }
 
   void visit(Visitor& visitor) override;
   /// Empty: a copy of the input.
@@ -129,32 +224,47 @@ class Sequential : public Module {
   detail::ModuleStore modules_{"Sequential"};
 };
 
-/// A list of modules, registered under "0", "1", ...; it has no forward().
-/// https://pytorch.org/docs/stable/generated/torch.nn.ModuleList.html
-class ModuleList : public Module {
+/// A list of modules of any kind, registered under "0", "1", ...; it has no
+/// forward(). https://pytorch.org/docs/stable/generated/torch.nn.ModuleList.html
+class ModuleList : public ModuleBase {
  public:
   ModuleList() = default;
-  template <ModuleType M>
+  template <AnyModuleType M>
   ModuleList& push(M&& module) {
-    return push(detail::boxed(std::forward<M>(module)));
+    using Type = std::remove_cvref_t<M>;
+    modules_.append(std::to_string(modules_.size()), detail::boxed(std::forward<M>(module)),
+                    detail::cloner<Type>());
+    return *this;
   }
-  ModuleList& push(std::unique_ptr<Module> module);
+  ModuleList& push(std::unique_ptr<ModuleBase> module);
+  /// Inserts before `index` and renumbers, like Python's `insert(index, module)`.
+  template <AnyModuleType M>
+  ModuleList& insert(std::int64_t index, M&& module) {
+    using Type = std::remove_cvref_t<M>;
+    modules_.insert(index, detail::boxed(std::forward<M>(module)), detail::cloner<Type>());
+    return *this;
+  }
+  ModuleList& insert(std::int64_t index, std::unique_ptr<ModuleBase> module);
+  /// Removes the module at `index` and renumbers the rest (Python's `pop`).
+  std::unique_ptr<ModuleBase> take(std::int64_t index);
+  /// Copies of the modules in [start, stop), renumbered from "0" as Python's
+  /// `ModuleList.__getitem__(slice)` does. See Sequential::slice.
+  ModuleList slice(std::int64_t start, std::int64_t stop) const;
+  ModuleList clone() const;
 
   std::size_t size() const { return modules_.size(); }
-  Module& operator[](std::int64_t index) { return modules_.at(index); }
-  const Module& operator[](std::int64_t index) const { return modules_.at(index); }
-  template <ModuleType M>
+  ModuleBase& operator[](std::int64_t index) { return modules_.at(index); }
+  const ModuleBase& operator[](std::int64_t index) const { return modules_.at(index); }
+  template <AnyModuleType M>
   M& at(std::int64_t index) {
     return modules_.as<M>(modules_.at(index), "module " + std::to_string(index));
   }
-  template <ModuleType M>
+  template <AnyModuleType M>
   const M& at(std::int64_t index) const {
     return modules_.as<M>(modules_.at(index), "module " + std::to_string(index));
   }
 
   void visit(Visitor& visitor) override;
-  /// Throws fp::Error: a ModuleList only holds modules; call them yourself.
-  Tensor forward(TensorView input) const override;
 
  private:
   detail::ModuleStore modules_{"ModuleList"};
@@ -169,8 +279,8 @@ namespace detail {
 /// arguments without a cast. Registered under "0", "1", ... like ModuleList;
 /// it has no forward(). References stay valid as modules are added.
 /// https://pytorch.org/docs/stable/generated/torch.nn.ModuleList.html
-template <ModuleType T>
-class ModuleListOf : public Module {
+template <AnyModuleType T>
+class ModuleListOf : public ModuleBase {
  public:
   ModuleListOf() = default;
   /// `count` modules, each made as `T(args...)`. Throws fp::Error if count < 0.
@@ -210,12 +320,6 @@ class ModuleListOf : public Module {
     for (T& module : modules_)
       visitor.child(std::to_string(i++), module);
   }
-  /// Throws fp::Error: the list only holds modules; call them yourself.
-  Tensor forward(TensorView) const override {
-    detail::fail_module_list_of(
-        "has no forward(): it only holds modules; call them, e.g. "
-        "for (auto& m : list) x = m(x)");
-  }
 
  private:
   std::size_t position(std::int64_t index) const {
@@ -231,37 +335,41 @@ class ModuleListOf : public Module {
   std::deque<T> modules_;
 };
 
-/// Modules by name, in insertion order; it has no forward().
+/// Modules of any kind by name, in insertion order; it has no forward().
 /// https://pytorch.org/docs/stable/generated/torch.nn.ModuleDict.html
-class ModuleDict : public Module {
+class ModuleDict : public ModuleBase {
  public:
   ModuleDict() = default;
   /// Adds `module` under `name`, replacing (in place) one already there,
   /// like Python's `md[name] = module`.
-  template <ModuleType M>
+  template <AnyModuleType M>
   ModuleDict& insert(std::string name, M&& module) {
-    return insert(std::move(name), detail::boxed(std::forward<M>(module)));
+    using Type = std::remove_cvref_t<M>;
+    modules_.assign(std::move(name), detail::boxed(std::forward<M>(module)),
+                    detail::cloner<Type>());
+    return *this;
   }
-  ModuleDict& insert(std::string name, std::unique_ptr<Module> module);
+  ModuleDict& insert(std::string name, std::unique_ptr<ModuleBase> module);
+  /// Removes the module under `name` and returns it (Python's `pop(key)`);
+  /// throws fp::Error naming the key when missing.
+  std::unique_ptr<ModuleBase> take(std::string_view name);
 
   std::size_t size() const { return modules_.size(); }
   bool contains(std::string_view name) const { return modules_.contains(name); }
   std::vector<std::string> keys() const { return modules_.keys(); }
   /// Throws fp::Error naming the key when missing.
-  Module& operator[](std::string_view name) { return modules_.at(name); }
-  const Module& operator[](std::string_view name) const { return modules_.at(name); }
-  template <ModuleType M>
+  ModuleBase& operator[](std::string_view name) { return modules_.at(name); }
+  const ModuleBase& operator[](std::string_view name) const { return modules_.at(name); }
+  template <AnyModuleType M>
   M& at(std::string_view name) {
     return modules_.as<M>(modules_.at(name), "module \"" + std::string(name) + "\"");
   }
-  template <ModuleType M>
+  template <AnyModuleType M>
   const M& at(std::string_view name) const {
     return modules_.as<M>(modules_.at(name), "module \"" + std::string(name) + "\"");
   }
 
   void visit(Visitor& visitor) override;
-  /// Throws fp::Error: a ModuleDict only holds modules; call them yourself.
-  Tensor forward(TensorView input) const override;
 
  private:
   detail::ModuleStore modules_{"ModuleDict"};
