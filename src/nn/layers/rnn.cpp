@@ -24,16 +24,6 @@ std::string torch_dtype(DType dtype) {
   return "torch." + std::string(name(dtype));
 }
 
-/// Python's repr of a tuple of ints: "(1, 3, 20)".
-std::string tuple_text(const std::vector<std::int64_t>& values) {
-  std::string text = "(";
-  for (std::size_t i = 0; i < values.size(); ++i) {
-    if (i > 0) text += ", ";
-    text += std::to_string(values[i]);
-  }
-  return text + ")";
-}
-
 std::string layer_name(const std::string& mode) {
   if (mode == "LSTM" || mode == "GRU") return mode;
   return "RNN";
