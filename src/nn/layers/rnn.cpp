@@ -163,7 +163,7 @@ RNNBase::Result RNNBase::run(TensorView input, const Tensor* batch_sizes, Tensor
   if (batch_sizes == nullptr) {
     const TensorView time_major = batch_first ? input.transpose(0, 1) : input;
     if (!time_major.is_contiguous()) {
-      const auto per_direction = static_cast<std::size_t>(2 + (bias ? 2 : 0) + (proj_size > 0));
+      const auto per_direction = std::size_t{2} + (bias ? 2U : 0U) + (proj_size > 0 ? 1U : 0U);
       grad_weights.reserve(2);
       for (std::int64_t direction = 0; direction < directions(); ++direction) {
         const std::size_t index = static_cast<std::size_t>(direction) * per_direction;
@@ -215,7 +215,7 @@ std::tuple<Tensor, Tensor> detail::RNNBase::forward_one_state(TensorView input,
   const bool batched = input.dim() == 3;
   const std::int64_t batch_dim = batch_first ? 0 : 1;
   const TensorView x = batched ? input : input.unsqueeze(batch_dim);
-  std::optional<TensorView> h = hx;
+  std::optional<TensorView> h = std::move(hx);
   if (!batched && h) {
     if (h->dim() != 2) {
       fail("For unbatched 2-D input, hx should also be 2-D but got " + std::to_string(h->dim()) +
@@ -273,12 +273,12 @@ RNN::RNN(std::int64_t input_size, std::int64_t hidden_size, const RNNOptions& op
       nonlinearity(options.nonlinearity) {}
 
 std::tuple<Tensor, Tensor> RNN::forward(TensorView input, std::optional<TensorView> hx) const {
-  return forward_one_state(input, hx);
+  return forward_one_state(input, std::move(hx));
 }
 
 std::tuple<PackedSequence, Tensor> RNN::forward(const PackedSequence& input,
                                                 std::optional<TensorView> hx) const {
-  return forward_one_state(input, hx);
+  return forward_one_state(input, std::move(hx));
 }
 
 // --- GRU ---------------------------------------------------------------------
@@ -288,12 +288,12 @@ GRU::GRU(std::int64_t input_size, std::int64_t hidden_size, const GRUOptions& op
               options.dropout, options.bidirectional, 0, options.device, options.dtype) {}
 
 std::tuple<Tensor, Tensor> GRU::forward(TensorView input, std::optional<TensorView> hx) const {
-  return forward_one_state(input, hx);
+  return forward_one_state(input, std::move(hx));
 }
 
 std::tuple<PackedSequence, Tensor> GRU::forward(const PackedSequence& input,
                                                 std::optional<TensorView> hx) const {
-  return forward_one_state(input, hx);
+  return forward_one_state(input, std::move(hx));
 }
 
 // --- LSTM --------------------------------------------------------------------
@@ -451,6 +451,7 @@ Tensor RNNCell::forward(TensorView input) const {
   return forward(input, std::nullopt);
 }
 
+// NOLINTNEXTLINE(performance-unnecessary-value-param): hx by value like every layer's forward
 Tensor RNNCell::forward(TensorView input, std::optional<TensorView> hx) const {
   const bool batched = check_ranks("RNNCell", input, {hx}, "hidden");
   if (nonlinearity == "tanh") {
@@ -467,6 +468,7 @@ Tensor GRUCell::forward(TensorView input) const {
   return forward(input, std::nullopt);
 }
 
+// NOLINTNEXTLINE(performance-unnecessary-value-param): hx by value like every layer's forward
 Tensor GRUCell::forward(TensorView input, std::optional<TensorView> hx) const {
   const bool batched = check_ranks("GRUCell", input, {hx}, "hidden");
   return cell_step(*this, &aten::gru_cell, input, hx, batched);

@@ -60,7 +60,7 @@ LinearOptions linear_options(const TransformerLayerOptions& options) {
 TransformerActivation::TransformerActivation(const char* name)
     : TransformerActivation(std::string(name)) {}
 
-TransformerActivation::TransformerActivation(std::string name) {
+TransformerActivation::TransformerActivation(const std::string& name) {
   if (name == "relu") {
     relu_or_gelu_ = 1;
   } else if (name == "gelu") {
@@ -71,9 +71,9 @@ TransformerActivation::TransformerActivation(std::string name) {
   }
 }
 
-TransformerActivation::TransformerActivation(ReLU) : relu_or_gelu_(1) {}
+TransformerActivation::TransformerActivation(const ReLU& /*module*/) : relu_or_gelu_(1) {}
 
-TransformerActivation::TransformerActivation(GELU module)
+TransformerActivation::TransformerActivation(const GELU& module)
     : relu_or_gelu_(2), approximate_(module.approximate) {}
 
 TransformerActivation::TransformerActivation(Function function)

@@ -166,10 +166,9 @@ class Sequential : public Module {
   Sequential& push(std::unique_ptr<Module> module);
   /// Appends under a name of your choice (Python's OrderedDict form).
   template <ModuleType M>
-  Sequential& push(std::string name, M&& module) {
+  Sequential& push(const std::string& name, M&& module) {
     using Type = std::remove_cvref_t<M>;
-    modules_.append(std::move(name), detail::boxed(std::forward<M>(module)),
-                    detail::cloner<Type>());
+    modules_.append(name, detail::boxed(std::forward<M>(module)), detail::cloner<Type>());
     return *this;
   }
   Sequential& push(std::string name, std::unique_ptr<Module> module);
@@ -343,10 +342,9 @@ class ModuleDict : public ModuleBase {
   /// Adds `module` under `name`, replacing (in place) one already there,
   /// like Python's `md[name] = module`.
   template <AnyModuleType M>
-  ModuleDict& insert(std::string name, M&& module) {
+  ModuleDict& insert(const std::string& name, M&& module) {
     using Type = std::remove_cvref_t<M>;
-    modules_.assign(std::move(name), detail::boxed(std::forward<M>(module)),
-                    detail::cloner<Type>());
+    modules_.assign(name, detail::boxed(std::forward<M>(module)), detail::cloner<Type>());
     return *this;
   }
   ModuleDict& insert(std::string name, std::unique_ptr<ModuleBase> module);

@@ -54,9 +54,9 @@ class TransformerActivation {
   // NOLINTBEGIN(google-explicit-constructor)
   /// "relu" or "gelu"; throws fp::Error for anything else, like Python.
   TransformerActivation(const char* name);
-  TransformerActivation(std::string name);
-  TransformerActivation(ReLU module);
-  TransformerActivation(GELU module);
+  TransformerActivation(const std::string& name);
+  TransformerActivation(const ReLU& module);
+  TransformerActivation(const GELU& module);
   TransformerActivation(Function function);
   /// Any other callable taking a TensorView and returning a Tensor (a lambda).
   template <class F>
