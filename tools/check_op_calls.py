@@ -15,10 +15,11 @@ library uses.
 
 from __future__ import annotations
 
-import argparse
 import re
 import sys
 from pathlib import Path
+
+import repo_check
 
 # The files that implement the by-name entry points, and why they may.
 ALLOWED = {
@@ -60,18 +61,11 @@ def check(repo: Path) -> list[str]:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("repo", type=Path)
-    args = parser.parse_args(argv)
-    problems = check(args.repo)
-    for problem in problems:
-        print(problem, file=sys.stderr)
-    if problems:
-        print(f"check_op_calls: {len(problems)} op call(s) by name in src/; call the typed "
-              "fp::aten::* wrapper instead", file=sys.stderr)
-        return 1
-    print("check_op_calls: src/ calls every op through typed code")
-    return 0
+    return repo_check.run(
+        check, __doc__.splitlines()[0],
+        lambda count: f"check_op_calls: {count} op call(s) by name in src/; call the typed "
+                      "fp::aten::* wrapper instead",
+        "check_op_calls: src/ calls every op through typed code", argv)
 
 
 if __name__ == "__main__":

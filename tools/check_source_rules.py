@@ -17,10 +17,11 @@
 
 from __future__ import annotations
 
-import argparse
 import re
 import sys
 from pathlib import Path
+
+import repo_check
 
 LONG = 500
 LONG_REASON = "Why this file is long:"
@@ -154,17 +155,10 @@ def check(repo: Path) -> list[str]:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("repo", type=Path)
-    args = parser.parse_args(argv)
-    problems = check(args.repo)
-    for problem in problems:
-        print(problem, file=sys.stderr)
-    if problems:
-        print(f"check_source_rules: {len(problems)} problem(s)", file=sys.stderr)
-        return 1
-    print("check_source_rules: namespaces match folders, no reserved names, long files say why")
-    return 0
+    return repo_check.run(
+        check, __doc__.splitlines()[0], lambda count: f"check_source_rules: {count} problem(s)",
+        "check_source_rules: namespaces match folders, no reserved names, long files say why",
+        argv)
 
 
 if __name__ == "__main__":
