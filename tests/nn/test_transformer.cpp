@@ -250,6 +250,10 @@ TEST(TransformerEncoder, NestedTensorsForAKeyPaddingMask) {
   EXPECT_PYTHON(doubles(m.forward(x, {.src_key_padding_mask = right})),
                 truth<std::vector<double>>("doubles(not_left_aligned)"));
   EXPECT_PYTHON(doubles(m(x)), truth<std::vector<double>>("doubles(plain)"));
+  // Python's `TransformerEncoder(layer, 3, nn.LayerNorm(8))`: norm given positionally.
+  const auto positional = filled(fp::nn::TransformerEncoder(layer, 3, fp::nn::LayerNorm(8)), 0.5f);
+  EXPECT_EQ(keys(positional), keys(m));
+  EXPECT_PYTHON(doubles(positional(x)), truth<std::vector<double>>("doubles(plain)"));
   const fp::Tensor causal = fp::nn::Transformer::generate_square_subsequent_mask(5);
   EXPECT_PYTHON(doubles(m.forward(x, {.mask = causal})),
                 truth<std::vector<double>>("doubles(masked)"));
@@ -565,6 +569,10 @@ TEST(TransformerErrors, EncoderLayerAndEncoder) {
   EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
                   "fp::nn::TransformerActivation: activation should be relu/gelu, not swish",
                   fp::nn::TransformerEncoderLayer(8, 2, {.activation = "swish"}));
+  EXPECT_FP_ERROR(
+      fp::ErrorCode::BadArgument,
+      "TransformerEncoder: norm is given twice, positionally and as options.norm",
+      fp::nn::TransformerEncoder(layer, 2, fp::nn::LayerNorm(8), {.norm = fp::nn::LayerNorm(8)}));
   EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
                   "fp::nn::TransformerActivation: the function is empty",
                   fp::nn::TransformerActivation(fp::nn::TransformerActivation::Function{}));

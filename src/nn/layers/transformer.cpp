@@ -225,6 +225,26 @@ TransformerEncoder::TransformerEncoder(const TransformerEncoderLayer& encoder_la
   if (!layer_allows) use_nested_tensor = false;
 }
 
+namespace {
+
+TransformerEncoderOptions with_norm(LayerNorm norm, TransformerEncoderOptions options) {
+  if (options.norm) {
+    throw Error(ErrorCode::BadArgument,
+                "TransformerEncoder: norm is given twice, positionally and as options.norm; "
+                "give it once");
+  }
+  options.norm = std::move(norm);
+  return options;
+}
+
+}  // namespace
+
+TransformerEncoder::TransformerEncoder(const TransformerEncoderLayer& encoder_layer,
+                                       std::int64_t num_layers, LayerNorm norm,
+                                       TransformerEncoderOptions options)
+    : TransformerEncoder(encoder_layer, num_layers,
+                         with_norm(std::move(norm), std::move(options))) {}
+
 Tensor TransformerEncoder::forward(TensorView src) const {
   return forward(src, TransformerEncoderForwardOptions{});
 }

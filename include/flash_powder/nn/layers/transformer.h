@@ -165,6 +165,10 @@ class TransformerEncoder : public Module {
  public:
   TransformerEncoder(const TransformerEncoderLayer& encoder_layer, std::int64_t num_layers,
                      const TransformerEncoderOptions& options = {});
+  /// Python's `TransformerEncoder(layer, num_layers, norm)`, `norm` given
+  /// positionally. Throws fp::Error when `options.norm` is set as well.
+  TransformerEncoder(const TransformerEncoderLayer& encoder_layer, std::int64_t num_layers,
+                     LayerNorm norm, TransformerEncoderOptions options = {});
 
   ModuleListOf<TransformerEncoderLayer> layers;
   std::optional<LayerNorm> norm;
