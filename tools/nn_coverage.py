@@ -173,12 +173,13 @@ def compile_names(table: list[Row], cxx: str, includes: list[str]) -> str:
     Path(source.name).unlink()
     if result.returncode == 0:
         return ""
-    missing = re.findall(r"error: ['‘]?([\w:]+)['’]? has not been declared|"
-                         r"error: no member named ['‘](\w+)['’] in namespace ['‘]([\w:]+)['’]",
+    # g++: 'X' has not been declared in 'fp::nn'; clang: no member named 'X' in namespace 'fp::nn'.
+    missing = re.findall(r"error: (?:['‘](\w+)['’] has not been declared in|"
+                         r"no member named ['‘](\w+)['’] in namespace) ['‘]([\w:]+)['’]",
                          result.stderr)
     if not missing:
         return result.stderr
-    return "\n".join(first or f"{space}::{member}" for first, member, space in missing)
+    return "\n".join(f"{space}::{gcc or clang}" for gcc, clang, space in missing)
 
 
 # --- docs/nn.md ---------------------------------------------------------------------
