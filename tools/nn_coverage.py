@@ -167,7 +167,8 @@ def compile_names(table: list[Row], cxx: str, includes: list[str]) -> str:
     lines += ["}  // namespace coverage", ""]
     with tempfile.NamedTemporaryFile("w", suffix=".cpp", delete=False) as source:
         source.write("\n".join(lines))
-    command = [cxx, "-std=c++20", "-fsyntax-only", "-fmax-errors=0", source.name]
+    limit = "-ferror-limit=0" if "clang" in Path(cxx).name else "-fmax-errors=0"
+    command = [cxx, "-std=c++20", "-fsyntax-only", limit, source.name]
     command += [f"-I{include}" for include in includes]
     result = subprocess.run(command, capture_output=True, text=True)
     Path(source.name).unlink()
