@@ -9,10 +9,11 @@
 # C++ API (the same models in torch::nn), eager PyTorch and torch.compile, and
 # optionally the vision models exported with AOTInductor and run through
 # fp::aoti and through Python's loader, with one thread and with all, measured
-# in one run on the same seeded weights and inputs. Prints one table: each side's median ms per
-# forward, flash_powder's ratios to libtorch C++ and to eager Python (with
-# --aoti also fp::aoti's to Python's AOTI loader and to flash_powder), each
-# side's peak RSS, and how far each side's output is from eager PyTorch's.
+# in one run on the same seeded weights and inputs. Prints one table: each
+# side's median ms per forward, flash_powder's ratios to libtorch C++ and to
+# eager Python (with --aoti also fp::aoti's to Python's AOTI loader and to
+# flash_powder), each side's peak RSS, and how far each side's output is from
+# eager PyTorch's.
 #
 #   bench/run_vision.sh [--channels-last] [--no-compile] [--aoti] [--markdown]
 #
@@ -38,13 +39,13 @@
 # Python the interpreter too) is its own.
 #
 # Environment: FP_BENCH_THREADS (thread counts, default 1 and the core count; each
-# sets OMP_NUM_THREADS for every side), FP_BENCH_CASES (default "vision":
-# "vgg11-b1 vgg11-b8 resnet50-b1 unet-b1"; "sequence" stands for
-# "lstm-b1 lstm-b16 encoder-b8", "all" for both; or name the cases:
-#   FP_BENCH_CASES="lstm-b1 lstm-b16 encoder-b8" bench/run_vision.sh --no-compile
-# ), FP_BENCH_ROUNDS (1: the sides
-# run one after another per case, this many times, so that a slow spell of
-# the machine hits every side), FP_BENCH_WARMUP (1 untimed forward),
+# sets OMP_NUM_THREADS for every side), FP_BENCH_CASES (default "vision",
+# which stands for "vgg11-b1 vgg11-b8 resnet50-b1 unet-b1"; "sequence" for
+# "lstm-b1 lstm-b16 encoder-b8"; "all" for both; or any list of cases, e.g.
+# FP_BENCH_CASES="lstm-b1 lstm-b16 encoder-b8" bench/run_vision.sh --no-compile),
+# FP_BENCH_ROUNDS (1: the sides run one after another per case, this many
+# times, so that a slow spell of the machine hits every side),
+# FP_BENCH_WARMUP (1 untimed forward),
 # FP_BENCH_REPETITIONS (5 timed forwards per process; vgg11-b8 takes
 # FP_BENCH_REPETITIONS_LARGE, 3), FP_BENCH_COMPILE_TIMEOUT (300 s for one
 # torch.compile process and for one AOTInductor export; past it the table
