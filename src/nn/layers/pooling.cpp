@@ -106,12 +106,13 @@ void check_fractional(const std::string& layer, const ExpandingArray<N>& kernel_
   }
   if (sized && ratio) fail(layer, "only one of output_size and output_ratio may be specified");
   if (!ratio) return;
+  std::string given;  // Python prints the ratio as given; here always as a tuple
+  bool valid = true;
   for (double r : *options.output_ratio) {
-    if (!(0 < r && r < 1)) {
-      fail(layer, "output_ratio must be between 0 and 1 (got " +
-                      list_text((*options.output_ratio).vec()) + ")");
-    }
+    given += (given.empty() ? "(" : ", ") + python_float(r);
+    valid = valid && 0 < r && r < 1;
   }
+  if (!valid) fail(layer, "output_ratio must be between 0 and 1 (got " + given + "))");
 }
 
 }  // namespace
