@@ -7,6 +7,7 @@
 #include <flash_powder/flash_powder.h>
 
 #include <limits>
+#include <tuple>
 
 #include "nn/helpers.h"
 #include "support/expect_error.h"
@@ -79,7 +80,8 @@ TEST(Pooling, MaxPool3d) {
                 truth<Doubles>("each_dtype(x, lambda t: F.max_pool3d(t, 2))"));
   const F::MaxPool3dOptions options{
       .stride = {2, 1, 2}, .padding = 1, .dilation = {1, 2, 1}, .ceil_mode = true};
-  auto [v, i] = F::max_pool3d_with_indices(x, 3, options);
+  fp::Tensor v, i;
+  std::tie(v, i) = F::max_pool3d_with_indices(x, 3, options);
   EXPECT_PYTHON(doubles(v), truth<std::vector<double>>("values(v)"));
   EXPECT_EQ(i.to_vector<int64_t>(), truth<Indices>("values(i)"));
   EXPECT_PYTHON(doubles(F::max_pool3d(x, 3, options)), truth<std::vector<double>>("values(v)"));
@@ -279,9 +281,12 @@ TEST(Pooling, MaxUnpool) {
   */
   const fp::Tensor x1 = randn({2, 3, 8}, 9), x2 = randn({2, 2, 6, 8}, 10),
                    x3 = randn({1, 2, 4, 5, 6}, 11);
-  auto [v1, i1] = F::max_pool1d_with_indices(x1, 3, {.stride = 2, .padding = 1});
-  auto [v2, i2] = F::max_pool2d_with_indices(x2, 2);
-  auto [v3, i3] = F::max_pool3d_with_indices(x3, {2, 3, 2}, {.stride = {2, 2, 1}});
+  fp::Tensor v1, i1;
+  std::tie(v1, i1) = F::max_pool1d_with_indices(x1, 3, {.stride = 2, .padding = 1});
+  fp::Tensor v2, i2;
+  std::tie(v2, i2) = F::max_pool2d_with_indices(x2, 2);
+  fp::Tensor v3, i3;
+  std::tie(v3, i3) = F::max_pool3d_with_indices(x3, {2, 3, 2}, {.stride = {2, 2, 1}});
   EXPECT_PYTHON(
       each_dtype(
           v1,
@@ -294,7 +299,8 @@ TEST(Pooling, MaxUnpool) {
                                         {.stride = 2, .padding = 1, .output_size = {8}})),
                 truth<std::vector<double>>("values(F.max_unpool1d(v1[0], i1[0], 3, stride=2, "
                                            "padding=1, output_size=[8]))"));
-  auto [w1, j1] = F::max_pool1d_with_indices(x1, 2);
+  fp::Tensor w1, j1;
+  std::tie(w1, j1) = F::max_pool1d_with_indices(x1, 2);
   EXPECT_PYTHON(each_dtype(w1, [&](const fp::TensorView& t) { return F::max_unpool1d(t, j1, 2); }),
                 truth<Doubles>("each_dtype(w1, lambda t: F.max_unpool1d(t, j1, 2))"));
   EXPECT_PYTHON(each_dtype(v2, [&](const fp::TensorView& t) { return F::max_unpool2d(t, i2, 2); }),
@@ -329,7 +335,8 @@ TEST(Pooling, FractionalMaxPoolWithSamples) {
   */
   const fp::Tensor x2 = randn({2, 3, 9, 8}, 12), x3 = randn({2, 2, 7, 6, 8}, 13);
   const fp::Tensor s2 = nn_test::rand({2, 3, 2}, 14), s3 = nn_test::rand({2, 2, 3}, 15);
-  auto [v, i] = F::fractional_max_pool2d_with_indices(
+  fp::Tensor v, i;
+  std::tie(v, i) = F::fractional_max_pool2d_with_indices(
       x2, {3, 2}, {.output_size = {4, 5}, .random_samples = s2});
   EXPECT_PYTHON(doubles(v), truth<std::vector<double>>(
                                 "values(F.fractional_max_pool2d(x2, (3, 2), output_size=(4, 5), "
@@ -430,7 +437,8 @@ TEST(Pooling, BadInput) {
 
 TEST(Pooling, MaxUnpoolBadInput) {
   const fp::Tensor x = randn({2, 3, 6, 6}, 22);
-  auto [v, i] = F::max_pool2d_with_indices(x, 2);
+  fp::Tensor v, i;
+  std::tie(v, i) = F::max_pool2d_with_indices(x, 2);
   EXPECT_FP_ERROR_EXACT(fp::ErrorCode::BadArgument,
                         "fp::functional::max_unpool2d: invalid output_size \"[9, 9]\" (dim 0 must "
                         "be between 4 and 8)",

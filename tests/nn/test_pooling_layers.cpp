@@ -7,6 +7,7 @@
 #include <flash_powder/flash_powder.h>
 
 #include <limits>
+#include <tuple>
 
 #include "nn/helpers.h"
 #include "support/expect_error.h"
@@ -48,7 +49,8 @@ TEST(PoolingLayers, MaxAndAvg) {
                                 .dilation = {1, 2, 1},
                                 .return_indices = true,
                                 .ceil_mode = true});
-  auto [v, i] = m.forward_with_indices(x3);
+  fp::Tensor v, i;
+  std::tie(v, i) = m.forward_with_indices(x3);
   EXPECT_PYTHON(values(v), truth<Floats>("values(v)"));
   EXPECT_EQ(i.to_vector<int64_t>(), truth<Indices>("values(i)"));
   EXPECT_FP_ERROR_EXACT(fp::ErrorCode::BadArgument,
@@ -80,14 +82,16 @@ TEST(PoolingLayers, Adaptive) {
   */
   const fp::Tensor x1 = randn({2, 3, 10}, 3), x3 = randn({2, 2, 5, 7, 6}, 4);
   const fp::nn::AdaptiveMaxPool1d max1(4, {.return_indices = true});
-  auto [v1, i1] = max1.forward_with_indices(x1);
+  fp::Tensor v1, i1;
+  std::tie(v1, i1) = max1.forward_with_indices(x1);
   EXPECT_PYTHON(values(v1), truth<Floats>("values(v1)"));
   EXPECT_EQ(i1.to_vector<int64_t>(), truth<Indices>("values(i1)"));
   EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "fp::nn::AdaptiveMaxPool1d: made with return_indices",
                   max1(x1));
   EXPECT_PYTHON(values(fp::nn::AdaptiveMaxPool1d(3)(x1.i(0))),
                 truth<Floats>("run(nn.AdaptiveMaxPool1d(3), x1[0])"));
-  auto [v3, i3] = fp::nn::AdaptiveMaxPool3d({std::nullopt, 3, 2}).forward_with_indices(x3.i(0));
+  fp::Tensor v3, i3;
+  std::tie(v3, i3) = fp::nn::AdaptiveMaxPool3d({std::nullopt, 3, 2}).forward_with_indices(x3.i(0));
   EXPECT_PYTHON(values(v3), truth<Floats>("values(v3)"));
   EXPECT_EQ(i3.to_vector<int64_t>(), truth<Indices>("values(i3)"));
   EXPECT_PYTHON(values(fp::nn::AdaptiveMaxPool3d(2)(x3)),
@@ -131,9 +135,12 @@ TEST(PoolingLayers, MaxUnpool) {
   */
   const fp::Tensor x1 = randn({2, 3, 8}, 8), x2 = randn({2, 2, 6, 8}, 9),
                    x3 = randn({1, 2, 4, 6, 6}, 10);
-  auto [v1, i1] = fp::nn::MaxPool1d(3, {.stride = 2, .padding = 1}).forward_with_indices(x1);
-  auto [v2, i2] = fp::nn::MaxPool2d(2).forward_with_indices(x2);
-  auto [v3, i3] = fp::nn::MaxPool3d(2).forward_with_indices(x3);
+  fp::Tensor v1, i1;
+  std::tie(v1, i1) = fp::nn::MaxPool1d(3, {.stride = 2, .padding = 1}).forward_with_indices(x1);
+  fp::Tensor v2, i2;
+  std::tie(v2, i2) = fp::nn::MaxPool2d(2).forward_with_indices(x2);
+  fp::Tensor v3, i3;
+  std::tie(v3, i3) = fp::nn::MaxPool3d(2).forward_with_indices(x3);
   const fp::nn::MaxUnpool1d unpool1(3, {.stride = 2, .padding = 1});
   EXPECT_PYTHON(values(unpool1(v1, i1, std::vector<int64_t>{8})),
                 truth<Floats>("values(nn.MaxUnpool1d(3, stride=2, padding=1)(v1, i1, [8]))"));
@@ -172,7 +179,8 @@ TEST(PoolingLayers, FractionalMaxPool) {
   const fp::Tensor s2 = nn_test::rand({2, 3, 2}, 13);
   const fp::nn::FractionalMaxPool2d m2(
       {3, 2}, {.output_size = {4, 5}, .return_indices = true, .random_samples = s2});
-  auto [v2, i2] = m2.forward_with_indices(x2);
+  fp::Tensor v2, i2;
+  std::tie(v2, i2) = m2.forward_with_indices(x2);
   EXPECT_PYTHON(values(v2), truth<Floats>("values(v2)"));
   EXPECT_EQ(i2.to_vector<int64_t>(), truth<Indices>("values(i2)"));
   EXPECT_EQ(keys(m2),
