@@ -132,14 +132,15 @@ using LPPool3dOptions = LPPoolOptions<3>;
 /// its sign handling; `norm_type` = ±infinity is the max_pool of |x| (of
 /// -|x|, negated). `norm_type` is a Python float, as nn.LPPool1d passes it
 /// (an integer tensor's x^p is float32 then); 0 throws fp::Error (Python's
-/// ZeroDivisionError).
+/// ZeroDivisionError). CPU and CUDA tensors only: its x^p takes a Scalar,
+/// which reaches libtorch through fp::aten::shim.
 /// https://pytorch.org/docs/stable/generated/torch.nn.functional.lp_pool1d.html
 Tensor lp_pool1d(const TensorView& input, double norm_type, nn::ExpandingArray<1> kernel_size,
                  const LPPool1dOptions& options = {});
 /// https://pytorch.org/docs/stable/generated/torch.nn.functional.lp_pool2d.html
 Tensor lp_pool2d(const TensorView& input, double norm_type, nn::ExpandingArray<2> kernel_size,
                  const LPPool2dOptions& options = {});
-/// Not for float16 or bfloat16 on the CPU, as in Python (avg_pool3d).
+/// Finite norms not for float16 or bfloat16 on the CPU, as in Python (avg_pool3d).
 /// https://pytorch.org/docs/stable/generated/torch.nn.functional.lp_pool3d.html
 Tensor lp_pool3d(const TensorView& input, double norm_type, nn::ExpandingArray<3> kernel_size,
                  const LPPool3dOptions& options = {});
@@ -194,7 +195,10 @@ using FractionalMaxPool3dOptions = FractionalMaxPoolOptions<3>;
 /// `random_samples`, they are drawn as Python draws them (`torch.rand(batch,
 /// channels, 2, dtype=input.dtype)`) from the generator that layers draw
 /// their initial values from (fp::nn::manual_seed, Python's torch.manual_seed),
-/// so after the same seed the result equals Python's bit for bit.
+/// so after the same seed the result equals Python's bit for bit. The
+/// samples are drawn on the CPU (see fp::Generator): on CUDA they equal what
+/// Python draws for a CPU tensor, not its CUDA draws; give `random_samples`
+/// to fix them.
 /// https://pytorch.org/docs/stable/generated/torch.nn.functional.fractional_max_pool2d.html
 Tensor fractional_max_pool2d(const TensorView& input, nn::ExpandingArray<2> kernel_size,
                              const FractionalMaxPool2dOptions& options);

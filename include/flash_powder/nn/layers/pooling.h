@@ -254,7 +254,7 @@ class LPPool2d : public detail::LPPoolNd<2> {
  public:
   using LPPoolNd::LPPoolNd;
 };
-/// No float16 or bfloat16 on the CPU, as in Python (avg_pool3d).
+/// Finite norms not for float16 or bfloat16 on the CPU, as in Python (avg_pool3d).
 /// https://pytorch.org/docs/stable/generated/torch.nn.LPPool3d.html
 class LPPool3d : public detail::LPPoolNd<3> {
  public:
