@@ -1,4 +1,5 @@
-// Convolutions: torch.nn.functional.conv1d/2d/3d and conv_transpose1d/2d.
+// Convolutions: torch.nn.functional.conv1d/2d/3d, conv_transpose1d/2d/3d and
+// conv_tbc.
 // https://pytorch.org/docs/stable/nn.functional.html#convolution-functions
 //
 //     fp::Tensor y = fp::functional::conv2d(x, weight, bias, {.stride = 2, .padding = 1});
@@ -42,7 +43,7 @@ Tensor conv3d(const TensorView& input, const TensorView& weight,
               const std::optional<TensorView>& bias = std::nullopt,
               const Conv3dOptions& options = {});
 
-/// Keyword arguments of conv_transpose1d/2d, with PyTorch's defaults.
+/// Keyword arguments of conv_transpose1d/2d/3d, with PyTorch's defaults.
 template <std::size_t N>
 struct ConvTransposeOptions {
   nn::ExpandingArray<N> stride = 1;
@@ -53,6 +54,7 @@ struct ConvTransposeOptions {
 };
 using ConvTranspose1dOptions = ConvTransposeOptions<1>;
 using ConvTranspose2dOptions = ConvTransposeOptions<2>;
+using ConvTranspose3dOptions = ConvTransposeOptions<3>;
 
 /// https://pytorch.org/docs/stable/generated/torch.nn.functional.conv_transpose1d.html
 Tensor conv_transpose1d(const TensorView& input, const TensorView& weight,
@@ -62,5 +64,16 @@ Tensor conv_transpose1d(const TensorView& input, const TensorView& weight,
 Tensor conv_transpose2d(const TensorView& input, const TensorView& weight,
                         const std::optional<TensorView>& bias = std::nullopt,
                         const ConvTranspose2dOptions& options = {});
+/// https://pytorch.org/docs/stable/generated/torch.nn.functional.conv_transpose3d.html
+Tensor conv_transpose3d(const TensorView& input, const TensorView& weight,
+                        const std::optional<TensorView>& bias = std::nullopt,
+                        const ConvTranspose3dOptions& options = {});
+
+/// A 1-d convolution of a time-batch-channels input: `input` [time, batch,
+/// in], `weight` [kernel, in, out], `bias` [out] (required, as in Python),
+/// `pad` zeros at each end of the time dimension; [time', batch, out].
+/// https://pytorch.org/docs/stable/generated/torch.nn.functional.conv_tbc.html
+Tensor conv_tbc(const TensorView& input, const TensorView& weight, const TensorView& bias,
+                std::int64_t pad = 0);
 
 }  // namespace fp::functional

@@ -15,6 +15,7 @@
 #include "flash_powder/nn/layers/flatten.h"
 #include "flash_powder/nn/layers/linear.h"
 #include "flash_powder/nn/layers/normalization.h"
+#include "flash_powder/nn/layers/padding.h"
 #include "flash_powder/nn/layers/pooling.h"
 #include "flash_powder/nn/layers/rnn.h"
 #include "flash_powder/nn/layers/sparse.h"

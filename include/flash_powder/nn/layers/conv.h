@@ -1,4 +1,4 @@
-// Convolution layers: torch.nn.Conv1d/2d/3d and ConvTranspose1d/2d.
+// Convolution layers: torch.nn.Conv1d/2d/3d and ConvTranspose1d/2d/3d.
 // https://pytorch.org/docs/stable/nn.html#convolution-layers
 //
 //     fp::nn::Conv2d conv(3, 8, 3, {.stride = 2, .padding = 1, .padding_mode = "reflect"});
@@ -82,7 +82,7 @@ class Conv3d : public detail::ConvNd<3> {
   using ConvNd::ConvNd;
 };
 
-/// The keyword arguments of ConvTranspose1d/2d, with PyTorch's defaults.
+/// The keyword arguments of ConvTranspose1d/2d/3d, with PyTorch's defaults.
 template <std::size_t N>
 struct ConvTransposeOptions {
   ExpandingArray<N> stride = 1;
@@ -98,6 +98,7 @@ struct ConvTransposeOptions {
 };
 using ConvTranspose1dOptions = ConvTransposeOptions<1>;
 using ConvTranspose2dOptions = ConvTransposeOptions<2>;
+using ConvTranspose3dOptions = ConvTransposeOptions<3>;
 
 namespace detail {
 template <std::size_t N>
@@ -132,6 +133,11 @@ class ConvTranspose1d : public detail::ConvTransposeNd<1> {
 };
 /// https://pytorch.org/docs/stable/generated/torch.nn.ConvTranspose2d.html
 class ConvTranspose2d : public detail::ConvTransposeNd<2> {
+ public:
+  using ConvTransposeNd::ConvTransposeNd;
+};
+/// https://pytorch.org/docs/stable/generated/torch.nn.ConvTranspose3d.html
+class ConvTranspose3d : public detail::ConvTransposeNd<3> {
  public:
   using ConvTransposeNd::ConvTransposeNd;
 };
