@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "nn/activation_bits.h"
 #include "nn/helpers.h"
 #include "support/expect_error.h"
 #include "support/truth.h"
@@ -23,26 +24,8 @@
 /*
 #|PYTHON_GLOBAL
 import torch.nn.functional as F
+from activation_bits import bits, per_dtype, inputs, strided, nan
 from truth_helpers import g, values
-DTYPES = [torch.float32, torch.float64, torch.bfloat16, torch.float16]
-INTS = {torch.float32: torch.int32, torch.float64: torch.int64,
-        torch.bfloat16: torch.int16, torch.float16: torch.int16}
-CANONICAL_NAN = {torch.float32: 0x7FC00000, torch.float64: 0x7FF8000000000000,
-                 torch.bfloat16: 0x7FC0, torch.float16: 0x7E00}
-def bits(t):
-    """The elements' bit patterns, each NaN as the dtype's canonical one."""
-    b = t.contiguous().view(INTS[t.dtype]).flatten().tolist()
-    nans = t.contiguous().flatten().isnan().tolist()
-    return [CANONICAL_NAN[t.dtype] if n else v for v, n in zip(b, nans)]
-def per_dtype(x, f, dtypes=DTYPES):
-    return [bits(f(x.to(d))) for d in dtypes]
-inf, nan = float("inf"), float("nan")
-special = torch.tensor([0., -0., 0.5, -0.5, 1., -1., 3., -3., 6., -6., 20., -20., 19.99, 20.01,
-                        0.1, -0.1, 1.3, -1.3, 1e-30, -1e-30, inf, -inf, nan], dtype=torch.float64)
-def inputs(seed):
-    return torch.cat([special, torch.randn(160, generator=g(seed)).double() * 4, special])
-def strided(x):
-    return x[2:].reshape(-1, 3).t()
 */
 
 // A named namespace: the unity build compiles this file with others.
@@ -51,94 +34,12 @@ namespace activation_composites_test {
 using fp_test::truth;
 
 namespace F = fp::functional;
-using Bits = std::vector<std::vector<std::int64_t>>;
-
-const std::vector<fp::DType> kDtypes = {fp::DType::F32, fp::DType::F64, fp::DType::BF16,
-                                        fp::DType::F16};
-
-/// The bit patterns of `t`'s elements, row-major, each NaN as the dtype's
-/// canonical quiet NaN (Python's `bits`). NaN payloads are not compared:
-/// libtorch's own vectorised and scalar loops write different ones.
-std::vector<std::int64_t> bits(const fp::Tensor& t) {
-  const fp::DType dtype = t.dtype();
-  const fp::DType as = dtype == fp::DType::F32   ? fp::DType::I32
-                       : dtype == fp::DType::F64 ? fp::DType::I64
-                                                 : fp::DType::I16;
-  const std::int64_t canonical_nan = dtype == fp::DType::F32    ? 0x7FC00000
-                                     : dtype == fp::DType::F64  ? 0x7FF8000000000000
-                                     : dtype == fp::DType::BF16 ? 0x7FC0
-                                                                : 0x7E00;
-  std::vector<std::int64_t> out =
-      fp::aten::view_dtype(t.contiguous(), as).to_vector<std::int64_t>();
-  const std::vector<bool> nan = fp::aten::isnan(t).contiguous().to_vector<bool>();
-  for (std::size_t i = 0; i < out.size(); ++i) {
-    if (nan[i]) out[i] = canonical_nan;
-  }
-  return out;
-}
-
-/// f applied to `x` in each dtype of kDtypes (Python's `per_dtype`).
-template <class Function>
-Bits per_dtype(const fp::TensorView& x, Function f) {
-  Bits out;
-  for (const fp::DType dtype : kDtypes)
-    out.push_back(bits(f(x.to(dtype))));
-  return out;
-}
-
-/// A float64 tensor of `values`: each test reads Python's `inputs(seed)`
-/// (206 elements) as `input(truth<std::vector<double>>("values(x)"))`.
-fp::Tensor input(const std::vector<double>& values) {
-  return fp::tensor(values);
-}
-
-/// Python's `strided(x)`: a transposed [3, 68] view.
-fp::TensorView strided(const fp::Tensor& x) {
-  return fp::aten::t(x.i(fp::slice(2, fp::end)).view({-1, 3}));
-}
-
-/// The elements where two lists of bit patterns differ, as "dtype d,
-/// element i: actual vs expected" (at most 10), for failure messages.
-std::string differences(const Bits& actual, const Bits& expected) {
-  std::string text;
-  int shown = 0;
-  if (actual.size() != expected.size()) return "different numbers of dtypes";
-  for (std::size_t d = 0; d < actual.size(); ++d) {
-    if (actual[d].size() != expected[d].size())
-      return "different sizes for dtype " + std::to_string(d);
-    for (std::size_t i = 0; i < actual[d].size() && shown < 10; ++i) {
-      if (actual[d][i] == expected[d][i]) continue;
-      text += "dtype " + std::to_string(d) + ", element " + std::to_string(i) + ": " +
-              std::to_string(actual[d][i]) + " vs " + std::to_string(expected[d][i]) + "\n";
-      ++shown;
-    }
-  }
-  return text;
-}
-
-/// EXPECT_BITS(actual, expected): equal lists of bit patterns, reported by element.
-#define EXPECT_BITS(actual, expected)                                                     \
-  do {                                                                                    \
-    const Bits actual_bits = (actual);                                                    \
-    const Bits expected_bits = (expected);                                                \
-    EXPECT_TRUE(actual_bits == expected_bits) << differences(actual_bits, expected_bits); \
-  } while (false)
-
-/// The largest distance in ulp between two lists of bit patterns of one
-/// dtype (equal NaNs count as 0); INT64_MAX where signs or sizes differ.
-std::int64_t max_ulp(const Bits& actual, const Bits& expected) {
-  if (actual.size() != expected.size()) return std::numeric_limits<std::int64_t>::max();
-  std::int64_t largest = 0;
-  for (std::size_t d = 0; d < actual.size(); ++d) {
-    if (actual[d].size() != expected[d].size()) return std::numeric_limits<std::int64_t>::max();
-    for (std::size_t i = 0; i < actual[d].size(); ++i) {
-      const std::int64_t a = actual[d][i], e = expected[d][i];
-      if ((a < 0) != (e < 0)) return std::numeric_limits<std::int64_t>::max();
-      largest = std::max(largest, std::abs(a - e));
-    }
-  }
-  return largest;
-}
+using nn_test::bits;
+using nn_test::Bits;
+using nn_test::input;
+using nn_test::max_ulp;
+using nn_test::per_dtype;
+using nn_test::strided;
 
 TEST(ActivationComposites, ThresholdIsBitExact) {
   /*

@@ -52,7 +52,7 @@ Tensor softsign(TensorArg input);
 Tensor tanhshrink(TensorArg input);
 
 /// x if x > 0 else weight * x; `weight` holds one value, or one per channel
-/// (dimension 1 of the input, or its only dimension).
+/// (dimension 1 of an input of two or more dimensions; other inputs have one).
 /// https://pytorch.org/docs/stable/generated/torch.nn.functional.prelu.html
 Tensor prelu(const TensorView& input, const TensorView& weight);
 
