@@ -50,12 +50,14 @@ Tensor number_of(double value, DType dtype) {
   return python_number(value).to(dtype);
 }
 
-/// The range of an integer dtype, as doubles.
+/// The range of an integer dtype as doubles [lowest, end): every integer
+/// in it converts exactly (64-bit dtypes: as far as int64 reaches).
 std::pair<double, double> integer_range(DType dtype) {
   const auto range = [](auto limits) {
     return std::pair<double, double>{static_cast<double>(limits.lowest()),
-                                     static_cast<double>(limits.max())};
+                                     static_cast<double>(limits.max()) + 1.0};
   };
+  constexpr double int64_end = 9223372036854775808.0;  // 2^63
   switch (dtype) {
     case DType::U8:
       return range(std::numeric_limits<std::uint8_t>());
@@ -64,7 +66,7 @@ std::pair<double, double> integer_range(DType dtype) {
     case DType::U32:
       return range(std::numeric_limits<std::uint32_t>());
     case DType::U64:
-      return range(std::numeric_limits<std::uint64_t>());
+      return {0.0, int64_end};
     case DType::I8:
       return range(std::numeric_limits<std::int8_t>());
     case DType::I16:
@@ -72,7 +74,7 @@ std::pair<double, double> integer_range(DType dtype) {
     case DType::I32:
       return range(std::numeric_limits<std::int32_t>());
     default:
-      return range(std::numeric_limits<std::int64_t>());
+      return {-int64_end, int64_end};
   }
 }
 
@@ -80,8 +82,8 @@ std::pair<double, double> integer_range(DType dtype) {
 /// truncated towards zero; one outside the dtype's range throws.
 std::int64_t integer_number(double value, DType dtype, const char* function, const char* what) {
   const double truncated = std::trunc(value);
-  const auto [lowest, highest] = integer_range(dtype);
-  if (!(truncated >= lowest && truncated <= highest)) {
+  const auto [lowest, end] = integer_range(dtype);
+  if (!(truncated >= lowest && truncated < end)) {
     fail(function, std::string(what) + " " + nn::detail::python_float(value) +
                        " cannot be converted to " + std::string(name(dtype)) + " without overflow");
   }
@@ -141,10 +143,9 @@ Tensor rrelu_training(const TensorView& input, const RreluOptions& options) {
                 "from the device's own generator), got a tensor on " +
                     input.device().str());
   }
-  if (dtype == DType::F16)
-    fail("rrelu",
-         "training = true: not implemented for float16, as in "
-         "PyTorch (\"rrelu_with_noise_out_cpu\")");
+  if (dtype == DType::F16) {
+    fail("rrelu", "training = true: not implemented for float16, as in PyTorch");
+  }
   const DType math = dtype == DType::F64 ? DType::F64 : DType::F32;
   const double lower = number_of(options.lower, math).item<double>();
   const double upper = number_of(options.upper, math).item<double>();

@@ -13,6 +13,7 @@
 
 #include <gtest/gtest.h>
 
+#include <flash_powder/aten/aten.h>
 #include <flash_powder/flash_powder.h>
 
 #include <algorithm>

@@ -1,6 +1,7 @@
 // fp::functional normalisation against torch.nn.functional.
 #include <gtest/gtest.h>
 
+#include <flash_powder/aten/aten.h>
 #include <flash_powder/flash_powder.h>
 
 #include <limits>

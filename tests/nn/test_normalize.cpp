@@ -4,6 +4,7 @@
 // says so).
 #include <gtest/gtest.h>
 
+#include <flash_powder/aten/aten.h>
 #include <flash_powder/flash_powder.h>
 
 #include <cstdint>
