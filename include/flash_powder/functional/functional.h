@@ -13,6 +13,7 @@
 #pragma once
 
 #include "flash_powder/functional/activation.h"
+#include "flash_powder/functional/activation_inplace.h"
 #include "flash_powder/functional/attention.h"
 #include "flash_powder/functional/conv.h"
 #include "flash_powder/functional/distance.h"

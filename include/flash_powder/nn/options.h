@@ -169,4 +169,21 @@ class PerDimension {
   bool set_ = false;
 };
 
+/// One dimension or several, like Python's `dim: int | tuple[int, ...]`:
+/// `1`, `-1`, `{0, 2}`. Negative dimensions count from the end.
+class Dims {
+ public:
+  // Implicit on purpose: an int or a list, like PyTorch's dim=1 or (0, 2).
+  // NOLINTBEGIN(google-explicit-constructor)
+  Dims(std::int64_t dim) : values_{dim} {}
+  Dims(std::initializer_list<std::int64_t> dims) : values_(dims) {}
+  Dims(std::vector<std::int64_t> dims) : values_(std::move(dims)) {}
+  // NOLINTEND(google-explicit-constructor)
+
+  const std::vector<std::int64_t>& values() const { return values_; }
+
+ private:
+  std::vector<std::int64_t> values_;
+};
+
 }  // namespace fp::nn

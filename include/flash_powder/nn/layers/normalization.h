@@ -1,8 +1,11 @@
-// Normalisation layers: torch.nn.BatchNorm1d/2d, LayerNorm, GroupNorm.
+// Normalisation layers: torch.nn.BatchNorm1d/2d/3d, InstanceNorm1d/2d/3d,
+// LayerNorm, GroupNorm, RMSNorm, LocalResponseNorm, CrossMapLRN2d.
 // https://pytorch.org/docs/stable/nn.html#normalization-layers
 //
-// BatchNorm runs in eval mode: it normalises with its running statistics
-// (or, made with `.track_running_stats = false`, with the batch's own).
+// Each runs in eval mode. BatchNorm normalises with its running statistics
+// (or, made with `.track_running_stats = false`, with the batch's own);
+// InstanceNorm with each instance's own statistics (or, made with
+// `.track_running_stats = true`, with the running ones), as PyTorch does.
 #pragma once
 
 #include <cstdint>
@@ -27,10 +30,12 @@ struct BatchNormOptions {
   bool track_running_stats = true;
   std::optional<Device> device{};
   std::optional<DType> dtype{};
+  /// With `affine`, whether there is a `bias` (PyTorch 2.12's keyword).
+  bool bias = true;
 };
 
 namespace detail {
-/// What BatchNorm1d/2d share; use those.
+/// What BatchNorm1d/2d/3d share; use those.
 class BatchNorm : public Module {
  public:
   BatchNorm(std::int64_t num_features, const BatchNormOptions& options);
@@ -72,6 +77,96 @@ class BatchNorm2d : public detail::BatchNorm {
 
  protected:
   void check_input_dim(TensorView input) const override;
+};
+
+/// Input [N, C, D, H, W].
+/// https://pytorch.org/docs/stable/generated/torch.nn.BatchNorm3d.html
+class BatchNorm3d : public detail::BatchNorm {
+ public:
+  explicit BatchNorm3d(std::int64_t num_features, const BatchNormOptions& options = {})
+      : BatchNorm(num_features, options) {}
+
+ protected:
+  void check_input_dim(TensorView input) const override;
+};
+
+/// PyTorch's defaults for instance norm differ from batch norm's: no affine
+/// parameters and no running statistics.
+struct InstanceNormOptions {
+  double eps = 1e-5;
+  /// Only used in training, which flash_powder does not do; kept for fidelity.
+  std::optional<double> momentum = 0.1;
+  /// Learnable `weight` (ones) and `bias` (zeros).
+  bool affine = false;
+  /// Buffers `running_mean` (zeros), `running_var` (ones) and
+  /// `num_batches_tracked` (int64 0), which eval mode normalises with.
+  bool track_running_stats = false;
+  std::optional<Device> device{};
+  std::optional<DType> dtype{};
+  /// With `affine`, whether there is a `bias` (PyTorch 2.12's keyword).
+  bool bias = true;
+};
+
+namespace detail {
+/// What InstanceNorm1d/2d/3d share; use those.
+class InstanceNorm : public Module {
+ public:
+  InstanceNorm(std::int64_t num_features, const InstanceNormOptions& options);
+
+  void visit(Visitor& visitor) override;
+  /// Batched or not (one dimension fewer). An input whose channel count is
+  /// not num_features throws where there are affine parameters; otherwise
+  /// PyTorch warns and normalises anyway, and so does this (without warning).
+  Tensor forward(TensorView input) const override;
+
+  std::int64_t num_features;
+  InstanceNormOptions options;
+  Tensor weight;
+  Tensor bias;
+  Tensor running_mean;
+  Tensor running_var;
+  Tensor num_batches_tracked;
+
+ protected:
+  /// The rank of an unbatched input: 2, 3 or 4.
+  virtual std::int64_t unbatched_rank() const = 0;
+
+ private:
+  Tensor normalize(TensorView batched) const;
+};
+}  // namespace detail
+
+/// Input [N, C, L] or unbatched [C, L].
+/// https://pytorch.org/docs/stable/generated/torch.nn.InstanceNorm1d.html
+class InstanceNorm1d : public detail::InstanceNorm {
+ public:
+  explicit InstanceNorm1d(std::int64_t num_features, const InstanceNormOptions& options = {})
+      : InstanceNorm(num_features, options) {}
+
+ protected:
+  std::int64_t unbatched_rank() const override { return 2; }
+};
+
+/// Input [N, C, H, W] or unbatched [C, H, W].
+/// https://pytorch.org/docs/stable/generated/torch.nn.InstanceNorm2d.html
+class InstanceNorm2d : public detail::InstanceNorm {
+ public:
+  explicit InstanceNorm2d(std::int64_t num_features, const InstanceNormOptions& options = {})
+      : InstanceNorm(num_features, options) {}
+
+ protected:
+  std::int64_t unbatched_rank() const override { return 3; }
+};
+
+/// Input [N, C, D, H, W] or unbatched [C, D, H, W].
+/// https://pytorch.org/docs/stable/generated/torch.nn.InstanceNorm3d.html
+class InstanceNorm3d : public detail::InstanceNorm {
+ public:
+  explicit InstanceNorm3d(std::int64_t num_features, const InstanceNormOptions& options = {})
+      : InstanceNorm(num_features, options) {}
+
+ protected:
+  std::int64_t unbatched_rank() const override { return 4; }
 };
 
 struct LayerNormOptions {
@@ -123,6 +218,61 @@ class GroupNorm : public Module {
   GroupNormOptions options;
   Tensor weight;
   Tensor bias;
+};
+
+struct RMSNormOptions {
+  /// std::nullopt: the input dtype's machine epsilon, as PyTorch.
+  std::optional<double> eps{};
+  /// Learnable `weight` (ones) of shape `normalized_shape`.
+  bool elementwise_affine = true;
+  std::optional<Device> device{};
+  std::optional<DType> dtype{};
+};
+
+/// Root mean square normalisation over the last `normalized_shape.size()`
+/// dimensions: `RMSNorm(768)` or `RMSNorm({3, 4})` (as LayerNorm).
+/// https://pytorch.org/docs/stable/generated/torch.nn.RMSNorm.html
+class RMSNorm : public Module {
+ public:
+  explicit RMSNorm(IntList normalized_shape, const RMSNormOptions& options = {});
+
+  void visit(Visitor& visitor) override;
+  Tensor forward(TensorView input) const override;
+
+  std::vector<std::int64_t> normalized_shape;
+  RMSNormOptions options;
+  Tensor weight;
+};
+
+struct LocalResponseNormOptions {
+  double alpha = 1e-4;
+  double beta = 0.75;
+  double k = 1.0;
+};
+
+/// fp::functional::local_response_norm over `size` neighbouring channels.
+/// https://pytorch.org/docs/stable/generated/torch.nn.LocalResponseNorm.html
+class LocalResponseNorm : public Module {
+ public:
+  explicit LocalResponseNorm(std::int64_t size, const LocalResponseNormOptions& options = {});
+  Tensor forward(TensorView input) const override;
+
+  std::int64_t size;
+  LocalResponseNormOptions options;
+};
+
+/// Lua Torch's cross-map local response normalisation of [N, C, H, W] input:
+/// x * (k + alpha / size * (sum of x^2 over a window of channels))^-beta,
+/// with the running sum PyTorch's `torch.nn._functions.CrossMapLRN2d`
+/// computes (its window is not LocalResponseNorm's), and its bits.
+/// https://pytorch.org/docs/stable/generated/torch.nn.CrossMapLRN2d.html
+class CrossMapLRN2d : public Module {
+ public:
+  explicit CrossMapLRN2d(std::int64_t size, const LocalResponseNormOptions& options = {});
+  Tensor forward(TensorView input) const override;
+
+  std::int64_t size;
+  LocalResponseNormOptions options;
 };
 
 }  // namespace fp::nn
