@@ -10,11 +10,11 @@
 #include <cstdint>
 #include <new>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "base/text.h"
 #include "core/mirrored/random_kernels.h"
 #include "flash_powder/abi/tensor_handle.h"
 #include "flash_powder/aten/aten.h"
@@ -223,9 +223,9 @@ Tensor exponential(IntList sizes, Generator& generator, double lambd, TensorOpti
                     std::string(scalar_type_name(dtype)));
   }
   if (!(lambd > 0.0)) {
-    throw Error(ErrorCode::BadArgument,
-                "fp::exponential: exponential_ expects lambda > 0.0, but found lambda=" +
-                    fp::detail::python_float(lambd));
+    std::ostringstream text;  // as libtorch's message prints the number
+    text << "fp::exponential: exponential_ expects lambda > 0.0, but found lambda=" << lambd;
+    throw Error(ErrorCode::BadArgument, text.str());
   }
   check_strided("fp::exponential", options);
   Tensor samples = sampled_in_memory("fp::exponential", count, [&] {

@@ -36,8 +36,8 @@ struct Kind {
 
 void check_probability(const Kind& kind, double p) {
   if (p < 0.0 || p > 1.0) {
-    fail(kind, "dropout probability has to be between 0 and 1, but got " +
-                   nn::detail::python_float(p));
+    fail(kind,
+         "dropout probability has to be between 0 and 1, but got " + nn::detail::python_float(p));
   }
 }
 

@@ -12,9 +12,8 @@ Tensor unfold(const TensorView& input, nn::ExpandingArray<2> kernel_size,
 
 Tensor fold(const TensorView& input, nn::ExpandingArray<2> output_size,
             nn::ExpandingArray<2> kernel_size, const FoldOptions& options) {
-  return aten::col2im(input, output_size.values(), kernel_size.values(),
-                      options.dilation.values(), options.padding.values(),
-                      options.stride.values());
+  return aten::col2im(input, output_size.values(), kernel_size.values(), options.dilation.values(),
+                      options.padding.values(), options.stride.values());
 }
 
 }  // namespace fp::functional

@@ -40,8 +40,8 @@ Tensor from_samples(const TensorView& logits, const Tensor& exponential,
 Tensor gumbel_softmax(const TensorView& logits, Generator& generator,
                       const GumbelSoftmaxOptions& options) {
   check_floating(logits);
-  const Tensor samples = exponential(logits.sizes(), generator, 1.0,
-                                     TensorOptions(logits.dtype(), logits.device()));
+  const Tensor samples =
+      exponential(logits.sizes(), generator, 1.0, TensorOptions(logits.dtype(), logits.device()));
   return from_samples(logits, samples, options);
 }
 

@@ -60,15 +60,14 @@ bool check_shapes(const TensorView& query, const TensorView& key, const TensorVi
   const auto& attn_mask = call.options.attn_mask;
   const bool batched = query.dim() == 3;
   if (!batched && query.dim() != 2) {
-    fail(call.who, "query should be unbatched 2D or batched 3D tensor but received " +
-                       dims(query) + "-D query tensor");
+    fail(call.who, "query should be unbatched 2D or batched 3D tensor but received " + dims(query) +
+                       "-D query tensor");
   }
   const std::string kind = batched ? "For batched (3-D) `query`" : "For unbatched (2-D) `query`";
   const std::int64_t rank = query.dim();
   if (key.dim() != rank || value.dim() != rank) {
-    fail(call.who, kind + ", expected `key` and `value` to be " + dims(query) +
-                       "-D but found " + dims(key) + "-D and " + dims(value) +
-                       "-D tensors respectively");
+    fail(call.who, kind + ", expected `key` and `value` to be " + dims(query) + "-D but found " +
+                       dims(key) + "-D and " + dims(value) + "-D tensors respectively");
   }
   if (key_padding_mask && key_padding_mask->dim() != rank - 1) {
     fail(call.who, kind + ", expected `key_padding_mask` to be `None` or " +
@@ -144,8 +143,7 @@ Projected separate_projection(const Projected& x, const Call& call) {
                                                 &o.v_proj_weight};
   for (int i = 0; i < 3; ++i) {
     if (!*weights[i]) {
-      fail(call.who, std::string("use_separate_proj_weight is True but ") + names[i] +
-                         " is None");
+      fail(call.who, std::string("use_separate_proj_weight is True but ") + names[i] + " is None");
     }
   }
   const std::int64_t eq = x.q.size(-1), ek = x.k.size(-1), ev = x.v.size(-1);
@@ -375,7 +373,8 @@ std::tuple<Tensor, Tensor> multi_head_attention_forward(
     std::optional<TensorView> mask_view;
     if (attn_mask) mask_view = *attn_mask;
     const Tensor attended = scaled_dot_product_attention(
-        q, k, v, {.attn_mask = mask_view, .dropout_p = dropout_probability, .is_causal = is_causal});
+        q, k, v,
+        {.attn_mask = mask_view, .dropout_p = dropout_probability, .is_causal = is_causal});
     const Tensor rows_first =
         attended.permute({2, 0, 1, 3}).reshape({batch * target_length, embed_dim});
     output = linear(rows_first, out_proj_weight, out_proj_bias);

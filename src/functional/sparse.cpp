@@ -106,9 +106,9 @@ Tensor embedding_bag(const TensorView& input, const TensorView& weight,
   }
   std::optional<TensorView> weights_view;
   if (bags.per_sample_weights) weights_view = *bags.per_sample_weights;
-  return std::get<0>(aten::embedding_bag_padding_idx(weight, bags.indices, bags.offsets, false,
-                                                     mode, false, weights_view,
-                                                     bags.include_last_offset, options.padding_idx));
+  return std::get<0>(
+      aten::embedding_bag_padding_idx(weight, bags.indices, bags.offsets, false, mode, false,
+                                      weights_view, bags.include_last_offset, options.padding_idx));
 }
 
 Tensor one_hot(const TensorView& input, std::int64_t num_classes) {

@@ -1,6 +1,8 @@
 // fp::nn::MultiheadAttention against torch.nn.MultiheadAttention: keys,
 // every in-projection path (self, encoder-decoder, separate), with and
-// without weights, masks, bias_kv, zero attention, batch_first, unbatched.
+// without weights, masks, bias_kv, zero attention, batch_first, unbatched,
+// and whether PyTorch's fast path is taken; and
+// fp::functional::multi_head_attention_forward against Python's.
 #include <gtest/gtest.h>
 
 #include <flash_powder/flash_powder.h>
@@ -8,13 +10,15 @@
 #include <limits>
 
 #include "nn/helpers.h"
+#include "nn/summary.h"
 #include "support/expect_error.h"
 #include "support/truth.h"
 
 /*
 #|PYTHON_GLOBAL
 import torch.nn as nn
-from truth_helpers import g, values, filled
+from truth_helpers import g, values, filled, message
+import torch.nn.functional as F
 # Inference as flash_powder runs it: no autograd, and PyTorch's fused fast path
 # (torch._native_multi_head_attention) where it takes it, as by default
 # (another file's block may have turned it off for the process). The tests
@@ -27,10 +31,12 @@ namespace {
 
 using fp_test::truth;
 
+namespace F = fp::functional;
 using fp::nn::MultiheadAttention;
 using nn_test::keys;
 using nn_test::randn;
 using nn_test::shape;
+using nn_test::Summary;
 using nn_test::values;
 
 MultiheadAttention filled(std::int64_t embed_dim, std::int64_t heads,
@@ -227,6 +233,309 @@ TEST(MultiheadAttention, BadInputSaysHowToCallIt) {
   EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
                   "fp::nn::MultiheadAttention: embed_dim must be divisible by num_heads",
                   MultiheadAttention(5, 2));
+}
+
+/*
+#|PYTHON_GLOBAL
+def summary(t):
+    return [[float(s) for s in t.shape], [float(s) for s in t.stride()], values(t)]
+def attend(m, q, k, v, **kw):
+    """[[1.0 if PyTorch took its fast path else 0.0], summary(output), summary(weights)...]."""
+    calls = []
+    fused = torch._native_multi_head_attention
+    def spy(*args, **kwargs):
+        calls.append(True)
+        return fused(*args, **kwargs)
+    torch._native_multi_head_attention = spy
+    try:
+        out, w = m(q, k, v, **kw)
+    finally:
+        torch._native_multi_head_attention = fused
+    return [[1.0 if calls else 0.0]] + summary(out) + ([] if w is None else summary(w))
+*/
+
+/// What Python's attend() above gives: whether the fast path is taken, the
+/// output's summary and the weights' (if any).
+Summary attend(const MultiheadAttention& m, fp::TensorView q, fp::TensorView k, fp::TensorView v,
+               const fp::nn::MultiheadAttentionForwardOptions& options = {}) {
+  const bool fast = m.why_not_fast_path(q, k, v, options).empty();
+  auto [out, w] = m.forward(q, k, v, options);
+  Summary result{{fast ? 1.0 : 0.0}};
+  for (const auto& part : nn_test::summary(out))
+    result.push_back(part);
+  if (w.is_defined()) {
+    for (const auto& part : nn_test::summary(w))
+      result.push_back(part);
+  }
+  return result;
+}
+
+TEST(MultiheadAttention, EveryOptionAndFastPathAsPython) {
+  /*
+  #|PYTHON
+  MHA = nn.MultiheadAttention
+  x = torch.randn(2, 3, 8, generator=g(20))
+  q = torch.randn(2, 2, 8, generator=g(21))
+  k = torch.randn(2, 4, 8, generator=g(22))
+  v = torch.randn(2, 4, 8, generator=g(23))
+  k5 = torch.randn(2, 4, 5, generator=g(24))
+  v3 = torch.randn(2, 4, 3, generator=g(25))
+  u = torch.randn(3, 8, generator=g(26))
+  uq, uk, uv = torch.randn(2, 8, generator=g(27)), torch.randn(4, 5, generator=g(28)), torch.randn(4, 3, generator=g(29))
+  self_bool = torch.tensor([[False, True, False], [False, False, True], [True, False, False]])
+  self_float = torch.randn(3, 3, generator=g(30))
+  self_padding = torch.tensor([[False, False, True], [True, False, False]])
+  cross_float = torch.randn(2, 4, generator=g(31))
+  cross_padding = torch.tensor([[False, True, False, False], [False, False, False, True]])
+  cross_3d = torch.randn(4, 2, 4, generator=g(32))
+  causal = nn.Transformer.generate_square_subsequent_mask(3)
+  xd = x.double()  # one tensor: query is key is value
+  first = dict(batch_first=True)
+  results = [
+      attend(filled(MHA(8, 2, **first)), x, x, x),
+      attend(filled(MHA(8, 2, **first)), x, x, x, need_weights=False),
+      attend(filled(MHA(8, 2, **first)), x, x, x, average_attn_weights=False),
+      attend(filled(MHA(8, 2, **first)), x, x, x, attn_mask=self_bool),
+      attend(filled(MHA(8, 2, **first)), x, x, x, key_padding_mask=self_padding, need_weights=False),
+      attend(filled(MHA(8, 2, **first)), x, x, x, attn_mask=self_float),
+      attend(filled(MHA(8, 2, add_bias_kv=True, **first)), x, x, x, key_padding_mask=self_padding),
+      attend(filled(MHA(8, 2, add_bias_kv=True, **first)), x, x, x, attn_mask=self_bool, need_weights=False),
+      attend(filled(MHA(8, 2, add_zero_attn=True, **first)), x, x, x, average_attn_weights=False),
+      attend(filled(MHA(8, 2, add_zero_attn=True, **first)), x, x, x, key_padding_mask=self_padding, need_weights=False),
+      attend(filled(MHA(8, 2, add_bias_kv=True, add_zero_attn=True, **first)), q, k, v, attn_mask=cross_float),
+      attend(filled(MHA(8, 2, kdim=5, vdim=3, **first)), q, k5, v3),
+      attend(filled(MHA(8, 2, kdim=5, vdim=3, **first)), q, k5, v3, key_padding_mask=cross_padding, need_weights=False),
+      attend(filled(MHA(8, 2, kdim=5, vdim=3, **first)), q, k5, v3, attn_mask=cross_3d, average_attn_weights=False),
+      attend(filled(MHA(8, 2, kdim=8, vdim=8, **first)), x, x, x),
+      attend(filled(MHA(8, 2, bias=False, **first)), x, x, x),
+      attend(filled(MHA(8, 1, **first)), x, x, x),
+      attend(filled(MHA(8, 2)), x, x, x),
+      attend(filled(MHA(8, 2, **first)), u, u, u, average_attn_weights=False),
+      attend(filled(MHA(8, 2, kdim=5, vdim=3)), uq, uk, uv, need_weights=False),
+      attend(filled(MHA(8, 2, dtype=torch.float64, **first)), xd, xd, xd),
+      attend(filled(MHA(8, 2, add_bias_kv=True, dtype=torch.float64, **first)), q.double(), k.double(), v.double()),
+      attend(filled(MHA(8, 2, **first)), q, k, v),
+      attend(filled(MHA(8, 2, **first)), x, x, x, attn_mask=causal, is_causal=True, need_weights=False),
+  ]
+  */
+  const fp::Tensor x = randn({2, 3, 8}, 20), q = randn({2, 2, 8}, 21), k = randn({2, 4, 8}, 22),
+                   v = randn({2, 4, 8}, 23), k5 = randn({2, 4, 5}, 24), v3 = randn({2, 4, 3}, 25),
+                   u = randn({3, 8}, 26), uq = randn({2, 8}, 27), uk = randn({4, 5}, 28),
+                   uv = randn({4, 3}, 29);
+  const fp::Tensor self_bool =
+      fp::tensor({{false, true, false}, {false, false, true}, {true, false, false}});
+  const fp::Tensor self_float = randn({3, 3}, 30);
+  const fp::Tensor self_padding = fp::tensor({{false, false, true}, {true, false, false}});
+  const fp::Tensor cross_float = randn({2, 4}, 31);
+  const fp::Tensor cross_padding =
+      fp::tensor({{false, true, false, false}, {false, false, false, true}});
+  const fp::Tensor cross_3d = randn({4, 2, 4}, 32);
+  const fp::Tensor causal = fp::nn::Transformer::generate_square_subsequent_mask(3);
+  const auto mha = [](std::int64_t heads, fp::nn::MultiheadAttentionOptions options) {
+    return filled(8, heads, options);
+  };
+  const fp::nn::MultiheadAttentionOptions first{.batch_first = true};
+  const fp::nn::MultiheadAttentionOptions bias_kv{.add_bias_kv = true, .batch_first = true};
+  const fp::nn::MultiheadAttentionOptions zero{.add_zero_attn = true, .batch_first = true};
+  const fp::nn::MultiheadAttentionOptions dims{.kdim = 5, .vdim = 3, .batch_first = true};
+  const fp::Tensor xd = x.to(fp::DType::F64), qd = q.to(fp::DType::F64), kd = k.to(fp::DType::F64),
+                   vd = v.to(fp::DType::F64);
+  const std::vector<Summary> actual = {
+      attend(mha(2, first), x, x, x),
+      attend(mha(2, first), x, x, x, {.need_weights = false}),
+      attend(mha(2, first), x, x, x, {.average_attn_weights = false}),
+      attend(mha(2, first), x, x, x, {.attn_mask = self_bool}),
+      attend(mha(2, first), x, x, x, {.key_padding_mask = self_padding, .need_weights = false}),
+      attend(mha(2, first), x, x, x, {.attn_mask = self_float}),
+      attend(mha(2, bias_kv), x, x, x, {.key_padding_mask = self_padding}),
+      attend(mha(2, bias_kv), x, x, x, {.need_weights = false, .attn_mask = self_bool}),
+      attend(mha(2, zero), x, x, x, {.average_attn_weights = false}),
+      attend(mha(2, zero), x, x, x, {.key_padding_mask = self_padding, .need_weights = false}),
+      attend(mha(2, {.add_bias_kv = true, .add_zero_attn = true, .batch_first = true}), q, k, v,
+             {.attn_mask = cross_float}),
+      attend(mha(2, dims), q, k5, v3),
+      attend(mha(2, dims), q, k5, v3, {.key_padding_mask = cross_padding, .need_weights = false}),
+      attend(mha(2, dims), q, k5, v3, {.attn_mask = cross_3d, .average_attn_weights = false}),
+      attend(mha(2, {.kdim = 8, .vdim = 8, .batch_first = true}), x, x, x),
+      attend(mha(2, {.bias = false, .batch_first = true}), x, x, x),
+      attend(mha(1, first), x, x, x),
+      attend(mha(2, {}), x, x, x),
+      attend(mha(2, first), u, u, u, {.average_attn_weights = false}),
+      attend(mha(2, {.kdim = 5, .vdim = 3}), uq, uk, uv, {.need_weights = false}),
+      attend(mha(2, {.batch_first = true, .dtype = fp::DType::F64}), xd, xd, xd),
+      attend(mha(2, {.add_bias_kv = true, .batch_first = true, .dtype = fp::DType::F64}), qd, kd,
+             vd),
+      attend(mha(2, first), q, k, v),
+      attend(mha(2, first), x, x, x,
+             {.need_weights = false, .attn_mask = causal, .is_causal = true}),
+  };
+  const auto expected = truth<std::vector<Summary>>("results");
+  ASSERT_EQ(actual.size(), expected.size());
+  for (std::size_t i = 0; i < actual.size(); ++i) {
+    SCOPED_TRACE("configuration " + std::to_string(i));
+    EXPECT_EQ(actual[i], expected[i]);
+  }
+}
+
+TEST(MultiheadAttention, WhyNotFastPathInPythonsWords) {
+  const MultiheadAttention m(8, 2, {.batch_first = true});
+  const fp::Tensor x = randn({2, 3, 8}, 1), y = randn({2, 3, 8}, 2);
+  EXPECT_EQ(m.why_not_fast_path(x, x, x, {}), "");
+  EXPECT_EQ(m.why_not_fast_path(x, y, y, {}),
+            "non-self attention was used (query, key, and value are not the same Tensor)");
+  const fp::Tensor xd = x.to(fp::DType::F64);
+  EXPECT_EQ(m.why_not_fast_path(xd, xd, xd, {}),
+            "dtypes of query (torch.float64) and self.in_proj_bias (torch.float32) don't match");
+  const MultiheadAttention zero(8, 2, {.add_zero_attn = true, .batch_first = true});
+  EXPECT_EQ(zero.why_not_fast_path(x, x, x, {}), "add_zero_attn was enabled");
+  const MultiheadAttention biased(8, 2, {.add_bias_kv = true, .batch_first = true});
+  EXPECT_EQ(biased.why_not_fast_path(x, x, x, {}), "self.bias_k was not None");
+  const MultiheadAttention dims(8, 2, {.kdim = 5, .batch_first = true});
+  EXPECT_EQ(dims.why_not_fast_path(x, x, x, {}), "in_proj_weight was None");
+}
+
+TEST(FunctionalMultiHeadAttention, EqualsPythonsFunction) {
+  /*
+  #|PYTHON
+  m = filled(nn.MultiheadAttention(8, 2, add_bias_kv=True))
+  sd = {key: value.detach() for key, value in m.state_dict().items()}
+  q = torch.randn(3, 2, 8, generator=g(40))
+  kv = torch.randn(4, 2, 8, generator=g(41))
+  mask = torch.randn(3, 4, generator=g(42))
+  def mha(query, key, value, **kw):
+      return F.multi_head_attention_forward(
+          query, key, value, 8, 2, sd["in_proj_weight"], sd["in_proj_bias"], sd["bias_k"], sd["bias_v"],
+          False, 0.0, sd["out_proj.weight"], sd["out_proj.bias"], **kw)
+  def both(pair):
+      return summary(pair[0]) + ([] if pair[1] is None else summary(pair[1]))
+  packed = both(mha(q, kv, kv, training=False, attn_mask=mask))
+  separate = both(mha(q, kv, kv.clone(), need_weights=False))
+  self_attention = both(mha(q, q, q, average_attn_weights=False))
+  unbatched = both(mha(q[:, 0], kv[:, 0], kv[:, 0]))
+  */
+  const MultiheadAttention m = filled(8, 2, {.add_bias_kv = true});
+  const fp::Tensor q = randn({3, 2, 8}, 40), kv = randn({4, 2, 8}, 41), mask = randn({3, 4}, 42);
+  const fp::Tensor kv_copy = kv.contiguous() + 0.0;
+  const auto mha = [&](fp::TensorView query, fp::TensorView key, fp::TensorView value,
+                       const F::MultiHeadAttentionForwardOptions& options) {
+    auto [out, w] = F::multi_head_attention_forward(query, key, value, 8, 2, m.in_proj_weight,
+                                                    m.in_proj_bias, m.bias_k, m.bias_v, false, 0.0,
+                                                    m.out_proj.weight, m.out_proj.bias, options);
+    Summary result = nn_test::summary(out);
+    if (w.is_defined()) {
+      for (const auto& part : nn_test::summary(w))
+        result.push_back(part);
+    }
+    return result;
+  };
+  EXPECT_EQ(mha(q, kv, kv, {.training = false, .attn_mask = mask}), truth<Summary>("packed"));
+  EXPECT_EQ(mha(q, kv, kv_copy, {.need_weights = false}), truth<Summary>("separate"));
+  EXPECT_EQ(mha(q, q, q, {.average_attn_weights = false}), truth<Summary>("self_attention"));
+  const fp::TensorView uq = q.i(fp::all, 0), ukv = kv.i(fp::all, 0);
+  EXPECT_EQ(mha(uq, ukv, ukv, {}), truth<Summary>("unbatched"));
+}
+
+TEST(FunctionalMultiHeadAttention, SeparateWeightsStaticKeysAndPlainLinear) {
+  /*
+  #|PYTHON
+  m = filled(nn.MultiheadAttention(256, 4, kdim=6, vdim=5), scale=0.1)
+  sd = {key: value.detach() for key, value in m.state_dict().items()}
+  q = torch.randn(2, 7, 256, generator=g(43)).transpose(0, 1)
+  k = torch.randn(4, 2, 6, generator=g(44))
+  v = torch.randn(4, 2, 5, generator=g(45))
+  static_k = torch.randn(8, 3, 64, generator=g(46))
+  static_v = torch.randn(8, 3, 64, generator=g(47))
+  out, w = F.multi_head_attention_forward(
+      q, k, v, 256, 4, None, sd["in_proj_bias"], None, None, True, 0.0,
+      sd["out_proj.weight"], sd["out_proj.bias"], training=False, use_separate_proj_weight=True,
+      q_proj_weight=sd["q_proj_weight"], k_proj_weight=sd["k_proj_weight"], v_proj_weight=sd["v_proj_weight"])
+  out_static, w_static = F.multi_head_attention_forward(
+      q, k, v, 256, 4, None, sd["in_proj_bias"], None, None, False, 0.0,
+      sd["out_proj.weight"], sd["out_proj.bias"], training=False, use_separate_proj_weight=True,
+      q_proj_weight=sd["q_proj_weight"], k_proj_weight=sd["k_proj_weight"], v_proj_weight=sd["v_proj_weight"],
+      static_k=static_k, static_v=static_v)
+  */
+  MultiheadAttention m(256, 4, {.kdim = 6, .vdim = 5});
+  m.load_state_dict(nn_test::filled(m, 100, 0.1f));
+  const fp::Tensor q_batch_first = randn({2, 7, 256}, 43);
+  const fp::TensorView q = q_batch_first.transpose(0, 1);  // not contiguous: F.linear, no fold
+  const fp::Tensor k = randn({4, 2, 6}, 44), v = randn({4, 2, 5}, 45);
+  const fp::Tensor static_k = randn({8, 3, 64}, 46), static_v = randn({8, 3, 64}, 47);
+  F::MultiHeadAttentionForwardOptions options{.training = false,
+                                              .use_separate_proj_weight = true,
+                                              .q_proj_weight = m.q_proj_weight,
+                                              .k_proj_weight = m.k_proj_weight,
+                                              .v_proj_weight = m.v_proj_weight};
+  auto [out, w] = F::multi_head_attention_forward(q, k, v, 256, 4, std::nullopt, m.in_proj_bias,
+                                                  std::nullopt, std::nullopt, true, 0.0,
+                                                  m.out_proj.weight, m.out_proj.bias, options);
+  EXPECT_SAME(out, truth<Summary>("summary(out)"));
+  EXPECT_SAME(w, truth<Summary>("summary(w)"));
+  options.static_k = static_k;
+  options.static_v = static_v;
+  auto [out_static, w_static] = F::multi_head_attention_forward(
+      q, k, v, 256, 4, std::nullopt, m.in_proj_bias, std::nullopt, std::nullopt, false, 0.0,
+      m.out_proj.weight, m.out_proj.bias, options);
+  EXPECT_SAME(out_static, truth<Summary>("summary(out_static)"));
+  EXPECT_SAME(w_static, truth<Summary>("summary(w_static)"));
+}
+
+TEST(FunctionalMultiHeadAttention, BadInputSaysWhatPythonSays) {
+  /*
+  #|PYTHON
+  m = nn.MultiheadAttention(4, 2, add_bias_kv=True)
+  sd = {key: value.detach() for key, value in m.state_dict().items()}
+  x = torch.randn(3, 2, 4)
+  def refusal(**kw):
+      args = dict(query=x, key=x, value=x, embed_dim_to_check=4, num_heads=2,
+                  in_proj_weight=sd["in_proj_weight"], in_proj_bias=sd["in_proj_bias"],
+                  bias_k=None, bias_v=None, add_zero_attn=False, dropout_p=0.0,
+                  out_proj_weight=sd["out_proj.weight"], out_proj_bias=sd["out_proj.bias"])
+      args.update(kw)
+      try:
+          F.multi_head_attention_forward(**args)
+      except (AssertionError, RuntimeError) as e:
+          return str(e)
+  */
+  const MultiheadAttention m(4, 2, {.add_bias_kv = true});
+  const fp::Tensor x = randn({3, 2, 4}, 1);
+  const auto call = [&](const F::MultiHeadAttentionForwardOptions& options,
+                        std::optional<fp::TensorView> in_proj_weight, std::int64_t embed_dim,
+                        std::optional<fp::TensorView> bias_k,
+                        std::optional<fp::TensorView> bias_v) {
+    return F::multi_head_attention_forward(x, x, x, embed_dim, 2, in_proj_weight, m.in_proj_bias,
+                                           bias_k, bias_v, false, 0.0, m.out_proj.weight,
+                                           m.out_proj.bias, options);
+  };
+  const auto refuses = [](const std::string& message, auto&& attempt) {
+    EXPECT_FP_ERROR_EXACT(fp::ErrorCode::BadArgument,
+                          "fp::functional::multi_head_attention_forward: " + message, attempt());
+  };
+  const fp::Tensor wrong_static = randn({5, 3, 2}, 2);
+  refuses(truth<std::string>("refusal(embed_dim_to_check=6)"),
+          [&] { return call({}, m.in_proj_weight, 6, std::nullopt, std::nullopt); });
+  refuses(truth<std::string>("refusal(in_proj_weight=None)"),
+          [&] { return call({}, std::nullopt, 4, std::nullopt, std::nullopt); });
+  refuses(truth<std::string>("refusal(use_separate_proj_weight=True)"), [&] {
+    return call({.use_separate_proj_weight = true}, m.in_proj_weight, 4, std::nullopt,
+                std::nullopt);
+  });
+  refuses(
+      truth<std::string>(
+          R"(refusal(bias_k=sd["bias_k"], bias_v=sd["bias_v"], static_k=torch.randn(5, 3, 2)))"),
+      [&] { return call({.static_k = wrong_static}, m.in_proj_weight, 4, m.bias_k, m.bias_v); });
+  refuses(truth<std::string>(R"(refusal(bias_k=sd["bias_k"]))"),
+          [&] { return call({}, m.in_proj_weight, 4, m.bias_k, std::nullopt); });
+  refuses(truth<std::string>("refusal(static_k=torch.randn(5, 3, 2))"), [&] {
+    return call({.static_k = wrong_static}, m.in_proj_weight, 4, std::nullopt, std::nullopt);
+  });
+  refuses(truth<std::string>("refusal(is_causal=True)"), [&] {
+    return call({.is_causal = true}, m.in_proj_weight, 4, std::nullopt, std::nullopt);
+  });
+  const fp::Tensor integer_mask = fp::zeros({3, 3}, fp::DType::I64);
+  refuses(truth<std::string>("refusal(attn_mask=torch.zeros(3, 3, dtype=torch.int64))"), [&] {
+    return call({.attn_mask = integer_mask}, m.in_proj_weight, 4, std::nullopt, std::nullopt);
+  });
 }
 
 }  // namespace

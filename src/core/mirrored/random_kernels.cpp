@@ -545,8 +545,8 @@ void fill_integers(Generator& generator, detail::IntegerRange range, T* out, std
 
 // A type name cannot be parenthesised where these macros use it.
 // NOLINTBEGIN(bugprone-macro-parentheses)
-#define FP_INSTANTIATE_REAL(T)                                      \
-  template void fill_uniform<T>(Generator&, T*, std::int64_t);      \
+#define FP_INSTANTIATE_REAL(T)                                        \
+  template void fill_uniform<T>(Generator&, T*, std::int64_t);        \
   template void fill_normal<T>(Generator&, T*, std::int64_t, double); \
   template void fill_exponential<T>(Generator&, T*, std::int64_t, double);
 FP_INSTANTIATE_REAL(float)

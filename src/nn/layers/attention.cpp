@@ -231,10 +231,9 @@ std::tuple<Tensor, Tensor> MultiheadAttention::forward(
     auto [merged, mask_type] = merge_masks(attn_mask, key_padding_mask, query);
     std::optional<TensorView> merged_view;
     if (merged) merged_view = *merged;
-    return aten::_native_multi_head_attention(query, key, value, embed_dim, num_heads,
-                                              in_proj_weight, in_proj_bias, out_proj.weight,
-                                              out_proj.bias, merged_view, options.need_weights,
-                                              options.average_attn_weights, mask_type);
+    return aten::_native_multi_head_attention(
+        query, key, value, embed_dim, num_heads, in_proj_weight, in_proj_bias, out_proj.weight,
+        out_proj.bias, merged_view, options.need_weights, options.average_attn_weights, mask_type);
   }
   // Python's module hands F.multi_head_attention_forward [sequence, batch,
   // feature] inputs; transposing each keeps `key is value` and `query is key`.

@@ -290,7 +290,7 @@ ParameterDict& ParameterDict::insert(const std::string& key, Tensor value) {
   // Python's register_parameter refuses these names (with a KeyError).
   if (key.empty()) detail::fail("ParameterDict", "parameter name can't be empty string \"\"");
   if (key.find('.') != std::string::npos) {
-    detail::fail("ParameterDict", "parameter name can't contain \".\", got \"" + key + "\"");
+    detail::fail("ParameterDict", "parameter name can't contain \".\"");
   }
   const auto found = std::ranges::find(entries_, key, &std::pair<std::string, Tensor>::first);
   if (found != entries_.end()) {
@@ -317,8 +317,7 @@ Tensor ParameterDict::take(std::string_view key) {
 }
 
 bool ParameterDict::contains(std::string_view key) const {
-  return std::ranges::find(entries_, key, &std::pair<std::string, Tensor>::first) !=
-         entries_.end();
+  return std::ranges::find(entries_, key, &std::pair<std::string, Tensor>::first) != entries_.end();
 }
 
 std::vector<std::string> ParameterDict::keys() const {
