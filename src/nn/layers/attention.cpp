@@ -6,17 +6,11 @@
 #include <limits>
 #include <string>
 #include <utility>
-#include <vector>
 
 #include "flash_powder/aten/aten.h"
-#include "flash_powder/aten/shim.h"
 #include "flash_powder/core/conversion.h"
 #include "flash_powder/core/factory.h"
-#include "flash_powder/core/functions.h"
 #include "flash_powder/core/operators.h"
-#include "flash_powder/functional/activation.h"
-#include "flash_powder/functional/attention.h"
-#include "flash_powder/functional/vision.h"
 #include "functional/multi_head_attention.h"
 #include "layer_linear.h"
 #include "masks.h"

@@ -84,8 +84,8 @@ void EmbeddingBag::visit(Visitor& visitor) {
   visitor.parameter("weight", weight);
 }
 
-Tensor EmbeddingBag::forward(TensorView input, std::optional<TensorView> offsets,
-                             std::optional<TensorView> per_sample_weights) const {
+Tensor EmbeddingBag::forward(TensorView input, const std::optional<TensorView>& offsets,
+                             const std::optional<TensorView>& per_sample_weights) const {
   return functional::embedding_bag(input, weight, offsets,
                                    {.mode = mode,
                                     .per_sample_weights = per_sample_weights,

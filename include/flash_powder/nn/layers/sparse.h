@@ -72,8 +72,8 @@ class EmbeddingBag : public ModuleBase {
   void visit(Visitor& visitor) override;
   /// 1-D `input` with `offsets`, or 2-D `input` [B, N] without: [B, embedding_dim].
   /// `per_sample_weights` (the shape of input) only with mode "sum".
-  Tensor forward(TensorView input, std::optional<TensorView> offsets = std::nullopt,
-                 std::optional<TensorView> per_sample_weights = std::nullopt) const;
+  Tensor forward(TensorView input, const std::optional<TensorView>& offsets = std::nullopt,
+                 const std::optional<TensorView>& per_sample_weights = std::nullopt) const;
   FP_MODULE_CALL()
 
   std::int64_t num_embeddings;
