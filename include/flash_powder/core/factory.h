@@ -67,6 +67,13 @@ Tensor rand(IntList sizes, Generator& generator, TensorOptions options = {});
 /// Standard normal. https://pytorch.org/docs/stable/generated/torch.randn.html
 Tensor randn(IntList sizes, TensorOptions options = {});
 Tensor randn(IntList sizes, Generator& generator, TensorOptions options = {});
+/// Exponentially distributed samples of rate `lambd` (floating dtypes,
+/// float32 by default) drawn from `generator`: the values of Python's
+/// `torch.empty(sizes, dtype=...).exponential_(lambd, generator=g)` with
+/// `g = torch.Generator().manual_seed(seed)`. Throws fp::Error unless
+/// lambd > 0. https://pytorch.org/docs/stable/generated/torch.Tensor.exponential_.html
+Tensor exponential(IntList sizes, Generator& generator, double lambd = 1.0,
+                   TensorOptions options = {});
 /// Integers uniform on [low, high); int64 unless options say otherwise.
 /// https://pytorch.org/docs/stable/generated/torch.randint.html
 Tensor randint(std::int64_t high, IntList sizes, TensorOptions options = {});

@@ -1,4 +1,5 @@
-// Containers: torch.nn.Sequential, ModuleList and ModuleDict.
+// Containers: torch.nn.Sequential, ModuleList, ModuleDict, ParameterList
+// and ParameterDict.
 // https://pytorch.org/docs/stable/nn.html#containers
 //
 //     fp::nn::Sequential net(fp::nn::Conv2d(3, 8, 3), fp::nn::ReLU());
@@ -22,6 +23,7 @@
 #include <concepts>
 #include <cstdint>
 #include <deque>
+#include <initializer_list>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -371,6 +373,79 @@ class ModuleDict : public ModuleBase {
 
  private:
   detail::ModuleStore modules_{"ModuleDict"};
+};
+
+/// Parameters in a list, registered under "0", "1", ... like Python's; it
+/// has no forward(). An undefined Tensor stands for Python's None (skipped
+/// by state dicts). References stay valid as parameters are added.
+///
+///     fp::nn::ParameterList scales({fp::ones({4}), fp::zeros({4})});   // keys "0", "1"
+///     fp::Tensor y = x * scales[0] + scales[-1];
+///
+/// https://pytorch.org/docs/stable/generated/torch.nn.ParameterList.html
+class ParameterList : public ModuleBase {
+ public:
+  ParameterList() = default;
+  explicit ParameterList(std::vector<Tensor> values);
+
+  /// Appends, like Python's append().
+  ParameterList& push(Tensor value);
+  /// Appends each, like Python's extend().
+  ParameterList& extend(std::vector<Tensor> values);
+
+  std::size_t size() const { return values_.size(); }
+  /// The parameter at `index` (negative counts from the end); throws
+  /// fp::Error when out of range.
+  Tensor& operator[](std::int64_t index) { return values_[position(index)]; }
+  const Tensor& operator[](std::int64_t index) const { return values_[position(index)]; }
+  auto begin() { return values_.begin(); }
+  auto end() { return values_.end(); }
+  auto begin() const { return values_.begin(); }
+  auto end() const { return values_.end(); }
+
+  void visit(Visitor& visitor) override;
+
+ private:
+  std::size_t position(std::int64_t index) const;
+  std::deque<Tensor> values_;
+};
+
+/// Parameters by name, in insertion order, registered under their names
+/// like Python's (as with an OrderedDict; Python sorts the keys of a plain
+/// dict passed to its constructor); it has no forward().
+///
+///     fp::nn::ParameterDict scales{{"left", fp::ones({4})}, {"right", fp::zeros({4})}};
+///     fp::Tensor y = x * scales["left"];
+///
+/// https://pytorch.org/docs/stable/generated/torch.nn.ParameterDict.html
+class ParameterDict : public ModuleBase {
+ public:
+  ParameterDict() = default;
+  /// Inserts each in order; throws fp::Error for a key Python refuses.
+  ParameterDict(std::initializer_list<std::pair<std::string, Tensor>> values);
+
+  /// `dict[key] = value`: replaces the value under `key` in its place, or
+  /// appends it. Throws fp::Error for a key that is empty or contains '.',
+  /// with Python's words.
+  ParameterDict& insert(const std::string& key, Tensor value);
+  /// Removes the value under `key` and returns it (Python's `pop(key)`);
+  /// throws fp::Error naming the key when missing.
+  Tensor take(std::string_view key);
+
+  std::size_t size() const { return entries_.size(); }
+  bool contains(std::string_view key) const;
+  /// The keys, in order.
+  std::vector<std::string> keys() const;
+  /// Throws fp::Error naming the key when missing.
+  Tensor& operator[](std::string_view key);
+  const Tensor& operator[](std::string_view key) const;
+
+  void visit(Visitor& visitor) override;
+
+ private:
+  /// The position of `key`; throws fp::Error naming it when missing.
+  std::size_t index_of(std::string_view key) const;
+  std::deque<std::pair<std::string, Tensor>> entries_;
 };
 
 }  // namespace fp::nn
