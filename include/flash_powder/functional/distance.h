@@ -8,8 +8,11 @@
 
 namespace fp::functional {
 
+/// The keyword arguments of cosine_similarity, with PyTorch's defaults.
 struct CosineSimilarityOptions {
+  /// The dimension to reduce.
   std::int64_t dim = 1;
+  /// The smallest norm product divided by.
   double eps = 1e-8;
 };
 /// x1 . x2 / max(||x1|| ||x2||, eps) along `dim` (inputs broadcast); a new Tensor.
