@@ -10,8 +10,10 @@ namespace fp::nn {
 /// https://pytorch.org/docs/stable/generated/torch.nn.Dropout.html
 class Dropout : public Module {
  public:
+  /// The identity in inference; `p` in [0, 1] is checked like Python's.
   explicit Dropout(double p = 0.5);
   Tensor forward(TensorView input) const override;
+  /// The probability of zeroing an element in training.
   double p;
 };
 
