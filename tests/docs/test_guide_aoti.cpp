@@ -26,15 +26,19 @@ TEST(GuideAoti, Run) {
   const fp::Tensor& x = refs.at("in.b7.0");
   const fp::Tensor& y = refs.at("in.b7.1");
   fp::StateDict zeros;  // the Mlp's weights (tests/aoti/models.py), all zero
-  for (const auto& [key, size] : std::vector<std::pair<std::string, std::vector<int64_t>>>{
-           {"net.0.weight", {8, 4}}, {"net.0.bias", {8}}, {"net.2.weight", {3, 8}}, {"net.2.bias", {3}}})
+  for (const auto& [key, size] :
+       std::vector<std::pair<std::string, std::vector<int64_t>>>{{"net.0.weight", {8, 4}},
+                                                                 {"net.0.bias", {8}},
+                                                                 {"net.2.weight", {3, 8}},
+                                                                 {"net.2.bias", {3}}})
     zeros.insert(key, fp::zeros(size));
   fp::safetensors::save(zeros, "finetuned.safetensors");
   testing::internal::CaptureStdout();
 
-  const auto model = fp::aoti::Package::open("mlp.pt2", {.num_runners = 2});  // or from bytes
+  auto model = fp::aoti::Package::open("mlp.pt2", {.num_runners = 2});  // or from bytes
   std::vector<fp::Tensor> out = model(x, y);  // like aoti_load_package(path)(x, y); thread-safe
-  for (const fp::aoti::InputSpec& input : model.signature()->inputs) std::cout << input.name << '\n';
+  for (const fp::aoti::InputSpec& input : model.signature()->inputs)
+    std::cout << input.name << '\n';
   model.load_weights(fp::safetensors::MappedFile::open("finetuned.safetensors"));  // same graph
 
   EXPECT_EQ(testing::internal::GetCapturedStdout(), "x\ny\n");

@@ -18,8 +18,9 @@ using fp_test::truth;
 
 /*
 #|PYTHON_GLOBAL
-import torchvision
-from torchvision.transforms.v2 import functional as TF
+from truth_helpers import python_torchvision
+torchvision = python_torchvision()
+import torchvision.transforms.v2.functional as TF
 from truth_helpers import values
 
 def photo():
@@ -36,7 +37,8 @@ TEST(GuideImage, Tour) {
   fp::image::write_png(cat_picture(), "cat.png");
 
   namespace image = fp::image;
-  fp::Tensor photo = image::read_image("cat.png", {.mode = image::ImageReadMode::RGB});  // [3, H, W] uint8
+  fp::Tensor photo =
+      image::read_image("cat.png", {.mode = image::ImageReadMode::RGB});  // [3, H, W] uint8
   fp::Tensor small = image::resize(photo, 32, 48);  // torchvision v2 resize, bit for bit
   fp::Tensor x = image::floatify(small);            // float32 in [0, 1]: to_dtype(scale=True)
   fp::Tensor overlay = image::draw_segmentation_masks(small, small.i(0).gt(128), {.alpha = 0.5});
@@ -44,7 +46,8 @@ TEST(GuideImage, Tour) {
                                                 {.colors = {{255, 0, 0}}});
   image::write_png(overlay, "overlay.png");  // atomic: temporary file + rename
   image::write_jpeg(boxed, "boxed.jpg", {.quality = 90});
-  image::save_image(fp::stack({x, 1.0 - x}), "row.png");  // [B, C, H, W] as one row, like torchvision
+  image::save_image(fp::stack({x, 1.0 - x}),
+                    "row.png");                  // [B, C, H, W] as one row, like torchvision
   fp::Tensor bytes = image::encode_png(small);   // a file's bytes, as a uint8 tensor
   fp::Tensor back = image::decode_image(bytes);  // the format told by the bytes
 
@@ -64,8 +67,7 @@ TEST(GuideImage, Tour) {
   EXPECT_EQ(boxed.to_vector<int64_t>(), truth<std::vector<int64_t>>("values(boxed)"));
   EXPECT_TRUE(image::read_image("overlay.png").is_equal(overlay));
   EXPECT_EQ(image::read_image("boxed.jpg").sizes()[1], 32);
-  EXPECT_EQ(image::read_image("row.png").sizes()[2],
-            truth<int64_t>("row.shape[2]"));
+  EXPECT_EQ(image::read_image("row.png").sizes()[2], truth<int64_t>("row.shape[2]"));
   EXPECT_TRUE(back.is_equal(small));
 }
 

@@ -28,8 +28,9 @@ from truth_helpers import g, values, filled, message
 */
 
 TEST(GuideNn, Layers) {
-  fp::nn::Conv2d conv(3, 8, 3, {.stride = 2, .padding = 1});  // nn.Conv2d(3, 8, 3, stride=2, padding=1)
-  fp::nn::Linear linear(16, 4, {.bias = false});              // nn.Linear(16, 4, bias=False)
+  fp::nn::Conv2d conv(3, 8, 3,
+                      {.stride = 2, .padding = 1});  // nn.Conv2d(3, 8, 3, stride=2, padding=1)
+  fp::nn::Linear linear(16, 4, {.bias = false});     // nn.Linear(16, 4, bias=False)
   fp::nn::LSTM lstm(10, 20, {.num_layers = 2, .batch_first = true});
   fp::Tensor y = conv(fp::randn({1, 3, 32, 32}));      // [1, 8, 16, 16]
   auto [output, state] = lstm(fp::randn({4, 5, 10}));  // output, (h_n, c_n), as in Python
@@ -44,10 +45,16 @@ TEST(GuideNn, Layers) {
   output, (h, c) = lstm(torch.randn(4, 5, 10))
   */
   EXPECT_EQ(nn_test::shape(y), (std::vector<int64_t>{1, 8, 16, 16}));  // #PYTHON list(y.shape)
-  EXPECT_EQ(nn_test::shape(output), (std::vector<int64_t>{4, 5, 20}));  // #PYTHON list(output.shape)
-  EXPECT_EQ(nn_test::shape(std::get<0>(state)), (std::vector<int64_t>{2, 4, 20}));  // #PYTHON list(h.shape)
-  EXPECT_EQ(nn_test::keys(linear), (std::vector<std::string>{"weight"}));  // #PYTHON list(linear.state_dict())
-  EXPECT_EQ(nn_test::keys(lstm), (std::vector<std::string>{"weight_ih_l0", "weight_hh_l0", "bias_ih_l0", "bias_hh_l0", "weight_ih_l1", "weight_hh_l1", "bias_ih_l1", "bias_hh_l1"}));  // #PYTHON list(lstm.state_dict())
+  EXPECT_EQ(nn_test::shape(output),
+            (std::vector<int64_t>{4, 5, 20}));  // #PYTHON list(output.shape)
+  EXPECT_EQ(nn_test::shape(std::get<0>(state)),
+            (std::vector<int64_t>{2, 4, 20}));  // #PYTHON list(h.shape)
+  EXPECT_EQ(nn_test::keys(linear),
+            (std::vector<std::string>{"weight"}));  // #PYTHON list(linear.state_dict())
+  EXPECT_EQ(nn_test::keys(lstm),
+            (std::vector<std::string>{"weight_ih_l0", "weight_hh_l0", "bias_ih_l0", "bias_hh_l0",
+                                      "weight_ih_l1", "weight_hh_l1", "bias_ih_l1",
+                                      "bias_hh_l1"}));  // #PYTHON list(lstm.state_dict())
   EXPECT_TRUE(w.is_equal(conv.weight));
 }
 
@@ -72,11 +79,11 @@ TEST(GuideNn, Functional) {
   EXPECT_EQ(nn_test::shape(s), (std::vector<int64_t>{1, 6, 8, 8}));  // #PYTHON list(s.shape)
   // The same calls on the inputs Python drew give Python's values.
   const fp::Tensor same = F::interpolate(
-      F::max_pool2d(F::gelu(F::conv2d(nn_test::randn({1, 4, 8, 8}, 1),
-                                      nn_test::randn({6, 4, 3, 3}, 2), std::nullopt,
-                                      {.padding = 1}),
-                            {.approximate = "tanh"}),
-                    2),
+      F::max_pool2d(
+          F::gelu(F::conv2d(nn_test::randn({1, 4, 8, 8}, 1), nn_test::randn({6, 4, 3, 3}, 2),
+                            std::nullopt, {.padding = 1}),
+                  {.approximate = "tanh"}),
+          2),
       {.scale_factor = 2.0, .mode = "bilinear"});
   EXPECT_PYTHON(nn_test::values(same), truth<std::vector<float>>("values(s)"));
 }
@@ -134,7 +141,8 @@ TEST(GuideNn, ModulesOfYourOwn) {
   Classifier model;
   model.load_state_dict(fp::safetensors::MappedFile::open("classifier.safetensors"));
   fp::Tensor logits = model(images);  // [N, 10]
-  for (const auto& [name, tensor] : model.named_parameters()) std::cout << name << '\n';
+  for (const auto& [name, tensor] : model.named_parameters())
+    std::cout << name << '\n';
   // temperature, features.0.conv.weight, features.0.bn.weight, ..., head.bias
 
   const std::string printed = testing::internal::GetCapturedStdout();
@@ -146,7 +154,10 @@ TEST(GuideNn, ModulesOfYourOwn) {
   names = "".join(name + "\n" for name, _ in model.named_parameters())
   */
   EXPECT_PYTHON(nn_test::values(logits), truth<std::vector<float>>("values(logits)"));
-  EXPECT_EQ(printed, "temperature\nfeatures.0.conv.weight\nfeatures.0.bn.weight\nfeatures.0.bn.bias\nfeatures.2.conv.weight\nfeatures.2.bn.weight\nfeatures.2.bn.bias\nhead.weight\nhead.bias\n");  // #PYTHON names
+  EXPECT_EQ(printed,
+            "temperature\nfeatures.0.conv.weight\nfeatures.0.bn.weight\nfeatures.0.bn."
+            "bias\nfeatures.2.conv.weight\nfeatures.2.bn.weight\nfeatures.2.bn.bias\nhead."
+            "weight\nhead.bias\n");  // #PYTHON names
   EXPECT_EQ(nn_test::keys(model), truth<std::vector<std::string>>("list(model.state_dict())"));
 }
 
@@ -191,7 +202,8 @@ TEST(GuideNn, LoadingWeights) {
   }
   fp::StateDict partial;
   partial.insert("weight", fp::zeros({2, 4}));
-  fp::nn::LoadResult result = layer.load_state_dict(partial, {.strict = false});  // result.missing_keys: {"bias"}
+  fp::nn::LoadResult result =
+      layer.load_state_dict(partial, {.strict = false});  // result.missing_keys: {"bias"}
   const std::string printed = testing::internal::GetCapturedStderr();
 
   /*
@@ -200,8 +212,12 @@ TEST(GuideNn, LoadingWeights) {
   said = message(lambda: layer.load_state_dict({"weight": torch.zeros(2, 3)}))
   missing = layer.load_state_dict({"weight": torch.zeros(2, 4)}, strict=False).missing_keys
   */
-  EXPECT_EQ(printed, "Error(s) in loading state_dict for Linear:\n\tMissing key(s) in state_dict: \"bias\". \n\tsize mismatch for weight: copying a param with shape torch.Size([2, 3]) from checkpoint, the shape in current model is torch.Size([2, 4]).\n");  // #PYTHON said + "\n"
-  EXPECT_EQ(result.missing_keys, (std::vector<std::string>{"bias"}));  // #PYTHON missing
+  EXPECT_EQ(
+      printed,
+      "Error(s) in loading state_dict for Linear:\n\tMissing key(s) in state_dict: \"bias\". "
+      "\n\tsize mismatch for weight: copying a param with shape torch.Size([2, 3]) from "
+      "checkpoint, the shape in current model is torch.Size([2, 4]).\n");  // #PYTHON said + "\n"
+  EXPECT_EQ(result.missing_keys, (std::vector<std::string>{"bias"}));      // #PYTHON missing
   EXPECT_EQ(layer.weight.to_vector<float>(), std::vector<float>(8, 0.f));
 }
 
@@ -213,7 +229,8 @@ TEST(GuideNn, Containers) {
 
   fp::nn::ModuleListOf<fp::nn::Linear> layers(3, 8, 8);  // [nn.Linear(8, 8) for _ in range(3)]
   fp::Tensor h = fp::randn({2, 8});
-  for (const fp::nn::Linear& layer : layers) h = fp::functional::relu(layer(h));
+  for (const fp::nn::Linear& layer : layers)
+    h = fp::functional::relu(layer(h));
 
   /*
   #|PYTHON
@@ -222,9 +239,14 @@ TEST(GuideNn, Containers) {
   head = body[0:2]
   layers = torch.nn.ModuleList([torch.nn.Linear(8, 8) for _ in range(3)])
   */
-  EXPECT_EQ(nn_test::keys(body), (std::vector<std::string>{"0.weight", "0.bias", "2.weight", "2.bias"}));  // #PYTHON list(body.state_dict())
-  EXPECT_EQ(nn_test::keys(head), (std::vector<std::string>{"0.weight", "0.bias"}));  // #PYTHON list(head.state_dict())
-  EXPECT_EQ(nn_test::keys(layers), (std::vector<std::string>{"0.weight", "0.bias", "1.weight", "1.bias", "2.weight", "2.bias"}));  // #PYTHON list(layers.state_dict())
+  EXPECT_EQ(nn_test::keys(body),
+            (std::vector<std::string>{"0.weight", "0.bias", "2.weight",
+                                      "2.bias"}));  // #PYTHON list(body.state_dict())
+  EXPECT_EQ(nn_test::keys(head),
+            (std::vector<std::string>{"0.weight", "0.bias"}));  // #PYTHON list(head.state_dict())
+  EXPECT_EQ(nn_test::keys(layers),
+            (std::vector<std::string>{"0.weight", "0.bias", "1.weight", "1.bias", "2.weight",
+                                      "2.bias"}));  // #PYTHON list(layers.state_dict())
   EXPECT_EQ(first.out_channels, 8);
   EXPECT_EQ(nn_test::shape(h), (std::vector<int64_t>{2, 8}));
 }
@@ -254,14 +276,15 @@ TEST(GuideNn, InputsAndOutputs) {
   EXPECT_TRUE(boxes.is_equal(heads.boxes(x)));
   EXPECT_TRUE(scores.is_equal(heads.scores(x)));
   EXPECT_TRUE(gated.is_equal(gate.value(x)));
-  EXPECT_EQ(nn_test::keys(heads),
-            (std::vector<std::string>{"boxes.weight", "boxes.bias", "scores.weight", "scores.bias"}));
+  EXPECT_EQ(nn_test::keys(heads), (std::vector<std::string>{"boxes.weight", "boxes.bias",
+                                                            "scores.weight", "scores.bias"}));
 }
 
 TEST(GuideNn, InitialValues) {
-  fp::nn::manual_seed(0);                                // torch.manual_seed(0)
-  fp::nn::Linear seeded(4, 2);                           // == nn.Linear(4, 2) after it
-  auto empty = fp::nn::skip_init<fp::nn::Linear>(4, 2);  // torch.nn.utils.skip_init(nn.Linear, 4, 2)
+  fp::nn::manual_seed(0);       // torch.manual_seed(0)
+  fp::nn::Linear seeded(4, 2);  // == nn.Linear(4, 2) after it
+  auto empty =
+      fp::nn::skip_init<fp::nn::Linear>(4, 2);  // torch.nn.utils.skip_init(nn.Linear, 4, 2)
   std::optional<fp::nn::Linear> lazy;
   {
     fp::nn::DefaultDevice meta(fp::Device::meta());  // with torch.device("meta"):

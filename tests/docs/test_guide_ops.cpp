@@ -2,7 +2,8 @@
 // blocks and these in step).
 #include <gtest/gtest.h>
 
-#include <flash_powder/aten/aten.h>
+#include <flash_powder/aten/aten.h>  // fp::aten
+#include <flash_powder/aten/shim.h>  // fp::aten::shim
 #include <flash_powder/flash_powder.h>
 
 #include <iostream>
@@ -39,18 +40,23 @@ TEST(GuideOps, MethodsAndOperators) {
   mask = m > 0.5
   kept = torch.where(mask, m, 0.)
   m += 1
-  values, indices = m.max(1)
+  max_values, max_indices = m.max(1)
   joined = torch.cat([m, p], 0)
   flags = (m.to(torch.int32) << 2) | 1
   */
   EXPECT_EQ(p.to_vector<float>(), truth<std::vector<float>>("values(p)"));
-  EXPECT_EQ(mask.to_vector<bool>(), (std::vector<bool>{false, true, true, false}));  // #PYTHON values(mask)
-  EXPECT_EQ(kept.to_vector<float>(), (std::vector<float>{0.0, 0.75, 1.0, 0.0}));  // #PYTHON values(kept)
-  EXPECT_EQ(values.to_vector<float>(), (std::vector<float>{1.75, 2.0}));  // #PYTHON values(values)
-  EXPECT_EQ(indices.to_vector<int64_t>(), (std::vector<int64_t>{1, 0}));  // #PYTHON values(indices)
+  EXPECT_EQ(mask.to_vector<bool>(),
+            (std::vector<bool>{false, true, true, false}));  // #PYTHON values(mask)
+  EXPECT_EQ(kept.to_vector<float>(),
+            (std::vector<float>{0.0, 0.75, 1.0, 0.0}));  // #PYTHON values(kept)
+  EXPECT_EQ(values.to_vector<float>(),
+            (std::vector<float>{1.75, 2.0}));  // #PYTHON values(max_values)
+  EXPECT_EQ(indices.to_vector<int64_t>(),
+            (std::vector<int64_t>{1, 0}));  // #PYTHON values(max_indices)
   EXPECT_EQ(joined.to_vector<float>(), truth<std::vector<float>>("values(joined)"));
-  EXPECT_EQ(flags.to_vector<int32_t>(), (std::vector<int32_t>{5, 5, 9, 5}));  // #PYTHON values(flags)
-  EXPECT_EQ(flags.dtype(), fp::DType::I32);  // #PYTHON flags.dtype
+  EXPECT_EQ(flags.to_vector<int32_t>(),
+            (std::vector<int32_t>{5, 5, 9, 5}));  // #PYTHON values(flags)
+  EXPECT_EQ(flags.dtype(), fp::DType::I32);       // #PYTHON flags.dtype
 }
 
 TEST(GuideOps, Aten) {
@@ -64,15 +70,19 @@ TEST(GuideOps, Aten) {
   /*
   #|PYTHON
   m = torch.tensor([[5., 3.], [1., 2.]])
-  values, indices = torch.ops.aten.max.dim(m, 1)
+  max_values, max_indices = torch.ops.aten.max.dim(m, 1)
   e = torch.special.erfcx(m)
   half = torch.ops.aten.mul.Scalar(m, 0.5)
   */
-  EXPECT_EQ(y.to_vector<float>(), (std::vector<float>{1.0, 2.0, 5.0, 3.0}));  // #PYTHON values(m.flip(0))
-  EXPECT_EQ(values.to_vector<float>(), (std::vector<float>{5.0, 2.0}));  // #PYTHON values(values)
-  EXPECT_EQ(indices.to_vector<int64_t>(), (std::vector<int64_t>{0, 1}));  // #PYTHON values(indices)
+  EXPECT_EQ(y.to_vector<float>(),
+            (std::vector<float>{1.0, 2.0, 5.0, 3.0}));  // #PYTHON values(m.flip(0))
+  EXPECT_EQ(values.to_vector<float>(),
+            (std::vector<float>{5.0, 2.0}));  // #PYTHON values(max_values)
+  EXPECT_EQ(indices.to_vector<int64_t>(),
+            (std::vector<int64_t>{0, 1}));  // #PYTHON values(max_indices)
   EXPECT_EQ(e.to_vector<float>(), truth<std::vector<float>>("values(e)"));
-  EXPECT_EQ(t.to_vector<float>(), (std::vector<float>{5.0, 1.0, 3.0, 2.0}));  // #PYTHON values(m.t())
+  EXPECT_EQ(t.to_vector<float>(),
+            (std::vector<float>{5.0, 1.0, 3.0, 2.0}));  // #PYTHON values(m.t())
   EXPECT_EQ(half.to_vector<float>(), truth<std::vector<float>>("values(half)"));
 #if FP_BORROW_CHECK
   EXPECT_FP_ERROR(fp::ErrorCode::Borrow, "", fp::aten::abs_(m));  // t is a view of m
@@ -101,7 +111,8 @@ TEST(GuideOps, Errors) {
     fp::Tensor c = fp::ones({2, 3}).matmul(fp::ones({2, 3}));
   } catch (const fp::Error& error) {
     if (error.code() == fp::ErrorCode::TorchError) {  // decide by the code, not the words
-      std::cerr << error.what() << '\n';  // aten::matmul: mat1 and mat2 shapes cannot be multiplied (2x3 and 2x3)
+      std::cerr << error.what()
+                << '\n';  // aten::matmul: mat1 and mat2 shapes cannot be multiplied (2x3 and 2x3)
     }
   }
   const std::string printed = testing::internal::GetCapturedStderr();
@@ -110,7 +121,8 @@ TEST(GuideOps, Errors) {
   #|PYTHON
   what = message(lambda: torch.ones(2, 3).matmul(torch.ones(2, 3)))
   */
-  const std::string torch_says = "mat1 and mat2 shapes cannot be multiplied (2x3 and 2x3)";  // #PYTHON what
+  const std::string torch_says =
+      "mat1 and mat2 shapes cannot be multiplied (2x3 and 2x3)";  // #PYTHON what
   EXPECT_TORCH_ERROR_EXACT("aten::matmul", torch_says,
                            (void)fp::ones({2, 3}).matmul(fp::ones({2, 3})));
   EXPECT_NE(printed.find("aten::matmul: "), std::string::npos) << printed;

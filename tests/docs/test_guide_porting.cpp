@@ -25,7 +25,8 @@ using fp_test::truth;
 /*
 #|PYTHON_GLOBAL
 import torch.nn.functional as F
-import torchvision
+from truth_helpers import python_torchvision
+torchvision = python_torchvision()
 from truth_helpers import g, values, filled
 
 class Stages(torch.nn.Module):
@@ -47,34 +48,34 @@ class Stages(torch.nn.Module):
 TEST(GuidePorting, AnotherNameForATensor) {
   fp::Tensor y = fp::tensor({-1.f, 2.f});
   fp::Tensor skip = y;        // Python: skip = y (one tensor there, a copy here)
-  y.relu_();                  // Python: changes skip too
-  fp::Tensor sum = y + skip;  // Python: [0., 4.]; here [-1., 4.]
+  y += 1;                     // Python: changes skip too
+  fp::Tensor sum = y + skip;  // Python: [0., 6.]; here [-1., 5.]
 
   /*
   #|PYTHON
   y = torch.tensor([-1., 2.])
   skip = y
-  y.relu_()
+  y += 1
   python_sum = y + skip
   */
-  EXPECT_EQ(sum.to_vector<float>(), (std::vector<float>{-1.f, 4.f}));
-  EXPECT_NE(sum.to_vector<float>(), (std::vector<float>{0.0, 4.0}));  // #PYTHON values(python_sum)
+  EXPECT_EQ(sum.to_vector<float>(), (std::vector<float>{-1.f, 5.f}));
+  EXPECT_NE(sum.to_vector<float>(), (std::vector<float>{0.0, 6.0}));  // #PYTHON values(python_sum)
 }
 
 TEST(GuidePorting, WhatThePythonMeans) {
   fp::Tensor y = fp::tensor({-1.f, 2.f});
-  y.relu_();
-  const fp::Tensor& skip = y;  // what Python's `skip` is: y itself, after the ReLU
-  fp::Tensor sum = y + skip;   // [0., 4.], as in Python
+  y += 1;
+  const fp::Tensor& skip = y;  // what Python's `skip` is: y itself, after the +=
+  fp::Tensor sum = y + skip;   // [0., 6.], as in Python
 
   /*
   #|PYTHON
   y = torch.tensor([-1., 2.])
   skip = y
-  y.relu_()
+  y += 1
   python_sum = y + skip
   */
-  EXPECT_EQ(sum.to_vector<float>(), (std::vector<float>{0.0, 4.0}));  // #PYTHON values(python_sum)
+  EXPECT_EQ(sum.to_vector<float>(), (std::vector<float>{0.0, 6.0}));  // #PYTHON values(python_sum)
 }
 
 struct Stages : fp::nn::ModuleBase {
@@ -147,7 +148,10 @@ TEST(GuidePorting, InplaceLayersAfterAReturnedTensor) {
   EXPECT_PYTHON(nn_test::values(h1), truth<std::vector<float>>("values(h1)"));
   EXPECT_PYTHON(nn_test::values(h2), truth<std::vector<float>>("values(h2)"));
   EXPECT_PYTHON(nn_test::values(h3), truth<std::vector<float>>("values(h3)"));
-  EXPECT_EQ(nn_test::keys(stages), (std::vector<std::string>{}));  // #PYTHON keys
+  EXPECT_EQ(nn_test::keys(stages),
+            (std::vector<std::string>{"stage1.0.weight", "stage1.0.bias", "stage2.3.weight",
+                                      "stage2.3.bias", "stage3.6.weight",
+                                      "stage3.6.bias"}));  // #PYTHON keys
 
   // The transcription without the ReLUs is silently off.
   const NaiveStages naive(vgg.features);
@@ -211,8 +215,8 @@ TEST(GuidePorting, ModuleOutputs) {
   const fp::Tensor x = nn_test::randn({1, 8, 4, 4}, 2);
 
   Detector detector;
-  Detections found = detector(features);                 // found.boxes, found.scores
-  auto [boxes, scores] = detector(features);             // or unpacked, like a tuple
+  Detections found = detector(features);      // found.boxes, found.scores
+  auto [boxes, scores] = detector(features);  // or unpacked, like a tuple
   Segmenter segmenter;
   std::map<std::string, fp::Tensor> out = segmenter(x);  // out["out"], out["aux"]
 

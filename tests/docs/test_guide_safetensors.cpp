@@ -22,7 +22,7 @@ TEST(GuideSafetensors, LoadMapSave) {
   fp::safetensors::save(source, "model.safetensors");
 
   fp::StateDict weights = fp::safetensors::load("model.safetensors");  // owned tensors
-  auto file = fp::safetensors::MappedFile::open("model.safetensors");   // zero-copy views
+  auto file = fp::safetensors::MappedFile::open("model.safetensors");  // zero-copy views
   fp::TensorView w = file.get("features.0.weight");  // stays valid after `file` is gone
   auto copied = fp::safetensors::MappedFile::open("model.safetensors",  // the same, from a copy
                                                   {.access = fp::safetensors::FileAccess::Copy});

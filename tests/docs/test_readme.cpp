@@ -33,13 +33,13 @@ from truth_helpers import g, values, filled, message
 TEST(Readme, Tensors) {
   testing::internal::CaptureStdout();
   fp::Tensor m = fp::tensor({{5.f, 3.f, 5.f}, {1.f, 2.f, 0.f}});  // float32 [2, 3]
-  fp::Tensor copy = m;                      // an independent value (copy-on-write)
-  copy.data_mut<float>()[0] = 100.f;        // m is unchanged
-  m.i_mut(fp::all, 0).fill_(0);             // m[:, 0] = 0: writes go through a TensorMutView
-  fp::TensorView row = m.i(1);              // m[1]: a read-only view, like std::span<const T>
+  fp::Tensor copy = m;                // an independent value (copy-on-write)
+  copy.data_mut<float>()[0] = 100.f;  // m is unchanged
+  m.i_mut(fp::all, 0).fill_(0);       // m[:, 0] = 0: writes go through a TensorMutView
+  fp::TensorView row = m.i(1);        // m[1]: a read-only view, like std::span<const T>
   fp::Tensor p = fp::functional::softmax(m * 2 + 1, -1);  // operators; numbers act like Python's
-  auto [values, indices] = m.max(1);        // reductions, sort, topk, matmul, cat, where, ...
-  std::cout << p << '\n';                   // prints what Python's repr prints
+  auto [values, indices] = m.max(1);  // reductions, sort, topk, matmul, cat, where, ...
+  std::cout << p << '\n';             // prints what Python's repr prints
   const std::string printed = testing::internal::GetCapturedStdout();
 
   /*
@@ -50,13 +50,17 @@ TEST(Readme, Tensors) {
   m[:, 0] = 0
   row = m[1]
   p = torch.softmax(m * 2 + 1, -1)
-  values, indices = m.max(1)
+  max_values, max_indices = m.max(1)
   */
-  EXPECT_EQ(m.to_vector<float>(), (std::vector<float>{0.0, 3.0, 5.0, 0.0, 2.0, 0.0}));  // #PYTHON values(m)
-  EXPECT_EQ(copy.to_vector<float>(), (std::vector<float>{100.0, 3.0, 5.0, 1.0, 2.0, 0.0}));  // #PYTHON values(copy)
+  EXPECT_EQ(m.to_vector<float>(),
+            (std::vector<float>{0.0, 3.0, 5.0, 0.0, 2.0, 0.0}));  // #PYTHON values(m)
+  EXPECT_EQ(copy.to_vector<float>(),
+            (std::vector<float>{100.0, 3.0, 5.0, 1.0, 2.0, 0.0}));         // #PYTHON values(copy)
   EXPECT_EQ(row.to_vector<float>(), (std::vector<float>{0.0, 2.0, 0.0}));  // #PYTHON values(row)
-  EXPECT_EQ(values.to_vector<float>(), (std::vector<float>{5.0, 2.0}));  // #PYTHON values(values)
-  EXPECT_EQ(indices.to_vector<int64_t>(), (std::vector<int64_t>{2, 1}));  // #PYTHON values(indices)
+  EXPECT_EQ(values.to_vector<float>(),
+            (std::vector<float>{5.0, 2.0}));  // #PYTHON values(max_values)
+  EXPECT_EQ(indices.to_vector<int64_t>(),
+            (std::vector<int64_t>{2, 1}));  // #PYTHON values(max_indices)
   EXPECT_EQ(p.to_vector<float>(), truth<std::vector<float>>("values(p)"));
   EXPECT_EQ(printed, truth<std::string>("repr(p)") + "\n");
 #if FP_BORROW_CHECK
@@ -79,7 +83,8 @@ struct Net : fp::nn::Module {
 
 /*
 #|PYTHON_GLOBAL
-import torchvision
+from truth_helpers import python_torchvision
+torchvision = python_torchvision()
 
 class Net(torch.nn.Module):
     def __init__(self):
@@ -148,7 +153,8 @@ TEST(Readme, AnyOpAndExportedModels) {
   #|PYTHON
   flipped = torch.tensor([[5., 3., 5.], [1., 2., 0.]]).flip(0)
   */
-  EXPECT_EQ(flipped.to_vector<float>(), (std::vector<float>{1.0, 2.0, 0.0, 5.0, 3.0, 5.0}));  // #PYTHON values(flipped)
+  EXPECT_EQ(flipped.to_vector<float>(),
+            (std::vector<float>{1.0, 2.0, 0.0, 5.0, 3.0, 5.0}));  // #PYTHON values(flipped)
   EXPECT_TRUE(same.is_equal(flipped));
   ASSERT_EQ(out.size(), 1u);
   // What Python's aoti_load_package(...)(images) gave (tests/aoti/make_packages.py).
@@ -160,7 +166,8 @@ TEST(Readme, Errors) {
   try {
     fp::Tensor bad = fp::ones({2, 3}).matmul(fp::ones({2, 3}));
   } catch (const fp::Error& error) {
-    std::cerr << error.what() << '\n';  // aten::mm: mat1 and mat2 shapes cannot be multiplied (2x3 and 2x3)
+    std::cerr << error.what()
+              << '\n';  // aten::mm: mat1 and mat2 shapes cannot be multiplied (2x3 and 2x3)
   }
   const std::string printed = testing::internal::GetCapturedStderr();
 
@@ -168,7 +175,8 @@ TEST(Readme, Errors) {
   #|PYTHON
   what = message(lambda: torch.ones(2, 3).matmul(torch.ones(2, 3)))
   */
-  const std::string torch_says = "mat1 and mat2 shapes cannot be multiplied (2x3 and 2x3)";  // #PYTHON what
+  const std::string torch_says =
+      "mat1 and mat2 shapes cannot be multiplied (2x3 and 2x3)";  // #PYTHON what
   EXPECT_TORCH_ERROR_EXACT("aten::matmul", torch_says,
                            (void)fp::ones({2, 3}).matmul(fp::ones({2, 3})));
   std::string what;
