@@ -196,7 +196,7 @@ TEST(GuideNn, LoadingWeights) {
     layer.load_state_dict(wrong);
   } catch (const fp::Error& error) {
     std::cerr << error.what() << '\n';
-    // Error(s) in loading state_dict for Linear:
+    // fp::nn::Module::load_state_dict: Error(s) in loading state_dict for Linear:
     //   Missing key(s) in state_dict: "bias".
     //   size mismatch for weight: copying a param with shape torch.Size([2, 3]) from checkpoint, ...
   }
@@ -212,12 +212,12 @@ TEST(GuideNn, LoadingWeights) {
   said = message(lambda: layer.load_state_dict({"weight": torch.zeros(2, 3)}))
   missing = layer.load_state_dict({"weight": torch.zeros(2, 4)}, strict=False).missing_keys
   */
-  EXPECT_EQ(
-      printed,
+  const std::string python_said =
       "Error(s) in loading state_dict for Linear:\n\tMissing key(s) in state_dict: \"bias\". "
       "\n\tsize mismatch for weight: copying a param with shape torch.Size([2, 3]) from "
-      "checkpoint, the shape in current model is torch.Size([2, 4]).\n");  // #PYTHON said + "\n"
-  EXPECT_EQ(result.missing_keys, (std::vector<std::string>{"bias"}));      // #PYTHON missing
+      "checkpoint, the shape in current model is torch.Size([2, 4]).\n";  // #PYTHON said + "\n"
+  EXPECT_EQ(printed, "fp::nn::Module::load_state_dict: " + python_said);
+  EXPECT_EQ(result.missing_keys, (std::vector<std::string>{"bias"}));  // #PYTHON missing
   EXPECT_EQ(layer.weight.to_vector<float>(), std::vector<float>(8, 0.f));
 }
 

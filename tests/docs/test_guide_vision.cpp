@@ -67,7 +67,8 @@ TEST(GuideVision, StepByStep) {
   fp::Tensor resized =
       T::resize_shorter_side(photo, 256);  // F.resize(photo, [256]): shorter side 256
   fp::Tensor cropped = T::center_crop(resized, 224, 224);  // F.center_crop(resized, [224, 224])
-  fp::Tensor scaled = fp::image::floatify(cropped);        // uint8 -> float32 in [0, 1]
+  fp::Tensor scaled =
+      cropped.to(fp::DType::F32) / 255.0;  // F.convert_image_dtype(cropped, torch.float)
   fp::Tensor input = T::normalize(scaled, {0.485, 0.456, 0.406}, {0.229, 0.224, 0.225});
 
   /*
