@@ -161,7 +161,9 @@ struct RreluOptions {
 /// element <= 0, row-major) and scales them as its kernel does: bit-exact.
 Tensor rrelu(const TensorView& input, const RreluOptions& options = {});
 
+/// The keyword arguments of leaky_relu, with PyTorch's defaults.
 struct LeakyReluOptions {
+  /// The slope for negative inputs.
   double negative_slope = 0.01;
 };
 /// x if x > 0 else negative_slope * x.
@@ -172,7 +174,9 @@ struct LeakyReluOptions {
 /// multiplication, bit-exact with Python's for every floating dtype.
 Tensor leaky_relu(const TensorView& input, const LeakyReluOptions& options = {});
 
+/// The keyword arguments of elu, with PyTorch's defaults.
 struct EluOptions {
+  /// The scale of the negative part.
   double alpha = 1.0;
 };
 /// x if x > 0 else alpha * (exp(x) - 1).
@@ -185,6 +189,7 @@ struct EluOptions {
 /// rather than the vectorised one); there the two differ by at most 1 ulp.
 Tensor elu(const TensorView& input, const EluOptions& options = {});
 
+/// The keyword arguments of gelu, with PyTorch's defaults.
 struct GeluOptions {
   /// "none" (the exact erf form) or "tanh" (the tanh approximation).
   std::string approximate = "none";
@@ -192,6 +197,7 @@ struct GeluOptions {
 /// https://pytorch.org/docs/stable/generated/torch.nn.functional.gelu.html
 Tensor gelu(const TensorView& input, const GeluOptions& options = {});
 
+/// The keyword arguments of softmax and log_softmax.
 struct SoftmaxOptions {
   /// Converts the input to this dtype first (Python's `dtype=`).
   std::optional<DType> dtype{};

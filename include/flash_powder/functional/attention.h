@@ -10,10 +10,12 @@
 
 namespace fp::functional {
 
+/// The keyword arguments of scaled_dot_product_attention, with PyTorch's defaults.
 struct ScaledDotProductAttentionOptions {
   /// Boolean (true = take part) or additive float mask, broadcastable to
   /// [..., L, S].
   std::optional<TensorView> attn_mask{};
+  /// The probability of dropping an attention weight (random; 0 in inference).
   double dropout_p = 0.0;
   /// A lower-triangular mask; not together with attn_mask.
   bool is_causal = false;

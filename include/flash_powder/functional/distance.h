@@ -24,7 +24,9 @@ Tensor pairwise_distance(const TensorView& x1, const TensorView& x2,
                          const PairwiseDistanceOptions& options = {});
 
 struct CosineSimilarityOptions {
+  /// The dimension to reduce.
   std::int64_t dim = 1;
+  /// The smallest norm product divided by.
   double eps = 1e-8;
 };
 /// x1 . x2 / max(||x1|| ||x2||, eps) along `dim` (inputs broadcast); a new Tensor.

@@ -22,7 +22,9 @@
 
 namespace fp::functional {
 
+/// The keyword arguments of dropout, with PyTorch's defaults.
 struct DropoutOptions {
+  /// The probability of zeroing an element.
   double p = 0.5;
   /// Python's default: dropout is applied unless training is false.
   bool training = true;

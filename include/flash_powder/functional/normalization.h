@@ -17,12 +17,17 @@
 
 namespace fp::functional {
 
+/// The keyword arguments of batch_norm, with PyTorch's defaults.
 struct BatchNormOptions {
+  /// The per-channel scale (None: 1).
   std::optional<TensorView> weight{};
+  /// The per-channel shift (None: 0).
   std::optional<TensorView> bias{};
   /// Normalise with the batch's statistics instead of the running ones.
   bool training = false;
+  /// How much a training step would move the running statistics.
   double momentum = 0.1;
+  /// Added to the variance before its square root.
   double eps = 1e-5;
 };
 /// Eval mode (the default) normalises with `running_mean` and `running_var`.
@@ -32,23 +37,34 @@ Tensor batch_norm(const TensorView& input, const std::optional<TensorView>& runn
                   const std::optional<TensorView>& running_var,
                   const BatchNormOptions& options = {});
 
+/// The keyword arguments of instance_norm, with PyTorch's defaults.
 struct InstanceNormOptions {
+  /// Running means per channel (needed when use_input_stats is false).
   std::optional<TensorView> running_mean{};
+  /// Running variances per channel (needed when use_input_stats is false).
   std::optional<TensorView> running_var{};
+  /// The per-channel scale (None: 1).
   std::optional<TensorView> weight{};
+  /// The per-channel shift (None: 0).
   std::optional<TensorView> bias{};
   /// Normalise each instance with its own statistics (true) or with the
   /// running ones (false, which requires them).
   bool use_input_stats = true;
+  /// How much the running statistics would move.
   double momentum = 0.1;
+  /// Added to the variance before its square root.
   double eps = 1e-5;
 };
 /// https://pytorch.org/docs/stable/generated/torch.nn.functional.instance_norm.html
 Tensor instance_norm(const TensorView& input, const InstanceNormOptions& options = {});
 
+/// The keyword arguments of layer_norm, with PyTorch's defaults.
 struct LayerNormOptions {
+  /// The elementwise scale, shaped like `normalized_shape` (None: 1).
   std::optional<TensorView> weight{};
+  /// The elementwise shift, shaped like `normalized_shape` (None: 0).
   std::optional<TensorView> bias{};
+  /// Added to the variance before its square root.
   double eps = 1e-5;
 };
 /// Normalises over the last `normalized_shape.size()` dimensions.
@@ -56,9 +72,13 @@ struct LayerNormOptions {
 Tensor layer_norm(const TensorView& input, IntList normalized_shape,
                   const LayerNormOptions& options = {});
 
+/// The keyword arguments of group_norm, with PyTorch's defaults.
 struct GroupNormOptions {
+  /// The per-channel scale (None: 1).
   std::optional<TensorView> weight{};
+  /// The per-channel shift (None: 0).
   std::optional<TensorView> bias{};
+  /// Added to the variance before its square root.
   double eps = 1e-5;
 };
 /// https://pytorch.org/docs/stable/generated/torch.nn.functional.group_norm.html

@@ -28,11 +28,16 @@ template <std::size_t N>
 struct MaxPoolOptions {
   /// Defaults to the kernel size (Python's stride=None).
   nn::OptionalExpandingArray<N> stride{};
+  /// Implicit negative-infinity padding on both sides.
   nn::ExpandingArray<N> padding = 0;
+  /// The spacing between kernel elements.
   nn::ExpandingArray<N> dilation = 1;
+  /// Round the output size up instead of down.
   bool ceil_mode = false;
 };
+/// max_pool1d's keyword arguments.
 using MaxPool1dOptions = MaxPoolOptions<1>;
+/// max_pool2d's keyword arguments.
 using MaxPool2dOptions = MaxPoolOptions<2>;
 using MaxPool3dOptions = MaxPoolOptions<3>;
 
@@ -46,6 +51,7 @@ std::tuple<Tensor, Tensor> max_pool1d_with_indices(const TensorView& input,
 /// https://pytorch.org/docs/stable/generated/torch.nn.functional.max_pool2d.html
 Tensor max_pool2d(const TensorView& input, nn::ExpandingArray<2> kernel_size,
                   const MaxPool2dOptions& options = {});
+/// The maxima and their flat indices within each input plane (int64).
 std::tuple<Tensor, Tensor> max_pool2d_with_indices(const TensorView& input,
                                                    nn::ExpandingArray<2> kernel_size,
                                                    const MaxPool2dOptions& options = {});
@@ -74,7 +80,9 @@ struct AvgPoolOptions {
   nn::OptionalExpandingArray<N> stride{};
   nn::ExpandingArray<N> padding = 0;
   bool ceil_mode = false;
+  /// Count the padding in the average's divisor.
   bool count_include_pad = true;
+  /// Divide by this instead of the window's size.
   std::optional<std::int64_t> divisor_override{};
 };
 using AvgPool2dOptions = AvgPoolOptions<2>;
@@ -108,6 +116,7 @@ std::tuple<Tensor, Tensor> adaptive_max_pool1d_with_indices(const TensorView& in
                                                             nn::ExpandingArray<1> output_size);
 /// https://pytorch.org/docs/stable/generated/torch.nn.functional.adaptive_max_pool2d.html
 Tensor adaptive_max_pool2d(const TensorView& input, const nn::OutputSize<2>& output_size);
+/// The maxima and their flat indices within each input plane (int64).
 std::tuple<Tensor, Tensor> adaptive_max_pool2d_with_indices(const TensorView& input,
                                                             const nn::OutputSize<2>& output_size);
 /// https://pytorch.org/docs/stable/generated/torch.nn.functional.adaptive_max_pool3d.html

@@ -10,6 +10,7 @@
 
 namespace fp::functional {
 
+/// The keyword arguments of embedding, with PyTorch's defaults.
 struct EmbeddingOptions {
   /// The row that marks padding (negative counts from the end); it only
   /// matters for gradients, but is checked like Python.

@@ -21,6 +21,7 @@
 
 namespace fp::functional {
 
+/// The keyword arguments of pad, with PyTorch's defaults.
 struct PadOptions {
   /// "constant", "reflect", "replicate" or "circular".
   std::string mode = "constant";
@@ -32,6 +33,7 @@ struct PadOptions {
 /// https://pytorch.org/docs/stable/generated/torch.nn.functional.pad.html
 Tensor pad(const TensorView& input, IntList pad, const PadOptions& options = {});
 
+/// The keyword arguments of interpolate, with PyTorch's defaults.
 struct InterpolateOptions {
   /// The output's spatial size: one value for all dimensions or one each.
   nn::PerDimension<std::int64_t> size{};

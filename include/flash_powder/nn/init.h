@@ -56,6 +56,7 @@ M skip_init(Args&&... args) {
 /// Nests; the innermost wins.
 class DefaultDevice {
  public:
+  /// Layers made on this thread while this lives are placed on `device`.
   explicit DefaultDevice(Device device);
   ~DefaultDevice();
   DefaultDevice(const DefaultDevice&) = delete;

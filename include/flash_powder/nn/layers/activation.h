@@ -34,16 +34,20 @@ class ReLU6 : public Module {
 /// https://pytorch.org/docs/stable/generated/torch.nn.LeakyReLU.html
 class LeakyReLU : public Module {
  public:
+  /// x if x > 0 else negative_slope * x.
   explicit LeakyReLU(double negative_slope = 0.01) : negative_slope(negative_slope) {}
   Tensor forward(TensorView input) const override;
+  /// The slope for negative inputs.
   double negative_slope;
 };
 
 /// https://pytorch.org/docs/stable/generated/torch.nn.ELU.html
 class ELU : public Module {
  public:
+  /// x if x > 0 else alpha * (exp(x) - 1).
   explicit ELU(double alpha = 1.0) : alpha(alpha) {}
   Tensor forward(TensorView input) const override;
+  /// The scale of the negative part.
   double alpha;
 };
 
@@ -53,6 +57,7 @@ class GELU : public Module {
   /// "none" or "tanh".
   explicit GELU(std::string approximate = "none") : approximate(std::move(approximate)) {}
   Tensor forward(TensorView input) const override;
+  /// "none" (the exact erf form) or "tanh".
   std::string approximate;
 };
 
@@ -84,16 +89,20 @@ class Hardswish : public Module {
 /// https://pytorch.org/docs/stable/generated/torch.nn.Softmax.html
 class Softmax : public Module {
  public:
+  /// Softmax along `dim` (negative counts from the end); Python's implicit choice when absent.
   explicit Softmax(std::optional<std::int64_t> dim = std::nullopt) : dim(dim) {}
   Tensor forward(TensorView input) const override;
+  /// The dimension softmax runs along.
   std::optional<std::int64_t> dim;
 };
 
 /// https://pytorch.org/docs/stable/generated/torch.nn.LogSoftmax.html
 class LogSoftmax : public Module {
  public:
+  /// Log-softmax along `dim` (negative counts from the end); Python's implicit choice when absent.
   explicit LogSoftmax(std::optional<std::int64_t> dim = std::nullopt) : dim(dim) {}
   Tensor forward(TensorView input) const override;
+  /// The dimension log-softmax runs along.
   std::optional<std::int64_t> dim;
 };
 

@@ -165,6 +165,7 @@ class Sequential : public Module {
                     detail::cloner<Type>());
     return *this;
   }
+  /// Appends a module taken over from a pointer (a module that cannot be copied).
   Sequential& push(std::unique_ptr<Module> module);
   /// Appends under a name of your choice (Python's OrderedDict form).
   template <ModuleType M>
@@ -173,6 +174,7 @@ class Sequential : public Module {
     modules_.append(name, detail::boxed(std::forward<M>(module)), detail::cloner<Type>());
     return *this;
   }
+  /// The same under a name of your choice.
   Sequential& push(std::string name, std::unique_ptr<Module> module);
   /// Inserts before `index` and renumbers, like Python's `insert(index, module)`.
   template <ModuleType M>
@@ -181,6 +183,7 @@ class Sequential : public Module {
     modules_.insert(index, detail::boxed(std::forward<M>(module)), detail::cloner<Type>());
     return *this;
   }
+  /// The same for a module taken over from a pointer.
   Sequential& insert(std::int64_t index, std::unique_ptr<Module> module);
   /// Appends every module of `other` (moved out of it) and renumbers,
   /// like Python's `extend`.
@@ -199,9 +202,11 @@ class Sequential : public Module {
   /// A copy of the whole container (slice of everything).
   Sequential clone() const;
 
+  /// The number of modules.
   std::size_t size() const { return modules_.size(); }
   /// The module at `index` (negative counts from the end).
   Module& operator[](std::int64_t index) { return static_cast<Module&>(modules_.at(index)); }
+  /// The module at `index`, read-only.
   const Module& operator[](std::int64_t index) const {
     return static_cast<const Module&>(modules_.at(index));
   }
@@ -210,6 +215,7 @@ class Sequential : public Module {
   M& at(std::int64_t index) {
     return modules_.as<M>(modules_.at(index), "module " + std::to_string(index));
   }
+  /// The module at `index` as its own type, read-only.
   template <ModuleType M>
   const M& at(std::int64_t index) const {
     return modules_.as<M>(modules_.at(index), "module " + std::to_string(index));
@@ -230,6 +236,7 @@ class Sequential : public Module {
 class ModuleList : public ModuleBase {
  public:
   ModuleList() = default;
+  /// Appends `module` under the next index, like Python's append().
   template <AnyModuleType M>
   ModuleList& push(M&& module) {
     using Type = std::remove_cvref_t<M>;
@@ -237,6 +244,7 @@ class ModuleList : public ModuleBase {
                     detail::cloner<Type>());
     return *this;
   }
+  /// Appends a module taken over from a pointer.
   ModuleList& push(std::unique_ptr<ModuleBase> module);
   /// Inserts before `index` and renumbers, like Python's `insert(index, module)`.
   template <AnyModuleType M>
@@ -245,21 +253,28 @@ class ModuleList : public ModuleBase {
     modules_.insert(index, detail::boxed(std::forward<M>(module)), detail::cloner<Type>());
     return *this;
   }
+  /// Inserts before `index` and renumbers, like Python's `insert(index, module)`.
   ModuleList& insert(std::int64_t index, std::unique_ptr<ModuleBase> module);
   /// Removes the module at `index` and renumbers the rest (Python's `pop`).
   std::unique_ptr<ModuleBase> take(std::int64_t index);
   /// Copies of the modules in [start, stop), renumbered from "0" as Python's
   /// `ModuleList.__getitem__(slice)` does. See Sequential::slice.
   ModuleList slice(std::int64_t start, std::int64_t stop) const;
+  /// A copy of the whole list (slice of everything).
   ModuleList clone() const;
 
+  /// The number of modules.
   std::size_t size() const { return modules_.size(); }
+  /// The module at `index` (negative counts from the end).
   ModuleBase& operator[](std::int64_t index) { return modules_.at(index); }
+  /// The module at `index`, read-only.
   const ModuleBase& operator[](std::int64_t index) const { return modules_.at(index); }
+  /// The module at `index` as its own type; throws fp::Error if it is another.
   template <AnyModuleType M>
   M& at(std::int64_t index) {
     return modules_.as<M>(modules_.at(index), "module " + std::to_string(index));
   }
+  /// The same, read-only.
   template <AnyModuleType M>
   const M& at(std::int64_t index) const {
     return modules_.as<M>(modules_.at(index), "module " + std::to_string(index));
@@ -304,16 +319,23 @@ class ModuleListOf : public ModuleBase {
     return *this;
   }
 
+  /// The number of modules.
   std::size_t size() const { return modules_.size(); }
+  /// Whether there are none.
   bool empty() const { return modules_.empty(); }
   /// The module at `index` (negative counts from the end); throws fp::Error
   /// when out of range.
   T& operator[](std::int64_t index) { return modules_[position(index)]; }
+  /// The module at `index`, read-only.
   const T& operator[](std::int64_t index) const { return modules_[position(index)]; }
 
+  /// The first module, for range-for.
   auto begin() { return modules_.begin(); }
+  /// One past the last module.
   auto end() { return modules_.end(); }
+  /// The first module, read-only.
   auto begin() const { return modules_.begin(); }
+  /// One past the last module.
   auto end() const { return modules_.end(); }
 
   void visit(Visitor& visitor) override {
@@ -349,21 +371,28 @@ class ModuleDict : public ModuleBase {
     modules_.assign(name, detail::boxed(std::forward<M>(module)), detail::cloner<Type>());
     return *this;
   }
+  /// The same for a module taken over from a pointer.
   ModuleDict& insert(std::string name, std::unique_ptr<ModuleBase> module);
   /// Removes the module under `name` and returns it (Python's `pop(key)`);
   /// throws fp::Error naming the key when missing.
   std::unique_ptr<ModuleBase> take(std::string_view name);
 
+  /// The number of modules.
   std::size_t size() const { return modules_.size(); }
+  /// Whether a module is named `name`.
   bool contains(std::string_view name) const { return modules_.contains(name); }
+  /// The names, in insertion order.
   std::vector<std::string> keys() const { return modules_.keys(); }
   /// Throws fp::Error naming the key when missing.
   ModuleBase& operator[](std::string_view name) { return modules_.at(name); }
+  /// The module under `name`, read-only.
   const ModuleBase& operator[](std::string_view name) const { return modules_.at(name); }
+  /// The module under `name` as its own type; throws fp::Error if it is another or missing.
   template <AnyModuleType M>
   M& at(std::string_view name) {
     return modules_.as<M>(modules_.at(name), "module \"" + std::string(name) + "\"");
   }
+  /// The same, read-only.
   template <AnyModuleType M>
   const M& at(std::string_view name) const {
     return modules_.as<M>(modules_.at(name), "module \"" + std::string(name) + "\"");

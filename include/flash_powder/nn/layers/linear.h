@@ -12,8 +12,11 @@
 
 namespace fp::nn {
 
+/// The keyword arguments of torch.nn.Linear, with PyTorch's defaults.
 struct LinearOptions {
+  /// Whether the layer has a `bias`.
   bool bias = true;
+  /// Where the parameters live (the CPU, or the DefaultDevice, when absent).
   std::optional<Device> device{};
   /// float32 when absent.
   std::optional<DType> dtype{};
@@ -24,14 +27,19 @@ struct LinearOptions {
 /// https://pytorch.org/docs/stable/generated/torch.nn.Linear.html
 class Linear : public Module {
  public:
+  /// A layer from `in_features` to `out_features`, drawing PyTorch's initial values.
   Linear(std::int64_t in_features, std::int64_t out_features, const LinearOptions& options = {});
 
   void visit(Visitor& visitor) override;
   Tensor forward(TensorView input) const override;
 
+  /// The size of each input's last dimension.
   std::int64_t in_features;
+  /// The size of each output's last dimension.
   std::int64_t out_features;
+  /// [out_features, in_features].
   Tensor weight;
+  /// [out_features] (undefined with `.bias = false`).
   Tensor bias;
 };
 

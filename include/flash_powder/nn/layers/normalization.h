@@ -19,7 +19,9 @@
 
 namespace fp::nn {
 
+/// The keyword arguments of BatchNorm1d/2d, with PyTorch's defaults.
 struct BatchNormOptions {
+  /// Added to the variance before its square root.
   double eps = 1e-5;
   /// Only used in training, which flash_powder does not do; kept for fidelity.
   std::optional<double> momentum = 0.1;
@@ -28,7 +30,9 @@ struct BatchNormOptions {
   /// Buffers `running_mean` (zeros), `running_var` (ones) and
   /// `num_batches_tracked` (int64 0).
   bool track_running_stats = true;
+  /// Where the tensors live (the CPU, or the DefaultDevice, when absent).
   std::optional<Device> device{};
+  /// The floating tensors' dtype (float32 when absent).
   std::optional<DType> dtype{};
   /// With `affine`, whether there is a `bias` (PyTorch 2.12's keyword).
   bool bias = true;
@@ -38,17 +42,25 @@ namespace detail {
 /// What BatchNorm1d/2d/3d share; use those.
 class BatchNorm : public Module {
  public:
+  /// A batch norm over `num_features` channels.
   BatchNorm(std::int64_t num_features, const BatchNormOptions& options);
 
   void visit(Visitor& visitor) override;
   Tensor forward(TensorView input) const override;
 
+  /// The number of channels.
   std::int64_t num_features;
+  /// The keyword arguments it was made with.
   BatchNormOptions options;
+  /// [num_features] scale (undefined unless affine).
   Tensor weight;
+  /// [num_features] shift (undefined unless affine).
   Tensor bias;
+  /// [num_features] running means (undefined unless track_running_stats).
   Tensor running_mean;
+  /// [num_features] running variances (undefined unless track_running_stats).
   Tensor running_var;
+  /// The number of training batches seen (int64 0-dim; undefined unless track_running_stats).
   Tensor num_batches_tracked;
 
  protected:
@@ -61,6 +73,7 @@ class BatchNorm : public Module {
 /// https://pytorch.org/docs/stable/generated/torch.nn.BatchNorm1d.html
 class BatchNorm1d : public detail::BatchNorm {
  public:
+  /// A batch norm over `num_features` channels.
   explicit BatchNorm1d(std::int64_t num_features, const BatchNormOptions& options = {})
       : BatchNorm(num_features, options) {}
 
@@ -72,6 +85,7 @@ class BatchNorm1d : public detail::BatchNorm {
 /// https://pytorch.org/docs/stable/generated/torch.nn.BatchNorm2d.html
 class BatchNorm2d : public detail::BatchNorm {
  public:
+  /// A batch norm over `num_features` channels.
   explicit BatchNorm2d(std::int64_t num_features, const BatchNormOptions& options = {})
       : BatchNorm(num_features, options) {}
 
@@ -170,11 +184,15 @@ class InstanceNorm3d : public detail::InstanceNorm {
 };
 
 struct LayerNormOptions {
+  /// Added to the variance before its square root.
   double eps = 1e-5;
   /// Learnable `weight` (ones) and, if `bias`, `bias` (zeros).
   bool elementwise_affine = true;
+  /// Whether there is a `bias` (with elementwise_affine).
   bool bias = true;
+  /// Where the parameters live (the CPU, or the DefaultDevice, when absent).
   std::optional<Device> device{};
+  /// The parameters' dtype (float32 when absent).
   std::optional<DType> dtype{};
 };
 
@@ -184,22 +202,31 @@ struct LayerNormOptions {
 /// https://pytorch.org/docs/stable/generated/torch.nn.LayerNorm.html
 class LayerNorm : public Module {
  public:
+  /// A layer norm over the last dimensions, sized `normalized_shape`.
   explicit LayerNorm(IntList normalized_shape, const LayerNormOptions& options = {});
 
   void visit(Visitor& visitor) override;
   Tensor forward(TensorView input) const override;
 
+  /// The sizes of the normalised dimensions.
   std::vector<std::int64_t> normalized_shape;
+  /// The keyword arguments it was made with.
   LayerNormOptions options;
+  /// The elementwise scale (undefined unless elementwise_affine).
   Tensor weight;
+  /// The elementwise shift (undefined unless elementwise_affine and bias).
   Tensor bias;
 };
 
+/// The keyword arguments of GroupNorm, with PyTorch's defaults.
 struct GroupNormOptions {
+  /// Added to the variance before its square root.
   double eps = 1e-5;
   /// Learnable per-channel `weight` (ones) and `bias` (zeros).
   bool affine = true;
+  /// Where the parameters live (the CPU, or the DefaultDevice, when absent).
   std::optional<Device> device{};
+  /// The parameters' dtype (float32 when absent).
   std::optional<DType> dtype{};
 };
 
@@ -213,10 +240,15 @@ class GroupNorm : public Module {
   void visit(Visitor& visitor) override;
   Tensor forward(TensorView input) const override;
 
+  /// The number of groups the channels are split into.
   std::int64_t num_groups;
+  /// The number of channels.
   std::int64_t num_channels;
+  /// The keyword arguments it was made with.
   GroupNormOptions options;
+  /// [num_channels] scale (undefined unless affine).
   Tensor weight;
+  /// [num_channels] shift (undefined unless affine).
   Tensor bias;
 };
 

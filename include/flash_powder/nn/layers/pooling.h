@@ -32,12 +32,20 @@ template <std::size_t N>
 struct MaxPoolOptions {
   /// Defaults to the kernel size.
   OptionalExpandingArray<N> stride{};
+  /// Implicit negative-infinity padding on both sides.
   ExpandingArray<N> padding = 0;
+  /// The spacing between kernel elements.
   ExpandingArray<N> dilation = 1;
+  /// Python's forward then returns (maxima, indices): here forward() throws
+  /// fp::Error and forward_with_indices() returns both (C++ cannot change a
+  /// return type at run time).
   bool return_indices = false;
+  /// Round the output size up instead of down.
   bool ceil_mode = false;
 };
+/// MaxPool1d's keyword arguments.
 using MaxPool1dOptions = MaxPoolOptions<1>;
+/// MaxPool2d's keyword arguments.
 using MaxPool2dOptions = MaxPoolOptions<2>;
 using MaxPool3dOptions = MaxPoolOptions<3>;
 
@@ -90,7 +98,9 @@ struct AvgPoolOptions {
   OptionalExpandingArray<N> stride{};
   ExpandingArray<N> padding = 0;
   bool ceil_mode = false;
+  /// Count the padding in the average's divisor.
   bool count_include_pad = true;
+  /// Divide by this instead of the window's size.
   std::optional<std::int64_t> divisor_override{};
 };
 using AvgPool2dOptions = AvgPoolOptions<2>;
@@ -177,6 +187,7 @@ class AdaptiveMaxPoolNd : public Module {
                              const AdaptiveMaxPoolOptions& options = {})
       : output_size(output_size), options(options) {}
   Tensor forward(TensorView input) const override;
+  /// The maxima and their flat indices within each input plane (int64).
   std::tuple<Tensor, Tensor> forward_with_indices(TensorView input) const;
   AdaptiveSize<N> output_size;
   AdaptiveMaxPoolOptions options;

@@ -13,10 +13,13 @@
 
 namespace fp::nn {
 
+/// The keyword arguments of torch.nn.Embedding, with PyTorch's defaults.
 struct EmbeddingOptions {
   /// This row starts as zeros (negative counts from the end).
   std::optional<std::int64_t> padding_idx{};
+  /// Where the weight lives (the CPU, or the DefaultDevice, when absent).
   std::optional<Device> device{};
+  /// The weight's dtype (float32 when absent).
   std::optional<DType> dtype{};
 };
 
@@ -32,10 +35,13 @@ class Embedding : public Module {
   void visit(Visitor& visitor) override;
   Tensor forward(TensorView input) const override;
 
+  /// The number of rows.
   std::int64_t num_embeddings;
+  /// The size of each row.
   std::int64_t embedding_dim;
   /// Normalised to a non-negative row, as in Python.
   std::optional<std::int64_t> padding_idx;
+  /// [num_embeddings, embedding_dim].
   Tensor weight;
 };
 
