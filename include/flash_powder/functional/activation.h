@@ -56,7 +56,9 @@ Tensor tanhshrink(TensorArg input);
 /// https://pytorch.org/docs/stable/generated/torch.nn.functional.prelu.html
 Tensor prelu(const TensorView& input, const TensorView& weight);
 
+/// The keyword arguments of glu, with PyTorch's defaults.
 struct GluOptions {
+  /// The dimension to split in half (negative counts from the end).
   std::int64_t dim = -1;
 };
 /// a * sigmoid(b), where a and b are the halves of the input along `dim`.
@@ -73,8 +75,11 @@ Tensor glu(const TensorView& input, const GluOptions& options = {});
 /// does): bit-exact.
 Tensor threshold(const TensorView& input, double threshold, double value);
 
+/// The keyword arguments of hardtanh, with PyTorch's defaults.
 struct HardtanhOptions {
+  /// The lower bound of the output.
   double min_val = -1.0;
+  /// The upper bound of the output.
   double max_val = 1.0;
 };
 /// min(max(x, min_val), max_val). Integer inputs clamp to the bounds
@@ -86,7 +91,9 @@ struct HardtanhOptions {
 /// bit-exact.
 Tensor hardtanh(const TensorView& input, const HardtanhOptions& options = {});
 
+/// The keyword arguments of softplus, with PyTorch's defaults.
 struct SoftplusOptions {
+  /// The scale of the input: log(1 + exp(beta * x)) / beta.
   double beta = 1.0;
   /// Above `threshold` (of beta * x) the result is x.
   double threshold = 20.0;
@@ -105,6 +112,7 @@ struct SoftplusOptions {
 /// measurement (they round the float32 value).
 Tensor softplus(const TensorView& input, const SoftplusOptions& options = {});
 
+/// The keyword arguments of celu, with PyTorch's defaults.
 struct CeluOptions {
   /// Must not be 0.
   double alpha = 1.0;
@@ -120,7 +128,9 @@ struct CeluOptions {
 /// float64).
 Tensor celu(const TensorView& input, const CeluOptions& options = {});
 
+/// The keyword arguments of softshrink and hardshrink, with PyTorch's defaults.
 struct ShrinkOptions {
+  /// The threshold: inputs with |x| <= lambd give 0.
   double lambd = 0.5;
 };
 /// x - lambd if x > lambd, x + lambd if x < -lambd, else 0. lambd must not
@@ -140,8 +150,11 @@ Tensor softshrink(const TensorView& input, const ShrinkOptions& options = {});
 /// this selects with `where`: bit-exact.
 Tensor hardshrink(const TensorView& input, const ShrinkOptions& options = {});
 
+/// The keyword arguments of rrelu, with PyTorch's defaults.
 struct RreluOptions {
+  /// The lower bound of the negative slope.
   double lower = 1.0 / 8;
+  /// The upper bound of the negative slope (at least `lower`).
   double upper = 1.0 / 3;
   /// Draw the slope of each element <= 0 uniformly from [lower, upper) (CPU;
   /// float32, float64 and bfloat16, as in libtorch). Otherwise the slope is

@@ -47,12 +47,16 @@ struct MultiHeadAttentionForwardOptions {
   /// Project with q_proj_weight, k_proj_weight and v_proj_weight (key and
   /// value may then have other feature sizes) instead of in_proj_weight.
   bool use_separate_proj_weight = false;
+  /// The query's projection weight, used with use_separate_proj_weight.
   std::optional<TensorView> q_proj_weight{};
+  /// The key's projection weight, used with use_separate_proj_weight.
   std::optional<TensorView> k_proj_weight{};
+  /// The value's projection weight, used with use_separate_proj_weight.
   std::optional<TensorView> v_proj_weight{};
   /// Keys and values already projected and split into heads,
   /// [batch * heads, source, head_dim], used instead of projecting key and value.
   std::optional<TensorView> static_k{};
+  /// The values' counterpart of static_k.
   std::optional<TensorView> static_v{};
   /// Average the returned weights over heads (else one set per head).
   bool average_attn_weights = true;

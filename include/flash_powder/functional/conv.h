@@ -67,6 +67,7 @@ struct ConvTransposeOptions {
 using ConvTranspose1dOptions = ConvTransposeOptions<1>;
 /// conv_transpose2d's keyword arguments.
 using ConvTranspose2dOptions = ConvTransposeOptions<2>;
+/// conv_transpose3d's keyword arguments.
 using ConvTranspose3dOptions = ConvTransposeOptions<3>;
 
 /// https://pytorch.org/docs/stable/generated/torch.nn.functional.conv_transpose1d.html

@@ -10,6 +10,7 @@
 
 namespace fp::functional {
 
+/// The keyword arguments of pairwise_distance, with PyTorch's defaults.
 struct PairwiseDistanceOptions {
   /// The norm degree (may be 0, fractional or inf).
   double p = 2.0;
@@ -23,6 +24,7 @@ struct PairwiseDistanceOptions {
 Tensor pairwise_distance(const TensorView& x1, const TensorView& x2,
                          const PairwiseDistanceOptions& options = {});
 
+/// The keyword arguments of cosine_similarity, with PyTorch's defaults.
 struct CosineSimilarityOptions {
   /// The dimension to reduce.
   std::int64_t dim = 1;
@@ -34,6 +36,7 @@ struct CosineSimilarityOptions {
 Tensor cosine_similarity(const TensorView& x1, const TensorView& x2,
                          const CosineSimilarityOptions& options = {});
 
+/// The keyword arguments of pdist, with PyTorch's defaults.
 struct PdistOptions {
   /// The norm degree, >= 0.
   double p = 2.0;

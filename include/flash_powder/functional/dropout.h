@@ -47,7 +47,9 @@ Tensor dropout2d(const TensorView& input, const DropoutOptions& options = {});
 /// https://pytorch.org/docs/stable/generated/torch.nn.functional.dropout3d.html
 Tensor dropout3d(const TensorView& input, const DropoutOptions& options = {});
 
+/// The keyword arguments of alpha_dropout and feature_alpha_dropout, with PyTorch's defaults.
 struct AlphaDropoutOptions {
+  /// The probability of dropping an element (or, in feature_alpha_dropout, a channel).
   double p = 0.5;
   /// Python's default for alpha_dropout and feature_alpha_dropout: eval mode.
   bool training = false;

@@ -15,10 +15,14 @@ namespace fp::functional {
 
 /// The keyword arguments of fold and unfold, in Python's order.
 struct FoldOptions {
+  /// The spacing between kernel elements.
   nn::ExpandingArray<2> dilation = 1;
+  /// Implicit zero padding on both sides of each spatial dimension.
   nn::ExpandingArray<2> padding = 0;
+  /// The step between block positions.
   nn::ExpandingArray<2> stride = 1;
 };
+/// unfold's keyword arguments (the same as fold's).
 using UnfoldOptions = FoldOptions;
 
 /// [N, C, H, W] (or unbatched [C, H, W]) -> [N, C * prod(kernel_size), L],

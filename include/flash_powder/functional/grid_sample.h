@@ -14,6 +14,7 @@
 
 namespace fp::functional {
 
+/// The keyword arguments of grid_sample, with PyTorch's defaults.
 struct GridSampleOptions {
   /// "bilinear" (trilinear for 5-D input), "nearest" or "bicubic" (4-D only).
   std::string mode = "bilinear";
@@ -32,6 +33,7 @@ struct GridSampleOptions {
 Tensor grid_sample(const TensorView& input, const TensorView& grid,
                    const GridSampleOptions& options = {});
 
+/// The keyword arguments of affine_grid.
 struct AffineGridOptions {
   /// As grid_sample's; Python's default None means false (with a warning).
   bool align_corners = false;

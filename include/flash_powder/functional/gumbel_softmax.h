@@ -21,6 +21,7 @@ struct GumbelSoftmaxOptions {
   /// Return one-hot vectors (Python's straight-through `y_hard - y_soft + y_soft`,
   /// whose values are computed the same way here).
   bool hard = false;
+  /// The dimension to softmax along (negative counts from the end).
   std::int64_t dim = -1;
 };
 /// softmax((logits + g) / tau) along `dim`, g = -log(e) for exponential

@@ -85,7 +85,9 @@ struct GroupNormOptions {
 Tensor group_norm(const TensorView& input, std::int64_t num_groups,
                   const GroupNormOptions& options = {});
 
+/// The keyword arguments of rms_norm, with PyTorch's defaults.
 struct RmsNormOptions {
+  /// The elementwise scale, shaped like `normalized_shape` (None: 1).
   std::optional<TensorView> weight{};
   /// std::nullopt: the input dtype's machine epsilon (torch.finfo), as Python.
   std::optional<double> eps{};
@@ -95,9 +97,13 @@ struct RmsNormOptions {
 Tensor rms_norm(const TensorView& input, IntList normalized_shape,
                 const RmsNormOptions& options = {});
 
+/// The keyword arguments of local_response_norm, with PyTorch's defaults.
 struct LocalResponseNormOptions {
+  /// The multiplicative factor of the mean of squares.
   double alpha = 1e-4;
+  /// The exponent of the denominator.
   double beta = 0.75;
+  /// The additive constant of the denominator.
   double k = 1.0;
 };
 /// x / (k + alpha * mean of x^2 over `size` neighbouring channels)^beta, for
@@ -107,11 +113,14 @@ struct LocalResponseNormOptions {
 Tensor local_response_norm(const TensorView& input, std::int64_t size,
                            const LocalResponseNormOptions& options = {});
 
+/// The keyword arguments of normalize, with PyTorch's defaults.
 struct NormalizeOptions {
-  /// Any real p: 2, 1, 0 (the count of non-zeros), inf, -inf, fractional or negative.
+  /// The exponent of the norm, any real p: 2, 1, 0 (the count of non-zeros),
+  /// inf, -inf, fractional or negative.
   double p = 2.0;
   /// One dimension or several (`{0, 2}`), as Python's `dim`.
   nn::Dims dim = 1;
+  /// The smallest norm divided by.
   double eps = 1e-12;
 };
 /// x / max(||x||_p, eps) along `dim`.

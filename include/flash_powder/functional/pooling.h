@@ -24,6 +24,7 @@ namespace fp::functional {
 
 // --- max_pool ---------------------------------------------------------------------------
 
+/// The keyword arguments of max_pool1d/2d/3d, with PyTorch's defaults.
 template <std::size_t N>
 struct MaxPoolOptions {
   /// Defaults to the kernel size (Python's stride=None).
@@ -39,6 +40,7 @@ struct MaxPoolOptions {
 using MaxPool1dOptions = MaxPoolOptions<1>;
 /// max_pool2d's keyword arguments.
 using MaxPool2dOptions = MaxPoolOptions<2>;
+/// max_pool3d's keyword arguments.
 using MaxPool3dOptions = MaxPoolOptions<3>;
 
 /// https://pytorch.org/docs/stable/generated/torch.nn.functional.max_pool1d.html
@@ -58,6 +60,7 @@ std::tuple<Tensor, Tensor> max_pool2d_with_indices(const TensorView& input,
 /// https://pytorch.org/docs/stable/generated/torch.nn.functional.max_pool3d.html
 Tensor max_pool3d(const TensorView& input, nn::ExpandingArray<3> kernel_size,
                   const MaxPool3dOptions& options = {});
+/// The maxima and their flat indices within each input volume (int64).
 std::tuple<Tensor, Tensor> max_pool3d_with_indices(const TensorView& input,
                                                    nn::ExpandingArray<3> kernel_size,
                                                    const MaxPool3dOptions& options = {});
@@ -68,8 +71,11 @@ std::tuple<Tensor, Tensor> max_pool3d_with_indices(const TensorView& input,
 struct AvgPool1dOptions {
   /// Defaults to the kernel size (Python's stride=None).
   nn::OptionalExpandingArray<1> stride{};
+  /// Implicit zero padding on both sides.
   nn::ExpandingArray<1> padding = 0;
+  /// Round the output size up instead of down.
   bool ceil_mode = false;
+  /// Count the padding in the average's divisor.
   bool count_include_pad = true;
 };
 
@@ -78,14 +84,18 @@ template <std::size_t N>
 struct AvgPoolOptions {
   /// Defaults to the kernel size (Python's stride=None).
   nn::OptionalExpandingArray<N> stride{};
+  /// Implicit zero padding on both sides.
   nn::ExpandingArray<N> padding = 0;
+  /// Round the output size up instead of down.
   bool ceil_mode = false;
   /// Count the padding in the average's divisor.
   bool count_include_pad = true;
   /// Divide by this instead of the window's size.
   std::optional<std::int64_t> divisor_override{};
 };
+/// avg_pool2d's keyword arguments.
 using AvgPool2dOptions = AvgPoolOptions<2>;
+/// avg_pool3d's keyword arguments.
 using AvgPool3dOptions = AvgPoolOptions<3>;
 
 /// https://pytorch.org/docs/stable/generated/torch.nn.functional.avg_pool1d.html
@@ -121,19 +131,25 @@ std::tuple<Tensor, Tensor> adaptive_max_pool2d_with_indices(const TensorView& in
                                                             const nn::OutputSize<2>& output_size);
 /// https://pytorch.org/docs/stable/generated/torch.nn.functional.adaptive_max_pool3d.html
 Tensor adaptive_max_pool3d(const TensorView& input, const nn::OutputSize<3>& output_size);
+/// The maxima and their flat indices within each input volume (int64).
 std::tuple<Tensor, Tensor> adaptive_max_pool3d_with_indices(const TensorView& input,
                                                             const nn::OutputSize<3>& output_size);
 
 // --- lp_pool ----------------------------------------------------------------------------
 
+/// The keyword arguments of lp_pool1d/2d/3d, with PyTorch's defaults.
 template <std::size_t N>
 struct LPPoolOptions {
   /// Defaults to the kernel size (Python's stride=None).
   nn::OptionalExpandingArray<N> stride{};
+  /// Round the output size up instead of down.
   bool ceil_mode = false;
 };
+/// lp_pool1d's keyword arguments.
 using LPPool1dOptions = LPPoolOptions<1>;
+/// lp_pool2d's keyword arguments.
 using LPPool2dOptions = LPPoolOptions<2>;
+/// lp_pool3d's keyword arguments.
 using LPPool3dOptions = LPPoolOptions<3>;
 
 /// The p-norm of each window: Python's `(sum(x^p) over the window)^(1/p)`,
@@ -156,10 +172,12 @@ Tensor lp_pool3d(const TensorView& input, double norm_type, nn::ExpandingArray<3
 
 // --- max_unpool -------------------------------------------------------------------------
 
+/// The keyword arguments of max_unpool1d/2d/3d, with PyTorch's defaults.
 template <std::size_t N>
 struct MaxUnpoolOptions {
   /// Defaults to the kernel size (Python's stride=None).
   nn::OptionalExpandingArray<N> stride{};
+  /// The padding the max pool was given (the default output size subtracts it).
   nn::ExpandingArray<N> padding = 0;
   /// The output's spatial sizes (N values, or N + 2 with batch and channels
   /// first, whose first two are ignored as in Python), each within the
@@ -167,8 +185,11 @@ struct MaxUnpoolOptions {
   /// which is used when absent. A list even for N = 1, as in Python.
   nn::PerDimension<std::int64_t> output_size{};
 };
+/// max_unpool1d's keyword arguments.
 using MaxUnpool1dOptions = MaxUnpoolOptions<1>;
+/// max_unpool2d's keyword arguments.
 using MaxUnpool2dOptions = MaxUnpoolOptions<2>;
+/// max_unpool3d's keyword arguments.
 using MaxUnpool3dOptions = MaxUnpoolOptions<3>;
 
 /// The partial inverse of max_pool1d: each value of `input` written to the
@@ -186,6 +207,7 @@ Tensor max_unpool3d(const TensorView& input, const TensorView& indices,
 
 // --- fractional_max_pool ----------------------------------------------------------------
 
+/// The keyword arguments of fractional_max_pool2d/3d.
 template <std::size_t N>
 struct FractionalMaxPoolOptions {
   /// The output's spatial size; or
@@ -197,7 +219,9 @@ struct FractionalMaxPoolOptions {
   /// input's dtype, in [0, 1), which place the pooling windows. Drawn when absent.
   std::optional<TensorView> random_samples{};
 };
+/// fractional_max_pool2d's keyword arguments.
 using FractionalMaxPool2dOptions = FractionalMaxPoolOptions<2>;
+/// fractional_max_pool3d's keyword arguments.
 using FractionalMaxPool3dOptions = FractionalMaxPoolOptions<3>;
 
 /// Max pooling over windows placed pseudo-randomly. Without
@@ -219,17 +243,22 @@ Tensor fractional_max_pool2d(const TensorView& input, nn::ExpandingArray<2> kern
 std::tuple<Tensor, Tensor> fractional_max_pool2d_with_indices(
     const TensorView& input, nn::ExpandingArray<2> kernel_size,
     const FractionalMaxPool2dOptions& options);
+/// The same with the samples drawn from `generator`.
 std::tuple<Tensor, Tensor> fractional_max_pool2d_with_indices(
     const TensorView& input, nn::ExpandingArray<2> kernel_size, Generator& generator,
     const FractionalMaxPool2dOptions& options);
+/// fractional_max_pool2d's 3-D form: the samples are [batch, channels, 3].
 /// https://pytorch.org/docs/stable/generated/torch.nn.functional.fractional_max_pool3d.html
 Tensor fractional_max_pool3d(const TensorView& input, nn::ExpandingArray<3> kernel_size,
                              const FractionalMaxPool3dOptions& options);
+/// The same with the samples drawn from `generator`.
 Tensor fractional_max_pool3d(const TensorView& input, nn::ExpandingArray<3> kernel_size,
                              Generator& generator, const FractionalMaxPool3dOptions& options);
+/// The maxima and their flat indices within each input volume (int64).
 std::tuple<Tensor, Tensor> fractional_max_pool3d_with_indices(
     const TensorView& input, nn::ExpandingArray<3> kernel_size,
     const FractionalMaxPool3dOptions& options);
+/// The same with the samples drawn from `generator`.
 std::tuple<Tensor, Tensor> fractional_max_pool3d_with_indices(
     const TensorView& input, nn::ExpandingArray<3> kernel_size, Generator& generator,
     const FractionalMaxPool3dOptions& options);

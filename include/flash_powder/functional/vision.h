@@ -65,7 +65,9 @@ Tensor upsample(const TensorView& input, const InterpolateOptions& options);
 /// The `size` or `scale_factor` (exactly one) of upsample_nearest and
 /// upsample_bilinear, and of nn::UpsamplingNearest2d / UpsamplingBilinear2d.
 struct UpsamplingOptions {
+  /// The output's spatial size: one value for all dimensions or one each.
   nn::PerDimension<std::int64_t> size{};
+  /// Or the factor to scale each spatial dimension by.
   nn::PerDimension<double> scale_factor{};
 };
 /// interpolate(input, {.size, .scale_factor, .mode = "nearest"}); deprecated
