@@ -124,10 +124,11 @@ struct ConvTransposeOptions {
 using ConvTranspose1dOptions = ConvTransposeOptions<1>;
 /// ConvTranspose2d's keyword arguments.
 using ConvTranspose2dOptions = ConvTransposeOptions<2>;
+/// ConvTranspose3d's keyword arguments.
 using ConvTranspose3dOptions = ConvTransposeOptions<3>;
 
 namespace detail {
-/// What ConvTranspose1d/2d share; use those.
+/// What ConvTranspose1d/2d/3d share; use those.
 template <std::size_t N>
 class ConvTransposeNd : public Module {
  public:

@@ -28,6 +28,7 @@ namespace fp::nn {
 
 // --- MaxPool ----------------------------------------------------------------------------
 
+/// The keyword arguments of MaxPool1d/2d/3d, with PyTorch's defaults.
 template <std::size_t N>
 struct MaxPoolOptions {
   /// Defaults to the kernel size.
@@ -47,6 +48,7 @@ struct MaxPoolOptions {
 using MaxPool1dOptions = MaxPoolOptions<1>;
 /// MaxPool2d's keyword arguments.
 using MaxPool2dOptions = MaxPoolOptions<2>;
+/// MaxPool3d's keyword arguments.
 using MaxPool3dOptions = MaxPoolOptions<3>;
 
 namespace detail {
@@ -54,12 +56,19 @@ namespace detail {
 template <std::size_t N>
 class MaxPoolNd : public Module {
  public:
+  /// `kernel_size`: the window's size, one value for every dimension or one each.
   explicit MaxPoolNd(ExpandingArray<N> kernel_size, const MaxPoolOptions<N>& options = {})
       : kernel_size(kernel_size), options(options) {}
+  /// The maxima of each window of `input`; throws fp::Error if made with
+  /// `.return_indices = true`.
   Tensor forward(TensorView input) const override;
+  /// The maxima and their flat indices within each input plane (volume for
+  /// 3d), int64.
   std::tuple<Tensor, Tensor> forward_with_indices(TensorView input) const;
 
+  /// The window's size per dimension.
   ExpandingArray<N> kernel_size;
+  /// The keyword arguments it was made with.
   MaxPoolOptions<N> options;
 };
 }  // namespace detail
@@ -86,8 +95,11 @@ class MaxPool3d : public detail::MaxPoolNd<3> {
 struct AvgPool1dOptions {
   /// Defaults to the kernel size.
   OptionalExpandingArray<1> stride{};
+  /// Implicit zero padding on both sides.
   ExpandingArray<1> padding = 0;
+  /// Round the output size up instead of down.
   bool ceil_mode = false;
+  /// Count the padding in the average's divisor.
   bool count_include_pad = true;
 };
 
@@ -96,23 +108,31 @@ template <std::size_t N>
 struct AvgPoolOptions {
   /// Defaults to the kernel size.
   OptionalExpandingArray<N> stride{};
+  /// Implicit zero padding on both sides.
   ExpandingArray<N> padding = 0;
+  /// Round the output size up instead of down.
   bool ceil_mode = false;
   /// Count the padding in the average's divisor.
   bool count_include_pad = true;
   /// Divide by this instead of the window's size.
   std::optional<std::int64_t> divisor_override{};
 };
+/// AvgPool2d's keyword arguments.
 using AvgPool2dOptions = AvgPoolOptions<2>;
+/// AvgPool3d's keyword arguments.
 using AvgPool3dOptions = AvgPoolOptions<3>;
 
 namespace detail {
+/// The keyword arguments of AvgPool<N>d: AvgPoolOptions<N>, or AvgPool1dOptions.
 template <std::size_t N>
 struct AvgPoolOptionsOf {
+  /// AvgPoolOptions<N>.
   using type = AvgPoolOptions<N>;
 };
+/// AvgPool1d's keyword arguments have no divisor_override.
 template <>
 struct AvgPoolOptionsOf<1> {
+  /// AvgPool1dOptions.
   using type = AvgPool1dOptions;
 };
 
@@ -120,12 +140,17 @@ struct AvgPoolOptionsOf<1> {
 template <std::size_t N>
 class AvgPoolNd : public Module {
  public:
+  /// The keyword arguments: AvgPool1dOptions, AvgPool2dOptions or AvgPool3dOptions.
   using Options = typename AvgPoolOptionsOf<N>::type;
+  /// `kernel_size`: the window's size, one value for every dimension or one each.
   explicit AvgPoolNd(ExpandingArray<N> kernel_size, const Options& options = {})
       : kernel_size(kernel_size), options(options) {}
+  /// The average of each window of `input`; a new Tensor.
   Tensor forward(TensorView input) const override;
 
+  /// The window's size per dimension.
   ExpandingArray<N> kernel_size;
+  /// The keyword arguments it was made with.
   Options options;
 };
 }  // namespace detail
@@ -149,11 +174,17 @@ class AvgPool3d : public detail::AvgPoolNd<3> {
 
 // --- Adaptive pooling -------------------------------------------------------------------
 
+/// The keyword arguments of AdaptiveMaxPool1d/2d/3d, with PyTorch's defaults.
 struct AdaptiveMaxPoolOptions {
+  /// Python's forward then returns (maxima, indices): here forward() throws
+  /// fp::Error and forward_with_indices() returns both.
   bool return_indices = false;
 };
+/// AdaptiveMaxPool1d's keyword arguments.
 using AdaptiveMaxPool1dOptions = AdaptiveMaxPoolOptions;
+/// AdaptiveMaxPool2d's keyword arguments.
 using AdaptiveMaxPool2dOptions = AdaptiveMaxPoolOptions;
+/// AdaptiveMaxPool3d's keyword arguments.
 using AdaptiveMaxPool3dOptions = AdaptiveMaxPoolOptions;
 
 namespace detail {
@@ -161,12 +192,16 @@ namespace detail {
 /// else numbers or std::nullopt (keep the input's size) per dimension.
 template <std::size_t N>
 struct AdaptiveSizeOf {
+  /// OutputSize<N>.
   using type = OutputSize<N>;
 };
+/// 1d takes numbers only.
 template <>
 struct AdaptiveSizeOf<1> {
+  /// ExpandingArray<1>.
   using type = ExpandingArray<1>;
 };
+/// The output size of N-d adaptive pooling (see AdaptiveSizeOf).
 template <std::size_t N>
 using AdaptiveSize = typename AdaptiveSizeOf<N>::type;
 
@@ -174,8 +209,11 @@ using AdaptiveSize = typename AdaptiveSizeOf<N>::type;
 template <std::size_t N>
 class AdaptiveAvgPoolNd : public Module {
  public:
+  /// `output_size`: the output's spatial size.
   explicit AdaptiveAvgPoolNd(AdaptiveSize<N> output_size) : output_size(output_size) {}
+  /// The averages of `input` over windows that give `output_size`; a new Tensor.
   Tensor forward(TensorView input) const override;
+  /// The output's spatial size it was made with.
   AdaptiveSize<N> output_size;
 };
 
@@ -183,13 +221,18 @@ class AdaptiveAvgPoolNd : public Module {
 template <std::size_t N>
 class AdaptiveMaxPoolNd : public Module {
  public:
+  /// `output_size`: the output's spatial size.
   explicit AdaptiveMaxPoolNd(AdaptiveSize<N> output_size,
                              const AdaptiveMaxPoolOptions& options = {})
       : output_size(output_size), options(options) {}
+  /// The maxima of `input` over windows that give `output_size`; throws
+  /// fp::Error if made with `.return_indices = true`.
   Tensor forward(TensorView input) const override;
   /// The maxima and their flat indices within each input plane (int64).
   std::tuple<Tensor, Tensor> forward_with_indices(TensorView input) const;
+  /// The output's spatial size it was made with.
   AdaptiveSize<N> output_size;
+  /// The keyword arguments it was made with.
   AdaptiveMaxPoolOptions options;
 };
 }  // namespace detail
@@ -229,14 +272,19 @@ class AdaptiveMaxPool3d : public detail::AdaptiveMaxPoolNd<3> {
 
 // --- LPPool -----------------------------------------------------------------------------
 
+/// The keyword arguments of LPPool1d/2d/3d, with PyTorch's defaults.
 template <std::size_t N>
 struct LPPoolOptions {
   /// Defaults to the kernel size.
   OptionalExpandingArray<N> stride{};
+  /// Round the output size up instead of down.
   bool ceil_mode = false;
 };
+/// LPPool1d's keyword arguments.
 using LPPool1dOptions = LPPoolOptions<1>;
+/// LPPool2d's keyword arguments.
 using LPPool2dOptions = LPPoolOptions<2>;
+/// LPPool3d's keyword arguments.
 using LPPool3dOptions = LPPoolOptions<3>;
 
 namespace detail {
@@ -247,10 +295,14 @@ class LPPoolNd : public Module {
   /// `norm_type` may be ±infinity (max pooling of |x|); 0 throws in forward, as in Python.
   LPPoolNd(double norm_type, ExpandingArray<N> kernel_size, const LPPoolOptions<N>& options = {})
       : norm_type(norm_type), kernel_size(kernel_size), options(options) {}
+  /// The `norm_type`-norm of each window of `input`; a new Tensor.
   Tensor forward(TensorView input) const override;
 
+  /// The exponent p of the norm.
   double norm_type;
+  /// The window's size per dimension.
   ExpandingArray<N> kernel_size;
+  /// The keyword arguments it was made with.
   LPPoolOptions<N> options;
 };
 }  // namespace detail
@@ -274,14 +326,19 @@ class LPPool3d : public detail::LPPoolNd<3> {
 
 // --- MaxUnpool --------------------------------------------------------------------------
 
+/// The keyword arguments of MaxUnpool1d/2d/3d, with PyTorch's defaults.
 template <std::size_t N>
 struct MaxUnpoolOptions {
   /// Defaults to the kernel size.
   OptionalExpandingArray<N> stride{};
+  /// The padding the max pool was given (the default output size subtracts it).
   ExpandingArray<N> padding = 0;
 };
+/// MaxUnpool1d's keyword arguments.
 using MaxUnpool1dOptions = MaxUnpoolOptions<1>;
+/// MaxUnpool2d's keyword arguments.
 using MaxUnpool2dOptions = MaxUnpoolOptions<2>;
+/// MaxUnpool3d's keyword arguments.
 using MaxUnpool3dOptions = MaxUnpoolOptions<3>;
 
 namespace detail {
@@ -289,6 +346,7 @@ namespace detail {
 template <std::size_t N>
 class MaxUnpoolNd : public ModuleBase {
  public:
+  /// `kernel_size`: the max pool's window size.
   explicit MaxUnpoolNd(ExpandingArray<N> kernel_size, const MaxUnpoolOptions<N>& options = {})
       : kernel_size(kernel_size), options(options) {}
   /// `indices` as the max pool's forward_with_indices returns them.
@@ -298,7 +356,9 @@ class MaxUnpoolNd : public ModuleBase {
   Tensor forward(TensorView input, TensorView indices, IntList output_size) const;
   FP_MODULE_CALL()
 
+  /// The max pool's window size per dimension.
   ExpandingArray<N> kernel_size;
+  /// The keyword arguments it was made with.
   MaxUnpoolOptions<N> options;
 };
 }  // namespace detail
@@ -321,12 +381,15 @@ class MaxUnpool3d : public detail::MaxUnpoolNd<3> {
 
 // --- FractionalMaxPool ------------------------------------------------------------------
 
+/// The keyword arguments of FractionalMaxPool2d/3d, with PyTorch's defaults.
 template <std::size_t N>
 struct FractionalMaxPoolOptions {
   /// The output's spatial size; or
   OptionalExpandingArray<N> output_size{};
   /// the fraction of the input's to keep, each in (0, 1). Exactly one of the two.
   OptionalExpandingArray<N, double> output_ratio{};
+  /// Python's forward then returns (maxima, indices): here forward() throws
+  /// fp::Error and forward_with_indices() returns both.
   bool return_indices = false;
   /// Python's `_random_samples` ([batch, channels, N], the input's dtype):
   /// copied into the layer's buffer "_random_samples", which every forward
@@ -334,7 +397,9 @@ struct FractionalMaxPoolOptions {
   /// fp::functional::fractional_max_pool2d).
   std::optional<TensorView> random_samples{};
 };
+/// FractionalMaxPool2d's keyword arguments.
 using FractionalMaxPool2dOptions = FractionalMaxPoolOptions<2>;
+/// FractionalMaxPool3d's keyword arguments.
 using FractionalMaxPool3dOptions = FractionalMaxPoolOptions<3>;
 
 namespace detail {
@@ -347,10 +412,16 @@ class FractionalMaxPoolNd : public Module {
   /// for a kernel size below 1.
   FractionalMaxPoolNd(ExpandingArray<N> kernel_size, const FractionalMaxPoolOptions<N>& options);
 
+  /// Reports the buffer "_random_samples".
   void visit(Visitor& visitor) override;
+  /// The maxima of pseudo-random windows of `input`; throws fp::Error if made
+  /// with `.return_indices = true`.
   Tensor forward(TensorView input) const override;
+  /// The maxima and their flat indices within each input plane (volume for
+  /// 3d), int64.
   std::tuple<Tensor, Tensor> forward_with_indices(TensorView input) const;
 
+  /// The window's size per dimension.
   ExpandingArray<N> kernel_size;
   /// As given, without random_samples (held in `random_samples` below).
   FractionalMaxPoolOptions<N> options;
