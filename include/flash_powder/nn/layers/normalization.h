@@ -19,7 +19,7 @@
 
 namespace fp::nn {
 
-/// The keyword arguments of BatchNorm1d/2d, with PyTorch's defaults.
+/// The keyword arguments of BatchNorm1d/2d/3d, with PyTorch's defaults.
 struct BatchNormOptions {
   /// Added to the variance before its square root.
   double eps = 1e-5;
@@ -97,6 +97,7 @@ class BatchNorm2d : public detail::BatchNorm {
 /// https://pytorch.org/docs/stable/generated/torch.nn.BatchNorm3d.html
 class BatchNorm3d : public detail::BatchNorm {
  public:
+  /// A batch norm over `num_features` channels.
   explicit BatchNorm3d(std::int64_t num_features, const BatchNormOptions& options = {})
       : BatchNorm(num_features, options) {}
 
@@ -104,9 +105,11 @@ class BatchNorm3d : public detail::BatchNorm {
   void check_input_dim(TensorView input) const override;
 };
 
-/// PyTorch's defaults for instance norm differ from batch norm's: no affine
-/// parameters and no running statistics.
+/// The keyword arguments of InstanceNorm1d/2d/3d. PyTorch's defaults for
+/// instance norm differ from batch norm's: no affine parameters and no
+/// running statistics.
 struct InstanceNormOptions {
+  /// Added to the variance before its square root.
   double eps = 1e-5;
   /// Only used in training, which flash_powder does not do; kept for fidelity.
   std::optional<double> momentum = 0.1;
@@ -115,7 +118,9 @@ struct InstanceNormOptions {
   /// Buffers `running_mean` (zeros), `running_var` (ones) and
   /// `num_batches_tracked` (int64 0), which eval mode normalises with.
   bool track_running_stats = false;
+  /// Where the tensors live (the CPU, or the DefaultDevice, when absent).
   std::optional<Device> device{};
+  /// The floating tensors' dtype (float32 when absent).
   std::optional<DType> dtype{};
   /// With `affine`, whether there is a `bias` (PyTorch 2.12's keyword).
   bool bias = true;
@@ -125,6 +130,7 @@ namespace detail {
 /// What InstanceNorm1d/2d/3d share; use those.
 class InstanceNorm : public Module {
  public:
+  /// An instance norm over `num_features` channels.
   InstanceNorm(std::int64_t num_features, const InstanceNormOptions& options);
 
   void visit(Visitor& visitor) override;
@@ -133,12 +139,19 @@ class InstanceNorm : public Module {
   /// PyTorch warns and normalises anyway, and so does this (without warning).
   Tensor forward(TensorView input) const override;
 
+  /// The number of channels.
   std::int64_t num_features;
+  /// The keyword arguments it was made with.
   InstanceNormOptions options;
+  /// [num_features] scale (undefined unless affine).
   Tensor weight;
+  /// [num_features] shift (undefined unless affine and bias).
   Tensor bias;
+  /// [num_features] running means (undefined unless track_running_stats).
   Tensor running_mean;
+  /// [num_features] running variances (undefined unless track_running_stats).
   Tensor running_var;
+  /// The number of training batches seen (int64 0-dim; undefined unless track_running_stats).
   Tensor num_batches_tracked;
 
  protected:
@@ -154,6 +167,7 @@ class InstanceNorm : public Module {
 /// https://pytorch.org/docs/stable/generated/torch.nn.InstanceNorm1d.html
 class InstanceNorm1d : public detail::InstanceNorm {
  public:
+  /// An instance norm over `num_features` channels.
   explicit InstanceNorm1d(std::int64_t num_features, const InstanceNormOptions& options = {})
       : InstanceNorm(num_features, options) {}
 
@@ -165,6 +179,7 @@ class InstanceNorm1d : public detail::InstanceNorm {
 /// https://pytorch.org/docs/stable/generated/torch.nn.InstanceNorm2d.html
 class InstanceNorm2d : public detail::InstanceNorm {
  public:
+  /// An instance norm over `num_features` channels.
   explicit InstanceNorm2d(std::int64_t num_features, const InstanceNormOptions& options = {})
       : InstanceNorm(num_features, options) {}
 
@@ -176,6 +191,7 @@ class InstanceNorm2d : public detail::InstanceNorm {
 /// https://pytorch.org/docs/stable/generated/torch.nn.InstanceNorm3d.html
 class InstanceNorm3d : public detail::InstanceNorm {
  public:
+  /// An instance norm over `num_features` channels.
   explicit InstanceNorm3d(std::int64_t num_features, const InstanceNormOptions& options = {})
       : InstanceNorm(num_features, options) {}
 
@@ -183,6 +199,7 @@ class InstanceNorm3d : public detail::InstanceNorm {
   std::int64_t unbatched_rank() const override { return 4; }
 };
 
+/// The keyword arguments of LayerNorm, with PyTorch's defaults.
 struct LayerNormOptions {
   /// Added to the variance before its square root.
   double eps = 1e-5;
@@ -252,12 +269,15 @@ class GroupNorm : public Module {
   Tensor bias;
 };
 
+/// The keyword arguments of RMSNorm, with PyTorch's defaults.
 struct RMSNormOptions {
   /// std::nullopt: the input dtype's machine epsilon, as PyTorch.
   std::optional<double> eps{};
   /// Learnable `weight` (ones) of shape `normalized_shape`.
   bool elementwise_affine = true;
+  /// Where the parameters live (the CPU, or the DefaultDevice, when absent).
   std::optional<Device> device{};
+  /// The parameters' dtype (float32 when absent).
   std::optional<DType> dtype{};
 };
 
@@ -266,19 +286,27 @@ struct RMSNormOptions {
 /// https://pytorch.org/docs/stable/generated/torch.nn.RMSNorm.html
 class RMSNorm : public Module {
  public:
+  /// An RMS norm over the last dimensions, sized `normalized_shape`.
   explicit RMSNorm(IntList normalized_shape, const RMSNormOptions& options = {});
 
   void visit(Visitor& visitor) override;
   Tensor forward(TensorView input) const override;
 
+  /// The sizes of the normalised dimensions.
   std::vector<std::int64_t> normalized_shape;
+  /// The keyword arguments it was made with.
   RMSNormOptions options;
+  /// The elementwise scale (undefined unless elementwise_affine).
   Tensor weight;
 };
 
+/// The keyword arguments of LocalResponseNorm and CrossMapLRN2d, with PyTorch's defaults.
 struct LocalResponseNormOptions {
+  /// The factor of the mean square over the window.
   double alpha = 1e-4;
+  /// The exponent of the denominator.
   double beta = 0.75;
+  /// The additive constant of the denominator.
   double k = 1.0;
 };
 
@@ -286,10 +314,13 @@ struct LocalResponseNormOptions {
 /// https://pytorch.org/docs/stable/generated/torch.nn.LocalResponseNorm.html
 class LocalResponseNorm : public Module {
  public:
+  /// A local response norm over `size` neighbouring channels.
   explicit LocalResponseNorm(std::int64_t size, const LocalResponseNormOptions& options = {});
   Tensor forward(TensorView input) const override;
 
+  /// The number of neighbouring channels.
   std::int64_t size;
+  /// The keyword arguments it was made with.
   LocalResponseNormOptions options;
 };
 
@@ -300,10 +331,13 @@ class LocalResponseNorm : public Module {
 /// https://pytorch.org/docs/stable/generated/torch.nn.CrossMapLRN2d.html
 class CrossMapLRN2d : public Module {
  public:
+  /// Throws fp::Error unless `size` (the channel window) is positive.
   explicit CrossMapLRN2d(std::int64_t size, const LocalResponseNormOptions& options = {});
   Tensor forward(TensorView input) const override;
 
+  /// The number of channels in the window.
   std::int64_t size;
+  /// The keyword arguments it was made with.
   LocalResponseNormOptions options;
 };
 
