@@ -13,9 +13,11 @@ namespace detail {
 /// What the dropout layers share: `p`, checked on construction.
 class DropoutBase : public Module {
  public:
+  /// The dropout probability (unused in eval mode).
   double p;
 
  protected:
+  /// Throws fp::Error, naming `layer`, unless 0 <= p <= 1.
   DropoutBase(double p, const char* layer);
 };
 }  // namespace detail
@@ -23,6 +25,7 @@ class DropoutBase : public Module {
 /// https://pytorch.org/docs/stable/generated/torch.nn.Dropout.html
 class Dropout : public detail::DropoutBase {
  public:
+  /// Throws fp::Error unless 0 <= p <= 1.
   explicit Dropout(double p = 0.5) : DropoutBase(p, "Dropout") {}
   Tensor forward(TensorView input) const override;
 };
@@ -31,6 +34,7 @@ class Dropout : public detail::DropoutBase {
 /// does in eval mode too. https://pytorch.org/docs/stable/generated/torch.nn.Dropout1d.html
 class Dropout1d : public detail::DropoutBase {
  public:
+  /// Throws fp::Error unless 0 <= p <= 1.
   explicit Dropout1d(double p = 0.5) : DropoutBase(p, "Dropout1d") {}
   Tensor forward(TensorView input) const override;
 };
@@ -38,6 +42,7 @@ class Dropout1d : public detail::DropoutBase {
 /// https://pytorch.org/docs/stable/generated/torch.nn.Dropout2d.html
 class Dropout2d : public detail::DropoutBase {
  public:
+  /// Throws fp::Error unless 0 <= p <= 1.
   explicit Dropout2d(double p = 0.5) : DropoutBase(p, "Dropout2d") {}
   Tensor forward(TensorView input) const override;
 };
@@ -45,6 +50,7 @@ class Dropout2d : public detail::DropoutBase {
 /// https://pytorch.org/docs/stable/generated/torch.nn.Dropout3d.html
 class Dropout3d : public detail::DropoutBase {
  public:
+  /// Throws fp::Error unless 0 <= p <= 1.
   explicit Dropout3d(double p = 0.5) : DropoutBase(p, "Dropout3d") {}
   Tensor forward(TensorView input) const override;
 };
@@ -52,6 +58,7 @@ class Dropout3d : public detail::DropoutBase {
 /// https://pytorch.org/docs/stable/generated/torch.nn.AlphaDropout.html
 class AlphaDropout : public detail::DropoutBase {
  public:
+  /// Throws fp::Error unless 0 <= p <= 1.
   explicit AlphaDropout(double p = 0.5) : DropoutBase(p, "AlphaDropout") {}
   Tensor forward(TensorView input) const override;
 };
@@ -59,6 +66,7 @@ class AlphaDropout : public detail::DropoutBase {
 /// https://pytorch.org/docs/stable/generated/torch.nn.FeatureAlphaDropout.html
 class FeatureAlphaDropout : public detail::DropoutBase {
  public:
+  /// Throws fp::Error unless 0 <= p <= 1.
   explicit FeatureAlphaDropout(double p = 0.5) : DropoutBase(p, "FeatureAlphaDropout") {}
   Tensor forward(TensorView input) const override;
 };
