@@ -127,8 +127,10 @@ class SELU : public Module {
 /// https://pytorch.org/docs/stable/generated/torch.nn.CELU.html
 class CELU : public Module {
  public:
+  /// x if x > 0 else alpha * (exp(x / alpha) - 1).
   explicit CELU(double alpha = 1.0) : alpha(alpha) {}
   Tensor forward(TensorView input) const override;
+  /// The scale of the negative part (must not be 0).
   double alpha;
 };
 
@@ -153,26 +155,33 @@ class Tanhshrink : public Module {
 /// https://pytorch.org/docs/stable/generated/torch.nn.Softplus.html
 class Softplus : public Module {
  public:
+  /// log(1 + exp(beta * x)) / beta, or x where beta * x > threshold.
   explicit Softplus(double beta = 1.0, double threshold = 20.0)
       : beta(beta), threshold(threshold) {}
   Tensor forward(TensorView input) const override;
+  /// The scale of the input.
   double beta;
+  /// Above `threshold` (of beta * x) the result is x.
   double threshold;
 };
 
 /// https://pytorch.org/docs/stable/generated/torch.nn.Softshrink.html
 class Softshrink : public Module {
  public:
+  /// x - lambd if x > lambd, x + lambd if x < -lambd, else 0.
   explicit Softshrink(double lambd = 0.5) : lambd(lambd) {}
   Tensor forward(TensorView input) const override;
+  /// The threshold (not negative): inputs with |x| <= lambd give 0.
   double lambd;
 };
 
 /// https://pytorch.org/docs/stable/generated/torch.nn.Hardshrink.html
 class Hardshrink : public Module {
  public:
+  /// x if |x| > lambd else 0.
   explicit Hardshrink(double lambd = 0.5) : lambd(lambd) {}
   Tensor forward(TensorView input) const override;
+  /// The threshold: inputs with |x| <= lambd give 0.
   double lambd;
 };
 
@@ -182,7 +191,9 @@ class Hardtanh : public Module {
   /// Throws fp::Error unless max_val > min_val, as PyTorch does.
   explicit Hardtanh(double min_val = -1.0, double max_val = 1.0);
   Tensor forward(TensorView input) const override;
+  /// The lower bound of the output.
   double min_val;
+  /// The upper bound of the output.
   double max_val;
 };
 
@@ -190,9 +201,12 @@ class Hardtanh : public Module {
 /// https://pytorch.org/docs/stable/generated/torch.nn.Threshold.html
 class Threshold : public Module {
  public:
+  /// x if x > threshold else value.
   Threshold(double threshold, double value) : threshold(threshold), value(value) {}
   Tensor forward(TensorView input) const override;
+  /// The value compared with.
   double threshold;
+  /// What replaces the inputs <= threshold.
   double value;
 };
 
@@ -200,9 +214,12 @@ class Threshold : public Module {
 /// https://pytorch.org/docs/stable/generated/torch.nn.RReLU.html
 class RReLU : public Module {
  public:
+  /// Slopes drawn from [lower, upper) in training; (lower + upper) / 2 here.
   explicit RReLU(double lower = 1.0 / 8, double upper = 1.0 / 3) : lower(lower), upper(upper) {}
   Tensor forward(TensorView input) const override;
+  /// The lower bound of the negative slope.
   double lower;
+  /// The upper bound of the negative slope (at least `lower`).
   double upper;
 };
 
@@ -210,8 +227,10 @@ class RReLU : public Module {
 /// https://pytorch.org/docs/stable/generated/torch.nn.GLU.html
 class GLU : public Module {
  public:
+  /// Splits the input in half along `dim` (negative counts from the end).
   explicit GLU(std::int64_t dim = -1) : dim(dim) {}
   Tensor forward(TensorView input) const override;
+  /// The dimension split in half.
   std::int64_t dim;
 };
 
@@ -219,8 +238,10 @@ class GLU : public Module {
 /// https://pytorch.org/docs/stable/generated/torch.nn.Softmin.html
 class Softmin : public Module {
  public:
+  /// Softmin along `dim` (negative counts from the end); Python's implicit choice when absent.
   explicit Softmin(std::optional<std::int64_t> dim = std::nullopt) : dim(dim) {}
   Tensor forward(TensorView input) const override;
+  /// The dimension softmin runs along.
   std::optional<std::int64_t> dim;
 };
 
@@ -231,7 +252,9 @@ class Softmax2d : public Module {
   Tensor forward(TensorView input) const override;
 };
 
+/// The keyword arguments of PReLU, with PyTorch's defaults.
 struct PReLUOptions {
+  /// Where `weight` lives (the CPU, or the DefaultDevice, when absent).
   std::optional<Device> device{};
   /// float32 when absent.
   std::optional<DType> dtype{};
@@ -242,14 +265,18 @@ struct PReLUOptions {
 /// https://pytorch.org/docs/stable/generated/torch.nn.PReLU.html
 class PReLU : public Module {
  public:
+  /// Throws fp::Error for a negative `num_parameters`.
   explicit PReLU(std::int64_t num_parameters = 1, double init = 0.25,
                  const PReLUOptions& options = {});
 
   void visit(Visitor& visitor) override;
   Tensor forward(TensorView input) const override;
 
+  /// The number of slopes: 1, or the input's channel count.
   std::int64_t num_parameters;
+  /// The initial value of each slope.
   double init;
+  /// [num_parameters] slopes of the negative part.
   Tensor weight;
 };
 
