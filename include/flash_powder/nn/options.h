@@ -208,11 +208,15 @@ class Dims {
  public:
   // Implicit on purpose: an int or a list, like PyTorch's dim=1 or (0, 2).
   // NOLINTBEGIN(google-explicit-constructor)
+  /// One dimension.
   Dims(std::int64_t dim) : values_{dim} {}
+  /// Several dimensions.
   Dims(std::initializer_list<std::int64_t> dims) : values_(dims) {}
+  /// Several dimensions.
   Dims(std::vector<std::int64_t> dims) : values_(std::move(dims)) {}
   // NOLINTEND(google-explicit-constructor)
 
+  /// The dimensions as given.
   const std::vector<std::int64_t>& values() const { return values_; }
 
  private:

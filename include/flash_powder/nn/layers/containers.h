@@ -415,6 +415,7 @@ class ModuleDict : public ModuleBase {
 class ParameterList : public ModuleBase {
  public:
   ParameterList() = default;
+  /// Appends each of `values`, like Python's `ParameterList(values)`.
   explicit ParameterList(std::vector<Tensor> values);
 
   /// Appends, like Python's append().
@@ -422,14 +423,20 @@ class ParameterList : public ModuleBase {
   /// Appends each, like Python's extend().
   ParameterList& extend(std::vector<Tensor> values);
 
+  /// The number of parameters.
   std::size_t size() const { return values_.size(); }
   /// The parameter at `index` (negative counts from the end); throws
   /// fp::Error when out of range.
   Tensor& operator[](std::int64_t index) { return values_[position(index)]; }
+  /// The parameter at `index`, read-only.
   const Tensor& operator[](std::int64_t index) const { return values_[position(index)]; }
+  /// The first parameter, for range-for.
   auto begin() { return values_.begin(); }
+  /// One past the last parameter.
   auto end() { return values_.end(); }
+  /// The first parameter, read-only.
   auto begin() const { return values_.begin(); }
+  /// One past the last parameter.
   auto end() const { return values_.end(); }
 
   void visit(Visitor& visitor) override;
@@ -461,12 +468,15 @@ class ParameterDict : public ModuleBase {
   /// throws fp::Error naming the key when missing.
   Tensor take(std::string_view key);
 
+  /// The number of parameters.
   std::size_t size() const { return entries_.size(); }
+  /// Whether a parameter is under `key`.
   bool contains(std::string_view key) const;
   /// The keys, in order.
   std::vector<std::string> keys() const;
   /// Throws fp::Error naming the key when missing.
   Tensor& operator[](std::string_view key);
+  /// The parameter under `key`, read-only.
   const Tensor& operator[](std::string_view key) const;
 
   void visit(Visitor& visitor) override;

@@ -20,18 +20,24 @@ using PairwiseDistanceOptions = functional::PairwiseDistanceOptions;
 /// https://pytorch.org/docs/stable/generated/torch.nn.CosineSimilarity.html
 class CosineSimilarity : public ModuleBase {
  public:
+  /// Cosine similarity along `options.dim`.
   explicit CosineSimilarity(const CosineSimilarityOptions& options = {}) : options(options) {}
+  /// fp::functional::cosine_similarity(x1, x2, options); a new Tensor.
   Tensor forward(TensorView x1, TensorView x2) const;
   FP_MODULE_CALL()
+  /// Its keyword arguments.
   CosineSimilarityOptions options;
 };
 
 /// https://pytorch.org/docs/stable/generated/torch.nn.PairwiseDistance.html
 class PairwiseDistance : public ModuleBase {
  public:
+  /// The `options.p`-norm distance over the last dimension.
   explicit PairwiseDistance(const PairwiseDistanceOptions& options = {}) : options(options) {}
+  /// fp::functional::pairwise_distance(x1, x2, options); a new Tensor.
   Tensor forward(TensorView x1, TensorView x2) const;
   FP_MODULE_CALL()
+  /// Its keyword arguments.
   PairwiseDistanceOptions options;
 };
 

@@ -28,10 +28,13 @@ class Flatten : public Module {
 /// to the dimension's size. https://pytorch.org/docs/stable/generated/torch.nn.Unflatten.html
 class Unflatten : public Module {
  public:
+  /// Expands dimension `dim` (negative counts from the end) into `unflattened_size`.
   Unflatten(std::int64_t dim, IntList unflattened_size)
       : dim(dim), unflattened_size(unflattened_size.begin(), unflattened_size.end()) {}
   Tensor forward(TensorView input) const override;
+  /// The dimension expanded.
   std::int64_t dim;
+  /// The sizes it is expanded into.
   std::vector<std::int64_t> unflattened_size;
 };
 

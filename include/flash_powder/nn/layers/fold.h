@@ -9,18 +9,23 @@ namespace fp::nn {
 
 /// dilation, padding and stride, in Python's order.
 using FoldOptions = functional::FoldOptions;
+/// Unfold's keyword arguments (the same as Fold's).
 using UnfoldOptions = functional::UnfoldOptions;
 
 /// Combines sliding blocks [N, C * prod(kernel_size), L] into [N, C, output_size...].
 /// https://pytorch.org/docs/stable/generated/torch.nn.Fold.html
 class Fold : public Module {
  public:
+  /// Folds blocks of `kernel_size` into images of spatial size `output_size`.
   Fold(ExpandingArray<2> output_size, ExpandingArray<2> kernel_size,
        const FoldOptions& options = {})
       : output_size(output_size), kernel_size(kernel_size), options(options) {}
   Tensor forward(TensorView input) const override;
+  /// The output's spatial size [H, W].
   ExpandingArray<2> output_size;
+  /// The blocks' size.
   ExpandingArray<2> kernel_size;
+  /// Its keyword arguments.
   FoldOptions options;
 };
 
@@ -28,10 +33,13 @@ class Fold : public Module {
 /// https://pytorch.org/docs/stable/generated/torch.nn.Unfold.html
 class Unfold : public Module {
  public:
+  /// Extracts blocks of `kernel_size`.
   explicit Unfold(ExpandingArray<2> kernel_size, const UnfoldOptions& options = {})
       : kernel_size(kernel_size), options(options) {}
   Tensor forward(TensorView input) const override;
+  /// The blocks' size.
   ExpandingArray<2> kernel_size;
+  /// Its keyword arguments.
   UnfoldOptions options;
 };
 

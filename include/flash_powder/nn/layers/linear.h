@@ -58,10 +58,15 @@ class Bilinear : public ModuleBase {
   Tensor forward(TensorView input1, TensorView input2) const;
   FP_MODULE_CALL()
 
+  /// The size of input1's last dimension.
   std::int64_t in1_features;
+  /// The size of input2's last dimension.
   std::int64_t in2_features;
+  /// The size of each output's last dimension.
   std::int64_t out_features;
+  /// [out_features, in1_features, in2_features].
   Tensor weight;
+  /// [out_features] (undefined with `.bias = false`).
   Tensor bias;
 };
 

@@ -36,8 +36,10 @@ std::string pad_layer_name(PadMode mode, std::size_t dims);
 template <std::size_t N, PadMode Mode>
 class PadNd : public Module {
  public:
+  /// Pads by `padding`: one number for every side or 2N (left, right, top, ...).
   explicit PadNd(ExpandingArray<2 * N> padding) requires(Mode != PadMode::Constant)
       : padding(padding) {}
+  /// ConstantPad: pads by `padding` with `value`.
   PadNd(ExpandingArray<2 * N> padding, double value) requires(Mode == PadMode::Constant)
       : padding(padding), value(value) {}
 
@@ -46,6 +48,7 @@ class PadNd : public Module {
   }
   std::string type_name() const override { return pad_layer_name(Mode, N); }
 
+  /// The 2N sizes of the sides, last dimension first: left, right, top, bottom, front, back.
   ExpandingArray<2 * N> padding;
   /// The fill value: ConstantPad's `value`, 0 for ZeroPad, unused by the other modes.
   double value = 0.0;

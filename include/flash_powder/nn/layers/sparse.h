@@ -56,7 +56,9 @@ struct EmbeddingBagOptions {
   /// This row starts as zeros and is left out of the reductions (negative
   /// counts from the end).
   std::optional<std::int64_t> padding_idx{};
+  /// Where the weight lives (the CPU, or the DefaultDevice, when absent).
   std::optional<Device> device{};
+  /// The weight's dtype (float32 when absent).
   std::optional<DType> dtype{};
 };
 
@@ -82,12 +84,17 @@ class EmbeddingBag : public ModuleBase {
                  const std::optional<TensorView>& per_sample_weights = std::nullopt) const;
   FP_MODULE_CALL()
 
+  /// The number of rows.
   std::int64_t num_embeddings;
+  /// The size of each row.
   std::int64_t embedding_dim;
+  /// "sum", "mean" or "max".
   std::string mode;
+  /// `offsets` has one entry more than there are bags (CSR format).
   bool include_last_offset;
   /// Normalised to a non-negative row, as in Python.
   std::optional<std::int64_t> padding_idx;
+  /// [num_embeddings, embedding_dim].
   Tensor weight;
 };
 

@@ -45,8 +45,10 @@ using UpsamplingOptions = functional::UpsamplingOptions;
 /// https://pytorch.org/docs/stable/generated/torch.nn.UpsamplingNearest2d.html
 class UpsamplingNearest2d : public Module {
  public:
+  /// Upsampling to `options.size` or by `options.scale_factor` (exactly one).
   explicit UpsamplingNearest2d(const UpsamplingOptions& options) : options(options) {}
   Tensor forward(TensorView input) const override;
+  /// Its keyword arguments.
   UpsamplingOptions options;
 };
 
@@ -54,8 +56,10 @@ class UpsamplingNearest2d : public Module {
 /// https://pytorch.org/docs/stable/generated/torch.nn.UpsamplingBilinear2d.html
 class UpsamplingBilinear2d : public Module {
  public:
+  /// Upsampling to `options.size` or by `options.scale_factor` (exactly one).
   explicit UpsamplingBilinear2d(const UpsamplingOptions& options) : options(options) {}
   Tensor forward(TensorView input) const override;
+  /// Its keyword arguments.
   UpsamplingOptions options;
 };
 
@@ -72,8 +76,10 @@ class PixelShuffle : public Module {
 /// https://pytorch.org/docs/stable/generated/torch.nn.PixelUnshuffle.html
 class PixelUnshuffle : public Module {
  public:
+  /// [*, C, H * r, W * r] -> [*, C * r * r, H, W] for r = `downscale_factor`.
   explicit PixelUnshuffle(std::int64_t downscale_factor) : downscale_factor(downscale_factor) {}
   Tensor forward(TensorView input) const override;
+  /// The factor r.
   std::int64_t downscale_factor;
 };
 
@@ -81,8 +87,10 @@ class PixelUnshuffle : public Module {
 /// https://pytorch.org/docs/stable/generated/torch.nn.ChannelShuffle.html
 class ChannelShuffle : public Module {
  public:
+  /// Shuffles the channels in `groups` groups.
   explicit ChannelShuffle(std::int64_t groups) : groups(groups) {}
   Tensor forward(TensorView input) const override;
+  /// The number of groups the channels are split into.
   std::int64_t groups;
 };
 
