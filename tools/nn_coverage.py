@@ -75,6 +75,26 @@ SPELLING = {
 NOTES = {
     "elu": "at most 1 ulp apart in the elements libtorch computes in its scalar remainder loop",
     "ELU": "as functional::elu",
+    "normalize": "float32 with p other than 0, 1, 2, inf, -inf: up to 2 ulp (negative p: 4 ulp, "
+                 "float64 6 ulp) in some elements; the other dtypes and p bit-exact",
+    "lp_pool1d": "norm_type 0 throws fp::Error (Python's ZeroDivisionError); CPU and CUDA only",
+    "lp_pool2d": "as lp_pool1d",
+    "lp_pool3d": "as lp_pool1d",
+    "fractional_max_pool2d": "returns values; fractional_max_pool2d_with_indices also the indices; "
+                             "samples given, from an fp::Generator or from the generator "
+                             "fp::nn::manual_seed seeds (drawn on the CPU for CUDA inputs)",
+    "fractional_max_pool3d": "as fractional_max_pool2d",
+    "FractionalMaxPool2d": "samples drawn as functional::fractional_max_pool2d; fixed ones in "
+                           "the `_random_samples` option",
+    "FractionalMaxPool3d": "as FractionalMaxPool2d",
+    "rrelu": "training = true draws from an fp::Generator; refused for float16, as in PyTorch",
+    "RReLU": "as functional::rrelu",
+    "dropout": "training = true (Python's default) draws the mask as Python's from the same seed "
+               "(CPU); training = false is the identity",
+    "gumbel_softmax": "draws from an fp::Generator as Python's from the same seed (CPU)",
+    "MultiheadAttention": "PyTorch's fast path where Python takes it; on devices other than "
+                          "CPU and CUDA, mask + q k^T may round differently",
+    "multi_head_attention_forward": "as MultiheadAttention's slow path",
 }
 
 MODULE_FOLDERS = ("include/flash_powder/nn",)

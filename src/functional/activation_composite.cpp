@@ -13,6 +13,7 @@
 #include "flash_powder/core/functions.h"
 #include "flash_powder/core/operators.h"
 #include "flash_powder/functional/activation.h"
+#include "functional/fail.h"
 #include "nn/messages.h"
 #include "python_number.h"
 
@@ -21,10 +22,6 @@ namespace fp::functional {
 using detail::python_number;
 
 namespace {
-
-[[noreturn]] void fail(const char* function, const std::string& message) {
-  throw Error(ErrorCode::BadArgument, std::string("fp::functional::") + function + ": " + message);
-}
 
 /// The composites below would quietly promote integer tensors to float;
 /// Python's kernels refuse them.

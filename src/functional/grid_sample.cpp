@@ -6,14 +6,11 @@
 #include <vector>
 
 #include "flash_powder/aten/aten.h"
+#include "functional/fail.h"
 #include "nn/messages.h"
 
 namespace fp::functional {
 namespace {
-
-[[noreturn]] void fail(const char* function, const std::string& message) {
-  throw Error(ErrorCode::BadArgument, std::string("fp::functional::") + function + ": " + message);
-}
 
 /// Python's GRID_SAMPLE_INTERPOLATION_MODES.
 std::int64_t interpolation_mode(const std::string& mode) {

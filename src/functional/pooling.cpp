@@ -7,15 +7,12 @@
 #include "flash_powder/aten/aten.h"
 #include "flash_powder/aten/shim.h"
 #include "flash_powder/core/factory.h"
+#include "functional/fail.h"
 #include "nn/layers/parameters.h"
 #include "nn/messages.h"
 
 namespace fp::functional {
 namespace {
-
-[[noreturn]] void fail(const char* function, const std::string& message) {
-  throw Error(ErrorCode::BadArgument, std::string("fp::functional::") + function + ": " + message);
-}
 
 /// ATen's `int[N] stride=[]` means "the kernel size", Python's stride=None.
 template <std::size_t N, class T>

@@ -1,7 +1,6 @@
-// fp::functional pooling against torch.nn.functional: max_pool3d,
-// avg_pool1d/3d, adaptive pooling in 1d and 3d, lp_pool1d/2d/3d,
-// max_unpool1d/2d/3d and fractional_max_pool2d/3d, in several option sets,
-// dtypes, batched and unbatched, contiguous or not.
+// fp::functional pooling against torch.nn.functional: max_pool3d, avg_pool1d/3d, adaptive
+// pooling in 1d and 3d, lp_pool1d/2d/3d, max_unpool1d/2d/3d and fractional_max_pool2d/3d,
+// in several option sets, dtypes, batched and unbatched, contiguous or not.
 #include <gtest/gtest.h>
 
 #include <flash_powder/flash_powder.h>
