@@ -47,11 +47,14 @@ def mlp_inputs(batch, generator):
 
 
 # name -> (module factory, example inputs, dynamic shapes, export options, cases: batch sizes)
+# The MLPs keep their weights as they are (freeze=False), so that the tests can
+# swap them (load_weights); the CNN is frozen, tools/export_aoti.py's default.
 PACKAGES = {
     "mlp": (lambda: models.seeded(models.Mlp()), lambda g: mlp_inputs(2, g),
-            {"x": {0: BATCH}, "y": {0: BATCH}}, {}, [1, 2, 7, 64]),
+            {"x": {0: BATCH}, "y": {0: BATCH}}, {"freeze": False}, [1, 2, 7, 64]),
     "mlp_blob": (lambda: models.seeded(models.Mlp(), seed=1), lambda g: mlp_inputs(2, g),
-                 {"x": {0: BATCH}, "y": {0: BATCH}}, {"external_weights": True}, [3]),
+                 {"x": {0: BATCH}, "y": {0: BATCH}}, {"external_weights": True, "freeze": False},
+                 [3]),
     "cnn": (lambda: models.seeded(models.TinyCnn()),
             lambda g: (torch.randn(2, 3, 8, 8, generator=g),), None, {}, [2]),
     "eigh": (models.Eigh, lambda g: (torch.randn(3, 3, generator=g),), None, {}, []),
