@@ -132,6 +132,22 @@ TEST_P(ModelTest, KeysAndOutputsEqualTorchvision) {
         << model_case.name << " batch " << batch << ": max |delta| "
         << (output - expected).abs().max().item<float>();
   }
+
+  // Optimised for inference: oneDNN's fused kernels with BatchNorm folded in
+  // round differently from eager PyTorch (tests/nn/test_optimize.cpp checks
+  // them against frozen Inductor bit for bit); measured here, the largest
+  // difference is below 1e-5 of the largest logit.
+  const fp::nn::OptimizeReport report = fp::nn::optimize_for_inference(*model);
+  EXPECT_FALSE(report.fused.empty());
+  EXPECT_TRUE(report.unchanged.empty()) << report.unchanged.front();
+  for (const char* batch : {"1", "2"}) {
+    const fp::Tensor output = (*model)(io.at(std::string("input") + batch));
+    const fp::Tensor& expected = io.at(std::string("output") + batch);
+    const double delta = (output - expected).abs().max().item<double>();
+    const double scale = expected.abs().max().item<double>();
+    EXPECT_LT(delta, 1e-5 * scale) << model_case.name << " optimised, batch " << batch
+                                   << ": max |delta| " << delta << " on logits up to " << scale;
+  }
 }
 
 /// On the GPU: the same network moved to CUDA against torchvision's on CUDA.
