@@ -1,23 +1,28 @@
 #!/usr/bin/env bash
 # One forward of torchvision's vgg11 (batch 1 and 8, 224x224), resnet50
-# (batch 1) and examples/unet's U-Net (batch 1, 256x256) through flash_powder
-# (fp::vision::models, examples/unet/unet.h), libtorch's C++ API (the same
-# models in torch::nn), eager PyTorch and torch.compile, and optionally the
-# same models exported with AOTInductor and run through fp::aoti and through
-# Python's loader, with one thread and with all, measured in one run on the
-# same seeded weights and inputs. Prints one table: each side's median ms per
-# forward, flash_powder's ratios to libtorch C++ and to eager Python (with
-# --aoti also fp::aoti's to Python's AOTI loader and to flash_powder), each
-# side's peak RSS, and how far each side's output is from eager PyTorch's.
+# (batch 1) and examples/unet's U-Net (batch 1, 256x256), and of two sequence
+# models: nn.LSTM(256, 256, num_layers=2, bidirectional=True) on 100 steps
+# (batch 1 and 16; the output tensor only) and a 6-layer nn.TransformerEncoder
+# (d_model 512, 8 heads, feed-forward 2048, dropout 0, batch_first; batch 8,
+# sequence 128, no mask), through flash_powder (fp::vision::models,
+# examples/unet/unet.h, fp::nn::LSTM, fp::nn::TransformerEncoder), libtorch's
+# C++ API (the same models in torch::nn), eager PyTorch and torch.compile, and
+# optionally the vision models exported with AOTInductor and run through
+# fp::aoti and through Python's loader, with one thread and with all, measured
+# in one run on the same seeded weights and inputs. Prints one table: each
+# side's median ms per forward, flash_powder's ratios to libtorch C++ and to
+# eager Python (with --aoti also fp::aoti's to Python's AOTI loader and to
+# flash_powder), each side's peak RSS, and how far each side's output is from
+# eager PyTorch's.
 #
 #   bench/run_vision.sh [--channels-last] [--no-compile] [--aoti] [--markdown]
 #
-#   --channels-last  also run every model in channels_last memory format on
-#                    every side (input and 4-d weights converted, as
+#   --channels-last  also run every vision model in channels_last memory
+#                    format on every side (input and 4-d weights converted, as
 #                    `model.to(memory_format=torch.channels_last)`), and
 #                    print channels_last time / contiguous time per side
 #   --no-compile     leave torch.compile out (its first call compiles)
-#   --aoti           also export each case (model and batch, eval, the same
+#   --aoti           also export each vision case (model and batch, eval, the same
 #                    weights) as an AOTInductor package (torch.export +
 #                    aoti_compile_and_package, via tools/export_aoti.py; one
 #                    package for every thread count) and time it through
@@ -34,10 +39,13 @@
 # Python the interpreter too) is its own.
 #
 # Environment: FP_BENCH_THREADS (thread counts, default 1 and the core count; each
-# sets OMP_NUM_THREADS for every side), FP_BENCH_CASES (default
-# "vgg11-b1 vgg11-b8 resnet50-b1 unet-b1"), FP_BENCH_ROUNDS (1: the sides
-# run one after another per case, this many times, so that a slow spell of
-# the machine hits every side), FP_BENCH_WARMUP (1 untimed forward),
+# sets OMP_NUM_THREADS for every side), FP_BENCH_CASES (default "vision",
+# which stands for "vgg11-b1 vgg11-b8 resnet50-b1 unet-b1"; "sequence" for
+# "lstm-b1 lstm-b16 encoder-b8"; "all" for both; or any list of cases, e.g.
+# FP_BENCH_CASES="lstm-b1 lstm-b16 encoder-b8" bench/run_vision.sh --no-compile),
+# FP_BENCH_ROUNDS (1: the sides run one after another per case, this many
+# times, so that a slow spell of the machine hits every side),
+# FP_BENCH_WARMUP (1 untimed forward),
 # FP_BENCH_REPETITIONS (5 timed forwards per process; vgg11-b8 takes
 # FP_BENCH_REPETITIONS_LARGE, 3), FP_BENCH_COMPILE_TIMEOUT (300 s for one
 # torch.compile process and for one AOTInductor export; past it the table
@@ -56,7 +64,12 @@ PYTHON="$REPO/.venv/bin/python"
 WEIGHTS="$BUILD/vision"
 CORES="$(getconf _NPROCESSORS_ONLN)"  # nproc would follow OMP_NUM_THREADS
 THREADS="${FP_BENCH_THREADS:-1 $CORES}"
-CASES="${FP_BENCH_CASES:-vgg11-b1 vgg11-b8 resnet50-b1 unet-b1}"
+VISION_CASES="vgg11-b1 vgg11-b8 resnet50-b1 unet-b1"
+SEQUENCE_CASES="lstm-b1 lstm-b16 encoder-b8"
+CASES="${FP_BENCH_CASES:-vision}"
+CASES="${CASES//all/vision sequence}"
+CASES="${CASES//vision/$VISION_CASES}"
+CASES="${CASES//sequence/$SEQUENCE_CASES}"
 ROUNDS="${FP_BENCH_ROUNDS:-1}"
 WARMUP="${FP_BENCH_WARMUP:-1}"
 REPETITIONS="${FP_BENCH_REPETITIONS:-5}"
@@ -98,7 +111,11 @@ targets=(bench_vision_forward bench_vision_forward_libtorch)
 [ "$aoti" = 1 ] && targets+=(bench_vision_aoti)
 cmake --build "$BUILD" --target "${targets[@]}" >/dev/null
 echo "==> weights and inputs in $WEIGHTS (seeded; made once)"
-"$PYTHON" "$REPO/bench/vision_forward.py" weights "$WEIGHTS"
+"$PYTHON" "$REPO/bench/vision_forward.py" weights "$WEIGHTS" $CASES
+
+is_sequence() {  # is_sequence MODEL: the LSTM and the encoder (no channels_last, no AOTI)
+  [ "$1" = lstm ] || [ "$1" = encoder ]
+}
 
 quietly() {  # quietly LOG COMMAND...: runs COMMAND into LOG, shown only if it fails
   local log="$1"
@@ -149,6 +166,7 @@ if [ "$aoti" = 1 ]; then
   echo "==> AOTInductor packages in $WEIGHTS (made once; at most ${COMPILE_TIMEOUT} s each)"
   for case in $CASES; do
     model="${case%-b*}"
+    is_sequence "$model" && continue
     if limited "$COMPILE_TIMEOUT" "$WORK/export.log" "$PYTHON" "$REPO/bench/vision_forward.py" \
          export "$model" "$WEIGHTS/$model.safetensors" "$WEIGHTS/$case.safetensors" \
          "$WEIGHTS/$case.pt2"; then
@@ -167,6 +185,7 @@ for threads in $THREADS; do
     [ "$format" = channels_last ] && layout=(--channels-last)
     for case in $CASES; do
       model="${case%-b*}"
+      [ "$format" = channels_last ] && is_sequence "$model" && continue
       repetitions="$REPETITIONS"
       [ "$case" = vgg11-b8 ] && repetitions="$REPETITIONS_LARGE"
       for round in $(seq "$ROUNDS"); do
@@ -175,7 +194,7 @@ for threads in $THREADS; do
         for side in fp libtorch eager compile fp_aoti py_aoti; do
           [ "$side" = compile ] && [ "$compile" = 0 ] && continue
           if [[ "$side" == *_aoti ]]; then
-            [ "$aoti" = 0 ] || [ "$format" = channels_last ] && continue
+            [ "$aoti" = 0 ] || [ "$format" = channels_last ] || is_sequence "$model" && continue
             if [ -n "${export_failed[$case]:-}" ]; then
               failed "$side" "${export_failed[$case]}"
               continue

@@ -1,21 +1,30 @@
-// The forward of a vision model through flash_powder: fp::vision::models'
-// vgg11 and resnet50, and examples/unet's U-Net (run_vision.sh compares it
-// with libtorch's C++ API, eager PyTorch and torch.compile).
+// The forward of a model through flash_powder: fp::vision::models' vgg11 and
+// resnet50, examples/unet's U-Net, and the sequence models fp::nn::LSTM(256,
+// 256, {.num_layers = 2, .bidirectional = true}) (the output tensor only) and
+// a 6-layer fp::nn::TransformerEncoder (d_model 512, 8 heads, feed-forward
+// 2048, dropout 0, batch_first) (run_vision.sh compares it with libtorch's
+// C++ API, eager PyTorch and torch.compile).
 //
 //   bench_vision_forward MODEL WEIGHTS INPUT OUTPUT RESULT [--warmup N] [--repetitions N]
 //                        [--channels-last]
 //
 // See vision_timing.h for the arguments. --channels-last converts the input
 // and every 4-d parameter and buffer (the convolutions' weights) to
-// channels_last, as Python's `model.to(memory_format=torch.channels_last)`.
+// channels_last, as Python's `model.to(memory_format=torch.channels_last)`
+// (the vision models only).
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <memory>
 #include <string>
+#include <tuple>
+#include <utility>
 
 #include <flash_powder/aten/aten.h>
 #include <flash_powder/flash_powder.h>
+#include <flash_powder/nn/layers/rnn.h>
+#include <flash_powder/nn/layers/transformer.h>
 #include <flash_powder/safetensors/safetensors.h>
 #include <flash_powder/vision/models.h>
 
@@ -24,13 +33,39 @@
 
 namespace {
 
-std::unique_ptr<fp::nn::Module> make_model(const std::string& name) {
+/// A model and its forward: one tensor in, the tensor the benchmark times
+/// and compares out (the LSTM returns (output, (h_n, c_n)); its output).
+struct Model {
+  std::unique_ptr<fp::nn::ModuleBase> module;
+  std::function<fp::Tensor(const fp::Tensor&)> forward;
+};
+
+/// A model whose forward takes and returns one tensor, built in place.
+template <class M, class... Arguments>
+Model plain(Arguments&&... arguments) {
+  auto owned = std::make_unique<M>(std::forward<Arguments>(arguments)...);
+  const M* forward = owned.get();
+  return {std::move(owned), [forward](const fp::Tensor& x) { return (*forward)(x); }};
+}
+
+Model make_model(const std::string& name) {
   namespace models = fp::vision::models;
-  if (name == "vgg11") return std::make_unique<models::VGG>(models::vgg11());
-  if (name == "resnet50") return std::make_unique<models::ResNet>(models::resnet50());
-  if (name == "unet") return std::make_unique<unet::UNet>();
+  if (name == "vgg11") return plain<models::VGG>(models::vgg11());
+  if (name == "resnet50") return plain<models::ResNet>(models::resnet50());
+  if (name == "unet") return plain<unet::UNet>();
+  if (name == "lstm") {
+    auto lstm = std::make_unique<fp::nn::LSTM>(
+        256, 256, fp::nn::LSTMOptions{.num_layers = 2, .bidirectional = true});
+    const fp::nn::LSTM* forward = lstm.get();
+    return {std::move(lstm), [forward](const fp::Tensor& x) { return std::get<0>((*forward)(x)); }};
+  }
+  if (name == "encoder") {
+    const fp::nn::TransformerEncoderLayer layer(
+        512, 8, {.dim_feedforward = 2048, .dropout = 0.0, .batch_first = true});
+    return plain<fp::nn::TransformerEncoder>(layer, 6);
+  }
   throw fp::Error(fp::ErrorCode::BadArgument,
-                  "unknown model " + name + " (vgg11, resnet50 or unet)");
+                  "unknown model " + name + " (vgg11, resnet50, unet, lstm or encoder)");
 }
 
 /// Replaces every 4-d parameter and buffer with a channels_last copy.
@@ -51,12 +86,14 @@ int run(const vision_bench::Arguments& arguments) {
   // set leaves glibc's defaults, to measure the difference.
   if (std::getenv("FP_BENCH_DEFAULT_MALLOC") == nullptr) fp::keep_freed_memory();
   const auto load_start = std::chrono::steady_clock::now();
-  const std::unique_ptr<fp::nn::Module> model = make_model(arguments.model);
-  model->load_state_dict(fp::safetensors::MappedFile::open(arguments.weights));
+  const Model model = make_model(arguments.model);
+  model.module->load_state_dict(fp::safetensors::MappedFile::open(arguments.weights));
   fp::Tensor input = fp::safetensors::load(arguments.input).at("input");
   if (arguments.channels_last) {
+    if (input.dim() != 4)
+      throw fp::Error(fp::ErrorCode::BadArgument, "--channels-last: the vision models only");
     ToChannelsLast to_channels_last;
-    model->visit(to_channels_last);
+    model.module->visit(to_channels_last);
     input = fp::aten::clone(input, fp::MemoryFormat::ChannelsLast);
   }
   const double load_ms =
@@ -65,10 +102,11 @@ int run(const vision_bench::Arguments& arguments) {
 
   fp::Tensor output;
   const vision_bench::Times times =
-      vision_bench::time_forward([&] { output = (*model)(input); }, arguments);
+      vision_bench::time_forward([&] { output = model.forward(input); }, arguments);
   fp::safetensors::save({{"output", output.contiguous()}}, arguments.output);
-  vision_bench::write_result(arguments, "fp", fp::get_num_threads(),
-                             static_cast<long long>(input.size(0)), load_ms, times);
+  vision_bench::write_result(
+      arguments, "fp", fp::get_num_threads(),
+      static_cast<long long>(input.size(vision_bench::batch_dim(arguments.model))), load_ms, times);
   return 0;
 }
 

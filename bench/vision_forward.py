@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""The Python sides of the vision benchmark (bench/run_vision.sh), its
+"""The Python sides of the forward benchmark (bench/run_vision.sh): the
+vision models and the sequence models (an LSTM and a TransformerEncoder), their
 weights and inputs, and the report that puts every side next to each other.
 
-    vision_forward.py weights DIR
+    vision_forward.py weights DIR [CASE...]
     vision_forward.py export MODEL WEIGHTS INPUT PACKAGE
     vision_forward.py run eager|compile MODEL WEIGHTS INPUT OUTPUT RESULT
                       [--warmup N] [--repetitions N] [--channels-last]
@@ -10,10 +11,19 @@ weights and inputs, and the report that puts every side next to each other.
     vision_forward.py failed SIDE MODEL INPUT RESULT --threads N --reason TEXT [--channels-last]
     vision_forward.py report RESULT.json... [--markdown] [--clock cpu|real]
 
-`weights` writes, once, torchvision's vgg11 and resnet50 and examples/unet's
-U-Net with seeded random weights (BatchNorm's affine parameters and running
-statistics random too, so that they matter) as DIR/MODEL.safetensors, and
-seeded inputs DIR/MODEL-bN.safetensors (`input`). Every side loads these.
+`weights` writes, once, the models of the CASEs (default: all of CASES
+below, e.g. `lstm-b16`) with seeded random weights as DIR/MODEL.safetensors,
+and their seeded inputs DIR/MODEL-bN.safetensors (`input`). Every side loads
+these. The models: torchvision's vgg11 and resnet50 and examples/unet's U-Net
+(BatchNorm's affine parameters and running statistics random too, so that
+they matter), input [N, 3, H, W]; `lstm`, nn.LSTM(256, 256, num_layers=2,
+bidirectional=True), input [100, N, 256] (sequence first: the batch is dim 1)
+and output the output tensor only (not h_n, c_n); `encoder`, a 6-layer
+nn.TransformerEncoder of TransformerEncoderLayer(d_model=512, nhead=8,
+dim_feedforward=2048, dropout=0.0, batch_first=True), input [N, 128, 512], no
+mask (LayerNorm's parameters and every bias random too). PyTorch's keys
+(`weight_ih_l0_reverse`, `layers.0.self_attn.in_proj_weight`, ...) are
+torch::nn's too, so all three sides load the same file.
 
 `export` writes the model with WEIGHTS, in eval mode, as an AOTInductor
 package for INPUT's shape (tools/export_aoti.py: torch.export, then
@@ -66,8 +76,10 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "tests" / "vision"))
 from make_models import randomize_batch_norms  # noqa: E402  the vision tests' seeded BatchNorm statistics
 
-# (model, batch, input height and width) in table order.
-CASES = [("vgg11", 1, 224), ("vgg11", 8, 224), ("resnet50", 1, 224), ("unet", 1, 256)]
+# (model, batch) in table order; the input's shape per model in input_shape().
+CASES = [("vgg11", 1), ("vgg11", 8), ("resnet50", 1), ("unet", 1), ("lstm", 1), ("lstm", 16),
+         ("encoder", 8)]
+SEQUENCE_MODELS = {"lstm", "encoder"}
 SIDES = ["fp", "libtorch", "eager", "compile", "fp_aoti", "py_aoti"]
 SIDE_NAMES = {"fp": "flash_powder", "libtorch": "libtorch C++", "eager": "Python eager",
               "compile": "torch.compile", "fp_aoti": "fp::aoti", "py_aoti": "Python AOTI"}
@@ -75,7 +87,26 @@ SHORT_NAMES = {**SIDE_NAMES, "libtorch": "libtorch", "eager": "Python"}  # the R
 SEED = 16
 
 
+def input_shape(model: str, batch: int) -> list[int]:
+    if model == "lstm":
+        return [100, batch, 256]  # [time, batch, feature]
+    if model == "encoder":
+        return [batch, 128, 512]  # batch_first
+    return [batch, 3, 256 if model == "unet" else 224, 256 if model == "unet" else 224]
+
+
+def batch_of(model: str, x: torch.Tensor) -> int:
+    """The batch size of an input (the LSTM's input is sequence first)."""
+    return x.shape[1 if model == "lstm" else 0]
+
+
 def make_model(name: str) -> torch.nn.Module:
+    if name == "lstm":
+        return torch.nn.LSTM(256, 256, num_layers=2, bidirectional=True)
+    if name == "encoder":
+        layer = torch.nn.TransformerEncoderLayer(d_model=512, nhead=8, dim_feedforward=2048,
+                                                 dropout=0.0, batch_first=True)
+        return torch.nn.TransformerEncoder(layer, num_layers=6)
     if name == "unet":
         sys.path.insert(0, str(REPO / "examples" / "unet"))
         from unet import UNet
@@ -95,20 +126,41 @@ def save_atomically(tensors: dict, path: Path) -> None:
     temporary.rename(path)
 
 
-def write_weights(directory: Path) -> None:
+def randomize_norms_and_biases(model: torch.nn.Module) -> None:
+    """LayerNorm's weights and biases and the biases PyTorch starts at zero
+    (attention's), seeded random, so that they matter in the comparison."""
+    with torch.no_grad():
+        for name, parameter in model.named_parameters():
+            if ".norm" in name and name.endswith(".weight"):
+                parameter.copy_(1 + 0.1 * torch.randn_like(parameter))
+            elif name.endswith("bias"):
+                parameter.copy_(0.05 * torch.randn_like(parameter))
+
+
+def write_weights(directory: Path, cases: list[str]) -> None:
     directory.mkdir(parents=True, exist_ok=True)
-    for index, name in enumerate(dict.fromkeys(model for model, _, _ in CASES)):
+    wanted = [(m, b) for m, b in CASES if not cases or f"{m}-b{b}" in cases]
+    unknown = set(cases) - {f"{m}-b{b}" for m, b in CASES}
+    if unknown:
+        raise SystemExit(f"unknown case(s) {sorted(unknown)}; known: "
+                         + " ".join(f"{m}-b{b}" for m, b in CASES))
+    models = list(dict.fromkeys(m for m, _ in CASES))  # the seed follows the model, not the selection
+    for name in dict.fromkeys(m for m, _ in wanted):
         path = directory / f"{name}.safetensors"
         if not path.exists():
-            torch.manual_seed(SEED + index)
+            torch.manual_seed(SEED + models.index(name))
             model = make_model(name)
-            randomize_batch_norms(model)
+            if name in SEQUENCE_MODELS:
+                randomize_norms_and_biases(model)
+            else:
+                randomize_batch_norms(model)
             save_atomically(model.state_dict(), path)
-    for model, batch, size in CASES:
+    for model, batch in wanted:
         path = directory / f"{model}-b{batch}.safetensors"
         if not path.exists():
             generator = torch.Generator().manual_seed(SEED + batch)
-            save_atomically({"input": torch.randn(batch, 3, size, size, generator=generator)}, path)
+            save_atomically({"input": torch.randn(input_shape(model, batch), generator=generator)},
+                            path)
 
 
 # One package for every thread count: OpenMP's team size is read at run time
@@ -177,10 +229,12 @@ def run(args) -> None:
         model.eval()
     x = load_file(args.input)["input"]
     if args.channels_last:
+        if args.model in SEQUENCE_MODELS:
+            raise SystemExit("--channels-last: the vision models only")
         model.to(memory_format=torch.channels_last)
         x = x.contiguous(memory_format=torch.channels_last)
     load_ms = (time.perf_counter() - start) * 1e3
-    result = {"side": args.side, "model": args.model, "batch": x.shape[0],
+    result = {"side": args.side, "model": args.model, "batch": batch_of(args.model, x),
               "threads": torch.get_num_threads(), "channels_last": args.channels_last,
               "load_ms": load_ms, "output": args.output}
     forward = torch.compile(model) if args.side == "compile" else model
@@ -199,13 +253,15 @@ def run(args) -> None:
             output = forward(x)
             cpu.append((time.process_time() - cpu_start) * 1e3)
             wall.append((time.perf_counter() - wall_start) * 1e3)
+    if args.model == "lstm":
+        output = output[0]  # (output, (h_n, c_n)): the output only
     save_atomically({"output": output}, Path(args.output))
     result.update(wall_ms=wall, cpu_ms=cpu, peak_rss_mib=peak_rss_mib())
     Path(args.result).write_text(json.dumps(result) + "\n")
 
 
 def failed(args) -> None:
-    batch = load_file(args.input)["input"].shape[0]
+    batch = batch_of(args.model, load_file(args.input)["input"])
     result = {"side": args.side, "model": args.model, "batch": batch, "threads": args.threads,
               "channels_last": args.channels_last, "error": args.reason}
     Path(args.result).write_text(json.dumps(result) + "\n")
@@ -242,7 +298,7 @@ def report(paths: list[str], markdown: bool, clock: str | None) -> None:
         key = (r["model"], r["batch"], r["channels_last"], r["threads"])
         groups.setdefault(key, {}).setdefault(r["side"], []).append(r)
     sides = [s for s in SIDES if any(s in g for g in groups.values())]
-    order = {(m, b): i for i, (m, b, _) in enumerate(CASES)}
+    order = {case: i for i, case in enumerate(CASES)}
     keys = sorted(groups, key=lambda k: (order.get(k[:2], 99), k[2], k[3]))
     formats = {k[2] for k in keys}
 
@@ -358,6 +414,7 @@ def main() -> None:
     commands = parser.add_subparsers(dest="command", required=True)
     weights_parser = commands.add_parser("weights")
     weights_parser.add_argument("directory", type=Path)
+    weights_parser.add_argument("cases", nargs="*")
     export_parser = commands.add_parser("export")
     for name in ["model", "weights", "input", "package"]:
         export_parser.add_argument(name)
@@ -380,7 +437,7 @@ def main() -> None:
     report_parser.add_argument("--clock", choices=["cpu", "real"])
     args = parser.parse_args()
     if args.command == "weights":
-        write_weights(args.directory)
+        write_weights(args.directory, args.cases)
     elif args.command == "export":
         export(args)
     elif args.command == "run":

@@ -1,7 +1,16 @@
 // The models of vision_forward.cpp written with libtorch's C++ API
 // (torch::nn), the way a libtorch user would port torchvision's: vgg11,
 // resnet50 and examples/unet's U-Net, with the same state-dict keys, so
-// the same safetensors weights load. For bench/run_vision.sh; built with
+// the same safetensors weights load; and the sequence models, which torch::nn
+// has: torch::nn::LSTM (its parameters are PyTorch's `weight_ih_l0`,
+// `weight_hh_l0_reverse`, ...; the output tensor only) and
+// torch::nn::TransformerEncoder (`layers.0.self_attn.in_proj_weight`, ...,
+// as Python's). torch::nn's Transformer layers have no batch_first, so the
+// encoder's forward transposes the [batch, sequence, feature] input to
+// sequence first and the output back, as a libtorch user would; and they
+// have no fused fast path (Python's and flash_powder's
+// _transformer_encoder_layer_fwd): they run step by step, through
+// MultiheadAttention. For bench/run_vision.sh; built with
 // -DFP_BUILD_BENCH_LIBTORCH=ON only (<torch/torch.h> takes long to compile).
 //
 //   bench_vision_forward_libtorch MODEL WEIGHTS INPUT OUTPUT RESULT [--warmup N]
@@ -20,6 +29,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <vector>
 
 #include "libtorch_safetensors.h"
@@ -211,6 +221,36 @@ struct UNetImpl : nn::Module {
 };
 TORCH_MODULE(UNet);
 
+// --- the sequence models -------------------------------------------------------
+
+/// nn.LSTM(256, 256, num_layers=2, bidirectional=True).
+nn::LSTM lstm() {
+  return nn::LSTM(nn::LSTMOptions(256, 256).num_layers(2).bidirectional(true));
+}
+
+/// nn.TransformerEncoder(nn.TransformerEncoderLayer(512, 8, dim_feedforward=2048,
+/// dropout=0.0, batch_first=True), num_layers=6), without batch_first (below).
+nn::TransformerEncoder encoder() {
+  const nn::TransformerEncoderLayer layer(
+      nn::TransformerEncoderLayerOptions(512, 8).dim_feedforward(2048).dropout(0.0));
+  return nn::TransformerEncoder(nn::TransformerEncoderOptions(layer, 6));
+}
+
+/// The forward the benchmark times: the module's own, except for the LSTM
+/// (the output of (output, (h_n, c_n))) and the encoder (batch first).
+template <class Model>
+torch::Tensor forward(Model& model, const torch::Tensor& input) {
+  return model->forward(input);
+}
+
+torch::Tensor forward(nn::LSTM& model, const torch::Tensor& input) {
+  return std::get<0>(model->forward(input));
+}
+
+torch::Tensor forward(nn::TransformerEncoder& model, const torch::Tensor& input) {
+  return model->forward(input.transpose(0, 1)).transpose(0, 1);
+}
+
 // --- loading and running ------------------------------------------------------
 
 /// Copies every parameter and buffer from `weights`; like Python's strict
@@ -250,6 +290,8 @@ int run(Model model, const vision_bench::Arguments& arguments,
   model->eval();
   torch::Tensor input = libtorch_bench::read_safetensors(arguments.input).at("input");
   if (arguments.channels_last) {
+    if (vision_bench::batch_dim(arguments.model) != 0 || input.dim() != 4)
+      throw std::invalid_argument("--channels-last: the vision models only");
     to_channels_last(*model);
     input = input.contiguous(at::MemoryFormat::ChannelsLast);
   }
@@ -273,10 +315,10 @@ int run(Model model, const vision_bench::Arguments& arguments,
   }
   torch::Tensor output;
   const vision_bench::Times times =
-      vision_bench::time_forward([&] { output = model->forward(input); }, arguments);
+      vision_bench::time_forward([&] { output = forward(model, input); }, arguments);
   libtorch_bench::write_safetensors(arguments.output, "output", output);
-  vision_bench::write_result(arguments, "libtorch", at::get_num_threads(), input.size(0), load_ms,
-                             times);
+  vision_bench::write_result(arguments, "libtorch", at::get_num_threads(),
+                             input.size(vision_bench::batch_dim(arguments.model)), load_ms, times);
   return 0;
 }
 
@@ -286,7 +328,10 @@ int run(const vision_bench::Arguments& arguments) {
   if (arguments.model == "resnet50")
     return run(ResNet(std::array<std::int64_t, 4>{3, 4, 6, 3}), arguments, start);
   if (arguments.model == "unet") return run(UNet(), arguments, start);
-  throw std::invalid_argument("unknown model " + arguments.model + " (vgg11, resnet50 or unet)");
+  if (arguments.model == "lstm") return run(lstm(), arguments, start);
+  if (arguments.model == "encoder") return run(encoder(), arguments, start);
+  throw std::invalid_argument("unknown model " + arguments.model +
+                              " (vgg11, resnet50, unet, lstm or encoder)");
 }
 
 }  // namespace

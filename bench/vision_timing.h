@@ -5,9 +5,12 @@
 //
 //   PROGRAM MODEL WEIGHTS INPUT OUTPUT RESULT [--warmup N] [--repetitions N] [--channels-last]
 //
-// MODEL is vgg11, resnet50 or unet; WEIGHTS its state dict and INPUT the
-// batch (`input`) as safetensors; OUTPUT receives the last forward's output
-// (`output`, for the comparison with Python); RESULT the times as JSON.
+// MODEL is vgg11, resnet50, unet (input [N, 3, H, W]), lstm (input
+// [100, N, 256], sequence first) or encoder (input [N, 128, 512],
+// batch_first); WEIGHTS its state dict and INPUT the batch (`input`) as
+// safetensors; OUTPUT receives the last forward's output (`output`, for the
+// comparison with Python; the LSTM's output tensor, not its state); RESULT
+// the times as JSON.
 #pragma once
 
 #include <sys/resource.h>
@@ -58,6 +61,12 @@ inline Arguments parse_arguments(int argc, char** argv) {
   arguments.output = positional[3];
   arguments.result = positional[4];
   return arguments;
+}
+
+/// The dimension of MODEL's input that holds the batch: 1 for the LSTM
+/// ([time, batch, feature]), 0 for the others.
+inline int batch_dim(const std::string& model) {
+  return model == "lstm" ? 1 : 0;
 }
 
 /// Milliseconds of each timed forward, by the wall clock and by the CPU time

@@ -31,6 +31,7 @@ namespace fp::vision::models {
 
 /// The keyword arguments of torchvision's ResNet constructors.
 struct ResNetOptions {
+  /// The number of classes `fc` scores.
   std::int64_t num_classes = 1000;
 };
 
@@ -39,7 +40,9 @@ struct ResNetOptions {
 /// when the shortcut is the identity.
 class BasicBlock : public nn::Module {
  public:
+  /// The ratio of output to `planes` channels.
   static constexpr std::int64_t expansion = 1;
+  /// A block from `inplanes` to `planes` channels; `downsample` (maybe empty) adapts the shortcut.
   BasicBlock(std::int64_t inplanes, std::int64_t planes, std::int64_t stride,
              nn::Sequential downsample);
 
@@ -48,11 +51,17 @@ class BasicBlock : public nn::Module {
   std::vector<std::vector<std::string>> fusable_chains() const override;
   Tensor forward(TensorView input) const override;
 
+  /// The first 3x3 convolution (with the stride).
   nn::Conv2d conv1;
+  /// Its batch norm.
   nn::BatchNorm2d bn1;
+  /// The ReLU module (optimize_for_inference fuses it into the convolution before it).
   nn::ReLU relu;
+  /// The second 3x3 convolution.
   nn::Conv2d conv2;
+  /// Its batch norm.
   nn::BatchNorm2d bn2;
+  /// Adapts the shortcut to the block's output (empty: the identity).
   nn::Sequential downsample;
 };
 
@@ -60,7 +69,9 @@ class BasicBlock : public nn::Module {
 /// (with the stride, as torchvision's "ResNet V1.5"), 1x1 and a shortcut.
 class Bottleneck : public nn::Module {
  public:
+  /// The ratio of output to `planes` channels.
   static constexpr std::int64_t expansion = 4;
+  /// A block from `inplanes` to 4 x `planes` channels; `downsample` (maybe empty) adapts the shortcut.
   Bottleneck(std::int64_t inplanes, std::int64_t planes, std::int64_t stride,
              nn::Sequential downsample);
 
@@ -70,13 +81,21 @@ class Bottleneck : public nn::Module {
   std::vector<std::vector<std::string>> fusable_chains() const override;
   Tensor forward(TensorView input) const override;
 
+  /// The 1x1 convolution that narrows to `planes`.
   nn::Conv2d conv1;
+  /// Its batch norm.
   nn::BatchNorm2d bn1;
+  /// The ReLU module (optimize_for_inference fuses it into the convolution before it).
   nn::ReLU relu;
+  /// The 3x3 convolution (with the stride).
   nn::Conv2d conv2;
+  /// Its batch norm.
   nn::BatchNorm2d bn2;
+  /// The 1x1 convolution that widens to 4 x `planes`.
   nn::Conv2d conv3;
+  /// Its batch norm.
   nn::BatchNorm2d bn3;
+  /// Adapts the shortcut to the block's output (empty: the identity).
   nn::Sequential downsample;
 };
 
@@ -87,6 +106,7 @@ enum class ResNetBlock { Basic, Bottleneck };
 /// (`layer1` .. `layer4`, `blocks` of each), global average pooling and `fc`.
 class ResNet : public nn::Module {
  public:
+  /// A ResNet of `block`s, `blocks[i]` of them in stage i + 1.
   ResNet(ResNetBlock block, std::array<std::int64_t, 4> blocks, const ResNetOptions& options = {});
 
   void visit(nn::Visitor& visitor) override;
@@ -95,23 +115,37 @@ class ResNet : public nn::Module {
   /// [N, 3, H, W] float images -> [N, num_classes] logits.
   Tensor forward(TensorView input) const override;
 
+  /// The 7x7 stem convolution, stride 2.
   nn::Conv2d conv1;
+  /// Its batch norm.
   nn::BatchNorm2d bn1;
+  /// The ReLU module (optimize_for_inference fuses it into the convolution before it).
   nn::ReLU relu;
+  /// 3x3 max pooling, stride 2.
   nn::MaxPool2d maxpool;
+  /// The first stage (stride 1).
   nn::Sequential layer1;
+  /// The second stage (stride 2).
   nn::Sequential layer2;
+  /// The third stage (stride 2).
   nn::Sequential layer3;
+  /// The fourth stage (stride 2).
   nn::Sequential layer4;
+  /// Pools each channel to one value.
   nn::AdaptiveAvgPool2d avgpool{{1, 1}};
+  /// The classifier.
   nn::Linear fc;
 };
 
 /// https://pytorch.org/vision/stable/models/generated/torchvision.models.resnet18.html
 ResNet resnet18(const ResNetOptions& options = {});
+/// https://pytorch.org/vision/stable/models/generated/torchvision.models.resnet34.html
 ResNet resnet34(const ResNetOptions& options = {});
+/// https://pytorch.org/vision/stable/models/generated/torchvision.models.resnet50.html
 ResNet resnet50(const ResNetOptions& options = {});
+/// https://pytorch.org/vision/stable/models/generated/torchvision.models.resnet101.html
 ResNet resnet101(const ResNetOptions& options = {});
+/// https://pytorch.org/vision/stable/models/generated/torchvision.models.resnet152.html
 ResNet resnet152(const ResNetOptions& options = {});
 
 }  // namespace fp::vision::models
