@@ -16,7 +16,8 @@ Reference outputs go to OUT_DIR/refs/<CPU settings>/<package>.safetensors,
 computed by the PyTorch beside the tests under the lane's CPU settings:
 `in.<case>.<i>` the inputs, `out.<case>.<j>` what Python's own loader
 (torch._inductor.aoti_load_package) returns for the same package,
-`eager.<case>.<j>` what the eager module returns.
+`eager.<case>.<j>` what the eager module returns; cnn_weights.safetensors
+the frozen CNN's state dict (for tests/nn/test_optimize.cpp).
 """
 
 import hashlib
@@ -207,6 +208,12 @@ def write_references(name: str, path: Path, refs: Path) -> None:
     (refs / f"{name}.info.json").write_text(json.dumps(info, indent=1))
     if name == "mlp":
         write_swap_references(loaded, tensors, refs)
+    if name == "cnn":
+        # The frozen CNN's weights as they were before freezing folded them:
+        # tests/nn/test_optimize.cpp optimises the same module in C++ and
+        # compares with `out.b2.0` bit for bit.
+        save_file({k: v.contiguous() for k, v in module.state_dict().items()},
+                  str(refs / "cnn_weights.safetensors"))
 
 
 def write_swap_references(loaded, tensors: dict, refs: Path) -> None:

@@ -1,6 +1,7 @@
-// fp::nn::optimize_for_inference against frozen AOTInductor packages of the
-// same models and weights (tests/nn/make_optimize_refs.py compiles them when
-// the tests run and writes what Python's loader returns), and its bad uses.
+// fp::nn::optimize_for_inference against a frozen AOTInductor package of the
+// same module and weights (the aoti fixture's CNN, tests/aoti/make_packages.py:
+// what Python's loader returns for it), against the oneDNN kernels Python
+// calls for each fused layer, and its bad uses.
 #include <gtest/gtest.h>
 
 #include <flash_powder/aten/aten.h>
@@ -38,8 +39,8 @@ using fp_test::truth;
 using nn_test::randn;
 using nn_test::values;
 
-/// The fixture's folder for this lane's CPU settings (make_optimize_refs.py's
-/// cpu_settings_name()).
+/// The aoti fixture's references for this lane's CPU settings
+/// (tests/aoti/make_packages.py's cpu_settings_name()).
 fs::path refs_dir() {
   std::string name;
   for (const char* variable :
@@ -47,17 +48,7 @@ fs::path refs_dir() {
     const char* value = std::getenv(variable);
     name += (name.empty() ? "" : "-") + std::string(value && *value ? value : "native");
   }
-  return fs::path(FP_OPTIMIZE_DIR) / "refs" / name;
-}
-
-/// `input`, `frozen` (Python's loader on the frozen package), `eager`.
-fp::StateDict references(const std::string& name) {
-  return fp::safetensors::load(refs_dir() / (name + ".safetensors"));
-}
-
-fp::safetensors::MappedFile weights(const std::string& name) {
-  return fp::safetensors::MappedFile::open(fs::path(FP_OPTIMIZE_DIR) / "weights" /
-                                           (name + ".safetensors"));
+  return fs::path(FP_AOTI_DIR) / "refs" / name;
 }
 
 /// max |a - b|, and that over max |b|.
@@ -86,9 +77,8 @@ bool bit_equal(const fp::TensorView& a, const fp::TensorView& b) {
          a.to_vector<float>() == b.to_vector<float>();
 }
 
-/// make_optimize_refs.py's FusedNet: Sequential blocks (found by the pass),
-/// a residual block of named layers (fusable_chains, conv_add) and a linear
-/// head.
+/// A hand-written module: Sequential blocks (found by the pass), a residual
+/// block of named layers (fusable_chains, conv_add) and a linear head.
 struct FusedNet : nn::Module {
   nn::Sequential stem{nn::Conv2d(3, 16, 3, {.padding = 1, .bias = false}), nn::BatchNorm2d(16),
                       nn::ReLU()};
@@ -117,17 +107,61 @@ struct FusedNet : nn::Module {
 
 FusedNet loaded_net() {
   FusedNet net;
-  net.load_state_dict(weights("fused_net"));
+  net.load_state_dict(nn_test::filled(net, 11, 0.2f));
   return net;
 }
 
-TEST(OptimizeForInference, HandWrittenModuleEqualsFrozenInductorBitForBit) {
-  FusedNet net = loaded_net();
-  const fp::StateDict refs = references("fused_net");
-  const fp::Tensor& x = refs.at("input");
-  // The port first: eager, it is PyTorch's module bit for bit.
-  ASSERT_TRUE(bit_equal(net(x), refs.at("eager")));
+fp::Tensor net_input() {
+  return randn({2, 3, 16, 16}, 12);
+}
 
+/// max |a - b| over max |b| between `optimised` and `eager`, printed: the
+/// measured difference the docs quote.
+double relative_to_eager(const std::string& what, const fp::Tensor& optimised,
+                         const fp::Tensor& eager) {
+  const Difference d = difference(optimised, eager);
+  std::cout << what << " optimised: max |delta| " << d.absolute << " from eager (relative "
+            << d.relative << ")\n";
+  return d.relative;
+}
+
+/// tests/aoti/models.py's TinyCnn, which the aoti fixture exports frozen.
+struct TinyCnn : nn::Module {
+  nn::Sequential features{nn::Conv2d(3, 4, 3, {.padding = 1}), nn::BatchNorm2d(4), nn::ReLU(),
+                          nn::MaxPool2d(2)};
+  nn::Linear classifier{4 * 4 * 4, 5};
+  FP_MODULE(features, classifier)
+  fp::Tensor forward(fp::TensorView image) const override {
+    return classifier(features(image).flatten(1));
+  }
+};
+
+TEST(OptimizeForInference, EqualsFrozenInductorBitForBit) {
+  TinyCnn net;
+  net.load_state_dict(fp::safetensors::MappedFile::open(refs_dir() / "cnn_weights.safetensors"));
+  const fp::StateDict refs = fp::safetensors::load(refs_dir() / "cnn.safetensors");
+  const fp::Tensor& x = refs.at("in.b2.0");
+  const fp::Tensor& frozen = refs.at("out.b2.0");
+  // The port first: eager, it is PyTorch's module bit for bit, and the
+  // frozen package (BatchNorm folded) is not.
+  ASSERT_TRUE(bit_equal(net(x), refs.at("eager.b2.0")));
+  ASSERT_FALSE(bit_equal(frozen, refs.at("eager.b2.0")));
+
+  const nn::OptimizeReport report = nn::optimize_for_inference(net);
+  EXPECT_EQ(report.fused,
+            (std::vector<std::string>{"features.0 + features.1 + features.2: Conv2d, BatchNorm2d "
+                                      "folded in, ReLU fused (oneDNN, pre-packed weight)",
+                                      "classifier: Linear (oneDNN)"}));
+  EXPECT_TRUE(report.unchanged.empty()) << report.unchanged.front();
+  const fp::Tensor out = net(x);
+  EXPECT_TRUE(bit_equal(out, frozen))
+      << "max |delta| from the frozen package " << difference(out, frozen).absolute;
+}
+
+TEST(OptimizeForInference, HandWrittenModuleFusesItsChains) {
+  FusedNet net = loaded_net();
+  const fp::Tensor x = net_input();
+  const fp::Tensor eager = net(x);
   const nn::OptimizeReport report = nn::optimize_for_inference(net);
   const std::vector<std::string> fused{
       "conv1 + bn1 + relu: Conv2d, BatchNorm2d folded in, ReLU fused (oneDNN, pre-packed weight)",
@@ -146,25 +180,10 @@ TEST(OptimizeForInference, HandWrittenModuleEqualsFrozenInductorBitForBit) {
   EXPECT_EQ(got, expected);
   EXPECT_TRUE(report.unchanged.empty()) << report.unchanged.front();
   ASSERT_TRUE(nn::is_optimized_for_inference(net));
-
+  // Against eager: the folded weights and oneDNN's SiLU round differently.
   const fp::Tensor out = net(x);
-  const Difference frozen = difference(out, refs.at("frozen"));
-  EXPECT_TRUE(bit_equal(out, refs.at("frozen")))
-      << "max |delta| from the frozen package " << frozen.absolute;
-  // Against eager PyTorch: the folded weights and oneDNN's SiLU round
-  // differently (measured here: a few 1e-7 relative).
-  const Difference eager = difference(out, refs.at("eager"));
-  EXPECT_LT(eager.relative, 1e-5) << "max |delta| from eager " << eager.absolute;
-}
-
-/// max |a - b| over max |b| between `optimised` and `eager`, printed: the
-/// measured difference the docs quote.
-double relative_to_eager(const std::string& what, const fp::Tensor& optimised,
-                         const fp::Tensor& eager) {
-  const Difference d = difference(optimised, eager);
-  std::cout << what << " optimised: max |delta| " << d.absolute << " from eager (relative "
-            << d.relative << ")\n";
-  return d.relative;
+  EXPECT_FALSE(bit_equal(out, eager));
+  EXPECT_LT(relative_to_eager("FusedNet", out, eager), 1e-5);
 }
 
 // fp::vision's ResNet names its chains (fusable_chains()) and ends each block
@@ -206,26 +225,29 @@ TEST(OptimizeForInference, UNetFusesItsSequentials) {
 
 TEST(OptimizeForInference, OptimisingTwiceGivesTheSameModel) {
   FusedNet net = loaded_net();
-  const fp::StateDict refs = references("fused_net");
+  const fp::Tensor x = net_input();
   const nn::OptimizeReport first = nn::optimize_for_inference(net);
+  const fp::Tensor once = net(x);
   const nn::OptimizeReport second = nn::optimize_for_inference(net);
   EXPECT_EQ(first.fused, second.fused);
-  EXPECT_TRUE(bit_equal(net(refs.at("input")), refs.at("frozen")));
+  EXPECT_TRUE(bit_equal(net(x), once));
 }
 
 TEST(OptimizeForInference, UndoGivesTheEagerModelBack) {
   FusedNet net = loaded_net();
-  const fp::StateDict refs = references("fused_net");
+  const fp::Tensor x = net_input();
+  const fp::Tensor eager = net(x);
   nn::optimize_for_inference(net);
+  ASSERT_FALSE(bit_equal(net(x), eager));
   nn::undo_optimize_for_inference(net);
   EXPECT_FALSE(nn::is_optimized_for_inference(net));
-  EXPECT_TRUE(bit_equal(net(refs.at("input")), refs.at("eager")));
+  EXPECT_TRUE(bit_equal(net(x), eager));
 }
 
 TEST(OptimizeForInference, CopiesAreNotOptimised) {
   FusedNet net = loaded_net();
   const FusedNet eager = loaded_net();
-  const fp::Tensor x = references("fused_net").at("input");
+  const fp::Tensor x = net_input();
   nn::optimize_for_inference(net);
   // A copy of part of the model could split a fused chain (the stem's
   // convolution applies the BatchNorm and ReLU a slice of it lacks).
@@ -241,8 +263,9 @@ TEST(OptimizeForInference, CopiesAreNotOptimised) {
 
 TEST(OptimizeForInference, LoadingAStateDictIntoTheModelOptimisesItAgain) {
   FusedNet net = loaded_net();
-  const fp::StateDict refs = references("fused_net");
+  const fp::Tensor x = net_input();
   nn::optimize_for_inference(net);
+  const fp::Tensor before = net(x);
   // Other weights: every tensor of the state dict scaled.
   fp::StateDict other;
   for (const auto& [key, value] : net.state_dict()) {
@@ -254,8 +277,8 @@ TEST(OptimizeForInference, LoadingAStateDictIntoTheModelOptimisesItAgain) {
   FusedNet fresh;
   fresh.load_state_dict(other);
   nn::optimize_for_inference(fresh);
-  EXPECT_TRUE(bit_equal(net(refs.at("input")), fresh(refs.at("input"))));
-  EXPECT_FALSE(bit_equal(net(refs.at("input")), refs.at("frozen")));
+  EXPECT_TRUE(bit_equal(net(x), fresh(x)));
+  EXPECT_FALSE(bit_equal(net(x), before));
 }
 
 TEST(OptimizeForInference, LoadingAStateDictIntoAPartThrows) {
@@ -277,18 +300,19 @@ TEST(OptimizeForInference, LoadingAStateDictIntoAPartThrows) {
 
 TEST(OptimizeForInference, ToAnotherDtypeOptimisesAgain) {
   FusedNet net = loaded_net();
-  const fp::StateDict refs = references("fused_net");
+  const fp::Tensor input = net_input();
   nn::optimize_for_inference(net);
+  const fp::Tensor before = net(input);
   net.to(fp::DType::F64);
   // float64: BatchNorm still folded, on ATen's kernels (oneDNN's are float32).
   EXPECT_TRUE(nn::is_optimized_for_inference(net));
   FusedNet eager = loaded_net();
   eager.to(fp::DType::F64);
-  const fp::Tensor x = refs.at("input").to(fp::DType::F64);
+  const fp::Tensor x = input.to(fp::DType::F64);
   const Difference d = difference(net(x).to(fp::DType::F32), eager(x).to(fp::DType::F32));
   EXPECT_LT(d.relative, 1e-6);
   net.to(fp::DType::F32);
-  EXPECT_TRUE(bit_equal(net(refs.at("input")), refs.at("frozen")));
+  EXPECT_TRUE(bit_equal(net(input), before));
 }
 
 TEST(OptimizeForInference, LayersOffTheCpuAreLeftAlone) {
@@ -507,6 +531,33 @@ TEST(OptimizeForInference, ConvAddIsTheExpressionUntilOptimised) {
   (void)x;
 }
 
+TEST(OptimizeForInference, ConvAddFusedIsOneDnnsBinaryConvolution) {
+  /*
+  #|PYTHON
+  # What a frozen package calls for `relu(conv(x) + other)` with `other` in
+  # channels-last memory format (mkldnn_fusion.py's binary fusion, in place).
+  x = torch.randn(2, 4, 5, 5, generator=g(1))
+  other = torch.randn(2, 4, 5, 5, generator=g(2)).contiguous(memory_format=torch.channels_last)
+  w = torch.randn(4, 4, 3, 3, generator=g(3))
+  b = torch.randn(4, generator=g(4))
+  torch.ops.mkldnn._convolution_pointwise_.binary(other, x, w, b, [1, 1], [1, 1], [1, 1], 1, "add", None, "relu", [], None)
+  */
+  nn::Conv2d conv(4, 4, 3, {.padding = 1});
+  fp::StateDict weights;
+  weights.insert("weight", randn({4, 4, 3, 3}, 3));
+  weights.insert("bias", randn({4}, 4));
+  conv.load_state_dict(weights);
+  const fp::Tensor x = randn({2, 4, 5, 5}, 1);
+  const auto other = [] {
+    return fp::aten::clone(randn({2, 4, 5, 5}, 2), fp::MemoryFormat::ChannelsLast);
+  };
+  const nn::OptimizeReport report = nn::optimize_for_inference(conv);
+  EXPECT_EQ(report.fused,
+            std::vector<std::string>{"(the module itself): Conv2d (oneDNN, pre-packed weight)"});
+  EXPECT_PYTHON(values(nn::conv_add(conv, x, other(), /*relu=*/true)),
+                truth<std::vector<float>>("values(other)"));
+}
+
 /// A residual block's end, as fp::vision's ResNet blocks write it.
 struct Residual : nn::Module {
   nn::Conv2d conv{4, 4, 3, {.padding = 1, .bias = false}};
@@ -539,14 +590,15 @@ TEST(OptimizeForInference, ConvAddFusedAddsInPlaceOnlyIntoItsOwnCopy) {
 
 TEST(OptimizeForInference, ThreadsShareAnOptimisedModel) {
   FusedNet net = loaded_net();
-  const fp::StateDict refs = references("fused_net");
+  const fp::Tensor x = net_input();
   nn::optimize_for_inference(net);
+  const fp::Tensor expected = net(x);
   std::vector<std::thread> threads;
   std::atomic<int> equal{0};
   for (int t = 0; t < 4; ++t) {
     threads.emplace_back([&] {
       for (int i = 0; i < 3; ++i)
-        equal += bit_equal(net(refs.at("input")), refs.at("frozen")) ? 1 : 0;
+        equal += bit_equal(net(x), expected) ? 1 : 0;
     });
   }
   for (auto& thread : threads)
