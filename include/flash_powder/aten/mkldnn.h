@@ -40,8 +40,11 @@ namespace fp::aten::mkldnn {
 /// these itself, so except for ReLU and hardtanh the values may differ
 /// from the eager op's in the last bits (as a frozen Inductor model's do).
 struct PostOp {
+  /// The operation's name in at::native's fusion_unary_attr_map.
   std::string attr = "none";
+  /// Its scalar arguments, in order (none as nullopt).
   std::vector<std::optional<double>> scalars{};
+  /// GELU's approximation ("none" or "tanh"); nullopt for the others.
   std::optional<std::string> algorithm{};
 };
 

@@ -117,14 +117,20 @@ struct InferenceAccess;
 /// could split a fused chain, so copies run their eager forward().
 class InferenceState {
  public:
+  /// Not optimised.
   InferenceState() = default;
+  /// A copy starts not optimised (see above).
   InferenceState(const InferenceState& /*other*/) noexcept {}
+  /// Assigning a copy leaves the target not optimised (see above).
   InferenceState& operator=(const InferenceState& other) noexcept {
     if (this != &other) *this = InferenceState();
     return *this;
   }
+  /// A moved module keeps its plan (its layers moved with it).
   InferenceState(InferenceState&&) noexcept = default;
+  /// As the move constructor.
   InferenceState& operator=(InferenceState&&) noexcept = default;
+  /// Drops the plan.
   ~InferenceState() = default;
 
  private:
