@@ -138,16 +138,18 @@ bool available() noexcept {
   }
 }
 
-RawTensor first_not_on_cpu(std::initializer_list<RawTensor> tensors) noexcept {
+std::optional<std::size_t> first_not_on_cpu(std::initializer_list<RawTensor> tensors) noexcept {
+  std::size_t position = 0;
   for (RawTensor tensor : tensors) {
     try {
       if (tensor == nullptr || !is_defined(tensor) || device(tensor).type != DeviceType::CPU)
-        return tensor;
+        return position;
     } catch (...) {
-      return tensor;
+      return position;
     }
+    ++position;
   }
-  return nullptr;
+  return std::nullopt;
 }
 
 TensorHandle convolution_pointwise(RawTensor input, RawTensor weight, RawTensor bias,

@@ -7,6 +7,7 @@
 // (flash_powder/aten/mkldnn.h) is the typed surface over them.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <initializer_list>
 #include <optional>
@@ -31,10 +32,10 @@ struct Unary {
 /// oneDNN has none).
 bool available() noexcept;
 
-/// The first tensor in `tensors` that is not a defined, strided CPU tensor,
-/// or null: the shims below are CPU kernels (a CUDA tensor must never reach
-/// them).
-RawTensor first_not_on_cpu(std::initializer_list<RawTensor> tensors) noexcept;
+/// The position in `tensors` of the first that is not a defined CPU tensor
+/// (a null handle counts as undefined), or nullopt: the shims below are CPU
+/// kernels (a CUDA or undefined tensor must never reach them).
+std::optional<std::size_t> first_not_on_cpu(std::initializer_list<RawTensor> tensors) noexcept;
 
 /// `mkldnn::_convolution_pointwise(X, W, B?, padding, stride, dilation,
 /// groups, attr, scalars, algorithm)`. `bias` may be null. Throws fp::Error

@@ -2,7 +2,10 @@
 // (abi/mkldnn_shims.h), after checking that every tensor is on the CPU.
 #include "flash_powder/aten/mkldnn.h"
 
+#include <cstddef>
 #include <initializer_list>
+#include <iterator>
+#include <optional>
 #include <string>
 
 #include "abi/mkldnn_shims.h"
@@ -18,10 +21,12 @@ using abi::RawTensor;
 /// Refuses, naming `what` and the tensor, anything but defined CPU tensors:
 /// these are CPU kernels, and a CUDA tensor must never reach one.
 void require_cpu(const char* what, std::initializer_list<RawTensor> tensors) {
-  const RawTensor wrong = abi::mkldnn::first_not_on_cpu(tensors);
-  if (wrong == nullptr) return;
-  const std::string got = abi::is_defined(wrong) ? "a tensor on " + abi::device(wrong).str()
-                                                 : std::string("an undefined tensor");
+  const std::optional<std::size_t> position = abi::mkldnn::first_not_on_cpu(tensors);
+  if (!position) return;
+  const RawTensor wrong = std::data(tensors)[*position];
+  const std::string got = wrong != nullptr && abi::is_defined(wrong)
+                              ? "a tensor on " + abi::device(wrong).str()
+                              : std::string("an undefined tensor");
   throw Error(ErrorCode::Unsupported,
               std::string(what) + ": oneDNN's fused kernels take CPU tensors only; got " + got);
 }

@@ -2,6 +2,8 @@
 // same module and weights (the aoti fixture's CNN, tests/aoti/make_packages.py:
 // what Python's loader returns for it), against the oneDNN kernels Python
 // calls for each fused layer, and its bad uses.
+// Why this file is long: one pass with many promises (fusing, the report, undo,
+// reoptimising on load and to(), copies, threads, bad chains) and its kernels.
 #include <gtest/gtest.h>
 
 #include <flash_powder/aten/aten.h>
@@ -620,6 +622,11 @@ TEST(MkldnnOps, TakeCpuTensorsOnly) {
   EXPECT_FP_ERROR(fp::ErrorCode::Unsupported, "got a tensor on meta",
                   (void)fp::aten::mkldnn::_linear_pointwise(
                       randn({2, 3}, 1), fp::empty({4, 3}, fp::Device::meta()), std::nullopt));
+  EXPECT_FP_ERROR(
+      fp::ErrorCode::Unsupported,
+      "mkldnn::_linear_pointwise: oneDNN's fused kernels take CPU tensors only; got "
+      "an undefined tensor",
+      (void)fp::aten::mkldnn::_linear_pointwise(fp::Tensor(), randn({4, 3}, 2), std::nullopt));
   // libtorch's own checks come through with its words.
   EXPECT_TORCH_ERROR(
       "Fusion behavior undefined",
