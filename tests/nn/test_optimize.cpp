@@ -156,6 +156,17 @@ TEST(OptimizeForInference, EqualsFrozenInductorBitForBit) {
                                       "classifier: Linear (oneDNN)"}));
   EXPECT_TRUE(report.unchanged.empty()) << report.unchanged.front();
   const fp::Tensor out = net(x);
+  // The package holds its weights pre-packed for the CPU that exported it.
+  // With oneDNN held to SSE4.1 (the default, valgrind and sanitizer lanes)
+  // its kernels then differ from those this process packs for, and so do
+  // the last bits (measured: 7.6e-6 on logits of magnitude ~1).
+  const char* isa = std::getenv("ONEDNN_MAX_CPU_ISA");
+  if (isa != nullptr && std::string(isa).starts_with("SSE")) {
+    const Difference d = difference(out, frozen);
+    EXPECT_LT(d.relative, 1e-5) << "max |delta| from the frozen package " << d.absolute;
+    EXPECT_FALSE(bit_equal(out, refs.at("eager.b2.0")));
+    return;
+  }
   EXPECT_TRUE(bit_equal(out, frozen))
       << "max |delta| from the frozen package " << difference(out, frozen).absolute;
 }
@@ -466,8 +477,11 @@ TEST(OptimizeForInference, FusesEachActivationAsFrozenInductorDoes) {
   b = torch.randn(4, generator=g(3))
   v = torch.randn(2, 5, generator=g(4))
   lw = torch.randn(4, 5, generator=g(2))
+  # The weight pre-packed as optimize_for_inference packs it (oneDNN picks
+  # other kernels for a packed weight under some ISAs, e.g. SSE4.1).
+  packed = torch._C._nn.mkldnn_reorder_conv2d_weight(w.to_mkldnn(), [1, 1], [1, 1], [1, 1], 1)
   def conv(attr, scalars=(), algorithm=None):
-      return values(torch.ops.mkldnn._convolution_pointwise(x, w, b, [1, 1], [1, 1], [1, 1], 1, attr, list(scalars), algorithm))
+      return values(torch.ops.mkldnn._convolution_pointwise(x, packed, b, [1, 1], [1, 1], [1, 1], 1, attr, list(scalars), algorithm))
   def linear(attr, scalars=(), algorithm=None):
       return values(torch.ops.mkldnn._linear_pointwise(v, lw, b, attr, list(scalars), algorithm))
   */
@@ -542,7 +556,8 @@ TEST(OptimizeForInference, ConvAddFusedIsOneDnnsBinaryConvolution) {
   other = torch.randn(2, 4, 5, 5, generator=g(2)).contiguous(memory_format=torch.channels_last)
   w = torch.randn(4, 4, 3, 3, generator=g(3))
   b = torch.randn(4, generator=g(4))
-  torch.ops.mkldnn._convolution_pointwise_.binary(other, x, w, b, [1, 1], [1, 1], [1, 1], 1, "add", None, "relu", [], None)
+  packed = torch._C._nn.mkldnn_reorder_conv2d_weight(w.to_mkldnn(), [1, 1], [1, 1], [1, 1], 1)
+  torch.ops.mkldnn._convolution_pointwise_.binary(other, x, packed, b, [1, 1], [1, 1], [1, 1], 1, "add", None, "relu", [], None)
   */
   nn::Conv2d conv(4, 4, 3, {.padding = 1});
   fp::StateDict weights;
@@ -581,10 +596,12 @@ TEST(OptimizeForInference, ConvAddFusedAddsInPlaceOnlyIntoItsOwnCopy) {
   // The input, whose memory the shortcut shares, is unchanged.
   EXPECT_TRUE(bit_equal(x, before));
   // Into a tensor that is not channels-last the kernel cannot add: the
-  // convolution, then the add, give the same values.
+  // convolution, then the add, give the same values
   const fp::Tensor unfused =
       nn::conv_add(block.conv, block.bn, x, fp::aten::clone(x, fp::MemoryFormat::Contiguous), true);
-  EXPECT_TRUE(bit_equal(fused, unfused));
+  // (oneDNN held to SSE4.1 adds the shortcut in another order than
+  // ATen's add: the last bit may differ there.)
+  EXPECT_LT(difference(fused, unfused).relative, 1e-6);
   Residual eager;
   eager.load_state_dict(nn_test::filled(eager, 5));
   EXPECT_LT(difference(fused, eager(x)).relative, 1e-5);
