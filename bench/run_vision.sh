@@ -15,7 +15,7 @@
 # flash_powder), each side's peak RSS, and how far each side's output is from
 # eager PyTorch's.
 #
-#   bench/run_vision.sh [--channels-last] [--no-compile] [--aoti] [--markdown]
+#   bench/run_vision.sh [--channels-last] [--no-compile] [--aoti] [--optimize] [--markdown]
 #
 #   --channels-last  also run every vision model in channels_last memory
 #                    format on every side (input and 4-d weights converted, as
@@ -32,6 +32,9 @@
 #                    (resnet50 and vgg11 the most); the packages are cached
 #                    beside the weights and made again when torch, the model's
 #                    code, the export or the weights change
+#   --optimize       also time flash_powder after fp::nn::optimize_for_inference
+#                    (side "fp optimised": BatchNorm folded, oneDNN's fused
+#                    kernels; the vision models only)
 #   --markdown       print the tables as Markdown (for bench/README.md)
 #
 # Each side is a separate process per model, thread count and round, so its
@@ -79,14 +82,16 @@ COMPILE_TIMEOUT="${FP_BENCH_COMPILE_TIMEOUT:-300}"
 formats=(contiguous)
 compile=1
 aoti=0
+optimize=0
 markdown=()
 for argument in "$@"; do
   case "$argument" in
     --channels-last) formats=(contiguous channels_last) ;;
     --no-compile) compile=0 ;;
     --aoti) aoti=1 ;;
+    --optimize) optimize=1 ;;
     --markdown) markdown=(--markdown) ;;
-    *) echo "usage: $0 [--channels-last] [--no-compile] [--aoti] [--markdown]" >&2; exit 2 ;;
+    *) echo "usage: $0 [--channels-last] [--no-compile] [--aoti] [--optimize] [--markdown]" >&2; exit 2 ;;
   esac
 done
 clock=()
@@ -191,8 +196,9 @@ for threads in $THREADS; do
       for round in $(seq "$ROUNDS"); do
         echo "==> $case, $threads thread(s), $format, round $round of $ROUNDS"
         tag="$case.$threads.$format"
-        for side in fp libtorch eager compile fp_aoti py_aoti; do
+        for side in fp fp_opt libtorch eager compile fp_aoti py_aoti; do
           [ "$side" = compile ] && [ "$compile" = 0 ] && continue
+          [ "$side" = fp_opt ] && { [ "$optimize" = 0 ] || is_sequence "$model"; } && continue
           if [[ "$side" == *_aoti ]]; then
             [ "$aoti" = 0 ] || [ "$format" = channels_last ] || is_sequence "$model" && continue
             if [ -n "${export_failed[$case]:-}" ]; then
@@ -207,6 +213,8 @@ for threads in $THREADS; do
                      --warmup "$WARMUP" --repetitions "$repetitions" "${layout[@]}")
           case "$side" in
             fp) quietly "$WORK/fp.log" "$BUILD/bench/bench_vision_forward" "${arguments[@]}" ;;
+            fp_opt) quietly "$WORK/fp.log" "$BUILD/bench/bench_vision_forward" "${arguments[@]}" \
+                      --optimize ;;
             libtorch) quietly "$WORK/libtorch.log" \
                         "$BUILD/bench/bench_vision_forward_libtorch" "${arguments[@]}" ;;
             eager) quietly "$WORK/eager.log" \

@@ -6,12 +6,14 @@
 // C++ API, eager PyTorch and torch.compile).
 //
 //   bench_vision_forward MODEL WEIGHTS INPUT OUTPUT RESULT [--warmup N] [--repetitions N]
-//                        [--channels-last]
+//                        [--channels-last] [--optimize]
 //
 // See vision_timing.h for the arguments. --channels-last converts the input
 // and every 4-d parameter and buffer (the convolutions' weights) to
 // channels_last, as Python's `model.to(memory_format=torch.channels_last)`
-// (the vision models only).
+// (the vision models only). --optimize calls fp::nn::optimize_for_inference
+// after loading (BatchNorm folded, oneDNN's fused kernels; counted in the
+// load time): run_vision.sh --optimize reports it as one more side.
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -96,6 +98,7 @@ int run(const vision_bench::Arguments& arguments) {
     model.module->visit(to_channels_last);
     input = fp::aten::clone(input, fp::MemoryFormat::ChannelsLast);
   }
+  if (arguments.optimize) fp::nn::optimize_for_inference(*model.module);
   const double load_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - load_start)
           .count();
@@ -105,7 +108,7 @@ int run(const vision_bench::Arguments& arguments) {
       vision_bench::time_forward([&] { output = model.forward(input); }, arguments);
   fp::safetensors::save({{"output", output.contiguous()}}, arguments.output);
   vision_bench::write_result(
-      arguments, "fp", fp::get_num_threads(),
+      arguments, arguments.optimize ? "fp_opt" : "fp", fp::get_num_threads(),
       static_cast<long long>(input.size(vision_bench::batch_dim(arguments.model))), load_ms, times);
   return 0;
 }

@@ -80,8 +80,9 @@ from make_models import randomize_batch_norms  # noqa: E402  the vision tests' s
 CASES = [("vgg11", 1), ("vgg11", 8), ("resnet50", 1), ("unet", 1), ("lstm", 1), ("lstm", 16),
          ("encoder", 8)]
 SEQUENCE_MODELS = {"lstm", "encoder"}
-SIDES = ["fp", "libtorch", "eager", "compile", "fp_aoti", "py_aoti"]
-SIDE_NAMES = {"fp": "flash_powder", "libtorch": "libtorch C++", "eager": "Python eager",
+SIDES = ["fp", "fp_opt", "libtorch", "eager", "compile", "fp_aoti", "py_aoti"]
+SIDE_NAMES = {"fp": "flash_powder", "fp_opt": "fp optimised", "libtorch": "libtorch C++",
+              "eager": "Python eager",
               "compile": "torch.compile", "fp_aoti": "fp::aoti", "py_aoti": "Python AOTI"}
 SHORT_NAMES = {**SIDE_NAMES, "libtorch": "libtorch", "eager": "Python"}  # the RSS column's header
 SEED = 16

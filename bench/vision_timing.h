@@ -32,18 +32,22 @@ struct Arguments {
   int warmup = 1;
   int repetitions = 5;
   bool channels_last = false;
+  /// flash_powder's side only: fp::nn::optimize_for_inference after loading.
+  bool optimize = false;
 };
 
 inline Arguments parse_arguments(int argc, char** argv) {
   const std::string usage = std::string("usage: ") + argv[0] +
                             " MODEL WEIGHTS INPUT OUTPUT RESULT [--warmup N] [--repetitions N]"
-                            " [--channels-last]";
+                            " [--channels-last] [--optimize]";
   std::vector<std::string> positional;
   Arguments arguments;
   for (int i = 1; i < argc; ++i) {
     const std::string argument = argv[i];
     if (argument == "--channels-last") {
       arguments.channels_last = true;
+    } else if (argument == "--optimize") {
+      arguments.optimize = true;
     } else if ((argument == "--warmup" || argument == "--repetitions") && i + 1 < argc) {
       (argument == "--warmup" ? arguments.warmup : arguments.repetitions) = std::stoi(argv[++i]);
     } else if (argument.starts_with("--")) {

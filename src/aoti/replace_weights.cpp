@@ -42,6 +42,14 @@ abi::TensorHandle compact_copy(const TensorView& tensor) {
   return copy;
 }
 
+/// Whether the constants the new weights lack are a frozen package's: Inductor's
+/// freezing names the constants it makes "_frozen_param<N>"
+/// (torch/_inductor/constant_folding.py).
+bool is_frozen(const std::vector<std::string>& missing) {
+  return std::ranges::any_of(
+      missing, [](const std::string& name) { return name.starts_with("_frozen_param"); });
+}
+
 }  // namespace
 
 void replace_weights(const ModelInterface& api, ContainerHandle container,
@@ -68,6 +76,16 @@ void replace_weights(const ModelInterface& api, ContainerHandle container,
     }
     check_one(constant, *tensor, device, source);
     copies.push_back(compact_copy(*tensor));
+  }
+  if (!missing.empty() && is_frozen(missing)) {
+    throw Error(ErrorCode::BadArgument,
+                message_prefix(source) +
+                    "the package was exported frozen (torch._inductor.config.freezing, "
+                    "tools/export_aoti.py's default for CPU models): its constants are folded, "
+                    "pre-packed weights (" +
+                    in_quotes(missing.front()) +
+                    ", ...), not the state dict's, so they cannot be swapped; export the model "
+                    "with --no-freeze (export_aoti(..., freeze=False)) to load new weights");
   }
   if (!missing.empty()) {
     std::string names;

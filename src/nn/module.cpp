@@ -8,6 +8,7 @@
 
 #include "flash_powder/aten/aten.h"
 #include "messages.h"
+#include "nn/optimize/plan.h"
 
 // ModuleBase and Module: the state-dict walk, loading, the module tree and
 // calls that name the module's path in their errors.
@@ -331,11 +332,21 @@ void ModuleCall::rethrow(const Error& error) const {
 void ModuleBase::visit(Visitor&) {}
 
 Tensor Module::operator()(TensorView input) const {
-  return detail::call_module(*this, [&] { return forward(input); });
+  return detail::call_module(*this, [&] {
+    const detail::InferencePlan* plan = detail::InferenceAccess::plan(*this);
+    return plan != nullptr ? plan->forward(input) : forward(input);
+  });
 }
 
 bool Module::forward_in_place(Tensor&) const {
   return false;
+}
+
+void Module::call_in_place(Tensor& x) const {
+  const detail::InferencePlan* plan = detail::InferenceAccess::plan(*this);
+  const bool done = detail::call_module(
+      *this, [&] { return plan != nullptr ? plan->forward_in_place(x) : forward_in_place(x); });
+  if (!done) x = (*this)(x);
 }
 
 Tensor Module::forward(TensorView) const {
@@ -347,6 +358,10 @@ Tensor Module::forward(TensorView) const {
 
 std::string ModuleBase::type_name() const {
   return unqualified(typeid(*this).name());
+}
+
+std::vector<std::vector<std::string>> ModuleBase::fusable_chains() const {
+  return {};
 }
 
 StateDictView ModuleBase::state_dict() const {
@@ -362,6 +377,7 @@ StateDictView ModuleBase::state_dict() const {
 }
 
 LoadResult ModuleBase::load_state_dict(const StateDictReader& source, const LoadOptions& options) {
+  const detail::Reoptimize reoptimize(*this, "load_state_dict");
   Loader loader(source, options);
   loader.load(*this);
   const std::vector<std::string> errors = loader.errors();
@@ -373,6 +389,7 @@ LoadResult ModuleBase::load_state_dict(const StateDictReader& source, const Load
     throw Error(ErrorCode::BadArgument, message);
   }
   loader.apply();
+  reoptimize.run();
   return loader.result();
 }
 
@@ -503,6 +520,7 @@ ModuleBase& ModuleBase::to(TensorOptions options) {
         "desired dtype=" +
             torch_dtype(*dtype));
   }
+  const detail::Reoptimize reoptimize(*this, "to");
   walk(*this, "", true, [&](ModuleBase&, const std::string&, const Locals& locals) {
     for (const auto& local : locals.tensors) {
       Tensor& tensor = *local.tensor;
@@ -511,6 +529,7 @@ ModuleBase& ModuleBase::to(TensorOptions options) {
                               options.device());
     }
   });
+  reoptimize.run();
   return *this;
 }
 

@@ -16,7 +16,8 @@ Reference outputs go to OUT_DIR/refs/<CPU settings>/<package>.safetensors,
 computed by the PyTorch beside the tests under the lane's CPU settings:
 `in.<case>.<i>` the inputs, `out.<case>.<j>` what Python's own loader
 (torch._inductor.aoti_load_package) returns for the same package,
-`eager.<case>.<j>` what the eager module returns.
+`eager.<case>.<j>` what the eager module returns; cnn_weights.safetensors
+the frozen CNN's state dict (for tests/nn/test_optimize.cpp).
 """
 
 import hashlib
@@ -47,11 +48,14 @@ def mlp_inputs(batch, generator):
 
 
 # name -> (module factory, example inputs, dynamic shapes, export options, cases: batch sizes)
+# The MLPs keep their weights as they are (freeze=False), so that the tests can
+# swap them (load_weights); the CNN is frozen, tools/export_aoti.py's default.
 PACKAGES = {
     "mlp": (lambda: models.seeded(models.Mlp()), lambda g: mlp_inputs(2, g),
-            {"x": {0: BATCH}, "y": {0: BATCH}}, {}, [1, 2, 7, 64]),
+            {"x": {0: BATCH}, "y": {0: BATCH}}, {"freeze": False}, [1, 2, 7, 64]),
     "mlp_blob": (lambda: models.seeded(models.Mlp(), seed=1), lambda g: mlp_inputs(2, g),
-                 {"x": {0: BATCH}, "y": {0: BATCH}}, {"external_weights": True}, [3]),
+                 {"x": {0: BATCH}, "y": {0: BATCH}}, {"external_weights": True, "freeze": False},
+                 [3]),
     "cnn": (lambda: models.seeded(models.TinyCnn()),
             lambda g: (torch.randn(2, 3, 8, 8, generator=g),), None, {}, [2]),
     "eigh": (models.Eigh, lambda g: (torch.randn(3, 3, generator=g),), None, {}, []),
@@ -204,6 +208,12 @@ def write_references(name: str, path: Path, refs: Path) -> None:
     (refs / f"{name}.info.json").write_text(json.dumps(info, indent=1))
     if name == "mlp":
         write_swap_references(loaded, tensors, refs)
+    if name == "cnn":
+        # The frozen CNN's weights as they were before freezing folded them:
+        # tests/nn/test_optimize.cpp optimises the same module in C++ and
+        # compares with `out.b2.0` bit for bit.
+        save_file({k: v.contiguous() for k, v in module.state_dict().items()},
+                  str(refs / "cnn_weights.safetensors"))
 
 
 def write_swap_references(loaded, tensors: dict, refs: Path) -> None:

@@ -265,6 +265,17 @@ TEST(AotiPackage, LoadWeightsRefusesWhatDoesNotFit) {
 
 namespace {
 
+TEST(AotiPackage, LoadWeightsOfAFrozenPackageSaysToExportUnfrozen) {
+  // The CNN is exported frozen (tools/export_aoti.py's default): its
+  // constants are the folded, pre-packed weights.
+  auto model = fp::aoti::Package::open(aoti_test::package("cnn"));
+  fp::StateDict weights;
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "export the model with --no-freeze",
+                  model.load_weights(weights));
+  const auto refs = aoti_test::references("cnn");
+  aoti_test::expect_case(model, refs, "b2", 1, 1);
+}
+
 TEST(AotiPackage, CallsDuringAWeightSwapSeeOldOrNewWeights) {
   auto model = fp::aoti::Package::open(aoti_test::package("mlp"), {.num_runners = 2});
   const auto refs = aoti_test::references("mlp");

@@ -306,4 +306,51 @@ TEST(GuideNn, InitialValues) {
   EXPECT_TRUE(lazy->weight.to(fp::DType::F32).is_equal(seeded.weight));
 }
 
+struct ResidualEnd : fp::nn::Module {
+  fp::nn::Conv2d conv{8, 8, 3, {.padding = 1, .bias = false}};
+  fp::nn::BatchNorm2d bn{8};
+  FP_MODULE(conv, bn)
+  std::vector<std::vector<std::string>> fusable_chains() const override { return {{"conv", "bn"}}; }
+  fp::Tensor forward(fp::TensorView x) const override {
+    return fp::nn::conv_add(conv, bn, x, x.to_owned(), /*relu=*/true);  // relu(bn(conv(x)) + x)
+  }
+};
+
+/// max |a - b| / max |b|.
+double relative_difference(const fp::Tensor& a, const fp::Tensor& b) {
+  return (a - b).abs().max().item<double>() / b.abs().max().item<double>();
+}
+
+TEST(GuideNn, FasterInference) {
+  std::ostringstream captured;
+  std::streambuf* const saved = std::cout.rdbuf(captured.rdbuf());
+  fp::nn::Sequential net(fp::nn::Conv2d(3, 8, 3, {.padding = 1}), fp::nn::BatchNorm2d(8),
+                         fp::nn::ReLU(), fp::nn::Flatten(), fp::nn::Linear(8 * 32 * 32, 10));
+  fp::nn::OptimizeReport report = fp::nn::optimize_for_inference(net);
+  for (const std::string& line : report.fused)
+    std::cout << line << '\n';
+  // 0 + 1 + 2: Conv2d, BatchNorm2d folded in, ReLU fused (oneDNN, pre-packed weight)
+  // 4: Linear (oneDNN)
+  fp::Tensor logits = net(fp::randn({1, 3, 32, 32}));
+  std::cout.rdbuf(saved);
+  EXPECT_EQ(captured.str(),
+            "0 + 1 + 2: Conv2d, BatchNorm2d folded in, ReLU fused (oneDNN, pre-packed weight)\n"
+            "4: Linear (oneDNN)\n");
+  EXPECT_EQ(nn_test::shape(logits), (std::vector<int64_t>{1, 10}));
+  net.load_state_dict(nn_test::filled(net, 1, 0.1f));  // optimises it again
+  const fp::Tensor x = nn_test::randn({1, 3, 32, 32}, 2);
+  const fp::Tensor optimised = net(x);
+  fp::nn::undo_optimize_for_inference(net);
+  EXPECT_LT(relative_difference(optimised, net(x)), 1e-5);
+
+  ResidualEnd block;
+  block.load_state_dict(nn_test::filled(block, 3));
+  const fp::Tensor y = nn_test::randn({2, 8, 6, 6}, 4);
+  const fp::Tensor block_eager = block(y);
+  EXPECT_EQ(fp::nn::optimize_for_inference(block).fused,
+            std::vector<std::string>{
+                "conv + bn: Conv2d, BatchNorm2d folded in (oneDNN, pre-packed weight)"});
+  EXPECT_LT(relative_difference(block(y), block_eager), 1e-5);
+}
+
 }  // namespace guide_nn

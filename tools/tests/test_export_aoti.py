@@ -68,3 +68,55 @@ def test_parse_dynamic_shares_dims_by_name():
         export_aoti.parse_dynamic(["5:0:batch:1:4"], 2)
     with pytest.raises(SystemExit, match="INPUT:DIM:NAME:MIN:MAX"):
         export_aoti.parse_dynamic(["0:batch"], 2)
+
+
+def _fake_compile(monkeypatch):
+    """Stands in for AOTInductor's compile: records the configs and grad mode."""
+    seen = {}
+
+    def compile_and_package(exported, package_path, inductor_configs):
+        seen.update(configs=dict(inductor_configs), grad=torch.is_grad_enabled())
+        with open(package_path, "wb"):
+            pass
+
+    monkeypatch.setattr(torch._inductor, "aoti_compile_and_package", compile_and_package)
+    monkeypatch.setattr(export_aoti, "add_signature",
+                        lambda package, sig, output: open(output, "wb").close())
+    return seen
+
+
+def test_cpu_models_are_frozen_by_default_and_compiled_without_grad(tmp_path, monkeypatch):
+    seen = _fake_compile(monkeypatch)
+    inputs = (torch.randn(2, 4), torch.randn(3, dtype=torch.float64))
+    export_aoti.export_aoti(TwoInputs(), inputs, tmp_path / "frozen.pt2")
+    # Inductor freezes only what it compiles with grad mode off.
+    assert seen == {"configs": {"freezing": True}, "grad": False}
+    export_aoti.export_aoti(TwoInputs(), inputs, tmp_path / "plain.pt2", freeze=False)
+    assert seen["configs"] == {"freezing": False}
+    export_aoti.export_aoti(TwoInputs(), inputs, tmp_path / "explicit.pt2",
+                            inductor_configs={"freezing": False})
+    assert seen["configs"] == {"freezing": False}
+
+
+def test_only_cpu_models_freeze_by_default():
+    assert export_aoti.freezes_by_default((torch.randn(2), 3))
+    assert not export_aoti.freezes_by_default((torch.randn(2), torch.empty(2, device="meta")))
+
+
+@pytest.mark.parametrize("flags, expected", [([], None), (["--freeze"], True),
+                                             (["--no-freeze"], False)])
+def test_command_line_freeze_flags(tmp_path, monkeypatch, flags, expected):
+    model = tmp_path / "model.py"
+    model.write_text("import torch\n\ndef make_model():\n    return torch.nn.Linear(4, 2)\n")
+    calls = []
+    monkeypatch.setattr(export_aoti, "export_aoti",
+                        lambda module, examples, output, **kwargs: calls.append(kwargs))
+    export_aoti.main([str(model), "-o", str(tmp_path / "m.pt2"), "--example-input", "float32[2,4]",
+                      *flags])
+    assert calls[0]["freeze"] is expected
+
+
+def test_freeze_and_no_freeze_exclude_each_other(tmp_path):
+    with pytest.raises(SystemExit):
+        export_aoti.main(["m.py", "-o", str(tmp_path / "m.pt2"), "--example-input", "float32[2]",
+                          "--freeze", "--no-freeze"])

@@ -19,10 +19,10 @@ struct TorchVersion {
 
   /// "2.13.0"
   std::string str() const;
+  /// Ordered by major, minor, patch.
   // clang-tidy 14 flags the `0` of the comparison category that a defaulted
   // <=> synthesises; there is no pointer.
   // NOLINTNEXTLINE(modernize-use-nullptr)
-  /// Ordered by major, minor, patch.
   friend constexpr auto operator<=>(const TorchVersion&, const TorchVersion&) = default;
 };
 

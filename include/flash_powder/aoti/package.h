@@ -98,6 +98,9 @@ class Package {
   /// device; the data is copied. Calls running meanwhile finish with the old
   /// weights; later ones use the new; two swaps take turns.
   /// Python: `model.load_constants(state_dict, check_full_update=True)`.
+  /// A frozen package (tools/export_aoti.py's default on the CPU) holds
+  /// folded, pre-packed weights, not the state dict's: this throws fp::Error
+  /// saying to export with --no-freeze instead.
   void load_weights(const StateDictReader& weights);
 
   /// The model's input and output names (`arg0_1`, ...; the names Inductor

@@ -27,9 +27,9 @@ namespace fp::aten::shim {
 /// A Scalar argument as a Python float: from double or float only.
 class Float {
  public:
+  /// A Python float.
   // Implicit on purpose: a floating-point literal passes where a Scalar goes.
   // NOLINTNEXTLINE(google-explicit-constructor)
-  /// A Python float.
   constexpr Float(double value) noexcept : value_(value) {}
   /// An integer is refused at compile time: write 2.0 for a float Scalar.
   template <std::integral Integer>

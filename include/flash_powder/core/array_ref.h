@@ -76,9 +76,9 @@ class ArrayRef {
   constexpr const T& operator[](std::size_t i) const {
     return data_[i];
   }
+  /// The values as a span.
   // Implicit on purpose: an ArrayRef passes where a span is taken.
   // NOLINTNEXTLINE(google-explicit-constructor)
-  /// The values as a span.
   constexpr operator std::span<const T>() const {
     return {data_, size_};
   }

@@ -23,6 +23,7 @@
 // C++ object.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -97,10 +98,45 @@ struct LoadResult {
   std::vector<std::string> unexpected_keys;
 };
 
+struct OptimizeOptions;
+
 namespace detail {
 /// The argument type of ModuleBase's placeholder forward, which nothing can call.
 struct NoForward {
   explicit NoForward() = default;
+};
+
+class InferencePlan;
+struct InferenceAccess;
+
+/// What fp::nn::optimize_for_inference (nn/optimize.h) made of a module: the
+/// plan its calls run instead of forward() (a fused kernel, or nothing for a
+/// layer folded into the one before), and, on the module the pass was
+/// called on, the options to run it again with. A copy of a module starts
+/// without it: a copy of part of an optimised model (Sequential::slice)
+/// could split a fused chain, so copies run their eager forward().
+class InferenceState {
+ public:
+  /// Not optimised.
+  InferenceState() = default;
+  /// A copy starts not optimised (see above).
+  InferenceState(const InferenceState& /*other*/) noexcept {}
+  /// Assigning a copy leaves the target not optimised (see above).
+  InferenceState& operator=(const InferenceState& other) noexcept {
+    if (this != &other) *this = InferenceState();
+    return *this;
+  }
+  /// A moved module keeps its plan (its layers moved with it).
+  InferenceState(InferenceState&&) noexcept = default;
+  /// As the move constructor.
+  InferenceState& operator=(InferenceState&&) noexcept = default;
+  /// Drops the plan.
+  ~InferenceState() = default;
+
+ private:
+  friend struct InferenceAccess;
+  std::shared_ptr<const InferencePlan> plan_;
+  std::shared_ptr<const OptimizeOptions> options_;
 };
 }  // namespace detail
 
@@ -133,6 +169,14 @@ class ModuleBase {
   /// The class name PyTorch would print, e.g. "Conv2d" (by default the C++
   /// class name without namespaces).
   virtual std::string type_name() const;
+
+  /// The chains of children (by name, or dotted path below this module)
+  /// that forward() applies one after another to one tensor, each only to
+  /// the one before's result, the way torchvision's quantizable models name
+  /// theirs for torch.ao.quantization.fuse_modules:
+  /// `{{"conv1", "bn1", "relu"}, {"conv2", "bn2"}}`. What
+  /// fp::nn::optimize_for_inference may fuse (nn/optimize.h); none by default.
+  virtual std::vector<std::vector<std::string>> fusable_chains() const;
 
   /// Views of every parameter and persistent buffer under its dotted key,
   /// in PyTorch's order: a module's parameters, its buffers, then each child's.
@@ -192,6 +236,9 @@ class ModuleBase {
   /// Converts every parameter and buffer in place, like Python's `module.to()`:
   /// a dtype applies to floating-point and complex tensors only (it must be
   /// one of those kinds itself), a device to all. Returns *this.
+  /// On a module fp::nn::optimize_for_inference was called on, it optimises
+  /// the converted module again (on the CPU; elsewhere nothing is fused),
+  /// and so does load_state_dict after loading.
   ModuleBase& to(TensorOptions options);
 
   /// What FP_MODULE_CALL's using-declaration names in a module derived from
@@ -220,6 +267,9 @@ class ModuleBase {
   }
   [[noreturn]] static void throw_wrong_submodule_type(const ModuleBase& module,
                                                       std::string_view target, const char* wanted);
+
+  friend struct detail::InferenceAccess;
+  detail::InferenceState inference_;
 };
 
 /// A module whose forward() takes one TensorView and returns one Tensor, like
@@ -245,6 +295,11 @@ class Module : public ModuleBase {
   /// false and leaves `x` alone. The values are forward()'s, bit for bit.
   /// nn::Sequential uses it; the default cannot.
   virtual bool forward_in_place(Tensor& x) const;
+
+  /// `x = (*this)(x)`, overwriting `x` where the module can
+  /// (forward_in_place): how nn::Sequential applies its modules after the
+  /// first. `x` must be a result the caller owns and needs no more.
+  void call_in_place(Tensor& x) const;
 
   /// Converts every parameter and buffer in place (ModuleBase::to); returns *this.
   Module& to(TensorOptions options) {

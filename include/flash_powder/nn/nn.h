@@ -24,5 +24,6 @@
 #include "flash_powder/nn/layers/transformer.h"
 #include "flash_powder/nn/layers/vision.h"
 #include "flash_powder/nn/module.h"
+#include "flash_powder/nn/optimize.h"
 #include "flash_powder/nn/options.h"
 #include "flash_powder/nn/utils/rnn.h"

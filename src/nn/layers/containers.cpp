@@ -201,10 +201,8 @@ Tensor Sequential::forward(TensorView input) const {
   // (thnn's convolution does). Later modules see results this loop owns,
   // which a module may overwrite in place.
   Tensor current = module_at(entries.front())(input);
-  for (auto entry = std::next(entries.begin()); entry != entries.end(); ++entry) {
-    const Module& module = module_at(*entry);
-    if (!module.forward_in_place(current)) current = module(current);
-  }
+  for (auto entry = std::next(entries.begin()); entry != entries.end(); ++entry)
+    module_at(*entry).call_in_place(current);
   return current;
 }
 

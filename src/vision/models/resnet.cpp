@@ -3,8 +3,7 @@
 
 #include <utility>
 
-#include "flash_powder/aten/aten.h"
-#include "flash_powder/core/operators.h"
+#include "flash_powder/nn/optimize.h"
 
 namespace fp::vision::models {
 namespace {
@@ -17,23 +16,23 @@ nn::Conv2d conv1x1(std::int64_t in_planes, std::int64_t out_planes, std::int64_t
   return nn::Conv2d(in_planes, out_planes, 1, {.stride = stride, .bias = false});
 }
 
-/// ReLU in place on a tensor the forward owns: torchvision's
-/// `nn.ReLU(inplace=True)`, without a new tensor the size of `x` (the same
-/// kernel, so the same values).
-Tensor relu_in_place(Tensor x) {
-  aten::relu_(x);
-  return x;
+/// `bn(conv(x))` through torchvision's `nn.ReLU(inplace=True)`: ReLU in
+/// place on the result (no new tensor the size of it; the same kernel, so
+/// the same values), or nothing when optimize_for_inference fused it.
+Tensor conv_bn_relu(const nn::Conv2d& conv, const nn::BatchNorm2d& bn, const nn::ReLU& relu,
+                    TensorView x) {
+  Tensor out = bn(conv(x));
+  relu.call_in_place(out);
+  return out;
 }
 
-/// The block's output plus its shortcut, through ReLU, both in place on the
-/// block's own output (Python: `out += identity; relu(out)`).
-Tensor add_shortcut(Tensor out, const nn::Sequential& downsample, TensorView input) {
-  if (downsample.size() == 0) {
-    out += input;
-  } else {
-    out += downsample(input);
-  }
-  return relu_in_place(std::move(out));
+/// The block's last convolution and BatchNorm, plus its shortcut, through
+/// ReLU (Python: `out = bn(conv(x)); out += identity; relu(out)`): one
+/// oneDNN convolution once optimised (nn::conv_add).
+Tensor add_shortcut(const nn::Conv2d& conv, const nn::BatchNorm2d& bn, TensorView x,
+                    const nn::Sequential& downsample, TensorView input) {
+  Tensor identity = downsample.size() == 0 ? input.to_owned() : downsample(input);
+  return nn::conv_add(conv, bn, x, std::move(identity), /*relu=*/true);
 }
 
 std::int64_t expansion_of(ResNetBlock block) {
@@ -77,9 +76,14 @@ BasicBlock::BasicBlock(std::int64_t inplanes, std::int64_t planes, std::int64_t 
 void BasicBlock::visit(nn::Visitor& visitor) {
   visitor.child("conv1", conv1);
   visitor.child("bn1", bn1);
+  visitor.child("relu", relu);
   visitor.child("conv2", conv2);
   visitor.child("bn2", bn2);
   if (downsample.size() > 0) visitor.child("downsample", downsample);
+}
+
+std::vector<std::vector<std::string>> BasicBlock::fusable_chains() const {
+  return {{"conv1", "bn1", "relu"}, {"conv2", "bn2"}};
 }
 
 // The forwards below free each intermediate result as soon as the next one
@@ -88,9 +92,8 @@ void BasicBlock::visit(nn::Visitor& visitor) {
 // make the allocator hand out memory that is not in the caches.
 
 Tensor BasicBlock::forward(TensorView input) const {
-  Tensor out = relu_in_place(bn1(conv1(input)));
-  out = bn2(conv2(out));
-  return add_shortcut(std::move(out), downsample, input);
+  const Tensor out = conv_bn_relu(conv1, bn1, relu, input);
+  return add_shortcut(conv2, bn2, out, downsample, input);
 }
 
 Bottleneck::Bottleneck(std::int64_t inplanes, std::int64_t planes, std::int64_t stride,
@@ -110,14 +113,18 @@ void Bottleneck::visit(nn::Visitor& visitor) {
   visitor.child("bn2", bn2);
   visitor.child("conv3", conv3);
   visitor.child("bn3", bn3);
+  visitor.child("relu", relu);
   if (downsample.size() > 0) visitor.child("downsample", downsample);
 }
 
+std::vector<std::vector<std::string>> Bottleneck::fusable_chains() const {
+  return {{"conv1", "bn1", "relu"}, {"conv2", "bn2", "relu"}, {"conv3", "bn3"}};
+}
+
 Tensor Bottleneck::forward(TensorView input) const {
-  Tensor out = relu_in_place(bn1(conv1(input)));
-  out = relu_in_place(bn2(conv2(out)));
-  out = bn3(conv3(out));
-  return add_shortcut(std::move(out), downsample, input);
+  Tensor out = conv_bn_relu(conv1, bn1, relu, input);
+  out = conv_bn_relu(conv2, bn2, relu, out);
+  return add_shortcut(conv3, bn3, out, downsample, input);
 }
 
 ResNet::ResNet(ResNetBlock block, std::array<std::int64_t, 4> blocks, const ResNetOptions& options)
@@ -135,6 +142,7 @@ ResNet::ResNet(ResNetBlock block, std::array<std::int64_t, 4> blocks, const ResN
 void ResNet::visit(nn::Visitor& visitor) {
   visitor.child("conv1", conv1);
   visitor.child("bn1", bn1);
+  visitor.child("relu", relu);
   visitor.child("maxpool", maxpool);
   visitor.child("layer1", layer1);
   visitor.child("layer2", layer2);
@@ -144,8 +152,12 @@ void ResNet::visit(nn::Visitor& visitor) {
   visitor.child("fc", fc);
 }
 
+std::vector<std::vector<std::string>> ResNet::fusable_chains() const {
+  return {{"conv1", "bn1", "relu"}};
+}
+
 Tensor ResNet::forward(TensorView input) const {
-  Tensor x = maxpool(relu_in_place(bn1(conv1(input))));
+  Tensor x = maxpool(conv_bn_relu(conv1, bn1, relu, input));
   for (const nn::Sequential* layer : {&layer1, &layer2, &layer3, &layer4})
     x = (*layer)(x);
   return fc(avgpool(x).flatten(1));

@@ -5,11 +5,21 @@
 //     auto net = fp::vision::models::resnet50();
 //     net.load_state_dict(fp::safetensors::MappedFile::open("resnet50.safetensors"));
 //     fp::Tensor logits = net(batch);  // [N, 1000]
+//
+// Eager, the outputs are torchvision's bit for bit. For speed on the CPU,
+// `fp::nn::optimize_for_inference(net)` (flash_powder/nn/optimize.h) folds
+// each BatchNorm into its convolution and runs every convolution with its
+// ReLU, and each block's last one with the shortcut's add and ReLU, as one
+// oneDNN kernel, as a frozen AOTInductor package of torchvision's model does
+// (the chains each block names in fusable_chains()).
 #pragma once
 
 #include <array>
 #include <cstdint>
+#include <string>
+#include <vector>
 
+#include "flash_powder/nn/layers/activation.h"
 #include "flash_powder/nn/layers/containers.h"
 #include "flash_powder/nn/layers/conv.h"
 #include "flash_powder/nn/layers/linear.h"
@@ -37,12 +47,16 @@ class BasicBlock : public nn::Module {
              nn::Sequential downsample);
 
   void visit(nn::Visitor& visitor) override;
+  /// {conv1, bn1, relu}, {conv2, bn2} (which adds the shortcut and applies ReLU).
+  std::vector<std::vector<std::string>> fusable_chains() const override;
   Tensor forward(TensorView input) const override;
 
   /// The first 3x3 convolution (with the stride).
   nn::Conv2d conv1;
   /// Its batch norm.
   nn::BatchNorm2d bn1;
+  /// The ReLU module (optimize_for_inference fuses it into the convolution before it).
+  nn::ReLU relu;
   /// The second 3x3 convolution.
   nn::Conv2d conv2;
   /// Its batch norm.
@@ -62,12 +76,17 @@ class Bottleneck : public nn::Module {
              nn::Sequential downsample);
 
   void visit(nn::Visitor& visitor) override;
+  /// {conv1, bn1, relu}, {conv2, bn2, relu}, {conv3, bn3} (which adds the
+  /// shortcut and applies ReLU).
+  std::vector<std::vector<std::string>> fusable_chains() const override;
   Tensor forward(TensorView input) const override;
 
   /// The 1x1 convolution that narrows to `planes`.
   nn::Conv2d conv1;
   /// Its batch norm.
   nn::BatchNorm2d bn1;
+  /// The ReLU module (optimize_for_inference fuses it into the convolution before it).
+  nn::ReLU relu;
   /// The 3x3 convolution (with the stride).
   nn::Conv2d conv2;
   /// Its batch norm.
@@ -91,6 +110,8 @@ class ResNet : public nn::Module {
   ResNet(ResNetBlock block, std::array<std::int64_t, 4> blocks, const ResNetOptions& options = {});
 
   void visit(nn::Visitor& visitor) override;
+  /// {conv1, bn1, relu}: the stem.
+  std::vector<std::vector<std::string>> fusable_chains() const override;
   /// [N, 3, H, W] float images -> [N, num_classes] logits.
   Tensor forward(TensorView input) const override;
 
@@ -98,6 +119,8 @@ class ResNet : public nn::Module {
   nn::Conv2d conv1;
   /// Its batch norm.
   nn::BatchNorm2d bn1;
+  /// The ReLU module (optimize_for_inference fuses it into the convolution before it).
+  nn::ReLU relu;
   /// 3x3 max pooling, stride 2.
   nn::MaxPool2d maxpool;
   /// The first stage (stride 1).

@@ -1,0 +1,85 @@
+// The plans optimize_for_inference gives layers (plan.h): a convolution or
+// linear layer run through oneDNN's fused kernels, and the layers folded
+// into one before them.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "flash_powder/aten/mkldnn.h"
+#include "flash_powder/nn/layers/containers.h"
+#include "plan.h"
+
+namespace fp::nn::detail {
+
+/// A BatchNorm folded into the convolution before it, or an activation
+/// fused with it: that layer's plan did its work, so it passes its input on.
+class PassThroughPlan final : public InferencePlan {
+ public:
+  explicit PassThroughPlan(std::shared_ptr<const InferencePlan> into) : into_(std::move(into)) {}
+  Tensor forward(TensorView input) const override { return input.to_owned(); }
+  bool forward_in_place(Tensor& /*x*/) const override { return true; }
+  /// The plan of the layer this one is folded into.
+  const InferencePlan* into() const noexcept { return into_.get(); }
+
+ private:
+  std::shared_ptr<const InferencePlan> into_;
+};
+
+/// A fused kernel's fixed arguments: the weight (oneDNN-packed for a
+/// convolution, dense for a transposed convolution or a linear layer), the
+/// bias (undefined for none), the geometry of a convolution.
+struct FusedKernel {
+  enum class Kind { Convolution, TransposedConvolution, Linear };
+  Kind kind = Kind::Convolution;
+  Tensor weight;
+  Tensor bias;
+  std::vector<std::int64_t> padding{};
+  std::vector<std::int64_t> output_padding{};
+  std::vector<std::int64_t> stride{};
+  std::vector<std::int64_t> dilation{};
+  std::int64_t groups = 1;
+  /// A convolution's output channels and kernel's spatial sizes.
+  std::int64_t out_channels = 0;
+  std::vector<std::int64_t> kernel_size{};
+  /// The input's rank the kernel takes (convolutions: batched only).
+  std::optional<std::int64_t> rank{};
+  DType dtype = DType::F32;
+};
+
+/// A convolution or linear layer, with a BatchNorm folded in and an
+/// activation fused, as oneDNN's kernel where the input suits it (a
+/// strided CPU tensor of the kernel's dtype and rank) and as `eager` (the
+/// layer with the folded weights, then the activation, on ATen's kernels)
+/// for any other input, which then gets ATen's own result or error.
+class FusedPlan final : public InferencePlan {
+ public:
+  FusedPlan(std::optional<FusedKernel> kernel, aten::mkldnn::PostOp post, Sequential eager,
+            bool folds_norm)
+      : kernel_(std::move(kernel)),
+        post_(std::move(post)),
+        eager_(std::move(eager)),
+        folds_norm_(folds_norm) {}
+
+  Tensor forward(TensorView input) const override;
+  bool forward_in_place(Tensor& /*x*/) const override { return false; }
+  bool folded(const InferencePlan& other) const override;
+
+  /// For conv_add: `other = relu?(conv(input) + other)` in one oneDNN
+  /// convolution, when this is a convolution with no activation fused and
+  /// `input` and `other` suit the kernel; returns false (nothing done) else.
+  bool add_into(TensorView input, Tensor& other, bool relu) const;
+
+ private:
+  bool takes(TensorView input) const;
+
+  std::optional<FusedKernel> kernel_;
+  aten::mkldnn::PostOp post_;
+  Sequential eager_;
+  bool folds_norm_;
+};
+
+}  // namespace fp::nn::detail
