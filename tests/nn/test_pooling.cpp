@@ -1,6 +1,8 @@
 // fp::functional pooling against torch.nn.functional: max_pool3d, avg_pool1d/3d, adaptive
 // pooling in 1d and 3d, lp_pool1d/2d/3d, max_unpool1d/2d/3d and fractional_max_pool2d/3d,
 // in several option sets, dtypes, batched and unbatched, contiguous or not.
+// Why this file is long: eleven pooling families, each with its bad-input checks, share its
+// helpers.
 #include <gtest/gtest.h>
 
 #include <flash_powder/flash_powder.h>
@@ -460,7 +462,8 @@ TEST(Pooling, MaxUnpoolBadInput) {
                      F::max_unpool2d(v, i.i(fp::slice(0, 1)), 2));
   EXPECT_TORCH_ERROR("elements in indices should be type int64 but got: Int",
                      F::max_unpool2d(v, i.to(fp::DType::I32), 2));
-  EXPECT_TORCH_ERROR("Found an invalid max index: 350 (output volumes are of size 6x6)",
+  // Which invalid index libtorch names depends on how its threads split the planes.
+  EXPECT_TORCH_ERROR("(output volumes are of size 6x6)",
                      F::max_unpool2d(v, i * fp::tensor(int64_t{10}), 2));
 }
 
