@@ -1,6 +1,9 @@
 // fp::vision::models against torchvision: the same state-dict keys, and the
 // same outputs bit for bit for seeded random weights and inputs (batch 1 and
 // 2), written by tests/vision/make_models.py when the tests run.
+#include <algorithm>
+#include <array>
+#include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -42,6 +45,16 @@ std::function<std::unique_ptr<fp::nn::Module>()> maker(Model (*factory)(const Op
   return [factory, options] { return std::make_unique<Model>(factory(options)); };
 }
 
+/// A ResNet of one Bottleneck per stage: the blocks of the largest ResNeXt
+/// and Wide ResNet builders (whose seeded weights take tens of seconds to
+/// write), whose keys KeysOnlyTest compares.
+std::function<std::unique_ptr<fp::nn::Module>()> shallow_resnet(models::ResNetOptions options) {
+  return [options] {
+    return std::make_unique<models::ResNet>(models::ResNetBlock::Bottleneck,
+                                            std::array<std::int64_t, 4>{1, 1, 1, 1}, options);
+  };
+}
+
 /// Whether to run the deeper variants too (vgg13-19, resnet101/152), each up
 /// to half a gigabyte of weights written and read per run, using no op their
 /// shallower siblings lack. The lanes that force a CPU capability
@@ -74,14 +87,30 @@ std::vector<ModelCase> all_models() {
       {"mobilenet_v3_small", maker(&models::mobilenet_v3_small)},
       {"mobilenet_v3_small_classes10",
        maker(&models::mobilenet_v3_small, models::MobileNetV3Options{.num_classes = 10})},
+      {"alexnet", maker(&models::alexnet)},
+      {"squeezenet1_0", maker(&models::squeezenet1_0)},
+      {"squeezenet1_1", maker(&models::squeezenet1_1)},
+      {"squeezenet1_1_classes10",
+       maker(&models::squeezenet1_1, models::SqueezeNetOptions{.num_classes = 10})},
+      {"mobilenet_v2", maker(&models::mobilenet_v2)},
+      {"mobilenet_v2_width075",
+       maker(&models::mobilenet_v2,
+             models::MobileNetV2Options{.num_classes = 10, .width_mult = 0.75})},
+      {"mobilenet_v3_large", maker(&models::mobilenet_v3_large)},
+      {"resnext50_32x4d", maker(&models::resnext50_32x4d)},
+      {"resnext_32x8d_shallow", shallow_resnet({.groups = 32, .width_per_group = 8})},
+      {"resnext_64x4d_shallow", shallow_resnet({.groups = 64, .width_per_group = 4})},
+      {"wide_resnet_2_shallow", shallow_resnet({.width_per_group = 128})},
   };
   for (ModelCase& deep : deep_models())
     cases.push_back(std::move(deep));
   return cases;
 }
 
-bool is_vgg(const std::string& name) {
-  return name.starts_with("vgg");
+/// Whether the test writes the network's weights and removes them after
+/// (make_models.py's LARGE).
+bool is_large(const std::string& name) {
+  return name.starts_with("vgg") || name == "alexnet";
 }
 
 fs::path weights_of(const std::string& name) {
@@ -92,8 +121,8 @@ fs::path outputs_of(const std::string& name) {
   return kModelDir / (name + ".io-" + std::string(fp::torch_cpu_capability()) + ".safetensors");
 }
 
-/// VGG's weights are half a gigabyte each, too much to keep for eight
-/// networks: their test writes them (make_models.py) and removes them after.
+/// VGG's and AlexNet's weights are a quarter to half a gigabyte each, too
+/// much to keep: their test writes them (make_models.py) and removes them after.
 void make_weights(const std::string& name) {
   const std::string command =
       "\"" FP_TEST_PYTHON "\" \"" FP_VISION_MAKE_MODELS "\" \"" + kModelDir.string() + "\" " + name;
@@ -112,7 +141,7 @@ class ModelTest : public testing::TestWithParam<ModelCase> {};
 
 TEST_P(ModelTest, KeysAndOutputsEqualTorchvision) {
   const ModelCase& model_case = GetParam();
-  if (is_vgg(model_case.name)) make_weights(model_case.name);
+  if (is_large(model_case.name)) make_weights(model_case.name);
   ASSERT_TRUE(fs::exists(weights_of(model_case.name))) << weights_of(model_case.name);
   std::unique_ptr<fp::nn::Module> model = model_case.make();
 
@@ -121,7 +150,7 @@ TEST_P(ModelTest, KeysAndOutputsEqualTorchvision) {
     const auto weights = fp::safetensors::MappedFile::open(weights_of(model_case.name));
     model->load_state_dict(weights);
   }
-  if (is_vgg(model_case.name)) fs::remove(weights_of(model_case.name));
+  if (is_large(model_case.name)) fs::remove(weights_of(model_case.name));
 
   const fp::StateDict io = fp::safetensors::load(outputs_of(model_case.name));
   for (const char* batch : {"1", "2"}) {
@@ -133,6 +162,25 @@ TEST_P(ModelTest, KeysAndOutputsEqualTorchvision) {
         << (output - expected).abs().max().item<float>();
   }
 }
+
+/// The largest builders (make_models.py's KEYS_ONLY): torchvision's keys,
+/// made on the meta device; their forward runs in the "_shallow" networks.
+class KeysOnlyTest : public testing::TestWithParam<ModelCase> {};
+
+TEST_P(KeysOnlyTest, KeysEqualTorchvision) {
+  const ModelCase& model_case = GetParam();
+  const std::vector<std::string> keys = expected_keys(model_case.name);
+  ASSERT_FALSE(keys.empty()) << model_case.name;
+  EXPECT_EQ(model_case.make()->state_dict().keys(), keys);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Torchvision, KeysOnlyTest,
+    testing::Values(ModelCase{"resnext101_32x8d", maker(&models::resnext101_32x8d)},
+                    ModelCase{"resnext101_64x4d", maker(&models::resnext101_64x4d)},
+                    ModelCase{"wide_resnet50_2", maker(&models::wide_resnet50_2)},
+                    ModelCase{"wide_resnet101_2", maker(&models::wide_resnet101_2)}),
+    [](const testing::TestParamInfo<ModelCase>& info) { return info.param.name; });
 
 /// On the GPU: the same network moved to CUDA against torchvision's on CUDA.
 /// cuDNN picks its algorithms per process, so the comparison has a
@@ -212,6 +260,88 @@ TEST(VisionModels, BadInputIsRefused) {
   EXPECT_FP_ERROR(fp::ErrorCode::TorchError, "conv", model(fp::zeros({1, 4, 32, 32})));
   EXPECT_FP_ERROR(fp::ErrorCode::TorchError, "", model(fp::zeros({3, 3})));
   EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "", models::resnet18({.num_classes = -1}));
+}
+
+TEST(VisionModels, NewFamiliesRefuseBadInput) {
+  // Wrong channels: the first convolution names the mismatch.
+  EXPECT_FP_ERROR(fp::ErrorCode::TorchError, "channels",
+                  models::alexnet({.num_classes = 3})(fp::zeros({1, 4, 64, 64})));
+  EXPECT_FP_ERROR(fp::ErrorCode::TorchError, "channels",
+                  models::squeezenet1_0({.num_classes = 3})(fp::zeros({1, 1, 64, 64})));
+  EXPECT_FP_ERROR(fp::ErrorCode::TorchError, "channels",
+                  models::squeezenet1_1({.num_classes = 3})(fp::zeros({2, 4, 64, 64})));
+  EXPECT_FP_ERROR(fp::ErrorCode::TorchError, "channels",
+                  models::mobilenet_v2({.num_classes = 3})(fp::zeros({1, 4, 32, 32})));
+  EXPECT_FP_ERROR(fp::ErrorCode::TorchError, "channels",
+                  models::mobilenet_v3_large({.num_classes = 3})(fp::zeros({1, 1, 32, 32})));
+  EXPECT_FP_ERROR(fp::ErrorCode::TorchError, "channels",
+                  models::resnext50_32x4d({.num_classes = 3})(fp::zeros({1, 4, 32, 32})));
+  // Too small an image: a kernel or pooling window larger than what is left.
+  EXPECT_FP_ERROR(fp::ErrorCode::TorchError, "",
+                  models::alexnet({.num_classes = 3})(fp::zeros({1, 3, 32, 32})));
+  EXPECT_FP_ERROR(fp::ErrorCode::TorchError, "",
+                  models::squeezenet1_0({.num_classes = 3})(fp::zeros({1, 3, 4, 4})));
+  EXPECT_FP_ERROR(fp::ErrorCode::TorchError, "",
+                  models::squeezenet1_1({.num_classes = 3})(fp::zeros({1, 3, 2, 2})));
+  EXPECT_FP_ERROR(fp::ErrorCode::TorchError, "",
+                  models::mobilenet_v2({.num_classes = 3})(fp::zeros({1, 3, 0, 0})));
+  EXPECT_FP_ERROR(fp::ErrorCode::TorchError, "",
+                  models::mobilenet_v3_large({.num_classes = 3})(fp::zeros({1, 3, 0, 0})));
+  // Not an image batch.
+  EXPECT_FP_ERROR(fp::ErrorCode::TorchError, "",
+                  models::mobilenet_v2({.num_classes = 3})(fp::zeros({3, 3})));
+}
+
+TEST(VisionModels, NewFamiliesRefuseBadOptions) {
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "", models::squeezenet1_1({.num_classes = -1}));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "", models::alexnet({.num_classes = -1}));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "width_mult",
+                  models::mobilenet_v2({.width_mult = 0.0}));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "version should be 1_0 or 1_1",
+                  models::SqueezeNet("1_2"));
+  // The ResNeXt and Wide ResNet builders fix groups and width, as torchvision's.
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "groups is 32, not 8",
+                  models::resnext50_32x4d({.groups = 8}));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "width_per_group is 128, not 4",
+                  models::wide_resnet50_2({.width_per_group = 4}));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "BasicBlock only supports groups=1",
+                  models::resnet18({.groups = 2}));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "should be positive",
+                  models::resnet50({.groups = 0}));
+  EXPECT_EQ(
+      models::resnext50_32x4d({.groups = 32}).layer1.state_dict().at("0.conv2.weight").size(1), 4);
+}
+
+TEST(VisionModels, MakeBuildsByTorchvisionName) {
+  const std::unique_ptr<fp::nn::Module> net = models::make("squeezenet1_1", {.num_classes = 7});
+  EXPECT_EQ(net->state_dict().at("classifier.1.bias").size(0), 7);
+  EXPECT_EQ(net->state_dict().keys(),
+            models::squeezenet1_1({.num_classes = 7}).state_dict().keys());
+  const fp::Tensor logits = (*net)(fp::zeros({2, 3, 64, 64}));
+  EXPECT_EQ(logits.dim(), 2);
+  EXPECT_EQ(logits.size(0), 2);
+  EXPECT_EQ(logits.size(1), 7);
+  EXPECT_NO_THROW(models::make("mobilenet_v2", {.dropout = 0.1}));
+  // Every builder by name, but the largest (each seconds to initialise).
+  for (const std::string& name : models::list_models()) {
+    if (name.starts_with("vgg") || name.starts_with("wide") || name.starts_with("resnext101") ||
+        name == "alexnet" || name == "resnet152" || name == "resnet101")
+      continue;
+    EXPECT_NE(models::make(name, {.num_classes = 3}), nullptr) << name;
+  }
+}
+
+TEST(VisionModels, MakeNamesTheKnownModelsForAnUnknownOne) {
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "unknown model 'resnet51'", models::make("resnet51"));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "known: alexnet, mobilenet_v2",
+                  models::make("resnet51"));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "resnet18 has no dropout option",
+                  models::make("resnet18", {.dropout = 0.1}));
+  const std::vector<std::string> names = models::list_models();
+  for (const char* name : {"alexnet", "squeezenet1_0", "squeezenet1_1", "mobilenet_v2",
+                           "mobilenet_v3_large", "resnext50_32x4d", "resnext101_32x8d",
+                           "resnext101_64x4d", "wide_resnet50_2", "wide_resnet101_2"})
+    EXPECT_NE(std::find(names.begin(), names.end(), name), names.end()) << name;
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // torchvision's ResNet networks, with its state-dict keys ("conv1.weight",
 // "layer1.0.bn1.running_mean", "layer2.0.downsample.0.weight", "fc.bias", ...).
-// https://pytorch.org/vision/stable/models/resnet.html
+// https://pytorch.org/vision/stable/models/resnet.html (and resnext.html,
+// wide_resnet.html: the same network with grouped or wider 3x3 convolutions)
 //
 //     auto net = fp::vision::models::resnet50();
 //     net.load_state_dict(fp::safetensors::MappedFile::open("resnet50.safetensors"));
@@ -22,6 +23,13 @@ namespace fp::vision::models {
 /// The keyword arguments of torchvision's ResNet constructors.
 struct ResNetOptions {
   std::int64_t num_classes = 1000;
+  /// The 3x3 convolutions' groups (Bottleneck only; ResNeXt's cardinality).
+  /// The resnext and wide_resnet builders set it and width_per_group, and
+  /// refuse another value, as torchvision does.
+  std::int64_t groups = 1;
+  /// The channels of each group of a Bottleneck's 3x3 convolution at planes
+  /// 64 (64: ResNet; 128: Wide ResNet; 4 or 8: ResNeXt).
+  std::int64_t width_per_group = 64;
 };
 
 /// torchvision.models.resnet.BasicBlock (ResNet-18 and -34): two 3x3
@@ -30,8 +38,9 @@ struct ResNetOptions {
 class BasicBlock : public nn::Module {
  public:
   static constexpr std::int64_t expansion = 1;
+  /// groups and base_width must be 1 and 64 (fp::Error otherwise), as torchvision's.
   BasicBlock(std::int64_t inplanes, std::int64_t planes, std::int64_t stride,
-             nn::Sequential downsample);
+             nn::Sequential downsample, std::int64_t groups = 1, std::int64_t base_width = 64);
 
   void visit(nn::Visitor& visitor) override;
   Tensor forward(TensorView input) const override;
@@ -43,13 +52,15 @@ class BasicBlock : public nn::Module {
   nn::Sequential downsample;
 };
 
-/// torchvision.models.resnet.Bottleneck (ResNet-50, -101, -152): 1x1, 3x3
-/// (with the stride, as torchvision's "ResNet V1.5"), 1x1 and a shortcut.
+/// torchvision.models.resnet.Bottleneck (ResNet-50, -101, -152, ResNeXt,
+/// Wide ResNet): 1x1, 3x3 (with the stride and `groups`, as torchvision's
+/// "ResNet V1.5"), 1x1 and a shortcut; the inner width is
+/// `planes * base_width / 64 * groups`.
 class Bottleneck : public nn::Module {
  public:
   static constexpr std::int64_t expansion = 4;
   Bottleneck(std::int64_t inplanes, std::int64_t planes, std::int64_t stride,
-             nn::Sequential downsample);
+             nn::Sequential downsample, std::int64_t groups = 1, std::int64_t base_width = 64);
 
   void visit(nn::Visitor& visitor) override;
   Tensor forward(TensorView input) const override;
@@ -93,5 +104,12 @@ ResNet resnet34(const ResNetOptions& options = {});
 ResNet resnet50(const ResNetOptions& options = {});
 ResNet resnet101(const ResNetOptions& options = {});
 ResNet resnet152(const ResNetOptions& options = {});
+/// https://pytorch.org/vision/stable/models/generated/torchvision.models.resnext50_32x4d.html
+ResNet resnext50_32x4d(const ResNetOptions& options = {});
+ResNet resnext101_32x8d(const ResNetOptions& options = {});
+ResNet resnext101_64x4d(const ResNetOptions& options = {});
+/// https://pytorch.org/vision/stable/models/generated/torchvision.models.wide_resnet50_2.html
+ResNet wide_resnet50_2(const ResNetOptions& options = {});
+ResNet wide_resnet101_2(const ResNetOptions& options = {});
 
 }  // namespace fp::vision::models
