@@ -57,6 +57,8 @@ MODELS = {
     "mobilenet_v2": ("mobilenet_v2", {}, 64),
     "mobilenet_v2_width075": ("mobilenet_v2", {"width_mult": 0.75, "num_classes": 10}, 64),
     "mobilenet_v3_large": ("mobilenet_v3_large", {}, 64),
+    **{name: (name, {}, 32) for name in ["shufflenet_v2_x0_5", "shufflenet_v2_x1_0", "shufflenet_v2_x1_5", "shufflenet_v2_x2_0"]},
+    "shufflenet_v2_x0_5_classes10": ("shufflenet_v2_x0_5", {"num_classes": 10}, 32),
     "resnext50_32x4d": ("resnext50_32x4d", {}, 32),
     # The largest networks: their keys only (KEYS_ONLY), and their blocks'
     # forward through a shallow ResNet of one block per stage with the same

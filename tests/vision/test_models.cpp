@@ -97,6 +97,12 @@ std::vector<ModelCase> all_models() {
        maker(&models::mobilenet_v2,
              models::MobileNetV2Options{.num_classes = 10, .width_mult = 0.75})},
       {"mobilenet_v3_large", maker(&models::mobilenet_v3_large)},
+      {"shufflenet_v2_x0_5", maker(&models::shufflenet_v2_x0_5)},
+      {"shufflenet_v2_x1_0", maker(&models::shufflenet_v2_x1_0)},
+      {"shufflenet_v2_x1_5", maker(&models::shufflenet_v2_x1_5)},
+      {"shufflenet_v2_x2_0", maker(&models::shufflenet_v2_x2_0)},
+      {"shufflenet_v2_x0_5_classes10",
+       maker(&models::shufflenet_v2_x0_5, models::ShuffleNetV2Options{.num_classes = 10})},
       {"resnext50_32x4d", maker(&models::resnext50_32x4d)},
       {"resnext_32x8d_shallow", shallow_resnet({.groups = 32, .width_per_group = 8})},
       {"resnext_64x4d_shallow", shallow_resnet({.groups = 64, .width_per_group = 4})},
@@ -276,6 +282,8 @@ TEST(VisionModels, NewFamiliesRefuseBadInput) {
                   models::mobilenet_v3_large({.num_classes = 3})(fp::zeros({1, 1, 32, 32})));
   EXPECT_FP_ERROR(fp::ErrorCode::TorchError, "channels",
                   models::resnext50_32x4d({.num_classes = 3})(fp::zeros({1, 4, 32, 32})));
+  EXPECT_FP_ERROR(fp::ErrorCode::TorchError, "channels",
+                  models::shufflenet_v2_x0_5({.num_classes = 3})(fp::zeros({1, 4, 32, 32})));
   // Too small an image: a kernel or pooling window larger than what is left.
   EXPECT_FP_ERROR(fp::ErrorCode::TorchError, "",
                   models::alexnet({.num_classes = 3})(fp::zeros({1, 3, 32, 32})));
@@ -287,6 +295,8 @@ TEST(VisionModels, NewFamiliesRefuseBadInput) {
                   models::mobilenet_v2({.num_classes = 3})(fp::zeros({1, 3, 0, 0})));
   EXPECT_FP_ERROR(fp::ErrorCode::TorchError, "",
                   models::mobilenet_v3_large({.num_classes = 3})(fp::zeros({1, 3, 0, 0})));
+  EXPECT_FP_ERROR(fp::ErrorCode::TorchError, "",
+                  models::shufflenet_v2_x1_0({.num_classes = 3})(fp::zeros({1, 3, 0, 0})));
   // Not an image batch.
   EXPECT_FP_ERROR(fp::ErrorCode::TorchError, "",
                   models::mobilenet_v2({.num_classes = 3})(fp::zeros({3, 3})));
@@ -299,6 +309,9 @@ TEST(VisionModels, NewFamiliesRefuseBadOptions) {
                   models::mobilenet_v2({.width_mult = 0.0}));
   EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "version should be 1_0 or 1_1",
                   models::SqueezeNet("1_2"));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "illegal stride value 4",
+                  models::ShuffleUnit(24, 24, 4));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "with stride 1", models::ShuffleUnit(24, 48, 1));
   // The ResNeXt and Wide ResNet builders fix groups and width, as torchvision's.
   EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "groups is 32, not 8",
                   models::resnext50_32x4d({.groups = 8}));
@@ -340,7 +353,9 @@ TEST(VisionModels, MakeNamesTheKnownModelsForAnUnknownOne) {
   const std::vector<std::string> names = models::list_models();
   for (const char* name : {"alexnet", "squeezenet1_0", "squeezenet1_1", "mobilenet_v2",
                            "mobilenet_v3_large", "resnext50_32x4d", "resnext101_32x8d",
-                           "resnext101_64x4d", "wide_resnet50_2", "wide_resnet101_2"})
+                           "resnext101_64x4d", "wide_resnet50_2", "wide_resnet101_2",
+                           "shufflenet_v2_x0_5", "shufflenet_v2_x1_0", "shufflenet_v2_x1_5",
+                           "shufflenet_v2_x2_0"})
     EXPECT_NE(std::find(names.begin(), names.end(), name), names.end()) << name;
 }
 

@@ -7,5 +7,6 @@
 #include "flash_powder/vision/models/mobilenetv2.h"
 #include "flash_powder/vision/models/mobilenetv3.h"
 #include "flash_powder/vision/models/resnet.h"
+#include "flash_powder/vision/models/shufflenetv2.h"
 #include "flash_powder/vision/models/squeezenet.h"
 #include "flash_powder/vision/models/vgg.h"
