@@ -6,7 +6,7 @@
 #
 # The libraries' RUNPATH is $ORIGIN (they find each other) and names no torch:
 # a program loads the libtorch its own RUNPATH or LD_LIBRARY_PATH points at,
-# any torch 2.11 or newer (README, "Use it in your project").
+# any torch 2.11 or newer (docs/guide/cmake.md).
 
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)

@@ -23,7 +23,7 @@ PYTHON_PACKAGES=("torch==$TORCH_VERSION" "numpy" "pytest" "safetensors" "pillow"
 TORCHVISION_PACKAGE="torchvision==0.28.0"
 APT_PACKAGES=(ninja-build ccache libgtest-dev libbenchmark-dev nlohmann-json3-dev libzip-dev pkg-config valgrind
   clang-14 clang-format clang-tidy-14 python3-venv libjpeg62-turbo-dev libturbojpeg0-dev libpng-dev zlib1g-dev libspng-dev libwebp-dev
-  libjpeg-turbo-progs)
+  libjpeg-turbo-progs doxygen)
 # clang's sanitizer and libFuzzer runtimes: their own package on Debian 12,
 # which clang-14 only recommends (and packages are installed without
 # recommends); releases without that package ship them in

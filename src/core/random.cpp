@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <new>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -208,6 +209,31 @@ Tensor randn_like(TensorView source, TensorOptions options) {
   check_real_or_complex("fp::randn_like", options.dtype().value_or(source.dtype()));
   return aten::randn_like(source, options.dtype(), options.layout(), options.device(),
                           pin_memory_option(options), std::nullopt);
+}
+
+// --- exponential --------------------------------------------------------------------------
+
+Tensor exponential(IntList sizes, Generator& generator, double lambd, TensorOptions options) {
+  const DType dtype = options.dtype_or(DType::F32);
+  const std::int64_t count = checked_numel("fp::exponential", sizes);
+  if (!is_floating_point(dtype) || is_complex(dtype)) {
+    throw Error(ErrorCode::BadArgument,
+                "fp::exponential: Exponential distribution is a continuous probability "
+                "distribution. dtype must be a floating point but you specified " +
+                    std::string(scalar_type_name(dtype)));
+  }
+  if (!(lambd > 0.0)) {
+    std::ostringstream text;  // as libtorch's message prints the number
+    text << "fp::exponential: exponential_ expects lambda > 0.0, but found lambda=" << lambd;
+    throw Error(ErrorCode::BadArgument, text.str());
+  }
+  check_strided("fp::exponential", options);
+  Tensor samples = sampled_in_memory("fp::exponential", count, [&] {
+    return floating_tensor(dtype, sizes, count, [&]<class T>(T* data, std::int64_t reals) {
+      mirrored::fill_exponential<T>(generator, data, reals, lambd);
+    });
+  });
+  return placed(std::move(samples), options);
 }
 
 // --- randint ------------------------------------------------------------------------------

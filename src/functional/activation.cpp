@@ -1,34 +1,12 @@
+// The activations with an ATen op of their own (no Python number to carry),
+// and Python's own compositions of them. The ones whose kernel takes a
+// Scalar are in activation_composite.cpp.
 #include "flash_powder/functional/activation.h"
 
-#include <string>
-
 #include "flash_powder/aten/aten.h"
-#include "flash_powder/core/conversion.h"
-#include "flash_powder/core/functions.h"
 #include "flash_powder/core/operators.h"
-#include "python_number.h"
 
 namespace fp::functional {
-
-using detail::python_number;
-
-namespace {
-
-/// The composites below would quietly promote integer tensors to float;
-/// Python's kernels refuse them.
-void require_floating_point(const TensorView& input, const char* function) {
-  if (!is_floating_point(input.dtype())) {
-    throw Error(ErrorCode::BadArgument, std::string("fp::functional::") + function +
-                                            ": expected a floating-point input, got " +
-                                            std::string(name(input.dtype())));
-  }
-}
-
-bool is_reduced_float(DType dtype) {
-  return dtype == DType::F16 || dtype == DType::BF16;
-}
-
-}  // namespace
 
 Tensor relu(TensorArg input) {
   return aten::relu(input);
@@ -54,27 +32,43 @@ Tensor hardswish(TensorArg input) {
   return aten::hardswish(input);
 }
 
-Tensor leaky_relu(const TensorView& input, const LeakyReluOptions& options) {
-  require_floating_point(input, "leaky_relu");
-  // libtorch's kernel: x > 0 ? x : x * slope, with the slope rounded to the
-  // dtype's math type, which is what mul does with a 0-dim double tensor.
-  const Tensor positive = input.gt(python_number(0.0));
-  const Tensor scaled = input * python_number(options.negative_slope);
-  return where(positive, input, scaled);
+Tensor hardsigmoid(TensorArg input) {
+  return aten::hardsigmoid(input);
 }
 
-Tensor elu(const TensorView& input, const EluOptions& options) {
-  require_floating_point(input, "elu");
-  if (is_reduced_float(input.dtype())) {
-    // libtorch computes float16/bfloat16 in float32 and rounds once at the end.
-    const Tensor result = elu(input.to(DType::F32), options);
-    return result.to(input.dtype());
+Tensor mish(TensorArg input) {
+  return aten::mish(input);
+}
+
+Tensor selu(TensorArg input) {
+  return aten::selu(input);
+}
+
+Tensor logsigmoid(TensorArg input) {
+  return aten::log_sigmoid(input);
+}
+
+Tensor softsign(TensorArg input) {
+  // Python: input / (input.abs() + 1).
+  return input / (aten::abs(input) + 1);
+}
+
+Tensor tanhshrink(TensorArg input) {
+  // Python: input - input.tanh().
+  return input - aten::tanh(input);
+}
+
+Tensor prelu(const TensorView& input, const TensorView& weight) {
+  return aten::prelu(input, weight);
+}
+
+Tensor glu(const TensorView& input, const GluOptions& options) {
+  if (input.dim() == 0) {
+    throw Error(ErrorCode::BadArgument,
+                "fp::functional::glu: glu does not support scalars because halving size must be "
+                "even");
   }
-  // libtorch's vectorised kernel: x >= 0 ? x * scale : expm1(x * input_scale) * alpha * scale,
-  // with scale = input_scale = 1 for F.elu.
-  const Tensor non_negative = input.ge(python_number(0.0));
-  const Tensor negative = aten::expm1(input) * python_number(options.alpha);
-  return where(non_negative, input, negative);
+  return aten::glu(input, options.dim);
 }
 
 Tensor gelu(const TensorView& input, const GeluOptions& options) {
@@ -87,6 +81,11 @@ Tensor softmax(const TensorView& input, std::int64_t dim, const SoftmaxOptions& 
 
 Tensor log_softmax(const TensorView& input, std::int64_t dim, const SoftmaxOptions& options) {
   return aten::log_softmax_int(input, dim, options.dtype);
+}
+
+Tensor softmin(const TensorView& input, std::int64_t dim, const SoftmaxOptions& options) {
+  // Python: (-input).softmax(dim, dtype=dtype).
+  return aten::softmax_int(aten::neg(input), dim, options.dtype);
 }
 
 }  // namespace fp::functional

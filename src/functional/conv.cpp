@@ -65,4 +65,15 @@ Tensor conv_transpose2d(const TensorView& input, const TensorView& weight,
   return transposed_convolution(&aten::conv_transpose2d_input, input, weight, bias, options);
 }
 
+Tensor conv_transpose3d(const TensorView& input, const TensorView& weight,
+                        const std::optional<TensorView>& bias,
+                        const ConvTranspose3dOptions& options) {
+  return transposed_convolution(&aten::conv_transpose3d_input, input, weight, bias, options);
+}
+
+Tensor conv_tbc(const TensorView& input, const TensorView& weight, const TensorView& bias,
+                std::int64_t pad) {
+  return aten::conv_tbc(input, weight, bias, pad);
+}
+
 }  // namespace fp::functional

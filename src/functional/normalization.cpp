@@ -1,5 +1,6 @@
 #include "flash_powder/functional/normalization.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -7,6 +8,7 @@
 
 #include "flash_powder/aten/aten.h"
 #include "flash_powder/core/conversion.h"
+#include "flash_powder/core/factory.h"
 #include "flash_powder/core/operators.h"
 #include "nn/messages.h"
 #include "python_number.h"
@@ -55,15 +57,75 @@ void verify_spatial_size(const TensorView& input) {
                   "inference and does not, so pass std::nullopt for them");
 }
 
-/// ||x||_p along `dim`, keeping it.
-Tensor vector_norm(const TensorView& input, double p, std::int64_t dim) {
+/// `dims` as non-negative dimensions of `input`, each once; throws as
+/// PyTorch does for one out of range.
+std::vector<std::int64_t> wrapped_dims(const TensorView& input, const nn::Dims& dims) {
+  const std::int64_t rank = std::max<std::int64_t>(input.dim(), 1);
+  std::vector<std::int64_t> out;
+  for (const std::int64_t dim : dims.values()) {
+    if (dim < -rank || dim >= rank) {
+      throw Error(
+          ErrorCode::BadArgument,
+          "fp::functional::normalize: Dimension out of range (expected to be in range of [" +
+              std::to_string(-rank) + ", " + std::to_string(rank - 1) + "], but got " +
+              std::to_string(dim) + ")");
+    }
+    const std::int64_t wrapped = dim < 0 ? dim + rank : dim;
+    if (std::find(out.begin(), out.end(), wrapped) != out.end()) {
+      throw Error(ErrorCode::BadArgument, "fp::functional::normalize: dim " +
+                                              std::to_string(wrapped) +
+                                              " appears multiple times in the list of dims");
+    }
+    out.push_back(wrapped);
+  }
+  return out;
+}
+
+/// ||x||_p over `dims` for p other than 0, 2 and +-inf, summed as libtorch's
+/// norm kernel sums: each output's |x|^p one after another, in the order of
+/// memory (the reduced dimensions by decreasing stride, as its reduction
+/// visits them), in float32 for float16/bfloat16. `aten::_cdist_forward`
+/// to a zero row computes exactly that sum, per row; negative p (which cdist
+/// refuses) sum |x|^p with cdist's p = 1 and take the 1/p power after.
+Tensor sequential_norm(const TensorView& input, double p, const std::vector<std::int64_t>& dims) {
+  std::vector<std::int64_t> order, kept_shape;
+  std::int64_t reduced = 1;
+  for (std::int64_t d = 0; d < input.dim(); ++d) {
+    const bool reduce = std::find(dims.begin(), dims.end(), d) != dims.end();
+    if (!reduce) order.push_back(d);
+    kept_shape.push_back(reduce ? 1 : input.size(d));
+    if (reduce) reduced *= input.size(d);
+  }
+  std::vector<std::int64_t> by_stride = dims;
+  std::stable_sort(by_stride.begin(), by_stride.end(), [&](std::int64_t a, std::int64_t b) {
+    return input.stride(a) > input.stride(b);
+  });
+  order.insert(order.end(), by_stride.begin(), by_stride.end());
+  const DType dtype = input.dtype();
+  const bool reduced_float = dtype == DType::F16 || dtype == DType::BF16;
+  Tensor rows = input.permute(order).reshape({-1, reduced});
+  if (reduced_float) rows = rows.to(DType::F32);
+  const Tensor zero = fp::zeros({1, reduced}, TensorOptions(rows.dtype(), rows.device()));
+  Tensor norms;
+  if (p > 0) {
+    norms = aten::_cdist_forward(rows, zero, p, std::nullopt);
+  } else {
+    const Tensor sums = aten::_cdist_forward(rows.abs().pow(p), zero, 1.0, std::nullopt);
+    norms = sums.pow(1.0 / p);
+  }
+  return norms.to(dtype).reshape(kept_shape);
+}
+
+/// ||x||_p over `dims`, keeping them (Python's `input.norm(p, dim, keepdim=True)`).
+Tensor vector_norm(const TensorView& input, double p, const std::vector<std::int64_t>& dims) {
   // p = None is Python's p = 2, and the same kernel as linalg.vector_norm(ord=2).
-  if (p == 2.0) return aten::norm_ScalarOpt_dim(input, dim, true);
-  if (p == 0.0) return input.ne(python_number(0.0)).sum(dim, true, input.dtype());
+  if (p == 2.0) return aten::norm_ScalarOpt_dim(input, dims, true);
+  // libtorch's kernel takes complex elements by their magnitude.
+  if (is_complex(input.dtype())) return vector_norm(input.abs(), p, dims);
+  if (p == 0.0) return input.ne(python_number(0.0)).sum(dims, true, input.dtype());
   const Tensor magnitude = input.abs();
-  if (std::isinf(p)) return p > 0 ? magnitude.amax(dim, true) : magnitude.amin(dim, true);
-  if (p == 1.0) return magnitude.sum(dim, true);
-  return magnitude.pow(python_number(p)).sum(dim, true).pow(python_number(1.0 / p));
+  if (std::isinf(p)) return p > 0 ? magnitude.amax(dims, true) : magnitude.amin(dims, true);
+  return sequential_norm(input, p, dims);
 }
 
 /// aten::batch_norm and aten::instance_norm take the running statistics as
@@ -179,8 +241,53 @@ Tensor group_norm(const TensorView& input, std::int64_t num_groups,
 }
 
 Tensor normalize(const TensorView& input, const NormalizeOptions& options) {
-  const Tensor norm = vector_norm(input, options.p, options.dim);
+  if (!is_floating_point(input.dtype()) && !is_complex(input.dtype())) {
+    throw Error(ErrorCode::BadArgument,
+                "fp::functional::normalize: expected a floating-point or complex input, got " +
+                    std::string(name(input.dtype())));
+  }
+  const Tensor norm = vector_norm(input, options.p, wrapped_dims(input, options.dim));
   return input / aten::clamp_min_Tensor(norm, python_number(options.eps));
+}
+
+Tensor rms_norm(const TensorView& input, IntList normalized_shape, const RmsNormOptions& options) {
+  return aten::rms_norm(input, normalized_shape, options.weight, options.eps);
+}
+
+Tensor local_response_norm(const TensorView& input, std::int64_t size,
+                           const LocalResponseNormOptions& options) {
+  const std::int64_t rank = input.dim();
+  if (rank < 3) {
+    throw Error(ErrorCode::BadArgument,
+                "fp::functional::local_response_norm: Expected 3D or higher dimensionality input "
+                "(got " +
+                    std::to_string(rank) + " dimensions)");
+  }
+  if (size <= 0) {
+    throw Error(
+        ErrorCode::BadArgument,
+        "fp::functional::local_response_norm: size must be positive, got " + std::to_string(size));
+  }
+  if (input.numel() == 0) return Tensor(input);
+  // Python's composition: the mean of x^2 over `size` channels, zero-padded
+  // by size // 2 before and (size - 1) // 2 after, as an average pool.
+  const Tensor squares = input * input;
+  const std::int64_t before = size / 2, after = (size - 1) / 2;
+  Tensor mean;
+  if (rank == 3) {
+    const Tensor padded = aten::pad(squares.unsqueeze(1), {0, 0, before, after});
+    const Tensor pooled = aten::avg_pool2d(padded, {size, 1}, {1, 1});
+    mean = pooled.reshape(input.sizes());
+  } else {
+    const auto sizes = input.sizes();
+    const Tensor planes = squares.reshape({sizes[0], 1, sizes[1], sizes[2], -1});
+    const Tensor padded = aten::pad(planes, {0, 0, 0, 0, before, after});
+    const Tensor pooled = aten::avg_pool3d(padded, {size, 1, 1}, {1, 1, 1});
+    mean = pooled.reshape(sizes);
+  }
+  const Tensor divisor =
+      (mean * python_number(options.alpha) + python_number(options.k)).pow(Scalar(options.beta));
+  return input / divisor;
 }
 
 }  // namespace fp::functional

@@ -1,5 +1,6 @@
 #include "flash_powder/functional/vision.h"
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -30,8 +31,10 @@ bool is_interpolating(const std::string& mode) {
   return mode != "nearest" && mode != "area" && mode != "nearest-exact";
 }
 
+/// Python's `list(input.shape[2:])` ([] for fewer than 3 dimensions).
 std::string spatial_sizes(const TensorView& input) {
-  return nn::detail::list_text(input.sizes().subspan(2));
+  const auto sizes = input.sizes();
+  return nn::detail::list_text(sizes.size() > 2 ? sizes.subspan(2) : sizes.subspan(0, 0));
 }
 
 std::string python_list(const std::vector<std::int64_t>& values) {
@@ -44,14 +47,19 @@ std::string python_list(const std::vector<double>& values) {
 
 /// Python's processing of `size` and `scale_factor`, in its order and words.
 Target resolve_target(const TensorView& input, const InterpolateOptions& options,
-                      std::size_t dims) {
+                      std::int64_t dims) {
   const bool has_size = options.size.has_value();
   const bool has_scale = options.scale_factor.has_value();
   if (has_size && has_scale) fail("only one of size or scale_factor should be defined");
   if (!has_size && !has_scale) fail("either size or scale_factor should be defined");
+  // Python's `[size for _ in range(dim)]`: no values when the input has no spatial dimensions.
+  const auto count = static_cast<std::size_t>(std::max<std::int64_t>(dims, 0));
+  const auto wrong_count = [dims](std::size_t given) {
+    return static_cast<std::int64_t>(given) != dims;
+  };
   Target target;
   if (has_size) {
-    if (!options.size.is_single() && options.size.values().size() != dims) {
+    if (!options.size.is_single() && wrong_count(options.size.values().size())) {
       fail(
           "Input and output must have the same number of spatial dimensions, but got input with "
           "spatial dimensions of " +
@@ -59,9 +67,9 @@ Target resolve_target(const TensorView& input, const InterpolateOptions& options
           ". Please provide input tensor in (N, C, d1, d2, ...,dK) format and output size in "
           "(o1, o2, ...,oK) format.");
     }
-    target.output_size = options.size.expand(dims);
+    target.output_size = options.size.expand(count);
   } else {
-    if (!options.scale_factor.is_single() && options.scale_factor.values().size() != dims) {
+    if (!options.scale_factor.is_single() && wrong_count(options.scale_factor.values().size())) {
       fail(
           "Input and scale_factor must have the same number of spatial dimensions, but got input "
           "with spatial dimensions of " +
@@ -70,7 +78,7 @@ Target resolve_target(const TensorView& input, const InterpolateOptions& options
           ". Please provide input tensor in (N, C, d1, d2, ...,dK) format and scale_factor in "
           "(s1, s2, ...,sK) format.");
     }
-    target.scale_factors = options.scale_factor.expand(dims);
+    target.scale_factors = options.scale_factor.expand(count);
   }
   return target;
 }
@@ -148,9 +156,9 @@ Tensor interpolate(const TensorView& input, const InterpolateOptions& options) {
         "bicubic | trilinear");
   }
   const bool align_corners = options.align_corners.value_or(false);
-  if (input.dim() < 3) fail_unsupported(input.dim(), mode);
-  const auto dims = static_cast<std::size_t>(input.dim() - 2);
-  Target target = resolve_target(input, options, dims);
+  // Python's checks, in its order: an input of fewer than 3 dimensions is
+  // refused only after its size and scale_factor have been checked.
+  Target target = resolve_target(input, options, input.dim() - 2);
   bool recompute = options.recompute_scale_factor.value_or(false);
   if (recompute && options.size.has_value()) {
     fail("recompute_scale_factor is not meaningful with an explicit size.");
@@ -163,7 +171,7 @@ Tensor interpolate(const TensorView& input, const InterpolateOptions& options) {
         "Anti-alias option is restricted to bilinear, bicubic, and lanczos modes and requires a "
         "4-D tensor as input");
   }
-  if (input.dim() > 5) fail_unsupported(input.dim(), mode);
+  if (input.dim() < 3 || input.dim() > 5) fail_unsupported(input.dim(), mode);
   if (mode == "nearest" || mode == "nearest-exact") return resize_nearest(input, target, mode);
   if (mode == "area") return resize_area(input, target);
   if (mode == "lanczos") {
@@ -182,12 +190,31 @@ Tensor upsample(const TensorView& input, const InterpolateOptions& options) {
   return interpolate(input, plain);
 }
 
+Tensor upsample_nearest(const TensorView& input, const UpsamplingOptions& options) {
+  return interpolate(input, {.size = options.size, .scale_factor = options.scale_factor});
+}
+
+Tensor upsample_bilinear(const TensorView& input, const UpsamplingOptions& options) {
+  return interpolate(input, {.size = options.size,
+                             .scale_factor = options.scale_factor,
+                             .mode = "bilinear",
+                             .align_corners = true});
+}
+
 Tensor pixel_shuffle(const TensorView& input, std::int64_t upscale_factor) {
   return aten::pixel_shuffle(input, upscale_factor);
 }
 
 Tensor pixel_unshuffle(const TensorView& input, std::int64_t downscale_factor) {
   return aten::pixel_unshuffle(input, downscale_factor);
+}
+
+Tensor channel_shuffle(const TensorView& input, std::int64_t groups) {
+  return aten::channel_shuffle(input, groups);
+}
+
+Tensor native_channel_shuffle(const TensorView& input, std::int64_t groups) {
+  return aten::native_channel_shuffle(input, groups);
 }
 
 }  // namespace fp::functional

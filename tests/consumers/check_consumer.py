@@ -1,5 +1,5 @@
-"""Builds and runs a project that uses flash_powder, one of the ways the README
-describes, and checks its output against PyTorch (CTest tests consumers.*).
+"""Builds and runs a project that uses flash_powder, one of the ways
+docs/guide/cmake.md describes, and checks its output against PyTorch (CTest tests consumers.*).
 
     check_consumer.py <way> --repo R --build B --work W ...
 

@@ -300,6 +300,33 @@ TEST(MirroredRandom, RandAndRandnOfEveryFloatingDTypeAtEveryLengthUpTo300) {
   }
 }
 
+TEST(MirroredRandom, ExponentialOfEveryFloatingDTypeAtEveryLengthUpTo300) {
+  /*
+  #|PYTHON
+  DTYPES = [torch.float32, torch.float64, torch.float16, torch.bfloat16]
+  def exponential(dtype, lambd):
+      return [digest(torch.empty(n, dtype=dtype).exponential_(lambd, generator=seeded(33)))
+              for n in LENGTHS]
+  */
+  const auto dtypes = truth<std::vector<DType>>("DTYPES");
+  const auto unit = truth<std::vector<std::vector<std::uint64_t>>>(
+      "[exponential(dtype, 1.0) for dtype in DTYPES]");
+  const auto fast = truth<std::vector<std::vector<std::uint64_t>>>(
+      "[exponential(dtype, 2.5) for dtype in DTYPES]");
+  ASSERT_EQ(unit.size(), dtypes.size());
+  for (std::size_t d = 0; d < dtypes.size(); ++d) {
+    const DType dtype = dtypes[d];
+    for (const double lambd : {1.0, 2.5}) {
+      expect_same_bits(sample_digests(33, one_to_300(),
+                                      [&](std::int64_t n, fp::Generator& generator) {
+                                        return fp::exponential({n}, generator, lambd, dtype);
+                                      }),
+                       lambd == 1.0 ? unit[d] : fast[d], one_to_300(),
+                       "fp::exponential " + std::string(fp::name(dtype)));
+    }
+  }
+}
+
 TEST(MirroredRandom, RandintAtEveryLengthUpTo300) {
   /*
   #|PYTHON

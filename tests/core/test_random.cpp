@@ -574,6 +574,33 @@ TEST(RandomErrors, RandAndRandnNeedAFloatingDType) {
                   fp::randn_like(ints, DType::U8));
 }
 
+TEST(Exponential, EqualsPythonAndContinuesTheSequence) {
+  /*
+  #|PYTHON
+  gen = seeded(9)
+  first = torch.empty(2, 3).exponential_(generator=gen)
+  second = torch.empty(4, dtype=torch.float64).exponential_(0.5, generator=gen)
+  */
+  Generator generator(9);
+  const Tensor first = fp::exponential({2, 3}, generator);
+  EXPECT_EQ(shape(first), (std::vector<int64_t>{2, 3}));
+  EXPECT_EQ(first.to_vector<float>(), truth<std::vector<float>>("first.flatten().tolist()"));
+  const Tensor second = fp::exponential({4}, generator, 0.5, DType::F64);
+  EXPECT_EQ(second.to_vector<double>(), truth<std::vector<double>>("second.tolist()"));
+}
+
+TEST(RandomErrors, ExponentialNeedsAPositiveRateAndAFloatingDType) {
+  Generator generator;
+  EXPECT_FP_ERROR_EXACT(fp::ErrorCode::BadArgument,
+                        "fp::exponential: exponential_ expects lambda > 0.0, but found lambda=0",
+                        fp::exponential({2}, generator, 0.0));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
+                  "dtype must be a floating point but you specified Long",
+                  fp::exponential({2}, generator, 1.0, DType::I64));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "dtype must be a floating point",
+                  fp::exponential({2}, generator, 1.0, DType::C64));
+}
+
 TEST(RandomErrors, RandintNeedsLowBelowHigh) {
   Generator generator;
   EXPECT_FP_ERROR_EXACT(fp::ErrorCode::BadArgument,

@@ -1,111 +1,191 @@
-// The README's code, compiled and run, so the README cannot drift from the
-// library. (The neural-network example lives in tests/nn/test_module.cpp.)
+// The README's code, compiled and run: each block as the README shows it
+// (tools/check_docs.py fails when one is missing here), between the set-up
+// it needs and the checks of what it computed against PyTorch.
 #include <gtest/gtest.h>
-#include "support/truth.h"
 
-#include <flash_powder/aten/aten.h>
-#include <flash_powder/flash_powder.h>
-#include <flash_powder/safetensors/safetensors.h>
+#include <flash_powder/aoti/aoti.h>                // link flash_powder::aoti
+#include <flash_powder/aten/aten.h>                // fp::aten: every ATen op, typed
+#include <flash_powder/flash_powder.h>             // link flash_powder::core
+#include <flash_powder/image/image.h>              // link flash_powder::image
+#include <flash_powder/safetensors/safetensors.h>  // link flash_powder::safetensors
+#include <flash_powder/vision/vision.h>  // link flash_powder::vision (all: flash_powder::flash_powder)
 
 #include <filesystem>
+#include <iostream>
 #include <sstream>
+
+#include "aoti/fixture.h"
+#include "docs/docs_test.h"
+#include "nn/helpers.h"
+#include "support/expect_error.h"
+#include "support/truth.h"
 
 namespace {
 
 using fp_test::truth;
 
-TEST(Readme, Introduction) {
+/*
+#|PYTHON_GLOBAL
+import torch.nn.functional as F
+from truth_helpers import g, values, filled, message
+*/
+
+TEST(Readme, Tensors) {
+  testing::internal::CaptureStdout();
   fp::Tensor m = fp::tensor({{5.f, 3.f, 5.f}, {1.f, 2.f, 0.f}});  // float32 [2, 3]
   fp::Tensor copy = m;                // an independent value (copy-on-write)
   copy.data_mut<float>()[0] = 100.f;  // m is unchanged
-  fp::TensorView view = m;            // a read-only view, like std::span<const float>
-  fp::Tensor flipped = fp::dispatch<fp::Tensor>("aten::flip", "", m, std::vector<int64_t>{0});
-  auto [values, indices] =
-      fp::dispatch<std::tuple<fp::Tensor, fp::Tensor>>("aten::max", "dim", m, 1);
+  m.i_mut(fp::all, 0).fill_(0);       // m[:, 0] = 0: writes go through a TensorMutView
+  fp::TensorView row = m.i(1);        // m[1]: a read-only view, like std::span<const T>
+  fp::Tensor p = fp::functional::softmax(m * 2 + 1, -1);  // operators; numbers act like Python's
+  auto [values, indices] = m.max(1);  // reductions, sort, topk, matmul, cat, where, ...
+  std::cout << p << '\n';             // prints what Python's repr prints
+  const std::string printed = testing::internal::GetCapturedStdout();
 
-  EXPECT_EQ(m.at<float>({0, 0}), 5.f);
-  EXPECT_EQ(view.at<float>({0, 0}), 5.f);
-  EXPECT_EQ(flipped.at<float>({0, 0}), 1.f);
   /*
   #|PYTHON
   m = torch.tensor([[5., 3., 5.], [1., 2., 0.]])
-  values, indices = torch.ops.aten.max.dim(m, 1)
+  copy = m.clone()
+  copy[0, 0] = 100.
+  m[:, 0] = 0
+  row = m[1]
+  p = torch.softmax(m * 2 + 1, -1)
+  max_values, max_indices = m.max(1)
   */
+  EXPECT_EQ(m.to_vector<float>(),
+            (std::vector<float>{0.0, 3.0, 5.0, 0.0, 2.0, 0.0}));  // #PYTHON values(m)
+  EXPECT_EQ(copy.to_vector<float>(),
+            (std::vector<float>{100.0, 3.0, 5.0, 1.0, 2.0, 0.0}));         // #PYTHON values(copy)
+  EXPECT_EQ(row.to_vector<float>(), (std::vector<float>{0.0, 2.0, 0.0}));  // #PYTHON values(row)
+  EXPECT_EQ(values.to_vector<float>(),
+            (std::vector<float>{5.0, 2.0}));  // #PYTHON values(max_values)
   EXPECT_EQ(indices.to_vector<int64_t>(),
-            (std::vector<int64_t>{0, 1}));  // #PYTHON indices.tolist()
+            (std::vector<int64_t>{2, 1}));  // #PYTHON values(max_indices)
+  EXPECT_EQ(p.to_vector<float>(), truth<std::vector<float>>("values(p)"));
+  EXPECT_EQ(printed, truth<std::string>("repr(p)") + "\n");
+#if FP_BORROW_CHECK
+  // While `row` lives, m cannot be written (the test build checks borrows).
+  EXPECT_FP_ERROR(fp::ErrorCode::Borrow, "", m.fill_(1));
+#endif
 }
 
-TEST(Readme, ValuesAndViews) {
-  std::ostringstream out;
-  fp::Tensor d = fp::arange(1.f, 17.f).reshape({4, 4});
-  {
-    fp::TensorMutView column = d.i_mut(fp::all, 1);    // d[:, 1], writable
-    column.fill_(0);                                   // d changes
-  }                                                    // (one writer at a time: it ends here)
-  fp::TensorView top = d.i(fp::slice(0, 2), fp::all);  // d[0:2, :]   a view
-  fp::TensorView last = d.i(-1);                       // d[-1]       a view
-  fp::Tensor picked = d.index(fp::tensor({int64_t{3}, int64_t{0}}));  // d[[3, 0]]  a copy
-  fp::Tensor copy = d;        // independent of d from now on
-  out << d.sum({1}) << '\n';  // prints exactly like Python's repr
+struct Net : fp::nn::Module {
+  fp::nn::Conv2d conv{3, 8, 3, {.padding = 1}};  // torch.nn.Conv2d(3, 8, 3, padding=1)
+  fp::nn::BatchNorm2d bn{8};
+  fp::nn::Linear head{8, 10};
+  FP_MODULE(conv, bn, head)  // keys "conv.weight", "bn.running_mean", ...
+
+  fp::Tensor forward(fp::TensorView x) const override {
+    const fp::Tensor h = fp::functional::relu(bn(conv(x)));
+    return head(fp::functional::adaptive_avg_pool2d(h, 1).flatten(1));
+  }
+};
+
+/*
+#|PYTHON_GLOBAL
+from truth_helpers import python_torchvision
+torchvision = python_torchvision()
+
+class Net(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = torch.nn.Conv2d(3, 8, 3, padding=1)
+        self.bn = torch.nn.BatchNorm2d(8)
+        self.head = torch.nn.Linear(8, 10)
+
+    def forward(self, x):
+        h = F.relu(self.bn(self.conv(x)))
+        return self.head(F.adaptive_avg_pool2d(h, 1).flatten(1))
+
+def photo():
+    return (torch.arange(3 * 60 * 80) % 251).to(torch.uint8).reshape(3, 60, 80)
+*/
+
+/// The picture "cat.png" holds: values Python makes too (photo() above).
+fp::Tensor cat_picture() {
+  return fp::arange(3 * 60 * 80).remainder(251).to(fp::DType::U8).reshape({3, 60, 80});
+}
+
+TEST(Readme, Models) {
+  const docs_test::InFolder folder;
+  fp::safetensors::save(nn_test::filled(Net{}), "net.safetensors");
+  fp::safetensors::save(nn_test::filled(fp::vision::models::resnet18()), "resnet18.safetensors");
+  fp::image::write_png(cat_picture(), "cat.png");
+  const fp::Tensor images = nn_test::randn({2, 3, 8, 8}, 1);
+
+  Net net;
+  net.load_state_dict(fp::safetensors::MappedFile::open("net.safetensors"));  // zero-copy
+  fp::Tensor logits = net(images);  // [N, 3, H, W] -> [N, 10]; forward() is const: any thread
+
+  auto resnet = fp::vision::models::resnet18();  // torchvision's models and keys
+  resnet.load_state_dict(fp::safetensors::MappedFile::open("resnet18.safetensors"));
+  fp::Tensor photo = fp::image::read_image("cat.png", {.mode = fp::image::ImageReadMode::RGB});
+  fp::Tensor x = fp::vision::transforms::image_classification(photo);  // weights.transforms()
+  fp::Tensor top5 = std::get<1>(resnet(x.unsqueeze(0)).topk(5));       // [1, 5] class indices
 
   /*
   #|PYTHON
-  d = torch.arange(1., 17.).reshape(4, 4)
-  d[:, 1] = 0
+  net = filled(Net())
+  images = torch.randn(2, 3, 8, 8, generator=g(1))
+  with torch.no_grad():
+      logits = net(images)
+      resnet = filled(torchvision.models.resnet18())
+      x = torchvision.models.ResNet18_Weights.IMAGENET1K_V1.transforms()(photo())
+      top5 = resnet(x.unsqueeze(0)).topk(5)[1]
   */
-  EXPECT_EQ(out.str(), "tensor([ 8., 20., 32., 44.])\n");  // #PYTHON repr(d.sum(1)) + "\n"
-  EXPECT_EQ(top.numel(), 8);
-  EXPECT_EQ(last.at<float>({1}), 0.f);
-  EXPECT_EQ(picked.at<float>({0, 0}), 13.f);
-  EXPECT_TRUE(copy.is_equal(d));
+  EXPECT_PYTHON(nn_test::values(logits), truth<std::vector<float>>("values(logits)"));
+  EXPECT_EQ(top5.to_vector<int64_t>(), truth<std::vector<int64_t>>("values(top5)"));
 }
 
-TEST(Readme, Ops) {
-  fp::Tensor m = fp::tensor({{0.25f, 0.75f}, {1.f, 0.f}});
-  const fp::Tensor a = fp::ones({1, 2});
-  const fp::Tensor b = fp::zeros({1, 2});
-  fp::Tensor p = m * fp::tensor(100.f) + 1.0;  // operators; numbers promote like Python numbers
-  fp::Tensor mask = m > 0.5;                   // bool tensors
-  m += 1;                                      // in place (Tensor and TensorMutView only)
-  auto [values, indices] = m.max(1);           // reductions, sort, topk, cumsum, std, ...
-  fp::Tensor joined = fp::cat({a, b}, 0);      // cat, stack, hstack, vstack, where, clamp, matmul
-  fp::Tensor y = fp::aten::flip(m, {0});       // every ATen op the stable ABI can carry, typed
-  fp::Tensor z = fp::dispatch<fp::Tensor>("aten::flip", "", m, std::vector<int64_t>{0});
+TEST(Readme, AnyOpAndExportedModels) {
+  const docs_test::InFolder folder;
+  std::filesystem::copy_file(aoti_test::package("cnn"), "model.pt2");
+  const fp::Tensor m = fp::tensor({{5.f, 3.f, 5.f}, {1.f, 2.f, 0.f}});
+  const fp::Tensor images = aoti_test::references("cnn").at("in.b2.0");
+
+  fp::Tensor flipped = fp::aten::flip(m, {0});  // typed
+  fp::Tensor same = fp::dispatch<fp::Tensor>("aten::flip", "", m, std::vector<int64_t>{0});
+
+  const auto exported = fp::aoti::Package::open("model.pt2");  // AOTInductor, checked inputs
+  std::vector<fp::Tensor> out = exported(images);
 
   /*
   #|PYTHON
-  m = torch.tensor([[0.25, 0.75], [1.0, 0.0]])
-  p = m * torch.tensor(100.) + 1.0
-  m += 1
-  values, indices = m.max(1)
+  flipped = torch.tensor([[5., 3., 5.], [1., 2., 0.]]).flip(0)
   */
-  EXPECT_EQ(p.to_vector<float>(), truth<std::vector<float>>("p.flatten().tolist()"));
-  EXPECT_EQ(mask.dtype(), fp::DType::Bool);
-  EXPECT_EQ(values.to_vector<float>(), truth<std::vector<float>>("values.tolist()"));
-  EXPECT_EQ(joined.size(0), 2);
-  EXPECT_TRUE(y.is_equal(z));
+  EXPECT_EQ(flipped.to_vector<float>(),
+            (std::vector<float>{1.0, 2.0, 0.0, 5.0, 3.0, 5.0}));  // #PYTHON values(flipped)
+  EXPECT_TRUE(same.is_equal(flipped));
+  ASSERT_EQ(out.size(), 1u);
+  // What Python's aoti_load_package(...)(images) gave (tests/aoti/make_packages.py).
+  aoti_test::expect_bit_equal(out[0], aoti_test::references("cnn").at("out.b2.0"), "out");
 }
 
-TEST(Readme, Safetensors) {
-  const auto folder = std::filesystem::temp_directory_path() / "fp_readme_safetensors";
-  std::filesystem::create_directories(folder);
-  const std::string model = (folder / "model.safetensors").string();
-  const std::string copy_path = (folder / "copy.safetensors").string();
-  fp::StateDict source;
-  source.insert("features.0.weight", fp::ones({2, 3}));
-  fp::safetensors::save(source, model);
+TEST(Readme, Errors) {
+  testing::internal::CaptureStderr();
+  try {
+    fp::Tensor bad = fp::ones({2, 3}).matmul(fp::ones({2, 3}));
+  } catch (const fp::Error& error) {
+    std::cerr << error.what()
+              << '\n';  // aten::mm: mat1 and mat2 shapes cannot be multiplied (2x3 and 2x3)
+  }
+  const std::string printed = testing::internal::GetCapturedStderr();
 
-  fp::StateDict weights = fp::safetensors::load(model);   // owned tensors
-  auto file = fp::safetensors::MappedFile::open(model);   // zero-copy views
-  fp::TensorView w = file.get("features.0.weight");       // stays valid after `file` is gone
-  auto copied = fp::safetensors::MappedFile::open(model,  // the same, from a copy
-                                                  {.access = fp::safetensors::FileAccess::Copy});
-  fp::safetensors::save(weights, copy_path, {{"format", "pt"}});  // atomic write
-
-  EXPECT_TRUE(w.is_equal(weights.at("features.0.weight")));
-  EXPECT_TRUE(copied.get("features.0.weight").is_equal(w));
-  EXPECT_EQ(fp::safetensors::MappedFile::open(copy_path).metadata()->at("format"), "pt");
-  std::filesystem::remove_all(folder);
+  /*
+  #|PYTHON
+  what = message(lambda: torch.ones(2, 3).matmul(torch.ones(2, 3)))
+  */
+  const std::string torch_says =
+      "mat1 and mat2 shapes cannot be multiplied (2x3 and 2x3)";  // #PYTHON what
+  EXPECT_TORCH_ERROR_EXACT("aten::matmul", torch_says,
+                           (void)fp::ones({2, 3}).matmul(fp::ones({2, 3})));
+  std::string what;
+  try {
+    (void)fp::ones({2, 3}).matmul(fp::ones({2, 3}));
+  } catch (const fp::Error& error) {
+    what = error.what();
+  }
+  EXPECT_EQ(printed, what + "\n");
 }
 
 }  // namespace

@@ -161,7 +161,7 @@ TEST(ImageEncode, ChannelsLastImagesReachTheCodecWithoutACopy) {
 
 namespace {
 
-// The README's "Images" section, compiled and run.
+// The calls of docs/guide/image.md's tour on a corpus photo, compiled and run.
 TEST(ImageReadme, Section) {
   const auto dir = std::filesystem::temp_directory_path() / "fp_image_readme";
   std::filesystem::create_directories(dir);

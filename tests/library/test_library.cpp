@@ -361,7 +361,7 @@ TEST(StaticLibrary, BlocksRegisterAtLoadAndReportTheirFailures) {
   EXPECT_NE(errors[0].find("argument 's' has type Scalar"), std::string::npos) << errors[0];
 }
 
-// --- the README's example, compiled and run ------------------------------------------
+// --- a kernel like docs/guide/custom_ops.md's, compiled and run ------------------------
 
 fp::Tensor scale(fp::TensorView x, double factor) {
   if (!fp::is_floating_point(x.dtype()))

@@ -1,6 +1,8 @@
 // fp::nn::MultiheadAttention against torch.nn.MultiheadAttention: keys,
 // every in-projection path (self, encoder-decoder, separate), with and
-// without weights, masks, bias_kv, zero attention, batch_first, unbatched.
+// without weights, masks, bias_kv, zero attention, batch_first, unbatched,
+// and whether PyTorch's fast path is taken (test_multi_head_attention_forward.cpp:
+// the function itself).
 #include <gtest/gtest.h>
 
 #include <flash_powder/flash_powder.h>
@@ -8,13 +10,15 @@
 #include <limits>
 
 #include "nn/helpers.h"
+#include "nn/summary.h"
 #include "support/expect_error.h"
 #include "support/truth.h"
 
 /*
 #|PYTHON_GLOBAL
 import torch.nn as nn
-from truth_helpers import g, values, filled
+from truth_helpers import g, values, filled, message
+import torch.nn.functional as F
 # Inference as flash_powder runs it: no autograd, and PyTorch's fused fast path
 # (torch._native_multi_head_attention) where it takes it, as by default
 # (another file's block may have turned it off for the process). The tests
@@ -31,6 +35,7 @@ using fp::nn::MultiheadAttention;
 using nn_test::keys;
 using nn_test::randn;
 using nn_test::shape;
+using nn_test::Summary;
 using nn_test::values;
 
 MultiheadAttention filled(std::int64_t embed_dim, std::int64_t heads,
@@ -227,6 +232,165 @@ TEST(MultiheadAttention, BadInputSaysHowToCallIt) {
   EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
                   "fp::nn::MultiheadAttention: embed_dim must be divisible by num_heads",
                   MultiheadAttention(5, 2));
+}
+
+/*
+#|PYTHON_GLOBAL
+def summary(t):
+    return [[float(s) for s in t.shape], [float(s) for s in t.stride()], values(t)]
+def attend(m, q, k, v, **kw):
+    """[[1.0 if PyTorch took its fast path else 0.0], summary(output), summary(weights)...]."""
+    calls = []
+    fused = torch._native_multi_head_attention
+    def spy(*args, **kwargs):
+        calls.append(True)
+        return fused(*args, **kwargs)
+    torch._native_multi_head_attention = spy
+    try:
+        out, w = m(q, k, v, **kw)
+    finally:
+        torch._native_multi_head_attention = fused
+    return [[1.0 if calls else 0.0]] + summary(out) + ([] if w is None else summary(w))
+*/
+
+/// What Python's attend() above gives: whether the fast path is taken, the
+/// output's summary and the weights' (if any).
+Summary attend(const MultiheadAttention& m, fp::TensorView q, fp::TensorView k, fp::TensorView v,
+               const fp::nn::MultiheadAttentionForwardOptions& options = {}) {
+  const bool fast = m.why_not_fast_path(q, k, v, options).empty();
+  auto [out, w] = m.forward(q, k, v, options);
+  Summary result{{fast ? 1.0 : 0.0}};
+  for (const auto& part : nn_test::summary(out))
+    result.push_back(part);
+  if (w.is_defined()) {
+    for (const auto& part : nn_test::summary(w))
+      result.push_back(part);
+  }
+  return result;
+}
+
+TEST(MultiheadAttention, EveryOptionAndFastPathAsPython) {
+  /*
+  #|PYTHON
+  MHA = nn.MultiheadAttention
+  x = torch.randn(2, 3, 8, generator=g(20))
+  q = torch.randn(2, 2, 8, generator=g(21))
+  k = torch.randn(2, 4, 8, generator=g(22))
+  v = torch.randn(2, 4, 8, generator=g(23))
+  k5 = torch.randn(2, 4, 5, generator=g(24))
+  v3 = torch.randn(2, 4, 3, generator=g(25))
+  u = torch.randn(3, 8, generator=g(26))
+  uq, uk, uv = torch.randn(2, 8, generator=g(27)), torch.randn(4, 5, generator=g(28)), torch.randn(4, 3, generator=g(29))
+  self_bool = torch.tensor([[False, True, False], [False, False, True], [True, False, False]])
+  self_float = torch.randn(3, 3, generator=g(30))
+  self_padding = torch.tensor([[False, False, True], [True, False, False]])
+  cross_float = torch.randn(2, 4, generator=g(31))
+  cross_padding = torch.tensor([[False, True, False, False], [False, False, False, True]])
+  cross_3d = torch.randn(4, 2, 4, generator=g(32))
+  causal = nn.Transformer.generate_square_subsequent_mask(3)
+  xd = x.double()  # one tensor: query is key is value
+  first = dict(batch_first=True)
+  results = [
+      attend(filled(MHA(8, 2, **first)), x, x, x),
+      attend(filled(MHA(8, 2, **first)), x, x, x, need_weights=False),
+      attend(filled(MHA(8, 2, **first)), x, x, x, average_attn_weights=False),
+      attend(filled(MHA(8, 2, **first)), x, x, x, attn_mask=self_bool),
+      attend(filled(MHA(8, 2, **first)), x, x, x, key_padding_mask=self_padding, need_weights=False),
+      attend(filled(MHA(8, 2, **first)), x, x, x, attn_mask=self_float),
+      attend(filled(MHA(8, 2, add_bias_kv=True, **first)), x, x, x, key_padding_mask=self_padding),
+      attend(filled(MHA(8, 2, add_bias_kv=True, **first)), x, x, x, attn_mask=self_bool, need_weights=False),
+      attend(filled(MHA(8, 2, add_zero_attn=True, **first)), x, x, x, average_attn_weights=False),
+      attend(filled(MHA(8, 2, add_zero_attn=True, **first)), x, x, x, key_padding_mask=self_padding, need_weights=False),
+      attend(filled(MHA(8, 2, add_bias_kv=True, add_zero_attn=True, **first)), q, k, v, attn_mask=cross_float),
+      attend(filled(MHA(8, 2, kdim=5, vdim=3, **first)), q, k5, v3),
+      attend(filled(MHA(8, 2, kdim=5, vdim=3, **first)), q, k5, v3, key_padding_mask=cross_padding, need_weights=False),
+      attend(filled(MHA(8, 2, kdim=5, vdim=3, **first)), q, k5, v3, attn_mask=cross_3d, average_attn_weights=False),
+      attend(filled(MHA(8, 2, kdim=8, vdim=8, **first)), x, x, x),
+      attend(filled(MHA(8, 2, bias=False, **first)), x, x, x),
+      attend(filled(MHA(8, 1, **first)), x, x, x),
+      attend(filled(MHA(8, 2)), x, x, x),
+      attend(filled(MHA(8, 2, **first)), u, u, u, average_attn_weights=False),
+      attend(filled(MHA(8, 2, kdim=5, vdim=3)), uq, uk, uv, need_weights=False),
+      attend(filled(MHA(8, 2, dtype=torch.float64, **first)), xd, xd, xd),
+      attend(filled(MHA(8, 2, add_bias_kv=True, dtype=torch.float64, **first)), q.double(), k.double(), v.double()),
+      attend(filled(MHA(8, 2, **first)), q, k, v),
+      attend(filled(MHA(8, 2, **first)), x, x, x, attn_mask=causal, is_causal=True, need_weights=False),
+  ]
+  */
+  const fp::Tensor x = randn({2, 3, 8}, 20), q = randn({2, 2, 8}, 21), k = randn({2, 4, 8}, 22),
+                   v = randn({2, 4, 8}, 23), k5 = randn({2, 4, 5}, 24), v3 = randn({2, 4, 3}, 25),
+                   u = randn({3, 8}, 26), uq = randn({2, 8}, 27), uk = randn({4, 5}, 28),
+                   uv = randn({4, 3}, 29);
+  const fp::Tensor self_bool =
+      fp::tensor({{false, true, false}, {false, false, true}, {true, false, false}});
+  const fp::Tensor self_float = randn({3, 3}, 30);
+  const fp::Tensor self_padding = fp::tensor({{false, false, true}, {true, false, false}});
+  const fp::Tensor cross_float = randn({2, 4}, 31);
+  const fp::Tensor cross_padding =
+      fp::tensor({{false, true, false, false}, {false, false, false, true}});
+  const fp::Tensor cross_3d = randn({4, 2, 4}, 32);
+  const fp::Tensor causal = fp::nn::Transformer::generate_square_subsequent_mask(3);
+  const auto mha = [](std::int64_t heads, fp::nn::MultiheadAttentionOptions options) {
+    return filled(8, heads, options);
+  };
+  const fp::nn::MultiheadAttentionOptions first{.batch_first = true};
+  const fp::nn::MultiheadAttentionOptions bias_kv{.add_bias_kv = true, .batch_first = true};
+  const fp::nn::MultiheadAttentionOptions zero{.add_zero_attn = true, .batch_first = true};
+  const fp::nn::MultiheadAttentionOptions dims{.kdim = 5, .vdim = 3, .batch_first = true};
+  const fp::Tensor xd = x.to(fp::DType::F64), qd = q.to(fp::DType::F64), kd = k.to(fp::DType::F64),
+                   vd = v.to(fp::DType::F64);
+  const std::vector<Summary> actual = {
+      attend(mha(2, first), x, x, x),
+      attend(mha(2, first), x, x, x, {.need_weights = false}),
+      attend(mha(2, first), x, x, x, {.average_attn_weights = false}),
+      attend(mha(2, first), x, x, x, {.attn_mask = self_bool}),
+      attend(mha(2, first), x, x, x, {.key_padding_mask = self_padding, .need_weights = false}),
+      attend(mha(2, first), x, x, x, {.attn_mask = self_float}),
+      attend(mha(2, bias_kv), x, x, x, {.key_padding_mask = self_padding}),
+      attend(mha(2, bias_kv), x, x, x, {.need_weights = false, .attn_mask = self_bool}),
+      attend(mha(2, zero), x, x, x, {.average_attn_weights = false}),
+      attend(mha(2, zero), x, x, x, {.key_padding_mask = self_padding, .need_weights = false}),
+      attend(mha(2, {.add_bias_kv = true, .add_zero_attn = true, .batch_first = true}), q, k, v,
+             {.attn_mask = cross_float}),
+      attend(mha(2, dims), q, k5, v3),
+      attend(mha(2, dims), q, k5, v3, {.key_padding_mask = cross_padding, .need_weights = false}),
+      attend(mha(2, dims), q, k5, v3, {.attn_mask = cross_3d, .average_attn_weights = false}),
+      attend(mha(2, {.kdim = 8, .vdim = 8, .batch_first = true}), x, x, x),
+      attend(mha(2, {.bias = false, .batch_first = true}), x, x, x),
+      attend(mha(1, first), x, x, x),
+      attend(mha(2, {}), x, x, x),
+      attend(mha(2, first), u, u, u, {.average_attn_weights = false}),
+      attend(mha(2, {.kdim = 5, .vdim = 3}), uq, uk, uv, {.need_weights = false}),
+      attend(mha(2, {.batch_first = true, .dtype = fp::DType::F64}), xd, xd, xd),
+      attend(mha(2, {.add_bias_kv = true, .batch_first = true, .dtype = fp::DType::F64}), qd, kd,
+             vd),
+      attend(mha(2, first), q, k, v),
+      attend(mha(2, first), x, x, x,
+             {.need_weights = false, .attn_mask = causal, .is_causal = true}),
+  };
+  const auto expected = truth<std::vector<Summary>>("results");
+  ASSERT_EQ(actual.size(), expected.size());
+  for (std::size_t i = 0; i < actual.size(); ++i) {
+    SCOPED_TRACE("configuration " + std::to_string(i));
+    EXPECT_EQ(actual[i], expected[i]);
+  }
+}
+
+TEST(MultiheadAttention, WhyNotFastPathInPythonsWords) {
+  const MultiheadAttention m(8, 2, {.batch_first = true});
+  const fp::Tensor x = randn({2, 3, 8}, 1), y = randn({2, 3, 8}, 2);
+  EXPECT_EQ(m.why_not_fast_path(x, x, x, {}), "");
+  EXPECT_EQ(m.why_not_fast_path(x, y, y, {}),
+            "non-self attention was used (query, key, and value are not the same Tensor)");
+  const fp::Tensor xd = x.to(fp::DType::F64);
+  EXPECT_EQ(m.why_not_fast_path(xd, xd, xd, {}),
+            "dtypes of query (torch.float64) and self.in_proj_bias (torch.float32) don't match");
+  const MultiheadAttention zero(8, 2, {.add_zero_attn = true, .batch_first = true});
+  EXPECT_EQ(zero.why_not_fast_path(x, x, x, {}), "add_zero_attn was enabled");
+  const MultiheadAttention biased(8, 2, {.add_bias_kv = true, .batch_first = true});
+  EXPECT_EQ(biased.why_not_fast_path(x, x, x, {}), "self.bias_k was not None");
+  const MultiheadAttention dims(8, 2, {.kdim = 5, .batch_first = true});
+  EXPECT_EQ(dims.why_not_fast_path(x, x, x, {}), "in_proj_weight was None");
 }
 
 }  // namespace

@@ -44,7 +44,7 @@ using nn_test::values;
 
 constexpr float kScale = 0.125f;  // the Python `scale`
 
-/// The Python `Composite` above, written the way the README shows.
+/// The Python `Composite` above, written the way docs/guide/nn.md shows.
 struct Composite : fp::nn::Module {
   fp::nn::Sequential features{fp::nn::Conv2d(3, 8, 3, {.padding = 1}), fp::nn::BatchNorm2d(8),
                               fp::nn::ReLU(), fp::nn::MaxPool2d(2)};

@@ -321,7 +321,7 @@ TEST(Module, BadRegistrationAndMissingForwardSaySo) {
 
 namespace {
 
-/// The README's example, verbatim but for where the weights come from.
+/// A module of the README's kind (docs/guide/nn.md), with weights from a StateDict.
 struct ReadmeNet : fp::nn::Module {
   fp::nn::Conv2d conv{3, 8, 3, {.padding = 1}};
   fp::nn::BatchNorm2d bn{8};

@@ -3,6 +3,9 @@ puts this folder on the path): `from truth_helpers import g, values`.
 
 Each mirrors a C++ test helper, so that both languages draw the same inputs."""
 
+import sys
+import types
+
 import torch
 
 
@@ -46,3 +49,13 @@ def message(f):
     except Exception as e:  # RuntimeError, IndexError, ValueError, TypeError: whatever torch raises
         return str(e)
     raise AssertionError("expected an error, but the call succeeded")
+
+
+def python_torchvision():
+    """torchvision's Python (models, transforms, utils) without its compiled
+    ops, which the torchvision wheel beside the tests' CPU torch cannot load
+    (tests/vision/make_models.py and tests/image/make_corpus.py do the same)."""
+    sys.modules.setdefault("torchvision._meta_registrations",
+                           types.ModuleType("torchvision._meta_registrations"))
+    import torchvision
+    return torchvision

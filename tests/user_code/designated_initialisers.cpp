@@ -1,4 +1,4 @@
-// User code in the style the README documents: option structs filled with
+// User code in the style the docs teach (docs/guide/nn.md): option structs filled with
 // designated initialisers, naming only the options that differ from
 // PyTorch's defaults. tools/check_user_warnings.py compiles it with
 // -Wall -Wextra -Werror (GCC's -Wmissing-field-initializers included), as a

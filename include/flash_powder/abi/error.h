@@ -22,6 +22,7 @@ inline void check(Status status, std::string_view what);
 /// or an explanation when the running torch cannot tell (before 2.13).
 std::string last_torch_error();
 
+/// Throws fp::Error(ErrorCode::TorchError) with `what`, then ": ", then last_torch_error().
 [[noreturn]] void throw_torch_error(std::string_view what);
 
 inline void check(Status status, std::string_view what) {

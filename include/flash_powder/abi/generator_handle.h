@@ -19,19 +19,26 @@ using RawGenerator = AtenGeneratorOpaque*;
 class GeneratorHandle {
  public:
   GeneratorHandle() = default;
+  /// Takes ownership of `owned` (null: an empty handle).
   explicit GeneratorHandle(RawGenerator owned) noexcept : raw_(owned) {
     if (raw_ != nullptr) count_handle(HandleKind::generator, +1);
   }
   // A move hands the handle over without touching the live count.
+  /// Takes the handle over; `other` is left empty.
   GeneratorHandle(GeneratorHandle&& other) noexcept : raw_(std::exchange(other.raw_, nullptr)) {}
+  /// Frees this handle's generator, then takes `other`'s.
   GeneratorHandle& operator=(GeneratorHandle&& other) noexcept;
   GeneratorHandle(const GeneratorHandle&) = delete;
   GeneratorHandle& operator=(const GeneratorHandle&) = delete;
   ~GeneratorHandle() { reset(); }
 
+  /// The raw handle, still owned by this object (null when empty).
   RawGenerator get() const noexcept { return raw_; }
+  /// Gives up ownership: the caller frees the returned handle.
   RawGenerator release() noexcept;
+  /// Frees the generator (if any); the handle is empty after.
   void reset() noexcept;
+  /// Whether a generator is held.
   explicit operator bool() const noexcept { return raw_ != nullptr; }
 
   /// A second handle sharing the same random state (torch 2.13+).

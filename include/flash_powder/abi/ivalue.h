@@ -33,6 +33,7 @@ namespace fp::abi {
 
 /// The absent value: Python's None, C++'s std::nullopt.
 struct None {
+  /// All Nones are equal.
   friend constexpr bool operator==(None, None) = default;
 };
 
@@ -54,10 +55,12 @@ class WriteGuard {
 /// borrowed: the caller keeps them alive until the call returns.
 /// A null RawTensor inside `tensors` stands for None (a `Tensor?[]` element).
 struct Arg {
+  /// Every kind of value an op argument can be.
   using Value =
       std::variant<None, RawTensor, std::int64_t, double, bool, DType, Layout, MemoryFormat, Device,
                    std::string, RawGenerator, std::vector<std::int64_t>, std::vector<double>,
                    std::vector<bool>, std::vector<RawTensor>>;
+  /// The argument's value.
   Value value;
 
   // --- what keeps fp::dispatch honest about tensors (set by core's ArgTraits) ---
@@ -76,10 +79,12 @@ struct Arg {
 
 /// One result of a dispatched op; owns the handles libtorch returned.
 struct Returned {
+  /// Every kind of value an op result can be.
   using Value =
       std::variant<None, TensorHandle, std::int64_t, double, bool, DType, Layout, MemoryFormat,
                    Device, std::string, GeneratorHandle, std::vector<TensorHandle>,
                    std::vector<std::int64_t>, std::vector<double>, std::vector<bool>>;
+  /// The result's value (owning its handles).
   Value value;
   /// The schema marks this result as (possibly) sharing memory with an
   /// argument, e.g. `transpose -> Tensor(a)` or in-place `add_ -> Tensor(a!)`.
@@ -88,6 +93,7 @@ struct Returned {
   /// with), or null when it has none (a raw handle, checks compiled out).
   const WriteGuard* alias_guard = nullptr;
 
+  /// How the value reads in an error message, e.g. "Tensor".
   std::string_view type_name() const;
 };
 
@@ -96,10 +102,12 @@ struct Returned {
 class ReturnedValues {
  public:
   ReturnedValues() = default;
+  /// Takes `other`'s values; `other` is left empty.
   ReturnedValues(ReturnedValues&& other) noexcept
       : inline_(std::move(other.inline_)), heap_(std::move(other.heap_)), size_(other.size_) {
     other.size_ = 0;
   }
+  /// Takes `other`'s values; `other` is left empty.
   ReturnedValues& operator=(ReturnedValues&& other) noexcept {
     inline_ = std::move(other.inline_);
     heap_ = std::move(other.heap_);
@@ -110,16 +118,23 @@ class ReturnedValues {
   ReturnedValues& operator=(const ReturnedValues&) = delete;
   ~ReturnedValues() = default;
 
+  /// The number of results.
   std::size_t size() const noexcept { return size_; }
+  /// Whether there are none.
   bool empty() const noexcept { return size_ == 0; }
+  /// The result at `i` (< size()).
   Returned& operator[](std::size_t i) noexcept {
     return i < inline_size ? inline_[i] : heap_[i - inline_size];
   }
+  /// The result at `i` (< size()).
   const Returned& operator[](std::size_t i) const noexcept {
     return i < inline_size ? inline_[i] : heap_[i - inline_size];
   }
+  /// The first result.
   Returned& front() noexcept { return (*this)[0]; }
+  /// The last result.
   Returned& back() noexcept { return (*this)[size_ - 1]; }
+  /// Appends a result.
   void push_back(Returned&& value) {
     if (size_ < inline_size) {
       inline_[size_] = std::move(value);
@@ -138,6 +153,7 @@ class ReturnedValues {
 
 /// The results of one call, with the schema they were produced by (for messages).
 struct Results {
+  /// The results, in the schema's order.
   ReturnedValues values;
   std::string_view op;      ///< "aten::max.dim" (a Schema's, which lives as long as the process)
   std::string_view schema;  ///< "max.dim(Tensor self, int dim, bool keepdim=False) -> ..."

@@ -45,6 +45,7 @@ enum class OpTag : std::uint8_t {
 /// destroyed, so it lives as long as its ops are meant to exist.
 class TorchLibrary {
  public:
+  /// Which of the three libtorch's macros the library stands for.
   enum class Kind : std::uint8_t {
     Def,       ///< TORCH_LIBRARY: the one place that defines ops of `ns`
     Fragment,  ///< TORCH_LIBRARY_FRAGMENT: defines more ops of `ns`

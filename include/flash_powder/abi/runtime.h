@@ -10,8 +10,11 @@ namespace fp {
 
 /// A torch release number, e.g. 2.13.0.
 struct TorchVersion {
+  /// The major release number (2 in 2.13.0).
   int major = 0;
+  /// The minor release number (13 in 2.13.0).
   int minor = 0;
+  /// The patch release number (0 in 2.13.0).
   int patch = 0;
 
   /// "2.13.0"
@@ -19,6 +22,7 @@ struct TorchVersion {
   // clang-tidy 14 flags the `0` of the comparison category that a defaulted
   // <=> synthesises; there is no pointer.
   // NOLINTNEXTLINE(modernize-use-nullptr)
+  /// Ordered by major, minor, patch.
   friend constexpr auto operator<=>(const TorchVersion&, const TorchVersion&) = default;
 };
 

@@ -24,9 +24,12 @@ struct SchemaDefaults;
 /// The torch releases that have an op: `since` up to, not including,
 /// `removed_in`. Patch releases add and remove no ops, so both are x.y.0.
 struct Availability {
+  /// The first release that has the op.
   TorchVersion since;
+  /// The first release that no longer has it, if any.
   std::optional<TorchVersion> removed_in;
 
+  /// Whether torch `version` has the op.
   constexpr bool includes(const TorchVersion& version) const {
     return since <= version && !(removed_in && *removed_in <= version);
   }
@@ -34,6 +37,7 @@ struct Availability {
 
 /// A type in a schema, e.g. `Tensor(a!)`, `int[2]`, `Tensor?[]`, `ScalarType?`.
 struct SchemaType {
+  /// What kind of type it is.
   enum class Kind : std::uint8_t {
     Tensor,
     Int,  // int and SymInt
@@ -49,14 +53,18 @@ struct SchemaType {
     List,         // element: the item type; fixed_size for `int[2]`
     Unsupported,  // Scalar, Dimname, Storage, Stream, ...: the stable ABI cannot carry them
   };
+  /// The kind of the type.
   Kind kind = Kind::Unsupported;
+  /// The wrapped type of an Optional, the item type of a List; null otherwise.
   std::shared_ptr<const SchemaType> element;
+  /// The fixed length of a list such as `int[2]`; -1 when any length goes.
   std::int64_t fixed_size = -1;
   /// The alias annotation without parentheses, e.g. "a!" ("" when none).
   std::string alias;
   /// The type as written in the schema, e.g. "Tensor(a!)[]".
   std::string spelling;
 
+  /// Whether the op writes through this type (`Tensor(a!)`).
   bool is_mutable() const { return alias.find('!') != std::string::npos; }
   /// True when this type (or anything inside it) cannot cross the stable ABI.
   bool carries_unsupported() const;
@@ -65,8 +73,10 @@ struct SchemaType {
 /// One argument or return of a schema.
 struct SchemaArgument {
   std::string name;  ///< may be empty for returns
+  /// Its type.
   SchemaType type;
   std::optional<std::string> default_value;  ///< as written, e.g. "None", "[0, 1]", "'linear'"
+  /// True when it comes after `*` in the schema: keyword-only.
   bool kwarg_only = false;
 };
 
@@ -76,7 +86,9 @@ struct Schema {
   std::string ns;        ///< "aten"
   std::string name;      ///< "max"
   std::string overload;  ///< "dim" ("" for the default overload)
+  /// The arguments, in order.
   std::vector<SchemaArgument> arguments;
+  /// The returns, in order.
   std::vector<SchemaArgument> returns;
   std::string text;  ///< the schema as given
   /// The torch releases that have the op; fp::dispatch refuses to call it
@@ -151,7 +163,9 @@ const Schema& builtin_schema(std::size_t index);
 /// A builtin ATen overload that not every torch from builtin_oldest_release()
 /// on has; `key` is its name part, e.g. "qr.Q".
 struct BuiltinAvailability {
+  /// The overload's name part, e.g. "qr.Q".
   std::string_view key;
+  /// The releases that have it.
   Availability availability;
 };
 

@@ -39,49 +39,76 @@ inline constexpr std::array<std::pair<std::string_view, SchemaType::Kind>, 11> s
 template <class T>
 struct SchemaValue;
 
+/// A C++ `std::int64_t` is a schema `int`.
 template <>
 struct SchemaValue<std::int64_t> {
+  /// The type as schemas write it.
   static constexpr std::string_view name = "int";
+  /// Its kind.
   static constexpr SchemaType::Kind kind = SchemaType::Kind::Int;
 };
+/// A C++ `double` is a schema `float`.
 template <>
 struct SchemaValue<double> {
+  /// The type as schemas write it.
   static constexpr std::string_view name = "float";
+  /// Its kind.
   static constexpr SchemaType::Kind kind = SchemaType::Kind::Float;
 };
+/// A C++ `bool` is a schema `bool`.
 template <>
 struct SchemaValue<bool> {
+  /// The type as schemas write it.
   static constexpr std::string_view name = "bool";
+  /// Its kind.
   static constexpr SchemaType::Kind kind = SchemaType::Kind::Bool;
 };
+/// A C++ `std::string` is a schema `str`.
 template <>
 struct SchemaValue<std::string> {
+  /// The type as schemas write it.
   static constexpr std::string_view name = "str";
+  /// Its kind.
   static constexpr SchemaType::Kind kind = SchemaType::Kind::Str;
 };
+/// A C++ `DType` is a schema `ScalarType`.
 template <>
 struct SchemaValue<DType> {
+  /// The type as schemas write it.
   static constexpr std::string_view name = "ScalarType";
+  /// Its kind.
   static constexpr SchemaType::Kind kind = SchemaType::Kind::ScalarType;
 };
+/// A C++ `Layout` is a schema `Layout`.
 template <>
 struct SchemaValue<Layout> {
+  /// The type as schemas write it.
   static constexpr std::string_view name = "Layout";
+  /// Its kind.
   static constexpr SchemaType::Kind kind = SchemaType::Kind::Layout;
 };
+/// A C++ `Device` is a schema `Device`.
 template <>
 struct SchemaValue<Device> {
+  /// The type as schemas write it.
   static constexpr std::string_view name = "Device";
+  /// Its kind.
   static constexpr SchemaType::Kind kind = SchemaType::Kind::Device;
 };
+/// A C++ `MemoryFormat` is a schema `MemoryFormat`.
 template <>
 struct SchemaValue<MemoryFormat> {
+  /// The type as schemas write it.
   static constexpr std::string_view name = "MemoryFormat";
+  /// Its kind.
   static constexpr SchemaType::Kind kind = SchemaType::Kind::MemoryFormat;
 };
+/// A C++ `RawGenerator` is a schema `Generator`.
 template <>
 struct SchemaValue<RawGenerator> {
+  /// The type as schemas write it.
   static constexpr std::string_view name = "Generator";
+  /// Its kind.
   static constexpr SchemaType::Kind kind = SchemaType::Kind::Generator;
 };
 

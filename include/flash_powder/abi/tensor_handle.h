@@ -31,16 +31,21 @@ class TensorHandle {
     if (raw_ != nullptr) count_handle(HandleKind::tensor, +1);
   }
   // A move hands the handle over without touching the live count.
+  /// Takes the handle over; `other` is left empty.
   TensorHandle(TensorHandle&& other) noexcept : raw_(std::exchange(other.raw_, nullptr)) {}
+  /// Frees this handle's tensor, then takes `other`'s.
   TensorHandle& operator=(TensorHandle&& other) noexcept;
   TensorHandle(const TensorHandle&) = delete;
   TensorHandle& operator=(const TensorHandle&) = delete;
   ~TensorHandle() { reset(); }
 
+  /// The raw handle, still owned by this object (null when empty).
   RawTensor get() const noexcept { return raw_; }
   /// Gives up ownership; the caller must free the handle.
   RawTensor release() noexcept;
+  /// Frees the handle (if any); the handle is empty after.
   void reset() noexcept;
+  /// Whether a handle is held.
   explicit operator bool() const noexcept { return raw_ != nullptr; }
 
   /// A second handle to the same TensorImpl (same data, same metadata).
@@ -55,15 +60,23 @@ class TensorHandle {
 TensorHandle share(RawTensor tensor);
 
 // Metadata of a tensor. Each throws fp::Error if `tensor` is null.
+/// The number of dimensions. Python: `t.dim()`.
 std::int64_t dim(RawTensor tensor);
 /// Valid while the tensor lives and its metadata does not change.
 std::span<const std::int64_t> sizes(RawTensor tensor);
+/// The strides, in elements. Valid while the tensor lives and its metadata does not change.
 std::span<const std::int64_t> strides(RawTensor tensor);
+/// The number of elements. Python: `t.numel()`.
 std::int64_t numel(RawTensor tensor);
+/// The offset of the first element in its storage, in elements.
 std::int64_t storage_offset(RawTensor tensor);
+/// The dtype.
 DType dtype(RawTensor tensor);
+/// The device.
 Device device(RawTensor tensor);
+/// The layout (strided, sparse, ...).
 Layout layout(RawTensor tensor);
+/// Whether the elements lie in row-major order without gaps.
 bool is_contiguous(RawTensor tensor);
 /// False for a handle to an undefined tensor (`torch.Tensor()` in C++ terms).
 bool is_defined(RawTensor tensor);

@@ -47,6 +47,7 @@ struct ConstantInfo {
   std::string name;
   /// The state-dict key of the original module (e.g. "conv.weight").
   std::string original_fqn;
+  /// Its dtype.
   DType dtype = DType::F32;
   /// Bytes of data.
   std::size_t data_size = 0;
@@ -70,7 +71,9 @@ class Package {
   /// Reads and loads a package held in memory (copied; `bytes` may go after).
   static Package open(std::span<const std::byte> bytes, const Options& options = {});
 
+  /// Takes the loaded model over; `other` can only be destroyed or assigned to.
   Package(Package&&) noexcept;
+  /// Unloads this model and takes `other`'s.
   Package& operator=(Package&&) noexcept;
   ~Package();
 
@@ -100,6 +103,7 @@ class Package {
   /// The model's input and output names (`arg0_1`, ...; the names Inductor
   /// gave the graph's placeholders and outputs).
   const std::vector<std::string>& input_names() const;
+  /// The names Inductor gave the graph's outputs.
   const std::vector<std::string>& output_names() const;
   /// The signature recorded at export, or nullopt for a package without one.
   const std::optional<Signature>& signature() const;
@@ -110,6 +114,7 @@ class Package {
   const std::map<std::string, std::string>& metadata() const;
   /// The pytree specs of the call, as JSON text. Python: `model.get_call_spec()`.
   const std::string& in_spec() const;
+  /// The pytree spec of the outputs, as JSON text.
   const std::string& out_spec() const;
   /// The device the model runs on.
   Device device() const;

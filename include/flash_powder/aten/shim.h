@@ -29,11 +29,13 @@ class Float {
  public:
   // Implicit on purpose: a floating-point literal passes where a Scalar goes.
   // NOLINTNEXTLINE(google-explicit-constructor)
+  /// A Python float.
   constexpr Float(double value) noexcept : value_(value) {}
   /// An integer is refused at compile time: write 2.0 for a float Scalar.
   template <std::integral Integer>
   Float(Integer) = delete;
 
+  /// The number.
   constexpr double value() const noexcept { return value_; }
 
  private:

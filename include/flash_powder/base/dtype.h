@@ -39,6 +39,7 @@ enum class DType : std::int8_t {
   F4_E2M1FN_X2,  ///< torch.float4_e2m1fn_x2, two 4-bit values per byte (needs torch 2.11)
 };
 
+/// Every DType, in enumeration order.
 inline constexpr std::array<DType, 22> all_dtypes = {
     DType::Bool,       DType::U8,          DType::U16,     DType::U32,         DType::U64,
     DType::I8,         DType::I16,         DType::I32,     DType::I64,         DType::F16,

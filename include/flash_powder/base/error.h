@@ -42,6 +42,7 @@ enum class ErrorCode : std::uint8_t {
 
 /// The enumerator's name, e.g. "BadArgument".
 std::string_view name(ErrorCode code) noexcept;
+/// Writes name(code).
 std::ostream& operator<<(std::ostream& out, ErrorCode code);
 
 /// Every failure in flash_powder throws this (or a type derived from it).
@@ -49,8 +50,10 @@ std::ostream& operator<<(std::ostream& out, ErrorCode code);
 /// its C++ backtrace; code() says what kind of failure it is.
 class Error : public std::runtime_error {
  public:
+  /// An error of kind `code`; `message` is what what() returns.
   Error(ErrorCode code, const std::string& message) : std::runtime_error(message), code_(code) {}
 
+  /// What kind of failure this is: decide by it, never by the message's words.
   ErrorCode code() const noexcept { return code_; }
 
  private:

@@ -35,18 +35,25 @@ class TensorList {
   TensorList() = default;
   // Implicit on purpose: a braced list or a container passes where PyTorch takes a list.
   // NOLINTBEGIN(google-explicit-constructor)
+  /// `{a, b}`: any mix of Tensor, TensorView and TensorMutView (the list must outlive the call).
   TensorList(std::initializer_list<TensorArg> tensors) noexcept
       : items_(tensors.begin(), tensors.size()) {}
+  /// The tensors of a vector.
   TensorList(const std::vector<Tensor>& tensors) : TensorList(std::span<const Tensor>(tensors)) {}
+  /// The views of a vector.
   TensorList(const std::vector<TensorView>& views)
       : TensorList(std::span<const TensorView>(views)) {}
+  /// The tensors of a span.
   TensorList(std::span<const Tensor> tensors);
+  /// The views of a span.
   TensorList(std::span<const TensorView> views);
   // NOLINTEND(google-explicit-constructor)
   TensorList(const TensorList&) = delete;
   TensorList& operator=(const TensorList&) = delete;
 
+  /// The tensors, as op arguments.
   std::span<const TensorArg> items() const noexcept { return items_; }
+  /// How many.
   std::size_t size() const noexcept { return items_.size(); }
 
  private:
@@ -61,18 +68,26 @@ class OptionalTensorList {
   OptionalTensorList() = default;
   // Implicit on purpose: a braced list or a container passes where PyTorch takes a list.
   // NOLINTBEGIN(google-explicit-constructor)
+  /// `{a, std::nullopt}`: tensors, views and Nones.
   OptionalTensorList(std::initializer_list<std::optional<TensorArg>> tensors) noexcept
       : items_(tensors.begin(), tensors.size()) {}
+  /// The tensors of a vector (none of them None).
   OptionalTensorList(const std::vector<Tensor>& tensors);
+  /// The views of a vector (none of them None).
   OptionalTensorList(const std::vector<TensorView>& views);
+  /// The tensors of a vector, std::nullopt for None.
   OptionalTensorList(const std::vector<std::optional<Tensor>>& tensors);
+  /// The views of a vector, std::nullopt for None.
   OptionalTensorList(const std::vector<std::optional<TensorView>>& views);
+  /// The items of a span, std::nullopt for None.
   OptionalTensorList(std::span<const std::optional<TensorArg>> items) noexcept : items_(items) {}
+  /// The items of a vector, std::nullopt for None.
   OptionalTensorList(const std::vector<std::optional<TensorArg>>& items) noexcept : items_(items) {}
   // NOLINTEND(google-explicit-constructor)
   OptionalTensorList(const OptionalTensorList&) = delete;
   OptionalTensorList& operator=(const OptionalTensorList&) = delete;
 
+  /// The items, std::nullopt for None.
   std::span<const std::optional<TensorArg>> items() const noexcept { return items_; }
 
  private:
@@ -87,15 +102,19 @@ class MutableTensorList {
  public:
   // Implicit on purpose: a braced list or a container passes where PyTorch takes a list.
   // NOLINTBEGIN(google-explicit-constructor)
+  /// `{a, b}`: non-const Tensors and TensorMutViews.
   MutableTensorList(std::initializer_list<MutableTensor> tensors)
       : items_(tensors.begin(), tensors.size()) {}
+  /// The tensors of a vector, written in place.
   MutableTensorList(std::vector<Tensor>& tensors) : MutableTensorList(std::span<Tensor>(tensors)) {}
+  /// The tensors of a span, written in place.
   MutableTensorList(std::span<Tensor> tensors);
   // NOLINTEND(google-explicit-constructor)
   MutableTensorList(const std::vector<Tensor>&) = delete;
   MutableTensorList(const MutableTensorList&) = delete;
   MutableTensorList& operator=(const MutableTensorList&) = delete;
 
+  /// The tensors, as written op arguments.
   std::span<const MutableTensor> items() const noexcept { return items_; }
 
  private:
@@ -112,27 +131,39 @@ class OptionalArrayRef {
   constexpr OptionalArrayRef() = default;
   // Implicit on purpose: a braced list or a container passes where PyTorch takes a list.
   // NOLINTBEGIN(google-explicit-constructor)
+  /// None.
   constexpr OptionalArrayRef(std::nullopt_t) noexcept {}
+  /// One value (an `int[2]` takes it for both).
   constexpr OptionalArrayRef(const T& value) noexcept : value_(ArrayRef<T>(value)) {}
+  /// A braced list.
   constexpr OptionalArrayRef(std::initializer_list<T> values) noexcept
       : value_(ArrayRef<T>(values)) {}
+  /// The values of an ArrayRef.
   constexpr OptionalArrayRef(ArrayRef<T> values) noexcept : value_(values) {}
+  /// The values of a span.
   constexpr OptionalArrayRef(std::span<const T> values) noexcept : value_(ArrayRef<T>(values)) {}
+  /// The values of a vector.
   template <class Alloc>
   constexpr OptionalArrayRef(const std::vector<T, Alloc>& values) noexcept
       : value_(ArrayRef<T>(values)) {}
+  /// The values of an array.
   template <std::size_t N>
   constexpr OptionalArrayRef(const std::array<T, N>& values) noexcept
       : value_(ArrayRef<T>(values)) {}
+  /// The values of an optional vector: None when it is empty.
   template <class Alloc>
   constexpr OptionalArrayRef(const std::optional<std::vector<T, Alloc>>& values) noexcept {
     if (values) value_ = ArrayRef<T>(*values);
   }
   // NOLINTEND(google-explicit-constructor)
 
+  /// Whether a list is given (not None).
   constexpr bool has_value() const noexcept { return value_.has_value(); }
+  /// Whether a list is given (not None).
   constexpr explicit operator bool() const noexcept { return value_.has_value(); }
+  /// The list; has_value() must be true.
   constexpr const ArrayRef<T>& operator*() const { return *value_; }
+  /// The list; has_value() must be true.
   constexpr const ArrayRef<T>* operator->() const { return &*value_; }
 
  private:

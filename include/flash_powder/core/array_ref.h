@@ -15,6 +15,9 @@
 
 namespace fp {
 
+/// A read-only list of values passed to a function, like `std::span<const T>` that a
+/// single value or a braced list also converts to: what ops take for `int[]` (fp::IntList)
+/// and `float[]`. It does not own the values: keep it a parameter.
 template <class T>
 class ArrayRef {
  public:
@@ -30,43 +33,56 @@ class ArrayRef {
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Winit-list-lifetime"
 #endif
+  /// A braced list, `{1, 2}`.
   constexpr ArrayRef(std::initializer_list<T> values)
       : data_(values.begin()), size_(values.size()) {}
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
 #endif
+  /// The values of a span.
   constexpr ArrayRef(std::span<const T> values) : data_(values.data()), size_(values.size()) {}
+  /// The values of a vector.
   template <class Alloc>
   constexpr ArrayRef(const std::vector<T, Alloc>& values)
       : data_(values.data()), size_(values.size()) {}
+  /// The values of an array.
   template <std::size_t N>
   constexpr ArrayRef(const std::array<T, N>& values) : data_(values.data()), size_(N) {}
   // NOLINTEND(google-explicit-constructor)
+  /// `size` values from `data`.
   constexpr ArrayRef(const T* data, std::size_t size) : data_(data), size_(size) {}
 
+  /// The first value.
   constexpr const T* data() const {
     return data_;
   }
+  /// How many values.
   constexpr std::size_t size() const {
     return size_;
   }
+  /// Whether there are none.
   constexpr bool empty() const {
     return size_ == 0;
   }
+  /// The first value, for range-for.
   constexpr const T* begin() const {
     return data_;
   }
+  /// One past the last value.
   constexpr const T* end() const {
     return data_ + size_;
   }
+  /// The value at `i` (< size()).
   constexpr const T& operator[](std::size_t i) const {
     return data_[i];
   }
   // Implicit on purpose: an ArrayRef passes where a span is taken.
   // NOLINTNEXTLINE(google-explicit-constructor)
+  /// The values as a span.
   constexpr operator std::span<const T>() const {
     return {data_, size_};
   }
+  /// A copy of the values.
   std::vector<T> vec() const {
     return {begin(), end()};
   }

@@ -24,6 +24,7 @@ namespace fp {
 /// Thrown (in builds with FP_BORROW_CHECK) when a borrow rule is broken.
 class BorrowError : public Error {
  public:
+  /// An error with ErrorCode::Borrow and `message`.
   explicit BorrowError(const std::string& message) : Error(ErrorCode::Borrow, message) {}
 };
 

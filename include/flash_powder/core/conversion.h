@@ -90,6 +90,7 @@ Tensor tensor(std::span<const T> values) {
   const std::int64_t size = static_cast<std::int64_t>(values.size());
   return detail::tensor_from_bytes(values.data(), std::span(&size, 1), dtype_of<T>);
 }
+/// A 1-D tensor with a copy of a vector's values (`std::vector<bool>` too).
 template <Element T>
 Tensor tensor(const std::vector<T>& values) {
   if constexpr (std::is_same_v<T, bool>) {
@@ -100,6 +101,7 @@ Tensor tensor(const std::vector<T>& values) {
     return tensor(std::span<const T>(values));
   }
 }
+/// The same converted to `dtype`.
 template <Element T>
 Tensor tensor(const std::vector<T>& values, DType dtype) {
   return detail::converted(tensor(values), dtype);
@@ -113,33 +115,40 @@ template <Element T>
 Tensor tensor(std::initializer_list<T> values) {
   return detail::tensor_from_nested<T>(values);
 }
+/// 2-D nested lists.
 template <Element T>
 Tensor tensor(std::initializer_list<std::initializer_list<T>> values) {
   return detail::tensor_from_nested<T>(values);
 }
+/// 3-D nested lists.
 template <Element T>
 Tensor tensor(std::initializer_list<std::initializer_list<std::initializer_list<T>>> values) {
   return detail::tensor_from_nested<T>(values);
 }
+/// 4-D nested lists.
 template <Element T>
 Tensor tensor(
     std::initializer_list<std::initializer_list<std::initializer_list<std::initializer_list<T>>>>
         values) {
   return detail::tensor_from_nested<T>(values);
 }
+/// Nested lists converted to `dtype`, like `torch.tensor([...], dtype=...)`.
 template <Element T>
 Tensor tensor(std::initializer_list<T> values, DType dtype) {
   return detail::converted(tensor(values), dtype);
 }
+/// 2-D nested lists converted to `dtype`.
 template <Element T>
 Tensor tensor(std::initializer_list<std::initializer_list<T>> values, DType dtype) {
   return detail::converted(tensor(values), dtype);
 }
+/// 3-D nested lists converted to `dtype`.
 template <Element T>
 Tensor tensor(std::initializer_list<std::initializer_list<std::initializer_list<T>>> values,
               DType dtype) {
   return detail::converted(tensor(values), dtype);
 }
+/// 4-D nested lists converted to `dtype`.
 template <Element T>
 Tensor tensor(
     std::initializer_list<std::initializer_list<std::initializer_list<std::initializer_list<T>>>>
@@ -161,6 +170,7 @@ template <Element T>
 TensorMutView from_blob(std::span<T> values, IntList sizes, IntList strides = {}) {
   return from_blob(std::as_writable_bytes(values), sizes, strides, dtype_of<T>);
 }
+/// The same over read-only values: a TensorView.
 template <Element T>
 TensorView from_blob(std::span<const T> values, IntList sizes, IntList strides = {}) {
   return from_blob(std::as_bytes(values), sizes, strides, dtype_of<T>);

@@ -10,9 +10,10 @@
 
 namespace fp {
 
-/// The dtype whose elements are stored as T: `dtype_of<float> == DType::F32`.
+/// Whether T is the element type of a dtype (see dtype_of).
 template <class T>
 inline constexpr bool has_dtype_v = false;
+/// The dtype whose elements are stored as T: `dtype_of<float> == DType::F32`.
 template <class T>
 inline constexpr DType dtype_of = DType::Bool;
 

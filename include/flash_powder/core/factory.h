@@ -57,6 +57,7 @@ Tensor linspace(double start, double end, std::int64_t steps, TensorOptions opti
 
 /// The n x m identity (m defaults to n). https://pytorch.org/docs/stable/generated/torch.eye.html
 Tensor eye(std::int64_t n, TensorOptions options = {});
+/// The n x m identity.
 Tensor eye(std::int64_t n, std::int64_t m, TensorOptions options = {});
 
 /// Uniform on [0, 1). https://pytorch.org/docs/stable/generated/torch.rand.html
@@ -66,24 +67,41 @@ Tensor rand(IntList sizes, TensorOptions options = {});
 Tensor rand(IntList sizes, Generator& generator, TensorOptions options = {});
 /// Standard normal. https://pytorch.org/docs/stable/generated/torch.randn.html
 Tensor randn(IntList sizes, TensorOptions options = {});
+/// The same drawn from `generator`, equal to Python's with `generator=`.
 Tensor randn(IntList sizes, Generator& generator, TensorOptions options = {});
+/// Exponentially distributed samples of rate `lambd` (floating dtypes,
+/// float32 by default) drawn from `generator`: the values of Python's
+/// `torch.empty(sizes, dtype=...).exponential_(lambd, generator=g)` with
+/// `g = torch.Generator().manual_seed(seed)`. Throws fp::Error unless
+/// lambd > 0. https://pytorch.org/docs/stable/generated/torch.Tensor.exponential_.html
+Tensor exponential(IntList sizes, Generator& generator, double lambd = 1.0,
+                   TensorOptions options = {});
 /// Integers uniform on [low, high); int64 unless options say otherwise.
 /// https://pytorch.org/docs/stable/generated/torch.randint.html
 Tensor randint(std::int64_t high, IntList sizes, TensorOptions options = {});
+/// Integers uniform on [low, high).
 Tensor randint(std::int64_t low, std::int64_t high, IntList sizes, TensorOptions options = {});
+/// The same drawn from `generator`, equal to Python's with `generator=`.
 Tensor randint(std::int64_t low, std::int64_t high, IntList sizes, Generator& generator,
                TensorOptions options = {});
 
 // The `*_like` forms: the source's sizes, dtype and device unless options
 // override them. Python: torch.zeros_like(t) and friends.
+/// Uninitialised, shaped like `source`. Python: `torch.empty_like(source)`.
 Tensor empty_like(TensorView source, TensorOptions options = {});
+/// Zeros shaped like `source`. Python: `torch.zeros_like(source)`.
 Tensor zeros_like(TensorView source, TensorOptions options = {});
+/// Ones shaped like `source`. Python: `torch.ones_like(source)`.
 Tensor ones_like(TensorView source, TensorOptions options = {});
+/// `value` everywhere, shaped like `source`. Python: `torch.full_like(source, value)`.
 template <class T>
 requires std::is_arithmetic_v<T> Tensor full_like(TensorView source, T value,
                                                   TensorOptions options = {});
+/// Uniform on [0, 1), shaped like `source`. Python: `torch.rand_like(source)`.
 Tensor rand_like(TensorView source, TensorOptions options = {});
+/// Standard normal, shaped like `source`. Python: `torch.randn_like(source)`.
 Tensor randn_like(TensorView source, TensorOptions options = {});
+/// Integers uniform on [low, high), shaped like `source`. Python: `torch.randint_like(source, low, high)`.
 Tensor randint_like(TensorView source, std::int64_t low, std::int64_t high,
                     TensorOptions options = {});
 

@@ -22,9 +22,11 @@ Tensor hstack(const TensorList& tensors);
 /// Python: `torch.vstack(tensors)`.
 Tensor vstack(const TensorList& tensors);
 /// `x` where `condition` holds, else `y`; numbers promote like Python's. Python: `torch.where(condition, x, y)`.
+///@{
 Tensor where(TensorArg condition, TensorArg x, TensorArg y);
 Tensor where(TensorArg condition, TensorArg x, Scalar y);
 Tensor where(TensorArg condition, Scalar x, TensorArg y);
+///@}
 /// Two numbers: each as torch.tensor would make it, like `torch.where(c, 1, 2.5)`.
 Tensor where(TensorArg condition, Scalar x, Scalar y);
 /// Python: `torch.clamp(t, min, max)`.

@@ -27,6 +27,7 @@ class Generator {
   /// torch's default seed (`torch.Generator().initial_seed()`).
   static constexpr std::uint64_t default_seed = 67280421310721ULL;
 
+  /// A generator seeded with `seed`, like `torch.Generator().manual_seed(seed)`.
   explicit Generator(std::uint64_t seed = default_seed) { manual_seed(seed); }
 
   /// Restarts the sequence. Python: `generator.manual_seed(seed)`.
@@ -51,6 +52,7 @@ class Generator {
   /// The spare sample of torch's Box-Muller normal sampling, kept between calls
   /// exactly as torch keeps it (part of the generator's state).
   std::optional<double>& next_double_normal_sample() { return next_double_normal_; }
+  /// The same for float32 sampling.
   std::optional<float>& next_float_normal_sample() { return next_float_normal_; }
 
  private:

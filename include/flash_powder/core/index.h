@@ -27,6 +27,7 @@ namespace fp {
 
 /// An omitted slice bound, like the empty side of Python's `a:` or `:b`.
 struct SliceEnd {};
+/// The omitted bound: `fp::slice(1, fp::end)` is `1:`.
 inline constexpr SliceEnd end{};
 
 /// One bound of a slice: an index (negative counts from the end) or fp::end.
@@ -34,11 +35,16 @@ class SliceBound {
  public:
   // Implicit on purpose: an index, End or None, like a Python slice bound.
   // NOLINTBEGIN(google-explicit-constructor)
+  /// An index; negative counts from the end.
   constexpr SliceBound(std::int64_t index) : index_(index) {}
+  /// An index; negative counts from the end.
   constexpr SliceBound(int index) : index_(index) {}
+  /// Omitted (fp::end).
   constexpr SliceBound(SliceEnd) {}
+  /// Omitted (std::nullopt, Python's None).
   constexpr SliceBound(std::nullopt_t) {}
   // NOLINTEND(google-explicit-constructor)
+  /// The index, or nullopt when omitted.
   constexpr std::optional<std::int64_t> index() const { return index_; }
 
  private:
@@ -48,8 +54,11 @@ class SliceBound {
 /// Python's `start:stop:step`. Bounds clamp and wrap like Python's; the step
 /// must be positive (as in PyTorch).
 struct Slice {
+  /// The first index, or nullopt for the start.
   std::optional<std::int64_t> start;
+  /// The index after the last, or nullopt for the end.
   std::optional<std::int64_t> stop;
+  /// The step, >= 1.
   std::int64_t step = 1;
 };
 
@@ -61,12 +70,15 @@ constexpr Slice slice(SliceBound start, SliceBound stop = end, std::int64_t step
 
 /// Python's `:` (a whole dimension).
 struct All {};
+/// `:`, a whole dimension: `t.i(fp::all, 0)` is `t[:, 0]`.
 inline constexpr All all{};
 /// Python's `...`.
 struct Ellipsis {};
+/// `...`: `t.i(fp::ellipsis, 0)` is `t[..., 0]`.
 inline constexpr Ellipsis ellipsis{};
 /// Python's `None` inside brackets: a new dimension of size 1.
 struct NewAxis {};
+/// `None` in an index: `t.i(fp::newaxis)` is `t[None]`.
 inline constexpr NewAxis newaxis{};
 
 /// One item of a basic (view-making) index expression.

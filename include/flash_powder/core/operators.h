@@ -18,69 +18,101 @@
 namespace fp {
 
 /// Python's `a + b`.
+///@{
 Tensor operator+(TensorArg a, TensorArg b);
 Tensor operator+(TensorArg a, Scalar b);
 Tensor operator+(Scalar a, TensorArg b);
+///@}
 /// Python's `a - b`.
+///@{
 Tensor operator-(TensorArg a, TensorArg b);
 Tensor operator-(TensorArg a, Scalar b);
 Tensor operator-(Scalar a, TensorArg b);
+///@}
 /// Python's `a * b`.
+///@{
 Tensor operator*(TensorArg a, TensorArg b);
 Tensor operator*(TensorArg a, Scalar b);
 Tensor operator*(Scalar a, TensorArg b);
+///@}
 /// True division, like Python's `/`.
+///@{
 Tensor operator/(TensorArg a, TensorArg b);
 Tensor operator/(TensorArg a, Scalar b);
 Tensor operator/(Scalar a, TensorArg b);
+///@}
 /// Python's `%` (sign of the divisor).
+///@{
 Tensor operator%(TensorArg a, TensorArg b);
 Tensor operator%(TensorArg a, Scalar b);
 Tensor operator%(Scalar a, TensorArg b);
+///@}
 /// Element-wise; `a.is_equal(b)` for one bool.
+///@{
 Tensor operator==(TensorArg a, TensorArg b);
 Tensor operator==(TensorArg a, Scalar b);
 Tensor operator==(Scalar a, TensorArg b);
+///@}
 /// Element-wise.
+///@{
 Tensor operator!=(TensorArg a, TensorArg b);
 Tensor operator!=(TensorArg a, Scalar b);
 Tensor operator!=(Scalar a, TensorArg b);
+///@}
 /// Element-wise.
+///@{
 Tensor operator<(TensorArg a, TensorArg b);
 Tensor operator<(TensorArg a, Scalar b);
 Tensor operator<(Scalar a, TensorArg b);
+///@}
 /// Element-wise.
+///@{
 Tensor operator<=(TensorArg a, TensorArg b);
 Tensor operator<=(TensorArg a, Scalar b);
 Tensor operator<=(Scalar a, TensorArg b);
+///@}
 /// Element-wise.
+///@{
 Tensor operator>(TensorArg a, TensorArg b);
 Tensor operator>(TensorArg a, Scalar b);
 Tensor operator>(Scalar a, TensorArg b);
+///@}
 /// Element-wise.
+///@{
 Tensor operator>=(TensorArg a, TensorArg b);
 Tensor operator>=(TensorArg a, Scalar b);
 Tensor operator>=(Scalar a, TensorArg b);
+///@}
 /// Bitwise, for bool and integer tensors: Python's `__and__`.
+///@{
 Tensor operator&(TensorArg a, TensorArg b);
 Tensor operator&(TensorArg a, Scalar b);
 Tensor operator&(Scalar a, TensorArg b);
+///@}
 /// Python's `__or__`.
+///@{
 Tensor operator|(TensorArg a, TensorArg b);
 Tensor operator|(TensorArg a, Scalar b);
 Tensor operator|(Scalar a, TensorArg b);
+///@}
 /// Python's `__xor__`.
+///@{
 Tensor operator^(TensorArg a, TensorArg b);
 Tensor operator^(TensorArg a, Scalar b);
 Tensor operator^(Scalar a, TensorArg b);
+///@}
 /// Python's `__lshift__`.
+///@{
 Tensor operator<<(TensorArg a, TensorArg b);
 Tensor operator<<(TensorArg a, Scalar b);
 Tensor operator<<(Scalar a, TensorArg b);
+///@}
 /// Python's `__rshift__`.
+///@{
 Tensor operator>>(TensorArg a, TensorArg b);
 Tensor operator>>(TensorArg a, Scalar b);
 Tensor operator>>(Scalar a, TensorArg b);
+///@}
 /// Python's `-a`.
 Tensor operator-(TensorArg a);
 /// Bitwise not, for bool and integer tensors: Python's `~a` (`__invert__`).

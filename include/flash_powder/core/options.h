@@ -21,20 +21,30 @@ class TensorOptions {
   TensorOptions() = default;
   // Implicit on purpose: like Python's dtype= and device=.
   // NOLINTBEGIN(google-explicit-constructor)
+  /// Only the dtype: `fp::zeros({2}, fp::DType::I64)`.
   TensorOptions(DType dtype) : dtype_(dtype) {}
+  /// Only the device: `fp::zeros({2}, fp::Device::cuda())`.
   TensorOptions(Device device) : device_(device) {}
+  /// Only the layout.
   TensorOptions(Layout layout) : layout_(layout) {}
   // NOLINTEND(google-explicit-constructor)
+  /// A dtype and a device.
   TensorOptions(DType dtype, Device device) : dtype_(dtype), device_(device) {}
 
+  /// The dtype, if set.
   std::optional<DType> dtype() const { return dtype_; }
+  /// The device, if set.
   std::optional<Device> device() const { return device_; }
+  /// The layout, if set.
   std::optional<Layout> layout() const { return layout_; }
+  /// Whether page-locked host memory is asked for.
   bool pinned_memory() const { return pinned_memory_; }
 
   /// Copies with one field changed.
   TensorOptions dtype(DType dtype) const { return with(&TensorOptions::dtype_, dtype); }
+  /// A copy with another device.
   TensorOptions device(Device device) const { return with(&TensorOptions::device_, device); }
+  /// A copy with another layout.
   TensorOptions layout(Layout layout) const { return with(&TensorOptions::layout_, layout); }
   /// Page-locked host memory, for fast copies to a GPU. Python: pin_memory=True.
   TensorOptions pinned_memory(bool pinned) const {
@@ -43,8 +53,10 @@ class TensorOptions {
 
   /// The dtype, or `fallback` when unset.
   DType dtype_or(DType fallback) const { return dtype_.value_or(fallback); }
+  /// The device, or `fallback` when unset.
   Device device_or(Device fallback) const { return device_.value_or(fallback); }
 
+  /// Equal when every field is.
   friend bool operator==(const TensorOptions&, const TensorOptions&) = default;
 
  private:

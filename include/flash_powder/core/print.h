@@ -49,6 +49,7 @@ struct PrintOptions {
   /// than 1000 apart, above 1e8 or below 1e-4).
   std::optional<bool> sci_mode{};
 
+  /// Equal when every field is.
   friend bool operator==(const PrintOptions&, const PrintOptions&) = default;
 };
 

@@ -29,21 +29,29 @@ namespace fp {
 
 class Tensor;
 
+/// A number passed where PyTorch takes a Python number: bool, integer, floating or complex,
+/// as the C++ type of the value says. Next to a tensor it becomes the 0-dim tensor Python
+/// would make of it (the table at the top of core/scalar.h), so type promotion matches Python's.
 class Scalar {
  public:
+  /// What kind of number it holds: Python's bool, int, float or complex.
   enum class Kind : std::uint8_t { Bool, Integer, Floating, Complex };
 
   // Implicit on purpose: like a Python number.
   // NOLINTBEGIN(google-explicit-constructor)
+  /// A bool.
   Scalar(bool value) : kind_(Kind::Bool), integer_(value) {}
+  /// An integer (a uint64 above INT64_MAX throws fp::Error).
   template <class T>
   requires(std::is_integral_v<T> && !std::is_same_v<T, bool>) Scalar(T value)
       : kind_(Kind::Integer), integer_(static_cast<std::int64_t>(value)) {
     if constexpr (std::is_unsigned_v<T> && sizeof(T) == 8) check_fits_int64(value);
   }
+  /// A floating-point number.
   template <class T>
   requires std::is_floating_point_v<T> Scalar(T value)
       : kind_(Kind::Floating), real_(static_cast<double>(value)) {}
+  /// A complex number.
   template <class T>
   Scalar(std::complex<T> value)
       : kind_(Kind::Complex),
@@ -51,13 +59,18 @@ class Scalar {
         imaginary_(static_cast<double>(value.imag())) {}
   // NOLINTEND(google-explicit-constructor)
 
+  /// What kind of number it holds.
   Kind kind() const { return kind_; }
+  /// The value as a bool (for Kind::Bool).
   bool to_bool() const { return integer_ != 0; }
+  /// The value as an integer (for Kind::Bool and Kind::Integer).
   std::int64_t to_int() const { return integer_; }
+  /// The value as a double (the real part of a complex).
   double to_double() const {
     return kind_ == Kind::Floating || kind_ == Kind::Complex ? real_
                                                              : static_cast<double>(integer_);
   }
+  /// The value as a complex number.
   std::complex<double> to_complex() const { return {to_double(), imaginary_}; }
 
   /// The 0-dim CPU tensor standing in for this number next to a tensor of

@@ -32,18 +32,25 @@ class StateDictReader {
 /// OrderedDict of `state_dict()`, or what `safetensors.torch.load_file` returns.
 class StateDict final : public StateDictReader {
  public:
+  /// A name and its tensor.
   using Entry = std::pair<std::string, Tensor>;
 
   /// Adds `tensor` under `name`; throws fp::Error if the name is taken.
   void insert(std::string name, Tensor tensor);
   /// The tensor under `name`; throws fp::Error naming the key if missing.
   const Tensor& at(std::string_view name) const;
+  /// The same, writable.
   Tensor& at(std::string_view name);
+  /// Whether an entry is named `name`.
   bool contains(std::string_view name) const { return index_.contains(std::string(name)); }
+  /// The number of entries.
   std::size_t size() const { return entries_.size(); }
+  /// Whether there are none.
   bool empty() const { return entries_.empty(); }
 
+  /// The (name, tensor) entries in order, for range-for.
   auto begin() const { return entries_.begin(); }
+  /// The end of the entries.
   auto end() const { return entries_.end(); }
 
   std::vector<std::string> keys() const override;
@@ -69,6 +76,7 @@ std::string_view name(TensorKind kind);
 /// To save it with safetensors: `fp::safetensors::save(net.state_dict().entries(), path)`.
 class StateDictView final : public StateDictReader {
  public:
+  /// A name and its view.
   using Entry = std::pair<std::string, TensorView>;
 
   /// Adds `tensor` under `name`; throws fp::Error if the name is taken.
@@ -77,13 +85,18 @@ class StateDictView final : public StateDictReader {
   const TensorView& at(std::string_view name) const;
   /// The kind of the entry under `name`; throws fp::Error if missing.
   TensorKind kind(std::string_view name) const;
+  /// Whether an entry is named `name`.
   bool contains(std::string_view name) const { return index_.contains(std::string(name)); }
+  /// The number of entries.
   std::size_t size() const { return entries_.size(); }
+  /// Whether there are none.
   bool empty() const { return entries_.empty(); }
 
   /// (name, view) pairs in order.
   const std::vector<Entry>& entries() const { return entries_; }
+  /// The (name, view) entries in order, for range-for.
   auto begin() const { return entries_.begin(); }
+  /// The end of the entries.
   auto end() const { return entries_.end(); }
 
   /// Independent copies of every tensor (lazy copy-on-write clones).

@@ -42,12 +42,18 @@ class TensorView : public detail::TensorBase, public detail::ViewOps<TensorView>
   TensorView() = default;
   // Implicit on purpose: like std::string to std::string_view.
   // NOLINTBEGIN(google-explicit-constructor)
+  /// A view of all of `tensor` (implicit, like std::string to std::string_view).
   TensorView(const Tensor& tensor);
+  /// A read-only view of what `view` sees.
   TensorView(const TensorMutView& view);
   // NOLINTEND(google-explicit-constructor)
+  /// Another view of the same data.
   TensorView(const TensorView& other);
+  /// Takes `other`'s view; `other` becomes undefined.
   TensorView(TensorView&& other) noexcept;
+  /// Views what `other` views.
   TensorView& operator=(const TensorView& other);
+  /// Takes `other`'s view; `other` becomes undefined.
   TensorView& operator=(TensorView&& other) noexcept;
   ~TensorView();
 
@@ -73,7 +79,9 @@ class TensorMutView : public detail::TensorBase,
                       public detail::ViewOps<TensorMutView>,
                       public detail::MutableAccess<TensorMutView> {
  public:
+  /// Takes the borrow over; `other` becomes undefined.
   TensorMutView(TensorMutView&& other) noexcept;
+  /// Ends this view's borrow and takes `other`'s.
   TensorMutView& operator=(TensorMutView&& other) noexcept;
   TensorMutView(const TensorMutView&) = delete;
   TensorMutView& operator=(const TensorMutView&) = delete;
@@ -105,8 +113,11 @@ class Tensor : public detail::TensorBase,
 
   /// An independent value with the same contents (lazy copy-on-write clone).
   Tensor(const Tensor& other);
+  /// Takes the data over; `other` becomes undefined (no copy).
   Tensor(Tensor&& other) noexcept;
+  /// Becomes an independent copy of `other` (lazy copy-on-write).
   Tensor& operator=(const Tensor& other);
+  /// Takes `other`'s data; `other` becomes undefined.
   Tensor& operator=(Tensor&& other) noexcept;
   ~Tensor();
 

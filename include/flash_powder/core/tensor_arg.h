@@ -34,8 +34,11 @@ class TensorArg {
   // Defined in core/tensor_inl.h, where the tensor types are complete.
   // Implicit on purpose: any tensor kind passes as an argument.
   // NOLINTBEGIN(google-explicit-constructor)
+  /// A tensor (a temporary lives until the call returns).
   TensorArg(const Tensor& tensor) noexcept;
+  /// A view.
   TensorArg(const TensorView& view) noexcept;
+  /// A writable view, read.
   TensorArg(const TensorMutView& view) noexcept;
   // NOLINTEND(google-explicit-constructor)
 
@@ -70,8 +73,11 @@ class MutableTensor {
  public:
   // Implicit on purpose: any tensor kind passes as an argument.
   // NOLINTBEGIN(google-explicit-constructor)
+  /// A tensor the op writes in place.
   MutableTensor(Tensor& tensor) noexcept : tensor_(&tensor) {}
+  /// A writable view the op writes through.
   MutableTensor(TensorMutView& view) noexcept : view_(&view) {}
+  /// A temporary writable view (its writes reach its parent).
   MutableTensor(TensorMutView&& view) noexcept : view_(&view) {}
   // NOLINTEND(google-explicit-constructor)
   /// A const tensor cannot be written, and a temporary's change would be lost.

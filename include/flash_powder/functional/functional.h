@@ -13,10 +13,14 @@
 #pragma once
 
 #include "flash_powder/functional/activation.h"
+#include "flash_powder/functional/activation_inplace.h"
 #include "flash_powder/functional/attention.h"
 #include "flash_powder/functional/conv.h"
 #include "flash_powder/functional/distance.h"
 #include "flash_powder/functional/dropout.h"
+#include "flash_powder/functional/fold.h"
+#include "flash_powder/functional/grid_sample.h"
+#include "flash_powder/functional/gumbel_softmax.h"
 #include "flash_powder/functional/linear.h"
 #include "flash_powder/functional/normalization.h"
 #include "flash_powder/functional/pooling.h"

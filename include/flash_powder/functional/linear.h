@@ -1,4 +1,4 @@
-// torch.nn.functional.linear.
+// torch.nn.functional.linear and bilinear.
 // https://pytorch.org/docs/stable/nn.functional.html#linear-functions
 #pragma once
 
@@ -13,5 +13,12 @@ namespace fp::functional {
 /// https://pytorch.org/docs/stable/generated/torch.nn.functional.linear.html
 Tensor linear(const TensorView& input, const TensorView& weight,
               const std::optional<TensorView>& bias = std::nullopt);
+
+/// `x1^T A x2 + b` for each output feature: input1 [*, in1], input2 [*, in2]
+/// (the same leading sizes), weight [out, in1, in2], bias [out] -> [*, out];
+/// a new Tensor. Throws fp::Error with libtorch's message when shapes do not fit.
+/// https://pytorch.org/docs/stable/generated/torch.nn.functional.bilinear.html
+Tensor bilinear(const TensorView& input1, const TensorView& input2, const TensorView& weight,
+                const std::optional<TensorView>& bias = std::nullopt);
 
 }  // namespace fp::functional

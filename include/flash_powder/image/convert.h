@@ -30,6 +30,7 @@ enum class Interpolation { Nearest, NearestExact, Bilinear, Bicubic, Lanczos };
 
 /// Options of resize. Python: `torchvision.transforms.v2.functional.resize`'s keywords.
 struct ResizeOptions {
+  /// How to compute new pixels.
   Interpolation interpolation = Interpolation::Bilinear;
   /// Antialias when downsampling (bilinear, bicubic; lanczos always does).
   bool antialias = true;

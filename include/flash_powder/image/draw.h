@@ -15,10 +15,13 @@ namespace fp::image {
 /// Options of make_grid. Python: `torchvision.utils.make_grid`'s keywords.
 struct GridOptions {
   std::int64_t nrow = 8;  ///< images per row
+  /// Pixels between images and around the grid.
   std::int64_t padding = 2;
   bool normalize = false;  ///< shift to [0, 1] by value_range or the min and max
+  /// The (min, max) that `normalize` maps to [0, 1]; by default the images' own.
   std::optional<std::pair<double, double>> value_range = std::nullopt;
   bool scale_each = false;  ///< normalize each image by its own min and max
+  /// The value of the padding pixels.
   double pad_value = 0;
 };
 
@@ -38,11 +41,14 @@ void save_image(TensorView images, const std::filesystem::path& path,
 
 /// An RGB colour.
 struct Color {
-  std::uint8_t r = 0, g = 0, b = 0;
+  std::uint8_t r = 0;  ///< red, 0-255
+  std::uint8_t g = 0;  ///< green, 0-255
+  std::uint8_t b = 0;  ///< blue, 0-255
 };
 
 /// Options of draw_segmentation_masks. Python: its keyword arguments.
 struct MaskOptions {
+  /// How opaque the masks are: 0 leaves the image, 1 paints the mask's colour.
   double alpha = 0.8;
   /// One colour per mask, or one for all; empty: torchvision's palette.
   std::vector<Color> colors = {};

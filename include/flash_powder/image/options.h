@@ -62,6 +62,7 @@ struct JpegOptions {
 /// Options of encode_webp. Python: `PIL.Image.save(..., "WEBP", quality, lossless)`.
 struct WebpOptions {
   float quality = 80;  ///< 0-100
+  /// Lossless compression; `quality` is then ignored.
   bool lossless = false;
 };
 

@@ -64,7 +64,9 @@ class Library {
   static Library implement(std::string ns, DispatchKey key, const char* file = "",
                            std::uint32_t line = 0);
 
+  /// Takes the registrations over; `other` holds none after.
   Library(Library&&) noexcept;
+  /// Unregisters this library's ops and kernels and takes `other`'s.
   Library& operator=(Library&&) noexcept;
   ~Library();
 
@@ -98,6 +100,7 @@ class Library {
   /// True when def() was given tags that the loaded torch (before 2.12) cannot take.
   bool tags_dropped() const;
 
+  /// The namespace of its ops, e.g. "myops".
   const std::string& ns() const;
 
  private:

@@ -56,6 +56,7 @@ M skip_init(Args&&... args) {
 /// Nests; the innermost wins.
 class DefaultDevice {
  public:
+  /// Layers made on this thread while this lives are placed on `device`.
   explicit DefaultDevice(Device device);
   ~DefaultDevice();
   DefaultDevice(const DefaultDevice&) = delete;
@@ -70,7 +71,9 @@ class DefaultDevice {
 
 /// Restarts the generator that layers draw their initial values from, like
 /// Python's `torch.manual_seed(seed)` before building a model. At start it
-/// is seeded with fp::Generator::default_seed (torch's default seed).
+/// is seeded with fp::Generator::default_seed (torch's default seed). Ops
+/// that sample at run time without a generator of their own (fractional max
+/// pooling) draw from it too, as Python's draw from torch's global generator.
 void manual_seed(std::uint64_t seed);
 
 }  // namespace fp::nn

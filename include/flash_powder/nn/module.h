@@ -55,21 +55,28 @@ struct BufferOptions {
 /// within the module and free of '.'.
 class Visitor {
  public:
+  /// Reports a parameter (`register_parameter`): in the state dict and named_parameters().
   void parameter(std::string_view name, Tensor& tensor) {
     on_tensor(name, tensor, TensorKind::Parameter, {});
   }
+  /// Reports a buffer (`register_buffer`): in the state dict unless `options` say otherwise.
   void buffer(std::string_view name, Tensor& tensor, const BufferOptions& options = {}) {
     on_tensor(name, tensor, TensorKind::Buffer, options);
   }
+  /// Reports a child module (an attribute holding a module in Python).
   void child(std::string_view name, ModuleBase& module) { on_child(name, module); }
 
  protected:
   Visitor() = default;
+  /// For the visitors the library derives.
   Visitor(const Visitor&) = default;
+  /// For the visitors the library derives.
   Visitor& operator=(const Visitor&) = default;
   ~Visitor() = default;
+  /// What a visitor does with a tensor, called by parameter() and buffer().
   virtual void on_tensor(std::string_view name, Tensor& tensor, TensorKind kind,
                          const BufferOptions& options) = 0;
+  /// What a visitor does with a child, called by child().
   virtual void on_child(std::string_view name, ModuleBase& module) = 0;
 };
 
@@ -84,7 +91,9 @@ struct LoadOptions {
 
 /// The keys load_state_dict did not match (Python's `_IncompatibleKeys`).
 struct LoadResult {
+  /// Keys the module has but the source lacks.
   std::vector<std::string> missing_keys;
+  /// Keys the source has but the module lacks.
   std::vector<std::string> unexpected_keys;
 };
 
@@ -140,31 +149,41 @@ class ModuleBase {
 
   /// (dotted name, view) of every parameter, recursively unless `recurse` is false.
   std::vector<std::pair<std::string, TensorView>> named_parameters(bool recurse = true) const;
+  /// (dotted name, view) of every buffer, persistent or not, recursively unless `recurse`
+  /// is false (Python's `named_buffers()`).
   std::vector<std::pair<std::string, TensorView>> named_buffers(bool recurse = true) const;
+  /// Every parameter (Python's `parameters()`).
   std::vector<TensorView> parameters(bool recurse = true) const;
+  /// Every buffer (Python's `buffers()`).
   std::vector<TensorView> buffers(bool recurse = true) const;
   /// The direct children with their names (Python's `named_children()`).
   std::vector<std::pair<std::string, ModuleBase*>> named_children();
+  /// The direct children with their names, read-only.
   std::vector<std::pair<std::string, const ModuleBase*>> named_children() const;
   /// The direct children (Python's `children()`).
   std::vector<ModuleBase*> children();
+  /// The direct children, read-only.
   std::vector<const ModuleBase*> children() const;
   /// This module (named "") and all below it, parents first (Python's
   /// `named_modules()`; a module held twice is listed once, as in Python).
   std::vector<std::pair<std::string, const ModuleBase*>> named_modules() const;
+  /// This module and all below it with their dotted names, writable.
   std::vector<std::pair<std::string, ModuleBase*>> named_modules();
   /// This module and all below it, parents first (Python's `modules()`).
   std::vector<const ModuleBase*> modules() const;
+  /// This module and all below it, writable.
   std::vector<ModuleBase*> modules();
   /// The module under a dotted path, "" for this one: `get_submodule("features.3")`
   /// (Python's `get_submodule`). Throws fp::Error naming the first missing part.
   ModuleBase& get_submodule(std::string_view target);
+  /// The same, read-only.
   const ModuleBase& get_submodule(std::string_view target) const;
   /// The same as its own type M; throws fp::Error if it is another.
   template <class M>
   M& get_submodule(std::string_view target) {
     return checked_cast<M>(get_submodule(target), target);
   }
+  /// The same, read-only.
   template <class M>
   const M& get_submodule(std::string_view target) const {
     return checked_cast<const M>(get_submodule(target), target);
@@ -182,9 +201,13 @@ class ModuleBase {
 
  protected:
   ModuleBase() = default;
+  /// Copies the tree (each module's tensors as lazy copies); for derived modules.
   ModuleBase(const ModuleBase&) = default;
+  /// Moves the tree; for derived modules.
   ModuleBase(ModuleBase&&) = default;
+  /// Copies the tree (each module's tensors as lazy copies); for derived modules.
   ModuleBase& operator=(const ModuleBase&) = default;
+  /// Moves the tree; for derived modules.
   ModuleBase& operator=(ModuleBase&&) = default;
 
  private:
@@ -234,9 +257,13 @@ class Module : public ModuleBase {
 
  protected:
   Module() = default;
+  /// Copies the module (each tensor as a lazy copy); for derived modules.
   Module(const Module&) = default;
+  /// Moves the module; for derived modules.
   Module(Module&&) = default;
+  /// Copies the module (each tensor as a lazy copy); for derived modules.
   Module& operator=(const Module&) = default;
+  /// Moves the module; for derived modules.
   Module& operator=(Module&&) = default;
 };
 

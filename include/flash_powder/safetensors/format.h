@@ -76,15 +76,20 @@ inline constexpr std::size_t prefix_size = 8;
 
 /// One tensor as the header describes it.
 struct TensorInfo {
+  /// Its key.
   std::string name;
+  /// Its dtype as the file names it.
   FileDType dtype = FileDType::F32;
   /// The shape in elements as the file records it (for F4, two per byte).
   std::vector<std::int64_t> shape;
   /// [begin, end) in bytes, relative to the start of the data.
   std::uint64_t begin = 0;
+  /// One past its last byte.
   std::uint64_t end = 0;
 
+  /// Its size in bytes.
   std::uint64_t byte_size() const { return end - begin; }
+  /// Equal when every field is.
   friend bool operator==(const TensorInfo&, const TensorInfo&) = default;
 };
 
@@ -99,6 +104,7 @@ struct Header {
 
   /// The tensor called `name`, or null.
   const TensorInfo* find(std::string_view name) const;
+  /// Equal when every field is.
   friend bool operator==(const Header&, const Header&) = default;
 };
 

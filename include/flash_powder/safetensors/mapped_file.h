@@ -38,6 +38,7 @@ enum class FileAccess : std::uint8_t {
 
 /// The options of MappedFile::open.
 struct OpenOptions {
+  /// Map the file (zero-copy) or read a copy of it.
   FileAccess access = FileAccess::Map;
 };
 
@@ -92,7 +93,9 @@ class MappedFile final : public StateDictReader {
   /// fp::Error naming the key when there is no such tensor, or when torch
   /// has no dtype for it.
   TensorView get(std::string_view name) const;
+  /// Whether the file holds a tensor called `name`.
   bool contains(std::string_view name) const { return info(name) != nullptr; }
+  /// The number of tensors.
   std::size_t size() const { return header_.tensors.size(); }
 
   /// `__metadata__`, or nullopt when the file has none.

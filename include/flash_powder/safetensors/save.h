@@ -26,15 +26,20 @@ class NamedTensors {
  public:
   // Implicit on purpose: any collection of named tensors saves.
   // NOLINTBEGIN(google-explicit-constructor)
+  /// Every entry of a state dict, in its order.
   NamedTensors(const StateDict& tensors);
+  /// Named views, in order.
   NamedTensors(std::span<const NamedTensor> tensors);
+  /// Named views, in order.
   NamedTensors(const std::vector<NamedTensor>& tensors);
+  /// `{{"weight", w}, {"bias", b}}`.
   NamedTensors(std::initializer_list<NamedTensor> tensors);
   // NOLINTEND(google-explicit-constructor)
   // It may point into its own storage: not copyable.
   NamedTensors(const NamedTensors&) = delete;
   NamedTensors& operator=(const NamedTensors&) = delete;
 
+  /// The named tensors, in order.
   std::span<const NamedTensor> entries() const { return entries_; }
 
  private:
@@ -76,6 +81,7 @@ void save(const NamedTensors& tensors, const std::filesystem::path& path, const 
 
 /// The file's bytes in memory. Python: `safetensors.torch.save(tensors)`.
 std::vector<std::byte> save_to_bytes(const NamedTensors& tensors);
+/// The same with `__metadata__`.
 std::vector<std::byte> save_to_bytes(const NamedTensors& tensors, const Metadata& metadata);
 
 }  // namespace fp::safetensors

@@ -17,12 +17,17 @@ namespace fp::vision::transforms {
 
 /// The keyword arguments of ImageClassification, with its defaults (ImageNet's).
 struct ImageClassificationOptions {
+  /// The side of the central square cropped.
   std::int64_t crop_size = 224;
   /// The shorter side after resizing.
   std::int64_t resize_size = 256;
+  /// The per-channel means subtracted.
   std::array<double, 3> mean = {0.485, 0.456, 0.406};
+  /// The per-channel standard deviations divided by.
   std::array<double, 3> std = {0.229, 0.224, 0.225};
+  /// How the image is resized.
   image::Interpolation interpolation = image::Interpolation::Bilinear;
+  /// Antialias when downsampling.
   bool antialias = true;
 };
 

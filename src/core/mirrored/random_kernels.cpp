@@ -495,6 +495,22 @@ void fill_normal(Generator& generator, T* out, std::int64_t count, double stddev
   }
 }
 
+// --- exponential samples: torch's exponential_distribution<double> --------------------
+
+template <class T>
+void fill_exponential(Generator& generator, T* out, std::int64_t count, double lambda) {
+  // transformation::exponential on the CPU; the sample is a double whatever T is.
+  const double factor = -1.0 / lambda;
+  for (std::int64_t i = 0; i < count; ++i) {
+    const double sample = factor * std::log1p(-uniform_double(generator));
+    if constexpr (std::is_same_v<T, double>) {
+      out[i] = sample;
+    } else {
+      out[i] = T(static_cast<float>(sample));  // c10::Half and BFloat16 convert through float
+    }
+  }
+}
+
 namespace {
 
 // --- integer samples: torch's uniform_int_from_to_distribution -----------------------
@@ -529,9 +545,10 @@ void fill_integers(Generator& generator, detail::IntegerRange range, T* out, std
 
 // A type name cannot be parenthesised where these macros use it.
 // NOLINTBEGIN(bugprone-macro-parentheses)
-#define FP_INSTANTIATE_REAL(T)                                 \
-  template void fill_uniform<T>(Generator&, T*, std::int64_t); \
-  template void fill_normal<T>(Generator&, T*, std::int64_t, double);
+#define FP_INSTANTIATE_REAL(T)                                        \
+  template void fill_uniform<T>(Generator&, T*, std::int64_t);        \
+  template void fill_normal<T>(Generator&, T*, std::int64_t, double); \
+  template void fill_exponential<T>(Generator&, T*, std::int64_t, double);
 FP_INSTANTIATE_REAL(float)
 FP_INSTANTIATE_REAL(double)
 FP_INSTANTIATE_REAL(Half)

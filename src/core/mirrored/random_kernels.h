@@ -21,6 +21,12 @@ void fill_uniform(Generator& generator, T* out, std::int64_t count);
 template <class T>
 void fill_normal(Generator& generator, T* out, std::int64_t count, double stddev);
 
+/// torch's exponential_kernel (ATen/native/cpu/DistributionTemplates.h):
+/// one double uniform u per element, -1/lambda * log1p(-u) in double (libm's
+/// log1p, as at::log1p calls), then cast to T.
+template <class T>
+void fill_exponential(Generator& generator, T* out, std::int64_t count, double lambda);
+
 /// torch's random_from_to kernel: integers in [range.low, range.high) stored as T.
 template <class T>
 void fill_integers(Generator& generator, detail::IntegerRange range, T* out, std::int64_t count);

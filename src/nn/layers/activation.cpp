@@ -1,7 +1,12 @@
 #include "flash_powder/nn/layers/activation.h"
 
+#include <string>
+
 #include "flash_powder/aten/aten.h"
+#include "flash_powder/core/factory.h"
 #include "flash_powder/functional/activation.h"
+#include "nn/messages.h"
+#include "parameters.h"
 
 namespace fp::nn {
 namespace {
@@ -53,6 +58,81 @@ Tensor Softmax::forward(TensorView input) const {
 }
 Tensor LogSoftmax::forward(TensorView input) const {
   return functional::log_softmax(input, softmax_dim(dim, input));
+}
+Tensor Hardsigmoid::forward(TensorView input) const {
+  return functional::hardsigmoid(input);
+}
+Tensor Mish::forward(TensorView input) const {
+  return functional::mish(input);
+}
+Tensor SELU::forward(TensorView input) const {
+  return functional::selu(input);
+}
+Tensor CELU::forward(TensorView input) const {
+  return functional::celu(input, {.alpha = alpha});
+}
+Tensor LogSigmoid::forward(TensorView input) const {
+  return functional::logsigmoid(input);
+}
+Tensor Softsign::forward(TensorView input) const {
+  return functional::softsign(input);
+}
+Tensor Tanhshrink::forward(TensorView input) const {
+  return functional::tanhshrink(input);
+}
+Tensor Softplus::forward(TensorView input) const {
+  return functional::softplus(input, {.beta = beta, .threshold = threshold});
+}
+Tensor Softshrink::forward(TensorView input) const {
+  return functional::softshrink(input, {.lambd = lambd});
+}
+Tensor Hardshrink::forward(TensorView input) const {
+  return functional::hardshrink(input, {.lambd = lambd});
+}
+
+Hardtanh::Hardtanh(double min_val, double max_val) : min_val(min_val), max_val(max_val) {
+  if (!(max_val > min_val)) {
+    detail::fail("Hardtanh", "max_val (" + detail::python_float(max_val) +
+                                 ") must be greater than min_val (" +
+                                 detail::python_float(min_val) + ")");
+  }
+}
+Tensor Hardtanh::forward(TensorView input) const {
+  return functional::hardtanh(input, {.min_val = min_val, .max_val = max_val});
+}
+Tensor Threshold::forward(TensorView input) const {
+  return functional::threshold(input, threshold, value);
+}
+Tensor RReLU::forward(TensorView input) const {
+  return functional::rrelu(input, {.lower = lower, .upper = upper});
+}
+Tensor GLU::forward(TensorView input) const {
+  return functional::glu(input, {.dim = dim});
+}
+Tensor Softmin::forward(TensorView input) const {
+  return functional::softmin(input, softmax_dim(dim, input));
+}
+Tensor Softmax2d::forward(TensorView input) const {
+  if (input.dim() != 3 && input.dim() != 4) {
+    detail::fail("Softmax2d",
+                 "expected input to be 3D or 4D, got " + std::to_string(input.dim()) + "D instead");
+  }
+  return functional::softmax(input, -3);
+}
+
+PReLU::PReLU(std::int64_t num_parameters, double init, const PReLUOptions& options)
+    : num_parameters(num_parameters), init(init) {
+  if (num_parameters < 0) {
+    detail::fail("PReLU",
+                 "num_parameters must not be negative, got " + std::to_string(num_parameters));
+  }
+  weight = full({num_parameters}, init, detail::layer_options(options.dtype, options.device));
+}
+void PReLU::visit(Visitor& visitor) {
+  visitor.parameter("weight", weight);
+}
+Tensor PReLU::forward(TensorView input) const {
+  return functional::prelu(input, weight);
 }
 
 }  // namespace fp::nn

@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <cstdlib>
 #include <iterator>
+#include <string>
+#include <string_view>
+#include <utility>
 
 #include "nn/messages.h"
 
@@ -246,6 +249,95 @@ std::unique_ptr<ModuleBase> ModuleDict::take(std::string_view name) {
 
 void ModuleDict::visit(Visitor& visitor) {
   modules_.visit(visitor);
+}
+
+ParameterList::ParameterList(std::vector<Tensor> values) {
+  extend(std::move(values));
+}
+
+ParameterList& ParameterList::push(Tensor value) {
+  values_.push_back(std::move(value));
+  return *this;
+}
+
+ParameterList& ParameterList::extend(std::vector<Tensor> values) {
+  for (Tensor& value : values)
+    values_.push_back(std::move(value));
+  return *this;
+}
+
+std::size_t ParameterList::position(std::int64_t index) const {
+  const auto count = static_cast<std::int64_t>(values_.size());
+  const std::int64_t position = index < 0 ? index + count : index;
+  if (position < 0 || position >= count) {
+    detail::fail("ParameterList", "index " + std::to_string(index) + " is out of range");
+  }
+  return static_cast<std::size_t>(position);
+}
+
+void ParameterList::visit(Visitor& visitor) {
+  std::size_t i = 0;
+  for (Tensor& value : values_)
+    visitor.parameter(std::to_string(i++), value);
+}
+
+ParameterDict::ParameterDict(std::initializer_list<std::pair<std::string, Tensor>> values) {
+  for (const auto& [key, value] : values)
+    insert(key, value);
+}
+
+ParameterDict& ParameterDict::insert(const std::string& key, Tensor value) {
+  // Python's register_parameter refuses these names (with a KeyError).
+  if (key.empty()) detail::fail("ParameterDict", "parameter name can't be empty string \"\"");
+  if (key.find('.') != std::string::npos) {
+    detail::fail("ParameterDict", "parameter name can't contain \".\"");
+  }
+  const auto found = std::ranges::find(entries_, key, &std::pair<std::string, Tensor>::first);
+  if (found != entries_.end()) {
+    found->second = std::move(value);
+  } else {
+    entries_.emplace_back(key, std::move(value));
+  }
+  return *this;
+}
+
+std::size_t ParameterDict::index_of(std::string_view key) const {
+  const auto found = std::ranges::find(entries_, key, &std::pair<std::string, Tensor>::first);
+  if (found == entries_.end()) {
+    detail::fail("ParameterDict", "no parameter named \"" + std::string(key) + "\"");
+  }
+  return static_cast<std::size_t>(found - entries_.begin());
+}
+
+Tensor ParameterDict::take(std::string_view key) {
+  const auto found = entries_.begin() + static_cast<std::ptrdiff_t>(index_of(key));
+  Tensor value = std::move(found->second);
+  entries_.erase(found);
+  return value;
+}
+
+bool ParameterDict::contains(std::string_view key) const {
+  return std::ranges::find(entries_, key, &std::pair<std::string, Tensor>::first) != entries_.end();
+}
+
+std::vector<std::string> ParameterDict::keys() const {
+  std::vector<std::string> names;
+  for (const auto& entry : entries_)
+    names.push_back(entry.first);
+  return names;
+}
+
+Tensor& ParameterDict::operator[](std::string_view key) {
+  return entries_[index_of(key)].second;
+}
+
+const Tensor& ParameterDict::operator[](std::string_view key) const {
+  return entries_[index_of(key)].second;
+}
+
+void ParameterDict::visit(Visitor& visitor) {
+  for (auto& [key, value] : entries_)
+    visitor.parameter(key, value);
 }
 
 }  // namespace fp::nn

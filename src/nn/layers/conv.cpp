@@ -165,8 +165,10 @@ Tensor ConvTransposeNd<N>::run(TensorView input,
                                                  .dilation = options.dilation};
   if constexpr (N == 1) {
     return functional::conv_transpose1d(input, weight, optional_view(bias), conv);
-  } else {
+  } else if constexpr (N == 2) {
     return functional::conv_transpose2d(input, weight, optional_view(bias), conv);
+  } else {
+    return functional::conv_transpose3d(input, weight, optional_view(bias), conv);
   }
 }
 
@@ -220,6 +222,7 @@ std::vector<std::int64_t> ConvTransposeNd<N>::output_padding_for(TensorView inpu
 
 template class ConvTransposeNd<1>;
 template class ConvTransposeNd<2>;
+template class ConvTransposeNd<3>;
 
 }  // namespace detail
 }  // namespace fp::nn

@@ -66,6 +66,12 @@ Tensor normal_init(IntList sizes, const TensorOptions& options) {
   return placed(standard_normal(sizes), options);
 }
 
+Tensor shared_rand(IntList sizes, const TensorOptions& options) {
+  auto& [mutex, generator] = init_generator();
+  const std::lock_guard lock(mutex);
+  return rand(sizes, generator, options);
+}
+
 void reseed_init_generator(std::uint64_t seed) {
   auto& [mutex, generator] = init_generator();
   const std::lock_guard lock(mutex);

@@ -29,6 +29,12 @@ Tensor uniform_init(IntList sizes, double bound, const TensorOptions& options);
 /// Standard normal, like `torch.nn.init.normal_`, from the same generator.
 Tensor normal_init(IntList sizes, const TensorOptions& options);
 
+/// Uniform on [0, 1) from the same generator, with `options`' dtype (float32
+/// when absent) and device: what Python's `torch.rand(sizes, dtype=...)`
+/// draws from torch's global generator, for ops that sample at run time
+/// (fractional max pooling).
+Tensor shared_rand(IntList sizes, const TensorOptions& options);
+
 /// Restarts the shared generator (fp::nn::manual_seed).
 void reseed_init_generator(std::uint64_t seed);
 

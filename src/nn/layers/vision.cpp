@@ -14,4 +14,20 @@ Tensor PixelShuffle::forward(TensorView input) const {
   return functional::pixel_shuffle(input, upscale_factor);
 }
 
+Tensor UpsamplingNearest2d::forward(TensorView input) const {
+  return functional::upsample_nearest(input, options);
+}
+
+Tensor UpsamplingBilinear2d::forward(TensorView input) const {
+  return functional::upsample_bilinear(input, options);
+}
+
+Tensor PixelUnshuffle::forward(TensorView input) const {
+  return functional::pixel_unshuffle(input, downscale_factor);
+}
+
+Tensor ChannelShuffle::forward(TensorView input) const {
+  return functional::channel_shuffle(input, groups);
+}
+
 }  // namespace fp::nn

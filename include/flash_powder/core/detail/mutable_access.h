@@ -40,6 +40,7 @@ class MutableAccess : public InPlaceMethods<Derived> {
     self().check_mutation("at_mut()");
     return *static_cast<T*>(self().checked_mutable_element(dtype_of<T>, indices, "at_mut"));
   }
+  /// The same with the indices as a braced list: `t.at_mut<float>({0, 1})`.
   template <Element T>
   T& at_mut(std::initializer_list<std::int64_t> indices) {
     return at_mut<T>(std::span<const std::int64_t>(indices.begin(), indices.size()));

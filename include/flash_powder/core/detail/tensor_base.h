@@ -44,20 +44,29 @@ class TensorBase : public TensorMethods {
 
   /// False for a default-constructed or moved-from tensor.
   bool is_defined() const noexcept { return handle_ && abi::is_defined(handle_.get()); }
+  /// The number of dimensions. Python: `t.dim()`.
   std::int64_t dim() const;
   /// Like `t.shape`. Valid while the tensor lives.
   std::span<const std::int64_t> sizes() const;
+  /// The strides, in elements, like `t.stride()`. Valid while the tensor lives.
   std::span<const std::int64_t> strides() const;
   /// `t.size(d)`; negative `d` counts from the end. Throws on a bad dimension.
   std::int64_t size(std::int64_t d) const;
   /// `t.stride(d)`; negative `d` counts from the end.
   std::int64_t stride(std::int64_t d) const;
+  /// The number of elements. Python: `t.numel()`.
   std::int64_t numel() const;
+  /// The element type. Python: `t.dtype`.
   DType dtype() const;
+  /// Where the data lives. Python: `t.device`.
   Device device() const;
+  /// Strided, sparse, ... Python: `t.layout`.
   Layout layout() const;
+  /// Whether the elements lie in row-major order without gaps. Python: `t.is_contiguous()`.
   bool is_contiguous() const;
+  /// The offset of the first element in the storage, in elements. Python: `t.storage_offset()`.
   std::int64_t storage_offset() const;
+  /// Bytes per element. Python: `t.element_size()`.
   std::size_t element_size() const { return fp::element_size(dtype()); }
   /// `t.nbytes`: numel() * element_size().
   std::size_t nbytes() const { return static_cast<std::size_t>(numel()) * element_size(); }
@@ -76,6 +85,7 @@ class TensorBase : public TensorMethods {
   T at(std::span<const std::int64_t> indices) const {
     return *static_cast<const T*>(checked_element(dtype_of<T>, indices, "at"));
   }
+  /// The same with the indices as a braced list: `t.at<float>({0, 1})`.
   template <Element T>
   T at(std::initializer_list<std::int64_t> indices) const {
     return at<T>(std::span<const std::int64_t>(indices.begin(), indices.size()));
@@ -105,8 +115,11 @@ class TensorBase : public TensorMethods {
 
  protected:
   TensorBase() = default;
+  /// Takes ownership of `handle`.
   explicit TensorBase(abi::TensorHandle handle) noexcept : handle_(std::move(handle)) {}
+  /// Moves the handle.
   TensorBase(TensorBase&&) noexcept = default;
+  /// Moves the handle.
   TensorBase& operator=(TensorBase&&) noexcept = default;
   ~TensorBase() = default;
 
@@ -114,10 +127,15 @@ class TensorBase : public TensorMethods {
   abi::RawTensor defined_raw(const char* operation) const;
   /// This tensor as a read-only op argument.
   TensorArg as_arg() const;
+  /// The data for data<T>(): throws fp::Error naming `operation` unless the tensor is
+  /// defined, on the CPU, contiguous and of dtype `wanted`.
   const void* checked_data(DType wanted, const char* operation) const;
+  /// The element at `indices` for at<T>(), with the same checks and bounds checked.
   const void* checked_element(DType wanted, std::span<const std::int64_t> indices,
                               const char* operation) const;
+  /// The data for data_mut<T>() (the caller has checked the borrow).
   void* checked_mutable_data(DType wanted, const char* operation) const;
+  /// The element at `indices` for at_mut<T>() (the caller has checked the borrow).
   void* checked_mutable_element(DType wanted, std::span<const std::int64_t> indices,
                                 const char* operation) const;
   /// The element of a 1-element tensor converted to `wanted`, into `out`.
@@ -125,6 +143,7 @@ class TensorBase : public TensorMethods {
   /// Copies all elements converted to `wanted` into `out` (numel() of them).
   void copy_out(DType wanted, void* out) const;
 
+  /// The owned libtorch handle (empty for an undefined tensor).
   abi::TensorHandle handle_;
 };
 

@@ -47,21 +47,27 @@ class TensorMethods {
   Tensor flatten(std::int64_t start_dim = 0, std::int64_t end_dim = -1) const;
   /// Python: `t + other`.
   Tensor add(TensorArg other) const;
+  /// The same with a number, which becomes the 0-dim tensor Python would make of it here.
   Tensor add(Scalar other) const;
   /// Python: `t - other`.
   Tensor sub(TensorArg other) const;
+  /// The same with a number, which becomes the 0-dim tensor Python would make of it here.
   Tensor sub(Scalar other) const;
   /// Python: `t * other`.
   Tensor mul(TensorArg other) const;
+  /// The same with a number, which becomes the 0-dim tensor Python would make of it here.
   Tensor mul(Scalar other) const;
   /// True division; `rounding_mode` "trunc" or "floor" like Python's.
   Tensor div(TensorArg other, std::optional<std::string_view> rounding_mode = std::nullopt) const;
+  /// The same with a number, which becomes the 0-dim tensor Python would make of it here.
   Tensor div(Scalar other, std::optional<std::string_view> rounding_mode = std::nullopt) const;
   /// Python's `%`: the result has the sign of the divisor.
   Tensor remainder(TensorArg other) const;
+  /// The same with a number, which becomes the 0-dim tensor Python would make of it here.
   Tensor remainder(Scalar other) const;
   /// C's fmod: the result has the sign of the dividend.
   Tensor fmod(TensorArg other) const;
+  /// The same with a number, which becomes the 0-dim tensor Python would make of it here.
   Tensor fmod(Scalar other) const;
   /// Python: `t ** exponent`.
   Tensor pow(TensorArg exponent) const;
@@ -95,21 +101,27 @@ class TensorMethods {
   Tensor round(std::int64_t decimals = 0) const;
   /// Python: `t == other`.
   Tensor eq(TensorArg other) const;
+  /// The same with a number, which becomes the 0-dim tensor Python would make of it here.
   Tensor eq(Scalar other) const;
   /// Python: `t != other`.
   Tensor ne(TensorArg other) const;
+  /// The same with a number, which becomes the 0-dim tensor Python would make of it here.
   Tensor ne(Scalar other) const;
   /// Python: `t < other`.
   Tensor lt(TensorArg other) const;
+  /// The same with a number, which becomes the 0-dim tensor Python would make of it here.
   Tensor lt(Scalar other) const;
   /// Python: `t <= other`.
   Tensor le(TensorArg other) const;
+  /// The same with a number, which becomes the 0-dim tensor Python would make of it here.
   Tensor le(Scalar other) const;
   /// Python: `t > other`.
   Tensor gt(TensorArg other) const;
+  /// The same with a number, which becomes the 0-dim tensor Python would make of it here.
   Tensor gt(Scalar other) const;
   /// Python: `t >= other`.
   Tensor ge(TensorArg other) const;
+  /// The same with a number, which becomes the 0-dim tensor Python would make of it here.
   Tensor ge(Scalar other) const;
   /// Same sizes and values. Python: `torch.equal(t, other)`.
   bool is_equal(TensorArg other) const;
@@ -160,9 +172,11 @@ class TensorMethods {
   Tensor cumsum(std::int64_t dim, std::optional<DType> dtype = std::nullopt) const;
   /// This tensor where `condition` holds, else `other`. Python: `t.where(condition, other)`.
   Tensor where(TensorArg condition, TensorArg other) const;
+  /// The same with a number, which becomes the 0-dim tensor Python would make of it here.
   Tensor where(TensorArg condition, Scalar other) const;
   /// Python: `t.masked_fill(mask, value)`.
   Tensor masked_fill(TensorArg mask, TensorArg value) const;
+  /// The same with a number, which becomes the 0-dim tensor Python would make of it here.
   Tensor masked_fill(TensorArg mask, Scalar value) const;
   /// Python: `t.clamp(min, max)`; either bound may be omitted (std::nullopt).
   Tensor clamp(std::optional<Scalar> min, std::optional<Scalar> max = std::nullopt) const;
@@ -176,9 +190,13 @@ class TensorMethods {
   Tensor bmm(TensorArg other) const;
 
  protected:
+  /// Only the tensor types, which derive from this base, make, copy and destroy it.
   TensorMethods() = default;
+  /// Only the tensor types, which derive from this base, make, copy and destroy it.
   ~TensorMethods() = default;
+  /// Only the tensor types, which derive from this base, make, copy and destroy it.
   TensorMethods(const TensorMethods&) = default;
+  /// Only the tensor types, which derive from this base, make, copy and destroy it.
   TensorMethods& operator=(const TensorMethods&) = default;
 
  private:
@@ -219,9 +237,13 @@ class ViewMethods {
   std::vector<TensorView> unbind(std::int64_t dim = 0) const;
 
  protected:
+  /// Only the tensor types, which derive from this base, make, copy and destroy it.
   ViewMethods() = default;
+  /// Only the tensor types, which derive from this base, make, copy and destroy it.
   ~ViewMethods() = default;
+  /// Only the tensor types, which derive from this base, make, copy and destroy it.
   ViewMethods(const ViewMethods&) = default;
+  /// Only the tensor types, which derive from this base, make, copy and destroy it.
   ViewMethods& operator=(const ViewMethods&) = default;
 };
 
@@ -232,18 +254,23 @@ class InPlaceMethods {
  public:
   /// Python: `t.add_(other)` (`t += other`).
   Derived& add_(TensorArg other);
+  /// The same with a number, which becomes the 0-dim tensor Python would make of it here.
   Derived& add_(Scalar other);
   /// Python: `t.sub_(other)` (`t -= other`).
   Derived& sub_(TensorArg other);
+  /// The same with a number, which becomes the 0-dim tensor Python would make of it here.
   Derived& sub_(Scalar other);
   /// Python: `t.mul_(other)`.
   Derived& mul_(TensorArg other);
+  /// The same with a number, which becomes the 0-dim tensor Python would make of it here.
   Derived& mul_(Scalar other);
   /// Python: `t.div_(other, rounding_mode=...)`.
   Derived& div_(TensorArg other, std::optional<std::string_view> rounding_mode = std::nullopt);
+  /// The same with a number, which becomes the 0-dim tensor Python would make of it here.
   Derived& div_(Scalar other, std::optional<std::string_view> rounding_mode = std::nullopt);
   /// Python: `t.remainder_(other)`.
   Derived& remainder_(TensorArg other);
+  /// The same with a number, which becomes the 0-dim tensor Python would make of it here.
   Derived& remainder_(Scalar other);
   /// Python: `t.pow_(exponent)`.
   Derived& pow_(TensorArg exponent);
@@ -271,39 +298,62 @@ class InPlaceMethods {
   Derived& copy_(TensorArg source);
   /// Python: `t.masked_fill_(mask, value)`.
   Derived& masked_fill_(TensorArg mask, TensorArg value);
+  /// The same with a number, which becomes the 0-dim tensor Python would make of it here.
   Derived& masked_fill_(TensorArg mask, Scalar value);
   /// `t[indices] = values` (or `+=` with `accumulate`); `indices` as for index().
   Derived& index_put_(std::initializer_list<TensorIndex> indices, TensorArg values,
                       bool accumulate = false);
   /// `t[indices] = number`: the number takes the tensor's dtype, like Python's.
   Derived& index_put_(std::initializer_list<TensorIndex> indices, Scalar value);
-  /// `t op= other`: the in-place method of the operator (`+=` is add_()).
+  /// `t += other`: the in-place method of `+` (`+=` is add_()).
   Derived& operator+=(TensorArg other);
+  /// The same with a number, which becomes the 0-dim tensor Python would make of it here.
   Derived& operator+=(Scalar other);
+  /// `t -= other`: the in-place method of `-` (`+=` is add_()).
   Derived& operator-=(TensorArg other);
+  /// The same with a number, which becomes the 0-dim tensor Python would make of it here.
   Derived& operator-=(Scalar other);
+  /// `t *= other`: the in-place method of `*` (`+=` is add_()).
   Derived& operator*=(TensorArg other);
+  /// The same with a number, which becomes the 0-dim tensor Python would make of it here.
   Derived& operator*=(Scalar other);
+  /// `t /= other`: the in-place method of `/` (`+=` is add_()).
   Derived& operator/=(TensorArg other);
+  /// The same with a number, which becomes the 0-dim tensor Python would make of it here.
   Derived& operator/=(Scalar other);
+  /// `t %= other`: the in-place method of `%` (`+=` is add_()).
   Derived& operator%=(TensorArg other);
+  /// The same with a number, which becomes the 0-dim tensor Python would make of it here.
   Derived& operator%=(Scalar other);
-  /// Bitwise, in place, for bool and integer tensors. Python: `t &= m` (`__iand__`), `|=`, `^=`, `<<=`, `>>=`.
+  /// `t &= other`, bitwise, for bool and integer tensors (Python's in-place `&`).
   Derived& operator&=(TensorArg other);
+  /// The same with a number, which becomes the 0-dim tensor Python would make of it here.
   Derived& operator&=(Scalar other);
+  /// `t |= other`, bitwise, for bool and integer tensors (Python's in-place `|`).
   Derived& operator|=(TensorArg other);
+  /// The same with a number, which becomes the 0-dim tensor Python would make of it here.
   Derived& operator|=(Scalar other);
+  /// `t ^= other`, bitwise, for bool and integer tensors (Python's in-place `^`).
   Derived& operator^=(TensorArg other);
+  /// The same with a number, which becomes the 0-dim tensor Python would make of it here.
   Derived& operator^=(Scalar other);
+  /// `t <<= other`, bitwise, for bool and integer tensors (Python's in-place `<<`).
   Derived& operator<<=(TensorArg other);
+  /// The same with a number, which becomes the 0-dim tensor Python would make of it here.
   Derived& operator<<=(Scalar other);
+  /// `t >>= other`, bitwise, for bool and integer tensors (Python's in-place `>>`).
   Derived& operator>>=(TensorArg other);
+  /// The same with a number, which becomes the 0-dim tensor Python would make of it here.
   Derived& operator>>=(Scalar other);
 
  protected:
+  /// Only the tensor types, which derive from this base, make, copy and destroy it.
   InPlaceMethods() = default;
+  /// Only the tensor types, which derive from this base, make, copy and destroy it.
   ~InPlaceMethods() = default;
+  /// Only the tensor types, which derive from this base, make, copy and destroy it.
   InPlaceMethods(const InPlaceMethods&) = default;
+  /// Only the tensor types, which derive from this base, make, copy and destroy it.
   InPlaceMethods& operator=(const InPlaceMethods&) = default;
 };
 

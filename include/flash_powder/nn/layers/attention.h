@@ -32,15 +32,18 @@ namespace fp::nn::backends::mha {
 /// fused fast paths (torch.backends.mha.set_fastpath_enabled); on by
 /// default, for the whole process, as in Python.
 void set_fastpath_enabled(bool enabled);
+/// Whether the fast paths may be taken. Python: `torch.backends.mha.get_fastpath_enabled()`.
 bool get_fastpath_enabled();
 
 }  // namespace fp::nn::backends::mha
 
 namespace fp::nn {
 
+/// The keyword arguments of torch.nn.MultiheadAttention, with PyTorch's defaults.
 struct MultiheadAttentionOptions {
   /// Only used in training, which flash_powder does not do.
   double dropout = 0.0;
+  /// Whether the projections have biases (`in_proj_bias`, `out_proj.bias`).
   bool bias = true;
   /// Learnable `bias_k` and `bias_v` appended to the keys and values.
   bool add_bias_kv = false;
@@ -50,16 +53,19 @@ struct MultiheadAttentionOptions {
   /// differs from embed_dim, the projections are separate parameters
   /// `q_proj_weight`, `k_proj_weight`, `v_proj_weight` instead of `in_proj_weight`.
   std::optional<std::int64_t> kdim{};
+  /// See kdim.
   std::optional<std::int64_t> vdim{};
   /// Inputs are [batch, sequence, feature] rather than [sequence, batch, feature].
   bool batch_first = false;
+  /// Where the parameters live (the CPU, or the DefaultDevice, when absent).
   std::optional<Device> device{};
+  /// The parameters' dtype (float32 when absent).
   std::optional<DType> dtype{};
 };
 
 /// The keyword arguments of Python's `MultiheadAttention.forward`.
 struct MultiheadAttentionForwardOptions {
-  /// [batch, source]: true (bool) or -inf-like (float) marks keys to ignore.
+  /// Shape [batch, source]: true (bool) or -inf-like (float) marks keys to ignore.
   std::optional<TensorView> key_padding_mask{};
   /// Return the attention weights as well.
   bool need_weights = true;
@@ -72,6 +78,8 @@ struct MultiheadAttentionForwardOptions {
   bool is_causal = false;
 };
 
+/// Attention from a query over keys and values, with `num_heads` heads.
+/// https://pytorch.org/docs/stable/generated/torch.nn.MultiheadAttention.html
 class MultiheadAttention : public ModuleBase {
  public:
   /// Throws fp::Error unless num_heads divides embed_dim.
@@ -102,18 +110,32 @@ class MultiheadAttention : public ModuleBase {
   std::string why_not_fast_path(TensorView query, TensorView key, TensorView value,
                                 const MultiheadAttentionForwardOptions& options) const;
 
+  /// The size of queries and outputs.
   std::int64_t embed_dim;
+  /// The number of heads.
   std::int64_t num_heads;
+  /// The size of keys.
   std::int64_t kdim;
+  /// The size of values.
   std::int64_t vdim;
+  /// The keyword arguments it was made with.
   MultiheadAttentionOptions options;
+  /// Shape [3 * embed_dim, embed_dim]: the query, key and value projections stacked
+  /// (undefined when kdim or vdim differs from embed_dim).
   Tensor in_proj_weight;
+  /// [embed_dim, embed_dim] (only when kdim or vdim differs from embed_dim).
   Tensor q_proj_weight;
+  /// [embed_dim, kdim] (only when kdim or vdim differs from embed_dim).
   Tensor k_proj_weight;
+  /// [embed_dim, vdim] (only when kdim or vdim differs from embed_dim).
   Tensor v_proj_weight;
+  /// [3 * embed_dim] (undefined without bias).
   Tensor in_proj_bias;
+  /// [1, 1, embed_dim], appended to the keys (only with add_bias_kv).
   Tensor bias_k;
+  /// [1, 1, embed_dim], appended to the values (only with add_bias_kv).
   Tensor bias_v;
+  /// The output projection.
   Linear out_proj;
 
  private:

@@ -1,4 +1,5 @@
-// Containers: torch.nn.Sequential, ModuleList and ModuleDict.
+// Containers: torch.nn.Sequential, ModuleList, ModuleDict, ParameterList
+// and ParameterDict.
 // https://pytorch.org/docs/stable/nn.html#containers
 //
 //     fp::nn::Sequential net(fp::nn::Conv2d(3, 8, 3), fp::nn::ReLU());
@@ -22,6 +23,7 @@
 #include <concepts>
 #include <cstdint>
 #include <deque>
+#include <initializer_list>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -163,6 +165,7 @@ class Sequential : public Module {
                     detail::cloner<Type>());
     return *this;
   }
+  /// Appends a module taken over from a pointer (a module that cannot be copied).
   Sequential& push(std::unique_ptr<Module> module);
   /// Appends under a name of your choice (Python's OrderedDict form).
   template <ModuleType M>
@@ -171,6 +174,7 @@ class Sequential : public Module {
     modules_.append(name, detail::boxed(std::forward<M>(module)), detail::cloner<Type>());
     return *this;
   }
+  /// The same under a name of your choice.
   Sequential& push(std::string name, std::unique_ptr<Module> module);
   /// Inserts before `index` and renumbers, like Python's `insert(index, module)`.
   template <ModuleType M>
@@ -179,6 +183,7 @@ class Sequential : public Module {
     modules_.insert(index, detail::boxed(std::forward<M>(module)), detail::cloner<Type>());
     return *this;
   }
+  /// The same for a module taken over from a pointer.
   Sequential& insert(std::int64_t index, std::unique_ptr<Module> module);
   /// Appends every module of `other` (moved out of it) and renumbers,
   /// like Python's `extend`.
@@ -197,9 +202,11 @@ class Sequential : public Module {
   /// A copy of the whole container (slice of everything).
   Sequential clone() const;
 
+  /// The number of modules.
   std::size_t size() const { return modules_.size(); }
   /// The module at `index` (negative counts from the end).
   Module& operator[](std::int64_t index) { return static_cast<Module&>(modules_.at(index)); }
+  /// The module at `index`, read-only.
   const Module& operator[](std::int64_t index) const {
     return static_cast<const Module&>(modules_.at(index));
   }
@@ -208,6 +215,7 @@ class Sequential : public Module {
   M& at(std::int64_t index) {
     return modules_.as<M>(modules_.at(index), "module " + std::to_string(index));
   }
+  /// The module at `index` as its own type, read-only.
   template <ModuleType M>
   const M& at(std::int64_t index) const {
     return modules_.as<M>(modules_.at(index), "module " + std::to_string(index));
@@ -228,6 +236,7 @@ class Sequential : public Module {
 class ModuleList : public ModuleBase {
  public:
   ModuleList() = default;
+  /// Appends `module` under the next index, like Python's append().
   template <AnyModuleType M>
   ModuleList& push(M&& module) {
     using Type = std::remove_cvref_t<M>;
@@ -235,6 +244,7 @@ class ModuleList : public ModuleBase {
                     detail::cloner<Type>());
     return *this;
   }
+  /// Appends a module taken over from a pointer.
   ModuleList& push(std::unique_ptr<ModuleBase> module);
   /// Inserts before `index` and renumbers, like Python's `insert(index, module)`.
   template <AnyModuleType M>
@@ -243,21 +253,28 @@ class ModuleList : public ModuleBase {
     modules_.insert(index, detail::boxed(std::forward<M>(module)), detail::cloner<Type>());
     return *this;
   }
+  /// Inserts before `index` and renumbers, like Python's `insert(index, module)`.
   ModuleList& insert(std::int64_t index, std::unique_ptr<ModuleBase> module);
   /// Removes the module at `index` and renumbers the rest (Python's `pop`).
   std::unique_ptr<ModuleBase> take(std::int64_t index);
   /// Copies of the modules in [start, stop), renumbered from "0" as Python's
   /// `ModuleList.__getitem__(slice)` does. See Sequential::slice.
   ModuleList slice(std::int64_t start, std::int64_t stop) const;
+  /// A copy of the whole list (slice of everything).
   ModuleList clone() const;
 
+  /// The number of modules.
   std::size_t size() const { return modules_.size(); }
+  /// The module at `index` (negative counts from the end).
   ModuleBase& operator[](std::int64_t index) { return modules_.at(index); }
+  /// The module at `index`, read-only.
   const ModuleBase& operator[](std::int64_t index) const { return modules_.at(index); }
+  /// The module at `index` as its own type; throws fp::Error if it is another.
   template <AnyModuleType M>
   M& at(std::int64_t index) {
     return modules_.as<M>(modules_.at(index), "module " + std::to_string(index));
   }
+  /// The same, read-only.
   template <AnyModuleType M>
   const M& at(std::int64_t index) const {
     return modules_.as<M>(modules_.at(index), "module " + std::to_string(index));
@@ -302,16 +319,23 @@ class ModuleListOf : public ModuleBase {
     return *this;
   }
 
+  /// The number of modules.
   std::size_t size() const { return modules_.size(); }
+  /// Whether there are none.
   bool empty() const { return modules_.empty(); }
   /// The module at `index` (negative counts from the end); throws fp::Error
   /// when out of range.
   T& operator[](std::int64_t index) { return modules_[position(index)]; }
+  /// The module at `index`, read-only.
   const T& operator[](std::int64_t index) const { return modules_[position(index)]; }
 
+  /// The first module, for range-for.
   auto begin() { return modules_.begin(); }
+  /// One past the last module.
   auto end() { return modules_.end(); }
+  /// The first module, read-only.
   auto begin() const { return modules_.begin(); }
+  /// One past the last module.
   auto end() const { return modules_.end(); }
 
   void visit(Visitor& visitor) override {
@@ -347,21 +371,28 @@ class ModuleDict : public ModuleBase {
     modules_.assign(name, detail::boxed(std::forward<M>(module)), detail::cloner<Type>());
     return *this;
   }
+  /// The same for a module taken over from a pointer.
   ModuleDict& insert(std::string name, std::unique_ptr<ModuleBase> module);
   /// Removes the module under `name` and returns it (Python's `pop(key)`);
   /// throws fp::Error naming the key when missing.
   std::unique_ptr<ModuleBase> take(std::string_view name);
 
+  /// The number of modules.
   std::size_t size() const { return modules_.size(); }
+  /// Whether a module is named `name`.
   bool contains(std::string_view name) const { return modules_.contains(name); }
+  /// The names, in insertion order.
   std::vector<std::string> keys() const { return modules_.keys(); }
   /// Throws fp::Error naming the key when missing.
   ModuleBase& operator[](std::string_view name) { return modules_.at(name); }
+  /// The module under `name`, read-only.
   const ModuleBase& operator[](std::string_view name) const { return modules_.at(name); }
+  /// The module under `name` as its own type; throws fp::Error if it is another or missing.
   template <AnyModuleType M>
   M& at(std::string_view name) {
     return modules_.as<M>(modules_.at(name), "module \"" + std::string(name) + "\"");
   }
+  /// The same, read-only.
   template <AnyModuleType M>
   const M& at(std::string_view name) const {
     return modules_.as<M>(modules_.at(name), "module \"" + std::string(name) + "\"");
@@ -371,6 +402,79 @@ class ModuleDict : public ModuleBase {
 
  private:
   detail::ModuleStore modules_{"ModuleDict"};
+};
+
+/// Parameters in a list, registered under "0", "1", ... like Python's; it
+/// has no forward(). An undefined Tensor stands for Python's None (skipped
+/// by state dicts). References stay valid as parameters are added.
+///
+///     fp::nn::ParameterList scales({fp::ones({4}), fp::zeros({4})});   // keys "0", "1"
+///     fp::Tensor y = x * scales[0] + scales[-1];
+///
+/// https://pytorch.org/docs/stable/generated/torch.nn.ParameterList.html
+class ParameterList : public ModuleBase {
+ public:
+  ParameterList() = default;
+  explicit ParameterList(std::vector<Tensor> values);
+
+  /// Appends, like Python's append().
+  ParameterList& push(Tensor value);
+  /// Appends each, like Python's extend().
+  ParameterList& extend(std::vector<Tensor> values);
+
+  std::size_t size() const { return values_.size(); }
+  /// The parameter at `index` (negative counts from the end); throws
+  /// fp::Error when out of range.
+  Tensor& operator[](std::int64_t index) { return values_[position(index)]; }
+  const Tensor& operator[](std::int64_t index) const { return values_[position(index)]; }
+  auto begin() { return values_.begin(); }
+  auto end() { return values_.end(); }
+  auto begin() const { return values_.begin(); }
+  auto end() const { return values_.end(); }
+
+  void visit(Visitor& visitor) override;
+
+ private:
+  std::size_t position(std::int64_t index) const;
+  std::deque<Tensor> values_;
+};
+
+/// Parameters by name, in insertion order, registered under their names
+/// like Python's (as with an OrderedDict; Python sorts the keys of a plain
+/// dict passed to its constructor); it has no forward().
+///
+///     fp::nn::ParameterDict scales{{"left", fp::ones({4})}, {"right", fp::zeros({4})}};
+///     fp::Tensor y = x * scales["left"];
+///
+/// https://pytorch.org/docs/stable/generated/torch.nn.ParameterDict.html
+class ParameterDict : public ModuleBase {
+ public:
+  ParameterDict() = default;
+  /// Inserts each in order; throws fp::Error for a key Python refuses.
+  ParameterDict(std::initializer_list<std::pair<std::string, Tensor>> values);
+
+  /// `dict[key] = value`: replaces the value under `key` in its place, or
+  /// appends it. Throws fp::Error for a key that is empty or contains '.',
+  /// with Python's words.
+  ParameterDict& insert(const std::string& key, Tensor value);
+  /// Removes the value under `key` and returns it (Python's `pop(key)`);
+  /// throws fp::Error naming the key when missing.
+  Tensor take(std::string_view key);
+
+  std::size_t size() const { return entries_.size(); }
+  bool contains(std::string_view key) const;
+  /// The keys, in order.
+  std::vector<std::string> keys() const;
+  /// Throws fp::Error naming the key when missing.
+  Tensor& operator[](std::string_view key);
+  const Tensor& operator[](std::string_view key) const;
+
+  void visit(Visitor& visitor) override;
+
+ private:
+  /// The position of `key`; throws fp::Error naming it when missing.
+  std::size_t index_of(std::string_view key) const;
+  std::deque<std::pair<std::string, Tensor>> entries_;
 };
 
 }  // namespace fp::nn

@@ -27,18 +27,20 @@ namespace fp::nn::utils::rnn {
 /// pack_sequence; the recurrent layers take and return it.
 /// https://pytorch.org/docs/stable/generated/torch.nn.utils.rnn.PackedSequence.html
 struct PackedSequence {
-  /// [total steps, *]: the first step of every sequence, then the second, ...
+  /// Shape [total steps, *]: the first step of every sequence, then the second, ...
   Tensor data;
   /// int64 on the CPU: how many sequences have each step.
   Tensor batch_sizes;
   /// The order pack_padded_sequence sorted the batch into (undefined, Python's
   /// None, when it was sorted already), and its inverse.
   Tensor sorted_indices;
+  /// The inverse of sorted_indices (undefined when that is).
   Tensor unsorted_indices;
 
   /// `data` moved and/or converted, and the indices moved to its device
   /// (batch_sizes stays on the CPU), like Python's `PackedSequence.to`.
   PackedSequence to(TensorOptions options) const;
+  /// Whether the data is on a CUDA device.
   bool is_cuda() const { return data.device().is_cuda(); }
 };
 
@@ -46,6 +48,7 @@ struct PackedSequence {
 /// https://pytorch.org/docs/stable/generated/torch.nn.utils.rnn.invert_permutation.html
 Tensor invert_permutation(const Tensor& permutation);
 
+/// The keyword arguments of pack_padded_sequence, with PyTorch's defaults.
 struct PackPaddedSequenceOptions {
   /// `input` is [batch, time, *] rather than [time, batch, *].
   bool batch_first = false;
@@ -58,12 +61,15 @@ struct PackPaddedSequenceOptions {
 /// https://pytorch.org/docs/stable/generated/torch.nn.utils.rnn.pack_padded_sequence.html
 PackedSequence pack_padded_sequence(const TensorView& input, const TensorView& lengths,
                                     const PackPaddedSequenceOptions& options = {});
+/// The same with the lengths as a list.
 PackedSequence pack_padded_sequence(const TensorView& input, IntList lengths,
                                     const PackPaddedSequenceOptions& options = {});
 
+/// The keyword arguments of pad_packed_sequence, with PyTorch's defaults.
 struct PadPackedSequenceOptions {
   /// Return [batch, time, *] (a transposed view of [time, batch, *], as in Python).
   bool batch_first = false;
+  /// The value of the padding.
   double padding_value = 0.0;
   /// Pad to this many steps (at least the longest sequence's).
   std::optional<std::int64_t> total_length{};
@@ -78,8 +84,11 @@ struct PadPackedSequenceOptions {
 std::tuple<Tensor, Tensor> pad_packed_sequence(const PackedSequence& sequence,
                                                const PadPackedSequenceOptions& options = {});
 
+/// The keyword arguments of pad_sequence, with PyTorch's defaults.
 struct PadSequenceOptions {
+  /// Return [batch, max L, *] rather than [max L, batch, *].
   bool batch_first = false;
+  /// The value of the padding.
   double padding_value = 0.0;
   /// "right" or "left".
   std::string padding_side = "right";
@@ -93,9 +102,12 @@ struct PadSequenceOptions {
 /// 2.10-2.13 leak on every call.
 Tensor pad_sequence(const std::vector<TensorView>& sequences,
                     const PadSequenceOptions& options = {});
+/// The same for tensors.
 Tensor pad_sequence(const std::vector<Tensor>& sequences, const PadSequenceOptions& options = {});
 
+/// The keyword arguments of unpad_sequence, with PyTorch's defaults.
 struct UnpadSequenceOptions {
+  /// `padded_sequences` is [batch, time, *] rather than [time, batch, *].
   bool batch_first = false;
 };
 /// The sequences of a padded batch, each cut to its length.
@@ -103,13 +115,16 @@ struct UnpadSequenceOptions {
 std::vector<Tensor> unpad_sequence(const TensorView& padded_sequences, const TensorView& lengths,
                                    const UnpadSequenceOptions& options = {});
 
+/// The keyword arguments of pack_sequence, with PyTorch's defaults.
 struct PackSequenceOptions {
+  /// The sequences are sorted by decreasing length; if false they are sorted here.
   bool enforce_sorted = true;
 };
 /// pad_sequence then pack_padded_sequence.
 /// https://pytorch.org/docs/stable/generated/torch.nn.utils.rnn.pack_sequence.html
 PackedSequence pack_sequence(const std::vector<TensorView>& sequences,
                              const PackSequenceOptions& options = {});
+/// The same for tensors.
 PackedSequence pack_sequence(const std::vector<Tensor>& sequences,
                              const PackSequenceOptions& options = {});
 

@@ -16,6 +16,7 @@ namespace fp::vision::models {
 
 /// The keyword arguments of torchvision's mobilenet_v3_small and _large.
 struct MobileNetV3Options {
+  /// The number of classes the classifier scores.
   std::int64_t num_classes = 1000;
   /// The classifier's dropout probability; the identity in inference.
   double dropout = 0.2;
@@ -25,25 +26,35 @@ struct MobileNetV3Options {
 /// uses it: `input * hardsigmoid(fc2(relu(fc1(avgpool(input)))))`.
 class SqueezeExcitation : public nn::Module {
  public:
+  /// Squeezes `input_channels` to `squeeze_channels` and back.
   SqueezeExcitation(std::int64_t input_channels, std::int64_t squeeze_channels);
 
   void visit(nn::Visitor& visitor) override;
   Tensor forward(TensorView input) const override;
 
+  /// Pools each channel to one value.
   nn::AdaptiveAvgPool2d avgpool{{1, 1}};
+  /// The squeezing 1x1 convolution.
   nn::Conv2d fc1;
+  /// The expanding 1x1 convolution.
   nn::Conv2d fc2;
 };
 
 /// One row of torchvision's `inverted_residual_setting`.
 struct InvertedResidualConfig {
+  /// Channels in.
   std::int64_t input_channels;
+  /// The depthwise convolution's kernel size.
   std::int64_t kernel;
+  /// Channels after the expansion.
   std::int64_t expanded_channels;
+  /// Channels out.
   std::int64_t out_channels;
+  /// Whether the block has a squeeze-excitation.
   bool use_se;
   /// Hardswish; ReLU otherwise.
   bool use_hs;
+  /// The depthwise convolution's stride.
   std::int64_t stride;
 };
 
@@ -52,18 +63,23 @@ struct InvertedResidualConfig {
 /// project; the input is added back when the shape allows.
 class InvertedResidual : public nn::Module {
  public:
+  /// The block of one row of the setting.
   explicit InvertedResidual(const InvertedResidualConfig& config);
 
   void visit(nn::Visitor& visitor) override;
   Tensor forward(TensorView input) const override;
 
+  /// The layers, in order (torchvision's keys "block.0....").
   nn::Sequential block;
+  /// Whether the input is added to the result (stride 1 and as many channels out as in).
   bool use_res_connect;
 };
 
 /// torchvision.models.MobileNetV3: `features`, `avgpool`, `classifier`.
 class MobileNetV3 : public nn::Module {
  public:
+  /// The network of torchvision's `_mobilenet_v3`: the blocks of `setting`, then a last
+  /// convolution to 6 x the last block's channels and a classifier through `last_channel`.
   MobileNetV3(const std::vector<InvertedResidualConfig>& setting, std::int64_t last_channel,
               const MobileNetV3Options& options = {});
 
@@ -71,8 +87,11 @@ class MobileNetV3 : public nn::Module {
   /// [N, 3, H, W] float images -> [N, num_classes] logits.
   Tensor forward(TensorView input) const override;
 
+  /// The convolutional trunk.
   nn::Sequential features;
+  /// Pools each channel to one value.
   nn::AdaptiveAvgPool2d avgpool{{1, 1}};
+  /// Linear, Hardswish, Dropout, Linear.
   nn::Sequential classifier;
 };
 

@@ -22,6 +22,7 @@ namespace fp::vision::models {
 
 /// The keyword arguments of torchvision's ResNet constructors.
 struct ResNetOptions {
+  /// The number of classes `fc` scores.
   std::int64_t num_classes = 1000;
   /// The 3x3 convolutions' groups (Bottleneck only; ResNeXt's cardinality).
   /// The resnext and wide_resnet builders set it and width_per_group, and
@@ -37,7 +38,9 @@ struct ResNetOptions {
 /// when the shortcut is the identity.
 class BasicBlock : public nn::Module {
  public:
+  /// The ratio of output to `planes` channels.
   static constexpr std::int64_t expansion = 1;
+  /// A block from `inplanes` to `planes` channels; `downsample` (maybe empty) adapts the shortcut.
   /// groups and base_width must be 1 and 64 (fp::Error otherwise), as torchvision's.
   BasicBlock(std::int64_t inplanes, std::int64_t planes, std::int64_t stride,
              nn::Sequential downsample, std::int64_t groups = 1, std::int64_t base_width = 64);
@@ -45,10 +48,15 @@ class BasicBlock : public nn::Module {
   void visit(nn::Visitor& visitor) override;
   Tensor forward(TensorView input) const override;
 
+  /// The first 3x3 convolution (with the stride).
   nn::Conv2d conv1;
+  /// Its batch norm.
   nn::BatchNorm2d bn1;
+  /// The second 3x3 convolution.
   nn::Conv2d conv2;
+  /// Its batch norm.
   nn::BatchNorm2d bn2;
+  /// Adapts the shortcut to the block's output (empty: the identity).
   nn::Sequential downsample;
 };
 
@@ -58,19 +66,28 @@ class BasicBlock : public nn::Module {
 /// `planes * base_width / 64 * groups`.
 class Bottleneck : public nn::Module {
  public:
+  /// The ratio of output to `planes` channels.
   static constexpr std::int64_t expansion = 4;
+  /// A block from `inplanes` to 4 x `planes` channels; `downsample` (maybe empty) adapts the shortcut.
   Bottleneck(std::int64_t inplanes, std::int64_t planes, std::int64_t stride,
              nn::Sequential downsample, std::int64_t groups = 1, std::int64_t base_width = 64);
 
   void visit(nn::Visitor& visitor) override;
   Tensor forward(TensorView input) const override;
 
+  /// The 1x1 convolution that narrows to `planes`.
   nn::Conv2d conv1;
+  /// Its batch norm.
   nn::BatchNorm2d bn1;
+  /// The 3x3 convolution (with the stride).
   nn::Conv2d conv2;
+  /// Its batch norm.
   nn::BatchNorm2d bn2;
+  /// The 1x1 convolution that widens to 4 x `planes`.
   nn::Conv2d conv3;
+  /// Its batch norm.
   nn::BatchNorm2d bn3;
+  /// Adapts the shortcut to the block's output (empty: the identity).
   nn::Sequential downsample;
 };
 
@@ -81,28 +98,42 @@ enum class ResNetBlock { Basic, Bottleneck };
 /// (`layer1` .. `layer4`, `blocks` of each), global average pooling and `fc`.
 class ResNet : public nn::Module {
  public:
+  /// A ResNet of `block`s, `blocks[i]` of them in stage i + 1.
   ResNet(ResNetBlock block, std::array<std::int64_t, 4> blocks, const ResNetOptions& options = {});
 
   void visit(nn::Visitor& visitor) override;
   /// [N, 3, H, W] float images -> [N, num_classes] logits.
   Tensor forward(TensorView input) const override;
 
+  /// The 7x7 stem convolution, stride 2.
   nn::Conv2d conv1;
+  /// Its batch norm.
   nn::BatchNorm2d bn1;
+  /// 3x3 max pooling, stride 2.
   nn::MaxPool2d maxpool;
+  /// The first stage (stride 1).
   nn::Sequential layer1;
+  /// The second stage (stride 2).
   nn::Sequential layer2;
+  /// The third stage (stride 2).
   nn::Sequential layer3;
+  /// The fourth stage (stride 2).
   nn::Sequential layer4;
+  /// Pools each channel to one value.
   nn::AdaptiveAvgPool2d avgpool{{1, 1}};
+  /// The classifier.
   nn::Linear fc;
 };
 
 /// https://pytorch.org/vision/stable/models/generated/torchvision.models.resnet18.html
 ResNet resnet18(const ResNetOptions& options = {});
+/// https://pytorch.org/vision/stable/models/generated/torchvision.models.resnet34.html
 ResNet resnet34(const ResNetOptions& options = {});
+/// https://pytorch.org/vision/stable/models/generated/torchvision.models.resnet50.html
 ResNet resnet50(const ResNetOptions& options = {});
+/// https://pytorch.org/vision/stable/models/generated/torchvision.models.resnet101.html
 ResNet resnet101(const ResNetOptions& options = {});
+/// https://pytorch.org/vision/stable/models/generated/torchvision.models.resnet152.html
 ResNet resnet152(const ResNetOptions& options = {});
 /// https://pytorch.org/vision/stable/models/generated/torchvision.models.resnext50_32x4d.html
 ResNet resnext50_32x4d(const ResNetOptions& options = {});

@@ -1,0 +1,112 @@
+// docs/guide/vision.md, compiled and run (tools/check_docs.py keeps the
+// page's blocks and these in step).
+#include <gtest/gtest.h>
+
+#include <flash_powder/flash_powder.h>
+#include <flash_powder/image/image.h>
+#include <flash_powder/safetensors/safetensors.h>
+#include <flash_powder/vision/vision.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "docs/docs_test.h"
+#include "nn/helpers.h"
+#include "support/truth.h"
+
+namespace guide_vision {
+
+using fp_test::truth;
+
+/*
+#|PYTHON_GLOBAL
+from truth_helpers import python_torchvision
+torchvision = python_torchvision()
+import torchvision.transforms.functional as TF
+from truth_helpers import g, values, filled
+
+def photo():
+    return (torch.arange(3 * 60 * 80) % 251).to(torch.uint8).reshape(3, 60, 80)
+*/
+
+/// The picture "cat.png" holds: values Python makes too (photo() above).
+fp::Tensor cat_picture() {
+  return fp::arange(3 * 60 * 80).remainder(251).to(fp::DType::U8).reshape({3, 60, 80});
+}
+
+TEST(GuideVision, Classify) {
+  const docs_test::InFolder folder;
+  fp::safetensors::save(nn_test::filled(fp::vision::models::resnet18()), "resnet18.safetensors");
+  fp::image::write_png(cat_picture(), "cat.png");
+
+  auto net = fp::vision::models::resnet18();  // torchvision.models.resnet18()
+  net.load_state_dict(fp::safetensors::MappedFile::open("resnet18.safetensors"));
+  fp::Tensor photo = fp::image::read_image("cat.png", {.mode = fp::image::ImageReadMode::RGB});
+  fp::Tensor x = fp::vision::transforms::image_classification(photo);  // weights.transforms()
+  fp::Tensor probabilities = fp::functional::softmax(net(x.unsqueeze(0)), 1);  // [1, 1000]
+  auto [score, label] = probabilities.max(1);  // the class and its probability
+
+  /*
+  #|PYTHON
+  net = filled(torchvision.models.resnet18())
+  x = torchvision.models.ResNet18_Weights.IMAGENET1K_V1.transforms()(photo())
+  with torch.no_grad():
+      probabilities = torch.softmax(net(x.unsqueeze(0)), 1)
+  score, label = probabilities.max(1)
+  */
+  EXPECT_EQ(nn_test::values(x), truth<std::vector<float>>("values(x)"));
+  EXPECT_EQ(nn_test::values(probabilities), truth<std::vector<float>>("values(probabilities)"));
+  EXPECT_EQ(label.to_vector<int64_t>(), truth<std::vector<int64_t>>("values(label)"));
+  EXPECT_EQ(score.to_vector<float>(), truth<std::vector<float>>("values(score)"));
+}
+
+TEST(GuideVision, StepByStep) {
+  const fp::Tensor photo = cat_picture();
+
+  namespace T = fp::vision::transforms;
+  fp::Tensor resized =
+      T::resize_shorter_side(photo, 256);  // F.resize(photo, [256]): shorter side 256
+  fp::Tensor cropped = T::center_crop(resized, 224, 224);  // F.center_crop(resized, [224, 224])
+  fp::Tensor scaled =
+      cropped.to(fp::DType::F32) / 255.0;  // F.convert_image_dtype(cropped, torch.float)
+  fp::Tensor input = T::normalize(scaled, {0.485, 0.456, 0.406}, {0.229, 0.224, 0.225});
+
+  /*
+  #|PYTHON
+  resized = TF.resize(photo(), [256], antialias=True)
+  cropped = TF.center_crop(resized, [224, 224])
+  scaled = TF.convert_image_dtype(cropped, torch.float32)
+  normalized = TF.normalize(scaled, [0.485, 0.456, 0.406], [0.229, 0.224, 0.225])
+  preset = torchvision.models.ResNet18_Weights.IMAGENET1K_V1.transforms()(photo())
+  */
+  EXPECT_EQ(resized.to_vector<int64_t>(), truth<std::vector<int64_t>>("values(resized)"));
+  EXPECT_EQ(cropped.to_vector<int64_t>(), truth<std::vector<int64_t>>("values(cropped)"));
+  EXPECT_EQ(nn_test::values(input), truth<std::vector<float>>("values(normalized)"));
+  EXPECT_EQ(nn_test::values(input), truth<std::vector<float>>("values(preset)"));
+}
+
+TEST(GuideVision, PartsOfAModel) {
+  auto resnet = fp::vision::models::resnet18();
+  fp::Tensor x = fp::randn({1, 3, 64, 64});
+  fp::Tensor stem = resnet.maxpool(fp::functional::relu(resnet.bn1(resnet.conv1(x))));
+  fp::Tensor c3 = resnet.layer2(resnet.layer1(stem));  // [1, 128, 8, 8]: a feature map
+  fp::nn::SkipInit no_values;                          // weights come next: draw none
+  auto vgg = fp::vision::models::vgg11();
+  fp::nn::Sequential trunk = vgg.features.slice(0, 11);  // vgg.features[0:11]
+
+  /*
+  #|PYTHON
+  resnet = torchvision.models.resnet18()
+  x = torch.randn(1, 3, 64, 64)
+  with torch.no_grad():
+      c3 = resnet.layer2(resnet.layer1(resnet.maxpool(resnet.relu(resnet.bn1(resnet.conv1(x))))))
+  trunk = torchvision.models.vgg.make_layers(torchvision.models.vgg.cfgs["A"])[0:11]
+  */
+  EXPECT_EQ(nn_test::shape(c3), (std::vector<int64_t>{1, 128, 8, 8}));  // #PYTHON list(c3.shape)
+  EXPECT_EQ(
+      nn_test::keys(trunk),
+      (std::vector<std::string>{"0.weight", "0.bias", "3.weight", "3.bias", "6.weight", "6.bias",
+                                "8.weight", "8.bias"}));  // #PYTHON list(trunk.state_dict())
+}
+
+}  // namespace guide_vision
