@@ -11,7 +11,8 @@
 namespace fp::functional {
 namespace {
 
-[[noreturn]] void fail(const char* function, const std::string& message) {
+/// (Named apart from pooling.cpp's fail(), which a unity batch puts beside it.)
+[[noreturn]] void refuse(const char* function, const std::string& message) {
   throw Error(ErrorCode::BadArgument, std::string("fp::functional::") + function + ": " + message);
 }
 
@@ -20,8 +21,8 @@ std::int64_t interpolation_mode(const std::string& mode) {
   if (mode == "bilinear") return 0;
   if (mode == "nearest") return 1;
   if (mode == "bicubic") return 2;
-  fail("grid_sample",
-       "expected mode to be 'bilinear', 'nearest' or 'bicubic', but got: '" + mode + "'");
+  refuse("grid_sample",
+         "expected mode to be 'bilinear', 'nearest' or 'bicubic', but got: '" + mode + "'");
 }
 
 /// Python's GRID_SAMPLE_PADDING_MODES.
@@ -29,18 +30,18 @@ std::int64_t padding_mode(const std::string& mode) {
   if (mode == "zeros") return 0;
   if (mode == "border") return 1;
   if (mode == "reflection") return 2;
-  fail("grid_sample",
-       "expected padding_mode to be 'zeros', 'border', or 'reflection', but got: '" + mode + "'");
+  refuse("grid_sample",
+         "expected padding_mode to be 'zeros', 'border', or 'reflection', but got: '" + mode + "'");
 }
 
 /// Python's shape checks of affine_grid: theta must be [N, rows, rows + 1].
 void check_theta(const TensorView& theta, IntList size, std::int64_t rows) {
   if (theta.dim() != 3 || theta.size(-2) != rows || theta.size(-1) != rows + 1) {
     const std::string shape = std::to_string(rows) + "x" + std::to_string(rows + 1);
-    fail("affine_grid", "Expected a batch of " + std::to_string(rows) +
-                            "D affine matrices of shape Nx" + shape + " for size " +
-                            nn::detail::list_text(size) + ". Got " +
-                            nn::detail::torch_size(theta.sizes()) + ".");
+    refuse("affine_grid", "Expected a batch of " + std::to_string(rows) +
+                              "D affine matrices of shape Nx" + shape + " for size " +
+                              nn::detail::list_text(size) + ". Got " +
+                              nn::detail::torch_size(theta.sizes()) + ".");
   }
 }
 
@@ -55,14 +56,14 @@ Tensor grid_sample(const TensorView& input, const TensorView& grid,
 
 Tensor affine_grid(const TensorView& theta, IntList size, const AffineGridOptions& options) {
   if (!is_floating_point(theta.dtype())) {
-    fail("affine_grid", "Expected theta to have floating point type, but got torch." +
-                            std::string(name(theta.dtype())));
+    refuse("affine_grid", "Expected theta to have floating point type, but got torch." +
+                              std::string(name(theta.dtype())));
   }
   if (size.size() != 4 && size.size() != 5) {
-    fail("affine_grid",
-         "affine_grid only supports 4D and 5D sizes, for 2D and 3D affine transforms, "
-         "respectively. Got size " +
-             nn::detail::list_text(size) + ".");
+    refuse("affine_grid",
+           "affine_grid only supports 4D and 5D sizes, for 2D and 3D affine transforms, "
+           "respectively. Got size " +
+               nn::detail::list_text(size) + ".");
   }
   const auto rows = static_cast<std::int64_t>(size.size()) - 2;
   check_theta(theta, size, rows);
@@ -71,8 +72,8 @@ Tensor affine_grid(const TensorView& theta, IntList size, const AffineGridOption
   // and then skips the check for sizes <= 0.
   const bool unit_span = options.align_corners && std::ranges::min(spatial) == 1;
   if (!unit_span && std::ranges::min(size) <= 0) {
-    fail("affine_grid",
-         "Expected non-zero, positive output size. Got " + nn::detail::list_text(size));
+    refuse("affine_grid",
+           "Expected non-zero, positive output size. Got " + nn::detail::list_text(size));
   }
   return aten::affine_grid_generator(theta, size, options.align_corners);
 }
