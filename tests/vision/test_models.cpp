@@ -311,7 +311,12 @@ TEST(VisionModels, NewFamiliesRefuseBadOptions) {
                   models::SqueezeNet("1_2"));
   EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "illegal stride value 4",
                   models::ShuffleUnit(24, 24, 4));
-  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "with stride 1", models::ShuffleUnit(24, 48, 1));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
+                  "Invalid combination of stride 1, inp 24 and oup 48 values",
+                  models::ShuffleUnit(24, 48, 1));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "illegal stride value 0",
+                  models::ShuffleUnit(24, 48, 0));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "", models::shufflenet_v2_x0_5({.num_classes = -1}));
   // The ResNeXt and Wide ResNet builders fix groups and width, as torchvision's.
   EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "groups is 32, not 8",
                   models::resnext50_32x4d({.groups = 8}));
@@ -351,11 +356,11 @@ TEST(VisionModels, MakeNamesTheKnownModelsForAnUnknownOne) {
   EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "resnet18 has no dropout option",
                   models::make("resnet18", {.dropout = 0.1}));
   const std::vector<std::string> names = models::list_models();
-  for (const char* name : {"alexnet", "squeezenet1_0", "squeezenet1_1", "mobilenet_v2",
-                           "mobilenet_v3_large", "resnext50_32x4d", "resnext101_32x8d",
-                           "resnext101_64x4d", "wide_resnet50_2", "wide_resnet101_2",
-                           "shufflenet_v2_x0_5", "shufflenet_v2_x1_0", "shufflenet_v2_x1_5",
-                           "shufflenet_v2_x2_0"})
+  for (const char* name :
+       {"alexnet", "squeezenet1_0", "squeezenet1_1", "mobilenet_v2", "mobilenet_v3_large",
+        "resnext50_32x4d", "resnext101_32x8d", "resnext101_64x4d", "wide_resnet50_2",
+        "wide_resnet101_2", "shufflenet_v2_x0_5", "shufflenet_v2_x1_0", "shufflenet_v2_x1_5",
+        "shufflenet_v2_x2_0"})
     EXPECT_NE(std::find(names.begin(), names.end(), name), names.end()) << name;
 }
 

@@ -40,7 +40,7 @@ Builder builder(std::string_view name, Model (*build)(const Options&)) {
 
 /// One entry of the registry: torchvision's name and fp's builder of it.
 #define FP_MODEL(name) \
-  { #name, builder(#name, &name) }
+  { #name, builder(#name, &(name)) }
 
 const std::map<std::string, Builder, std::less<>>& registry() {
   static const std::map<std::string, Builder, std::less<>> builders{

@@ -6,6 +6,7 @@
 
 #include "flash_powder/aten/aten.h"
 #include "flash_powder/base/error.h"
+#include "flash_powder/functional/vision.h"
 #include "flash_powder/nn/layers/activation.h"
 #include "flash_powder/nn/layers/conv.h"
 #include "flash_powder/nn/layers/normalization.h"
@@ -26,14 +27,16 @@ nn::Conv2d depthwise(std::int64_t channels, std::int64_t stride) {
                     {.stride = stride, .padding = 1, .groups = channels, .bias = false});
 }
 
+/// torchvision's checks of InvertedResidual's arguments, with its messages.
 std::int64_t checked_stride(std::int64_t inp, std::int64_t oup, std::int64_t stride) {
   if (stride < 1 || stride > 3)
     throw Error(ErrorCode::BadArgument,
                 "fp::vision::models::ShuffleUnit: illegal stride value " + std::to_string(stride));
   if (stride == 1 && inp != oup / 2 * 2)
     throw Error(ErrorCode::BadArgument,
-                "fp::vision::models::ShuffleUnit: with stride 1, inp (" + std::to_string(inp) +
-                    ") should be twice oup / 2 (" + std::to_string(oup / 2) + ")");
+                "fp::vision::models::ShuffleUnit: Invalid combination of stride 1, inp " +
+                    std::to_string(inp) + " and oup " + std::to_string(oup) +
+                    " values. If stride == 1 then inp should be equal to oup // 2 << 1.");
   return stride;
 }
 
@@ -67,7 +70,7 @@ Tensor ShuffleUnit::forward(TensorView input) const {
   }
   // torchvision's channel_shuffle(out, 2): view, transpose, contiguous, view
   // (a copy that moves values, so any route gives the same bits).
-  return aten::channel_shuffle(out, 2);
+  return functional::channel_shuffle(out, 2);
 }
 
 ShuffleNetV2::ShuffleNetV2(std::array<std::int64_t, 3> stages_repeats,

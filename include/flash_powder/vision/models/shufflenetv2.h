@@ -19,6 +19,7 @@ namespace fp::vision::models {
 
 /// The keyword arguments of torchvision's shufflenet_v2 constructors.
 struct ShuffleNetV2Options {
+  /// The number of classes `fc` maps to (fp::Error when negative).
   std::int64_t num_classes = 1000;
 };
 
@@ -30,14 +31,21 @@ struct ShuffleNetV2Options {
 /// (no keys) with stride 1.
 class ShuffleUnit : public nn::Module {
  public:
-  /// stride: 1 to 3, and with stride 1 `inp` must be `oup` (fp::Error otherwise).
+  /// InvertedResidual(inp, oup, stride): stride 1 to 3, and with stride 1
+  /// `inp` must be `oup // 2 * 2`; fp::Error otherwise, with torchvision's
+  /// message.
   ShuffleUnit(std::int64_t inp, std::int64_t oup, std::int64_t stride);
 
   void visit(nn::Visitor& visitor) override;
   Tensor forward(TensorView input) const override;
 
+  /// The depthwise convolutions' stride (1 keeps the size, 2 halves it).
   std::int64_t stride;
+  /// With stride > 1: depthwise 3x3 convolution, BatchNorm, 1x1 convolution,
+  /// BatchNorm, ReLU; empty with stride 1.
   nn::Sequential branch1;
+  /// 1x1 convolution, BatchNorm, ReLU, depthwise 3x3 convolution, BatchNorm,
+  /// 1x1 convolution, BatchNorm, ReLU.
   nn::Sequential branch2;
 };
 
@@ -55,19 +63,33 @@ class ShuffleNetV2 : public nn::Module {
   /// [N, 3, H, W] float images -> [N, num_classes] logits.
   Tensor forward(TensorView input) const override;
 
+  /// The stem: 3x3 convolution of stride 2, BatchNorm, ReLU.
   nn::Sequential conv1;
+  /// 3x3 max-pool of stride 2 (no keys).
   nn::MaxPool2d maxpool;
+  /// A ShuffleUnit of stride 2, then stride-1 units.
   nn::Sequential stage2;
+  /// A ShuffleUnit of stride 2, then stride-1 units.
   nn::Sequential stage3;
+  /// A ShuffleUnit of stride 2, then stride-1 units.
   nn::Sequential stage4;
+  /// 1x1 convolution, BatchNorm, ReLU.
   nn::Sequential conv5;
+  /// The classifier, after the mean over height and width.
   nn::Linear fc;
 };
 
+/// ShuffleNetV2 with 0.5x output channels (stages 48, 96, 192).
 /// https://pytorch.org/vision/stable/models/generated/torchvision.models.shufflenet_v2_x0_5.html
 ShuffleNetV2 shufflenet_v2_x0_5(const ShuffleNetV2Options& options = {});
+/// ShuffleNetV2 with 1.0x output channels (stages 116, 232, 464).
+/// https://pytorch.org/vision/stable/models/generated/torchvision.models.shufflenet_v2_x1_0.html
 ShuffleNetV2 shufflenet_v2_x1_0(const ShuffleNetV2Options& options = {});
+/// ShuffleNetV2 with 1.5x output channels (stages 176, 352, 704).
+/// https://pytorch.org/vision/stable/models/generated/torchvision.models.shufflenet_v2_x1_5.html
 ShuffleNetV2 shufflenet_v2_x1_5(const ShuffleNetV2Options& options = {});
+/// ShuffleNetV2 with 2.0x output channels (stages 244, 488, 976; conv5 2048).
+/// https://pytorch.org/vision/stable/models/generated/torchvision.models.shufflenet_v2_x2_0.html
 ShuffleNetV2 shufflenet_v2_x2_0(const ShuffleNetV2Options& options = {});
 
 }  // namespace fp::vision::models
