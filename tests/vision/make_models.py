@@ -42,6 +42,10 @@ def import_torchvision_models():
 # (made on the meta device, in no time) and run their blocks in the
 # "_shallow" networks of MODELS.
 KEYS_ONLY = ("resnext101_32x8d", "resnext101_64x4d", "wide_resnet50_2", "wide_resnet101_2")
+# densenet169 and densenet201 are densenet121 with more layers per block
+# (seconds each in oneDNN, whose kernels are made per layer's shape): their
+# keys only; their forward is densenet121's.
+KEYS_ONLY += ("densenet169", "densenet201")
 
 # name: (torchvision constructor, its keyword arguments, input height and width)
 MODELS = {
@@ -59,6 +63,15 @@ MODELS = {
     "mobilenet_v3_large": ("mobilenet_v3_large", {}, 64),
     **{name: (name, {}, 32) for name in ["shufflenet_v2_x0_5", "shufflenet_v2_x1_0", "shufflenet_v2_x1_5", "shufflenet_v2_x2_0"]},
     "shufflenet_v2_x0_5_classes10": ("shufflenet_v2_x0_5", {"num_classes": 10}, 32),
+    # DenseNet at the smallest input torchvision allows (min_size 29), and
+    # the class itself, small, with every keyword argument.
+    **{name: (name, {}, 32) for name in ["densenet121", "densenet161"]},
+    "densenet_small_options": (
+        "DenseNet",
+        {"growth_rate": 12, "block_config": (2, 3, 2), "num_init_features": 16, "bn_size": 2,
+         "drop_rate": 0.2, "num_classes": 10, "memory_efficient": True},
+        32,
+    ),
     "resnext50_32x4d": ("resnext50_32x4d", {}, 32),
     # The largest networks: their keys only (KEYS_ONLY), and their blocks'
     # forward through a shallow ResNet of one block per stage with the same
@@ -83,6 +96,8 @@ def build(name: str) -> torch.nn.Module:
     models = import_torchvision_models()
     if constructor == "ResNet":  # one Bottleneck per stage
         return models.ResNet(models.resnet.Bottleneck, [1, 1, 1, 1], **kwargs).eval()
+    if constructor == "DenseNet":
+        return models.DenseNet(**kwargs).eval()
     return getattr(models, constructor)(weights=None, **kwargs).eval()
 
 

@@ -103,6 +103,15 @@ std::vector<ModelCase> all_models() {
       {"shufflenet_v2_x2_0", maker(&models::shufflenet_v2_x2_0)},
       {"shufflenet_v2_x0_5_classes10",
        maker(&models::shufflenet_v2_x0_5, models::ShuffleNetV2Options{.num_classes = 10})},
+      {"densenet121", maker(&models::densenet121)},
+      {"densenet161", maker(&models::densenet161)},
+      {"densenet_small_options",
+       [] {
+         return std::make_unique<models::DenseNet>(
+             12, std::vector<std::int64_t>{2, 3, 2}, 16,
+             models::DenseNetOptions{
+                 .num_classes = 10, .bn_size = 2, .drop_rate = 0.2, .memory_efficient = true});
+       }},
       {"resnext50_32x4d", maker(&models::resnext50_32x4d)},
       {"resnext_32x8d_shallow", shallow_resnet({.groups = 32, .width_per_group = 8})},
       {"resnext_64x4d_shallow", shallow_resnet({.groups = 64, .width_per_group = 4})},
@@ -170,7 +179,8 @@ TEST_P(ModelTest, KeysAndOutputsEqualTorchvision) {
 }
 
 /// The largest builders (make_models.py's KEYS_ONLY): torchvision's keys,
-/// made on the meta device; their forward runs in the "_shallow" networks.
+/// made on the meta device; their forward runs in the "_shallow" networks
+/// (densenet169's and densenet201's in densenet121).
 class KeysOnlyTest : public testing::TestWithParam<ModelCase> {};
 
 TEST_P(KeysOnlyTest, KeysEqualTorchvision) {
@@ -185,7 +195,9 @@ INSTANTIATE_TEST_SUITE_P(
     testing::Values(ModelCase{"resnext101_32x8d", maker(&models::resnext101_32x8d)},
                     ModelCase{"resnext101_64x4d", maker(&models::resnext101_64x4d)},
                     ModelCase{"wide_resnet50_2", maker(&models::wide_resnet50_2)},
-                    ModelCase{"wide_resnet101_2", maker(&models::wide_resnet101_2)}),
+                    ModelCase{"wide_resnet101_2", maker(&models::wide_resnet101_2)},
+                    ModelCase{"densenet169", maker(&models::densenet169)},
+                    ModelCase{"densenet201", maker(&models::densenet201)}),
     [](const testing::TestParamInfo<ModelCase>& info) { return info.param.name; });
 
 /// On the GPU: the same network moved to CUDA against torchvision's on CUDA.
@@ -284,6 +296,8 @@ TEST(VisionModels, NewFamiliesRefuseBadInput) {
                   models::resnext50_32x4d({.num_classes = 3})(fp::zeros({1, 4, 32, 32})));
   EXPECT_FP_ERROR(fp::ErrorCode::TorchError, "channels",
                   models::shufflenet_v2_x0_5({.num_classes = 3})(fp::zeros({1, 4, 32, 32})));
+  EXPECT_FP_ERROR(fp::ErrorCode::TorchError, "channels",
+                  models::densenet121({.num_classes = 3})(fp::zeros({1, 4, 32, 32})));
   // Too small an image: a kernel or pooling window larger than what is left.
   EXPECT_FP_ERROR(fp::ErrorCode::TorchError, "",
                   models::alexnet({.num_classes = 3})(fp::zeros({1, 3, 32, 32})));
@@ -297,6 +311,10 @@ TEST(VisionModels, NewFamiliesRefuseBadInput) {
                   models::mobilenet_v3_large({.num_classes = 3})(fp::zeros({1, 3, 0, 0})));
   EXPECT_FP_ERROR(fp::ErrorCode::TorchError, "",
                   models::shufflenet_v2_x1_0({.num_classes = 3})(fp::zeros({1, 3, 0, 0})));
+  // DenseNet's last transition pools 2x2: below torchvision's min_size of 29
+  // nothing is left for it.
+  EXPECT_FP_ERROR(fp::ErrorCode::TorchError, "",
+                  models::densenet121({.num_classes = 3})(fp::zeros({1, 3, 16, 16})));
   // Not an image batch.
   EXPECT_FP_ERROR(fp::ErrorCode::TorchError, "",
                   models::mobilenet_v2({.num_classes = 3})(fp::zeros({3, 3})));
@@ -317,6 +335,15 @@ TEST(VisionModels, NewFamiliesRefuseBadOptions) {
   EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "illegal stride value 0",
                   models::ShuffleUnit(24, 48, 0));
   EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "", models::shufflenet_v2_x0_5({.num_classes = -1}));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "", models::densenet121({.num_classes = -1}));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
+                  "dropout probability has to be between 0 and 1, but got 1.5",
+                  models::densenet121({.drop_rate = 1.5}));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "num_layers (-1) should not be negative",
+                  models::DenseNet(32, {6, -1}));
+  // memory_efficient (checkpointing, a training option) changes nothing.
+  EXPECT_EQ(models::DenseNet(12, {2, 2}, 16, {.memory_efficient = true}).state_dict().keys(),
+            models::DenseNet(12, {2, 2}, 16).state_dict().keys());
   // The ResNeXt and Wide ResNet builders fix groups and width, as torchvision's.
   EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "groups is 32, not 8",
                   models::resnext50_32x4d({.groups = 8}));
@@ -340,10 +367,12 @@ TEST(VisionModels, MakeBuildsByTorchvisionName) {
   EXPECT_EQ(logits.size(0), 2);
   EXPECT_EQ(logits.size(1), 7);
   EXPECT_NO_THROW(models::make("mobilenet_v2", {.dropout = 0.1}));
-  // Every builder by name, but the largest (each seconds to initialise).
+  // Every builder by name, but the largest (each seconds to initialise) and
+  // the deeper DenseNets (densenet121's class, a second or so together).
   for (const std::string& name : models::list_models()) {
     if (name.starts_with("vgg") || name.starts_with("wide") || name.starts_with("resnext101") ||
-        name == "alexnet" || name == "resnet152" || name == "resnet101")
+        name == "alexnet" || name == "resnet152" || name == "resnet101" ||
+        (name.starts_with("densenet") && name != "densenet121"))
       continue;
     EXPECT_NE(models::make(name, {.num_classes = 3}), nullptr) << name;
   }
@@ -351,16 +380,19 @@ TEST(VisionModels, MakeBuildsByTorchvisionName) {
 
 TEST(VisionModels, MakeNamesTheKnownModelsForAnUnknownOne) {
   EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "unknown model 'resnet51'", models::make("resnet51"));
-  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "known: alexnet, mobilenet_v2",
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "known: alexnet, densenet121, densenet161",
                   models::make("resnet51"));
   EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "resnet18 has no dropout option",
                   models::make("resnet18", {.dropout = 0.1}));
+  // DenseNet's keyword is drop_rate, as torchvision's.
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "densenet121 has no dropout option",
+                  models::make("densenet121", {.dropout = 0.1}));
   const std::vector<std::string> names = models::list_models();
   for (const char* name :
        {"alexnet", "squeezenet1_0", "squeezenet1_1", "mobilenet_v2", "mobilenet_v3_large",
         "resnext50_32x4d", "resnext101_32x8d", "resnext101_64x4d", "wide_resnet50_2",
         "wide_resnet101_2", "shufflenet_v2_x0_5", "shufflenet_v2_x1_0", "shufflenet_v2_x1_5",
-        "shufflenet_v2_x2_0"})
+        "shufflenet_v2_x2_0", "densenet121", "densenet161", "densenet169", "densenet201"})
     EXPECT_NE(std::find(names.begin(), names.end(), name), names.end()) << name;
 }
 

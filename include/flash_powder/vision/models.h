@@ -3,6 +3,7 @@
 #pragma once
 
 #include "flash_powder/vision/models/alexnet.h"
+#include "flash_powder/vision/models/densenet.h"
 #include "flash_powder/vision/models/make.h"
 #include "flash_powder/vision/models/mobilenetv2.h"
 #include "flash_powder/vision/models/mobilenetv3.h"
