@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import sys
 import types
+from collections import OrderedDict
 import zlib
 from pathlib import Path
 
@@ -72,6 +73,8 @@ MODELS = {
          "drop_rate": 0.2, "num_classes": 10, "memory_efficient": True},
         32,
     ),
+    **{name: (name, {}, 32) for name in ["mnasnet0_5", "mnasnet0_75", "mnasnet1_0", "mnasnet1_3"]},
+    "mnasnet0_5_classes10": ("mnasnet0_5", {"num_classes": 10, "dropout": 0.5}, 32),
     "resnext50_32x4d": ("resnext50_32x4d", {}, 32),
     # The largest networks: their keys only (KEYS_ONLY), and their blocks'
     # forward through a shallow ResNet of one block per stage with the same
@@ -136,12 +139,16 @@ def write_outputs(name: str, out: Path, model: torch.nn.Module | None = None) ->
     meta device then, so that torchvision does not initialise weights that the
     file replaces (seconds for VGG), and given fresh memory to copy them into
     (the file's tensors themselves may be less aligned than an allocation,
-    and MKL's and oneDNN's kernels then round differently)."""
+    and MKL's and oneDNN's kernels then round differently). The file has no
+    module versions, which a state dict carries (MNASNet refuses one
+    without); they are the network's own."""
     if model is None:
         with torch.device("meta"):
             model = build(name)
         model = model.to_empty(device="cpu")
-        model.load_state_dict(load_file(str(out / f"{name}.safetensors")))
+        state = OrderedDict(load_file(str(out / f"{name}.safetensors")))
+        state._metadata = model.state_dict()._metadata
+        model.load_state_dict(state)
     size = MODELS[name][2]
     generator = torch.Generator().manual_seed(seed_of(name) + 1)
     tensors = {}

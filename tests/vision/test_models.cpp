@@ -112,6 +112,12 @@ std::vector<ModelCase> all_models() {
              models::DenseNetOptions{
                  .num_classes = 10, .bn_size = 2, .drop_rate = 0.2, .memory_efficient = true});
        }},
+      {"mnasnet0_5", maker(&models::mnasnet0_5)},
+      {"mnasnet0_75", maker(&models::mnasnet0_75)},
+      {"mnasnet1_0", maker(&models::mnasnet1_0)},
+      {"mnasnet1_3", maker(&models::mnasnet1_3)},
+      {"mnasnet0_5_classes10",
+       maker(&models::mnasnet0_5, models::MNASNetOptions{.num_classes = 10, .dropout = 0.5})},
       {"resnext50_32x4d", maker(&models::resnext50_32x4d)},
       {"resnext_32x8d_shallow", shallow_resnet({.groups = 32, .width_per_group = 8})},
       {"resnext_64x4d_shallow", shallow_resnet({.groups = 64, .width_per_group = 4})},
@@ -298,6 +304,8 @@ TEST(VisionModels, NewFamiliesRefuseBadInput) {
                   models::shufflenet_v2_x0_5({.num_classes = 3})(fp::zeros({1, 4, 32, 32})));
   EXPECT_FP_ERROR(fp::ErrorCode::TorchError, "channels",
                   models::densenet121({.num_classes = 3})(fp::zeros({1, 4, 32, 32})));
+  EXPECT_FP_ERROR(fp::ErrorCode::TorchError, "channels",
+                  models::mnasnet0_5({.num_classes = 3})(fp::zeros({1, 4, 32, 32})));
   // Too small an image: a kernel or pooling window larger than what is left.
   EXPECT_FP_ERROR(fp::ErrorCode::TorchError, "",
                   models::alexnet({.num_classes = 3})(fp::zeros({1, 3, 32, 32})));
@@ -315,6 +323,8 @@ TEST(VisionModels, NewFamiliesRefuseBadInput) {
   // nothing is left for it.
   EXPECT_FP_ERROR(fp::ErrorCode::TorchError, "",
                   models::densenet121({.num_classes = 3})(fp::zeros({1, 3, 16, 16})));
+  EXPECT_FP_ERROR(fp::ErrorCode::TorchError, "",
+                  models::mnasnet0_5({.num_classes = 3})(fp::zeros({1, 3, 0, 0})));
   // Not an image batch.
   EXPECT_FP_ERROR(fp::ErrorCode::TorchError, "",
                   models::mobilenet_v2({.num_classes = 3})(fp::zeros({3, 3})));
@@ -344,6 +354,15 @@ TEST(VisionModels, NewFamiliesRefuseBadOptions) {
   // memory_efficient (checkpointing, a training option) changes nothing.
   EXPECT_EQ(models::DenseNet(12, {2, 2}, 16, {.memory_efficient = true}).state_dict().keys(),
             models::DenseNet(12, {2, 2}, 16).state_dict().keys());
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "alpha should be greater than 0.0 instead of 0.0",
+                  models::MNASNet(0.0));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "", models::mnasnet0_5({.num_classes = -1}));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "dropout probability has to be between 0 and 1",
+                  models::mnasnet0_5({.dropout = 2.0}));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "stride should be 1 or 2 instead of 3",
+                  models::MNASNetInvertedResidual(8, 8, 3, 3, 3));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "kernel_size should be 3 or 5 instead of 7",
+                  models::MNASNetInvertedResidual(8, 8, 7, 1, 3));
   // The ResNeXt and Wide ResNet builders fix groups and width, as torchvision's.
   EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "groups is 32, not 8",
                   models::resnext50_32x4d({.groups = 8}));
@@ -388,11 +407,28 @@ TEST(VisionModels, MakeNamesTheKnownModelsForAnUnknownOne) {
   EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "densenet121 has no dropout option",
                   models::make("densenet121", {.dropout = 0.1}));
   const std::vector<std::string> names = models::list_models();
-  for (const char* name :
-       {"alexnet", "squeezenet1_0", "squeezenet1_1", "mobilenet_v2", "mobilenet_v3_large",
-        "resnext50_32x4d", "resnext101_32x8d", "resnext101_64x4d", "wide_resnet50_2",
-        "wide_resnet101_2", "shufflenet_v2_x0_5", "shufflenet_v2_x1_0", "shufflenet_v2_x1_5",
-        "shufflenet_v2_x2_0", "densenet121", "densenet161", "densenet169", "densenet201"})
+  for (const char* name : {"alexnet",
+                           "squeezenet1_0",
+                           "squeezenet1_1",
+                           "mobilenet_v2",
+                           "mobilenet_v3_large",
+                           "resnext50_32x4d",
+                           "resnext101_32x8d",
+                           "resnext101_64x4d",
+                           "wide_resnet50_2",
+                           "wide_resnet101_2",
+                           "shufflenet_v2_x0_5",
+                           "shufflenet_v2_x1_0",
+                           "shufflenet_v2_x1_5",
+                           "shufflenet_v2_x2_0",
+                           "densenet121",
+                           "densenet161",
+                           "densenet169",
+                           "densenet201",
+                           "mnasnet0_5",
+                           "mnasnet0_75",
+                           "mnasnet1_0",
+                           "mnasnet1_3"})
     EXPECT_NE(std::find(names.begin(), names.end(), name), names.end()) << name;
 }
 
