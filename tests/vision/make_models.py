@@ -75,6 +75,15 @@ MODELS = {
     ),
     **{name: (name, {}, 32) for name in ["mnasnet0_5", "mnasnet0_75", "mnasnet1_0", "mnasnet1_3"]},
     "mnasnet0_5_classes10": ("mnasnet0_5", {"num_classes": 10, "dropout": 0.5}, 32),
+    # GoogLeNet with its auxiliary classifiers (keys only: eval mode skips
+    # them), and without them but with transform_input; init_weights=True is
+    # torchvision's default, said so to keep it from warning.
+    "googlenet": ("googlenet", {"init_weights": True}, 32),
+    "googlenet_transform_input": (
+        "googlenet",
+        {"init_weights": True, "aux_logits": False, "transform_input": True, "num_classes": 10},
+        32,
+    ),
     "resnext50_32x4d": ("resnext50_32x4d", {}, 32),
     # The largest networks: their keys only (KEYS_ONLY), and their blocks'
     # forward through a shallow ResNet of one block per stage with the same
