@@ -17,6 +17,7 @@ namespace fp::vision::models {
 
 /// The keyword arguments of torchvision's alexnet.
 struct AlexNetOptions {
+  /// The number of classes the classifier maps to (fp::Error when negative).
   std::int64_t num_classes = 1000;
   /// The classifier's dropout probability; the identity in inference.
   double dropout = 0.5;
@@ -27,14 +28,18 @@ struct AlexNetOptions {
 /// works), `classifier` (three linear layers).
 class AlexNet : public nn::Module {
  public:
+  /// `AlexNet(num_classes, dropout)`.
   explicit AlexNet(const AlexNetOptions& options = {});
 
   void visit(nn::Visitor& visitor) override;
   /// [N, 3, H, W] float images -> [N, num_classes] logits.
   Tensor forward(TensorView input) const override;
 
+  /// Five convolutions with ReLU, three max-pools.
   nn::Sequential features;
+  /// Adaptive average pooling to 6x6.
   nn::AdaptiveAvgPool2d avgpool{{6, 6}};
+  /// Dropout, linear, ReLU, dropout, linear, ReLU, linear.
   nn::Sequential classifier;
 };
 

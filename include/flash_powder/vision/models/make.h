@@ -21,6 +21,7 @@ namespace fp::vision::models {
 /// The keyword arguments that make passes on to a builder (get_model's
 /// `**config`). Each builder's own options struct has its defaults.
 struct ModelOptions {
+  /// The number of classes the classifier maps to (fp::Error when negative).
   std::int64_t num_classes = 1000;
   /// The classifier's dropout probability (the identity in inference); unset
   /// keeps the builder's default. fp::Error for a network without dropout

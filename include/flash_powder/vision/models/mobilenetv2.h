@@ -17,6 +17,7 @@ namespace fp::vision::models {
 
 /// The keyword arguments of torchvision's mobilenet_v2.
 struct MobileNetV2Options {
+  /// The number of classes the classifier maps to (fp::Error when negative).
   std::int64_t num_classes = 1000;
   /// Scales every layer's channels.
   double width_mult = 1.0;
@@ -32,13 +33,17 @@ struct MobileNetV2Options {
 /// when the shape allows.
 class InvertedResidualV2 : public nn::Module {
  public:
+  /// `InvertedResidual(inp, oup, stride, expand_ratio)`; fp::Error for a
+  /// stride other than 1 or 2.
   InvertedResidualV2(std::int64_t inp, std::int64_t oup, std::int64_t stride,
                      std::int64_t expand_ratio);
 
   void visit(nn::Visitor& visitor) override;
   Tensor forward(TensorView input) const override;
 
+  /// Expansion (when expand_ratio is not 1), depthwise, projection.
   nn::Sequential conv;
+  /// Whether the input is added back (stride 1, inp == oup).
   bool use_res_connect;
 };
 
@@ -46,13 +51,16 @@ class InvertedResidualV2 : public nn::Module {
 /// `classifier` (dropout, linear).
 class MobileNetV2 : public nn::Module {
  public:
+  /// `MobileNetV2(num_classes, width_mult, round_nearest, dropout)`.
   explicit MobileNetV2(const MobileNetV2Options& options = {});
 
   void visit(nn::Visitor& visitor) override;
   /// [N, 3, H, W] float images -> [N, num_classes] logits.
   Tensor forward(TensorView input) const override;
 
+  /// The stem, the inverted residual blocks and the last 1x1 convolution.
   nn::Sequential features;
+  /// Dropout, then the linear layer.
   nn::Sequential classifier;
 };
 

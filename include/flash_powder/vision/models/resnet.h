@@ -137,10 +137,13 @@ ResNet resnet101(const ResNetOptions& options = {});
 ResNet resnet152(const ResNetOptions& options = {});
 /// https://pytorch.org/vision/stable/models/generated/torchvision.models.resnext50_32x4d.html
 ResNet resnext50_32x4d(const ResNetOptions& options = {});
+/// https://pytorch.org/vision/stable/models/generated/torchvision.models.resnext101_32x8d.html
 ResNet resnext101_32x8d(const ResNetOptions& options = {});
+/// https://pytorch.org/vision/stable/models/generated/torchvision.models.resnext101_64x4d.html
 ResNet resnext101_64x4d(const ResNetOptions& options = {});
 /// https://pytorch.org/vision/stable/models/generated/torchvision.models.wide_resnet50_2.html
 ResNet wide_resnet50_2(const ResNetOptions& options = {});
+/// https://pytorch.org/vision/stable/models/generated/torchvision.models.wide_resnet101_2.html
 ResNet wide_resnet101_2(const ResNetOptions& options = {});
 
 }  // namespace fp::vision::models

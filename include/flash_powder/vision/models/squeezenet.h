@@ -19,6 +19,7 @@ namespace fp::vision::models {
 
 /// The keyword arguments of torchvision's squeezenet constructors.
 struct SqueezeNetOptions {
+  /// The number of classes the classifier maps to (fp::Error when negative).
   std::int64_t num_classes = 1000;
   /// The classifier's dropout probability; the identity in inference.
   double dropout = 0.5;
@@ -28,14 +29,18 @@ struct SqueezeNetOptions {
 /// expansions concatenated along the channels, each through ReLU.
 class Fire : public nn::Module {
  public:
+  /// `Fire(inplanes, squeeze_planes, expand1x1_planes, expand3x3_planes)`.
   Fire(std::int64_t inplanes, std::int64_t squeeze_planes, std::int64_t expand1x1_planes,
        std::int64_t expand3x3_planes);
 
   void visit(nn::Visitor& visitor) override;
   Tensor forward(TensorView input) const override;
 
+  /// The 1x1 squeeze convolution.
   nn::Conv2d squeeze;
+  /// The 1x1 expansion.
   nn::Conv2d expand1x1;
+  /// The 3x3 expansion.
   nn::Conv2d expand3x3;
 };
 
@@ -51,7 +56,9 @@ class SqueezeNet : public nn::Module {
   /// [N, 3, H, W] float images -> [N, num_classes] logits.
   Tensor forward(TensorView input) const override;
 
+  /// The stem convolution, max-pools and Fire modules.
   nn::Sequential features;
+  /// Dropout, 1x1 convolution to the classes, ReLU, global average pooling.
   nn::Sequential classifier;
 };
 
