@@ -11,7 +11,7 @@ For each NAME (see MODELS) in OUT_DIR:
                      outputs for them in eval mode, under this CPU capability
                      (ATen's kernels differ between AVX2, AVX-512 and the default)
   NAME.io-cuda.safetensors  the same on the GPU, where one exists (CUDA_MODELS)
-Without NAMEs: every model but VGG (whose tests write theirs), and
+Without NAMEs: every model but the LARGE ones (whose tests write theirs), and
 preprocessing-CAP.safetensors: torchvision's ImageClassification preset of
 seeded images. The C++ tests (tests/vision/test_models.cpp) load the weights into
 fp::vision::models' networks and compare keys and outputs exactly.
@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import sys
 import types
+from collections import OrderedDict
 import zlib
 from pathlib import Path
 
@@ -37,6 +38,16 @@ def import_torchvision_models():
     return models
 
 
+# Networks whose seeded weights take tens of seconds to make and a third to
+# half a gigabyte to keep: the tests compare their state-dict keys only
+# (made on the meta device, in no time) and run their blocks in the
+# "_shallow" networks of MODELS.
+KEYS_ONLY = ("resnext101_32x8d", "resnext101_64x4d", "wide_resnet50_2", "wide_resnet101_2")
+# densenet169 and densenet201 are densenet121 with more layers per block
+# (seconds each in oneDNN, whose kernels are made per layer's shape): their
+# keys only; their forward is densenet121's.
+KEYS_ONLY += ("densenet169", "densenet201")
+
 # name: (torchvision constructor, its keyword arguments, input height and width)
 MODELS = {
     **{name: (name, {}, 32) for name in ["vgg11", "vgg11_bn", "vgg13", "vgg13_bn", "vgg16", "vgg16_bn", "vgg19", "vgg19_bn"]},
@@ -44,7 +55,48 @@ MODELS = {
     "resnet18_classes10": ("resnet18", {"num_classes": 10}, 64),
     "mobilenet_v3_small": ("mobilenet_v3_small", {}, 64),
     "mobilenet_v3_small_classes10": ("mobilenet_v3_small", {"num_classes": 10}, 64),
+    "alexnet": ("alexnet", {}, 64),
+    "squeezenet1_0": ("squeezenet1_0", {}, 64),
+    "squeezenet1_1": ("squeezenet1_1", {}, 64),
+    "squeezenet1_1_classes10": ("squeezenet1_1", {"num_classes": 10}, 64),
+    "mobilenet_v2": ("mobilenet_v2", {}, 64),
+    "mobilenet_v2_width075": ("mobilenet_v2", {"width_mult": 0.75, "num_classes": 10}, 64),
+    "mobilenet_v3_large": ("mobilenet_v3_large", {}, 64),
+    **{name: (name, {}, 32) for name in ["shufflenet_v2_x0_5", "shufflenet_v2_x1_0", "shufflenet_v2_x1_5", "shufflenet_v2_x2_0"]},
+    "shufflenet_v2_x0_5_classes10": ("shufflenet_v2_x0_5", {"num_classes": 10}, 32),
+    # DenseNet at the smallest input torchvision allows (min_size 29), and
+    # the class itself, small, with every keyword argument.
+    **{name: (name, {}, 32) for name in ["densenet121", "densenet161"]},
+    "densenet_small_options": (
+        "DenseNet",
+        {"growth_rate": 12, "block_config": (2, 3, 2), "num_init_features": 16, "bn_size": 2,
+         "drop_rate": 0.2, "num_classes": 10, "memory_efficient": True},
+        32,
+    ),
+    **{name: (name, {}, 32) for name in ["mnasnet0_5", "mnasnet0_75", "mnasnet1_0", "mnasnet1_3"]},
+    "mnasnet0_5_classes10": ("mnasnet0_5", {"num_classes": 10, "dropout": 0.5}, 32),
+    # GoogLeNet with its auxiliary classifiers (keys only: eval mode skips
+    # them), and without them but with transform_input; init_weights=True is
+    # torchvision's default, said so to keep it from warning.
+    "googlenet": ("googlenet", {"init_weights": True}, 32),
+    "googlenet_transform_input": (
+        "googlenet",
+        {"init_weights": True, "aux_logits": False, "transform_input": True, "num_classes": 10},
+        32,
+    ),
+    "resnext50_32x4d": ("resnext50_32x4d", {}, 32),
+    # The largest networks: their keys only (KEYS_ONLY), and their blocks'
+    # forward through a shallow ResNet of one block per stage with the same
+    # groups and width, at the smallest input every stage accepts.
+    **{name: (name, {}, 32) for name in KEYS_ONLY},
+    "resnext_32x8d_shallow": ("ResNet", {"groups": 32, "width_per_group": 8}, 32),
+    "resnext_64x4d_shallow": ("ResNet", {"groups": 64, "width_per_group": 4}, 32),
+    "wide_resnet_2_shallow": ("ResNet", {"width_per_group": 128}, 32),
 }
+
+# Networks whose weights are too large to keep (a quarter to half a
+# gigabyte each): their tests write them and remove them after.
+LARGE = ("vgg", "alexnet")
 
 
 def seed_of(name: str) -> int:
@@ -53,7 +105,12 @@ def seed_of(name: str) -> int:
 
 def build(name: str) -> torch.nn.Module:
     constructor, kwargs, _ = MODELS[name]
-    return getattr(import_torchvision_models(), constructor)(weights=None, **kwargs).eval()
+    models = import_torchvision_models()
+    if constructor == "ResNet":  # one Bottleneck per stage
+        return models.ResNet(models.resnet.Bottleneck, [1, 1, 1, 1], **kwargs).eval()
+    if constructor == "DenseNet":
+        return models.DenseNet(**kwargs).eval()
+    return getattr(models, constructor)(weights=None, **kwargs).eval()
 
 
 def randomize_batch_norms(model: torch.nn.Module) -> None:
@@ -78,17 +135,29 @@ def write_weights(name: str, out: Path) -> torch.nn.Module:
     return model
 
 
+def write_keys(name: str, out: Path) -> None:
+    """The state dict's keys of a network built on the meta device."""
+    with torch.device("meta"):
+        model = build(name)
+    (out / f"{name}.keys.tmp").write_text("".join(f"{key}\n" for key in model.state_dict()))
+    (out / f"{name}.keys.tmp").rename(out / f"{name}.keys")
+
+
 def write_outputs(name: str, out: Path, model: torch.nn.Module | None = None) -> None:
     """model: the network just written, or None to read it back; built on the
     meta device then, so that torchvision does not initialise weights that the
     file replaces (seconds for VGG), and given fresh memory to copy them into
     (the file's tensors themselves may be less aligned than an allocation,
-    and MKL's and oneDNN's kernels then round differently)."""
+    and MKL's and oneDNN's kernels then round differently). The file has no
+    module versions, which a state dict carries (MNASNet refuses one
+    without); they are the network's own."""
     if model is None:
         with torch.device("meta"):
             model = build(name)
         model = model.to_empty(device="cpu")
-        model.load_state_dict(load_file(str(out / f"{name}.safetensors")))
+        state = OrderedDict(load_file(str(out / f"{name}.safetensors")))
+        state._metadata = model.state_dict()._metadata
+        model.load_state_dict(state)
     size = MODELS[name][2]
     generator = torch.Generator().manual_seed(seed_of(name) + 1)
     tensors = {}
@@ -152,11 +221,14 @@ def main() -> None:
     out.mkdir(parents=True, exist_ok=True)
     names = sys.argv[2:]
     if not names:
-        names = [name for name in MODELS if not name.startswith("vgg")]
+        names = [name for name in MODELS if not name.startswith(LARGE)]
         write_preprocessing(out)
     for name in names:
         if name not in MODELS:
             sys.exit(f"make_models.py: unknown model {name!r}; known: {', '.join(MODELS)}")
+        if name in KEYS_ONLY:
+            write_keys(name, out)
+            continue
         model = None
         if not (out / f"{name}.safetensors").exists() or not (out / f"{name}.keys").exists():
             model = write_weights(name, out)

@@ -3,6 +3,8 @@
 // 2), written by tests/vision/make_models.py when the tests run.
 #include <algorithm>
 #include <chrono>
+#include <array>
+#include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -11,6 +13,7 @@
 #include <memory>
 #include <ostream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -45,6 +48,16 @@ std::function<std::unique_ptr<fp::nn::Module>()> maker(Model (*factory)(const Op
   return [factory, options] { return std::make_unique<Model>(factory(options)); };
 }
 
+/// A ResNet of one Bottleneck per stage: the blocks of the largest ResNeXt
+/// and Wide ResNet builders (whose seeded weights take tens of seconds to
+/// write), whose keys KeysOnlyTest compares.
+std::function<std::unique_ptr<fp::nn::Module>()> shallow_resnet(models::ResNetOptions options) {
+  return [options] {
+    return std::make_unique<models::ResNet>(models::ResNetBlock::Bottleneck,
+                                            std::array<std::int64_t, 4>{1, 1, 1, 1}, options);
+  };
+}
+
 /// Whether to run the deeper variants too (vgg13-19, resnet101/152), each up
 /// to half a gigabyte of weights written and read per run, using no op their
 /// shallower siblings lack. The lanes that force a CPU capability
@@ -77,6 +90,46 @@ std::vector<ModelCase> all_models() {
       {"mobilenet_v3_small", maker(&models::mobilenet_v3_small)},
       {"mobilenet_v3_small_classes10",
        maker(&models::mobilenet_v3_small, models::MobileNetV3Options{.num_classes = 10})},
+      {"alexnet", maker(&models::alexnet)},
+      {"squeezenet1_0", maker(&models::squeezenet1_0)},
+      {"squeezenet1_1", maker(&models::squeezenet1_1)},
+      {"squeezenet1_1_classes10",
+       maker(&models::squeezenet1_1, models::SqueezeNetOptions{.num_classes = 10})},
+      {"mobilenet_v2", maker(&models::mobilenet_v2)},
+      {"mobilenet_v2_width075",
+       maker(&models::mobilenet_v2,
+             models::MobileNetV2Options{.num_classes = 10, .width_mult = 0.75})},
+      {"mobilenet_v3_large", maker(&models::mobilenet_v3_large)},
+      {"shufflenet_v2_x0_5", maker(&models::shufflenet_v2_x0_5)},
+      {"shufflenet_v2_x1_0", maker(&models::shufflenet_v2_x1_0)},
+      {"shufflenet_v2_x1_5", maker(&models::shufflenet_v2_x1_5)},
+      {"shufflenet_v2_x2_0", maker(&models::shufflenet_v2_x2_0)},
+      {"shufflenet_v2_x0_5_classes10",
+       maker(&models::shufflenet_v2_x0_5, models::ShuffleNetV2Options{.num_classes = 10})},
+      {"densenet121", maker(&models::densenet121)},
+      {"densenet161", maker(&models::densenet161)},
+      {"densenet_small_options",
+       [] {
+         return std::make_unique<models::DenseNet>(
+             12, std::vector<std::int64_t>{2, 3, 2}, 16,
+             models::DenseNetOptions{
+                 .num_classes = 10, .bn_size = 2, .drop_rate = 0.2, .memory_efficient = true});
+       }},
+      {"mnasnet0_5", maker(&models::mnasnet0_5)},
+      {"mnasnet0_75", maker(&models::mnasnet0_75)},
+      {"mnasnet1_0", maker(&models::mnasnet1_0)},
+      {"mnasnet1_3", maker(&models::mnasnet1_3)},
+      {"mnasnet0_5_classes10",
+       maker(&models::mnasnet0_5, models::MNASNetOptions{.num_classes = 10, .dropout = 0.5})},
+      {"googlenet", maker(&models::googlenet)},
+      {"googlenet_transform_input",
+       maker(&models::googlenet,
+             models::GoogLeNetOptions{
+                 .num_classes = 10, .aux_logits = false, .transform_input = true})},
+      {"resnext50_32x4d", maker(&models::resnext50_32x4d)},
+      {"resnext_32x8d_shallow", shallow_resnet({.groups = 32, .width_per_group = 8})},
+      {"resnext_64x4d_shallow", shallow_resnet({.groups = 64, .width_per_group = 4})},
+      {"wide_resnet_2_shallow", shallow_resnet({.width_per_group = 128})},
   };
   for (ModelCase& deep : deep_models())
     cases.push_back(std::move(deep));
@@ -89,8 +142,10 @@ bool is_deep(const std::string& name) {
                              [&](const ModelCase& deep) { return deep.name == name; });
 }
 
-bool is_vgg(const std::string& name) {
-  return name.starts_with("vgg");
+/// Whether the test writes the network's weights and removes them after
+/// (make_models.py's LARGE).
+bool is_large(const std::string& name) {
+  return name.starts_with("vgg") || name == "alexnet";
 }
 
 fs::path weights_of(const std::string& name) {
@@ -101,8 +156,8 @@ fs::path outputs_of(const std::string& name) {
   return kModelDir / (name + ".io-" + std::string(fp::torch_cpu_capability()) + ".safetensors");
 }
 
-/// VGG's weights are half a gigabyte each, too much to keep for eight
-/// networks: their test writes them (make_models.py) and removes them after.
+/// VGG's and AlexNet's weights are a quarter to half a gigabyte each, too
+/// much to keep: their test writes them (make_models.py) and removes them after.
 void make_weights(const std::string& name) {
   const std::string command =
       "\"" FP_TEST_PYTHON "\" \"" FP_VISION_MAKE_MODELS "\" \"" + kModelDir.string() + "\" " + name;
@@ -121,7 +176,7 @@ class ModelTest : public testing::TestWithParam<ModelCase> {};
 
 TEST_P(ModelTest, KeysAndOutputsEqualTorchvision) {
   const ModelCase& model_case = GetParam();
-  if (is_vgg(model_case.name)) make_weights(model_case.name);
+  if (is_large(model_case.name)) make_weights(model_case.name);
   ASSERT_TRUE(fs::exists(weights_of(model_case.name))) << weights_of(model_case.name);
   std::unique_ptr<fp::nn::Module> model = model_case.make();
 
@@ -130,7 +185,7 @@ TEST_P(ModelTest, KeysAndOutputsEqualTorchvision) {
     const auto weights = fp::safetensors::MappedFile::open(weights_of(model_case.name));
     model->load_state_dict(weights);
   }
-  if (is_vgg(model_case.name)) fs::remove(weights_of(model_case.name));
+  if (is_large(model_case.name)) fs::remove(weights_of(model_case.name));
 
   const fp::StateDict io = fp::safetensors::load(outputs_of(model_case.name));
   for (const char* batch : {"1", "2"}) {
@@ -164,6 +219,28 @@ TEST_P(ModelTest, KeysAndOutputsEqualTorchvision) {
             << std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count()
             << " s\n";
 }
+
+/// The largest builders (make_models.py's KEYS_ONLY): torchvision's keys,
+/// made on the meta device; their forward runs in the "_shallow" networks
+/// (densenet169's and densenet201's in densenet121).
+class KeysOnlyTest : public testing::TestWithParam<ModelCase> {};
+
+TEST_P(KeysOnlyTest, KeysEqualTorchvision) {
+  const ModelCase& model_case = GetParam();
+  const std::vector<std::string> keys = expected_keys(model_case.name);
+  ASSERT_FALSE(keys.empty()) << model_case.name;
+  EXPECT_EQ(model_case.make()->state_dict().keys(), keys);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Torchvision, KeysOnlyTest,
+    testing::Values(ModelCase{"resnext101_32x8d", maker(&models::resnext101_32x8d)},
+                    ModelCase{"resnext101_64x4d", maker(&models::resnext101_64x4d)},
+                    ModelCase{"wide_resnet50_2", maker(&models::wide_resnet50_2)},
+                    ModelCase{"wide_resnet101_2", maker(&models::wide_resnet101_2)},
+                    ModelCase{"densenet169", maker(&models::densenet169)},
+                    ModelCase{"densenet201", maker(&models::densenet201)}),
+    [](const testing::TestParamInfo<ModelCase>& info) { return info.param.name; });
 
 /// On the GPU: the same network moved to CUDA against torchvision's on CUDA.
 /// cuDNN picks its algorithms per process, so the comparison has a
@@ -243,6 +320,169 @@ TEST(VisionModels, BadInputIsRefused) {
   EXPECT_FP_ERROR(fp::ErrorCode::TorchError, "conv", model(fp::zeros({1, 4, 32, 32})));
   EXPECT_FP_ERROR(fp::ErrorCode::TorchError, "", model(fp::zeros({3, 3})));
   EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "", models::resnet18({.num_classes = -1}));
+}
+
+TEST(VisionModels, NewFamiliesRefuseBadInput) {
+  // The networks are the smallest of their family or of their class (each
+  // second of initialisation is a minute under valgrind).
+  const models::DenseNet densenet(12, {2, 2, 2}, 16, {.num_classes = 3});
+  models::GoogLeNet googlenet({.num_classes = 3, .aux_logits = false});
+  // Wrong channels: the first convolution names the mismatch.
+  EXPECT_FP_ERROR(fp::ErrorCode::TorchError, "channels",
+                  models::alexnet({.num_classes = 3})(fp::zeros({1, 4, 64, 64})));
+  EXPECT_FP_ERROR(fp::ErrorCode::TorchError, "channels",
+                  models::squeezenet1_0({.num_classes = 3})(fp::zeros({1, 1, 64, 64})));
+  EXPECT_FP_ERROR(fp::ErrorCode::TorchError, "channels",
+                  models::squeezenet1_1({.num_classes = 3})(fp::zeros({2, 4, 64, 64})));
+  EXPECT_FP_ERROR(fp::ErrorCode::TorchError, "channels",
+                  models::mobilenet_v2({.num_classes = 3})(fp::zeros({1, 4, 32, 32})));
+  EXPECT_FP_ERROR(fp::ErrorCode::TorchError, "channels",
+                  models::mobilenet_v3_large({.num_classes = 3})(fp::zeros({1, 1, 32, 32})));
+  EXPECT_FP_ERROR(fp::ErrorCode::TorchError, "channels",
+                  models::resnext50_32x4d({.num_classes = 3})(fp::zeros({1, 4, 32, 32})));
+  EXPECT_FP_ERROR(fp::ErrorCode::TorchError, "channels",
+                  models::shufflenet_v2_x0_5({.num_classes = 3})(fp::zeros({1, 4, 32, 32})));
+  EXPECT_FP_ERROR(fp::ErrorCode::TorchError, "channels", densenet(fp::zeros({1, 4, 32, 32})));
+  EXPECT_FP_ERROR(fp::ErrorCode::TorchError, "channels",
+                  models::mnasnet0_5({.num_classes = 3})(fp::zeros({1, 4, 32, 32})));
+  EXPECT_FP_ERROR(fp::ErrorCode::TorchError, "channels", googlenet(fp::zeros({1, 4, 32, 32})));
+  // Too small an image: a kernel or pooling window larger than what is left.
+  EXPECT_FP_ERROR(fp::ErrorCode::TorchError, "",
+                  models::alexnet({.num_classes = 3})(fp::zeros({1, 3, 32, 32})));
+  EXPECT_FP_ERROR(fp::ErrorCode::TorchError, "",
+                  models::squeezenet1_0({.num_classes = 3})(fp::zeros({1, 3, 4, 4})));
+  EXPECT_FP_ERROR(fp::ErrorCode::TorchError, "",
+                  models::squeezenet1_1({.num_classes = 3})(fp::zeros({1, 3, 2, 2})));
+  EXPECT_FP_ERROR(fp::ErrorCode::TorchError, "",
+                  models::mobilenet_v2({.num_classes = 3})(fp::zeros({1, 3, 0, 0})));
+  EXPECT_FP_ERROR(fp::ErrorCode::TorchError, "",
+                  models::mobilenet_v3_large({.num_classes = 3})(fp::zeros({1, 3, 0, 0})));
+  EXPECT_FP_ERROR(fp::ErrorCode::TorchError, "",
+                  models::shufflenet_v2_x0_5({.num_classes = 3})(fp::zeros({1, 3, 0, 0})));
+  // DenseNet's transitions pool 2x2: the last finds nothing left to pool
+  // (densenet121's below torchvision's min_size of 29).
+  EXPECT_FP_ERROR(fp::ErrorCode::TorchError, "", densenet(fp::zeros({1, 3, 8, 8})));
+  EXPECT_FP_ERROR(fp::ErrorCode::TorchError, "",
+                  models::mnasnet0_5({.num_classes = 3})(fp::zeros({1, 3, 0, 0})));
+  EXPECT_FP_ERROR(fp::ErrorCode::TorchError, "", googlenet(fp::zeros({1, 3, 8, 8})));
+  // transform_input reads channels 0, 1 and 2 (a view of each).
+  googlenet.transform_input = true;
+  EXPECT_FP_ERROR(fp::ErrorCode::TorchError, "channels", googlenet(fp::zeros({1, 1, 32, 32})));
+  // Not an image batch.
+  EXPECT_FP_ERROR(fp::ErrorCode::TorchError, "",
+                  models::mobilenet_v2({.num_classes = 3})(fp::zeros({3, 3})));
+}
+
+TEST(VisionModels, NewFamiliesRefuseBadOptions) {
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "", models::squeezenet1_1({.num_classes = -1}));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "", models::alexnet({.num_classes = -1}));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "width_mult",
+                  models::mobilenet_v2({.width_mult = 0.0}));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "version should be 1_0 or 1_1",
+                  models::SqueezeNet("1_2"));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "illegal stride value 4",
+                  models::ShuffleUnit(24, 24, 4));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
+                  "Invalid combination of stride 1, inp 24 and oup 48 values",
+                  models::ShuffleUnit(24, 48, 1));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "illegal stride value 0",
+                  models::ShuffleUnit(24, 48, 0));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "", models::shufflenet_v2_x0_5({.num_classes = -1}));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "", models::densenet121({.num_classes = -1}));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
+                  "dropout probability has to be between 0 and 1, but got 1.5",
+                  models::densenet121({.drop_rate = 1.5}));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "num_layers (-1) should not be negative",
+                  models::DenseNet(32, {6, -1}));
+  // memory_efficient (checkpointing, a training option) changes nothing.
+  EXPECT_EQ(models::DenseNet(12, {2, 2}, 16, {.memory_efficient = true}).state_dict().keys(),
+            models::DenseNet(12, {2, 2}, 16).state_dict().keys());
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "alpha should be greater than 0.0 instead of 0.0",
+                  models::MNASNet(0.0));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "", models::mnasnet0_5({.num_classes = -1}));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "dropout probability has to be between 0 and 1",
+                  models::mnasnet0_5({.dropout = 2.0}));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "stride should be 1 or 2 instead of 3",
+                  models::MNASNetInvertedResidual(8, 8, 3, 3, 3));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "kernel_size should be 3 or 5 instead of 7",
+                  models::MNASNetInvertedResidual(8, 8, 7, 1, 3));
+  // GoogLeNet's options are checked by its layers (nn::Linear, nn::Dropout),
+  // and aux_logits=false's keys by Torchvision/ModelTest.googlenet_transform_input.
+  // The ResNeXt and Wide ResNet builders fix groups and width, as torchvision's.
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "groups is 32, not 8",
+                  models::resnext50_32x4d({.groups = 8}));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "width_per_group is 128, not 4",
+                  models::wide_resnet50_2({.width_per_group = 4}));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "BasicBlock only supports groups=1",
+                  models::resnet18({.groups = 2}));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "should be positive",
+                  models::resnet50({.groups = 0}));
+  EXPECT_EQ(
+      models::resnext50_32x4d({.groups = 32}).layer1.state_dict().at("0.conv2.weight").size(1), 4);
+}
+
+TEST(VisionModels, MakeBuildsByTorchvisionName) {
+  const std::unique_ptr<fp::nn::Module> net = models::make("squeezenet1_1", {.num_classes = 7});
+  EXPECT_EQ(net->state_dict().at("classifier.1.bias").size(0), 7);
+  EXPECT_EQ(net->state_dict().keys(),
+            models::squeezenet1_1({.num_classes = 7}).state_dict().keys());
+  const fp::Tensor logits = (*net)(fp::zeros({2, 3, 64, 64}));
+  EXPECT_EQ(logits.dim(), 2);
+  EXPECT_EQ(logits.size(0), 2);
+  EXPECT_EQ(logits.size(1), 7);
+  EXPECT_NO_THROW(models::make("mobilenet_v2", {.dropout = 0.1}));
+  // Every builder by name, but the largest (each seconds to initialise) and
+  // the wider or deeper siblings of the newer families' smallest (the same
+  // class; minutes under valgrind together).
+  const auto sibling = [](const std::string& name, std::string_view family,
+                          std::string_view smallest) {
+    return name.starts_with(family) && name != smallest;
+  };
+  for (const std::string& name : models::list_models()) {
+    if (name.starts_with("vgg") || name.starts_with("wide") || name.starts_with("resnext101") ||
+        name == "alexnet" || name == "resnet152" || name == "resnet101" ||
+        sibling(name, "densenet", "densenet121") ||
+        sibling(name, "shufflenet_v2", "shufflenet_v2_x0_5") ||
+        sibling(name, "mnasnet", "mnasnet0_5"))
+      continue;
+    EXPECT_NE(models::make(name, {.num_classes = 3}), nullptr) << name;
+  }
+}
+
+TEST(VisionModels, MakeNamesTheKnownModelsForAnUnknownOne) {
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "unknown model 'resnet51'", models::make("resnet51"));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "known: alexnet, densenet121, densenet161",
+                  models::make("resnet51"));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "resnet18 has no dropout option",
+                  models::make("resnet18", {.dropout = 0.1}));
+  // DenseNet's keyword is drop_rate, as torchvision's.
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "densenet121 has no dropout option",
+                  models::make("densenet121", {.dropout = 0.1}));
+  const std::vector<std::string> names = models::list_models();
+  for (const char* name : {"alexnet",
+                           "squeezenet1_0",
+                           "squeezenet1_1",
+                           "mobilenet_v2",
+                           "mobilenet_v3_large",
+                           "resnext50_32x4d",
+                           "resnext101_32x8d",
+                           "resnext101_64x4d",
+                           "wide_resnet50_2",
+                           "wide_resnet101_2",
+                           "shufflenet_v2_x0_5",
+                           "shufflenet_v2_x1_0",
+                           "shufflenet_v2_x1_5",
+                           "shufflenet_v2_x2_0",
+                           "densenet121",
+                           "densenet161",
+                           "densenet169",
+                           "densenet201",
+                           "mnasnet0_5",
+                           "mnasnet0_75",
+                           "mnasnet1_0",
+                           "mnasnet1_3",
+                           "googlenet"})
+    EXPECT_NE(std::find(names.begin(), names.end(), name), names.end()) << name;
 }
 
 }  // namespace

@@ -2,6 +2,14 @@
 // keys and its forward, bit for bit. https://pytorch.org/vision/stable/models.html
 #pragma once
 
+#include "flash_powder/vision/models/alexnet.h"
+#include "flash_powder/vision/models/densenet.h"
+#include "flash_powder/vision/models/googlenet.h"
+#include "flash_powder/vision/models/make.h"
+#include "flash_powder/vision/models/mnasnet.h"
+#include "flash_powder/vision/models/mobilenetv2.h"
 #include "flash_powder/vision/models/mobilenetv3.h"
 #include "flash_powder/vision/models/resnet.h"
+#include "flash_powder/vision/models/shufflenetv2.h"
+#include "flash_powder/vision/models/squeezenet.h"
 #include "flash_powder/vision/models/vgg.h"

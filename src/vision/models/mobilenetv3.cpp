@@ -13,19 +13,14 @@
 #include "flash_powder/nn/layers/dropout.h"
 #include "flash_powder/nn/layers/linear.h"
 #include "flash_powder/nn/layers/normalization.h"
+#include "vision/models/utils.h"
 
 namespace fp::vision::models {
 namespace {
 
-enum class Activation { None, ReLU, Hardswish };
+using detail::make_divisible;
 
-/// torchvision.models._utils._make_divisible(value, 8).
-std::int64_t make_divisible(double value, std::int64_t divisor = 8) {
-  std::int64_t rounded =
-      std::max(divisor, static_cast<std::int64_t>(value + divisor / 2.0) / divisor * divisor);
-  if (static_cast<double>(rounded) < 0.9 * value) rounded += divisor;
-  return rounded;
-}
+enum class Activation { None, ReLU, Hardswish };
 
 /// torchvision.ops.Conv2dNormActivation with MobileNetV3's BatchNorm (eps 0.001):
 /// keys "0" (conv, no bias), "1" (norm); the activation has none.
@@ -120,6 +115,21 @@ MobileNetV3 mobilenet_v3_small(const MobileNetV3Options& options) {
       {96, 5, 576, 96, true, true, 1},
   };
   return MobileNetV3(setting, make_divisible(1024), options);
+}
+
+MobileNetV3 mobilenet_v3_large(const MobileNetV3Options& options) {
+  // torchvision's _mobilenet_v3_conf("mobilenet_v3_large"), as above.
+  const std::vector<InvertedResidualConfig> setting{
+      {16, 3, 16, 16, false, false, 1},  {16, 3, 64, 24, false, false, 2},
+      {24, 3, 72, 24, false, false, 1},  {24, 5, 72, 40, true, false, 2},
+      {40, 5, 120, 40, true, false, 1},  {40, 5, 120, 40, true, false, 1},
+      {40, 3, 240, 80, false, true, 2},  {80, 3, 200, 80, false, true, 1},
+      {80, 3, 184, 80, false, true, 1},  {80, 3, 184, 80, false, true, 1},
+      {80, 3, 480, 112, true, true, 1},  {112, 3, 672, 112, true, true, 1},
+      {112, 5, 672, 160, true, true, 2}, {160, 5, 960, 160, true, true, 1},
+      {160, 5, 960, 160, true, true, 1},
+  };
+  return MobileNetV3(setting, make_divisible(1280), options);
 }
 
 }  // namespace fp::vision::models

@@ -1,15 +1,21 @@
-// torchvision/models/resnet.py, layer for layer (groups 1, width 64, no dilation).
+// torchvision/models/resnet.py, layer for layer (no dilation).
 #include "flash_powder/vision/models/resnet.h"
 
+#include <string>
 #include <utility>
 
 #include "flash_powder/nn/optimize.h"
+#include "flash_powder/aten/aten.h"
+#include "flash_powder/base/error.h"
+#include "flash_powder/core/operators.h"
 
 namespace fp::vision::models {
 namespace {
 
-nn::Conv2d conv3x3(std::int64_t in_planes, std::int64_t out_planes, std::int64_t stride = 1) {
-  return nn::Conv2d(in_planes, out_planes, 3, {.stride = stride, .padding = 1, .bias = false});
+nn::Conv2d conv3x3(std::int64_t in_planes, std::int64_t out_planes, std::int64_t stride = 1,
+                   std::int64_t groups = 1) {
+  return nn::Conv2d(in_planes, out_planes, 3,
+                    {.stride = stride, .padding = 1, .groups = groups, .bias = false});
 }
 
 nn::Conv2d conv1x1(std::int64_t in_planes, std::int64_t out_planes, std::int64_t stride = 1) {
@@ -42,7 +48,7 @@ std::int64_t expansion_of(ResNetBlock block) {
 /// ResNet._make_layer: `blocks` blocks, the first with the stride and, when
 /// the shape changes, a 1x1 convolution on the shortcut.
 nn::Sequential make_stage(ResNetBlock block, std::int64_t& inplanes, std::int64_t planes,
-                          std::int64_t blocks, std::int64_t stride) {
+                          std::int64_t blocks, std::int64_t stride, const ResNetOptions& options) {
   const std::int64_t out_planes = planes * expansion_of(block);
   nn::Sequential stage;
   nn::Sequential downsample;
@@ -52,9 +58,11 @@ nn::Sequential make_stage(ResNetBlock block, std::int64_t& inplanes, std::int64_
   }
   auto push_block = [&](std::int64_t in, std::int64_t block_stride, nn::Sequential shortcut) {
     if (block == ResNetBlock::Basic)
-      stage.push(BasicBlock(in, planes, block_stride, std::move(shortcut)));
+      stage.push(BasicBlock(in, planes, block_stride, std::move(shortcut), options.groups,
+                            options.width_per_group));
     else
-      stage.push(Bottleneck(in, planes, block_stride, std::move(shortcut)));
+      stage.push(Bottleneck(in, planes, block_stride, std::move(shortcut), options.groups,
+                            options.width_per_group));
   };
   push_block(inplanes, stride, std::move(downsample));
   inplanes = out_planes;
@@ -63,15 +71,39 @@ nn::Sequential make_stage(ResNetBlock block, std::int64_t& inplanes, std::int64_
   return stage;
 }
 
+/// torchvision's `_ovewrite_named_param`: a builder's fixed keyword, which a
+/// caller may repeat but not change (`unchanged` is the option's default).
+void overwrite(std::int64_t& option, std::int64_t value, std::int64_t unchanged, const char* name,
+               const char* builder) {
+  if (option != unchanged && option != value)
+    throw Error(ErrorCode::BadArgument, std::string("fp::vision::models::") + builder + ": " +
+                                            name + " is " + std::to_string(value) + ", not " +
+                                            std::to_string(option));
+  option = value;
+}
+
+/// A ResNeXt or Wide ResNet: the options with their groups and width set.
+ResNet grouped(std::array<std::int64_t, 4> blocks, std::int64_t groups, std::int64_t width,
+               ResNetOptions options, const char* builder) {
+  overwrite(options.groups, groups, 1, "groups", builder);
+  overwrite(options.width_per_group, width, 64, "width_per_group", builder);
+  return ResNet(ResNetBlock::Bottleneck, blocks, options);
+}
+
 }  // namespace
 
 BasicBlock::BasicBlock(std::int64_t inplanes, std::int64_t planes, std::int64_t stride,
-                       nn::Sequential downsample)
+                       nn::Sequential downsample, std::int64_t groups, std::int64_t base_width)
     : conv1(conv3x3(inplanes, planes, stride)),
       bn1(planes),
       conv2(conv3x3(planes, planes)),
       bn2(planes),
-      downsample(std::move(downsample)) {}
+      downsample(std::move(downsample)) {
+  if (groups != 1 || base_width != 64)
+    throw Error(ErrorCode::BadArgument,
+                "fp::vision::models::BasicBlock only supports groups=1 and base_width=64, not " +
+                    std::to_string(groups) + " and " + std::to_string(base_width));
+}
 
 void BasicBlock::visit(nn::Visitor& visitor) {
   visitor.child("conv1", conv1);
@@ -96,13 +128,29 @@ Tensor BasicBlock::forward(TensorView input) const {
   return add_shortcut(conv2, bn2, out, downsample, input);
 }
 
+namespace {
+
+/// Bottleneck's inner width: Python's `int(planes * (base_width / 64.0)) * groups`.
+std::int64_t bottleneck_width(std::int64_t planes, std::int64_t groups, std::int64_t base_width) {
+  if (groups < 1 || base_width < 1)
+    throw Error(ErrorCode::BadArgument,
+                "fp::vision::models::Bottleneck: groups and width_per_group should be positive, "
+                "not " +
+                    std::to_string(groups) + " and " + std::to_string(base_width));
+  return static_cast<std::int64_t>(static_cast<double>(planes) *
+                                   (static_cast<double>(base_width) / 64.0)) *
+         groups;
+}
+
+}  // namespace
+
 Bottleneck::Bottleneck(std::int64_t inplanes, std::int64_t planes, std::int64_t stride,
-                       nn::Sequential downsample)
-    : conv1(conv1x1(inplanes, planes)),
-      bn1(planes),
-      conv2(conv3x3(planes, planes, stride)),
-      bn2(planes),
-      conv3(conv1x1(planes, planes * expansion)),
+                       nn::Sequential downsample, std::int64_t groups, std::int64_t base_width)
+    : conv1(conv1x1(inplanes, bottleneck_width(planes, groups, base_width))),
+      bn1(conv1.out_channels),
+      conv2(conv3x3(conv1.out_channels, conv1.out_channels, stride, groups)),
+      bn2(conv1.out_channels),
+      conv3(conv1x1(conv1.out_channels, planes * expansion)),
       bn3(planes * expansion),
       downsample(std::move(downsample)) {}
 
@@ -133,10 +181,10 @@ ResNet::ResNet(ResNetBlock block, std::array<std::int64_t, 4> blocks, const ResN
       maxpool(3, {.stride = 2, .padding = 1}),
       fc(512 * expansion_of(block), options.num_classes) {
   std::int64_t inplanes = 64;
-  layer1 = make_stage(block, inplanes, 64, blocks[0], 1);
-  layer2 = make_stage(block, inplanes, 128, blocks[1], 2);
-  layer3 = make_stage(block, inplanes, 256, blocks[2], 2);
-  layer4 = make_stage(block, inplanes, 512, blocks[3], 2);
+  layer1 = make_stage(block, inplanes, 64, blocks[0], 1, options);
+  layer2 = make_stage(block, inplanes, 128, blocks[1], 2, options);
+  layer3 = make_stage(block, inplanes, 256, blocks[2], 2, options);
+  layer4 = make_stage(block, inplanes, 512, blocks[3], 2, options);
 }
 
 void ResNet::visit(nn::Visitor& visitor) {
@@ -177,6 +225,21 @@ ResNet resnet101(const ResNetOptions& options) {
 }
 ResNet resnet152(const ResNetOptions& options) {
   return ResNet(ResNetBlock::Bottleneck, {3, 8, 36, 3}, options);
+}
+ResNet resnext50_32x4d(const ResNetOptions& options) {
+  return grouped({3, 4, 6, 3}, 32, 4, options, "resnext50_32x4d");
+}
+ResNet resnext101_32x8d(const ResNetOptions& options) {
+  return grouped({3, 4, 23, 3}, 32, 8, options, "resnext101_32x8d");
+}
+ResNet resnext101_64x4d(const ResNetOptions& options) {
+  return grouped({3, 4, 23, 3}, 64, 4, options, "resnext101_64x4d");
+}
+ResNet wide_resnet50_2(const ResNetOptions& options) {
+  return grouped({3, 4, 6, 3}, 1, 64 * 2, options, "wide_resnet50_2");
+}
+ResNet wide_resnet101_2(const ResNetOptions& options) {
+  return grouped({3, 4, 23, 3}, 1, 64 * 2, options, "wide_resnet101_2");
 }
 
 }  // namespace fp::vision::models

@@ -1,4 +1,4 @@
-// torchvision's MobileNetV3-Small: inverted residual blocks with
+// torchvision's MobileNetV3 (Small and Large): inverted residual blocks with
 // squeeze-and-excitation and hardswish, with torchvision's state-dict keys
 // ("features.1.block.0.0.weight", "features.1.block.1.fc1.bias", ...).
 // https://pytorch.org/vision/stable/models/mobilenetv3.html
@@ -14,7 +14,7 @@
 
 namespace fp::vision::models {
 
-/// The keyword arguments of torchvision's mobilenet_v3_small.
+/// The keyword arguments of torchvision's mobilenet_v3_small and _large.
 struct MobileNetV3Options {
   /// The number of classes the classifier scores.
   std::int64_t num_classes = 1000;
@@ -97,5 +97,7 @@ class MobileNetV3 : public nn::Module {
 
 /// https://pytorch.org/vision/stable/models/generated/torchvision.models.mobilenet_v3_small.html
 MobileNetV3 mobilenet_v3_small(const MobileNetV3Options& options = {});
+/// https://pytorch.org/vision/stable/models/generated/torchvision.models.mobilenet_v3_large.html
+MobileNetV3 mobilenet_v3_large(const MobileNetV3Options& options = {});
 
 }  // namespace fp::vision::models

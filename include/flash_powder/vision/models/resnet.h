@@ -1,6 +1,7 @@
 // torchvision's ResNet networks, with its state-dict keys ("conv1.weight",
 // "layer1.0.bn1.running_mean", "layer2.0.downsample.0.weight", "fc.bias", ...).
-// https://pytorch.org/vision/stable/models/resnet.html
+// https://pytorch.org/vision/stable/models/resnet.html (and resnext.html,
+// wide_resnet.html: the same network with grouped or wider 3x3 convolutions)
 //
 //     auto net = fp::vision::models::resnet50();
 //     net.load_state_dict(fp::safetensors::MappedFile::open("resnet50.safetensors"));
@@ -33,6 +34,13 @@ namespace fp::vision::models {
 struct ResNetOptions {
   /// The number of classes `fc` scores.
   std::int64_t num_classes = 1000;
+  /// The 3x3 convolutions' groups (Bottleneck only; ResNeXt's cardinality).
+  /// The resnext and wide_resnet builders set it and width_per_group, and
+  /// refuse another value, as torchvision does.
+  std::int64_t groups = 1;
+  /// The channels of each group of a Bottleneck's 3x3 convolution at planes
+  /// 64 (64: ResNet; 128: Wide ResNet; 4 or 8: ResNeXt).
+  std::int64_t width_per_group = 64;
 };
 
 /// torchvision.models.resnet.BasicBlock (ResNet-18 and -34): two 3x3
@@ -43,8 +51,9 @@ class BasicBlock : public nn::Module {
   /// The ratio of output to `planes` channels.
   static constexpr std::int64_t expansion = 1;
   /// A block from `inplanes` to `planes` channels; `downsample` (maybe empty) adapts the shortcut.
+  /// groups and base_width must be 1 and 64 (fp::Error otherwise), as torchvision's.
   BasicBlock(std::int64_t inplanes, std::int64_t planes, std::int64_t stride,
-             nn::Sequential downsample);
+             nn::Sequential downsample, std::int64_t groups = 1, std::int64_t base_width = 64);
 
   void visit(nn::Visitor& visitor) override;
   /// {conv1, bn1, relu}, {conv2, bn2} (which adds the shortcut and applies ReLU).
@@ -65,15 +74,17 @@ class BasicBlock : public nn::Module {
   nn::Sequential downsample;
 };
 
-/// torchvision.models.resnet.Bottleneck (ResNet-50, -101, -152): 1x1, 3x3
-/// (with the stride, as torchvision's "ResNet V1.5"), 1x1 and a shortcut.
+/// torchvision.models.resnet.Bottleneck (ResNet-50, -101, -152, ResNeXt,
+/// Wide ResNet): 1x1, 3x3 (with the stride and `groups`, as torchvision's
+/// "ResNet V1.5"), 1x1 and a shortcut; the inner width is
+/// `planes * base_width / 64 * groups`.
 class Bottleneck : public nn::Module {
  public:
   /// The ratio of output to `planes` channels.
   static constexpr std::int64_t expansion = 4;
   /// A block from `inplanes` to 4 x `planes` channels; `downsample` (maybe empty) adapts the shortcut.
   Bottleneck(std::int64_t inplanes, std::int64_t planes, std::int64_t stride,
-             nn::Sequential downsample);
+             nn::Sequential downsample, std::int64_t groups = 1, std::int64_t base_width = 64);
 
   void visit(nn::Visitor& visitor) override;
   /// {conv1, bn1, relu}, {conv2, bn2, relu}, {conv3, bn3} (which adds the
@@ -147,5 +158,15 @@ ResNet resnet50(const ResNetOptions& options = {});
 ResNet resnet101(const ResNetOptions& options = {});
 /// https://pytorch.org/vision/stable/models/generated/torchvision.models.resnet152.html
 ResNet resnet152(const ResNetOptions& options = {});
+/// https://pytorch.org/vision/stable/models/generated/torchvision.models.resnext50_32x4d.html
+ResNet resnext50_32x4d(const ResNetOptions& options = {});
+/// https://pytorch.org/vision/stable/models/generated/torchvision.models.resnext101_32x8d.html
+ResNet resnext101_32x8d(const ResNetOptions& options = {});
+/// https://pytorch.org/vision/stable/models/generated/torchvision.models.resnext101_64x4d.html
+ResNet resnext101_64x4d(const ResNetOptions& options = {});
+/// https://pytorch.org/vision/stable/models/generated/torchvision.models.wide_resnet50_2.html
+ResNet wide_resnet50_2(const ResNetOptions& options = {});
+/// https://pytorch.org/vision/stable/models/generated/torchvision.models.wide_resnet101_2.html
+ResNet wide_resnet101_2(const ResNetOptions& options = {});
 
 }  // namespace fp::vision::models

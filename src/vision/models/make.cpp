@@ -1,0 +1,112 @@
+// torchvision/models/_api.py's get_model and list_models over the builders
+// of fp::vision::models.
+#include "flash_powder/vision/models/make.h"
+
+#include <functional>
+#include <map>
+#include <string>
+
+#include "flash_powder/base/error.h"
+#include "flash_powder/vision/models.h"
+
+namespace fp::vision::models {
+namespace {
+
+using Builder = std::function<std::unique_ptr<nn::Module>(const ModelOptions&)>;
+
+/// A builder's own options from make's: num_classes always, dropout where
+/// the builder has it.
+template <class Options>
+Options options_of(std::string_view name, const ModelOptions& options) {
+  Options converted;
+  converted.num_classes = options.num_classes;
+  if (options.dropout) {
+    if constexpr (requires { converted.dropout; }) {
+      converted.dropout = *options.dropout;
+    } else {
+      throw Error(ErrorCode::BadArgument,
+                  "fp::vision::models::make: " + std::string(name) + " has no dropout option");
+    }
+  }
+  return converted;
+}
+
+template <class Model, class Options>
+Builder builder(std::string_view name, Model (*build)(const Options&)) {
+  return [name, build](const ModelOptions& options) -> std::unique_ptr<nn::Module> {
+    return std::make_unique<Model>(build(options_of<Options>(name, options)));
+  };
+}
+
+/// One entry of the registry: torchvision's name and fp's builder of it.
+#define FP_MODEL(name) \
+  { #name, builder(#name, &(name)) }
+
+const std::map<std::string, Builder, std::less<>>& registry() {
+  static const std::map<std::string, Builder, std::less<>> builders{
+      FP_MODEL(alexnet),
+      FP_MODEL(densenet121),
+      FP_MODEL(densenet161),
+      FP_MODEL(densenet169),
+      FP_MODEL(densenet201),
+      FP_MODEL(googlenet),
+      FP_MODEL(mnasnet0_5),
+      FP_MODEL(mnasnet0_75),
+      FP_MODEL(mnasnet1_0),
+      FP_MODEL(mnasnet1_3),
+      FP_MODEL(mobilenet_v2),
+      FP_MODEL(mobilenet_v3_large),
+      FP_MODEL(mobilenet_v3_small),
+      FP_MODEL(resnet18),
+      FP_MODEL(resnet34),
+      FP_MODEL(resnet50),
+      FP_MODEL(resnet101),
+      FP_MODEL(resnet152),
+      FP_MODEL(resnext50_32x4d),
+      FP_MODEL(resnext101_32x8d),
+      FP_MODEL(resnext101_64x4d),
+      FP_MODEL(shufflenet_v2_x0_5),
+      FP_MODEL(shufflenet_v2_x1_0),
+      FP_MODEL(shufflenet_v2_x1_5),
+      FP_MODEL(shufflenet_v2_x2_0),
+      FP_MODEL(squeezenet1_0),
+      FP_MODEL(squeezenet1_1),
+      FP_MODEL(vgg11),
+      FP_MODEL(vgg11_bn),
+      FP_MODEL(vgg13),
+      FP_MODEL(vgg13_bn),
+      FP_MODEL(vgg16),
+      FP_MODEL(vgg16_bn),
+      FP_MODEL(vgg19),
+      FP_MODEL(vgg19_bn),
+      FP_MODEL(wide_resnet50_2),
+      FP_MODEL(wide_resnet101_2),
+  };
+  return builders;
+}
+
+#undef FP_MODEL
+
+}  // namespace
+
+std::unique_ptr<nn::Module> make(std::string_view name, const ModelOptions& options) {
+  const auto& builders = registry();
+  const auto found = builders.find(name);
+  if (found == builders.end()) {
+    std::string known;
+    for (const auto& [known_name, unused] : builders)
+      known += (known.empty() ? "" : ", ") + known_name;
+    throw Error(ErrorCode::BadArgument, "fp::vision::models::make: unknown model '" +
+                                            std::string(name) + "'; known: " + known);
+  }
+  return found->second(options);
+}
+
+std::vector<std::string> list_models() {
+  std::vector<std::string> names;
+  for (const auto& [name, unused] : registry())
+    names.push_back(name);
+  return names;
+}
+
+}  // namespace fp::vision::models
