@@ -4,10 +4,10 @@
 #include <string>
 #include <utility>
 
-#include "flash_powder/nn/optimize.h"
 #include "flash_powder/aten/aten.h"
 #include "flash_powder/base/error.h"
 #include "flash_powder/core/operators.h"
+#include "flash_powder/nn/optimize.h"
 
 namespace fp::vision::models {
 namespace {
