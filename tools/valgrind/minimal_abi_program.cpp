@@ -89,6 +89,18 @@ StableIValue int32_arg(int32_t code) {
   return value;
 }
 
+StableIValue int64_arg(int64_t value) {
+  StableIValue item = 0;
+  std::memcpy(&item, &value, sizeof(value));
+  return item;
+}
+
+StableIValue double_arg(double value) {
+  StableIValue item = 0;
+  std::memcpy(&item, &value, sizeof(value));
+  return item;
+}
+
 void free_returned_tensors(StableIValue* stack, int count) {
   for (int i = 0; i < count; ++i) {
     AtenTensorHandle tensor = nullptr;
@@ -141,6 +153,14 @@ int main() {
   call("aten::flip", "", {tensor_arg(a), int_list({0})}, 1);
   call("aten::cat", "", {tensor_list({a, a}, false), 0}, 1);
   call("aten::index", "Tensor", {tensor_arg(a), tensor_list({nullptr, index}, true)}, 1);
+  // bfloat16 cosine_similarity: libtorch converts its eps (a wrapped double)
+  // to bfloat16 in a copy kernel that memcheck sees branch on uninitialised bits.
+  AtenTensorHandle brain1 = make({4, 5}, aoti_torch_dtype_bfloat16());
+  AtenTensorHandle brain2 = make({4, 5}, aoti_torch_dtype_bfloat16());
+  call("aten::cosine_similarity", "",
+       {tensor_arg(brain1), tensor_arg(brain2), int64_arg(1), double_arg(1e-8)}, 1);
+  aoti_torch_delete_tensor_object(brain1);
+  aoti_torch_delete_tensor_object(brain2);
   // No string argument: libtorch 2.10-2.13 leaks one std::string for each
   // (fixed in 2.14). flash_powder sends none through torch_call_dispatcher on
   // those releases for the ops it calls (src/aten/string_free.h), so that
