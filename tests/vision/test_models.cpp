@@ -2,8 +2,8 @@
 // same outputs bit for bit for seeded random weights and inputs (batch 1 and
 // 2), written by tests/vision/make_models.py when the tests run.
 #include <algorithm>
-#include <chrono>
 #include <array>
+#include <chrono>
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
