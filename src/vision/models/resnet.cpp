@@ -236,10 +236,10 @@ ResNet resnext101_64x4d(const ResNetOptions& options) {
   return grouped({3, 4, 23, 3}, 64, 4, options, "resnext101_64x4d");
 }
 ResNet wide_resnet50_2(const ResNetOptions& options) {
-  return grouped({3, 4, 6, 3}, 1, 64 * 2, options, "wide_resnet50_2");
+  return grouped({3, 4, 6, 3}, 1, std::int64_t{64} * 2, options, "wide_resnet50_2");
 }
 ResNet wide_resnet101_2(const ResNetOptions& options) {
-  return grouped({3, 4, 23, 3}, 1, 64 * 2, options, "wide_resnet101_2");
+  return grouped({3, 4, 23, 3}, 1, std::int64_t{64} * 2, options, "wide_resnet101_2");
 }
 
 }  // namespace fp::vision::models
