@@ -17,7 +17,7 @@
 /*
 #|PYTHON_GLOBAL
 import torch.nn.functional as F
-from truth_helpers import g, values
+from truth_helpers import g, lp_pool, values
 FLOATS = [torch.float32, torch.float64, torch.float16, torch.bfloat16]
 def each_dtype(x, f, dtypes=FLOATS):
     """values(f(x.to(dtype))) for each dtype; for a pair, both (indices as floats)."""
@@ -229,9 +229,9 @@ TEST(Pooling, LPPool1d2d) {
   EXPECT_PYTHON(
       each_dtype(
           x2, [](const fp::TensorView& t) { return F::lp_pool2d(t, inf, 2, {.ceil_mode = true}); }),
-      truth<Doubles>("each_dtype(x2, lambda t: F.lp_pool2d(t, float('inf'), 2, ceil_mode=True))"));
+      truth<Doubles>("each_dtype(x2, lambda t: lp_pool(2, t, float('inf'), 2, ceil_mode=True))"));
   EXPECT_PYTHON(each_dtype(x1, [](const fp::TensorView& t) { return F::lp_pool1d(t, -inf, 2); }),
-                truth<Doubles>("each_dtype(x1, lambda t: F.lp_pool1d(t, -float('inf'), 2))"));
+                truth<Doubles>("each_dtype(x1, lambda t: lp_pool(1, t, -float('inf'), 2))"));
   // An integer input: x^p is float32, as in Python with a float norm_type.
   const fp::Tensor counts = (x2 * fp::tensor(4.f)).to(fp::DType::I64);
   const fp::Tensor integral = F::lp_pool2d(counts, 2.0, 2);
@@ -264,7 +264,7 @@ TEST(Pooling, LPPool3d) {
           "stride=(1, 2, 2), ceil_mode=True), both)"));
   // ±infinity is a max pool, which float16 has.
   EXPECT_PYTHON(each_dtype(x, [](const fp::TensorView& t) { return F::lp_pool3d(t, inf, 2); }),
-                truth<Doubles>("each_dtype(x, lambda t: F.lp_pool3d(t, float('inf'), 2))"));
+                truth<Doubles>("each_dtype(x, lambda t: lp_pool(3, t, float('inf'), 2))"));
 }
 
 // --- max_unpool -------------------------------------------------------------------------

@@ -3,10 +3,12 @@ puts this folder on the path): `from truth_helpers import g, values`.
 
 Each mirrors a C++ test helper, so that both languages draw the same inputs."""
 
+import inspect
 import sys
 import types
 
 import torch
+import torch.nn.functional as F_
 
 
 def g(seed):
@@ -49,6 +51,30 @@ def message(f):
     except Exception as e:  # RuntimeError, IndexError, ValueError, TypeError: whatever torch raises
         return str(e)
     raise AssertionError("expected an error, but the call succeeded")
+
+
+def outcome(f):
+    """What `f()` raises, as text, or "" when it succeeds: for calls that a
+    later torch release accepts (the C++ side then expects success)."""
+    try:
+        f()
+    except Exception as e:  # whatever torch raises
+        return str(e)
+    return ""
+
+
+def lp_pool(dims, t, norm_type, kernel_size, stride=None, ceil_mode=False):
+    """F.lp_pool<dims>d(t, ...). For norm_type = ±inf it is the max pool of |t|
+    (of -|t|, negated), as torch 2.13 and later compute it, and as
+    fp::functional computes it on every torch: earlier releases raise |t| to
+    the infinite power instead."""
+    lp = getattr(F_, f"lp_pool{dims}d")
+    if abs(norm_type) != float("inf") or 'float("inf")' in inspect.getsource(lp):
+        return lp(t, norm_type, kernel_size, stride, ceil_mode)
+    mp = getattr(F_, f"max_pool{dims}d")
+    if norm_type > 0:
+        return mp(t.abs(), kernel_size, stride, 0, 1, ceil_mode)
+    return -mp(-t.abs(), kernel_size, stride, 0, 1, ceil_mode)
 
 
 def python_torchvision():

@@ -155,7 +155,8 @@ using LPPool3dOptions = LPPoolOptions<3>;
 /// The p-norm of each window: Python's `(sum(x^p) over the window)^(1/p)`,
 /// computed as Python does (avg_pool of x^p times the kernel's size), with
 /// its sign handling; `norm_type` = ±infinity is the max_pool of |x| (of
-/// -|x|, negated). `norm_type` is a Python float, as nn.LPPool1d passes it
+/// -|x|, negated), as torch 2.13 and later compute it on any loaded torch
+/// (earlier releases raise |x| to the infinite power). `norm_type` is a Python float, as nn.LPPool1d passes it
 /// (an integer tensor's x^p is float32 then); 0 throws fp::Error (Python's
 /// ZeroDivisionError). CPU and CUDA tensors only: its x^p takes a Scalar,
 /// which reaches libtorch through fp::aten::shim.
