@@ -173,19 +173,20 @@ TEST(Readme, Errors) {
 
   /*
   #|PYTHON
-  what = message(lambda: torch.ones(2, 3).matmul(torch.ones(2, 3)))
+  # torch 2.15 puts "mm: " before the words: the words are what is shown.
+  what = message(lambda: torch.ones(2, 3).matmul(torch.ones(2, 3))).removeprefix("mm: ")
   */
   const std::string torch_says =
       "mat1 and mat2 shapes cannot be multiplied (2x3 and 2x3)";  // #PYTHON what
-  EXPECT_TORCH_ERROR_EXACT("aten::matmul", torch_says,
-                           (void)fp::ones({2, 3}).matmul(fp::ones({2, 3})));
+  EXPECT_TORCH_ERROR(torch_says, (void)fp::ones({2, 3}).matmul(fp::ones({2, 3})));
   std::string what;
   try {
     (void)fp::ones({2, 3}).matmul(fp::ones({2, 3}));
   } catch (const fp::Error& error) {
     what = error.what();
   }
-  EXPECT_EQ(printed, what + "\n");
+  // libtorch before 2.13 also prints its own message to stderr, before ours.
+  EXPECT_TRUE(printed.ends_with(what + "\n")) << printed;
 }
 
 }  // namespace

@@ -159,9 +159,12 @@ TEST(OptimizeForInference, EqualsFrozenInductorBitForBit) {
   // The package holds its weights pre-packed for the CPU that exported it.
   // With oneDNN held to SSE4.1 (the default, valgrind and sanitizer lanes)
   // its kernels then differ from those this process packs for, and so do
-  // the last bits (measured: 7.6e-6 on logits of magnitude ~1).
+  // the last bits (measured: 7.6e-6 on logits of magnitude ~1). So with
+  // another torch loaded than the one that exported it (its oneDNN packs
+  // another way: 1.8e-6 with torch 2.11).
   const char* isa = std::getenv("ONEDNN_MAX_CPU_ISA");
-  if (isa != nullptr && std::string(isa).starts_with("SSE")) {
+  if ((isa != nullptr && std::string(isa).starts_with("SSE")) ||
+      fp::torch_version() != fp::torch_build_version()) {
     const Difference d = difference(out, frozen);
     EXPECT_LT(d.relative, 1e-5) << "max |delta| from the frozen package " << d.absolute;
     EXPECT_FALSE(bit_equal(out, refs.at("eager.b2.0")));
