@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # One forward of torchvision's vgg11 (batch 1 and 8, 224x224), resnet50
-# (batch 1) and examples/unet's U-Net (batch 1, 256x256), and of two sequence
+# (batch 1) and examples/unet's U-Net (batch 1, 256x256) (and, for the
+# optimisation pass, resnet18, resnet50, vgg11, mobilenet_v3_small and the
+# U-Net at batch 1 and 8: FP_BENCH_CASES=optimize), and of two sequence
 # models: nn.LSTM(256, 256, num_layers=2, bidirectional=True) on 100 steps
 # (batch 1 and 16; the output tensor only) and a 6-layer nn.TransformerEncoder
 # (d_model 512, 8 heads, feed-forward 2048, dropout 0, batch_first; batch 8,
@@ -34,7 +36,9 @@
 #                    code, the export or the weights change
 #   --optimize       also time flash_powder after fp::nn::optimize_for_inference
 #                    (side "fp optimised": BatchNorm folded, oneDNN's fused
-#                    kernels; the vision models only)
+#                    kernels; the vision models only) and, unless --no-compile,
+#                    torch.compile with Inductor's freezing (side
+#                    "torch.compile frozen": the same folding and packing)
 #   --markdown       print the tables as Markdown (for bench/README.md)
 #
 # Each side is a separate process per model, thread count and round, so its
@@ -44,7 +48,8 @@
 # Environment: FP_BENCH_THREADS (thread counts, default 1 and the core count; each
 # sets OMP_NUM_THREADS for every side), FP_BENCH_CASES (default "vision",
 # which stands for "vgg11-b1 vgg11-b8 resnet50-b1 unet-b1"; "sequence" for
-# "lstm-b1 lstm-b16 encoder-b8"; "all" for both; or any list of cases, e.g.
+# "lstm-b1 lstm-b16 encoder-b8"; "all" for both; "optimize" for batch 1 and 8
+# of resnet18, resnet50, vgg11, mobilenet_v3_small and unet; or any list of cases, e.g.
 # FP_BENCH_CASES="lstm-b1 lstm-b16 encoder-b8" bench/run_vision.sh --no-compile),
 # FP_BENCH_ROUNDS (1: the sides run one after another per case, this many
 # times, so that a slow spell of the machine hits every side),
@@ -69,10 +74,20 @@ CORES="$(getconf _NPROCESSORS_ONLN)"  # nproc would follow OMP_NUM_THREADS
 THREADS="${FP_BENCH_THREADS:-1 $CORES}"
 VISION_CASES="vgg11-b1 vgg11-b8 resnet50-b1 unet-b1"
 SEQUENCE_CASES="lstm-b1 lstm-b16 encoder-b8"
-CASES="${FP_BENCH_CASES:-vision}"
-CASES="${CASES//all/vision sequence}"
-CASES="${CASES//vision/$VISION_CASES}"
-CASES="${CASES//sequence/$SEQUENCE_CASES}"
+OPTIMIZE_CASES=""
+for model in resnet18 resnet50 vgg11 mobilenet_v3_small unet; do
+  OPTIMIZE_CASES+="$model-b1 $model-b8 "
+done
+CASES=""
+for word in ${FP_BENCH_CASES:-vision}; do  # the set names, word by word
+  case "$word" in
+    all) CASES+="$VISION_CASES $SEQUENCE_CASES " ;;
+    vision) CASES+="$VISION_CASES " ;;
+    sequence) CASES+="$SEQUENCE_CASES " ;;
+    optimize) CASES+="$OPTIMIZE_CASES " ;;
+    *) CASES+="$word " ;;
+  esac
+done
 ROUNDS="${FP_BENCH_ROUNDS:-1}"
 WARMUP="${FP_BENCH_WARMUP:-1}"
 REPETITIONS="${FP_BENCH_REPETITIONS:-5}"
@@ -192,13 +207,14 @@ for threads in $THREADS; do
       model="${case%-b*}"
       [ "$format" = channels_last ] && is_sequence "$model" && continue
       repetitions="$REPETITIONS"
-      [ "$case" = vgg11-b8 ] && repetitions="$REPETITIONS_LARGE"
+      [ "$case" = vgg11-b8 ] || [ "$case" = resnet50-b8 ] && repetitions="$REPETITIONS_LARGE"
       for round in $(seq "$ROUNDS"); do
         echo "==> $case, $threads thread(s), $format, round $round of $ROUNDS"
         tag="$case.$threads.$format"
-        for side in fp fp_opt libtorch eager compile fp_aoti py_aoti; do
-          [ "$side" = compile ] && [ "$compile" = 0 ] && continue
-          [ "$side" = fp_opt ] && { [ "$optimize" = 0 ] || is_sequence "$model"; } && continue
+        for side in fp fp_opt libtorch eager compile compile_frozen fp_aoti py_aoti; do
+          [[ "$side" == compile* ]] && [ "$compile" = 0 ] && continue
+          [ "$side" = fp_opt ] || [ "$side" = compile_frozen ] &&
+            { [ "$optimize" = 0 ] || is_sequence "$model"; } && continue
           if [[ "$side" == *_aoti ]]; then
             [ "$aoti" = 0 ] || [ "$format" = channels_last ] || is_sequence "$model" && continue
             if [ -n "${export_failed[$case]:-}" ]; then
@@ -219,8 +235,8 @@ for threads in $THREADS; do
                         "$BUILD/bench/bench_vision_forward_libtorch" "${arguments[@]}" ;;
             eager) quietly "$WORK/eager.log" \
                      "$PYTHON" "$REPO/bench/vision_forward.py" run eager "${arguments[@]}" ;;
-            compile) fallible compile "$COMPILE_TIMEOUT" \
-                       "$PYTHON" "$REPO/bench/vision_forward.py" run compile "${arguments[@]}" ;;
+            compile|compile_frozen) fallible "$side" "$COMPILE_TIMEOUT" \
+                       "$PYTHON" "$REPO/bench/vision_forward.py" run "$side" "${arguments[@]}" ;;
             fp_aoti) fallible fp_aoti 0 "$BUILD/bench/bench_vision_aoti" "${arguments[@]}" ;;
             py_aoti) fallible py_aoti 0 \
                        "$PYTHON" "$REPO/bench/vision_forward.py" run py_aoti "${arguments[@]}" ;;

@@ -1,5 +1,5 @@
-// The forward of a model through flash_powder: fp::vision::models' vgg11 and
-// resnet50, examples/unet's U-Net, and the sequence models fp::nn::LSTM(256,
+// The forward of a model through flash_powder: fp::vision::models' vgg11,
+// resnet18, resnet50 and mobilenet_v3_small, examples/unet's U-Net, and the sequence models fp::nn::LSTM(256,
 // 256, {.num_layers = 2, .bidirectional = true}) (the output tensor only) and
 // a 6-layer fp::nn::TransformerEncoder (d_model 512, 8 heads, feed-forward
 // 2048, dropout 0, batch_first) (run_vision.sh compares it with libtorch's
@@ -53,7 +53,9 @@ Model plain(Arguments&&... arguments) {
 Model make_model(const std::string& name) {
   namespace models = fp::vision::models;
   if (name == "vgg11") return plain<models::VGG>(models::vgg11());
+  if (name == "resnet18") return plain<models::ResNet>(models::resnet18());
   if (name == "resnet50") return plain<models::ResNet>(models::resnet50());
+  if (name == "mobilenet_v3_small") return plain<models::MobileNetV3>(models::mobilenet_v3_small());
   if (name == "unet") return plain<unet::UNet>();
   if (name == "lstm") {
     auto lstm = std::make_unique<fp::nn::LSTM>(
@@ -67,7 +69,8 @@ Model make_model(const std::string& name) {
     return plain<fp::nn::TransformerEncoder>(layer, 6);
   }
   throw fp::Error(fp::ErrorCode::BadArgument,
-                  "unknown model " + name + " (vgg11, resnet50, unet, lstm or encoder)");
+                  "unknown model " + name +
+                      " (vgg11, resnet18, resnet50, mobilenet_v3_small, unet, lstm or encoder)");
 }
 
 /// Replaces every 4-d parameter and buffer with a channels_last copy.

@@ -5,7 +5,7 @@ weights and inputs, and the report that puts every side next to each other.
 
     vision_forward.py weights DIR [CASE...]
     vision_forward.py export MODEL WEIGHTS INPUT PACKAGE
-    vision_forward.py run eager|compile MODEL WEIGHTS INPUT OUTPUT RESULT
+    vision_forward.py run eager|compile|compile_frozen MODEL WEIGHTS INPUT OUTPUT RESULT
                       [--warmup N] [--repetitions N] [--channels-last]
     vision_forward.py run py_aoti MODEL PACKAGE INPUT OUTPUT RESULT [--warmup N] [--repetitions N]
     vision_forward.py failed SIDE MODEL INPUT RESULT --threads N --reason TEXT [--channels-last]
@@ -14,7 +14,8 @@ weights and inputs, and the report that puts every side next to each other.
 `weights` writes, once, the models of the CASEs (default: all of CASES
 below, e.g. `lstm-b16`) with seeded random weights as DIR/MODEL.safetensors,
 and their seeded inputs DIR/MODEL-bN.safetensors (`input`). Every side loads
-these. The models: torchvision's vgg11 and resnet50 and examples/unet's U-Net
+these. The models: torchvision's vgg11, resnet18, resnet50 and
+mobilenet_v3_small and examples/unet's U-Net
 (BatchNorm's affine parameters and running statistics random too, so that
 they matter), input [N, 3, H, W]; `lstm`, nn.LSTM(256, 256, num_layers=2,
 bidirectional=True), input [100, N, 256] (sequence first: the batch is dim 1)
@@ -36,7 +37,10 @@ while it matches, the package is kept.
 
 `run` times one forward the way bench_vision_forward (flash_powder) and
 bench_vision_forward_libtorch do (vision_timing.h): `--warmup` untimed calls
-(for torch.compile the first one compiles, and is timed apart), then
+(for torch.compile the first one compiles, and is timed apart; `compile_frozen`
+is torch.compile with `torch._inductor.config.freezing`, which folds
+BatchNorm and pre-packs the weights for oneDNN as the frozen AOTInductor
+package does), then
 `--repetitions` timed ones, under torch.inference_mode(), on the wall clock
 and the process's CPU clock; `py_aoti` runs the package `export` wrote
 through torch._inductor.aoti_load_package (load_ms includes loading it, as
@@ -46,8 +50,9 @@ side that did not run (torch.compile past its time limit, say).
 
 `report` prints one row per model, threads and memory format: the median
 time of each side (over all repetitions of all RESULT files of that side),
-the ratios flash_powder / libtorch C++ and flash_powder / Python eager (and,
-with the AOTInductor sides, fp::aoti / Python's AOTI loader and fp::aoti /
+the ratios flash_powder / libtorch C++ and flash_powder / Python eager (with
+the optimised side also fp optimised / libtorch C++ and, with the frozen
+package, fp optimised / fp::aoti; with the AOTInductor sides also fp::aoti / Python's AOTI loader and fp::aoti /
 flash_powder), each side's peak RSS, and how far each side's output is from
 eager PyTorch's (and fp::aoti's from Python AOTI's).
 By default times are CPU time with one thread (time spent waiting for a core
@@ -76,14 +81,19 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "tests" / "vision"))
 from make_models import randomize_batch_norms  # noqa: E402  the vision tests' seeded BatchNorm statistics
 
-# (model, batch) in table order; the input's shape per model in input_shape().
+# (model, batch); the input's shape per model in input_shape(). New cases go
+# at the end: a model's weights are seeded by its place in this list.
 CASES = [("vgg11", 1), ("vgg11", 8), ("resnet50", 1), ("unet", 1), ("lstm", 1), ("lstm", 16),
-         ("encoder", 8)]
+         ("encoder", 8), ("resnet18", 1), ("resnet18", 8), ("resnet50", 8),
+         ("mobilenet_v3_small", 1), ("mobilenet_v3_small", 8), ("unet", 8)]
+# The table's order of models.
+MODEL_ORDER = ["resnet18", "resnet50", "vgg11", "mobilenet_v3_small", "unet", "lstm", "encoder"]
 SEQUENCE_MODELS = {"lstm", "encoder"}
-SIDES = ["fp", "fp_opt", "libtorch", "eager", "compile", "fp_aoti", "py_aoti"]
+SIDES = ["fp", "fp_opt", "libtorch", "eager", "compile", "compile_frozen", "fp_aoti", "py_aoti"]
 SIDE_NAMES = {"fp": "flash_powder", "fp_opt": "fp optimised", "libtorch": "libtorch C++",
-              "eager": "Python eager",
-              "compile": "torch.compile", "fp_aoti": "fp::aoti", "py_aoti": "Python AOTI"}
+              "eager": "Python eager", "compile": "torch.compile",
+              "compile_frozen": "torch.compile frozen", "fp_aoti": "fp::aoti",
+              "py_aoti": "Python AOTI"}
 SHORT_NAMES = {**SIDE_NAMES, "libtorch": "libtorch", "eager": "Python"}  # the RSS column's header
 SEED = 16
 
@@ -238,10 +248,13 @@ def run(args) -> None:
     result = {"side": args.side, "model": args.model, "batch": batch_of(args.model, x),
               "threads": torch.get_num_threads(), "channels_last": args.channels_last,
               "load_ms": load_ms, "output": args.output}
-    forward = torch.compile(model) if args.side == "compile" else model
+    compiling = args.side in ("compile", "compile_frozen")
+    if args.side == "compile_frozen":
+        torch._inductor.config.freezing = True
+    forward = torch.compile(model) if compiling else model
     with torch.inference_mode():
         warmup = args.warmup
-        if args.side == "compile":
+        if compiling:
             start = time.perf_counter()
             forward(x)
             result["compile_s"] = time.perf_counter() - start
@@ -299,8 +312,7 @@ def report(paths: list[str], markdown: bool, clock: str | None) -> None:
         key = (r["model"], r["batch"], r["channels_last"], r["threads"])
         groups.setdefault(key, {}).setdefault(r["side"], []).append(r)
     sides = [s for s in SIDES if any(s in g for g in groups.values())]
-    order = {case: i for i, case in enumerate(CASES)}
-    keys = sorted(groups, key=lambda k: (order.get(k[:2], 99), k[2], k[3]))
+    keys = sorted(groups, key=lambda k: (MODEL_ORDER.index(k[0]), k[1], k[2], k[3]))
     formats = {k[2] for k in keys}
 
     def median(runs: list[dict], threads: int) -> float | None:
@@ -325,7 +337,10 @@ def report(paths: list[str], markdown: bool, clock: str | None) -> None:
 
     header = ["model", "threads"] + (["format"] if len(formats) > 1 else [])
     header += [f"{SIDE_NAMES[s]} ms" for s in sides] + ["fp / libtorch", "fp / eager"]
+    optimised = "fp_opt" in sides
     aoti = "fp_aoti" in sides
+    if optimised:
+        header += ["fp optimised / libtorch"] + (["fp optimised / fp::aoti"] if aoti else [])
     if aoti:
         header += ["fp::aoti / Python AOTI", "fp::aoti / flash_powder"]
     header += ["RSS MiB " + " / ".join(SHORT_NAMES[s] for s in sides)]
@@ -340,6 +355,11 @@ def report(paths: list[str], markdown: bool, clock: str | None) -> None:
         fp = median(g["fp"], threads) if "fp" in g else None
         row.append(ratio(fp, median(g["libtorch"], threads) if "libtorch" in g else None))
         row.append(ratio(fp, median(g["eager"], threads) if "eager" in g else None))
+        fp_opt = median(g["fp_opt"], threads) if "fp_opt" in g else None
+        if optimised:
+            row.append(ratio(fp_opt, median(g["libtorch"], threads) if "libtorch" in g else None))
+            if aoti:
+                row.append(ratio(fp_opt, median(g["fp_aoti"], threads) if "fp_aoti" in g else None))
         if aoti:
             fp_aoti = median(g["fp_aoti"], threads) if "fp_aoti" in g else None
             row.append(ratio(fp_aoti, median(g["py_aoti"], threads) if "py_aoti" in g else None))
@@ -362,8 +382,10 @@ def report(paths: list[str], markdown: bool, clock: str | None) -> None:
         if threads > 1:
             deltas.append("cores used (CPU time / wall time) " + ", ".join(
                 f"{SIDE_NAMES[s]} {cores_used(g[s]):.1f}" for s in sides if cores_used(g.get(s))))
-        compiled = [r["compile_s"] for r in g.get("compile", []) if "compile_s" in r]
-        extra = f"; torch.compile's first call {max(compiled):.0f} s" if compiled else ""
+        extra = "".join(
+            f"; {SIDE_NAMES[side]}'s first call {max(compiled):.0f} s"
+            for side in ("compile", "compile_frozen")
+            if (compiled := [r["compile_s"] for r in g.get(side, []) if "compile_s" in r]))
         fmt = ", channels_last" if channels_last else ""
         notes.append(f"{model} b{batch}, {threads} thread(s){fmt}: max |Δ| vs eager: "
                      + ("; ".join(deltas) or "—") + extra)
@@ -420,7 +442,7 @@ def main() -> None:
     for name in ["model", "weights", "input", "package"]:
         export_parser.add_argument(name)
     run_parser = commands.add_parser("run")
-    run_parser.add_argument("side", choices=["eager", "compile", "py_aoti"])
+    run_parser.add_argument("side", choices=["eager", "compile", "compile_frozen", "py_aoti"])
     for name in ["model", "weights", "input", "output", "result"]:
         run_parser.add_argument(name)
     run_parser.add_argument("--warmup", type=int, default=1)

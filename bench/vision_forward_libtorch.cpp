@@ -1,6 +1,7 @@
 // The models of vision_forward.cpp written with libtorch's C++ API
 // (torch::nn), the way a libtorch user would port torchvision's: vgg11,
-// resnet50 and examples/unet's U-Net, with the same state-dict keys, so
+// resnet18, resnet50, mobilenet_v3_small and examples/unet's U-Net, with the
+// same state-dict keys, so
 // the same safetensors weights load; and the sequence models, which torch::nn
 // has: torch::nn::LSTM (its parameters are PyTorch's `weight_ih_l0`,
 // `weight_hh_l0_reverse`, ...; the output tensor only) and
@@ -20,10 +21,14 @@
 // c10::InferenceMode, as Python's runs under torch.inference_mode().
 #include <torch/torch.h>
 
+#include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstdint>
 #include <cstdlib>
+#include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <stdexcept>
@@ -82,8 +87,38 @@ struct VGGImpl : nn::Module {
 };
 TORCH_MODULE(VGG);
 
-// --- torchvision.models.resnet50 ---------------------------------------------
+// --- torchvision.models.resnet18 and resnet50 ----------------------------------
 
+/// torchvision's BasicBlock (resnet18, resnet34).
+struct BasicBlockImpl : nn::Module {
+  static constexpr std::int64_t expansion = 1;
+
+  BasicBlockImpl(std::int64_t inplanes, std::int64_t planes, std::int64_t stride,
+                 nn::Sequential downsample_layers)
+      : conv1(register_module("conv1", conv(inplanes, planes, 3, stride, 1))),
+        bn1(register_module("bn1", nn::BatchNorm2d(planes))),
+        conv2(register_module("conv2", conv(planes, planes, 3, 1, 1))),
+        bn2(register_module("bn2", nn::BatchNorm2d(planes))) {
+    if (!downsample_layers->is_empty())
+      downsample = register_module("downsample", downsample_layers);
+  }
+
+  torch::Tensor forward(const torch::Tensor& x) {
+    torch::Tensor out = bn1(conv1(x)).relu_();
+    out = bn2(conv2(out));
+    out += downsample ? downsample->forward(x) : x;
+    return out.relu_();
+  }
+
+  nn::Conv2d conv1;
+  nn::BatchNorm2d bn1;
+  nn::Conv2d conv2;
+  nn::BatchNorm2d bn2;
+  nn::Sequential downsample{nullptr};
+};
+TORCH_MODULE(BasicBlock);
+
+/// torchvision's Bottleneck (resnet50 and deeper).
 struct BottleneckImpl : nn::Module {
   static constexpr std::int64_t expansion = 4;
 
@@ -117,7 +152,11 @@ struct BottleneckImpl : nn::Module {
 };
 TORCH_MODULE(Bottleneck);
 
+/// torchvision's ResNet over BasicBlock or Bottleneck.
+template <class Block>
 struct ResNetImpl : nn::Module {
+  static constexpr std::int64_t expansion = Block::ContainedType::expansion;
+
   explicit ResNetImpl(std::array<std::int64_t, 4> blocks) {
     conv1 = register_module("conv1", conv(3, 64, 7, 2, 3));
     bn1 = register_module("bn1", nn::BatchNorm2d(64));
@@ -129,21 +168,21 @@ struct ResNetImpl : nn::Module {
                                   stage(planes[i], blocks[i], i == 0 ? 1 : 2));
     }
     avgpool = register_module("avgpool", nn::AdaptiveAvgPool2d(nn::AdaptiveAvgPool2dOptions(1)));
-    fc = register_module("fc", nn::Linear(512 * BottleneckImpl::expansion, 1000));
+    fc = register_module("fc", nn::Linear(512 * expansion, 1000));
   }
 
   /// torchvision's ResNet._make_layer.
   nn::Sequential stage(std::int64_t planes, std::int64_t blocks, std::int64_t stride) {
     nn::Sequential downsample;
-    if (stride != 1 || inplanes != planes * BottleneckImpl::expansion) {
-      downsample = nn::Sequential(conv(inplanes, planes * BottleneckImpl::expansion, 1, stride),
-                                  nn::BatchNorm2d(planes * BottleneckImpl::expansion));
+    if (stride != 1 || inplanes != planes * expansion) {
+      downsample = nn::Sequential(conv(inplanes, planes * expansion, 1, stride),
+                                  nn::BatchNorm2d(planes * expansion));
     }
     nn::Sequential layer;
-    layer->push_back(Bottleneck(inplanes, planes, stride, downsample));
-    inplanes = planes * BottleneckImpl::expansion;
+    layer->push_back(Block(inplanes, planes, stride, downsample));
+    inplanes = planes * expansion;
     for (std::int64_t i = 1; i < blocks; ++i)
-      layer->push_back(Bottleneck(inplanes, planes, 1, nn::Sequential()));
+      layer->push_back(Block(inplanes, planes, 1, nn::Sequential()));
     return layer;
   }
 
@@ -163,7 +202,148 @@ struct ResNetImpl : nn::Module {
   nn::AdaptiveAvgPool2d avgpool{nullptr};
   nn::Linear fc{nullptr};
 };
-TORCH_MODULE(ResNet);
+
+/// A ResNet over `Block` as a module holder (TORCH_MODULE for a template).
+template <class Block>
+std::shared_ptr<ResNetImpl<Block>> resnet(std::array<std::int64_t, 4> blocks) {
+  return std::make_shared<ResNetImpl<Block>>(blocks);
+}
+
+// --- torchvision.models.mobilenet_v3_small -----------------------------------
+
+enum class Activation { None, ReLU, Hardswish };
+
+torch::Tensor activate(Activation activation, torch::Tensor x) {
+  switch (activation) {
+    case Activation::ReLU:
+      return x.relu_();
+    case Activation::Hardswish:
+      return torch::hardswish_(x);
+    case Activation::None:
+      return x;
+  }
+  return x;
+}
+
+/// torchvision.ops.Conv2dNormActivation with MobileNetV3's BatchNorm (eps
+/// 0.001): the keys "0" (convolution) and "1" (BatchNorm), as its Sequential.
+struct ConvNormActivationImpl : nn::Module {
+  ConvNormActivationImpl(std::int64_t in, std::int64_t out, std::int64_t kernel,
+                         std::int64_t stride, std::int64_t groups, Activation activation)
+      : conv(register_module("0", nn::Conv2d(nn::Conv2dOptions(in, out, kernel)
+                                                 .stride(stride)
+                                                 .padding((kernel - 1) / 2)
+                                                 .groups(groups)
+                                                 .bias(false)))),
+        norm(register_module("1", nn::BatchNorm2d(nn::BatchNormOptions(out).eps(0.001)))),
+        activation(activation) {}
+
+  torch::Tensor forward(const torch::Tensor& x) { return activate(activation, norm(conv(x))); }
+
+  nn::Conv2d conv;
+  nn::BatchNorm2d norm;
+  Activation activation;
+};
+TORCH_MODULE(ConvNormActivation);
+
+/// torchvision.ops.SqueezeExcitation with MobileNetV3's hardsigmoid.
+struct SqueezeExcitationImpl : nn::Module {
+  SqueezeExcitationImpl(std::int64_t channels, std::int64_t squeezed)
+      : fc1(register_module("fc1", nn::Conv2d(nn::Conv2dOptions(channels, squeezed, 1)))),
+        fc2(register_module("fc2", nn::Conv2d(nn::Conv2dOptions(squeezed, channels, 1)))) {}
+
+  torch::Tensor forward(const torch::Tensor& x) {
+    const torch::Tensor scale = torch::adaptive_avg_pool2d(x, {1, 1});
+    return torch::hardsigmoid(fc2(fc1(scale).relu_())) * x;
+  }
+
+  nn::Conv2d fc1;
+  nn::Conv2d fc2;
+};
+TORCH_MODULE(SqueezeExcitation);
+
+/// torchvision's _make_divisible(value, 8).
+std::int64_t make_divisible(double value) {
+  const std::int64_t divisor = 8;
+  std::int64_t rounded =
+      std::max(divisor, static_cast<std::int64_t>(value + divisor / 2.0) / divisor * divisor);
+  if (static_cast<double>(rounded) < 0.9 * value) rounded += divisor;
+  return rounded;
+}
+
+/// One row of torchvision's InvertedResidualConfig.
+struct BlockConfig {
+  std::int64_t in, kernel, expanded, out;
+  bool squeeze_excitation;
+  Activation activation;
+  std::int64_t stride;
+};
+
+/// torchvision.models.mobilenetv3.InvertedResidual: its Sequential `block`
+/// ("block.0.0.weight", ...) as a module of numbered children.
+struct InvertedResidualImpl : nn::Module {
+  explicit InvertedResidualImpl(const BlockConfig& c) : residual(c.stride == 1 && c.in == c.out) {
+    auto block = register_module("block", std::make_shared<nn::Module>());
+    auto add = [&](auto module) {
+      block->register_module(std::to_string(steps.size()), module.ptr());
+      steps.emplace_back([module](const torch::Tensor& x) mutable { return module(x); });
+    };
+    if (c.expanded != c.in) add(ConvNormActivation(c.in, c.expanded, 1, 1, 1, c.activation));
+    add(ConvNormActivation(c.expanded, c.expanded, c.kernel, c.stride, c.expanded, c.activation));
+    if (c.squeeze_excitation)
+      add(SqueezeExcitation(c.expanded, make_divisible(static_cast<double>(c.expanded / 4))));
+    add(ConvNormActivation(c.expanded, c.out, 1, 1, 1, Activation::None));
+  }
+
+  torch::Tensor forward(const torch::Tensor& x) {
+    torch::Tensor out = x;
+    for (auto& step : steps)
+      out = step(out);
+    return residual ? out + x : out;
+  }
+
+  std::vector<std::function<torch::Tensor(const torch::Tensor&)>> steps;
+  bool residual;
+};
+TORCH_MODULE(InvertedResidual);
+
+/// torchvision.models.mobilenet_v3_small: `features` (numbered children),
+/// the average pool, `classifier` (Linear, Hardswish, Dropout, Linear).
+struct MobileNetV3Impl : nn::Module {
+  MobileNetV3Impl() {
+    constexpr auto RE = Activation::ReLU;
+    constexpr auto HS = Activation::Hardswish;
+    const BlockConfig configs[] = {
+        {16, 3, 16, 16, true, RE, 2},  {16, 3, 72, 24, false, RE, 2}, {24, 3, 88, 24, false, RE, 1},
+        {24, 5, 96, 40, true, HS, 2},  {40, 5, 240, 40, true, HS, 1}, {40, 5, 240, 40, true, HS, 1},
+        {40, 5, 120, 48, true, HS, 1}, {48, 5, 144, 48, true, HS, 1}, {48, 5, 288, 96, true, HS, 2},
+        {96, 5, 576, 96, true, HS, 1}, {96, 5, 576, 96, true, HS, 1}};
+    auto features = register_module("features", std::make_shared<nn::Module>());
+    auto add = [&](auto module) {
+      features->register_module(std::to_string(steps.size()), module.ptr());
+      steps.emplace_back([module](const torch::Tensor& x) mutable { return module(x); });
+    };
+    add(ConvNormActivation(3, 16, 3, 2, 1, HS));
+    for (const BlockConfig& config : configs)
+      add(InvertedResidual(config));
+    add(ConvNormActivation(96, 576, 1, 1, 1, HS));
+    classifier = register_module(
+        "classifier",
+        nn::Sequential(nn::Linear(576, 1024),
+                       nn::Functional([](const torch::Tensor& x) { return torch::hardswish(x); }),
+                       nn::Dropout(0.2), nn::Linear(1024, 1000)));
+  }
+
+  torch::Tensor forward(torch::Tensor x) {
+    for (auto& step : steps)
+      x = step(x);
+    return classifier->forward(torch::flatten(torch::adaptive_avg_pool2d(x, {1, 1}), 1));
+  }
+
+  std::vector<std::function<torch::Tensor(const torch::Tensor&)>> steps;
+  nn::Sequential classifier{nullptr};
+};
+TORCH_MODULE(MobileNetV3);
 
 // --- examples/unet/unet.py's UNet --------------------------------------------
 
@@ -325,13 +505,15 @@ int run(Model model, const vision_bench::Arguments& arguments,
 int run(const vision_bench::Arguments& arguments) {
   const auto start = std::chrono::steady_clock::now();
   if (arguments.model == "vgg11") return run(VGG(), arguments, start);
-  if (arguments.model == "resnet50")
-    return run(ResNet(std::array<std::int64_t, 4>{3, 4, 6, 3}), arguments, start);
+  if (arguments.model == "resnet18") return run(resnet<BasicBlock>({2, 2, 2, 2}), arguments, start);
+  if (arguments.model == "resnet50") return run(resnet<Bottleneck>({3, 4, 6, 3}), arguments, start);
+  if (arguments.model == "mobilenet_v3_small") return run(MobileNetV3(), arguments, start);
   if (arguments.model == "unet") return run(UNet(), arguments, start);
   if (arguments.model == "lstm") return run(lstm(), arguments, start);
   if (arguments.model == "encoder") return run(encoder(), arguments, start);
-  throw std::invalid_argument("unknown model " + arguments.model +
-                              " (vgg11, resnet50, unet, lstm or encoder)");
+  throw std::invalid_argument(
+      "unknown model " + arguments.model +
+      " (vgg11, resnet18, resnet50, mobilenet_v3_small, unet, lstm or encoder)");
 }
 
 }  // namespace
