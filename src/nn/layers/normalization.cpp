@@ -16,14 +16,15 @@ namespace fp::nn {
 
 namespace detail {
 
-BatchNorm::BatchNorm(std::int64_t num_features, const BatchNormOptions& options)
-    : num_features(num_features), options(options) {
-  const TensorOptions tensor_options = layer_options(options.dtype, options.device);
-  if (options.affine) {
+NormBase::NormBase(std::int64_t num_features, bool affine, bool with_bias, bool track_running_stats,
+                   std::optional<DType> dtype, std::optional<Device> device)
+    : num_features(num_features) {
+  const TensorOptions tensor_options = layer_options(dtype, device);
+  if (affine) {
     weight = ones({num_features}, tensor_options);
-    if (options.bias) bias = zeros({num_features}, tensor_options);
+    if (with_bias) bias = zeros({num_features}, tensor_options);
   }
-  if (options.track_running_stats) {
+  if (track_running_stats) {
     running_mean = zeros({num_features}, tensor_options);
     running_var = ones({num_features}, tensor_options);
     num_batches_tracked =
@@ -31,7 +32,7 @@ BatchNorm::BatchNorm(std::int64_t num_features, const BatchNormOptions& options)
   }
 }
 
-void BatchNorm::visit(Visitor& visitor) {
+void NormBase::visit(Visitor& visitor) {
   visitor.parameter("weight", weight);
   visitor.parameter("bias", bias);
   visitor.buffer("running_mean", running_mean);
@@ -49,29 +50,6 @@ Tensor BatchNorm::forward(TensorView input) const {
                                  .training = batch_statistics,
                                  .momentum = options.momentum.value_or(0.0),
                                  .eps = options.eps});
-}
-
-InstanceNorm::InstanceNorm(std::int64_t num_features, const InstanceNormOptions& options)
-    : num_features(num_features), options(options) {
-  const TensorOptions tensor_options = layer_options(options.dtype, options.device);
-  if (options.affine) {
-    weight = ones({num_features}, tensor_options);
-    if (options.bias) bias = zeros({num_features}, tensor_options);
-  }
-  if (options.track_running_stats) {
-    running_mean = zeros({num_features}, tensor_options);
-    running_var = ones({num_features}, tensor_options);
-    num_batches_tracked =
-        zeros({}, TensorOptions(DType::I64, tensor_options.device_or(Device::cpu())));
-  }
-}
-
-void InstanceNorm::visit(Visitor& visitor) {
-  visitor.parameter("weight", weight);
-  visitor.parameter("bias", bias);
-  visitor.buffer("running_mean", running_mean);
-  visitor.buffer("running_var", running_var);
-  visitor.buffer("num_batches_tracked", num_batches_tracked, {.may_be_missing = true});
 }
 
 Tensor InstanceNorm::forward(TensorView input) const {

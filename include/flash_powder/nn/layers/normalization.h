@@ -39,22 +39,25 @@ struct BatchNormOptions {
 };
 
 namespace detail {
-/// What BatchNorm1d/2d/3d share; use those.
-class BatchNorm : public Module {
+/// The parameters and buffers BatchNorm and InstanceNorm share (PyTorch's
+/// _NormBase): `weight` and `bias` when affine, the running statistics when
+/// tracked, with PyTorch's names and initial values.
+class NormBase : public Module {
  public:
-  /// A batch norm over `num_features` channels.
-  BatchNorm(std::int64_t num_features, const BatchNormOptions& options);
+  /// The tensors of a norm over `num_features` channels, for the options'
+  /// `affine`, `bias`, `track_running_stats`, `dtype` and `device`.
+  template <class Options>
+  NormBase(std::int64_t num_features, const Options& options)
+      : NormBase(num_features, options.affine, options.bias, options.track_running_stats,
+                 options.dtype, options.device) {}
 
   void visit(Visitor& visitor) override;
-  Tensor forward(TensorView input) const override;
 
   /// The number of channels.
   std::int64_t num_features;
-  /// The keyword arguments it was made with.
-  BatchNormOptions options;
   /// [num_features] scale (undefined unless affine).
   Tensor weight;
-  /// [num_features] shift (undefined unless affine).
+  /// [num_features] shift (undefined unless affine and bias).
   Tensor bias;
   /// [num_features] running means (undefined unless track_running_stats).
   Tensor running_mean;
@@ -62,6 +65,23 @@ class BatchNorm : public Module {
   Tensor running_var;
   /// The number of training batches seen (int64 0-dim; undefined unless track_running_stats).
   Tensor num_batches_tracked;
+
+ private:
+  NormBase(std::int64_t num_features, bool affine, bool with_bias, bool track_running_stats,
+           std::optional<DType> dtype, std::optional<Device> device);
+};
+
+/// What BatchNorm1d/2d/3d share; use those.
+class BatchNorm : public NormBase {
+ public:
+  /// A batch norm over `num_features` channels.
+  BatchNorm(std::int64_t num_features, const BatchNormOptions& options)
+      : NormBase(num_features, options), options(options) {}
+
+  Tensor forward(TensorView input) const override;
+
+  /// The keyword arguments it was made with.
+  BatchNormOptions options;
 
  protected:
   /// Throws fp::Error for an input of the wrong rank.
@@ -128,31 +148,19 @@ struct InstanceNormOptions {
 
 namespace detail {
 /// What InstanceNorm1d/2d/3d share; use those.
-class InstanceNorm : public Module {
+class InstanceNorm : public NormBase {
  public:
   /// An instance norm over `num_features` channels.
-  InstanceNorm(std::int64_t num_features, const InstanceNormOptions& options);
+  InstanceNorm(std::int64_t num_features, const InstanceNormOptions& options)
+      : NormBase(num_features, options), options(options) {}
 
-  void visit(Visitor& visitor) override;
   /// Batched or not (one dimension fewer). An input whose channel count is
   /// not num_features throws where there are affine parameters; otherwise
   /// PyTorch warns and normalises anyway, and so does this (without warning).
   Tensor forward(TensorView input) const override;
 
-  /// The number of channels.
-  std::int64_t num_features;
   /// The keyword arguments it was made with.
   InstanceNormOptions options;
-  /// [num_features] scale (undefined unless affine).
-  Tensor weight;
-  /// [num_features] shift (undefined unless affine and bias).
-  Tensor bias;
-  /// [num_features] running means (undefined unless track_running_stats).
-  Tensor running_mean;
-  /// [num_features] running variances (undefined unless track_running_stats).
-  Tensor running_var;
-  /// The number of training batches seen (int64 0-dim; undefined unless track_running_stats).
-  Tensor num_batches_tracked;
 
  protected:
   /// The rank of an unbatched input: 2, 3 or 4.
