@@ -18,6 +18,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
+#include <memory>
 #include <string>
 #include <thread>
 #include <vector>
@@ -626,6 +627,28 @@ TEST(OptimizeForInference, ThreadsShareAnOptimisedModel) {
   for (auto& thread : threads)
     thread.join();
   EXPECT_EQ(equal.load(), 12);
+}
+
+TEST(OptimizeForInference, ThreadsShareTheEagerPathMadeOnFirstUse) {
+  // An unbatched input takes the eager path, whose layer (the folded
+  // convolution) is made on its first use: here by four threads at once.
+  const auto optimised_block = [] {
+    auto block =
+        std::make_unique<nn::Sequential>(nn::Conv2d(3, 4, 3), nn::BatchNorm2d(4), nn::ReLU());
+    block->load_state_dict(nn_test::filled(*block, 9));
+    nn::optimize_for_inference(*block);
+    return block;
+  };
+  const auto shared = optimised_block();
+  const fp::Tensor image = randn({3, 16, 16}, 6);
+  const fp::Tensor expected = (*optimised_block())(image);
+  std::vector<std::thread> threads;
+  std::atomic<int> equal{0};
+  for (int t = 0; t < 4; ++t)
+    threads.emplace_back([&] { equal += bit_equal((*shared)(image), expected) ? 1 : 0; });
+  for (auto& thread : threads)
+    thread.join();
+  EXPECT_EQ(equal.load(), 4);
 }
 
 // --- fp::aten::mkldnn ------------------------------------------------------------------

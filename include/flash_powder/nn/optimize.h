@@ -44,7 +44,10 @@
 // and a fused activation pass their input on, since the layer before did
 // their work); forward() called directly stays eager. Parameters, buffers
 // and state_dict() stay the module's own (the packed weights are kept beside
-// them). load_state_dict() and to() on the module the pass was called on
+// them: the pass costs about one more copy of the weights it packs; the
+// folded weights in plain layout are made again, once, only if an input
+// the fused kernel does not take (another dtype, device or rank) reaches
+// the layer). load_state_dict() and to() on the module the pass was called on
 // optimise it again afterwards (on the CPU; elsewhere nothing is fused); on a
 // part of it they throw fp::Error saying so, as the fused layers could not
 // see the change. Changing parameters by hand, or the model's structure

@@ -1,6 +1,9 @@
 #include "build.h"
 
+#include <memory>
+#include <optional>
 #include <string>
+#include <tuple>
 #include <typeinfo>
 #include <unordered_map>
 
@@ -159,28 +162,40 @@ std::optional<FusedKernel> linear_kernel(const Linear& linear) {
       .kind = FusedKernel::Kind::Linear, .weight = linear.weight.contiguous(), .bias = linear.bias};
 }
 
-/// What a chain becomes: the kernel, the layer copy for the eager path
-/// (with the folded weights), and what the report says.
+/// What a chain becomes: the kernel, how to make the layer for the eager
+/// path (with the folded weights), and what the report says.
 struct HeadPlan {
   std::optional<FusedKernel> kernel;
-  std::unique_ptr<Module> eager;
+  EagerFactory eager;
   bool folds_norm = false;
 };
 
+/// A factory of copies of `module` (copy-on-write: no memory of their own).
 template <class Layer>
-std::unique_ptr<Layer> copy_of(const ModuleBase& module) {
-  return std::make_unique<Layer>(static_cast<const Layer&>(module));
+EagerFactory copies_of(const ModuleBase& module) {
+  auto copy = std::make_shared<const Layer>(static_cast<const Layer&>(module));
+  return [copy]() -> std::unique_ptr<Module> { return std::make_unique<Layer>(*copy); };
 }
 
+/// The convolution `head` with `norm` (if any) folded in. The kernel packs
+/// the folded weight and the folded copy goes; the eager path folds again
+/// if an input ever takes it, so that the folded weights do not stay in
+/// memory beside the packed ones and the module's own.
 template <std::size_t N, class Layer>
 HeadPlan convolution_plan(const ModuleBase& head, const BatchNorm* norm) {
-  auto copy = copy_of<Layer>(head);
-  if (norm != nullptr)
-    std::tie(copy->weight, copy->bias) = fold_batch_norm(copy->weight, copy->bias, *norm);
-  HeadPlan plan{.kernel = convolution_kernel<N>(*copy, copy->weight, copy->bias),
-                .folds_norm = norm != nullptr};
-  plan.eager = std::move(copy);
-  return plan;
+  auto layer = std::make_shared<const Layer>(static_cast<const Layer&>(head));
+  std::optional<NormToFold> to_fold;
+  if (norm != nullptr) to_fold.emplace(*norm);
+  auto folded = [layer, to_fold]() -> std::unique_ptr<Layer> {
+    auto copy = std::make_unique<Layer>(*layer);
+    if (to_fold)
+      std::tie(copy->weight, copy->bias) = fold_batch_norm(copy->weight, copy->bias, *to_fold);
+    return copy;
+  };
+  const std::unique_ptr<Layer> now = folded();
+  return {.kernel = convolution_kernel<N>(*now, now->weight, now->bias),
+          .eager = [folded]() -> std::unique_ptr<Module> { return folded(); },
+          .folds_norm = norm != nullptr};
 }
 
 HeadPlan head_plan(const ModuleBase& head, const BatchNorm* norm) {
@@ -189,18 +204,14 @@ HeadPlan head_plan(const ModuleBase& head, const BatchNorm* norm) {
   if (type == typeid(Conv2d)) return convolution_plan<2, Conv2d>(head, norm);
   if (type == typeid(Conv3d)) return convolution_plan<3, Conv3d>(head, norm);
   if (type == typeid(ConvTranspose2d)) {
-    auto copy = copy_of<ConvTranspose2d>(head);
-    HeadPlan plan{.kernel = transposed_kernel(*copy)};
-    plan.eager = std::move(copy);
-    return plan;
+    return {.kernel = transposed_kernel(static_cast<const ConvTranspose2d&>(head)),
+            .eager = copies_of<ConvTranspose2d>(head)};
   }
   if (type == typeid(Linear)) {
-    auto copy = copy_of<Linear>(head);
-    HeadPlan plan{.kernel = linear_kernel(*copy)};
-    plan.eager = std::move(copy);
-    return plan;
+    return {.kernel = linear_kernel(static_cast<const Linear&>(head)),
+            .eager = copies_of<Linear>(head)};
   }
-  return {.eager = copy_of<ConvTranspose1d>(head)};  // no kernel: stays eager
+  return {.eager = copies_of<ConvTranspose1d>(head)};  // no kernel: stays eager
 }
 
 std::string chain_paths(const Chain& chain, bool with_norm, bool with_activation) {
@@ -304,15 +315,15 @@ Plans build_plans(const std::vector<Chain>& chains) {
     std::optional<FusedActivation> activation;
     if (decision.with_activation) activation = fused_activation(*chain.activation->module);
     result.report.fused.push_back(fused_line(chain, plan, decision.with_activation));
-    Sequential eager;
-    eager.push(std::move(plan.eager));
     aten::mkldnn::PostOp post;
+    std::unique_ptr<Module> eager_activation;
     if (activation) {
       post = activation->post;
-      eager.push(std::move(activation->eager));
+      eager_activation = std::move(activation->eager);
     }
     auto head = std::make_shared<const FusedPlan>(std::move(plan.kernel), std::move(post),
-                                                  std::move(eager), plan.folds_norm);
+                                                  std::move(plan.eager),
+                                                  std::move(eager_activation), plan.folds_norm);
     result.plans.emplace_back(chain.head.module, head);
     if (decision.norm != nullptr)
       result.plans.emplace_back(chain.norm->module, std::make_shared<const PassThroughPlan>(head));

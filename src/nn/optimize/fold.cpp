@@ -10,13 +10,13 @@
 namespace fp::nn::detail {
 
 std::pair<Tensor, Tensor> fold_batch_norm(const Tensor& conv_weight, const Tensor& conv_bias,
-                                          const BatchNorm& bn) {
+                                          const NormToFold& bn) {
   // Per output channel, broadcast over the weight's other dimensions.
   std::vector<std::int64_t> per_channel(static_cast<std::size_t>(conv_weight.dim()), 1);
   per_channel[0] = -1;
   // `1 / torch.sqrt(running_var + eps)`: Python's `1 / t` is `t.reciprocal() * 1`.
   const Tensor invstd =
-      aten::reciprocal(aten::sqrt(aten::shim::add_Scalar(bn.running_var, bn.options.eps)));
+      aten::reciprocal(aten::sqrt(aten::shim::add_Scalar(bn.running_var, bn.eps)));
   Tensor weight = conv_weight * invstd.reshape(per_channel);
   // Binary folding starts the bias at 0 (`sub(0, mean)`) when there is none.
   Tensor bias =

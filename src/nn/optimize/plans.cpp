@@ -51,8 +51,14 @@ bool FusedPlan::takes(TensorView input) const {
          input.dim() >= 1 && input.numel() > 0;
 }
 
+Tensor FusedPlan::eager(TensorView input) const {
+  std::call_once(eager_made_, [this] { eager_layer_ = make_eager_(); });
+  Tensor result = (*eager_layer_)(input);
+  return eager_activation_ ? (*eager_activation_)(result) : result;
+}
+
 Tensor FusedPlan::forward(TensorView input) const {
-  if (!takes(input)) return eager_(input);
+  if (!takes(input)) return eager(input);
   const FusedKernel& k = *kernel_;
   const std::optional<TensorArg> bias =
       k.bias.is_defined() ? std::optional<TensorArg>(k.bias) : std::nullopt;

@@ -5,7 +5,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <vector>
 
@@ -50,18 +52,26 @@ struct FusedKernel {
   DType dtype = DType::F32;
 };
 
+/// Makes the layer a FusedPlan's eager path runs (a copy of the head, with
+/// the folded weights).
+using EagerFactory = std::function<std::unique_ptr<Module>()>;
+
 /// A convolution or linear layer, with a BatchNorm folded in and an
 /// activation fused, as oneDNN's kernel where the input suits it (a
-/// strided CPU tensor of the kernel's dtype and rank) and as `eager` (the
-/// layer with the folded weights, then the activation, on ATen's kernels)
-/// for any other input, which then gets ATen's own result or error.
+/// strided CPU tensor of the kernel's dtype and rank) and as the eager
+/// path (the layer with the folded weights, then the activation, on ATen's
+/// kernels) for any other input, which then gets ATen's own result or
+/// error. The eager layer is made on the first input that needs it: most
+/// models never do, and its folded weights would otherwise stay in memory
+/// beside the packed ones.
 class FusedPlan final : public InferencePlan {
  public:
-  FusedPlan(std::optional<FusedKernel> kernel, aten::mkldnn::PostOp post, Sequential eager,
-            bool folds_norm)
+  FusedPlan(std::optional<FusedKernel> kernel, aten::mkldnn::PostOp post, EagerFactory make_eager,
+            std::unique_ptr<Module> eager_activation, bool folds_norm)
       : kernel_(std::move(kernel)),
         post_(std::move(post)),
-        eager_(std::move(eager)),
+        make_eager_(std::move(make_eager)),
+        eager_activation_(std::move(eager_activation)),
         folds_norm_(folds_norm) {}
 
   Tensor forward(TensorView input) const override;
@@ -75,11 +85,17 @@ class FusedPlan final : public InferencePlan {
 
  private:
   bool takes(TensorView input) const;
+  Tensor eager(TensorView input) const;
 
   std::optional<FusedKernel> kernel_;
   aten::mkldnn::PostOp post_;
-  Sequential eager_;
+  EagerFactory make_eager_;
+  std::unique_ptr<Module> eager_activation_;
   bool folds_norm_;
+  // The eager layer, made on first use; once only, as several threads may
+  // run an optimised model at the same time.
+  mutable std::once_flag eager_made_;
+  mutable std::unique_ptr<Module> eager_layer_;
 };
 
 }  // namespace fp::nn::detail
