@@ -51,6 +51,9 @@
 # "lstm-b1 lstm-b16 encoder-b8"; "all" for both; "optimize" for batch 1 and 8
 # of resnet18, resnet50, vgg11, mobilenet_v3_small and unet; or any list of cases, e.g.
 # FP_BENCH_CASES="lstm-b1 lstm-b16 encoder-b8" bench/run_vision.sh --no-compile),
+# FP_BENCH_SKIP (sides to leave out, by the names fp fp_opt libtorch eager
+# compile compile_frozen fp_aoti py_aoti; e.g. "compile py_aoti" keeps a long
+# --optimize --aoti run to the sides its targets compare),
 # FP_BENCH_ROUNDS (1: the sides run one after another per case, this many
 # times, so that a slow spell of the machine hits every side),
 # FP_BENCH_WARMUP (1 untimed forward),
@@ -212,6 +215,7 @@ for threads in $THREADS; do
         echo "==> $case, $threads thread(s), $format, round $round of $ROUNDS"
         tag="$case.$threads.$format"
         for side in fp fp_opt libtorch eager compile compile_frozen fp_aoti py_aoti; do
+          [[ " ${FP_BENCH_SKIP:-} " == *" $side "* ]] && continue
           [[ "$side" == compile* ]] && [ "$compile" = 0 ] && continue
           [ "$side" = fp_opt ] || [ "$side" = compile_frozen ] &&
             { [ "$optimize" = 0 ] || is_sequence "$model"; } && continue
