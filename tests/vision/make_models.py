@@ -47,6 +47,9 @@ KEYS_ONLY = ("resnext101_32x8d", "resnext101_64x4d", "wide_resnet50_2", "wide_re
 # (seconds each in oneDNN, whose kernels are made per layer's shape): their
 # keys only; their forward is densenet121's.
 KEYS_ONLY += ("densenet169", "densenet201")
+# convnext_small to _large are convnext_tiny with more blocks or channels:
+# their keys; the class's options run in convnext_small_options.
+KEYS_ONLY += ("convnext_small", "convnext_base", "convnext_large")
 
 # name: (torchvision constructor, its keyword arguments, input height and width)
 MODELS = {
@@ -85,6 +88,17 @@ MODELS = {
         32,
     ),
     "resnext50_32x4d": ("resnext50_32x4d", {}, 32),
+    # The other families' smallest builders; the classes themselves, small,
+    # with their keyword arguments (a constructor given as a function of
+    # torchvision.models).
+    "convnext_tiny": ("convnext_tiny", {}, 32),
+    "convnext_small_options": (
+        lambda m, **kwargs: m.ConvNeXt(
+            [m.convnext.CNBlockConfig(32, 64, 1), m.convnext.CNBlockConfig(64, 128, 2),
+             m.convnext.CNBlockConfig(128, None, 1)], **kwargs),
+        {"num_classes": 10, "stochastic_depth_prob": 0.2, "layer_scale": 0.5},
+        32,
+    ),
     # The largest networks: their keys only (KEYS_ONLY), and their blocks'
     # forward through a shallow ResNet of one block per stage with the same
     # groups and width, at the smallest input every stage accepts.
@@ -106,6 +120,8 @@ def seed_of(name: str) -> int:
 def build(name: str) -> torch.nn.Module:
     constructor, kwargs, _ = MODELS[name]
     models = import_torchvision_models()
+    if callable(constructor):
+        return constructor(models, **kwargs).eval()
     if constructor == "ResNet":  # one Bottleneck per stage
         return models.ResNet(models.resnet.Bottleneck, [1, 1, 1, 1], **kwargs).eval()
     if constructor == "DenseNet":
@@ -114,7 +130,16 @@ def build(name: str) -> torch.nn.Module:
 
 
 def randomize_batch_norms(model: torch.nn.Module) -> None:
+    """BatchNorm's and LayerNorm's parameters and statistics, and ConvNeXt's
+    layer_scale (1e-6 would hide its blocks)."""
     for module in model.modules():
+        if isinstance(module, torch.nn.LayerNorm):
+            with torch.no_grad():
+                module.weight.uniform_(0.5, 1.5)
+                module.bias.normal_(0, 0.1)
+        if isinstance(getattr(module, "layer_scale", None), torch.nn.Parameter):
+            with torch.no_grad():
+                module.layer_scale.uniform_(0.5, 1.5)
         if isinstance(module, torch.nn.BatchNorm2d):
             with torch.no_grad():
                 module.weight.uniform_(0.5, 1.5)

@@ -1,6 +1,8 @@
 // fp::vision::models against torchvision: the same state-dict keys, and the
 // same outputs bit for bit for seeded random weights and inputs (batch 1 and
-// 2), written by tests/vision/make_models.py when the tests run.
+// 2), written by tests/vision/make_models.py when the tests run. The later
+// families' (ConvNeXt on) refusals of bad input and options: test_model_refusals.cpp.
+// Why this file is long: one table of every classifier torchvision has.
 #include <algorithm>
 #include <array>
 #include <chrono>
@@ -11,6 +13,7 @@
 #include <functional>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <string_view>
@@ -130,6 +133,14 @@ std::vector<ModelCase> all_models() {
       {"resnext_32x8d_shallow", shallow_resnet({.groups = 32, .width_per_group = 8})},
       {"resnext_64x4d_shallow", shallow_resnet({.groups = 64, .width_per_group = 4})},
       {"wide_resnet_2_shallow", shallow_resnet({.width_per_group = 128})},
+      {"convnext_tiny", maker(&models::convnext_tiny)},
+      {"convnext_small_options",
+       [] {
+         return std::make_unique<models::ConvNeXt>(
+             std::vector<models::CNBlockConfig>{{32, 64, 1}, {64, 128, 2}, {128, std::nullopt, 1}},
+             models::ConvNeXtOptions{
+                 .num_classes = 10, .stochastic_depth_prob = 0.2, .layer_scale = 0.5});
+       }},
   };
   for (ModelCase& deep : deep_models())
     cases.push_back(std::move(deep));
@@ -239,7 +250,10 @@ INSTANTIATE_TEST_SUITE_P(
                     ModelCase{"wide_resnet50_2", maker(&models::wide_resnet50_2)},
                     ModelCase{"wide_resnet101_2", maker(&models::wide_resnet101_2)},
                     ModelCase{"densenet169", maker(&models::densenet169)},
-                    ModelCase{"densenet201", maker(&models::densenet201)}),
+                    ModelCase{"densenet201", maker(&models::densenet201)},
+                    ModelCase{"convnext_small", maker(&models::convnext_small)},
+                    ModelCase{"convnext_base", maker(&models::convnext_base)},
+                    ModelCase{"convnext_large", maker(&models::convnext_large)}),
     [](const testing::TestParamInfo<ModelCase>& info) { return info.param.name; });
 
 /// On the GPU: the same network moved to CUDA against torchvision's on CUDA.
@@ -441,7 +455,7 @@ TEST(VisionModels, MakeBuildsByTorchvisionName) {
         name == "alexnet" || name == "resnet152" || name == "resnet101" ||
         sibling(name, "densenet", "densenet121") ||
         sibling(name, "shufflenet_v2", "shufflenet_v2_x0_5") ||
-        sibling(name, "mnasnet", "mnasnet0_5"))
+        sibling(name, "mnasnet", "mnasnet0_5") || sibling(name, "convnext", "convnext_tiny"))
       continue;
     EXPECT_NE(models::make(name, {.num_classes = 3}), nullptr) << name;
   }
@@ -449,7 +463,7 @@ TEST(VisionModels, MakeBuildsByTorchvisionName) {
 
 TEST(VisionModels, MakeNamesTheKnownModelsForAnUnknownOne) {
   EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "unknown model 'resnet51'", models::make("resnet51"));
-  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "known: alexnet, densenet121, densenet161",
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "known: alexnet, convnext_base, convnext_large",
                   models::make("resnet51"));
   EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "resnet18 has no dropout option",
                   models::make("resnet18", {.dropout = 0.1}));

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "flash_powder/vision/models/alexnet.h"
+#include "flash_powder/vision/models/convnext.h"
 #include "flash_powder/vision/models/densenet.h"
 #include "flash_powder/vision/models/googlenet.h"
 #include "flash_powder/vision/models/make.h"

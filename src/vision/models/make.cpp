@@ -45,6 +45,10 @@ Builder builder(std::string_view name, Model (*build)(const Options&)) {
 const std::map<std::string, Builder, std::less<>>& registry() {
   static const std::map<std::string, Builder, std::less<>> builders{
       FP_MODEL(alexnet),
+      FP_MODEL(convnext_base),
+      FP_MODEL(convnext_large),
+      FP_MODEL(convnext_small),
+      FP_MODEL(convnext_tiny),
       FP_MODEL(densenet121),
       FP_MODEL(densenet161),
       FP_MODEL(densenet169),

@@ -1,14 +1,12 @@
 // torchvision/models/mobilenetv3.py (width 1.0, no dilation, no reduced tail)
-// and torchvision.ops.misc's Conv2dNormActivation and SqueezeExcitation.
+// and torchvision.ops.misc's Conv2dNormActivation.
 #include "flash_powder/vision/models/mobilenetv3.h"
 
 #include <algorithm>
 #include <optional>
 #include <vector>
 
-#include "flash_powder/aten/aten.h"
 #include "flash_powder/core/operators.h"
-#include "flash_powder/functional/activation.h"
 #include "flash_powder/nn/layers/activation.h"
 #include "flash_powder/nn/layers/dropout.h"
 #include "flash_powder/nn/layers/linear.h"
@@ -38,20 +36,6 @@ nn::Sequential conv_norm_activation(std::int64_t in, std::int64_t out, std::int6
 
 }  // namespace
 
-SqueezeExcitation::SqueezeExcitation(std::int64_t input_channels, std::int64_t squeeze_channels)
-    : fc1(input_channels, squeeze_channels, 1), fc2(squeeze_channels, input_channels, 1) {}
-
-void SqueezeExcitation::visit(nn::Visitor& visitor) {
-  visitor.child("avgpool", avgpool);
-  visitor.child("fc1", fc1);
-  visitor.child("fc2", fc2);
-}
-
-Tensor SqueezeExcitation::forward(TensorView input) const {
-  const Tensor scale = aten::hardsigmoid(fc2(functional::relu(fc1(avgpool(input)))));
-  return scale * input;
-}
-
 InvertedResidual::InvertedResidual(const InvertedResidualConfig& config)
     : use_res_connect(config.stride == 1 && config.input_channels == config.out_channels) {
   const Activation activation = config.use_hs ? Activation::Hardswish : Activation::ReLU;
@@ -62,8 +46,9 @@ InvertedResidual::InvertedResidual(const InvertedResidualConfig& config)
                                   config.stride, config.expanded_channels, activation));
   if (config.use_se) {
     const std::int64_t quarter = config.expanded_channels / 4;  // torchvision's `// 4`
-    block.push(
-        SqueezeExcitation(config.expanded_channels, make_divisible(static_cast<double>(quarter))));
+    block.push(ops::SqueezeExcitation(config.expanded_channels,
+                                      make_divisible(static_cast<double>(quarter)),
+                                      {.scale_activation = ops::SqueezeActivation::Hardsigmoid}));
   }
   block.push(conv_norm_activation(config.expanded_channels, config.out_channels, 1, 1, 1,
                                   Activation::None));
