@@ -7,6 +7,7 @@ For each NAME (see MODELS) in OUT_DIR:
   NAME.safetensors   the state dict (made once; BatchNorm's affine parameters
                      and running statistics are random too, so that they matter)
   NAME.keys          the state dict's keys in PyTorch's order, one per line
+  NAME.shapes        for the KEYS_ONLY networks: "key [sizes]" per line
   NAME.io-CAP.safetensors   seeded inputs of batch 1 and 2 and torchvision's
                      outputs for them in eval mode, under this CPU capability
                      (ATen's kernels differ between AVX2, AVX-512 and the default)
@@ -23,6 +24,7 @@ import sys
 import types
 from collections import OrderedDict
 import zlib
+from functools import partial
 from pathlib import Path
 
 import torch
@@ -50,6 +52,9 @@ KEYS_ONLY += ("densenet169", "densenet201")
 # convnext_small to _large are convnext_tiny with more blocks or channels:
 # their keys; the class's options run in convnext_small_options.
 KEYS_ONLY += ("convnext_small", "convnext_base", "convnext_large")
+# efficientnet_b5 to b7 are efficientnet_b0 wider and deeper (b1 to b4 run),
+# efficientnet_v2_m and _l efficientnet_v2_s: their keys and shapes.
+KEYS_ONLY += ("efficientnet_b5", "efficientnet_b6", "efficientnet_b7", "efficientnet_v2_m", "efficientnet_v2_l")
 
 # name: (torchvision constructor, its keyword arguments, input height and width)
 MODELS = {
@@ -97,6 +102,16 @@ MODELS = {
             [m.convnext.CNBlockConfig(32, 64, 1), m.convnext.CNBlockConfig(64, 128, 2),
              m.convnext.CNBlockConfig(128, None, 1)], **kwargs),
         {"num_classes": 10, "stochastic_depth_prob": 0.2, "layer_scale": 0.5},
+        32,
+    ),
+    **{f"efficientnet_{v}": (f"efficientnet_{v}", {}, 32) for v in ["b0", "b1", "b2", "b3", "b4", "v2_s"]},
+    "efficientnet_small_options": (
+        lambda m, **kwargs: m.EfficientNet(
+            [m.efficientnet.FusedMBConvConfig(1, 3, 1, 16, 16, 1), m.efficientnet.FusedMBConvConfig(4, 3, 2, 16, 24, 1),
+             m.efficientnet.MBConvConfig(4, 3, 2, 24, 32, 2, width_mult=1.1, depth_mult=1.2),
+             m.efficientnet.MBConvConfig(6, 5, 1, 32, 40, 1)],
+            0.3, norm_layer=partial(torch.nn.BatchNorm2d, eps=1e-3), **kwargs),
+        {"stochastic_depth_prob": 0.1, "num_classes": 10, "last_channel": 64},
         32,
     ),
     # The largest networks: their keys only (KEYS_ONLY), and their blocks'
@@ -161,10 +176,12 @@ def write_weights(name: str, out: Path) -> torch.nn.Module:
 
 
 def write_keys(name: str, out: Path) -> None:
-    """The state dict's keys of a network built on the meta device."""
+    """The state dict's keys and shapes of a network built on the meta device."""
     with torch.device("meta"):
         model = build(name)
-    (out / f"{name}.keys.tmp").write_text("".join(f"{key}\n" for key in model.state_dict()))
+    state = model.state_dict()
+    (out / f"{name}.shapes").write_text("".join(f"{key} {list(v.shape)}\n" for key, v in state.items()))
+    (out / f"{name}.keys.tmp").write_text("".join(f"{key}\n" for key in state))
     (out / f"{name}.keys.tmp").rename(out / f"{name}.keys")
 
 

@@ -1,7 +1,9 @@
 // The newer classifier families' refusals of bad input and options (each
 // builder and class), as fp::Error with torchvision's words where it has them.
 // Their keys and outputs against torchvision: test_models.cpp.
+#include <memory>
 #include <optional>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -30,6 +32,35 @@ TEST(VisionModels, ConvNeXtRefusesBadInputAndOptions) {
                   models::ConvNeXt({{8, std::nullopt, 1}}, {.num_classes = -1}));
   EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "convnext_tiny has no dropout option",
                   models::make("convnext_tiny", {.dropout = 0.1}));
+}
+
+TEST(VisionModels, EfficientNetRefusesBadInputAndOptions) {
+  const std::vector<models::MBConvConfig> setting{{1, 3, 1, 8, 8, 1, true}, {4, 3, 2, 8, 16, 1}};
+  const models::EfficientNet small(setting, 0.2, 0.2, 3);
+  EXPECT_TORCH_ERROR("channels", small(fp::zeros({1, 4, 32, 32})));
+  EXPECT_FP_ERROR(fp::ErrorCode::TorchError, "", small(fp::zeros({1, 3, 0, 0})));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "BatchNorm2d: expected 4D input (got 3D input)",
+                  small(fp::zeros({3, 32, 32})));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "The inverted_residual_setting should not be empty",
+                  models::EfficientNet({}, 0.2));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "MBConv: illegal stride value 3",
+                  models::MBConv({4, 3, 3, 8, 16, 1}, 0.0));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "FusedMBConv: illegal stride value 0",
+                  models::MBConv({4, 3, 0, 8, 16, 1, true}, 0.0));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
+                  "dropout probability has to be between 0 and 1, but got 1.5",
+                  models::EfficientNet(setting, 1.5));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
+                  "drop probability has to be between 0 and 1, but got 1.5",
+                  models::EfficientNet(setting, 0.2, 3.0));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "", models::EfficientNet(setting, 0.2, 0.2, -1));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "dropout probability has to be between 0 and 1",
+                  models::efficientnet_b0({.dropout = -0.5}));
+  // The builders' options (make's dropout among them) reach the network.
+  const std::unique_ptr<fp::nn::Module> b0 =
+      models::make("efficientnet_b0", {.num_classes = 5, .dropout = 0.5});
+  EXPECT_EQ(b0->state_dict().at("classifier.1.bias").size(0), 5);
+  EXPECT_EQ(dynamic_cast<models::EfficientNet&>(*b0).classifier.at<fp::nn::Dropout>(0).p, 0.5);
 }
 
 }  // namespace

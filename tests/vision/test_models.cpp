@@ -141,6 +141,22 @@ std::vector<ModelCase> all_models() {
              models::ConvNeXtOptions{
                  .num_classes = 10, .stochastic_depth_prob = 0.2, .layer_scale = 0.5});
        }},
+      {"efficientnet_b0", maker(&models::efficientnet_b0)},
+      {"efficientnet_b1", maker(&models::efficientnet_b1)},
+      {"efficientnet_b2", maker(&models::efficientnet_b2)},
+      {"efficientnet_b3", maker(&models::efficientnet_b3)},
+      {"efficientnet_b4", maker(&models::efficientnet_b4)},
+      {"efficientnet_v2_s", maker(&models::efficientnet_v2_s)},
+      {"efficientnet_small_options",
+       [] {
+         using Config = models::MBConvConfig;
+         return std::make_unique<models::EfficientNet>(
+             std::vector<Config>{{1, 3, 1, 16, 16, 1, true},
+                                 {4, 3, 2, 16, 24, 1, true},
+                                 Config::scaled(4, 3, 2, 24, 32, 2, 1.1, 1.2),
+                                 {6, 5, 1, 32, 40, 1}},
+             0.3, 0.1, 10, 1e-3, 64);
+       }},
   };
   for (ModelCase& deep : deep_models())
     cases.push_back(std::move(deep));
@@ -175,12 +191,16 @@ void make_weights(const std::string& name) {
   ASSERT_EQ(std::system(command.c_str()), 0) << command;
 }
 
-std::vector<std::string> expected_keys(const std::string& name) {
-  std::ifstream file(kModelDir / (name + ".keys"));
-  std::vector<std::string> keys;
+std::vector<std::string> lines_of(const std::string& file_name) {
+  std::ifstream file(kModelDir / file_name);
+  std::vector<std::string> lines;
   for (std::string line; std::getline(file, line);)
-    keys.push_back(line);
-  return keys;
+    lines.push_back(line);
+  return lines;
+}
+
+std::vector<std::string> expected_keys(const std::string& name) {
+  return lines_of(name + ".keys");
 }
 
 class ModelTest : public testing::TestWithParam<ModelCase> {};
@@ -240,7 +260,17 @@ TEST_P(KeysOnlyTest, KeysEqualTorchvision) {
   const ModelCase& model_case = GetParam();
   const std::vector<std::string> keys = expected_keys(model_case.name);
   ASSERT_FALSE(keys.empty()) << model_case.name;
-  EXPECT_EQ(model_case.make()->state_dict().keys(), keys);
+  const std::unique_ptr<fp::nn::Module> model = model_case.make();
+  EXPECT_EQ(model->state_dict().keys(), keys);
+  // And their shapes, as make_models.py writes them ("key [2, 3]").
+  std::vector<std::string> shapes;
+  for (const auto& [key, tensor] : model->state_dict()) {
+    std::string sizes;
+    for (const std::int64_t size : tensor.sizes())
+      sizes += (sizes.empty() ? "" : ", ") + std::to_string(size);
+    shapes.push_back(key + " [" + sizes + "]");
+  }
+  EXPECT_EQ(shapes, lines_of(model_case.name + ".shapes"));
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -253,7 +283,12 @@ INSTANTIATE_TEST_SUITE_P(
                     ModelCase{"densenet201", maker(&models::densenet201)},
                     ModelCase{"convnext_small", maker(&models::convnext_small)},
                     ModelCase{"convnext_base", maker(&models::convnext_base)},
-                    ModelCase{"convnext_large", maker(&models::convnext_large)}),
+                    ModelCase{"convnext_large", maker(&models::convnext_large)},
+                    ModelCase{"efficientnet_b5", maker(&models::efficientnet_b5)},
+                    ModelCase{"efficientnet_b6", maker(&models::efficientnet_b6)},
+                    ModelCase{"efficientnet_b7", maker(&models::efficientnet_b7)},
+                    ModelCase{"efficientnet_v2_m", maker(&models::efficientnet_v2_m)},
+                    ModelCase{"efficientnet_v2_l", maker(&models::efficientnet_v2_l)}),
     [](const testing::TestParamInfo<ModelCase>& info) { return info.param.name; });
 
 /// On the GPU: the same network moved to CUDA against torchvision's on CUDA.
@@ -455,7 +490,8 @@ TEST(VisionModels, MakeBuildsByTorchvisionName) {
         name == "alexnet" || name == "resnet152" || name == "resnet101" ||
         sibling(name, "densenet", "densenet121") ||
         sibling(name, "shufflenet_v2", "shufflenet_v2_x0_5") ||
-        sibling(name, "mnasnet", "mnasnet0_5") || sibling(name, "convnext", "convnext_tiny"))
+        sibling(name, "mnasnet", "mnasnet0_5") || sibling(name, "convnext", "convnext_tiny") ||
+        sibling(name, "efficientnet", "efficientnet_b0"))
       continue;
     EXPECT_NE(models::make(name, {.num_classes = 3}), nullptr) << name;
   }

@@ -5,6 +5,7 @@
 #include "flash_powder/vision/models/alexnet.h"
 #include "flash_powder/vision/models/convnext.h"
 #include "flash_powder/vision/models/densenet.h"
+#include "flash_powder/vision/models/efficientnet.h"
 #include "flash_powder/vision/models/googlenet.h"
 #include "flash_powder/vision/models/make.h"
 #include "flash_powder/vision/models/mnasnet.h"

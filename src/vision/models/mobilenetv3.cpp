@@ -16,22 +16,19 @@
 namespace fp::vision::models {
 namespace {
 
+using detail::Activation;
 using detail::make_divisible;
 
-enum class Activation { None, ReLU, Hardswish };
-
-/// torchvision.ops.Conv2dNormActivation with MobileNetV3's BatchNorm (eps 0.001):
-/// keys "0" (conv, no bias), "1" (norm); the activation has none.
+/// Conv2dNormActivation with MobileNetV3's BatchNorm (eps 0.001).
 nn::Sequential conv_norm_activation(std::int64_t in, std::int64_t out, std::int64_t kernel,
                                     std::int64_t stride, std::int64_t groups,
                                     Activation activation) {
-  nn::Sequential layers(
-      nn::Conv2d(in, out, kernel,
-                 {.stride = stride, .padding = (kernel - 1) / 2, .groups = groups, .bias = false}),
-      nn::BatchNorm2d(out, {.eps = 0.001, .momentum = 0.01}));
-  if (activation == Activation::ReLU) layers.push(nn::ReLU());
-  if (activation == Activation::Hardswish) layers.push(nn::Hardswish());
-  return layers;
+  return detail::conv_norm_activation(in, out, kernel,
+                                      {.stride = stride,
+                                       .groups = groups,
+                                       .eps = 0.001,
+                                       .momentum = 0.01,
+                                       .activation = activation});
 }
 
 }  // namespace
