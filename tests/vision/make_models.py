@@ -37,6 +37,16 @@ def import_torchvision_models():
     sys.modules.setdefault("torchvision._meta_registrations", types.ModuleType("torchvision._meta_registrations"))
     import torchvision.models as models
 
+    # RegNet's widths are tensor arithmetic, which the meta device (write_keys) cannot read back.
+    block_params = models.regnet.BlockParams
+    if not hasattr(block_params, "cpu_init_params"):
+        block_params.cpu_init_params = block_params.from_init_params
+
+        def on_cpu(cls, *args, **kwargs):
+            with torch.device("cpu"):
+                return cls.cpu_init_params(*args, **kwargs)
+
+        block_params.from_init_params = classmethod(on_cpu)
     return models
 
 
@@ -55,6 +65,9 @@ KEYS_ONLY += ("convnext_small", "convnext_base", "convnext_large")
 # efficientnet_b5 to b7 are efficientnet_b0 wider and deeper (b1 to b4 run),
 # efficientnet_v2_m and _l efficientnet_v2_s: their keys and shapes.
 KEYS_ONLY += ("efficientnet_b5", "efficientnet_b6", "efficientnet_b7", "efficientnet_v2_m", "efficientnet_v2_l")
+# RegNet from 8 GFLOPs on (40 to 640 M parameters): keys and shapes; the
+# smaller four of each kind run, and so does a small RegNet with options.
+KEYS_ONLY += tuple(f"regnet_{v}" for v in ["y_8gf", "y_16gf", "y_32gf", "y_128gf", "x_8gf", "x_16gf", "x_32gf"])
 
 # name: (torchvision constructor, its keyword arguments, input height and width)
 MODELS = {
@@ -112,6 +125,15 @@ MODELS = {
              m.efficientnet.MBConvConfig(6, 5, 1, 32, 40, 1)],
             0.3, norm_layer=partial(torch.nn.BatchNorm2d, eps=1e-3), **kwargs),
         {"stochastic_depth_prob": 0.1, "num_classes": 10, "last_channel": 64},
+        32,
+    ),
+    **{f"regnet_{v}": (f"regnet_{v}", {}, 32) for v in ["y_400mf", "y_800mf", "y_1_6gf", "y_3_2gf", "x_400mf", "x_800mf", "x_1_6gf", "x_3_2gf"]},
+    "regnet_small_options": (
+        lambda m, **kwargs: m.RegNet(
+            m.regnet.BlockParams.from_init_params(
+                depth=5, w_0=16, w_a=10.0, w_m=2.0, group_width=8, bottleneck_multiplier=0.75, se_ratio=0.25),
+            **kwargs),
+        {"num_classes": 10, "stem_width": 16},
         32,
     ),
     # The largest networks: their keys only (KEYS_ONLY), and their blocks'

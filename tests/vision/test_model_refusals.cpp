@@ -3,6 +3,7 @@
 // Their keys and outputs against torchvision: test_models.cpp.
 #include <memory>
 #include <optional>
+#include <tuple>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -61,6 +62,24 @@ TEST(VisionModels, EfficientNetRefusesBadInputAndOptions) {
       models::make("efficientnet_b0", {.num_classes = 5, .dropout = 0.5});
   EXPECT_EQ(b0->state_dict().at("classifier.1.bias").size(0), 5);
   EXPECT_EQ(dynamic_cast<models::EfficientNet&>(*b0).classifier.at<fp::nn::Dropout>(0).p, 0.5);
+}
+
+TEST(VisionModels, RegNetRefusesBadInputAndOptions) {
+  const models::RegNet small(models::BlockParams::from_init_params(3, 8, 8.0, 2.0, 8, 1.0, 0.25),
+                             {.num_classes = 3, .stem_width = 8});
+  EXPECT_TORCH_ERROR("channels", small(fp::zeros({1, 4, 32, 32})));
+  EXPECT_FP_ERROR(fp::ErrorCode::TorchError, "", small(fp::zeros({1, 3, 0, 0})));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "BatchNorm2d: expected 4D input (got 3D input)",
+                  small(fp::zeros({3, 32, 32})));
+  for (const auto& [w_0, w_a, w_m] : {std::tuple{8, -1.0, 2.0}, std::tuple{0, 8.0, 2.0},
+                                      std::tuple{12, 8.0, 2.0}, std::tuple{8, 8.0, 1.0}})
+    EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "Invalid RegNet settings",
+                    models::BlockParams::from_init_params(3, w_0, w_a, w_m, 8));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "",
+                  models::RegNet(models::BlockParams::from_init_params(3, 8, 8.0, 2.0, 8),
+                                 {.num_classes = -1}));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "regnet_x_400mf has no dropout option",
+                  models::make("regnet_x_400mf", {.dropout = 0.1}));
 }
 
 }  // namespace

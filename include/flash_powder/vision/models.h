@@ -11,6 +11,7 @@
 #include "flash_powder/vision/models/mnasnet.h"
 #include "flash_powder/vision/models/mobilenetv2.h"
 #include "flash_powder/vision/models/mobilenetv3.h"
+#include "flash_powder/vision/models/regnet.h"
 #include "flash_powder/vision/models/resnet.h"
 #include "flash_powder/vision/models/shufflenetv2.h"
 #include "flash_powder/vision/models/squeezenet.h"
