@@ -62,12 +62,18 @@ KEYS_ONLY += ("densenet169", "densenet201")
 # convnext_small to _large are convnext_tiny with more blocks or channels:
 # their keys; the class's options run in convnext_small_options.
 KEYS_ONLY += ("convnext_small", "convnext_base", "convnext_large")
-# efficientnet_b5 to b7 are efficientnet_b0 wider and deeper (b1 to b4 run),
-# efficientnet_v2_m and _l efficientnet_v2_s: their keys and shapes.
-KEYS_ONLY += ("efficientnet_b5", "efficientnet_b6", "efficientnet_b7", "efficientnet_v2_m", "efficientnet_v2_l")
-# RegNet from 8 GFLOPs on (40 to 640 M parameters): keys and shapes; the
-# smaller four of each kind run, and so does a small RegNet with options.
-KEYS_ONLY += tuple(f"regnet_{v}" for v in ["y_8gf", "y_16gf", "y_32gf", "y_128gf", "x_8gf", "x_16gf", "x_32gf"])
+# efficientnet_b1 to b7 are efficientnet_b0 wider and deeper, efficientnet_v2_m
+# and _l efficientnet_v2_s: their keys and shapes (which check the width and
+# depth arithmetic); the classes' options run in efficientnet_small_options.
+KEYS_ONLY += tuple(f"efficientnet_{v}" for v in ["b1", "b2", "b3", "b4", "b5", "b6", "b7", "v2_m", "v2_l"])
+# RegNet: regnet_y_400mf and regnet_x_400mf run, and a small RegNet with
+# options; the others (6 to 640 M parameters) are theirs wider and deeper:
+# their keys and shapes.
+# inception_v3 with its auxiliary classifier: keys and shapes (eval mode
+# skips it); its forward runs in inception_v3_transform_input.
+KEYS_ONLY += ("inception_v3",)
+KEYS_ONLY += tuple(f"regnet_{k}_{v}" for k in "yx" for v in ["800mf", "1_6gf", "3_2gf", "8gf", "16gf", "32gf"])
+KEYS_ONLY += ("regnet_y_128gf",)
 
 # name: (torchvision constructor, its keyword arguments, input height and width)
 MODELS = {
@@ -117,7 +123,7 @@ MODELS = {
         {"num_classes": 10, "stochastic_depth_prob": 0.2, "layer_scale": 0.5},
         32,
     ),
-    **{f"efficientnet_{v}": (f"efficientnet_{v}", {}, 32) for v in ["b0", "b1", "b2", "b3", "b4", "v2_s"]},
+    **{f"efficientnet_{v}": (f"efficientnet_{v}", {}, 32) for v in ["b0", "v2_s"]},
     "efficientnet_small_options": (
         lambda m, **kwargs: m.EfficientNet(
             [m.efficientnet.FusedMBConvConfig(1, 3, 1, 16, 16, 1), m.efficientnet.FusedMBConvConfig(4, 3, 2, 16, 24, 1),
@@ -127,7 +133,12 @@ MODELS = {
         {"stochastic_depth_prob": 0.1, "num_classes": 10, "last_channel": 64},
         32,
     ),
-    **{f"regnet_{v}": (f"regnet_{v}", {}, 32) for v in ["y_400mf", "y_800mf", "y_1_6gf", "y_3_2gf", "x_400mf", "x_800mf", "x_1_6gf", "x_3_2gf"]},
+    **{f"regnet_{v}": (f"regnet_{v}", {}, 32) for v in ["y_400mf", "x_400mf"]},
+    "inception_v3_transform_input": (
+        "inception_v3",
+        {"init_weights": True, "aux_logits": False, "transform_input": True, "num_classes": 10, "dropout": 0.3},
+        75,
+    ),
     "regnet_small_options": (
         lambda m, **kwargs: m.RegNet(
             m.regnet.BlockParams.from_init_params(
@@ -140,6 +151,7 @@ MODELS = {
     # forward through a shallow ResNet of one block per stage with the same
     # groups and width, at the smallest input every stage accepts.
     **{name: (name, {}, 32) for name in KEYS_ONLY},
+    "inception_v3": ("inception_v3", {"init_weights": True}, 75),
     "resnext_32x8d_shallow": ("ResNet", {"groups": 32, "width_per_group": 8}, 32),
     "resnext_64x4d_shallow": ("ResNet", {"groups": 64, "width_per_group": 4}, 32),
     "wide_resnet_2_shallow": ("ResNet", {"width_per_group": 128}, 32),

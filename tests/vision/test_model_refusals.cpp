@@ -82,4 +82,25 @@ TEST(VisionModels, RegNetRefusesBadInputAndOptions) {
                   models::make("regnet_x_400mf", {.dropout = 0.1}));
 }
 
+TEST(VisionModels, Inception3RefusesBadInputAndOptions) {
+  models::Inception3 net({.num_classes = 3, .aux_logits = false});
+  EXPECT_TORCH_ERROR("channels", net(fp::zeros({1, 4, 75, 75})));
+  // Below torchvision's min_size of 75 the last grid reduction finds too little.
+  EXPECT_FP_ERROR(fp::ErrorCode::TorchError, "", net(fp::zeros({1, 3, 74, 74})));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "BatchNorm2d: expected 4D input (got 3D input)",
+                  net(fp::zeros({3, 75, 75})));
+  // transform_input reads channels 0, 1 and 2 (a view of each).
+  net.transform_input = true;
+  EXPECT_TORCH_ERROR("channels", net(fp::zeros({1, 1, 75, 75})));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "", models::inception_v3({.num_classes = -1}));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
+                  "dropout probability has to be between 0 and 1, but got 1.5",
+                  models::inception_v3({.dropout = 1.5}));
+  EXPECT_EQ(models::make("inception_v3", {.num_classes = 4, .dropout = 0.1})
+                ->state_dict()
+                .at("AuxLogits.fc.bias")
+                .size(0),
+            4);
+}
+
 }  // namespace

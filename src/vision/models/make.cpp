@@ -65,6 +65,7 @@ const std::map<std::string, Builder, std::less<>>& registry() {
       FP_MODEL(efficientnet_v2_m),
       FP_MODEL(efficientnet_v2_s),
       FP_MODEL(googlenet),
+      FP_MODEL(inception_v3),
       FP_MODEL(mnasnet0_5),
       FP_MODEL(mnasnet0_75),
       FP_MODEL(mnasnet1_0),

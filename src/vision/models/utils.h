@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "flash_powder/aten/aten.h"
+#include "flash_powder/core/operators.h"
 #include "flash_powder/nn/layers/activation.h"
 #include "flash_powder/nn/layers/containers.h"
 #include "flash_powder/nn/layers/conv.h"
@@ -53,6 +55,18 @@ inline nn::Sequential conv_norm_activation(std::int64_t in, std::int64_t out, st
   if (options.activation == Activation::SiLU) layers.push(nn::SiLU());
   if (options.activation == Activation::Hardswish) layers.push(nn::Hardswish());
   return layers;
+}
+
+/// GoogLeNet's and Inception v3's `_transform_input`: images normalised with
+/// ImageNet's mean and deviation mapped to the original networks'
+/// normalisation, `x[:, c] * (std / 0.5) + (mean - 0.5) / 0.5` per channel,
+/// in torchvision's order of operations; a new Tensor.
+inline Tensor transform_input(TensorView input) {
+  const auto channel = [&](std::int64_t c, double deviation, double mean) {
+    return input.i(fp::all, fp::slice(c, c + 1)) * (deviation / 0.5) + (mean - 0.5) / 0.5;
+  };
+  return aten::cat({channel(0, 0.229, 0.485), channel(1, 0.224, 0.456), channel(2, 0.225, 0.406)},
+                   1);
 }
 
 }  // namespace fp::vision::models::detail
