@@ -1,9 +1,9 @@
 // The newer classifier families' refusals of bad input and options (each
 // builder and class), as fp::Error with torchvision's words where it has them.
 // Their keys and outputs against torchvision: test_models.cpp.
+#include <cstdint>
 #include <memory>
 #include <optional>
-#include <tuple>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -71,10 +71,14 @@ TEST(VisionModels, RegNetRefusesBadInputAndOptions) {
   EXPECT_FP_ERROR(fp::ErrorCode::TorchError, "", small(fp::zeros({1, 3, 0, 0})));
   EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "BatchNorm2d: expected 4D input (got 3D input)",
                   small(fp::zeros({3, 32, 32})));
-  for (const auto& [w_0, w_a, w_m] : {std::tuple{8, -1.0, 2.0}, std::tuple{0, 8.0, 2.0},
-                                      std::tuple{12, 8.0, 2.0}, std::tuple{8, 8.0, 1.0}})
+  struct Settings {
+    std::int64_t w_0;
+    double w_a, w_m;
+  };
+  for (const Settings bad : {Settings{8, -1.0, 2.0}, Settings{0, 8.0, 2.0}, Settings{12, 8.0, 2.0},
+                             Settings{8, 8.0, 1.0}})
     EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "Invalid RegNet settings",
-                    models::BlockParams::from_init_params(3, w_0, w_a, w_m, 8));
+                    models::BlockParams::from_init_params(3, bad.w_0, bad.w_a, bad.w_m, 8));
   EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "",
                   models::RegNet(models::BlockParams::from_init_params(3, 8, 8.0, 2.0, 8),
                                  {.num_classes = -1}));
