@@ -1,12 +1,6 @@
-// torchvision/ops/misc.py's Permute and SqueezeExcitation, and
-// torchvision/ops/stochastic_depth.py's StochasticDepth in eval mode.
+// torchvision/ops/misc.py's SqueezeExcitation.
 #include "flash_powder/vision/ops/misc.h"
 
-#include <string>
-#include <utility>
-
-#include "base/text.h"
-#include "flash_powder/base/error.h"
 #include "flash_powder/core/operators.h"
 #include "flash_powder/functional/activation.h"
 
@@ -28,24 +22,6 @@ Tensor activate(SqueezeActivation activation, TensorArg input) {
 }
 
 }  // namespace
-
-Tensor Permute::forward(TensorView input) const {
-  return input.permute(dims).to_owned();
-}
-
-StochasticDepth::StochasticDepth(double p, std::string mode) : p(p), mode(std::move(mode)) {
-  if (!(p >= 0.0 && p <= 1.0))
-    throw Error(ErrorCode::BadArgument,
-                "StochasticDepth: drop probability has to be between 0 and 1, but got " +
-                    detail::python_float(p));
-  if (this->mode != "batch" && this->mode != "row")
-    throw Error(ErrorCode::BadArgument,
-                "StochasticDepth: mode has to be either 'batch' or 'row', but got " + this->mode);
-}
-
-Tensor StochasticDepth::forward(TensorView input) const {
-  return input.to_owned();
-}
 
 SqueezeExcitation::SqueezeExcitation(std::int64_t input_channels, std::int64_t squeeze_channels,
                                      const SqueezeExcitationOptions& options)

@@ -17,6 +17,7 @@
 #include "flash_powder/nn/layers/pooling.h"
 #include "flash_powder/nn/module.h"
 #include "flash_powder/vision/ops/misc.h"
+#include "flash_powder/vision/ops/stochastic_depth.h"
 
 namespace fp::vision::models {
 

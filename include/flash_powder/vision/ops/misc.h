@@ -1,46 +1,14 @@
-// The layers of torchvision.ops that torchvision's classifiers share:
-// Permute, StochasticDepth and SqueezeExcitation.
-// https://pytorch.org/vision/stable/ops.html#layers
+// torchvision.ops.SqueezeExcitation, which MobileNetV3, EfficientNet and
+// RegNet share. https://pytorch.org/vision/stable/ops.html#layers
 #pragma once
 
 #include <cstdint>
-#include <string>
-#include <vector>
 
-#include "flash_powder/core/array_ref.h"
 #include "flash_powder/nn/layers/conv.h"
 #include "flash_powder/nn/layers/pooling.h"
 #include "flash_powder/nn/module.h"
 
 namespace fp::vision::ops {
-
-/// torchvision.ops.misc.Permute: `torch.permute(input, dims)`. The result is
-/// a new Tensor with the permuted strides of Python's view (a lazy clone),
-/// so that the layers after it see the memory layout they see in Python.
-class Permute : public nn::Module {
- public:
-  /// The dimensions in their new order.
-  explicit Permute(IntList dims) : dims(dims.begin(), dims.end()) {}
-  Tensor forward(TensorView input) const override;
-  /// The dimensions in their new order.
-  std::vector<std::int64_t> dims;
-};
-
-/// torchvision.ops.StochasticDepth: drops residual branches at random in
-/// training, the identity in inference (which is all it does here).
-/// https://pytorch.org/vision/stable/generated/torchvision.ops.StochasticDepth.html
-class StochasticDepth : public nn::Module {
- public:
-  /// Throws fp::Error, with torchvision's words, unless 0 <= p <= 1 and
-  /// `mode` is "batch" or "row" (torchvision checks them in forward).
-  explicit StochasticDepth(double p, std::string mode = "row");
-  /// `input` itself, as a new Tensor (a lazy clone).
-  Tensor forward(TensorView input) const override;
-  /// The probability of dropping a branch in training.
-  double p;
-  /// "batch" (one draw for the batch) or "row" (one per sample).
-  std::string mode;
-};
 
 /// The activations SqueezeExcitation can apply (torchvision passes a layer).
 enum class SqueezeActivation { ReLU, SiLU, Sigmoid, Hardsigmoid };
