@@ -30,7 +30,9 @@ TEST(VisionModels, ConvNeXtRefusesBadInputAndOptions) {
   EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "mode has to be either 'batch' or 'row'",
                   fp::vision::ops::StochasticDepth(0.1, "col"));
   EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "",
-                  models::ConvNeXt({{8, std::nullopt, 1}}, {.num_classes = -1}));
+                  models::ConvNeXt({{8, std::nullopt, 2}}, {.num_classes = -1}));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "needs 2 blocks or more",
+                  models::ConvNeXt({{8, std::nullopt, 1}}));
   EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "convnext_tiny has no dropout option",
                   models::make("convnext_tiny", {.dropout = 0.1}));
 }

@@ -47,6 +47,11 @@ ConvNeXt::ConvNeXt(const std::vector<CNBlockConfig>& block_setting,
   std::int64_t total_blocks = 0;
   for (const CNBlockConfig& config : block_setting)
     total_blocks += config.num_layers;
+  if (total_blocks < 2)  // Python's ZeroDivisionError
+    throw Error(ErrorCode::BadArgument,
+                "ConvNeXt: the block_setting needs 2 blocks or more (torchvision divides the "
+                "stochastic depth by the number of blocks - 1), not " +
+                    std::to_string(total_blocks));
   const double depth_prob = options.stochastic_depth_prob.value_or(0.0);
   std::int64_t block_id = 0;
   for (const CNBlockConfig& config : block_setting) {

@@ -79,7 +79,8 @@ class CNBlock : public nn::Module {
 /// layers), `avgpool`, `classifier` (LayerNorm2d, Flatten, Linear).
 class ConvNeXt : public nn::Module {
  public:
-  /// The network of `block_setting` (fp::Error when empty).
+  /// The network of `block_setting` (fp::Error when empty or of one block
+  /// in all, which torchvision cannot build either).
   explicit ConvNeXt(const std::vector<CNBlockConfig>& block_setting,
                     const ConvNeXtOptions& options = {});
 
