@@ -7,6 +7,7 @@ For each NAME (see MODELS) in OUT_DIR:
   NAME.safetensors   the state dict (made once; BatchNorm's affine parameters
                      and running statistics are random too, so that they matter)
   NAME.keys          the state dict's keys in PyTorch's order, one per line
+  NAME.shapes        for the KEYS_ONLY networks: "key [sizes]" per line
   NAME.io-CAP.safetensors   seeded inputs of batch 1 and 2 and torchvision's
                      outputs for them in eval mode, under this CPU capability
                      (ATen's kernels differ between AVX2, AVX-512 and the default)
@@ -23,6 +24,7 @@ import sys
 import types
 from collections import OrderedDict
 import zlib
+from functools import partial
 from pathlib import Path
 
 import torch
@@ -35,6 +37,16 @@ def import_torchvision_models():
     sys.modules.setdefault("torchvision._meta_registrations", types.ModuleType("torchvision._meta_registrations"))
     import torchvision.models as models
 
+    # RegNet's widths are tensor arithmetic, which the meta device (write_keys) cannot read back.
+    block_params = models.regnet.BlockParams
+    if not hasattr(block_params, "cpu_init_params"):
+        block_params.cpu_init_params = block_params.from_init_params
+
+        def on_cpu(cls, *args, **kwargs):
+            with torch.device("cpu"):
+                return cls.cpu_init_params(*args, **kwargs)
+
+        block_params.from_init_params = classmethod(on_cpu)
     return models
 
 
@@ -47,6 +59,21 @@ KEYS_ONLY = ("resnext101_32x8d", "resnext101_64x4d", "wide_resnet50_2", "wide_re
 # (seconds each in oneDNN, whose kernels are made per layer's shape): their
 # keys only; their forward is densenet121's.
 KEYS_ONLY += ("densenet169", "densenet201")
+# convnext_small to _large are convnext_tiny with more blocks or channels:
+# their keys; the class's options run in convnext_small_options.
+KEYS_ONLY += ("convnext_small", "convnext_base", "convnext_large")
+# efficientnet_b1 to b7 are efficientnet_b0 wider and deeper, efficientnet_v2_m
+# and _l efficientnet_v2_s: their keys and shapes (which check the width and
+# depth arithmetic); the classes' options run in efficientnet_small_options.
+KEYS_ONLY += tuple(f"efficientnet_{v}" for v in ["b1", "b2", "b3", "b4", "b5", "b6", "b7", "v2_m", "v2_l"])
+# RegNet: regnet_y_400mf and regnet_x_400mf run, and a small RegNet with
+# options; the others (6 to 640 M parameters) are theirs wider and deeper:
+# their keys and shapes.
+# inception_v3 with its auxiliary classifier: keys and shapes (eval mode
+# skips it); its forward runs in inception_v3_transform_input.
+KEYS_ONLY += ("inception_v3",)
+KEYS_ONLY += tuple(f"regnet_{k}_{v}" for k in "yx" for v in ["800mf", "1_6gf", "3_2gf", "8gf", "16gf", "32gf"])
+KEYS_ONLY += ("regnet_y_128gf",)
 
 # name: (torchvision constructor, its keyword arguments, input height and width)
 MODELS = {
@@ -85,10 +112,46 @@ MODELS = {
         32,
     ),
     "resnext50_32x4d": ("resnext50_32x4d", {}, 32),
+    # The other families' smallest builders; the classes themselves, small,
+    # with their keyword arguments (a constructor given as a function of
+    # torchvision.models).
+    "convnext_tiny": ("convnext_tiny", {}, 32),
+    "convnext_small_options": (
+        lambda m, **kwargs: m.ConvNeXt(
+            [m.convnext.CNBlockConfig(32, 64, 1), m.convnext.CNBlockConfig(64, 128, 2),
+             m.convnext.CNBlockConfig(128, None, 1)], **kwargs),
+        {"num_classes": 10, "stochastic_depth_prob": 0.2, "layer_scale": 0.5},
+        32,
+    ),
+    **{f"efficientnet_{v}": (f"efficientnet_{v}", {}, 32) for v in ["b0", "v2_s"]},
+    "efficientnet_small_options": (
+        lambda m, **kwargs: m.EfficientNet(
+            [m.efficientnet.FusedMBConvConfig(1, 3, 1, 16, 16, 1), m.efficientnet.FusedMBConvConfig(4, 3, 2, 16, 24, 1),
+             m.efficientnet.MBConvConfig(4, 3, 2, 24, 32, 2, width_mult=1.1, depth_mult=1.2),
+             m.efficientnet.MBConvConfig(6, 5, 1, 32, 40, 1)],
+            0.3, norm_layer=partial(torch.nn.BatchNorm2d, eps=1e-3), **kwargs),
+        {"stochastic_depth_prob": 0.1, "num_classes": 10, "last_channel": 64},
+        32,
+    ),
+    **{f"regnet_{v}": (f"regnet_{v}", {}, 32) for v in ["y_400mf", "x_400mf"]},
+    "inception_v3_transform_input": (
+        "inception_v3",
+        {"init_weights": True, "aux_logits": False, "transform_input": True, "num_classes": 10, "dropout": 0.3},
+        75,
+    ),
+    "regnet_small_options": (
+        lambda m, **kwargs: m.RegNet(
+            m.regnet.BlockParams.from_init_params(
+                depth=5, w_0=16, w_a=10.0, w_m=2.0, group_width=8, bottleneck_multiplier=0.75, se_ratio=0.25),
+            **kwargs),
+        {"num_classes": 10, "stem_width": 16},
+        32,
+    ),
     # The largest networks: their keys only (KEYS_ONLY), and their blocks'
     # forward through a shallow ResNet of one block per stage with the same
     # groups and width, at the smallest input every stage accepts.
     **{name: (name, {}, 32) for name in KEYS_ONLY},
+    "inception_v3": ("inception_v3", {"init_weights": True}, 75),
     "resnext_32x8d_shallow": ("ResNet", {"groups": 32, "width_per_group": 8}, 32),
     "resnext_64x4d_shallow": ("ResNet", {"groups": 64, "width_per_group": 4}, 32),
     "wide_resnet_2_shallow": ("ResNet", {"width_per_group": 128}, 32),
@@ -106,6 +169,8 @@ def seed_of(name: str) -> int:
 def build(name: str) -> torch.nn.Module:
     constructor, kwargs, _ = MODELS[name]
     models = import_torchvision_models()
+    if callable(constructor):
+        return constructor(models, **kwargs).eval()
     if constructor == "ResNet":  # one Bottleneck per stage
         return models.ResNet(models.resnet.Bottleneck, [1, 1, 1, 1], **kwargs).eval()
     if constructor == "DenseNet":
@@ -114,7 +179,16 @@ def build(name: str) -> torch.nn.Module:
 
 
 def randomize_batch_norms(model: torch.nn.Module) -> None:
+    """BatchNorm's and LayerNorm's parameters and statistics, and ConvNeXt's
+    layer_scale (1e-6 would hide its blocks)."""
     for module in model.modules():
+        if isinstance(module, torch.nn.LayerNorm):
+            with torch.no_grad():
+                module.weight.uniform_(0.5, 1.5)
+                module.bias.normal_(0, 0.1)
+        if isinstance(getattr(module, "layer_scale", None), torch.nn.Parameter):
+            with torch.no_grad():
+                module.layer_scale.uniform_(0.5, 1.5)
         if isinstance(module, torch.nn.BatchNorm2d):
             with torch.no_grad():
                 module.weight.uniform_(0.5, 1.5)
@@ -136,10 +210,12 @@ def write_weights(name: str, out: Path) -> torch.nn.Module:
 
 
 def write_keys(name: str, out: Path) -> None:
-    """The state dict's keys of a network built on the meta device."""
+    """The state dict's keys and shapes of a network built on the meta device."""
     with torch.device("meta"):
         model = build(name)
-    (out / f"{name}.keys.tmp").write_text("".join(f"{key}\n" for key in model.state_dict()))
+    state = model.state_dict()
+    (out / f"{name}.shapes").write_text("".join(f"{key} {list(v.shape)}\n" for key, v in state.items()))
+    (out / f"{name}.keys.tmp").write_text("".join(f"{key}\n" for key in state))
     (out / f"{name}.keys.tmp").rename(out / f"{name}.keys")
 
 

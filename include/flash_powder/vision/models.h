@@ -3,12 +3,16 @@
 #pragma once
 
 #include "flash_powder/vision/models/alexnet.h"
+#include "flash_powder/vision/models/convnext.h"
 #include "flash_powder/vision/models/densenet.h"
+#include "flash_powder/vision/models/efficientnet.h"
 #include "flash_powder/vision/models/googlenet.h"
+#include "flash_powder/vision/models/inception.h"
 #include "flash_powder/vision/models/make.h"
 #include "flash_powder/vision/models/mnasnet.h"
 #include "flash_powder/vision/models/mobilenetv2.h"
 #include "flash_powder/vision/models/mobilenetv3.h"
+#include "flash_powder/vision/models/regnet.h"
 #include "flash_powder/vision/models/resnet.h"
 #include "flash_powder/vision/models/shufflenetv2.h"
 #include "flash_powder/vision/models/squeezenet.h"

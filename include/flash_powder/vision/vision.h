@@ -3,4 +3,7 @@
 #pragma once
 
 #include "flash_powder/vision/models.h"
+#include "flash_powder/vision/ops/misc.h"
+#include "flash_powder/vision/ops/permute.h"
+#include "flash_powder/vision/ops/stochastic_depth.h"
 #include "flash_powder/vision/transforms.h"

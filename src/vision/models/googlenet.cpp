@@ -5,6 +5,7 @@
 #include "flash_powder/core/operators.h"
 #include "flash_powder/functional/activation.h"
 #include "flash_powder/functional/pooling.h"
+#include "vision/models/utils.h"
 
 namespace fp::vision::models {
 namespace {
@@ -14,17 +15,11 @@ nn::MaxPool2d pool(std::int64_t kernel_size) {
   return nn::MaxPool2d(kernel_size, {.stride = 2, .ceil_mode = true});
 }
 
-/// One channel of _transform_input: `x[:, c]` as [N, 1, H, W], times
-/// deviation / 0.5, plus (mean - 0.5) / 0.5, in torchvision's order.
-Tensor transformed_channel(TensorView input, std::int64_t channel, double deviation, double mean) {
-  const TensorView x = input.i(fp::all, fp::slice(channel, channel + 1));
-  return x * (deviation / 0.5) + (mean - 0.5) / 0.5;
-}
-
 }  // namespace
 
 BasicConv2d::BasicConv2d(std::int64_t in_channels, std::int64_t out_channels,
-                         std::int64_t kernel_size, std::int64_t stride, std::int64_t padding)
+                         nn::ExpandingArray<2> kernel_size, nn::ExpandingArray<2> stride,
+                         nn::ExpandingArray<2> padding)
     : conv(in_channels, out_channels, kernel_size,
            {.stride = stride, .padding = padding, .bias = false}),
       bn(out_channels, {.eps = 0.001}) {}
@@ -125,16 +120,7 @@ void GoogLeNet::visit(nn::Visitor& visitor) {
 }
 
 Tensor GoogLeNet::forward(TensorView input) const {
-  Tensor x;
-  if (transform_input) {
-    x = aten::cat(
-        {transformed_channel(input, 0, 0.229, 0.485), transformed_channel(input, 1, 0.224, 0.456),
-         transformed_channel(input, 2, 0.225, 0.406)},
-        1);
-    x = conv1(x);
-  } else {
-    x = conv1(input);
-  }
+  Tensor x = transform_input ? conv1(detail::transform_input(input)) : conv1(input);
   x = conv3(conv2(maxpool1(x)));
   x = inception3b(inception3a(maxpool2(x)));
   x = inception4a(maxpool3(x));

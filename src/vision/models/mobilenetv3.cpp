@@ -1,14 +1,12 @@
 // torchvision/models/mobilenetv3.py (width 1.0, no dilation, no reduced tail)
-// and torchvision.ops.misc's Conv2dNormActivation and SqueezeExcitation.
+// and torchvision.ops.misc's Conv2dNormActivation.
 #include "flash_powder/vision/models/mobilenetv3.h"
 
 #include <algorithm>
 #include <optional>
 #include <vector>
 
-#include "flash_powder/aten/aten.h"
 #include "flash_powder/core/operators.h"
-#include "flash_powder/functional/activation.h"
 #include "flash_powder/nn/layers/activation.h"
 #include "flash_powder/nn/layers/dropout.h"
 #include "flash_powder/nn/layers/linear.h"
@@ -18,39 +16,22 @@
 namespace fp::vision::models {
 namespace {
 
+using detail::Activation;
 using detail::make_divisible;
 
-enum class Activation { None, ReLU, Hardswish };
-
-/// torchvision.ops.Conv2dNormActivation with MobileNetV3's BatchNorm (eps 0.001):
-/// keys "0" (conv, no bias), "1" (norm); the activation has none.
+/// Conv2dNormActivation with MobileNetV3's BatchNorm (eps 0.001).
 nn::Sequential conv_norm_activation(std::int64_t in, std::int64_t out, std::int64_t kernel,
                                     std::int64_t stride, std::int64_t groups,
                                     Activation activation) {
-  nn::Sequential layers(
-      nn::Conv2d(in, out, kernel,
-                 {.stride = stride, .padding = (kernel - 1) / 2, .groups = groups, .bias = false}),
-      nn::BatchNorm2d(out, {.eps = 0.001, .momentum = 0.01}));
-  if (activation == Activation::ReLU) layers.push(nn::ReLU());
-  if (activation == Activation::Hardswish) layers.push(nn::Hardswish());
-  return layers;
+  return detail::conv_norm_activation(in, out, kernel,
+                                      {.stride = stride,
+                                       .groups = groups,
+                                       .eps = 0.001,
+                                       .momentum = 0.01,
+                                       .activation = activation});
 }
 
 }  // namespace
-
-SqueezeExcitation::SqueezeExcitation(std::int64_t input_channels, std::int64_t squeeze_channels)
-    : fc1(input_channels, squeeze_channels, 1), fc2(squeeze_channels, input_channels, 1) {}
-
-void SqueezeExcitation::visit(nn::Visitor& visitor) {
-  visitor.child("avgpool", avgpool);
-  visitor.child("fc1", fc1);
-  visitor.child("fc2", fc2);
-}
-
-Tensor SqueezeExcitation::forward(TensorView input) const {
-  const Tensor scale = aten::hardsigmoid(fc2(functional::relu(fc1(avgpool(input)))));
-  return scale * input;
-}
 
 InvertedResidual::InvertedResidual(const InvertedResidualConfig& config)
     : use_res_connect(config.stride == 1 && config.input_channels == config.out_channels) {
@@ -62,8 +43,9 @@ InvertedResidual::InvertedResidual(const InvertedResidualConfig& config)
                                   config.stride, config.expanded_channels, activation));
   if (config.use_se) {
     const std::int64_t quarter = config.expanded_channels / 4;  // torchvision's `// 4`
-    block.push(
-        SqueezeExcitation(config.expanded_channels, make_divisible(static_cast<double>(quarter))));
+    block.push(ops::SqueezeExcitation(config.expanded_channels,
+                                      make_divisible(static_cast<double>(quarter)),
+                                      {.scale_activation = ops::SqueezeActivation::Hardsigmoid}));
   }
   block.push(conv_norm_activation(config.expanded_channels, config.out_channels, 1, 1, 1,
                                   Activation::None));

@@ -46,14 +46,15 @@ struct GoogLeNetOptions {
   double dropout_aux = 0.7;
 };
 
-/// torchvision.models.googlenet.BasicConv2d: convolution without bias,
-/// BatchNorm (eps 0.001), ReLU.
+/// torchvision.models.googlenet.BasicConv2d (and inception.BasicConv2d,
+/// the same): convolution without bias, BatchNorm (eps 0.001), ReLU.
 class BasicConv2d : public nn::Module {
  public:
   /// `BasicConv2d(in_channels, out_channels, kernel_size=..., stride=...,
-  /// padding=...)`.
-  BasicConv2d(std::int64_t in_channels, std::int64_t out_channels, std::int64_t kernel_size,
-              std::int64_t stride = 1, std::int64_t padding = 0);
+  /// padding=...)`; each a number or one per dimension (`{1, 7}`).
+  BasicConv2d(std::int64_t in_channels, std::int64_t out_channels,
+              nn::ExpandingArray<2> kernel_size, nn::ExpandingArray<2> stride = 1,
+              nn::ExpandingArray<2> padding = 0);
 
   void visit(nn::Visitor& visitor) override;
   /// relu(bn(conv(input))), a new Tensor.

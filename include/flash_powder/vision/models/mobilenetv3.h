@@ -11,6 +11,7 @@
 #include "flash_powder/nn/layers/conv.h"
 #include "flash_powder/nn/layers/pooling.h"
 #include "flash_powder/nn/module.h"
+#include "flash_powder/vision/ops/misc.h"
 
 namespace fp::vision::models {
 
@@ -20,24 +21,6 @@ struct MobileNetV3Options {
   std::int64_t num_classes = 1000;
   /// The classifier's dropout probability; the identity in inference.
   double dropout = 0.2;
-};
-
-/// torchvision.ops.SqueezeExcitation with a hardsigmoid scale, as MobileNetV3
-/// uses it: `input * hardsigmoid(fc2(relu(fc1(avgpool(input)))))`.
-class SqueezeExcitation : public nn::Module {
- public:
-  /// Squeezes `input_channels` to `squeeze_channels` and back.
-  SqueezeExcitation(std::int64_t input_channels, std::int64_t squeeze_channels);
-
-  void visit(nn::Visitor& visitor) override;
-  Tensor forward(TensorView input) const override;
-
-  /// Pools each channel to one value.
-  nn::AdaptiveAvgPool2d avgpool{{1, 1}};
-  /// The squeezing 1x1 convolution.
-  nn::Conv2d fc1;
-  /// The expanding 1x1 convolution.
-  nn::Conv2d fc2;
 };
 
 /// One row of torchvision's `inverted_residual_setting`.
@@ -59,7 +42,8 @@ struct InvertedResidualConfig {
 };
 
 /// torchvision.models.mobilenetv3.InvertedResidual: `block` is expand (when
-/// the width changes), depthwise, squeeze-excitation (when configured) and
+/// the width changes), depthwise, squeeze-excitation (when configured; ops::SqueezeExcitation
+/// with a hardsigmoid scale) and
 /// project; the input is added back when the shape allows.
 class InvertedResidual : public nn::Module {
  public:
