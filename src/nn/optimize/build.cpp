@@ -100,8 +100,9 @@ std::optional<std::vector<std::int64_t>> symmetric_padding(const ConvNd<N>& conv
   return numbers;
 }
 
-/// oneDNN's kernel for a 2-d or 3-d float32 convolution with zero padding,
-/// its weight pre-packed into oneDNN's layout; nullopt for any other.
+/// oneDNN's kernel for a 2-d or 3-d float32 convolution with zero padding
+/// (its weight packed into oneDNN's layout on the first input: FusedPlan);
+/// nullopt for any other.
 template <std::size_t N>
 std::optional<FusedKernel> convolution_kernel(const ConvNd<N>& conv, const Tensor& weight,
                                               const Tensor& bias) {
@@ -114,13 +115,8 @@ std::optional<FusedKernel> convolution_kernel(const ConvNd<N>& conv, const Tenso
       return std::nullopt;
     const std::vector<std::int64_t> stride = conv.options.stride.vec();
     const std::vector<std::int64_t> dilation = conv.options.dilation.vec();
-    const Tensor dense = aten::to_mkldnn(weight.contiguous());
-    Tensor packed = N == 2 ? aten::mkldnn_reorder_conv2d_weight(dense, *padding, stride, dilation,
-                                                                conv.options.groups)
-                           : aten::mkldnn_reorder_conv3d_weight(dense, *padding, stride, dilation,
-                                                                conv.options.groups);
     return FusedKernel{.kind = FusedKernel::Kind::Convolution,
-                       .weight = std::move(packed),
+                       .weight = weight.contiguous(),
                        .bias = bias,
                        .padding = *padding,
                        .stride = stride,

@@ -5,6 +5,7 @@
 #include <span>
 #include <utility>
 
+#include "flash_powder/aten/aten.h"
 #include "flash_powder/base/device.h"
 #include "flash_powder/base/layout.h"
 
@@ -51,6 +52,21 @@ bool FusedPlan::takes(TensorView input) const {
          input.dim() >= 1 && input.numel() > 0;
 }
 
+const Tensor& FusedPlan::weight(TensorView input) const {
+  const FusedKernel& k = *kernel_;
+  if (k.kind != FusedKernel::Kind::Convolution) return k.weight;
+  std::call_once(weight_packed_, [&] {
+    const Tensor dense = aten::to_mkldnn(dense_weight_);
+    packed_weight_ = k.kernel_size.size() == 2
+                         ? aten::mkldnn_reorder_conv2d_weight(dense, k.padding, k.stride,
+                                                              k.dilation, k.groups, input.sizes())
+                         : aten::mkldnn_reorder_conv3d_weight(dense, k.padding, k.stride,
+                                                              k.dilation, k.groups, input.sizes());
+    dense_weight_ = Tensor();
+  });
+  return packed_weight_;
+}
+
 Tensor FusedPlan::eager(TensorView input) const {
   std::call_once(eager_made_, [this] { eager_layer_ = make_eager_(); });
   Tensor result = (*eager_layer_)(input);
@@ -64,7 +80,7 @@ Tensor FusedPlan::forward(TensorView input) const {
       k.bias.is_defined() ? std::optional<TensorArg>(k.bias) : std::nullopt;
   switch (k.kind) {
     case FusedKernel::Kind::Convolution:
-      return aten::mkldnn::_convolution_pointwise(input, k.weight, bias, k.padding, k.stride,
+      return aten::mkldnn::_convolution_pointwise(input, weight(input), bias, k.padding, k.stride,
                                                   k.dilation, k.groups, post_);
     case FusedKernel::Kind::TransposedConvolution:
       return aten::mkldnn::_convolution_transpose_pointwise(input, k.weight, bias, k.padding,
@@ -95,7 +111,7 @@ bool FusedPlan::add_into(TensorView input, Tensor& other, bool relu) const {
   const std::optional<TensorArg> bias =
       k.bias.is_defined() ? std::optional<TensorArg>(k.bias) : std::nullopt;
   aten::mkldnn::_convolution_pointwise_binary_(
-      other, input, k.weight, bias, k.padding, k.stride, k.dilation, k.groups, "add",
+      other, input, weight(input), bias, k.padding, k.stride, k.dilation, k.groups, "add",
       relu ? std::optional<std::string_view>("relu") : std::nullopt);
   return true;
 }

@@ -31,8 +31,8 @@ class PassThroughPlan final : public InferencePlan {
   std::shared_ptr<const InferencePlan> into_;
 };
 
-/// A fused kernel's fixed arguments: the weight (oneDNN-packed for a
-/// convolution, dense for a transposed convolution or a linear layer), the
+/// A fused kernel's fixed arguments: the weight (dense; a convolution's is
+/// packed into oneDNN's layout on the first input, FusedPlan::weight), the
 /// bias (undefined for none), the geometry of a convolution.
 struct FusedKernel {
   enum class Kind { Convolution, TransposedConvolution, Linear };
@@ -63,7 +63,13 @@ using EagerFactory = std::function<std::unique_ptr<Module>()>;
 /// kernels) for any other input, which then gets ATen's own result or
 /// error. The eager layer is made on the first input that needs it: most
 /// models never do, and its folded weights would otherwise stay in memory
-/// beside the packed ones.
+/// beside the packed ones. A convolution's weight is packed on the first
+/// input the kernel takes, for that input's sizes, as Inductor's freezing
+/// packs it for the example input's: oneDNN picks the packed layout by the
+/// input's shape, and a layout picked without it can make the kernel
+/// reorder the weight on every call (a 1x1 convolution from 256 to 1024
+/// channels on 14x14 took 16 times as long with two threads). Inputs of
+/// other sizes run with the same packed weight.
 class FusedPlan final : public InferencePlan {
  public:
   FusedPlan(std::optional<FusedKernel> kernel, aten::mkldnn::PostOp post, EagerFactory make_eager,
@@ -72,7 +78,10 @@ class FusedPlan final : public InferencePlan {
         post_(std::move(post)),
         make_eager_(std::move(make_eager)),
         eager_activation_(std::move(eager_activation)),
-        folds_norm_(folds_norm) {}
+        folds_norm_(folds_norm) {
+    if (kernel_ && kernel_->kind == FusedKernel::Kind::Convolution)
+      dense_weight_ = std::move(kernel_->weight);
+  }
 
   Tensor forward(TensorView input) const override;
   bool forward_in_place(Tensor& /*x*/) const override { return false; }
@@ -86,6 +95,8 @@ class FusedPlan final : public InferencePlan {
  private:
   bool takes(TensorView input) const;
   Tensor eager(TensorView input) const;
+  /// The kernel's weight for `input` (a convolution's packed on first use).
+  const Tensor& weight(TensorView input) const;
 
   std::optional<FusedKernel> kernel_;
   aten::mkldnn::PostOp post_;
@@ -96,6 +107,11 @@ class FusedPlan final : public InferencePlan {
   // run an optimised model at the same time.
   mutable std::once_flag eager_made_;
   mutable std::unique_ptr<Module> eager_layer_;
+  // A convolution's packed weight, made on first use from the dense one,
+  // which it then replaces.
+  mutable std::once_flag weight_packed_;
+  mutable Tensor packed_weight_;
+  mutable Tensor dense_weight_;
 };
 
 }  // namespace fp::nn::detail
