@@ -47,6 +47,9 @@ KEYS_ONLY = ("resnext101_32x8d", "resnext101_64x4d", "wide_resnet50_2", "wide_re
 # (seconds each in oneDNN, whose kernels are made per layer's shape): their
 # keys only; their forward is densenet121's.
 KEYS_ONLY += ("densenet169", "densenet201")
+# The transformers: a third of a gigabyte (ViT-B) to 2.5 GB (ViT-H) each;
+# their forward runs in small networks of the same classes.
+KEYS_ONLY += ("vit_b_16", "vit_b_32", "vit_l_16", "vit_l_32", "vit_h_14")
 
 # name: (torchvision constructor, its keyword arguments, input height and width)
 MODELS = {
@@ -92,6 +95,20 @@ MODELS = {
     "resnext_32x8d_shallow": ("ResNet", {"groups": 32, "width_per_group": 8}, 32),
     "resnext_64x4d_shallow": ("ResNet", {"groups": 64, "width_per_group": 4}, 32),
     "wide_resnet_2_shallow": ("ResNet", {"width_per_group": 128}, 32),
+    # ViT's blocks in a small VisionTransformer (an even number of heads:
+    # MultiheadAttention's fused fast path), and one with a representation
+    # layer, one head (the step-by-step path) and every keyword argument.
+    "vit_small": (
+        "VisionTransformer",
+        {"image_size": 32, "patch_size": 8, "num_layers": 2, "num_heads": 2, "hidden_dim": 16, "mlp_dim": 32},
+        32,
+    ),
+    "vit_small_options": (
+        "VisionTransformer",
+        {"image_size": 16, "patch_size": 4, "num_layers": 1, "num_heads": 1, "hidden_dim": 12, "mlp_dim": 20,
+         "dropout": 0.1, "attention_dropout": 0.2, "num_classes": 10, "representation_size": 24},
+        16,
+    ),
 }
 
 # Networks whose weights are too large to keep (a quarter to half a
@@ -110,6 +127,8 @@ def build(name: str) -> torch.nn.Module:
         return models.ResNet(models.resnet.Bottleneck, [1, 1, 1, 1], **kwargs).eval()
     if constructor == "DenseNet":
         return models.DenseNet(**kwargs).eval()
+    if constructor == "VisionTransformer":
+        return models.VisionTransformer(**kwargs).eval()
     return getattr(models, constructor)(weights=None, **kwargs).eval()
 
 
@@ -123,10 +142,25 @@ def randomize_batch_norms(model: torch.nn.Module) -> None:
                 module.running_var.uniform_(0.5, 1.5)
 
 
+# The families whose parameters torchvision starts at zero (ViT's head and
+# class token, LayerNorm's and Linear's biases) get random values instead,
+# so that they matter too.
+RANDOMIZE_ZEROS = ("VisionTransformer",)
+
+
+def randomize_zeros(model: torch.nn.Module) -> None:
+    with torch.no_grad():
+        for parameter in model.parameters():
+            if not parameter.any():
+                parameter.normal_(0, 0.1)
+
+
 def write_weights(name: str, out: Path) -> torch.nn.Module:
     torch.manual_seed(seed_of(name))
     model = build(name)
     randomize_batch_norms(model)
+    if MODELS[name][0].startswith(RANDOMIZE_ZEROS):
+        randomize_zeros(model)
     state = model.state_dict()
     save_file({k: v.contiguous() for k, v in state.items()}, str(out / f"{name}.safetensors.tmp"))
     (out / f"{name}.keys.tmp").write_text("".join(f"{key}\n" for key in state))

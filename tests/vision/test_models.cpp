@@ -1,6 +1,8 @@
 // fp::vision::models against torchvision: the same state-dict keys, and the
 // same outputs bit for bit for seeded random weights and inputs (batch 1 and
 // 2), written by tests/vision/make_models.py when the tests run.
+// Why this file is long: it is the one table of every network's cases and the
+// checks they share (the transformers' other tests are test_transformers.cpp's).
 #include <algorithm>
 #include <array>
 #include <chrono>
@@ -69,6 +71,25 @@ bool every_depth() {
   return (forced == nullptr || *forced == '\0') && (shallow == nullptr || *shallow == '\0');
 }
 
+/// A network of the largest builders (their keys only) made on the meta
+/// device, as make_models.py makes torchvision's: no memory, no initial values.
+template <class Model, class Options>
+std::function<std::unique_ptr<fp::nn::Module>()> on_meta(Model (*factory)(const Options&)) {
+  return [factory] {
+    const fp::nn::DefaultDevice meta(fp::Device::meta());
+    return std::make_unique<Model>(factory({}));
+  };
+}
+
+/// A small VisionTransformer (make_models.py's vit_small*): ViT's blocks.
+std::function<std::unique_ptr<fp::nn::Module>()> small_vit(
+    std::array<std::int64_t, 5> sizes, models::VisionTransformerOptions options) {
+  return [sizes, options] {
+    return std::make_unique<models::VisionTransformer>(sizes[0], sizes[1], sizes[2], sizes[3],
+                                                       sizes[4], options);
+  };
+}
+
 std::vector<ModelCase> deep_models() {
   if (!every_depth()) return {};
   return {
@@ -130,6 +151,13 @@ std::vector<ModelCase> all_models() {
       {"resnext_32x8d_shallow", shallow_resnet({.groups = 32, .width_per_group = 8})},
       {"resnext_64x4d_shallow", shallow_resnet({.groups = 64, .width_per_group = 4})},
       {"wide_resnet_2_shallow", shallow_resnet({.width_per_group = 128})},
+      // patch_size, num_layers, num_heads, hidden_dim, mlp_dim
+      {"vit_small", small_vit({8, 2, 2, 16, 32}, {.image_size = 32})},
+      {"vit_small_options", small_vit({4, 1, 1, 12, 20}, {.num_classes = 10,
+                                                          .image_size = 16,
+                                                          .dropout = 0.1,
+                                                          .attention_dropout = 0.2,
+                                                          .representation_size = 24})},
   };
   for (ModelCase& deep : deep_models())
     cases.push_back(std::move(deep));
@@ -239,7 +267,12 @@ INSTANTIATE_TEST_SUITE_P(
                     ModelCase{"wide_resnet50_2", maker(&models::wide_resnet50_2)},
                     ModelCase{"wide_resnet101_2", maker(&models::wide_resnet101_2)},
                     ModelCase{"densenet169", maker(&models::densenet169)},
-                    ModelCase{"densenet201", maker(&models::densenet201)}),
+                    ModelCase{"densenet201", maker(&models::densenet201)},
+                    ModelCase{"vit_b_16", on_meta(&models::vit_b_16)},
+                    ModelCase{"vit_b_32", on_meta(&models::vit_b_32)},
+                    ModelCase{"vit_l_16", on_meta(&models::vit_l_16)},
+                    ModelCase{"vit_l_32", on_meta(&models::vit_l_32)},
+                    ModelCase{"vit_h_14", on_meta(&models::vit_h_14)}),
     [](const testing::TestParamInfo<ModelCase>& info) { return info.param.name; });
 
 /// On the GPU: the same network moved to CUDA against torchvision's on CUDA.
@@ -419,6 +452,12 @@ TEST(VisionModels, NewFamiliesRefuseBadOptions) {
       models::resnext50_32x4d({.groups = 32}).layer1.state_dict().at("0.conv2.weight").size(1), 4);
 }
 
+/// The transformers: a hundred megabytes (Swin-T) to 2.5 GB (ViT-H) of
+/// weights each; make() builds them on the meta device in TransformersByName.
+bool is_transformer(const std::string& name) {
+  return name.starts_with("vit_");
+}
+
 TEST(VisionModels, MakeBuildsByTorchvisionName) {
   const std::unique_ptr<fp::nn::Module> net = models::make("squeezenet1_1", {.num_classes = 7});
   EXPECT_EQ(net->state_dict().at("classifier.1.bias").size(0), 7);
@@ -441,7 +480,7 @@ TEST(VisionModels, MakeBuildsByTorchvisionName) {
         name == "alexnet" || name == "resnet152" || name == "resnet101" ||
         sibling(name, "densenet", "densenet121") ||
         sibling(name, "shufflenet_v2", "shufflenet_v2_x0_5") ||
-        sibling(name, "mnasnet", "mnasnet0_5"))
+        sibling(name, "mnasnet", "mnasnet0_5") || is_transformer(name))
       continue;
     EXPECT_NE(models::make(name, {.num_classes = 3}), nullptr) << name;
   }

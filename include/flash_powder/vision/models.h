@@ -13,3 +13,4 @@
 #include "flash_powder/vision/models/shufflenetv2.h"
 #include "flash_powder/vision/models/squeezenet.h"
 #include "flash_powder/vision/models/vgg.h"
+#include "flash_powder/vision/models/vision_transformer.h"

@@ -79,6 +79,11 @@ const std::map<std::string, Builder, std::less<>>& registry() {
       FP_MODEL(vgg16_bn),
       FP_MODEL(vgg19),
       FP_MODEL(vgg19_bn),
+      FP_MODEL(vit_b_16),
+      FP_MODEL(vit_b_32),
+      FP_MODEL(vit_l_16),
+      FP_MODEL(vit_l_32),
+      FP_MODEL(vit_h_14),
       FP_MODEL(wide_resnet50_2),
       FP_MODEL(wide_resnet101_2),
   };
