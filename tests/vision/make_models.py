@@ -50,6 +50,7 @@ KEYS_ONLY += ("densenet169", "densenet201")
 # The transformers: a third of a gigabyte (ViT-B) to 2.5 GB (ViT-H) each;
 # their forward runs in small networks of the same classes.
 KEYS_ONLY += ("vit_b_16", "vit_b_32", "vit_l_16", "vit_l_32", "vit_h_14")
+KEYS_ONLY += ("swin_s", "swin_b", "swin_v2_s", "swin_v2_b")
 
 # name: (torchvision constructor, its keyword arguments, input height and width)
 MODELS = {
@@ -109,6 +110,22 @@ MODELS = {
          "dropout": 0.1, "attention_dropout": 0.2, "num_classes": 10, "representation_size": 24},
         16,
     ),
+    # Swin-T (V1 and V2) at 32x32: the first stage's 8x8 map padded to two
+    # windows a side and shifted, the others one window, unshifted. Their
+    # blocks in a small network with every keyword argument, windows of 3x4
+    # on a 40x40 image: each stage padded (the second and third on odd maps,
+    # padded for the patch merging too) and shifted but the last.
+    **{name: (name, {}, 32) for name in ["swin_t", "swin_v2_t"]},
+    **{
+        name: (
+            constructor,
+            {"patch_size": [4, 4], "embed_dim": 8, "depths": [2, 2, 2], "num_heads": [2, 2, 4],
+             "window_size": [3, 4], "mlp_ratio": 2.0, "dropout": 0.1, "attention_dropout": 0.1,
+             "stochastic_depth_prob": 0.1, "num_classes": 10},
+            40,
+        )
+        for name, constructor in [("swin_small", "SwinTransformer"), ("swin_v2_small", "SwinTransformerV2")]
+    },
 }
 
 # Networks whose weights are too large to keep (a quarter to half a
@@ -129,6 +146,12 @@ def build(name: str) -> torch.nn.Module:
         return models.DenseNet(**kwargs).eval()
     if constructor == "VisionTransformer":
         return models.VisionTransformer(**kwargs).eval()
+    if constructor == "SwinTransformer":
+        return models.SwinTransformer(**kwargs).eval()
+    if constructor == "SwinTransformerV2":
+        swin = models.swin_transformer
+        return models.SwinTransformer(block=swin.SwinTransformerBlockV2, downsample_layer=swin.PatchMergingV2,
+                                      **kwargs).eval()
     return getattr(models, constructor)(weights=None, **kwargs).eval()
 
 
@@ -145,7 +168,7 @@ def randomize_batch_norms(model: torch.nn.Module) -> None:
 # The families whose parameters torchvision starts at zero (ViT's head and
 # class token, LayerNorm's and Linear's biases) get random values instead,
 # so that they matter too.
-RANDOMIZE_ZEROS = ("VisionTransformer",)
+RANDOMIZE_ZEROS = ("VisionTransformer", "SwinTransformer", "swin_")
 
 
 def randomize_zeros(model: torch.nn.Module) -> None:

@@ -90,6 +90,20 @@ std::function<std::unique_ptr<fp::nn::Module>()> small_vit(
   };
 }
 
+/// A small SwinTransformer of either version (make_models.py's swin*_small).
+std::function<std::unique_ptr<fp::nn::Module>()> small_swin(models::SwinVersion version) {
+  return [version] {
+    return std::make_unique<models::SwinTransformer>(
+        std::array<std::int64_t, 2>{4, 4}, 8, std::vector<std::int64_t>{2, 2, 2},
+        std::vector<std::int64_t>{2, 2, 4}, std::array<std::int64_t, 2>{3, 4}, version,
+        models::SwinTransformerOptions{.num_classes = 10,
+                                       .mlp_ratio = 2.0,
+                                       .dropout = 0.1,
+                                       .attention_dropout = 0.1,
+                                       .stochastic_depth_prob = 0.1});
+  };
+}
+
 std::vector<ModelCase> deep_models() {
   if (!every_depth()) return {};
   return {
@@ -158,6 +172,10 @@ std::vector<ModelCase> all_models() {
                                                           .dropout = 0.1,
                                                           .attention_dropout = 0.2,
                                                           .representation_size = 24})},
+      {"swin_t", maker(&models::swin_t)},
+      {"swin_v2_t", maker(&models::swin_v2_t)},
+      {"swin_small", small_swin(models::SwinVersion::V1)},
+      {"swin_v2_small", small_swin(models::SwinVersion::V2)},
   };
   for (ModelCase& deep : deep_models())
     cases.push_back(std::move(deep));
@@ -272,7 +290,11 @@ INSTANTIATE_TEST_SUITE_P(
                     ModelCase{"vit_b_32", on_meta(&models::vit_b_32)},
                     ModelCase{"vit_l_16", on_meta(&models::vit_l_16)},
                     ModelCase{"vit_l_32", on_meta(&models::vit_l_32)},
-                    ModelCase{"vit_h_14", on_meta(&models::vit_h_14)}),
+                    ModelCase{"vit_h_14", on_meta(&models::vit_h_14)},
+                    ModelCase{"swin_s", on_meta(&models::swin_s)},
+                    ModelCase{"swin_b", on_meta(&models::swin_b)},
+                    ModelCase{"swin_v2_s", on_meta(&models::swin_v2_s)},
+                    ModelCase{"swin_v2_b", on_meta(&models::swin_v2_b)}),
     [](const testing::TestParamInfo<ModelCase>& info) { return info.param.name; });
 
 /// On the GPU: the same network moved to CUDA against torchvision's on CUDA.
@@ -455,7 +477,7 @@ TEST(VisionModels, NewFamiliesRefuseBadOptions) {
 /// The transformers: a hundred megabytes (Swin-T) to 2.5 GB (ViT-H) of
 /// weights each; make() builds them on the meta device in TransformersByName.
 bool is_transformer(const std::string& name) {
-  return name.starts_with("vit_");
+  return name.starts_with("vit_") || name.starts_with("swin_");
 }
 
 TEST(VisionModels, MakeBuildsByTorchvisionName) {

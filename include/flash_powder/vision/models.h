@@ -12,5 +12,6 @@
 #include "flash_powder/vision/models/resnet.h"
 #include "flash_powder/vision/models/shufflenetv2.h"
 #include "flash_powder/vision/models/squeezenet.h"
+#include "flash_powder/vision/models/swin_transformer.h"
 #include "flash_powder/vision/models/vgg.h"
 #include "flash_powder/vision/models/vision_transformer.h"

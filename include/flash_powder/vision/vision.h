@@ -3,4 +3,5 @@
 #pragma once
 
 #include "flash_powder/vision/models.h"
+#include "flash_powder/vision/ops/permute.h"
 #include "flash_powder/vision/transforms.h"
