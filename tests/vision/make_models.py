@@ -126,6 +126,17 @@ MODELS = {
         )
         for name, constructor in [("swin_small", "SwinTransformer"), ("swin_v2_small", "SwinTransformerV2")]
     },
+    # MaxViT-T takes 224x224 only (every block's map a multiple of 7); its
+    # blocks in a small MaxVit with every keyword argument at 32x32 (4x4
+    # windows and grids, then 2x2).
+    "maxvit_t": ("maxvit_t", {}, 224),
+    "maxvit_small_options": (
+        "MaxVit",
+        {"input_size": (32, 32), "stem_channels": 8, "partition_size": 2, "block_channels": [8, 16],
+         "block_layers": [1, 2], "head_dim": 4, "stochastic_depth_prob": 0.1, "squeeze_ratio": 0.5,
+         "expansion_ratio": 2, "mlp_ratio": 2, "mlp_dropout": 0.1, "attention_dropout": 0.1, "num_classes": 10},
+        32,
+    ),
 }
 
 # Networks whose weights are too large to keep (a quarter to half a
@@ -146,6 +157,8 @@ def build(name: str) -> torch.nn.Module:
         return models.DenseNet(**kwargs).eval()
     if constructor == "VisionTransformer":
         return models.VisionTransformer(**kwargs).eval()
+    if constructor == "MaxVit":
+        return models.MaxVit(**kwargs).eval()
     if constructor == "SwinTransformer":
         return models.SwinTransformer(**kwargs).eval()
     if constructor == "SwinTransformerV2":
@@ -168,7 +181,7 @@ def randomize_batch_norms(model: torch.nn.Module) -> None:
 # The families whose parameters torchvision starts at zero (ViT's head and
 # class token, LayerNorm's and Linear's biases) get random values instead,
 # so that they matter too.
-RANDOMIZE_ZEROS = ("VisionTransformer", "SwinTransformer", "swin_")
+RANDOMIZE_ZEROS = ("VisionTransformer", "SwinTransformer", "swin_", "MaxVit", "maxvit")
 
 
 def randomize_zeros(model: torch.nn.Module) -> None:

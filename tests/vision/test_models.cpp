@@ -176,6 +176,20 @@ std::vector<ModelCase> all_models() {
       {"swin_v2_t", maker(&models::swin_v2_t)},
       {"swin_small", small_swin(models::SwinVersion::V1)},
       {"swin_v2_small", small_swin(models::SwinVersion::V2)},
+      {"maxvit_t", maker(&models::maxvit_t)},
+      {"maxvit_small_options",
+       [] {
+         return std::make_unique<models::MaxVit>(8, 2, std::vector<std::int64_t>{8, 16},
+                                                 std::vector<std::int64_t>{1, 2}, 4,
+                                                 models::MaxVitOptions{.num_classes = 10,
+                                                                       .input_size = {32, 32},
+                                                                       .stochastic_depth_prob = 0.1,
+                                                                       .squeeze_ratio = 0.5,
+                                                                       .expansion_ratio = 2,
+                                                                       .mlp_ratio = 2,
+                                                                       .mlp_dropout = 0.1,
+                                                                       .attention_dropout = 0.1});
+       }},
   };
   for (ModelCase& deep : deep_models())
     cases.push_back(std::move(deep));
@@ -474,10 +488,10 @@ TEST(VisionModels, NewFamiliesRefuseBadOptions) {
       models::resnext50_32x4d({.groups = 32}).layer1.state_dict().at("0.conv2.weight").size(1), 4);
 }
 
-/// The transformers: a hundred megabytes (Swin-T) to 2.5 GB (ViT-H) of
+/// The transformers: a hundred megabytes (Swin-T, MaxViT-T) to 2.5 GB (ViT-H) of
 /// weights each; make() builds them on the meta device in TransformersByName.
 bool is_transformer(const std::string& name) {
-  return name.starts_with("vit_") || name.starts_with("swin_");
+  return name.starts_with("vit_") || name.starts_with("swin_") || name.starts_with("maxvit");
 }
 
 TEST(VisionModels, MakeBuildsByTorchvisionName) {

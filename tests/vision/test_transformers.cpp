@@ -3,12 +3,17 @@
 // test_models.cpp's Torchvision/ModelTest and KeysOnlyTest cases.
 #include <cstdint>
 #include <memory>
+#include <optional>
+#include <span>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include <gtest/gtest.h>
 
 #include <flash_powder/flash_powder.h>
 #include <flash_powder/vision/models.h>
+#include <flash_powder/vision/ops/permute.h>
 
 #include "support/expect_error.h"
 
@@ -19,10 +24,15 @@ namespace models = fp::vision::models;
 TEST(VisionModels, TransformersByName) {
   const fp::nn::DefaultDevice meta(fp::Device::meta());
   for (const char* name : {"vit_b_16", "vit_b_32", "vit_l_16", "vit_l_32", "vit_h_14", "swin_t",
-                           "swin_s", "swin_b", "swin_v2_t", "swin_v2_s", "swin_v2_b"}) {
-    const std::unique_ptr<fp::nn::Module> net =
-        models::make(name, {.num_classes = 3, .dropout = 0.1});
-    EXPECT_TRUE(net->state_dict().keys().back().ends_with("head.bias")) << name;
+                           "swin_s", "swin_b", "swin_v2_t", "swin_v2_s", "swin_v2_b", "maxvit_t"}) {
+    // MaxVit's dropouts are mlp_dropout and attention_dropout, as torchvision's.
+    const std::unique_ptr<fp::nn::Module> net = models::make(
+        name, {.num_classes = 3,
+               .dropout = std::string_view(name) == "maxvit_t" ? std::nullopt
+                                                               : std::optional<double>(0.1)});
+    // The head is last: [num_classes] or [num_classes, features].
+    const fp::StateDictView state = net->state_dict();
+    EXPECT_EQ(state.at(state.keys().back()).size(0), 3) << name;
   }
   EXPECT_EQ(models::make("vit_b_32")->state_dict().keys(), models::vit_b_32().state_dict().keys());
   EXPECT_EQ(
@@ -113,6 +123,63 @@ TEST(VisionModels, SwinRefusesBadOptions) {
   EXPECT_EQ(v2.relative_coords_table.size(1), 5);
   EXPECT_EQ(v2.relative_coords_table.size(2), 7);
   EXPECT_EQ(v1.relative_position_bias_table.size(0), 5 * 7);
+}
+
+/// The smallest MaxVit: one block of one layer at 8x8 (2x2 windows, a 1x1 grid).
+models::MaxVit tiny_maxvit() {
+  return models::MaxVit(4, 2, {4}, {1}, 2, {.num_classes = 3, .input_size = {8, 8}});
+}
+
+TEST(VisionModels, MaxVitRefusesBadInput) {
+  const models::MaxVit maxvit = tiny_maxvit();
+  EXPECT_TORCH_ERROR("channels", maxvit(fp::zeros({1, 4, 8, 8})));
+  // Made for 8x8: the partitions of a larger map do not fit its grid.
+  EXPECT_FP_ERROR(fp::ErrorCode::TorchError, "", maxvit(fp::zeros({1, 3, 16, 16})));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "expected 4D input (got 3D input)",
+                  maxvit(fp::zeros({3, 8, 8})));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "maxvit_t has no dropout option",
+                  models::make("maxvit_t", {.dropout = 0.1}));
+}
+
+TEST(VisionModels, MaxVitRefusesBadOptions) {
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
+                  "Input size (4, 4) of block 0 is not divisible by partition size 3",
+                  models::MaxVit(4, 3, {4}, {1}, 2, {.input_size = {16, 16}}));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "block input sizes: [(56, 56), (28, 28)]",
+                  models::MaxVit(4, 8, {4, 8}, {1, 1}, 2));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "need one entry per block",
+                  models::MaxVit(4, 2, {4, 8}, {1}, 2, {.input_size = {16, 16}}));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "feat_dim: 4 must be divisible by head_dim: 3",
+                  models::MaxVit(4, 2, {4}, {1}, 3, {.input_size = {8, 8}}));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "partition_type must be either 'grid' or 'window'",
+                  models::PartitionAttentionLayer(4, 2, 2, "row", {4, 4}, 4, 0.0, 0.0));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "Grid size must be divisible by partition size",
+                  models::PartitionAttentionLayer(4, 2, 3, "window", {4, 4}, 4, 0.0, 0.0));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "",
+                  models::MaxVit(4, 2, {4}, {1}, 2, {.num_classes = -1, .input_size = {8, 8}}));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "dropout probability has to be between 0 and 1",
+                  models::MaxVit(4, 2, {4}, {1}, 2, {.input_size = {8, 8}, .mlp_dropout = 2.0}));
+  // input_size reaches the grids: 448x448 images make maps twice as large.
+  const fp::nn::DefaultDevice meta(fp::Device::meta());
+  EXPECT_EQ(models::maxvit_t({.input_size = {448, 448}})
+                .get_submodule<models::MaxVitBlock>("blocks.3")
+                .grid_size[0],
+            14);
+}
+
+TEST(VisionOps, PermuteIsTorchvisionsPermute) {
+  // torchvision.ops.Permute([0, 2, 3, 1]) returns x.permute(...): the same
+  // memory with permuted strides, which the layers after it see.
+  const fp::Tensor x = fp::arange(24, fp::DType::F32).reshape({1, 2, 3, 4});
+  const fp::Tensor y = fp::vision::ops::Permute({0, 2, 3, 1})(x);
+  const fp::TensorView permuted = x.permute({0, 2, 3, 1});
+  const auto list = [](std::span<const std::int64_t> values) {
+    return std::vector<std::int64_t>(values.begin(), values.end());
+  };
+  EXPECT_EQ(list(y.sizes()), list(permuted.sizes()));
+  EXPECT_EQ(list(y.strides()), list(permuted.strides()));
+  EXPECT_TRUE(y.is_equal(permuted));
+  EXPECT_FP_ERROR(fp::ErrorCode::TorchError, "", fp::vision::ops::Permute({0, 1})(x));
 }
 
 }  // namespace

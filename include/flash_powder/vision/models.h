@@ -6,6 +6,7 @@
 #include "flash_powder/vision/models/densenet.h"
 #include "flash_powder/vision/models/googlenet.h"
 #include "flash_powder/vision/models/make.h"
+#include "flash_powder/vision/models/maxvit.h"
 #include "flash_powder/vision/models/mnasnet.h"
 #include "flash_powder/vision/models/mobilenetv2.h"
 #include "flash_powder/vision/models/mobilenetv3.h"

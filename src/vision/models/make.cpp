@@ -50,6 +50,7 @@ const std::map<std::string, Builder, std::less<>>& registry() {
       FP_MODEL(densenet169),
       FP_MODEL(densenet201),
       FP_MODEL(googlenet),
+      FP_MODEL(maxvit_t),
       FP_MODEL(mnasnet0_5),
       FP_MODEL(mnasnet0_75),
       FP_MODEL(mnasnet1_0),

@@ -25,19 +25,6 @@ namespace {
 
 using Pair = std::array<std::int64_t, 2>;
 
-/// relative_position_index: for tokens a, b of a window (row-major), the row
-/// of the bias table of their offset, (ha - hb + Wh - 1) (2 Ww - 1) + wa - wb + Ww - 1.
-Tensor relative_position_index_of(Pair window) {
-  const std::int64_t tokens = window[0] * window[1];
-  std::vector<std::int64_t> index;
-  index.reserve(static_cast<std::size_t>(tokens * tokens));
-  for (std::int64_t a = 0; a < tokens; ++a)
-    for (std::int64_t b = 0; b < tokens; ++b)
-      index.push_back((a / window[1] - b / window[1] + window[0] - 1) * (2 * window[1] - 1) +
-                      (a % window[1] - b % window[1] + window[1] - 1));
-  return tensor(index);
-}
-
 /// V2's relative_coords_table, with torchvision's float32 ops in its order.
 Tensor relative_coords_table_of(Pair window) {
   const auto coords = [](std::int64_t size) { return arange(-(size - 1), size, 1, DType::F32); };
@@ -117,7 +104,8 @@ ShiftedWindowAttention::ShiftedWindowAttention(std::int64_t dim, Pair window_siz
       version(version),
       qkv(dim, dim * 3),
       proj(dim, dim),
-      relative_position_index(detail::on_default_device(relative_position_index_of(window_size))) {
+      relative_position_index(
+          detail::on_default_device(detail::relative_position_index(window_size))) {
   if (version == SwinVersion::V1) {
     relative_position_bias_table =
         detail::zero_parameter({(2 * window_size[0] - 1) * (2 * window_size[1] - 1), num_heads});

@@ -2,8 +2,13 @@
 // it, and their own parameters and buffers placed where the layers put theirs.
 #pragma once
 
+#include <array>
+#include <cstddef>
 #include <cstdint>
+#include <span>
+#include <vector>
 
+#include "flash_powder/core/conversion.h"
 #include "flash_powder/core/factory.h"
 #include "flash_powder/core/tensor.h"
 #include "flash_powder/nn/init.h"
@@ -20,6 +25,20 @@ namespace fp::vision::models::detail {
 inline nn::Sequential gelu_mlp(std::int64_t dim, std::int64_t hidden, double dropout) {
   return nn::Sequential(nn::Linear(dim, hidden), nn::GELU(), nn::Dropout(dropout),
                         nn::Linear(hidden, dim), nn::Dropout(dropout));
+}
+
+/// relative_position_index of Swin and MaxViT, [N * N] int64 for the N
+/// tokens of a window: for tokens a, b (row-major), the row of the bias
+/// table of their offset, (ha - hb + Wh - 1) (2 Ww - 1) + wa - wb + Ww - 1.
+inline Tensor relative_position_index(std::array<std::int64_t, 2> window) {
+  const std::int64_t tokens = window[0] * window[1];
+  std::vector<std::int64_t> index;
+  index.reserve(static_cast<std::size_t>(tokens * tokens));
+  for (std::int64_t a = 0; a < tokens; ++a)
+    for (std::int64_t b = 0; b < tokens; ++b)
+      index.push_back((a / window[1] - b / window[1] + window[0] - 1) * (2 * window[1] - 1) +
+                      (a % window[1] - b % window[1] + window[1] - 1));
+  return tensor(std::span<const std::int64_t>(index));
 }
 
 /// `tensor` on the DefaultDevice in force (the meta device holds no
