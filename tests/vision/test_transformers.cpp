@@ -114,6 +114,9 @@ TEST(VisionModels, SwinRefusesBadOptions) {
   EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "dropout probability has to be between 0 and 1",
                   models::SwinTransformer({4, 4}, 8, {1}, {2}, {2, 2}, SwinVersion::V2,
                                           {.attention_dropout = -0.5}));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
+                  "drop probability has to be between 0 and 1, but got 1.5",
+                  models::swin_t({.stochastic_depth_prob = 1.5}));
   // The buffers are torchvision's whatever the device: V2's table on the meta
   // device has its shape; the index is the same on both versions.
   const models::ShiftedWindowAttention v1(8, {3, 4}, {0, 0}, 2);
@@ -159,6 +162,9 @@ TEST(VisionModels, MaxVitRefusesBadOptions) {
                   models::MaxVit(4, 2, {4}, {1}, 2, {.num_classes = -1, .input_size = {8, 8}}));
   EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "dropout probability has to be between 0 and 1",
                   models::MaxVit(4, 2, {4}, {1}, 2, {.input_size = {8, 8}, .mlp_dropout = 2.0}));
+  EXPECT_FP_ERROR(
+      fp::ErrorCode::BadArgument, "drop probability has to be between 0 and 1, but got -0.5",
+      models::MaxVit(4, 2, {4}, {1}, 2, {.input_size = {8, 8}, .stochastic_depth_prob = -0.5}));
   // input_size reaches the grids: 448x448 images make maps twice as large.
   const fp::nn::DefaultDevice meta(fp::Device::meta());
   EXPECT_EQ(models::maxvit_t({.input_size = {448, 448}})

@@ -1,5 +1,5 @@
 // torchvision/models/maxvit.py, layer for layer (the partitions and the
-// attention's einsums in its order: the bits depend on it).
+// attention in its order: the bits depend on it).
 #include "flash_powder/vision/models/maxvit.h"
 
 #include <cmath>
@@ -9,6 +9,7 @@
 
 #include "flash_powder/aten/aten.h"
 #include "flash_powder/base/error.h"
+#include "flash_powder/core/functions.h"
 #include "flash_powder/core/operators.h"
 #include "flash_powder/functional/activation.h"
 #include "flash_powder/nn/layers/activation.h"
@@ -137,7 +138,12 @@ Tensor RelativePositionalMultiHeadAttention::forward(TensorView input) const {
     return part.reshape({b, g, p, n_heads, head_dim}).permute({0, 1, 3, 2, 4}).to_owned();
   };
   const Tensor q = heads(parts[0]), k = heads(parts[1]) * scale_factor, v = heads(parts[2]);
-  const Tensor dot_prod = aten::einsum("B G H I D, B G H J D -> B G H I J", {q, k});
+  // torchvision's einsums "B G H I D, B G H J D -> B G H I J" and
+  // "B G H I J, B G H J D -> B G H I D" are these batched products: both copy
+  // the operands into [B*G*H, ., .] and run one bmm, so the bits agree (an
+  // einsum's equation would cross torch_call_dispatcher, which leaks strings
+  // on torch 2.10-2.13).
+  const Tensor dot_prod = matmul(q, k.transpose(-2, -1));
   const Tensor bias =
       aten::index_Tensor(relative_position_bias_table, {relative_position_index.view({-1})})
           .view({max_seq_len, max_seq_len, -1})
@@ -146,7 +152,7 @@ Tensor RelativePositionalMultiHeadAttention::forward(TensorView input) const {
           .unsqueeze(0)
           .to_owned();
   const Tensor attention = functional::softmax(dot_prod + bias, -1);
-  const Tensor out = aten::einsum("B G H I J, B G H J D -> B G H I D", {attention, v});
+  const Tensor out = matmul(attention, v);
   return merge(out.permute({0, 1, 3, 2, 4}).reshape({b, g, p, d}));
 }
 
@@ -282,6 +288,7 @@ MaxVit::MaxVit(std::int64_t stem_channels, std::int64_t partition_size,
                 "block (got " +
                     std::to_string(block_channels.size()) + " and " +
                     std::to_string(block_layers.size()) + ")");
+  detail::check_stochastic_depth(options.stochastic_depth_prob, "MaxVit");
   Size grid = checked_stem_size(options.input_size, partition_size, block_channels.size());
   std::int64_t in_channels = stem_channels;
   for (std::size_t index = 0; index < block_channels.size(); ++index) {

@@ -28,9 +28,13 @@ using Pair = std::array<std::int64_t, 2>;
 /// V2's relative_coords_table, with torchvision's float32 ops in its order.
 Tensor relative_coords_table_of(Pair window) {
   const auto coords = [](std::int64_t size) { return arange(-(size - 1), size, 1, DType::F32); };
-  const std::vector<Tensor> grid =
-      aten::meshgrid_indexing({coords(window[0]), coords(window[1])}, "ij");
-  Tensor table = stack({grid[0], grid[1]}).permute({1, 2, 0}).contiguous().unsqueeze(0).to_owned();
+  // torch.meshgrid(h, w, indexing="ij"): h down the rows, w along them (the
+  // op itself would send "ij" through torch_call_dispatcher, which leaks
+  // strings on torch 2.10-2.13).
+  const Tensor h = coords(window[0]), w = coords(window[1]);
+  const Tensor grid_h = h.unsqueeze(1).expand({h.size(0), w.size(0)}).to_owned();
+  const Tensor grid_w = w.unsqueeze(0).expand({h.size(0), w.size(0)}).to_owned();
+  Tensor table = stack({grid_h, grid_w}).permute({1, 2, 0}).contiguous().unsqueeze(0).to_owned();
   table.i_mut(all, all, all, 0).div_(window[0] - 1);
   table.i_mut(all, all, all, 1).div_(window[1] - 1);
   table.mul_(8);
@@ -289,6 +293,7 @@ nn::Sequential swin_features(Pair patch_size, std::int64_t embed_dim,
                 "stage (got " +
                     std::to_string(depths.size()) + " and " + std::to_string(num_heads.size()) +
                     ")");
+  detail::check_stochastic_depth(options.stochastic_depth_prob, "SwinTransformer");
   nn::Sequential features;
   features.push(nn::Sequential(nn::Conv2d(3, embed_dim, {patch_size[0], patch_size[1]},
                                           {.stride = {patch_size[0], patch_size[1]}}),

@@ -5,9 +5,13 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
+#include <string>
 #include <vector>
 
+#include "base/text.h"
+#include "flash_powder/base/error.h"
 #include "flash_powder/core/conversion.h"
 #include "flash_powder/core/factory.h"
 #include "flash_powder/core/tensor.h"
@@ -25,6 +29,15 @@ namespace fp::vision::models::detail {
 inline nn::Sequential gelu_mlp(std::int64_t dim, std::int64_t hidden, double dropout) {
   return nn::Sequential(nn::Linear(dim, hidden), nn::GELU(), nn::Dropout(dropout),
                         nn::Linear(hidden, dim), nn::Dropout(dropout));
+}
+
+/// torchvision.ops.StochasticDepth's check of its probability, which the
+/// last block gets whole: fp::Error outside [0, 1] (the identity in inference).
+inline void check_stochastic_depth(std::optional<double> probability, const char* network) {
+  if (!probability || (*probability >= 0.0 && *probability <= 1.0)) return;
+  throw Error(ErrorCode::BadArgument, std::string("fp::vision::models::") + network +
+                                          ": drop probability has to be between 0 and 1, but got " +
+                                          fp::detail::python_float(*probability));
 }
 
 /// relative_position_index of Swin and MaxViT, [N * N] int64 for the N

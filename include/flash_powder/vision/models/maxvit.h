@@ -36,7 +36,7 @@ struct MaxVitOptions {
   /// The height and width of the images the network takes.
   std::array<std::int64_t, 2> input_size = {224, 224};
   /// The stochastic depth probability (the builder's default when unset);
-  /// the identity in inference.
+  /// the identity in inference, but fp::Error outside [0, 1] as in torchvision.
   std::optional<double> stochastic_depth_prob = std::nullopt;
   /// The squeeze-excitation's width over the MBConv's output channels.
   double squeeze_ratio = 0.25;

@@ -46,7 +46,7 @@ struct SwinTransformerOptions {
   /// The attention's dropout probability; the identity in inference.
   double attention_dropout = 0.0;
   /// The stochastic depth probability (the builder's default when unset);
-  /// the identity in inference.
+  /// the identity in inference, but fp::Error outside [0, 1] as in torchvision.
   std::optional<double> stochastic_depth_prob = std::nullopt;
 };
 
