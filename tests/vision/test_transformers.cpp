@@ -1,17 +1,21 @@
-// fp::vision::models' transformers (ViT, Swin): builders by name, bad input
-// and bad options. Their outputs and keys against torchvision are
-// test_models.cpp's Torchvision/ModelTest and KeysOnlyTest cases.
+// fp::vision::models' transformers (ViT, Swin, MaxViT): builders by name, bad input
+// and bad options, and the buffers they compute. Their outputs and keys
+// against torchvision are test_models.cpp's Torchvision/ModelTest and
+// KeysOnlyTest cases.
 #include <cstdint>
+#include <filesystem>
 #include <memory>
 #include <optional>
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
 
 #include <flash_powder/flash_powder.h>
+#include <flash_powder/safetensors/safetensors.h>
 #include <flash_powder/vision/models.h>
 #include <flash_powder/vision/ops/permute.h>
 
@@ -186,6 +190,31 @@ TEST(VisionOps, PermuteIsTorchvisionsPermute) {
   EXPECT_EQ(list(y.strides()), list(permuted.strides()));
   EXPECT_TRUE(y.is_equal(permuted));
   EXPECT_FP_ERROR(fp::ErrorCode::TorchError, "", fp::vision::ops::Permute({0, 1})(x));
+}
+
+/// The buffers the networks compute for themselves (Swin's and MaxViT's
+/// relative position indices, Swin V2's log-spaced coordinates) are
+/// torchvision's, bit for bit: those make_models.py saved with the weights.
+TEST(VisionTransformerBuffers, EqualTorchvisions) {
+  const fp::nn::SkipInit skip;  // the parameters' values do not matter here
+  const std::pair<const char*, std::unique_ptr<fp::nn::Module>> networks[] = {
+      {"swin_t", std::make_unique<models::SwinTransformer>(models::swin_t())},
+      {"swin_v2_t", std::make_unique<models::SwinTransformer>(models::swin_v2_t())},
+      {"maxvit_t", std::make_unique<models::MaxVit>(models::maxvit_t())},
+  };
+  for (const auto& [name, network] : networks) {
+    const fp::StateDict saved = fp::safetensors::load(std::filesystem::path(FP_VISION_MODEL_DIR) /
+                                                      (std::string(name) + ".safetensors"));
+    int compared = 0;
+    for (const auto& [key, tensor] : network->state_dict()) {
+      if (key.find("relative_position_index") == std::string::npos &&
+          key.find("relative_coords_table") == std::string::npos)
+        continue;
+      EXPECT_TRUE(tensor.is_equal(saved.at(key))) << name << " " << key;
+      ++compared;
+    }
+    EXPECT_GT(compared, 0) << name;
+  }
 }
 
 }  // namespace

@@ -240,8 +240,8 @@ SwinTransformerBlock::SwinTransformerBlock(std::int64_t dim, std::int64_t num_he
                            static_cast<std::int64_t>(static_cast<double>(dim) * options.mlp_ratio),
                            options.dropout)),
       version(version) {
-  nn::Dropout checked(
-      options.attention_dropout);  // refuses a bad probability, as torchvision's F.dropout
+  // torchvision's F.dropout refuses a probability outside [0, 1] (when it runs); so does this.
+  const nn::Dropout attention_dropout(options.attention_dropout);
 }
 
 void SwinTransformerBlock::visit(nn::Visitor& visitor) {
