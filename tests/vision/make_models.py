@@ -74,6 +74,10 @@ KEYS_ONLY += tuple(f"efficientnet_{v}" for v in ["b1", "b2", "b3", "b4", "b5", "
 KEYS_ONLY += ("inception_v3",)
 KEYS_ONLY += tuple(f"regnet_{k}_{v}" for k in "yx" for v in ["800mf", "1_6gf", "3_2gf", "8gf", "16gf", "32gf"])
 KEYS_ONLY += ("regnet_y_128gf",)
+# The transformers: a third of a gigabyte (ViT-B) to 2.5 GB (ViT-H) each;
+# their forward runs in small networks of the same classes.
+KEYS_ONLY += ("vit_b_16", "vit_b_32", "vit_l_16", "vit_l_32", "vit_h_14")
+KEYS_ONLY += ("swin_s", "swin_b", "swin_v2_s", "swin_v2_b")
 
 # name: (torchvision constructor, its keyword arguments, input height and width)
 MODELS = {
@@ -155,6 +159,47 @@ MODELS = {
     "resnext_32x8d_shallow": ("ResNet", {"groups": 32, "width_per_group": 8}, 32),
     "resnext_64x4d_shallow": ("ResNet", {"groups": 64, "width_per_group": 4}, 32),
     "wide_resnet_2_shallow": ("ResNet", {"width_per_group": 128}, 32),
+    # ViT's blocks in a small VisionTransformer (an even number of heads:
+    # MultiheadAttention's fused fast path), and one with a representation
+    # layer, one head (the step-by-step path) and every keyword argument.
+    "vit_small": (
+        "VisionTransformer",
+        {"image_size": 32, "patch_size": 8, "num_layers": 2, "num_heads": 2, "hidden_dim": 16, "mlp_dim": 32},
+        32,
+    ),
+    "vit_small_options": (
+        "VisionTransformer",
+        {"image_size": 16, "patch_size": 4, "num_layers": 1, "num_heads": 1, "hidden_dim": 12, "mlp_dim": 20,
+         "dropout": 0.1, "attention_dropout": 0.2, "num_classes": 10, "representation_size": 24},
+        16,
+    ),
+    # Swin-T (V1 and V2) at 32x32: the first stage's 8x8 map padded to two
+    # windows a side and shifted, the others one window, unshifted. Their
+    # blocks in a small network with every keyword argument, windows of 3x4
+    # on a 40x40 image: each stage padded (the second and third on odd maps,
+    # padded for the patch merging too) and shifted but the last.
+    **{name: (name, {}, 32) for name in ["swin_t", "swin_v2_t"]},
+    **{
+        name: (
+            constructor,
+            {"patch_size": [4, 4], "embed_dim": 8, "depths": [2, 2, 2], "num_heads": [2, 2, 4],
+             "window_size": [3, 4], "mlp_ratio": 2.0, "dropout": 0.1, "attention_dropout": 0.1,
+             "stochastic_depth_prob": 0.1, "num_classes": 10},
+            40,
+        )
+        for name, constructor in [("swin_small", "SwinTransformer"), ("swin_v2_small", "SwinTransformerV2")]
+    },
+    # MaxViT-T takes 224x224 only (every block's map a multiple of 7); its
+    # blocks in a small MaxVit with every keyword argument at 32x32 (4x4
+    # windows and grids, then 2x2).
+    "maxvit_t": ("maxvit_t", {}, 224),
+    "maxvit_small_options": (
+        "MaxVit",
+        {"input_size": (32, 32), "stem_channels": 8, "partition_size": 2, "block_channels": [8, 16],
+         "block_layers": [1, 2], "head_dim": 4, "stochastic_depth_prob": 0.1, "squeeze_ratio": 0.5,
+         "expansion_ratio": 2, "mlp_ratio": 2, "mlp_dropout": 0.1, "attention_dropout": 0.1, "num_classes": 10},
+        32,
+    ),
 }
 
 # Networks whose weights are too large to keep (a quarter to half a
@@ -175,6 +220,16 @@ def build(name: str) -> torch.nn.Module:
         return models.ResNet(models.resnet.Bottleneck, [1, 1, 1, 1], **kwargs).eval()
     if constructor == "DenseNet":
         return models.DenseNet(**kwargs).eval()
+    if constructor == "VisionTransformer":
+        return models.VisionTransformer(**kwargs).eval()
+    if constructor == "MaxVit":
+        return models.MaxVit(**kwargs).eval()
+    if constructor == "SwinTransformer":
+        return models.SwinTransformer(**kwargs).eval()
+    if constructor == "SwinTransformerV2":
+        swin = models.swin_transformer
+        return models.SwinTransformer(block=swin.SwinTransformerBlockV2, downsample_layer=swin.PatchMergingV2,
+                                      **kwargs).eval()
     return getattr(models, constructor)(weights=None, **kwargs).eval()
 
 
@@ -197,10 +252,25 @@ def randomize_batch_norms(model: torch.nn.Module) -> None:
                 module.running_var.uniform_(0.5, 1.5)
 
 
+# The families whose parameters torchvision starts at zero (ViT's head and
+# class token, LayerNorm's and Linear's biases) get random values instead,
+# so that they matter too.
+RANDOMIZE_ZEROS = ("VisionTransformer", "SwinTransformer", "swin_", "MaxVit", "maxvit")
+
+
+def randomize_zeros(model: torch.nn.Module) -> None:
+    with torch.no_grad():
+        for parameter in model.parameters():
+            if not parameter.any():
+                parameter.normal_(0, 0.1)
+
+
 def write_weights(name: str, out: Path) -> torch.nn.Module:
     torch.manual_seed(seed_of(name))
     model = build(name)
     randomize_batch_norms(model)
+    if MODELS[name][0].startswith(RANDOMIZE_ZEROS):
+        randomize_zeros(model)
     state = model.state_dict()
     save_file({k: v.contiguous() for k, v in state.items()}, str(out / f"{name}.safetensors.tmp"))
     (out / f"{name}.keys.tmp").write_text("".join(f"{key}\n" for key in state))

@@ -1,8 +1,10 @@
 // fp::vision::models against torchvision: the same state-dict keys, and the
 // same outputs bit for bit for seeded random weights and inputs (batch 1 and
 // 2), written by tests/vision/make_models.py when the tests run. The later
-// families' (ConvNeXt on) refusals of bad input and options: test_model_refusals.cpp.
-// Why this file is long: one table of every classifier torchvision has.
+// families' (ConvNeXt on) refusals of bad input and options: test_model_refusals.cpp;
+// the transformers' other tests: test_transformers.cpp.
+// Why this file is long: it is the one table of every classifier torchvision has
+// and the checks they share.
 #include <algorithm>
 #include <array>
 #include <chrono>
@@ -70,6 +72,39 @@ bool every_depth() {
   const char* forced = std::getenv("ATEN_CPU_CAPABILITY");
   const char* shallow = std::getenv("FP_TEST_SHALLOW_MODELS");
   return (forced == nullptr || *forced == '\0') && (shallow == nullptr || *shallow == '\0');
+}
+
+/// A network of the largest builders (their keys only) made on the meta
+/// device, as make_models.py makes torchvision's: no memory, no initial values.
+template <class Model, class Options>
+std::function<std::unique_ptr<fp::nn::Module>()> on_meta(Model (*factory)(const Options&)) {
+  return [factory] {
+    const fp::nn::DefaultDevice meta(fp::Device::meta());
+    return std::make_unique<Model>(factory({}));
+  };
+}
+
+/// A small VisionTransformer (make_models.py's vit_small*): ViT's blocks.
+std::function<std::unique_ptr<fp::nn::Module>()> small_vit(
+    std::array<std::int64_t, 5> sizes, models::VisionTransformerOptions options) {
+  return [sizes, options] {
+    return std::make_unique<models::VisionTransformer>(sizes[0], sizes[1], sizes[2], sizes[3],
+                                                       sizes[4], options);
+  };
+}
+
+/// A small SwinTransformer of either version (make_models.py's swin*_small).
+std::function<std::unique_ptr<fp::nn::Module>()> small_swin(models::SwinVersion version) {
+  return [version] {
+    return std::make_unique<models::SwinTransformer>(
+        std::array<std::int64_t, 2>{4, 4}, 8, std::vector<std::int64_t>{2, 2, 2},
+        std::vector<std::int64_t>{2, 2, 4}, std::array<std::int64_t, 2>{3, 4}, version,
+        models::SwinTransformerOptions{.num_classes = 10,
+                                       .mlp_ratio = 2.0,
+                                       .dropout = 0.1,
+                                       .attention_dropout = 0.1,
+                                       .stochastic_depth_prob = 0.1});
+  };
 }
 
 std::vector<ModelCase> deep_models() {
@@ -164,6 +199,30 @@ std::vector<ModelCase> all_models() {
          return std::make_unique<models::RegNet>(
              models::BlockParams::from_init_params(5, 16, 10.0, 2.0, 8, 0.75, 0.25),
              models::RegNetOptions{.num_classes = 10, .stem_width = 16});
+      // patch_size, num_layers, num_heads, hidden_dim, mlp_dim
+      {"vit_small", small_vit({8, 2, 2, 16, 32}, {.image_size = 32})},
+      {"vit_small_options", small_vit({4, 1, 1, 12, 20}, {.num_classes = 10,
+                                                          .image_size = 16,
+                                                          .dropout = 0.1,
+                                                          .attention_dropout = 0.2,
+                                                          .representation_size = 24})},
+      {"swin_t", maker(&models::swin_t)},
+      {"swin_v2_t", maker(&models::swin_v2_t)},
+      {"swin_small", small_swin(models::SwinVersion::V1)},
+      {"swin_v2_small", small_swin(models::SwinVersion::V2)},
+      {"maxvit_t", maker(&models::maxvit_t)},
+      {"maxvit_small_options",
+       [] {
+         return std::make_unique<models::MaxVit>(8, 2, std::vector<std::int64_t>{8, 16},
+                                                 std::vector<std::int64_t>{1, 2}, 4,
+                                                 models::MaxVitOptions{.num_classes = 10,
+                                                                       .input_size = {32, 32},
+                                                                       .stochastic_depth_prob = 0.1,
+                                                                       .squeeze_ratio = 0.5,
+                                                                       .expansion_ratio = 2,
+                                                                       .mlp_ratio = 2,
+                                                                       .mlp_dropout = 0.1,
+                                                                       .attention_dropout = 0.1});
        }},
   };
   for (ModelCase& deep : deep_models())
@@ -266,8 +325,6 @@ class KeysOnlyTest : public testing::TestWithParam<ModelCase> {};
 
 TEST_P(KeysOnlyTest, KeysEqualTorchvision) {
   const ModelCase& model_case = GetParam();
-  // 644 M parameters (2.5 GB, seconds to initialise): the native lane only.
-  if (model_case.name == "regnet_y_128gf" && !every_depth()) GTEST_SKIP() << "a shallow lane";
   const std::vector<std::string> keys = expected_keys(model_case.name);
   ASSERT_FALSE(keys.empty()) << model_case.name;
   const std::unique_ptr<fp::nn::Module> model = model_case.make();
@@ -285,38 +342,47 @@ TEST_P(KeysOnlyTest, KeysEqualTorchvision) {
 
 INSTANTIATE_TEST_SUITE_P(
     Torchvision, KeysOnlyTest,
-    testing::Values(ModelCase{"resnext101_32x8d", maker(&models::resnext101_32x8d)},
-                    ModelCase{"resnext101_64x4d", maker(&models::resnext101_64x4d)},
-                    ModelCase{"wide_resnet50_2", maker(&models::wide_resnet50_2)},
-                    ModelCase{"wide_resnet101_2", maker(&models::wide_resnet101_2)},
-                    ModelCase{"densenet169", maker(&models::densenet169)},
-                    ModelCase{"densenet201", maker(&models::densenet201)},
-                    ModelCase{"convnext_small", maker(&models::convnext_small)},
-                    ModelCase{"convnext_base", maker(&models::convnext_base)},
-                    ModelCase{"convnext_large", maker(&models::convnext_large)},
-                    ModelCase{"efficientnet_b1", maker(&models::efficientnet_b1)},
-                    ModelCase{"efficientnet_b2", maker(&models::efficientnet_b2)},
-                    ModelCase{"efficientnet_b3", maker(&models::efficientnet_b3)},
-                    ModelCase{"efficientnet_b4", maker(&models::efficientnet_b4)},
-                    ModelCase{"efficientnet_b5", maker(&models::efficientnet_b5)},
-                    ModelCase{"efficientnet_b6", maker(&models::efficientnet_b6)},
-                    ModelCase{"efficientnet_b7", maker(&models::efficientnet_b7)},
-                    ModelCase{"efficientnet_v2_m", maker(&models::efficientnet_v2_m)},
-                    ModelCase{"efficientnet_v2_l", maker(&models::efficientnet_v2_l)},
-                    ModelCase{"inception_v3", maker(&models::inception_v3)},
-                    ModelCase{"regnet_y_800mf", maker(&models::regnet_y_800mf)},
-                    ModelCase{"regnet_y_1_6gf", maker(&models::regnet_y_1_6gf)},
-                    ModelCase{"regnet_y_3_2gf", maker(&models::regnet_y_3_2gf)},
-                    ModelCase{"regnet_y_8gf", maker(&models::regnet_y_8gf)},
-                    ModelCase{"regnet_y_16gf", maker(&models::regnet_y_16gf)},
-                    ModelCase{"regnet_y_32gf", maker(&models::regnet_y_32gf)},
-                    ModelCase{"regnet_x_800mf", maker(&models::regnet_x_800mf)},
-                    ModelCase{"regnet_x_1_6gf", maker(&models::regnet_x_1_6gf)},
-                    ModelCase{"regnet_x_3_2gf", maker(&models::regnet_x_3_2gf)},
-                    ModelCase{"regnet_x_8gf", maker(&models::regnet_x_8gf)},
-                    ModelCase{"regnet_x_16gf", maker(&models::regnet_x_16gf)},
-                    ModelCase{"regnet_x_32gf", maker(&models::regnet_x_32gf)},
-                    ModelCase{"regnet_y_128gf", maker(&models::regnet_y_128gf)}),
+    testing::Values(ModelCase{"resnext101_32x8d", on_meta(&models::resnext101_32x8d)},
+                    ModelCase{"resnext101_64x4d", on_meta(&models::resnext101_64x4d)},
+                    ModelCase{"wide_resnet50_2", on_meta(&models::wide_resnet50_2)},
+                    ModelCase{"wide_resnet101_2", on_meta(&models::wide_resnet101_2)},
+                    ModelCase{"densenet169", on_meta(&models::densenet169)},
+                    ModelCase{"densenet201", on_meta(&models::densenet201)},
+                    ModelCase{"convnext_small", on_meta(&models::convnext_small)},
+                    ModelCase{"convnext_base", on_meta(&models::convnext_base)},
+                    ModelCase{"convnext_large", on_meta(&models::convnext_large)},
+                    ModelCase{"efficientnet_b1", on_meta(&models::efficientnet_b1)},
+                    ModelCase{"efficientnet_b2", on_meta(&models::efficientnet_b2)},
+                    ModelCase{"efficientnet_b3", on_meta(&models::efficientnet_b3)},
+                    ModelCase{"efficientnet_b4", on_meta(&models::efficientnet_b4)},
+                    ModelCase{"efficientnet_b5", on_meta(&models::efficientnet_b5)},
+                    ModelCase{"efficientnet_b6", on_meta(&models::efficientnet_b6)},
+                    ModelCase{"efficientnet_b7", on_meta(&models::efficientnet_b7)},
+                    ModelCase{"efficientnet_v2_m", on_meta(&models::efficientnet_v2_m)},
+                    ModelCase{"efficientnet_v2_l", on_meta(&models::efficientnet_v2_l)},
+                    ModelCase{"inception_v3", on_meta(&models::inception_v3)},
+                    ModelCase{"regnet_y_800mf", on_meta(&models::regnet_y_800mf)},
+                    ModelCase{"regnet_y_1_6gf", on_meta(&models::regnet_y_1_6gf)},
+                    ModelCase{"regnet_y_3_2gf", on_meta(&models::regnet_y_3_2gf)},
+                    ModelCase{"regnet_y_8gf", on_meta(&models::regnet_y_8gf)},
+                    ModelCase{"regnet_y_16gf", on_meta(&models::regnet_y_16gf)},
+                    ModelCase{"regnet_y_32gf", on_meta(&models::regnet_y_32gf)},
+                    ModelCase{"regnet_x_800mf", on_meta(&models::regnet_x_800mf)},
+                    ModelCase{"regnet_x_1_6gf", on_meta(&models::regnet_x_1_6gf)},
+                    ModelCase{"regnet_x_3_2gf", on_meta(&models::regnet_x_3_2gf)},
+                    ModelCase{"regnet_x_8gf", on_meta(&models::regnet_x_8gf)},
+                    ModelCase{"regnet_x_16gf", on_meta(&models::regnet_x_16gf)},
+                    ModelCase{"regnet_x_32gf", on_meta(&models::regnet_x_32gf)},
+                    ModelCase{"regnet_y_128gf", on_meta(&models::regnet_y_128gf)},
+                    ModelCase{"vit_b_16", on_meta(&models::vit_b_16)},
+                    ModelCase{"vit_b_32", on_meta(&models::vit_b_32)},
+                    ModelCase{"vit_l_16", on_meta(&models::vit_l_16)},
+                    ModelCase{"vit_l_32", on_meta(&models::vit_l_32)},
+                    ModelCase{"vit_h_14", on_meta(&models::vit_h_14)},
+                    ModelCase{"swin_s", on_meta(&models::swin_s)},
+                    ModelCase{"swin_b", on_meta(&models::swin_b)},
+                    ModelCase{"swin_v2_s", on_meta(&models::swin_v2_s)},
+                    ModelCase{"swin_v2_b", on_meta(&models::swin_v2_b)}),
     [](const testing::TestParamInfo<ModelCase>& info) { return info.param.name; });
 
 /// On the GPU: the same network moved to CUDA against torchvision's on CUDA.
@@ -496,6 +562,12 @@ TEST(VisionModels, NewFamiliesRefuseBadOptions) {
       models::resnext50_32x4d({.groups = 32}).layer1.state_dict().at("0.conv2.weight").size(1), 4);
 }
 
+/// The transformers: a hundred megabytes (Swin-T, MaxViT-T) to 2.5 GB (ViT-H) of
+/// weights each; make() builds them on the meta device in TransformersByName.
+bool is_transformer(const std::string& name) {
+  return name.starts_with("vit_") || name.starts_with("swin_") || name.starts_with("maxvit");
+}
+
 TEST(VisionModels, MakeBuildsByTorchvisionName) {
   const std::unique_ptr<fp::nn::Module> net = models::make("squeezenet1_1", {.num_classes = 7});
   EXPECT_EQ(net->state_dict().at("classifier.1.bias").size(0), 7);
@@ -521,7 +593,7 @@ TEST(VisionModels, MakeBuildsByTorchvisionName) {
         name == "inception_v3" || sibling(name, "densenet", "densenet121") ||
         sibling(name, "shufflenet_v2", "shufflenet_v2_x0_5") ||
         sibling(name, "mnasnet", "mnasnet0_5") || sibling(name, "regnet_x", "regnet_x_400mf") ||
-        sibling(name, "regnet_y", "regnet_y_400mf"))
+        sibling(name, "regnet_y", "regnet_y_400mf") || is_transformer(name))
       continue;
     EXPECT_NE(models::make(name, {.num_classes = 3}), nullptr) << name;
   }
