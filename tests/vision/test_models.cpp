@@ -23,13 +23,15 @@
 #include <flash_powder/vision/models.h>
 
 #include "support/expect_error.h"
+#include "vision/model_files.h"
 
 namespace {
 
 namespace models = fp::vision::models;
 namespace fs = std::filesystem;
 
-const fs::path kModelDir = FP_VISION_MODEL_DIR;
+using vision_test::expected_keys;
+using vision_test::kModelDir;
 
 struct ModelCase {
   std::string name;
@@ -162,14 +164,6 @@ void make_weights(const std::string& name) {
   const std::string command =
       "\"" FP_TEST_PYTHON "\" \"" FP_VISION_MAKE_MODELS "\" \"" + kModelDir.string() + "\" " + name;
   ASSERT_EQ(std::system(command.c_str()), 0) << command;
-}
-
-std::vector<std::string> expected_keys(const std::string& name) {
-  std::ifstream file(kModelDir / (name + ".keys"));
-  std::vector<std::string> keys;
-  for (std::string line; std::getline(file, line);)
-    keys.push_back(line);
-  return keys;
 }
 
 class ModelTest : public testing::TestWithParam<ModelCase> {};

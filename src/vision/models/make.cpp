@@ -8,6 +8,7 @@
 
 #include "flash_powder/base/error.h"
 #include "flash_powder/vision/models.h"
+#include "vision/models/registry.h"
 
 namespace fp::vision::models {
 namespace {
@@ -90,23 +91,11 @@ const std::map<std::string, Builder, std::less<>>& registry() {
 }  // namespace
 
 std::unique_ptr<nn::Module> make(std::string_view name, const ModelOptions& options) {
-  const auto& builders = registry();
-  const auto found = builders.find(name);
-  if (found == builders.end()) {
-    std::string known;
-    for (const auto& [known_name, unused] : builders)
-      known += (known.empty() ? "" : ", ") + known_name;
-    throw Error(ErrorCode::BadArgument, "fp::vision::models::make: unknown model '" +
-                                            std::string(name) + "'; known: " + known);
-  }
-  return found->second(options);
+  return detail::lookup(registry(), name, "fp::vision::models::make")(options);
 }
 
 std::vector<std::string> list_models() {
-  std::vector<std::string> names;
-  for (const auto& [name, unused] : registry())
-    names.push_back(name);
-  return names;
+  return detail::names_of(registry());
 }
 
 }  // namespace fp::vision::models
