@@ -178,6 +178,11 @@ TEST(VisionSegmentation, MakeBuildsByTorchvisionName) {
   EXPECT_EQ(shape(result.out), (std::vector<std::int64_t>{2, 4, 21, 17}));
   EXPECT_FALSE(result.aux.has_value());
   EXPECT_NE(segmentation::make("deeplabv3_mobilenet_v3_large", {.aux_loss = true}), nullptr);
+  // torchvision's get_model builds them too; the classifiers' make says where they are.
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
+                  "fcn_resnet50 is a segmentation model; build it with "
+                  "fp::vision::models::segmentation::make",
+                  models::make("fcn_resnet50"));
 }
 
 TEST(VisionCategories, ReadsTheFileBesideTheCheckpoint) {

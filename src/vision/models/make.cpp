@@ -2,6 +2,7 @@
 // of fp::vision::models.
 #include "flash_powder/vision/models/make.h"
 
+#include <algorithm>
 #include <functional>
 #include <map>
 #include <string>
@@ -91,6 +92,13 @@ const std::map<std::string, Builder, std::less<>>& registry() {
 }  // namespace
 
 std::unique_ptr<nn::Module> make(std::string_view name, const ModelOptions& options) {
+  // get_model covers the segmentation models too; theirs is another make,
+  // as their forward returns a SegmentationOutput.
+  const std::vector<std::string> segmenters = segmentation::list_models();
+  if (std::find(segmenters.begin(), segmenters.end(), name) != segmenters.end())
+    throw Error(ErrorCode::BadArgument, "fp::vision::models::make: " + std::string(name) +
+                                            " is a segmentation model; build it with "
+                                            "fp::vision::models::segmentation::make");
   return detail::lookup(registry(), name, "fp::vision::models::make")(options);
 }
 
