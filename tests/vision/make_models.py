@@ -110,6 +110,9 @@ MODELS = {
     "deeplabv3_mobilenet_v3_large_aux": ("deeplabv3_mobilenet_v3_large", {"aux_loss": True}, (37, 50)),
     "lraspp_mobilenet_v3_large": ("lraspp_mobilenet_v3_large", {}, (37, 50)),
     "lraspp_mobilenet_v3_large_classes5": ("lraspp_mobilenet_v3_large", {"num_classes": 5}, (37, 50)),
+    # The backbones' dilation options in the classifiers, in other patterns.
+    "mobilenet_v3_small_dilated": ("mobilenet_v3_small", {"dilated": True}, 32),
+    "resnet_dilated_shallow": ("ResNet", {"replace_stride_with_dilation": [True, False, True]}, 32),
 }
 
 # Networks whose weights are too large to keep (a quarter to half a

@@ -3,6 +3,7 @@
 // seeded random weights and inputs (batch 1 and 2), written by
 // tests/vision/make_models.py when the tests run.
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
@@ -10,6 +11,7 @@
 #include <memory>
 #include <ostream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -114,6 +116,28 @@ INSTANTIATE_TEST_SUITE_P(
                         "deeplabv3_resnet101_aux",
                         maker(&segmentation::deeplabv3_resnet101, {.aux_loss = true})}),
     [](const testing::TestParamInfo<SegmentationCase>& info) { return info.param.name; });
+
+/// The dilation options of the backbones, in the classifiers and in other
+/// patterns than the segmentation models' (make_models.py).
+TEST(VisionSegmentation, DilatedClassifiersEqualTorchvision) {
+  std::vector<std::pair<std::string, std::unique_ptr<fp::nn::Module>>> cases;
+  cases.emplace_back(
+      "mobilenet_v3_small_dilated",
+      std::make_unique<models::MobileNetV3>(models::mobilenet_v3_small({.dilated = true})));
+  cases.emplace_back(
+      "resnet_dilated_shallow",
+      std::make_unique<models::ResNet>(
+          models::ResNetBlock::Bottleneck, std::array<std::int64_t, 4>{1, 1, 1, 1},
+          models::ResNetOptions{.replace_stride_with_dilation = {true, false, true}}));
+  for (const auto& [name, model] : cases) {
+    EXPECT_EQ(model->state_dict().keys(), expected_keys(name));
+    model->load_state_dict(fp::safetensors::MappedFile::open(kModelDir / (name + ".safetensors")));
+    const fp::StateDict io = fp::safetensors::load(
+        kModelDir / (name + ".io-" + std::string(fp::torch_cpu_capability()) + ".safetensors"));
+    for (const std::string batch : {"1", "2"})
+      expect_equal((*model)(io.at("input" + batch)), io.at("output" + batch), name + " " + batch);
+  }
+}
 
 TEST(VisionSegmentation, AuxLossAddsTheAuxClassifierOnly) {
   // fcn_resnet50 without aux: torchvision's keys with aux, less aux_classifier's.
