@@ -1,10 +1,12 @@
-// torchvision.transforms.functional (v1, tensor paths) as ImageClassification uses it.
+// torchvision.transforms.functional (v1, tensor paths) as ImageClassification
+// and SemanticSegmentation use it.
 #include "flash_powder/vision/transforms.h"
 #include "base/text.h"
 
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <utility>
 
 #include "flash_powder/aten/aten.h"
 #include "flash_powder/base/error.h"
@@ -61,7 +63,10 @@ Tensor resize_shorter_side(TensorView image, std::int64_t size,
   const auto [height, width] = resized_size(image.size(-2), image.size(-1), size);
   if (height == image.size(-2) && width == image.size(-1)) return image.to_owned();
   if (!is_integer_image(image)) return image::resize(image, height, width, options);
-  const Tensor resized = image::resize(image.to(DType::F32), height, width, options);
+  Tensor resized = image::resize(image.to(DType::F32), height, width, options);
+  // torchvision clamps bicubic's overshoot for uint8 only (uint16 wraps, as there).
+  if (options.interpolation == image::Interpolation::Bicubic && image.dtype() == DType::U8)
+    resized = resized.clamp(0, 255);
   return aten::round(resized).to(image.dtype());
 }
 
@@ -99,23 +104,46 @@ Tensor normalize(TensorView image, const std::array<double, 3>& mean,
   return (image - means) / stds;
 }
 
-Tensor image_classification(TensorView image, const ImageClassificationOptions& options) {
-  check_image("image_classification", image, 3);
+namespace {
+
+void check_preset_input(const char* function, TensorView image) {
+  check_image(function, image, 3);
   if (image.dim() > 4 || image.size(-3) != 3)
-    refuse("image_classification",
-           "expected a [3, H, W] or [N, 3, H, W] image, got " + shape_of(image));
+    refuse(function, "expected a [3, H, W] or [N, 3, H, W] image, got " + shape_of(image));
   if (!is_integer_image(image) && !is_floating_point(image.dtype()))
-    refuse("image_classification", "expected a uint8, uint16 or floating-point image, got " +
-                                       std::string(name(image.dtype())));
+    refuse(function, "expected a uint8, uint16 or floating-point image, got " +
+                         std::string(name(image.dtype())));
+}
+
+/// convert_image_dtype(image, torch.float) and normalize: the presets' last steps.
+Tensor scale_and_normalize(Tensor image, const std::array<double, 3>& mean,
+                           const std::array<double, 3>& std) {
+  if (is_integer_image(image)) {
+    const double max_value = image.dtype() == DType::U8 ? 255.0 : 65535.0;
+    image = image.to(DType::F32) / max_value;
+  }
+  return normalize(image, mean, std);
+}
+
+}  // namespace
+
+Tensor image_classification(TensorView image, const ImageClassificationOptions& options) {
+  check_preset_input("image_classification", image);
   const Tensor resized =
       resize_shorter_side(image, options.resize_size,
                           {.interpolation = options.interpolation, .antialias = options.antialias});
-  Tensor cropped = center_crop(resized, options.crop_size, options.crop_size);
-  if (is_integer_image(cropped)) {
-    const double max_value = cropped.dtype() == DType::U8 ? 255.0 : 65535.0;
-    cropped = cropped.to(DType::F32) / max_value;
-  }
-  return normalize(cropped, options.mean, options.std);
+  return scale_and_normalize(center_crop(resized, options.crop_size, options.crop_size),
+                             options.mean, options.std);
+}
+
+Tensor semantic_segmentation(TensorView image, const SemanticSegmentationOptions& options) {
+  check_preset_input("semantic_segmentation", image);
+  Tensor resized = options.resize_size
+                       ? resize_shorter_side(image, *options.resize_size,
+                                             {.interpolation = options.interpolation,
+                                              .antialias = options.antialias})
+                       : image.to_owned();
+  return scale_and_normalize(std::move(resized), options.mean, options.std);
 }
 
 }  // namespace fp::vision::transforms

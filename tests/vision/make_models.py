@@ -79,7 +79,15 @@ KEYS_ONLY += ("regnet_y_128gf",)
 KEYS_ONLY += ("vit_b_16", "vit_b_32", "vit_l_16", "vit_l_32", "vit_h_14")
 KEYS_ONLY += ("swin_s", "swin_b", "swin_v2_s", "swin_v2_b")
 
-# name: (torchvision constructor, its keyword arguments, input height and width)
+# torchvision.models.segmentation's builders (built with weights_backbone=None;
+# their forward returns {"out", "aux"}, written as outN and auxN). The
+# resnet101 ones: their keys only; their blocks run in the resnet50 ones.
+SEGMENTATION = ("fcn_resnet50", "fcn_resnet101", "deeplabv3_resnet50", "deeplabv3_resnet101",
+                "deeplabv3_mobilenet_v3_large", "lraspp_mobilenet_v3_large")
+KEYS_ONLY += ("fcn_resnet101_aux", "deeplabv3_resnet101_aux")
+
+# name: (torchvision constructor, its keyword arguments, input height and
+# width: one number for a square)
 MODELS = {
     **{name: (name, {}, 32) for name in ["vgg11", "vgg11_bn", "vgg13", "vgg13_bn", "vgg16", "vgg16_bn", "vgg19", "vgg19_bn"]},
     **{name: (name, {}, 64) for name in ["resnet18", "resnet34", "resnet50", "resnet101", "resnet152"]},
@@ -200,6 +208,19 @@ MODELS = {
          "expansion_ratio": 2, "mlp_ratio": 2, "mlp_dropout": 0.1, "attention_dropout": 0.1, "num_classes": 10},
         32,
     ),
+    # Segmentation, at a small input of odd, unequal sides (the upsampling
+    # back to it is bilinear): with and without the auxiliary head, and
+    # another num_classes.
+    "fcn_resnet50_aux": ("fcn_resnet50", {"aux_loss": True}, (37, 50)),
+    "fcn_resnet101_aux": ("fcn_resnet101", {"aux_loss": True}, (37, 50)),
+    "deeplabv3_resnet50": ("deeplabv3_resnet50", {}, (37, 50)),
+    "deeplabv3_resnet101_aux": ("deeplabv3_resnet101", {"aux_loss": True}, (37, 50)),
+    "deeplabv3_mobilenet_v3_large_aux": ("deeplabv3_mobilenet_v3_large", {"aux_loss": True}, (37, 50)),
+    "lraspp_mobilenet_v3_large": ("lraspp_mobilenet_v3_large", {}, (37, 50)),
+    "lraspp_mobilenet_v3_large_classes5": ("lraspp_mobilenet_v3_large", {"num_classes": 5}, (37, 50)),
+    # The backbones' dilation options in the classifiers, in other patterns.
+    "mobilenet_v3_small_dilated": ("mobilenet_v3_small", {"dilated": True}, 32),
+    "resnet_dilated_shallow": ("ResNet", {"replace_stride_with_dilation": [True, False, True]}, 32),
 }
 
 # Networks whose weights are too large to keep (a quarter to half a
@@ -230,6 +251,8 @@ def build(name: str) -> torch.nn.Module:
         swin = models.swin_transformer
         return models.SwinTransformer(block=swin.SwinTransformerBlockV2, downsample_layer=swin.PatchMergingV2,
                                       **kwargs).eval()
+    if constructor in SEGMENTATION:
+        return getattr(models.segmentation, constructor)(weights=None, weights_backbone=None, **kwargs).eval()
     return getattr(models, constructor)(weights=None, **kwargs).eval()
 
 
@@ -305,13 +328,18 @@ def write_outputs(name: str, out: Path, model: torch.nn.Module | None = None) ->
         state._metadata = model.state_dict()._metadata
         model.load_state_dict(state)
     size = MODELS[name][2]
+    height, width = (size, size) if isinstance(size, int) else size
     generator = torch.Generator().manual_seed(seed_of(name) + 1)
     tensors = {}
     with torch.no_grad():
         for batch in (1, 2):
-            x = torch.randn(batch, 3, size, size, generator=generator)
+            x = torch.randn(batch, 3, height, width, generator=generator)
             tensors[f"input{batch}"] = x
-            tensors[f"output{batch}"] = model(x)
+            output = model(x)
+            if isinstance(output, dict):  # segmentation: {"out": ..., "aux": ...}
+                tensors.update({f"{key}{batch}": value for key, value in output.items()})
+            else:
+                tensors[f"output{batch}"] = output
     capability = torch.backends.cpu.get_cpu_capability()
     target = out / f"{name}.io-{capability}.safetensors"
     save_file(tensors, str(target) + ".tmp", metadata={"torch": torch.__version__})
@@ -338,6 +366,10 @@ def write_cuda_outputs(model: torch.nn.Module, tensors: dict, target: Path) -> N
     Path(str(target) + ".tmp").rename(target)
 
 
+# Models whose weights.transforms() the C++ tests apply by name.
+PRESET_MODELS = ("inception_v3", "efficientnet_b3", "vit_h_14", "fcn_resnet50")
+
+
 def write_preprocessing(out: Path) -> None:
     """ImageClassification (weights.transforms()) of seeded images of a few
     shapes and dtypes, and center_crop of one smaller than the crop."""
@@ -356,6 +388,17 @@ def write_preprocessing(out: Path) -> None:
     small = tensors["image4"]
     tensors["crop_small"] = F.center_crop(small, [100, 120])
     tensors["crop_odd"] = F.center_crop(small, [31, 40])
+    # Builders' own presets (weights.transforms(): other sizes, bicubic, the
+    # segmentation preset) of a small image and of a batch, and
+    # SemanticSegmentation without resizing.
+    from torchvision.transforms._presets import SemanticSegmentation
+
+    models = import_torchvision_models()
+    for name in PRESET_MODELS:
+        transform = models.get_model_weights(name).DEFAULT.transforms()
+        tensors[f"preset_{name}"] = transform(small)
+        tensors[f"preset_{name}_batch"] = transform(tensors["image3"].float() / 255)
+    tensors["segmentation_unresized"] = SemanticSegmentation(resize_size=None)(small)
     capability = torch.backends.cpu.get_cpu_capability()
     target = out / f"preprocessing-{capability}.safetensors"
     save_file({k: v.contiguous() for k, v in tensors.items()}, str(target) + ".tmp")

@@ -44,6 +44,30 @@ TEST(VisionTransforms, CenterCropEqualsTorchvision) {
   EXPECT_TRUE(transforms::center_crop(small, 31, 40).is_equal(truth().at("crop_odd")));
 }
 
+TEST(VisionTransforms, PresetsByNameEqualTorchvision) {
+  // make_models.py's PRESET_MODELS: other sizes (inception_v3: 342 -> 299),
+  // bicubic (efficientnet_b3, vit_h_14), SemanticSegmentation (fcn_resnet50).
+  for (const char* name : {"inception_v3", "efficientnet_b3", "vit_h_14", "fcn_resnet50"}) {
+    const transforms::Preset preset = transforms::preset(name);
+    const std::string key = std::string("preset_") + name;
+    EXPECT_TRUE(preset(truth().at("image4")).is_equal(truth().at(key))) << name;
+    const fp::Tensor batch = truth().at("image3").to(fp::DType::F32) / 255;
+    EXPECT_TRUE(preset(batch).is_equal(truth().at(key + "_batch"))) << name;
+  }
+  EXPECT_EQ(transforms::preset("fcn_resnet50").kind, transforms::PresetKind::SemanticSegmentation);
+  EXPECT_EQ(transforms::preset("resnet50").image_classification.crop_size, 224);
+  // Every torchvision classification and segmentation builder has one
+  // (the CTest vision_presets_up_to_date compares the table with torchvision's).
+  EXPECT_EQ(transforms::preset_names().size(), 86u);
+}
+
+TEST(VisionTransforms, SemanticSegmentationEqualsTorchvision) {
+  const fp::Tensor& small = truth().at("image4");
+  EXPECT_TRUE(transforms::semantic_segmentation(small).is_equal(truth().at("preset_fcn_resnet50")));
+  EXPECT_TRUE(transforms::semantic_segmentation(small, {.resize_size = std::nullopt})
+                  .is_equal(truth().at("segmentation_unresized")));
+}
+
 TEST(VisionTransforms, ResizedSizeKeepsTheAspectRatio) {
   EXPECT_EQ(transforms::resized_size(300, 400, 256), (std::array<std::int64_t, 2>{256, 341}));
   EXPECT_EQ(transforms::resized_size(500, 180, 256), (std::array<std::int64_t, 2>{711, 256}));
@@ -71,6 +95,15 @@ TEST(VisionTransforms, BadInputIsRefused) {
                   transforms::normalize(fp::zeros({2, 4, 4}), {0, 0, 0}, {1, 1, 1}));
   EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "std contains a zero",
                   transforms::normalize(fp::zeros({3, 4, 4}), {0, 0, 0}, {1, 0, 1}));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
+                  "semantic_segmentation: expected a [3, H, W] or [N, 3, H, W] image",
+                  transforms::semantic_segmentation(fp::zeros({1, 1, 4, 10, 10})));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "expected a uint8, uint16 or floating-point image",
+                  transforms::semantic_segmentation(fp::zeros({3, 10, 10}, fp::DType::Bool)));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "sizes must be positive",
+                  transforms::semantic_segmentation(fp::zeros({3, 10, 10}), {.resize_size = 0}));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "no preset for model 'resnet51'; known: alexnet",
+                  transforms::preset("resnet51"));
 }
 
 }  // namespace

@@ -1,13 +1,16 @@
-// fp::vision::models: torchvision's image classifiers, with its state-dict
+// fp::vision::models: torchvision's image classifiers and (in
+// fp::vision::models::segmentation) segmentation models, with its state-dict
 // keys and its forward, bit for bit. https://pytorch.org/vision/stable/models.html
 #pragma once
 
 #include "flash_powder/vision/models/alexnet.h"
+#include "flash_powder/vision/models/categories.h"
 #include "flash_powder/vision/models/convnext.h"
 #include "flash_powder/vision/models/densenet.h"
 #include "flash_powder/vision/models/efficientnet.h"
 #include "flash_powder/vision/models/googlenet.h"
 #include "flash_powder/vision/models/inception.h"
+#include "flash_powder/vision/models/intermediate_layer_getter.h"
 #include "flash_powder/vision/models/make.h"
 #include "flash_powder/vision/models/maxvit.h"
 #include "flash_powder/vision/models/mnasnet.h"
@@ -20,3 +23,9 @@
 #include "flash_powder/vision/models/swin_transformer.h"
 #include "flash_powder/vision/models/vgg.h"
 #include "flash_powder/vision/models/vision_transformer.h"
+// Segmentation (torchvision.models.segmentation).
+#include "flash_powder/vision/models/segmentation/deeplabv3.h"
+#include "flash_powder/vision/models/segmentation/fcn.h"
+#include "flash_powder/vision/models/segmentation/lraspp.h"
+#include "flash_powder/vision/models/segmentation/make.h"
+#include "flash_powder/vision/models/segmentation/utils.h"

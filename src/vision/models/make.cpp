@@ -2,12 +2,14 @@
 // of fp::vision::models.
 #include "flash_powder/vision/models/make.h"
 
+#include <algorithm>
 #include <functional>
 #include <map>
 #include <string>
 
 #include "flash_powder/base/error.h"
 #include "flash_powder/vision/models.h"
+#include "vision/models/registry.h"
 
 namespace fp::vision::models {
 namespace {
@@ -133,23 +135,18 @@ const std::map<std::string, Builder, std::less<>>& registry() {
 }  // namespace
 
 std::unique_ptr<nn::Module> make(std::string_view name, const ModelOptions& options) {
-  const auto& builders = registry();
-  const auto found = builders.find(name);
-  if (found == builders.end()) {
-    std::string known;
-    for (const auto& [known_name, unused] : builders)
-      known += (known.empty() ? "" : ", ") + known_name;
-    throw Error(ErrorCode::BadArgument, "fp::vision::models::make: unknown model '" +
-                                            std::string(name) + "'; known: " + known);
-  }
-  return found->second(options);
+  // get_model covers the segmentation models too; theirs is another make,
+  // as their forward returns a SegmentationOutput.
+  const std::vector<std::string> segmenters = segmentation::list_models();
+  if (std::find(segmenters.begin(), segmenters.end(), name) != segmenters.end())
+    throw Error(ErrorCode::BadArgument, "fp::vision::models::make: " + std::string(name) +
+                                            " is a segmentation model; build it with "
+                                            "fp::vision::models::segmentation::make");
+  return detail::lookup(registry(), name, "fp::vision::models::make")(options);
 }
 
 std::vector<std::string> list_models() {
-  std::vector<std::string> names;
-  for (const auto& [name, unused] : registry())
-    names.push_back(name);
-  return names;
+  return detail::names_of(registry());
 }
 
 }  // namespace fp::vision::models

@@ -1,4 +1,4 @@
-// torchvision/models/mobilenetv3.py (width 1.0, no dilation, no reduced tail)
+// torchvision/models/mobilenetv3.py (width 1.0, no reduced tail)
 // and torchvision.ops.misc's Conv2dNormActivation.
 #include "flash_powder/vision/models/mobilenetv3.h"
 
@@ -21,11 +21,12 @@ using detail::make_divisible;
 
 /// Conv2dNormActivation with MobileNetV3's BatchNorm (eps 0.001).
 nn::Sequential conv_norm_activation(std::int64_t in, std::int64_t out, std::int64_t kernel,
-                                    std::int64_t stride, std::int64_t groups,
-                                    Activation activation) {
+                                    std::int64_t stride, std::int64_t groups, Activation activation,
+                                    std::int64_t dilation = 1) {
   return detail::conv_norm_activation(in, out, kernel,
                                       {.stride = stride,
                                        .groups = groups,
+                                       .dilation = dilation,
                                        .eps = 0.001,
                                        .momentum = 0.01,
                                        .activation = activation});
@@ -34,13 +35,16 @@ nn::Sequential conv_norm_activation(std::int64_t in, std::int64_t out, std::int6
 }  // namespace
 
 InvertedResidual::InvertedResidual(const InvertedResidualConfig& config)
-    : use_res_connect(config.stride == 1 && config.input_channels == config.out_channels) {
+    : use_res_connect(config.stride == 1 && config.input_channels == config.out_channels),
+      out_channels(config.out_channels),
+      is_cn(config.stride > 1) {
   const Activation activation = config.use_hs ? Activation::Hardswish : Activation::ReLU;
   if (config.expanded_channels != config.input_channels)
     block.push(
         conv_norm_activation(config.input_channels, config.expanded_channels, 1, 1, 1, activation));
+  const std::int64_t stride = config.dilation > 1 ? 1 : config.stride;
   block.push(conv_norm_activation(config.expanded_channels, config.expanded_channels, config.kernel,
-                                  config.stride, config.expanded_channels, activation));
+                                  stride, config.expanded_channels, activation, config.dilation));
   if (config.use_se) {
     const std::int64_t quarter = config.expanded_channels / 4;  // torchvision's `// 4`
     block.push(ops::SqueezeExcitation(config.expanded_channels,
@@ -85,6 +89,19 @@ Tensor MobileNetV3::forward(TensorView input) const {
   return classifier(avgpool(features(input)).flatten(1));
 }
 
+namespace {
+
+/// torchvision's `dilated`: the last three blocks (C4 on) dilate by 2.
+std::vector<InvertedResidualConfig> dilated(std::vector<InvertedResidualConfig> setting,
+                                            bool dilate) {
+  if (dilate)
+    for (auto row = setting.end() - 3; row != setting.end(); ++row)
+      row->dilation = 2;
+  return setting;
+}
+
+}  // namespace
+
 MobileNetV3 mobilenet_v3_small(const MobileNetV3Options& options) {
   // torchvision's _mobilenet_v3_conf("mobilenet_v3_small"): input, kernel,
   // expanded, output, SE, hardswish, stride.
@@ -96,7 +113,7 @@ MobileNetV3 mobilenet_v3_small(const MobileNetV3Options& options) {
       {48, 5, 288, 96, true, true, 2},  {96, 5, 576, 96, true, true, 1},
       {96, 5, 576, 96, true, true, 1},
   };
-  return MobileNetV3(setting, make_divisible(1024), options);
+  return MobileNetV3(dilated(setting, options.dilated), make_divisible(1024), options);
 }
 
 MobileNetV3 mobilenet_v3_large(const MobileNetV3Options& options) {
@@ -111,7 +128,7 @@ MobileNetV3 mobilenet_v3_large(const MobileNetV3Options& options) {
       {112, 5, 672, 160, true, true, 2}, {160, 5, 960, 160, true, true, 1},
       {160, 5, 960, 160, true, true, 1},
   };
-  return MobileNetV3(setting, make_divisible(1280), options);
+  return MobileNetV3(dilated(setting, options.dilated), make_divisible(1280), options);
 }
 
 }  // namespace fp::vision::models

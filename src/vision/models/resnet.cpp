@@ -1,4 +1,4 @@
-// torchvision/models/resnet.py, layer for layer (no dilation).
+// torchvision/models/resnet.py, layer for layer.
 #include "flash_powder/vision/models/resnet.h"
 
 #include <string>
@@ -13,9 +13,13 @@ namespace fp::vision::models {
 namespace {
 
 nn::Conv2d conv3x3(std::int64_t in_planes, std::int64_t out_planes, std::int64_t stride = 1,
-                   std::int64_t groups = 1) {
+                   std::int64_t groups = 1, std::int64_t dilation = 1) {
   return nn::Conv2d(in_planes, out_planes, 3,
-                    {.stride = stride, .padding = 1, .groups = groups, .bias = false});
+                    {.stride = stride,
+                     .padding = dilation,
+                     .dilation = dilation,
+                     .groups = groups,
+                     .bias = false});
 }
 
 nn::Conv2d conv1x1(std::int64_t in_planes, std::int64_t out_planes, std::int64_t stride = 1) {
@@ -46,9 +50,17 @@ std::int64_t expansion_of(ResNetBlock block) {
 }
 
 /// ResNet._make_layer: `blocks` blocks, the first with the stride and, when
-/// the shape changes, a 1x1 convolution on the shortcut.
-nn::Sequential make_stage(ResNetBlock block, std::int64_t& inplanes, std::int64_t planes,
-                          std::int64_t blocks, std::int64_t stride, const ResNetOptions& options) {
+/// the shape changes, a 1x1 convolution on the shortcut. A dilated stage
+/// (`dilate`) multiplies the network's `dilation` by the stride instead of
+/// striding; its first block keeps the dilation before, as torchvision's.
+nn::Sequential make_stage(ResNetBlock block, std::int64_t& inplanes, std::int64_t& dilation,
+                          std::int64_t planes, std::int64_t blocks, std::int64_t stride,
+                          bool dilate, const ResNetOptions& options) {
+  const std::int64_t previous_dilation = dilation;
+  if (dilate) {
+    dilation *= stride;
+    stride = 1;
+  }
   const std::int64_t out_planes = planes * expansion_of(block);
   nn::Sequential stage;
   nn::Sequential downsample;
@@ -56,18 +68,19 @@ nn::Sequential make_stage(ResNetBlock block, std::int64_t& inplanes, std::int64_
     downsample.push(conv1x1(inplanes, out_planes, stride));
     downsample.push(nn::BatchNorm2d(out_planes));
   }
-  auto push_block = [&](std::int64_t in, std::int64_t block_stride, nn::Sequential shortcut) {
+  auto push_block = [&](std::int64_t in, std::int64_t block_stride, std::int64_t block_dilation,
+                        nn::Sequential shortcut) {
     if (block == ResNetBlock::Basic)
       stage.push(BasicBlock(in, planes, block_stride, std::move(shortcut), options.groups,
-                            options.width_per_group));
+                            options.width_per_group, block_dilation));
     else
       stage.push(Bottleneck(in, planes, block_stride, std::move(shortcut), options.groups,
-                            options.width_per_group));
+                            options.width_per_group, block_dilation));
   };
-  push_block(inplanes, stride, std::move(downsample));
+  push_block(inplanes, stride, previous_dilation, std::move(downsample));
   inplanes = out_planes;
   for (std::int64_t i = 1; i < blocks; ++i)
-    push_block(inplanes, 1, nn::Sequential());
+    push_block(inplanes, 1, dilation, nn::Sequential());
   return stage;
 }
 
@@ -93,7 +106,8 @@ ResNet grouped(std::array<std::int64_t, 4> blocks, std::int64_t groups, std::int
 }  // namespace
 
 BasicBlock::BasicBlock(std::int64_t inplanes, std::int64_t planes, std::int64_t stride,
-                       nn::Sequential downsample, std::int64_t groups, std::int64_t base_width)
+                       nn::Sequential downsample, std::int64_t groups, std::int64_t base_width,
+                       std::int64_t dilation)
     : conv1(conv3x3(inplanes, planes, stride)),
       bn1(planes),
       conv2(conv3x3(planes, planes)),
@@ -103,6 +117,10 @@ BasicBlock::BasicBlock(std::int64_t inplanes, std::int64_t planes, std::int64_t 
     throw Error(ErrorCode::BadArgument,
                 "fp::vision::models::BasicBlock only supports groups=1 and base_width=64, not " +
                     std::to_string(groups) + " and " + std::to_string(base_width));
+  if (dilation > 1)
+    throw Error(ErrorCode::BadArgument,
+                "fp::vision::models::BasicBlock: Dilation > 1 not supported in BasicBlock (got " +
+                    std::to_string(dilation) + "); replace_stride_with_dilation needs Bottleneck");
 }
 
 void BasicBlock::visit(nn::Visitor& visitor) {
@@ -145,10 +163,11 @@ std::int64_t bottleneck_width(std::int64_t planes, std::int64_t groups, std::int
 }  // namespace
 
 Bottleneck::Bottleneck(std::int64_t inplanes, std::int64_t planes, std::int64_t stride,
-                       nn::Sequential downsample, std::int64_t groups, std::int64_t base_width)
+                       nn::Sequential downsample, std::int64_t groups, std::int64_t base_width,
+                       std::int64_t dilation)
     : conv1(conv1x1(inplanes, bottleneck_width(planes, groups, base_width))),
       bn1(conv1.out_channels),
-      conv2(conv3x3(conv1.out_channels, conv1.out_channels, stride, groups)),
+      conv2(conv3x3(conv1.out_channels, conv1.out_channels, stride, groups, dilation)),
       bn2(conv1.out_channels),
       conv3(conv1x1(conv1.out_channels, planes * expansion)),
       bn3(planes * expansion),
@@ -181,10 +200,12 @@ ResNet::ResNet(ResNetBlock block, std::array<std::int64_t, 4> blocks, const ResN
       maxpool(3, {.stride = 2, .padding = 1}),
       fc(512 * expansion_of(block), options.num_classes) {
   std::int64_t inplanes = 64;
-  layer1 = make_stage(block, inplanes, 64, blocks[0], 1, options);
-  layer2 = make_stage(block, inplanes, 128, blocks[1], 2, options);
-  layer3 = make_stage(block, inplanes, 256, blocks[2], 2, options);
-  layer4 = make_stage(block, inplanes, 512, blocks[3], 2, options);
+  std::int64_t dilation = 1;
+  const auto& dilate = options.replace_stride_with_dilation;
+  layer1 = make_stage(block, inplanes, dilation, 64, blocks[0], 1, false, options);
+  layer2 = make_stage(block, inplanes, dilation, 128, blocks[1], 2, dilate[0], options);
+  layer3 = make_stage(block, inplanes, dilation, 256, blocks[2], 2, dilate[1], options);
+  layer4 = make_stage(block, inplanes, dilation, 512, blocks[3], 2, dilate[2], options);
 }
 
 void ResNet::visit(nn::Visitor& visitor) {

@@ -32,6 +32,8 @@ struct ConvNormOptions {
   std::int64_t stride = 1;
   /// Its groups.
   std::int64_t groups = 1;
+  /// Its dilation (the padding grows with it, as torchvision's).
+  std::int64_t dilation = 1;
   /// The BatchNorm's eps.
   double eps = 1e-5;
   /// The BatchNorm's momentum (training only).
@@ -41,13 +43,14 @@ struct ConvNormOptions {
 };
 
 /// torchvision.ops.Conv2dNormActivation with BatchNorm2d: keys "0" (the
-/// convolution, no bias, padding (kernel - 1) / 2), "1" (the norm); the
-/// activation has none.
+/// convolution, no bias, padding (kernel - 1) / 2 * dilation), "1" (the
+/// norm); the activation has none.
 inline nn::Sequential conv_norm_activation(std::int64_t in, std::int64_t out, std::int64_t kernel,
                                            const ConvNormOptions& options = {}) {
   nn::Sequential layers(nn::Conv2d(in, out, kernel,
                                    {.stride = options.stride,
-                                    .padding = (kernel - 1) / 2,
+                                    .padding = (kernel - 1) / 2 * options.dilation,
+                                    .dilation = options.dilation,
                                     .groups = options.groups,
                                     .bias = false}),
                         nn::BatchNorm2d(out, {.eps = options.eps, .momentum = options.momentum}));

@@ -21,6 +21,10 @@ struct MobileNetV3Options {
   std::int64_t num_classes = 1000;
   /// The classifier's dropout probability; the identity in inference.
   double dropout = 0.2;
+  /// Whether the last stage (C4 and the blocks after it) dilates its depthwise
+  /// convolutions by 2 instead of striding (torchvision's `dilated`, which
+  /// the segmentation backbones set: features at 1/16 of the input size).
+  bool dilated = false;
 };
 
 /// One row of torchvision's `inverted_residual_setting`.
@@ -37,8 +41,11 @@ struct InvertedResidualConfig {
   bool use_se;
   /// Hardswish; ReLU otherwise.
   bool use_hs;
-  /// The depthwise convolution's stride.
+  /// The depthwise convolution's stride (1 where `dilation` > 1: the block
+  /// dilates instead, but counts as strided for is_cn and the residual).
   std::int64_t stride;
+  /// The depthwise convolution's dilation.
+  std::int64_t dilation = 1;
 };
 
 /// torchvision.models.mobilenetv3.InvertedResidual: `block` is expand (when
@@ -57,6 +64,11 @@ class InvertedResidual : public nn::Module {
   nn::Sequential block;
   /// Whether the input is added to the result (stride 1 and as many channels out as in).
   bool use_res_connect;
+  /// Channels out (torchvision's `out_channels`).
+  std::int64_t out_channels;
+  /// Whether the configured stride is above 1: the first block of a stage
+  /// (torchvision's `_is_cn`, where the segmentation models tap features).
+  bool is_cn;
 };
 
 /// torchvision.models.MobileNetV3: `features`, `avgpool`, `classifier`.

@@ -41,6 +41,11 @@ struct ResNetOptions {
   /// The channels of each group of a Bottleneck's 3x3 convolution at planes
   /// 64 (64: ResNet; 128: Wide ResNet; 4 or 8: ResNeXt).
   std::int64_t width_per_group = 64;
+  /// Whether layer2, layer3 and layer4 each replace their stride 2 with a
+  /// dilation of their 3x3 convolutions (torchvision's
+  /// replace_stride_with_dilation; Bottleneck only). The segmentation
+  /// backbones set {false, true, true}: features at 1/8 of the input size.
+  std::array<bool, 3> replace_stride_with_dilation = {false, false, false};
 };
 
 /// torchvision.models.resnet.BasicBlock (ResNet-18 and -34): two 3x3
@@ -51,9 +56,10 @@ class BasicBlock : public nn::Module {
   /// The ratio of output to `planes` channels.
   static constexpr std::int64_t expansion = 1;
   /// A block from `inplanes` to `planes` channels; `downsample` (maybe empty) adapts the shortcut.
-  /// groups and base_width must be 1 and 64 (fp::Error otherwise), as torchvision's.
+  /// groups, base_width and dilation must be 1, 64 and 1 (fp::Error otherwise), as torchvision's.
   BasicBlock(std::int64_t inplanes, std::int64_t planes, std::int64_t stride,
-             nn::Sequential downsample, std::int64_t groups = 1, std::int64_t base_width = 64);
+             nn::Sequential downsample, std::int64_t groups = 1, std::int64_t base_width = 64,
+             std::int64_t dilation = 1);
 
   void visit(nn::Visitor& visitor) override;
   /// {conv1, bn1, relu}, {conv2, bn2} (which adds the shortcut and applies ReLU).
@@ -82,9 +88,11 @@ class Bottleneck : public nn::Module {
  public:
   /// The ratio of output to `planes` channels.
   static constexpr std::int64_t expansion = 4;
-  /// A block from `inplanes` to 4 x `planes` channels; `downsample` (maybe empty) adapts the shortcut.
+  /// A block from `inplanes` to 4 x `planes` channels; `downsample` (maybe empty) adapts the
+  /// shortcut; `dilation` spaces the 3x3 convolution's taps (and pads as much).
   Bottleneck(std::int64_t inplanes, std::int64_t planes, std::int64_t stride,
-             nn::Sequential downsample, std::int64_t groups = 1, std::int64_t base_width = 64);
+             nn::Sequential downsample, std::int64_t groups = 1, std::int64_t base_width = 64,
+             std::int64_t dilation = 1);
 
   void visit(nn::Visitor& visitor) override;
   /// {conv1, bn1, relu}, {conv2, bn2, relu}, {conv3, bn3} (which adds the
@@ -136,11 +144,11 @@ class ResNet : public nn::Module {
   nn::MaxPool2d maxpool;
   /// The first stage (stride 1).
   nn::Sequential layer1;
-  /// The second stage (stride 2).
+  /// The second stage (stride 2, or dilation 2: replace_stride_with_dilation).
   nn::Sequential layer2;
-  /// The third stage (stride 2).
+  /// The third stage (stride 2, or dilated).
   nn::Sequential layer3;
-  /// The fourth stage (stride 2).
+  /// The fourth stage (stride 2, or dilated).
   nn::Sequential layer4;
   /// Pools each channel to one value.
   nn::AdaptiveAvgPool2d avgpool{{1, 1}};
