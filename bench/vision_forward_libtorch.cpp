@@ -19,6 +19,8 @@
 //
 // See vision_timing.h for the arguments. The forward runs under
 // c10::InferenceMode, as Python's runs under torch.inference_mode().
+// Why this file is long: torchvision has no C++ models, so this side ports
+// each benchmarked network to torch::nn by hand, as a libtorch user must.
 #include <torch/torch.h>
 
 #include <algorithm>

@@ -292,7 +292,8 @@ def write_weights(name: str, out: Path) -> torch.nn.Module:
     torch.manual_seed(seed_of(name))
     model = build(name)
     randomize_batch_norms(model)
-    if MODELS[name][0].startswith(RANDOMIZE_ZEROS):
+    constructor = MODELS[name][0]
+    if isinstance(constructor, str) and constructor.startswith(RANDOMIZE_ZEROS):
         randomize_zeros(model)
     state = model.state_dict()
     save_file({k: v.contiguous() for k, v in state.items()}, str(out / f"{name}.safetensors.tmp"))

@@ -67,8 +67,8 @@ Size halved(Size size) {
 
 }  // namespace
 
-MBConv::MBConv(std::int64_t in_channels, std::int64_t out_channels, double expansion_ratio,
-               double squeeze_ratio, std::int64_t stride) {
+MaxVitMBConv::MaxVitMBConv(std::int64_t in_channels, std::int64_t out_channels,
+                           double expansion_ratio, double squeeze_ratio, std::int64_t stride) {
   if (stride != 1 || in_channels != out_channels) {
     if (stride == 2) proj.push(nn::AvgPool2d(3, {.stride = stride, .padding = 1}));
     proj.push(nn::Conv2d(in_channels, out_channels, 1));
@@ -83,12 +83,12 @@ MBConv::MBConv(std::int64_t in_channels, std::int64_t out_channels, double expan
       .push("conv_c", nn::Conv2d(mid, out_channels, 1));
 }
 
-void MBConv::visit(nn::Visitor& visitor) {
+void MaxVitMBConv::visit(nn::Visitor& visitor) {
   if (proj.size() > 0) visitor.child("proj", proj);
   visitor.child("layers", layers);
 }
 
-Tensor MBConv::forward(TensorView input) const {
+Tensor MaxVitMBConv::forward(TensorView input) const {
   const Tensor x = layers(input);
   if (proj.size() == 0) return input + x;
   return proj(input) + x;
@@ -209,8 +209,8 @@ Tensor PartitionAttentionLayer::forward(TensorView input) const {
 MaxVitLayer::MaxVitLayer(std::int64_t in_channels, std::int64_t out_channels, std::int64_t stride,
                          std::int64_t head_dim, std::int64_t partition_size, Size grid_size,
                          const MaxVitOptions& options) {
-  layers.push("MBconv", MBConv(in_channels, out_channels, options.expansion_ratio,
-                               options.squeeze_ratio, stride));
+  layers.push("MBconv", MaxVitMBConv(in_channels, out_channels, options.expansion_ratio,
+                                     options.squeeze_ratio, stride));
   layers.push(
       "window_attention",
       PartitionAttentionLayer(out_channels, head_dim, partition_size, "window", grid_size,

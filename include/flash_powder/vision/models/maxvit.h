@@ -50,14 +50,15 @@ struct MaxVitOptions {
   double attention_dropout = 0.0;
 };
 
-/// torchvision.models.maxvit.MBConv: pre-norm, expanding 1x1 and depthwise
+/// torchvision.models.maxvit.MBConv (named apart from EfficientNet's MBConv,
+/// which shares torchvision.models' namespace here): pre-norm, expanding 1x1 and depthwise
 /// 3x3 convolutions, squeeze-excitation and a projecting 1x1 convolution,
 /// added to the input (pooled and projected when the shape changes).
-class MBConv : public nn::Module {
+class MaxVitMBConv : public nn::Module {
  public:
   /// A block from `in_channels` to `out_channels` with a depthwise stride of 1 or 2.
-  MBConv(std::int64_t in_channels, std::int64_t out_channels, double expansion_ratio,
-         double squeeze_ratio, std::int64_t stride);
+  MaxVitMBConv(std::int64_t in_channels, std::int64_t out_channels, double expansion_ratio,
+               double squeeze_ratio, std::int64_t stride);
 
   void visit(nn::Visitor& visitor) override;
   /// [B, C, H, W] -> [B, out_channels, H / stride, W / stride].
