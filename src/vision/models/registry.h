@@ -29,6 +29,7 @@ const Builder& lookup(const std::map<std::string, Builder, std::less<>>& registr
 template <class Builder>
 std::vector<std::string> names_of(const std::map<std::string, Builder, std::less<>>& registry) {
   std::vector<std::string> names;
+  names.reserve(registry.size());
   for (const auto& [name, unused] : registry)
     names.push_back(name);
   return names;
