@@ -12,14 +12,17 @@ For each NAME (see MODELS) in OUT_DIR:
                      outputs for them in eval mode, under this CPU capability
                      (ATen's kernels differ between AVX2, AVX-512 and the default)
   NAME.io-cuda.safetensors  the same on the GPU, where one exists (CUDA_MODELS)
-Without NAMEs: every model but the LARGE ones (whose tests write theirs), and
+Without NAMEs: every model but the LARGE ones (whose tests write theirs; in
+a shallow lane, see shallow_lane(), not the NATIVE_ONLY ones either),
 preprocessing-CAP.safetensors: torchvision's ImageClassification preset of
-seeded images. The C++ tests (tests/vision/test_models.cpp) load the weights into
+seeded images, and native_only.list: the NATIVE_ONLY names, which the C++
+tests leave out in a shallow lane. The C++ tests (tests/vision/test_models.cpp) load the weights into
 fp::vision::models' networks and compare keys and outputs exactly.
 """
 
 from __future__ import annotations
 
+import os
 import sys
 import types
 from collections import OrderedDict
@@ -223,6 +226,28 @@ MODELS = {
     "resnet_dilated_shallow": ("ResNet", {"replace_stride_with_dilation": [True, False, True]}, 32),
 }
 
+# Full-size networks whose every block a smaller case of the same class runs
+# (its "_options", "_small" or "_classes10" network, or a sibling): the
+# native lane compares them all; the lanes that force a CPU capability or run
+# under sanitizers, whose point is other kernels, not other networks, leave
+# them out (half their time).
+NATIVE_ONLY = ("resnet34", "resnet50", "mobilenet_v2", "mobilenet_v3_large",
+               "shufflenet_v2_x1_0", "shufflenet_v2_x1_5", "shufflenet_v2_x2_0",
+               "densenet121", "densenet161", "mnasnet0_75", "mnasnet1_0", "mnasnet1_3",
+               "convnext_tiny", "efficientnet_b0", "efficientnet_v2_s", "regnet_y_400mf",
+               "regnet_x_400mf", "swin_t", "swin_v2_t", "maxvit_t", "fcn_resnet50_aux")
+
+
+assert set(NATIVE_ONLY) <= set(MODELS), set(NATIVE_ONLY) - set(MODELS)
+
+
+def shallow_lane() -> bool:
+    """A lane that forces a CPU capability (scripts/test --cpu, valgrind) or
+    runs under sanitizers (FP_TEST_SHALLOW_MODELS), as test_models.cpp's
+    every_depth() tells it."""
+    return bool(os.environ.get("ATEN_CPU_CAPABILITY")) or bool(os.environ.get("FP_TEST_SHALLOW_MODELS"))
+
+
 # Networks whose weights are too large to keep (a quarter to half a
 # gigabyte each): their tests write them and remove them after.
 LARGE = ("vgg", "alexnet")
@@ -411,8 +436,11 @@ def main() -> None:
     out.mkdir(parents=True, exist_ok=True)
     names = sys.argv[2:]
     if not names:
-        names = [name for name in MODELS if not name.startswith(LARGE)]
+        names = [name for name in MODELS if not name.startswith(LARGE)
+                 and not (shallow_lane() and name in NATIVE_ONLY)]
         write_preprocessing(out)
+        (out / "native_only.list.tmp").write_text("".join(f"{name}\n" for name in NATIVE_ONLY))
+        (out / "native_only.list.tmp").rename(out / "native_only.list")
     for name in names:
         if name not in MODELS:
             sys.exit(f"make_models.py: unknown model {name!r}; known: {', '.join(MODELS)}")

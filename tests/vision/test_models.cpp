@@ -72,9 +72,7 @@ std::function<std::unique_ptr<fp::nn::Module>()> shallow_resnet(models::ResNetOp
 /// (scripts/test --cpu, valgrind) and the sanitizer lane (FP_TEST_SHALLOW_MODELS)
 /// leave them out; the native lane runs them all.
 bool every_depth() {
-  const char* forced = std::getenv("ATEN_CPU_CAPABILITY");
-  const char* shallow = std::getenv("FP_TEST_SHALLOW_MODELS");
-  return (forced == nullptr || *forced == '\0') && (shallow == nullptr || *shallow == '\0');
+  return !vision_test::shallow_lane();
 }
 
 /// A network of the largest builders (their keys only) made on the meta
@@ -266,6 +264,8 @@ class ModelTest : public testing::TestWithParam<ModelCase> {};
 
 TEST_P(ModelTest, KeysAndOutputsEqualTorchvision) {
   const ModelCase& model_case = GetParam();
+  if (!every_depth() && vision_test::native_only(model_case.name))
+    GTEST_SKIP() << "a full-size network whose blocks a smaller case runs: the native lane's";
   if (is_large(model_case.name)) make_weights(model_case.name);
   ASSERT_TRUE(fs::exists(weights_of(model_case.name))) << weights_of(model_case.name);
   std::unique_ptr<fp::nn::Module> model = model_case.make();
