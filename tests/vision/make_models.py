@@ -10,7 +10,9 @@ For each NAME (see MODELS) in OUT_DIR:
   NAME.shapes        for the KEYS_ONLY networks: "key [sizes]" per line
   NAME.io-CAP.safetensors   seeded inputs of batch 1 and 2 and torchvision's
                      outputs for them in eval mode, under this CPU capability
-                     (ATen's kernels differ between AVX2, AVX-512 and the default)
+                     (ATen's kernels differ between AVX2, AVX-512 and the default);
+                     for the FLOAT64 networks also outputN_f64, the network
+                     and the input in float64
   NAME.io-cuda.safetensors  the same on the GPU, where one exists (CUDA_MODELS)
 Without NAMEs: every model but the LARGE ones (whose tests write theirs; in
 a shallow lane, see shallow_lane(), not the NATIVE_ONLY ones either),
@@ -22,6 +24,7 @@ fp::vision::models' networks and compare keys and outputs exactly.
 
 from __future__ import annotations
 
+import copy
 import os
 import sys
 import types
@@ -357,10 +360,13 @@ def write_outputs(name: str, out: Path, model: torch.nn.Module | None = None) ->
     height, width = (size, size) if isinstance(size, int) else size
     generator = torch.Generator().manual_seed(seed_of(name) + 1)
     tensors = {}
+    wide = copy.deepcopy(model).double() if name in FLOAT64 else None
     with torch.no_grad():
         for batch in (1, 2):
             x = torch.randn(batch, 3, height, width, generator=generator)
             tensors[f"input{batch}"] = x
+            if wide is not None:
+                tensors[f"output{batch}_f64"] = wide(x.double())
             output = model(x)
             if isinstance(output, dict):  # segmentation: {"out": ..., "aux": ...}
                 tensors.update({f"{key}{batch}": value for key, value in output.items()})
@@ -372,6 +378,14 @@ def write_outputs(name: str, out: Path, model: torch.nn.Module | None = None) ->
     Path(str(target) + ".tmp").rename(target)
     if torch.cuda.is_available() and name in CUDA_MODELS:
         write_cuda_outputs(model, tensors, out / f"{name}.io-cuda.safetensors")
+
+
+# Networks compared in float64 too (`model.double()`), one of each kind of
+# block: convolutions with BatchNorm, the MobileNet blocks (hardswish,
+# squeeze-excitation), LayerNorm with layer scale, windowed attention. Not
+# the _classes10 ones, which valgrind runs: it would take twice as long.
+FLOAT64 = ("resnet18", "mobilenet_v3_small", "convnext_small_options", "swin_small")
+assert set(FLOAT64) <= set(MODELS) - set(NATIVE_ONLY), set(FLOAT64)
 
 
 # The networks the CUDA tests run (one of each family; VGG's weights are too

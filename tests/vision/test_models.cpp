@@ -287,6 +287,21 @@ TEST_P(ModelTest, KeysAndOutputsEqualTorchvision) {
         << (output - expected).abs().max().item<float>();
   }
 
+  // make_models.py's FLOAT64 networks: in float64 too, as `model.double()`.
+  if (io.contains("output1_f64")) {
+    std::unique_ptr<fp::nn::Module> wide = model_case.make();
+    wide->load_state_dict(fp::safetensors::MappedFile::open(weights_of(model_case.name)));
+    wide->to(fp::DType::F64);
+    for (const char* batch : {"1", "2"}) {
+      const fp::Tensor output = (*wide)(io.at(std::string("input") + batch).to(fp::DType::F64));
+      const fp::Tensor& expected = io.at(std::string("output") + batch + "_f64");
+      EXPECT_EQ(output.dtype(), fp::DType::F64);
+      EXPECT_TRUE(output.is_equal(expected))
+          << model_case.name << " float64, batch " << batch << ": max |delta| "
+          << (output - expected).abs().max().item<double>();
+    }
+  }
+
   // Optimised for inference: oneDNN's fused kernels with BatchNorm folded in
   // round differently from eager PyTorch (tests/nn/test_optimize.cpp checks
   // them against frozen Inductor bit for bit); measured here, the largest
