@@ -341,6 +341,21 @@ def write_keys(name: str, out: Path) -> None:
     (out / f"{name}.keys.tmp").rename(out / f"{name}.keys")
 
 
+# Networks whose computed buffers (relative position indices and coordinate
+# tables) the C++ tests compare with their own.
+BUFFER_MODELS = ("swin_t", "swin_v2_t", "maxvit_t")
+
+
+def write_buffers(name: str, out: Path) -> None:
+    """The relative-position buffers of the network, which its constructor
+    computes (no weights: they are not random)."""
+    model = build(name)
+    buffers = {key: value.contiguous() for key, value in model.state_dict().items()
+               if "relative_position_index" in key or "relative_coords_table" in key}
+    save_file(buffers, str(out / f"{name}.buffers.safetensors.tmp"))
+    Path(str(out / f"{name}.buffers.safetensors.tmp")).rename(out / f"{name}.buffers.safetensors")
+
+
 def write_outputs(name: str, out: Path, model: torch.nn.Module | None = None) -> None:
     """model: the network just written, or None to read it back; built on the
     meta device then, so that torchvision does not initialise weights that the
@@ -455,6 +470,15 @@ def main() -> None:
         write_preprocessing(out)
         (out / "native_only.list.tmp").write_text("".join(f"{name}\n" for name in NATIVE_ONLY))
         (out / "native_only.list.tmp").rename(out / "native_only.list")
+    if not sys.argv[2:]:
+        # The shallow lanes compare no full-size network, but the tests that
+        # read only keys or computed buffers run there too.
+        for name in NATIVE_ONLY if shallow_lane() else ():
+            if not (out / f"{name}.keys").exists():
+                write_keys(name, out)
+        for name in BUFFER_MODELS:
+            if not (out / f"{name}.buffers.safetensors").exists():
+                write_buffers(name, out)
     for name in names:
         if name not in MODELS:
             sys.exit(f"make_models.py: unknown model {name!r}; known: {', '.join(MODELS)}")

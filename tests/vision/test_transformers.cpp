@@ -194,7 +194,7 @@ TEST(VisionOps, PermuteIsTorchvisionsPermute) {
 
 /// The buffers the networks compute for themselves (Swin's and MaxViT's
 /// relative position indices, Swin V2's log-spaced coordinates) are
-/// torchvision's, bit for bit: those make_models.py saved with the weights.
+/// torchvision's, bit for bit: those make_models.py saved (NAME.buffers.safetensors).
 TEST(VisionTransformerBuffers, EqualTorchvisions) {
   const fp::nn::SkipInit skip;  // the parameters' values do not matter here
   const std::pair<const char*, std::unique_ptr<fp::nn::Module>> networks[] = {
@@ -204,7 +204,7 @@ TEST(VisionTransformerBuffers, EqualTorchvisions) {
   };
   for (const auto& [name, network] : networks) {
     const fp::StateDict saved = fp::safetensors::load(std::filesystem::path(FP_VISION_MODEL_DIR) /
-                                                      (std::string(name) + ".safetensors"));
+                                                      (std::string(name) + ".buffers.safetensors"));
     int compared = 0;
     for (const auto& [key, tensor] : network->state_dict()) {
       if (key.find("relative_position_index") == std::string::npos &&
