@@ -187,6 +187,16 @@ MODELS = {
          "dropout": 0.1, "attention_dropout": 0.2, "num_classes": 10, "representation_size": 24},
         16,
     ),
+    # ViT with a convolutional stem (two stride-2 Conv2dNormActivations
+    # making the patches of 4) instead of the patch convolution.
+    "vit_small_conv_stem": (
+        lambda m, **kwargs: m.VisionTransformer(
+            conv_stem_configs=[m.vision_transformer.ConvStemConfig(8, 3, 2),
+                               m.vision_transformer.ConvStemConfig(6, 3, 2)], **kwargs),
+        {"image_size": 16, "patch_size": 4, "num_layers": 1, "num_heads": 2, "hidden_dim": 12, "mlp_dim": 20,
+         "num_classes": 10},
+        16,
+    ),
     # Swin-T (V1 and V2) at 32x32: the first stage's 8x8 map padded to two
     # windows a side and shifted, the others one window, unshifted. Their
     # blocks in a small network with every keyword argument, windows of 3x4
@@ -321,7 +331,7 @@ def write_weights(name: str, out: Path) -> torch.nn.Module:
     model = build(name)
     randomize_batch_norms(model)
     constructor = MODELS[name][0]
-    if isinstance(constructor, str) and constructor.startswith(RANDOMIZE_ZEROS):
+    if (isinstance(constructor, str) and constructor.startswith(RANDOMIZE_ZEROS)) or name.startswith("vit_"):
         randomize_zeros(model)
     state = model.state_dict()
     save_file({k: v.contiguous() for k, v in state.items()}, str(out / f"{name}.safetensors.tmp"))

@@ -80,6 +80,38 @@ TEST(VisionModels, TransformersRefuseBadOptions) {
   EXPECT_EQ(models::vit_h_14({.image_size = 518}).encoder.pos_embedding.size(1), 37 * 37 + 1);
   EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "Input shape indivisible by patch size!",
                   models::vit_b_16({.image_size = 200}));
+  EXPECT_FP_ERROR(
+      fp::ErrorCode::BadArgument,
+      "conv_stem_configs[1] needs positive out_channels, kernel_size and stride",
+      models::VisionTransformer(
+          4, 1, 2, 12, 20,
+          {.image_size = 16,
+           .conv_stem_configs = std::vector<models::ConvStemConfig>{{8, 3, 2}, {8, 3, 0}}}));
+  // A stem whose strides do not make the patch size: torchvision's reshape error.
+  const models::VisionTransformer unfit(
+      4, 1, 2, 12, 20,
+      {.image_size = 16, .conv_stem_configs = std::vector<models::ConvStemConfig>{{8, 3, 2}}});
+  EXPECT_FP_ERROR(fp::ErrorCode::TorchError, "", unfit(fp::zeros({1, 3, 16, 16})));
+}
+
+TEST(VisionModels, MakePassesTheImageSizes) {
+  const fp::nn::DefaultDevice meta(fp::Device::meta());
+  const auto pos_embedding = [](const std::unique_ptr<fp::nn::Module>& net) {
+    return net->state_dict().at("encoder.pos_embedding").size(1);
+  };
+  EXPECT_EQ(pos_embedding(models::make("vit_b_16", {.image_size = 384})), 24 * 24 + 1);
+  EXPECT_EQ(pos_embedding(models::make("vit_h_14", {.image_size = 518})), 37 * 37 + 1);
+  // input_size reaches MaxViT's checks of its blocks' sizes.
+  EXPECT_NE(models::make("maxvit_t", {.input_size = std::array<std::int64_t, 2>{448, 448}}),
+            nullptr);
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "is not divisible by partition size 7",
+                  models::make("maxvit_t", {.input_size = std::array<std::int64_t, 2>{100, 100}}));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "resnet18 has no image_size option",
+                  models::make("resnet18", {.image_size = 224}));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "vit_b_16 has no input_size option",
+                  models::make("vit_b_16", {.input_size = std::array<std::int64_t, 2>{224, 224}}));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "Input shape indivisible by patch size!",
+                  models::make("vit_b_32", {.image_size = 200}));
 }
 
 /// The smallest Swin of each version: two stages of one block.

@@ -16,19 +16,36 @@ namespace {
 
 using Builder = std::function<std::unique_ptr<nn::Module>(const ModelOptions&)>;
 
-/// A builder's own options from make's: num_classes always, dropout where
-/// the builder has it.
+/// fp::Error: the builder `name` has no keyword `option`, as torchvision
+/// refuses an unexpected keyword.
+[[noreturn]] void refuse_option(std::string_view name, const char* option) {
+  throw Error(ErrorCode::BadArgument,
+              "fp::vision::models::make: " + std::string(name) + " has no " + option + " option");
+}
+
+/// A builder's own options from make's: num_classes always; dropout,
+/// image_size and input_size where the builder has them.
 template <class Options>
 Options options_of(std::string_view name, const ModelOptions& options) {
   Options converted;
   converted.num_classes = options.num_classes;
   if (options.dropout) {
-    if constexpr (requires { converted.dropout; }) {
+    if constexpr (requires { converted.dropout; })
       converted.dropout = *options.dropout;
-    } else {
-      throw Error(ErrorCode::BadArgument,
-                  "fp::vision::models::make: " + std::string(name) + " has no dropout option");
-    }
+    else
+      refuse_option(name, "dropout");
+  }
+  if (options.image_size) {
+    if constexpr (requires { converted.image_size; })
+      converted.image_size = *options.image_size;
+    else
+      refuse_option(name, "image_size");
+  }
+  if (options.input_size) {
+    if constexpr (requires { converted.input_size; })
+      converted.input_size = *options.input_size;
+    else
+      refuse_option(name, "input_size");
   }
   return converted;
 }

@@ -1,5 +1,4 @@
-// torchvision/models/vision_transformer.py (without the convolutional stem),
-// layer for layer.
+// torchvision/models/vision_transformer.py, layer for layer.
 #include "flash_powder/vision/models/vision_transformer.h"
 
 #include <string>
@@ -11,6 +10,7 @@
 #include "flash_powder/nn/layers/activation.h"
 #include "flash_powder/nn/layers/linear.h"
 #include "vision/models/transformer_parts.h"
+#include "vision/models/utils.h"
 
 namespace fp::vision::models {
 namespace {
@@ -101,13 +101,37 @@ nn::Sequential make_heads(std::int64_t hidden_dim, const VisionTransformerOption
   return heads;
 }
 
+/// VisionTransformer's `conv_proj`: the patch convolution, or the
+/// convolutional stem of `stem` ending in a 1x1 convolution to hidden_dim.
+std::unique_ptr<nn::Module> make_conv_proj(std::int64_t patch_size, std::int64_t hidden_dim,
+                                           const std::optional<std::vector<ConvStemConfig>>& stem) {
+  if (!stem)
+    return std::make_unique<nn::Conv2d>(3, hidden_dim, patch_size,
+                                        nn::Conv2dOptions{.stride = patch_size});
+  auto layers = std::make_unique<nn::Sequential>();
+  std::int64_t channels = 3;
+  for (std::size_t i = 0; i < stem->size(); ++i) {
+    const ConvStemConfig& config = (*stem)[i];
+    if (config.out_channels <= 0 || config.kernel_size <= 0 || config.stride <= 0)
+      throw Error(ErrorCode::BadArgument,
+                  "fp::vision::models::VisionTransformer: conv_stem_configs[" + std::to_string(i) +
+                      "] needs positive out_channels, kernel_size and stride");
+    layers->push("conv_bn_relu_" + std::to_string(i),
+                 detail::conv_norm_activation(channels, config.out_channels, config.kernel_size,
+                                              {.stride = config.stride}));
+    channels = config.out_channels;
+  }
+  layers->push("conv_last", nn::Conv2d(channels, hidden_dim, 1));
+  return layers;
+}
+
 }  // namespace
 
 VisionTransformer::VisionTransformer(std::int64_t patch_size, std::int64_t num_layers,
                                      std::int64_t num_heads, std::int64_t hidden_dim,
                                      std::int64_t mlp_dim, const VisionTransformerOptions& options)
     : class_token(detail::zero_parameter({1, 1, hidden_dim})),
-      conv_proj(3, hidden_dim, patch_size, {.stride = patch_size}),
+      conv_proj(make_conv_proj(patch_size, hidden_dim, options.conv_stem_configs)),
       encoder(
           [&] {
             const std::int64_t side =
@@ -122,7 +146,7 @@ VisionTransformer::VisionTransformer(std::int64_t patch_size, std::int64_t num_l
 
 void VisionTransformer::visit(nn::Visitor& visitor) {
   visitor.parameter("class_token", class_token);
-  visitor.child("conv_proj", conv_proj);
+  visitor.child("conv_proj", *conv_proj);
   visitor.child("encoder", encoder);
   visitor.child("heads", heads);
 }
@@ -141,7 +165,7 @@ Tensor VisionTransformer::forward(TensorView input) const {
                       std::to_string(size) + "!");
   const std::int64_t patches = (image_size / patch_size) * (image_size / patch_size);
   // (n, c, h, w) -> (n, hidden_dim, n_h, n_w) -> (n, n_h * n_w, hidden_dim)
-  const Tensor projected = conv_proj(input).reshape({n, hidden_dim, patches});
+  const Tensor projected = (*conv_proj)(input).reshape({n, hidden_dim, patches});
   const Tensor tokens =
       aten::cat({class_token.expand({n, -1, -1}), projected.permute({0, 2, 1})}, 1);
   const Tensor encoded = encoder(tokens);

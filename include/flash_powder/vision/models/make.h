@@ -7,6 +7,7 @@
 //     fp::Tensor logits = (*net)(batch);  // [N, 10]
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -27,6 +28,12 @@ struct ModelOptions {
   /// keeps the builder's default. fp::Error for a network without dropout
   /// (ResNet), as torchvision refuses an unexpected keyword.
   std::optional<double> dropout = std::nullopt;
+  /// The side of the square images a ViT takes (vit_*'s `image_size`);
+  /// fp::Error for another network.
+  std::optional<std::int64_t> image_size = std::nullopt;
+  /// The height and width of the images MaxViT takes (maxvit_t's
+  /// `input_size`); fp::Error for another network.
+  std::optional<std::array<std::int64_t, 2>> input_size = std::nullopt;
 };
 
 /// torchvision.models.get_model(name, **config): the network `name`

@@ -16,7 +16,9 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
+#include <vector>
 
 #include "flash_powder/nn/layers/attention.h"
 #include "flash_powder/nn/layers/containers.h"
@@ -27,8 +29,20 @@
 
 namespace fp::vision::models {
 
+/// torchvision.models.vision_transformer.ConvStemConfig with its default
+/// layers: one Conv2dNormActivation (convolution without bias, padding
+/// `(kernel_size - 1) / 2`, BatchNorm2d, ReLU) of a convolutional stem.
+struct ConvStemConfig {
+  /// The convolution's output channels.
+  std::int64_t out_channels = 0;
+  /// Its square kernel's side.
+  std::int64_t kernel_size = 3;
+  /// Its stride.
+  std::int64_t stride = 1;
+};
+
 /// The keyword arguments of torchvision's vit_* builders and VisionTransformer
-/// (but `norm_layer` and `conv_stem_configs`).
+/// (but `norm_layer`, always LayerNorm with eps 1e-6).
 struct VisionTransformerOptions {
   /// The number of classes the head maps to (fp::Error when negative).
   std::int64_t num_classes = 1000;
@@ -41,6 +55,11 @@ struct VisionTransformerOptions {
   double attention_dropout = 0.0;
   /// A `heads.pre_logits` Linear to this size and a tanh before the head.
   std::optional<std::int64_t> representation_size = std::nullopt;
+  /// A convolutional stem instead of the patch convolution (arXiv:2106.14881):
+  /// `conv_proj` is then a Sequential of "conv_bn_relu_<i>" blocks and a 1x1
+  /// "conv_last" to hidden_dim, as torchvision's. Its strides must multiply
+  /// to the patch size for the tokens to fit (fp::Error when run otherwise).
+  std::optional<std::vector<ConvStemConfig>> conv_stem_configs = std::nullopt;
 };
 
 /// torchvision.models.vision_transformer.EncoderBlock: pre-norm
@@ -108,8 +127,9 @@ class VisionTransformer : public nn::Module {
 
   /// [1, 1, hidden_dim]: the token whose encoding the head classifies.
   Tensor class_token;
-  /// The patch embedding: a convolution of kernel and stride `patch_size`.
-  nn::Conv2d conv_proj;
+  /// The patch embedding: an nn::Conv2d of kernel and stride `patch_size`,
+  /// or the nn::Sequential of `conv_stem_configs`.
+  std::unique_ptr<nn::Module> conv_proj;
   /// The transformer encoder.
   Encoder encoder;
   /// "head", after "pre_logits" and "act" (tanh) with a representation_size.
