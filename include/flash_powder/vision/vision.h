@@ -2,6 +2,9 @@
 // https://pytorch.org/vision/stable/index.html
 #pragma once
 
+#include "flash_powder/vision/masks/class_masks.h"
+#include "flash_powder/vision/masks/components.h"
+#include "flash_powder/vision/masks/morphology.h"
 #include "flash_powder/vision/models.h"
 #include "flash_powder/vision/ops/misc.h"
 #include "flash_powder/vision/ops/permute.h"
