@@ -15,8 +15,9 @@ TORCH_VERSION="2.13.0"
 SUPPORTED_TORCH_VERSIONS=(2.11.0 2.12.1 2.13.0 2.14.1 2.15.0)
 # Python packages the demo, the tests and the ground-truth tool use.
 # Pillow and scikit-image (its sample photos) are the image tests' ground truth;
+# shapely (GEOS) the rotated boxes';
 # torchvision's pure-Python utils (resize, make_grid, draw_*) too.
-PYTHON_PACKAGES=("torch==$TORCH_VERSION" "numpy" "pytest" "safetensors" "pillow" "scikit-image")
+PYTHON_PACKAGES=("torch==$TORCH_VERSION" "numpy" "pytest" "safetensors" "pillow" "scikit-image" "shapely")
 # torchvision pairs with torch 2.13; installed without dependencies so that it
 # cannot replace torch. Its compiled ops do not load beside the CPU torch: the
 # image tests use only its Python (v2 resize, make_grid, draw_*).

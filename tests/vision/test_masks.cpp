@@ -4,9 +4,11 @@
 // both sides draw from the same generator and on a real one (scikit-image's
 // coins photo, thresholded).
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -216,6 +218,82 @@ TEST(VisionMasks, BinaryMorphologyTakesEachMaskOfABatch) {
   EXPECT_EQ(masks::binary_erosion(fp::zeros({0, 5}, fp::DType::Bool)).numel(), 0);
 }
 
+TEST(VisionMasks, MinAreaRectEqualsShapely) {
+  /*
+  #|PYTHON
+  from shapely import MultiPoint
+  def random_points(seed, count):
+      return torch.rand(count, 2, generator=torch.Generator().manual_seed(seed)) * 100
+  def rectangle(points):
+      box = MultiPoint(points.double().tolist()).minimum_rotated_rectangle
+      return [box.area] + [v for corner in list(box.exterior.coords)[:4] for v in corner]
+  coins_labels = measure.label(coins_mask().numpy(), connectivity=2)
+  def component_points(label):
+      ys, xs = np.nonzero(coins_labels == label)
+      return torch.tensor(np.stack([xs, ys], 1))
+  big = [int(label) for label in np.unique(coins_labels)[1:] if (coins_labels == label).sum() >= 3]
+  */
+  // Random points: shapely's rectangle, corner for corner (in any order).
+  const auto expected = truth<std::vector<std::vector<double>>>(
+      "[rectangle(random_points(s, n)) for s, n in ((1, 3), (2, 10), (3, 200))]");
+  std::size_t index = 0;
+  for (const auto& [seed, count] : {std::pair{1, 3}, {2, 10}, {3, 200}}) {
+    fp::Generator generator(static_cast<std::uint64_t>(seed));
+    const fp::Tensor points = fp::rand({count, 2}, generator).mul(100);
+    const masks::RotatedBox box = masks::min_area_rect(points);
+    const std::vector<double>& shapely = expected[index++];
+    EXPECT_NEAR(box.area(), shapely[0], 1e-9 * shapely[0]) << seed;
+    EXPECT_GE(box.angle, 0.0);
+    EXPECT_LT(box.angle, 90.0);
+    const std::vector<double> corners = box.corners().to_vector<double>();
+    for (int corner = 0; corner < 4; ++corner) {
+      const double x = shapely[1 + 2 * corner], y = shapely[2 + 2 * corner];
+      double nearest = INFINITY;
+      for (int ours = 0; ours < 4; ++ours)
+        nearest = std::min(nearest, std::hypot(corners[2 * ours] - x, corners[2 * ours + 1] - y));
+      EXPECT_LT(nearest, 1e-9 * 100) << "seed " << seed << " corner " << corner;
+    }
+  }
+  // The components of a real mask, integer pixel positions (hull edges of
+  // equal length and equal areas: the area only).
+  const auto component_areas =
+      truth<std::vector<double>>("[rectangle(component_points(label))[0] for label in big]");
+  const auto big = truth<std::vector<std::int64_t>>("big");
+  const masks::Labels labels =
+      masks::label(fp::tensor(truth<std::vector<std::int64_t>>("flat(coins_mask())"))
+                       .reshape(truth<std::vector<std::int64_t>>("list(coins_mask().shape)"))
+                       .to(fp::DType::Bool));
+  ASSERT_EQ(component_areas.size(), big.size());
+  ASSERT_FALSE(big.empty());
+  for (std::size_t i = 0; i < big.size(); ++i) {
+    const fp::Tensor points = fp::aten::flip(fp::aten::nonzero(labels.labels.eq(big[i])), {1});
+    EXPECT_NEAR(masks::min_area_rect(points).area(), component_areas[i], 1e-9 * component_areas[i])
+        << "component " << big[i];
+  }
+}
+
+TEST(VisionMasks, MinAreaRectOfSimpleShapes) {
+  // An axis-aligned rectangle's corners: itself, angle 0, width along x.
+  const masks::RotatedBox aligned = masks::min_area_rect(
+      fp::tensor({{1.0, 2.0}, {7.0, 2.0}, {7.0, 5.0}, {1.0, 5.0}, {3.0, 4.0}}));
+  EXPECT_DOUBLE_EQ(aligned.center_x, 4.0);
+  EXPECT_DOUBLE_EQ(aligned.center_y, 3.5);
+  EXPECT_DOUBLE_EQ(aligned.width, 6.0);
+  EXPECT_DOUBLE_EQ(aligned.height, 3.0);
+  EXPECT_DOUBLE_EQ(aligned.angle, 0.0);
+  EXPECT_TRUE(
+      aligned.corners().is_equal(fp::tensor({{1.0, 2.0}, {7.0, 2.0}, {7.0, 5.0}, {1.0, 5.0}})));
+  // Points on a line: height 0; one point (repeated): size 0.
+  const masks::RotatedBox line = masks::min_area_rect(fp::tensor({{0, 0}, {1, 1}, {3, 3}}));
+  EXPECT_DOUBLE_EQ(line.height, 0.0);
+  EXPECT_DOUBLE_EQ(line.angle, 45.0);
+  EXPECT_NEAR(line.width, 3 * std::sqrt(2.0), 1e-12);
+  const masks::RotatedBox point = masks::min_area_rect(fp::tensor({{2.5f, 4.0f}, {2.5f, 4.0f}}));
+  EXPECT_EQ(point.area(), 0.0);
+  EXPECT_EQ(point.center_x, 2.5);
+  EXPECT_EQ(point.center_y, 4.0);
+}
+
 TEST(VisionMasks, ClassMasksEqualPyTorch) {
   /*
   #|PYTHON
@@ -273,6 +351,14 @@ TEST(VisionMasks, BadInputIsRefused) {
                   masks::class_masks(fp::zeros({5, 7, 9})));
   EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "expected floating scores of [N, C, H, W] with C > 0",
                   masks::class_masks(fp::zeros({1, 0, 7, 9})));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "expected points of [K, 2] (x, y), K >= 1",
+                  masks::min_area_rect(fp::zeros({0, 2})));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "expected points of [K, 2] (x, y), K >= 1",
+                  masks::min_area_rect(fp::zeros({4, 3})));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "expected points of [K, 2] (x, y), K >= 1",
+                  masks::min_area_rect(fp::zeros({4, 2}, fp::DType::Bool)));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "point 1 is not finite",
+                  masks::min_area_rect(fp::tensor({{0.0, 0.0}, {std::nan(""), 1.0}})));
   EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "the threshold must lie in [0, 1], got 1.5",
                   masks::probability_masks(fp::zeros({1, 2, 3, 3}), 1.5));
 }

@@ -5,6 +5,7 @@
 #include "flash_powder/vision/masks/class_masks.h"
 #include "flash_powder/vision/masks/components.h"
 #include "flash_powder/vision/masks/morphology.h"
+#include "flash_powder/vision/masks/rotated_box.h"
 #include "flash_powder/vision/models.h"
 #include "flash_powder/vision/ops/misc.h"
 #include "flash_powder/vision/ops/permute.h"
