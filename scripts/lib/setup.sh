@@ -180,7 +180,7 @@ ensure_cuda_libraries() {
 }
 
 # What `import torch` needs beside a --no-deps torch, and what the tests' Python uses.
-TORCH_VENV_PACKAGES=(filelock typing-extensions sympy networkx jinja2 fsspec numpy pytest safetensors pillow)
+TORCH_VENV_PACKAGES=(filelock typing-extensions sympy networkx jinja2 fsspec numpy pytest safetensors pillow scikit-image shapely)
 
 ensure_torch_venv() {
   local version="$1"
