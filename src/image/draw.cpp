@@ -1,8 +1,10 @@
 // draw_segmentation_masks and draw_bounding_boxes: torchvision.utils' overlays.
 // Masks are the same tensor ops in the same order; boxes are Pillow's
-// ImageDraw.rectangle (Draw.c) drawn on the pixels directly.
+// ImageDraw.rectangle (Draw.c) drawn on the pixels directly, and polygons
+// its ImageDraw.polygon outlines.
 #include <algorithm>
 #include <array>
+#include <cmath>
 
 #include "flash_powder/base/dtype.h"
 #include "flash_powder/core/factory.h"
@@ -125,6 +127,26 @@ struct Canvas {
     for (std::int64_t y = std::min(y0, y1); y <= std::max(y0, y1); ++y)
       point(x, y, c, alpha);
   }
+  /// Pillow's line: Bresenham from (x0, y0) to (x1, y1), both ends drawn.
+  void line(std::int64_t x0, std::int64_t y0, std::int64_t x1, std::int64_t y1, Color c) {
+    const std::int64_t dx = x1 > x0 ? x1 - x0 : x0 - x1;
+    const std::int64_t dy = y1 > y0 ? y1 - y0 : y0 - y1;
+    const std::int64_t xs = x1 >= x0 ? 1 : -1;
+    const std::int64_t ys = y1 >= y0 ? 1 : -1;
+    const bool flat = dx > dy;  // x steps every pixel, y when the error says
+    const std::int64_t major = flat ? dx : dy;
+    const std::int64_t minor = flat ? dy : dx;
+    std::int64_t error = 2 * minor - major;
+    for (std::int64_t i = 0; i <= major; ++i) {
+      point(x0, y0, c, 255);
+      if (error >= 0) {
+        (flat ? y0 : x0) += flat ? ys : xs;
+        error -= 2 * major;
+      }
+      error += 2 * minor;
+      (flat ? x0 : y0) += flat ? xs : ys;
+    }
+  }
   /// Pillow's ImagingDrawRectangle.
   void rectangle(std::int64_t x0, std::int64_t y0, std::int64_t x1, std::int64_t y1, Color c,
                  int alpha, bool fill, int w) {
@@ -184,6 +206,41 @@ Tensor draw_bounding_boxes(TensorView image, TensorView boxes, const BoxOptions&
     if (options.fill) canvas.rectangle(b[0], b[1], b[2], b[3], colors[k], 100, true, 1);
     if (options.width != 0) {
       canvas.rectangle(b[0], b[1], b[2], b[3], colors[k], 255, false, options.width);
+    }
+  }
+  Tensor out = hwc.permute({2, 0, 1}).contiguous();
+  if (floating) return floatify(out, {.dtype = image.dtype()});
+  return out;
+}
+
+Tensor draw_polygons(TensorView image, TensorView polygons, const PolygonOptions& options) {
+  const char* function = "draw_polygons";
+  check_image(image, function, true);
+  if (!polygons.is_defined() || polygons.dim() != 3 || polygons.size(2) != 2 ||
+      polygons.size(1) == 0 || polygons.dtype() == DType::Bool || is_complex(polygons.dtype()))
+    detail::fail(ErrorCode::BadArgument, function, "the polygons",
+                 "expected a real [K, P, 2] tensor of P >= 1 vertices (x, y) each");
+  const Tensor as_double = polygons.to(TensorOptions(DType::F64, Device::cpu())).contiguous();
+  const std::vector<double> xy = as_double.to_vector<double>();
+  for (const double value : xy)
+    if (!std::isfinite(value))
+      detail::fail(ErrorCode::BadArgument, function, "the polygons", "a vertex is not finite");
+  const bool floating = image.dtype() != DType::U8;
+  Tensor pixels = floating ? image.mul(255).to(DType::U8) : image.to_owned();
+  if (pixels.size(0) == 1) pixels = fp::cat({pixels, pixels, pixels}, 0);
+  Tensor hwc = pixels.permute({1, 2, 0}).contiguous();
+  Canvas canvas{hwc.data_mut<std::uint8_t>().data(), hwc.size(0), hwc.size(1)};
+  const std::vector<Color> colors = colors_for(options.colors, polygons.size(0), function);
+  const std::int64_t count = polygons.size(1);
+  // Pillow truncates the vertices to ints (towards zero) before drawing.
+  const auto vertex = [&](std::size_t k, std::int64_t i, int axis) {
+    return static_cast<std::int64_t>(xy[(k * count + i) * 2 + axis]);
+  };
+  for (std::size_t k = 0; k < colors.size(); ++k) {
+    for (std::int64_t i = 0; i < count; ++i) {
+      const std::int64_t next = (i + 1) % count;
+      canvas.line(vertex(k, i, 0), vertex(k, i, 1), vertex(k, next, 0), vertex(k, next, 1),
+                  colors[k]);
     }
   }
   Tensor out = hwc.permute({2, 0, 1}).contiguous();

@@ -1,6 +1,11 @@
 // floatify, resize, make_grid, save_image and the draw_* overlays against
 // torchvision (its Python, run by make_corpus.py for this CPU lane: ATen's
 // interpolation kernels differ between AVX2, AVX-512 and the default).
+#include <cmath>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
 #include "corpus.h"
 #include "support/expect_error.h"
 #include "support/handle_listener.h"
@@ -216,6 +221,57 @@ TEST(ImageTransforms, DrawBoundingBoxesEqualsTorchvision) {
                   image::draw_bounding_boxes(pixels, fp::tensor({{5, 5, 1, 1}})));
   EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "Only grayscale and RGB images are supported",
                   image::draw_bounding_boxes(fp::zeros({4, 5, 5}, fp::DType::U8), boxes()));
+}
+
+TEST(ImageTransforms, DrawPolygonsEqualsPillow) {
+  /*
+  #|PYTHON
+  import numpy as np
+  from PIL import Image, ImageDraw
+  COLORS = [(255, 0, 0), (0, 200, 30), (20, 40, 250), (250, 250, 0)]
+  def polygons(seed, count):
+      # Vertices over the image and up to 5 pixels past each side.
+      generator = torch.Generator().manual_seed(seed)
+      return torch.rand(4, count, 2, generator=generator, dtype=torch.float64) * torch.tensor([47.0, 39.0]) - 5
+  def pillow(seed, count):
+      picture = Image.new("RGB", (37, 29))
+      draw = ImageDraw.Draw(picture)
+      for polygon, color in zip(polygons(seed, count), COLORS):
+          draw.polygon([tuple(v) for v in polygon.tolist()], outline=color)
+      return torch.from_numpy(np.asarray(picture)).permute(2, 0, 1).flatten().tolist()
+  */
+  const std::vector<image::Color> colors = {
+      {255, 0, 0}, {0, 200, 30}, {20, 40, 250}, {250, 250, 0}};
+  const auto expected_pixels = std::vector<std::vector<std::int64_t>>{
+      fp_test::truth<std::vector<std::int64_t>>("pillow(1, 2)"),
+      fp_test::truth<std::vector<std::int64_t>>("pillow(2, 3)"),
+      fp_test::truth<std::vector<std::int64_t>>("pillow(3, 5)"),
+      fp_test::truth<std::vector<std::int64_t>>("pillow(4, 8)")};
+  const std::pair<int, int> cases[] = {{1, 2}, {2, 3}, {3, 5}, {4, 8}};
+  for (std::size_t i = 0; i < std::size(cases); ++i) {
+    const auto [seed, count] = cases[i];
+    fp::Generator generator(static_cast<std::uint64_t>(seed));
+    const fp::Tensor polygons =
+        fp::rand({4, count, 2}, generator, fp::DType::F64).mul(fp::tensor({47.0, 39.0})).sub(5);
+    const fp::Tensor drawn =
+        image::draw_polygons(fp::zeros({3, 29, 37}, fp::DType::U8), polygons, {.colors = colors});
+    EXPECT_EQ(drawn.dtype(), fp::DType::U8);
+    EXPECT_EQ(drawn.to(fp::DType::I64).flatten().to_vector<std::int64_t>(), expected_pixels[i])
+        << "seed " << seed;
+  }
+  // A gray float image comes back RGB float, as draw_bounding_boxes does.
+  const fp::Tensor gray =
+      image::draw_polygons(fp::zeros({1, 6, 6}), fp::tensor({{{1.0, 1.0}, {4.0, 4.0}}}));
+  EXPECT_EQ(gray.size(0), 3);
+  EXPECT_EQ(gray.dtype(), fp::DType::F32);
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "expected a real [K, P, 2] tensor",
+                  image::draw_polygons(rgb(), fp::zeros({4, 2})));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "expected a real [K, P, 2] tensor",
+                  image::draw_polygons(rgb(), fp::zeros({1, 0, 2})));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "a vertex is not finite",
+                  image::draw_polygons(rgb(), fp::full({1, 3, 2}, INFINITY)));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "Only grayscale and RGB images are supported",
+                  image::draw_polygons(fp::zeros({4, 5, 5}, fp::DType::U8), fp::zeros({1, 3, 2})));
 }
 
 TEST(ImageTransforms, ScaleToDomainMapsMinToZeroAndMaxToOne) {

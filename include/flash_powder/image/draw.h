@@ -72,4 +72,17 @@ struct BoxOptions {
 /// without labels.
 Tensor draw_bounding_boxes(TensorView image, TensorView boxes, const BoxOptions& options = {});
 
+/// Options of draw_polygons. Python: ImageDraw.polygon's `outline` per polygon.
+struct PolygonOptions {
+  /// One colour per polygon, or one for all; empty: torchvision's palette.
+  std::vector<Color> colors = {};
+};
+
+/// Draws the outlines of [K, P, 2] polygons (P vertices (x, y) each, joined
+/// in order and back to the first) on a [C, H, W] uint8 or float image (C =
+/// 1 or 3), one pixel wide, like Pillow's `ImageDraw.polygon(xy,
+/// outline=color)`: vertices truncated to whole pixels, each edge a
+/// Bresenham line. For rotated boxes: stack their `corners()`.
+Tensor draw_polygons(TensorView image, TensorView polygons, const PolygonOptions& options = {});
+
 }  // namespace fp::image
