@@ -2,6 +2,7 @@
 // page's blocks and these in step).
 #include <gtest/gtest.h>
 
+#include <flash_powder/aten/aten.h>
 #include <flash_powder/flash_powder.h>
 #include <flash_powder/image/image.h>
 #include <flash_powder/safetensors/safetensors.h>
@@ -32,6 +33,45 @@ def photo():
 /// The picture "cat.png" holds: values Python makes too (photo() above).
 fp::Tensor cat_picture() {
   return fp::arange(3 * 60 * 80).remainder(251).to(fp::DType::U8).reshape({3, 60, 80});
+}
+
+TEST(GuideVision, MasksToObjects) {
+  /*
+  #|PYTHON
+  import numpy as np
+  from skimage import measure, morphology
+  scores = torch.randn(1, 21, 60, 80, generator=torch.Generator().manual_seed(3)) + 3 * (
+      torch.arange(21)[:, None, None] == 15) * (torch.arange(80)[None, None, :] > 30)
+  person = (scores.argmax(1, keepdim=True) == torch.arange(21)[:, None, None])[0, 15].numpy()
+  person = morphology.binary_opening(person, morphology.disk(2))
+  person = morphology.remove_small_objects(person, max_size=100)
+  labels, count = measure.label(person, return_num=True)
+  */
+  fp::Generator generator(3);
+  const fp::Tensor class_15 = fp::arange(21).eq(15).reshape({21, 1, 1});
+  const fp::Tensor right = fp::arange(80).gt(30).reshape({1, 1, 80});
+  const fp::Tensor scores = fp::randn({1, 21, 60, 80}, generator) + class_15 * right * 3;
+  const fp::Tensor picture = cat_picture();
+
+  namespace masks = fp::vision::masks;
+  // scores: a segmenter's net(batch).out, [N, 21, H, W]
+  fp::Tensor person = masks::class_masks(scores).i(0, 15).to_owned();  // bool [H, W]
+  person = masks::binary_opening(person, masks::disk(2));              // smooth the edges
+  person = masks::remove_small_objects(person, 100);  // drop specks of 100 pixels or fewer
+  masks::Labels people = masks::label(person);        // 1..count, 0 the background
+  masks::ComponentStats stats = masks::component_stats(people);
+  fp::Tensor boxed = fp::image::draw_bounding_boxes(picture, stats.boxes);
+  masks::RotatedBox tilted =
+      masks::min_area_rect(fp::aten::flip(fp::aten::nonzero(people.labels.eq(1)), {1}));
+  fp::Tensor outlined = fp::image::draw_polygons(picture, tilted.corners().unsqueeze(0));
+
+  EXPECT_EQ(people.count, truth<std::int64_t>("count"));
+  EXPECT_EQ(people.labels.flatten().to_vector<std::int64_t>(),
+            truth<std::vector<std::int64_t>>("labels.flatten().tolist()"));
+  EXPECT_EQ(stats.areas.sum().item<std::int64_t>(), person.sum().item<std::int64_t>());
+  EXPECT_FALSE(boxed.is_equal(picture));
+  EXPECT_FALSE(outlined.is_equal(picture));
+  EXPECT_GT(tilted.area(), 0.0);
 }
 
 TEST(GuideVision, Classify) {

@@ -3,7 +3,7 @@
 // morphology.remove_small_objects: what a segmenter's per-class mask needs
 // before it becomes objects (PyTorch has no op for it).
 //
-//     fp::Tensor person = fp::vision::masks::class_masks(logits).select(1, 15).select(0, 0);
+//     fp::Tensor person = fp::vision::masks::class_masks(logits).i(0, 15).to_owned();
 //     fp::Tensor cleaned = fp::vision::masks::remove_small_objects(person, 100);
 //     fp::vision::masks::Labels people = fp::vision::masks::label(cleaned);
 //     fp::vision::masks::ComponentStats stats = fp::vision::masks::component_stats(people);
