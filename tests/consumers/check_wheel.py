@@ -41,7 +41,7 @@ import time
 import zipfile
 from pathlib import Path
 
-from check_consumer import HERE, Failure, clean_environment, dynamic_entries, run
+from check_consumer import HERE, Failure, clean_environment, dynamic_entries, run, tools_without_python
 
 WHEEL_RUNPATH = ["$ORIGIN", "$ORIGIN/../../torch/lib"]
 # What a torch venv of scripts/test needs beside the CUDA wheels of other
@@ -177,13 +177,7 @@ class WheelCheck:
 
     def runtime_environment(self, python: Path) -> dict[str, str]:
         """No Python, no torch hints; the CUDA libraries of another release's wheel."""
-        tools = self.work / "tools"
-        shutil.rmtree(tools, ignore_errors=True)
-        tools.mkdir(parents=True)
-        for tool in ("ninja", "as", "ld", "ld.bfd", "ld.gold", "ccache", "uname", "pkg-config"):
-            found = shutil.which(tool)
-            if found:
-                (tools / tool).symlink_to(found)
+        tools = tools_without_python(self.work / "tools")
         (tools / "cmake").symlink_to(self.args.cmake)
         env = clean_environment({"PATH": str(tools)})
         cuda = sorted(str(path) for path in Path(self.args.torch_venvs).glob(CUDA_LIBRARIES))
