@@ -41,7 +41,8 @@ import time
 import zipfile
 from pathlib import Path
 
-from check_consumer import HERE, Failure, clean_environment, dynamic_entries, run, tools_without_python
+from check_consumer import (HERE, Failure, activated, clean_environment, dynamic_entries, run,
+                            tools_without_python)
 
 WHEEL_RUNPATH = ["$ORIGIN", "$ORIGIN/../../torch/lib"]
 # What a torch venv of scripts/test needs beside the CUDA wheels of other
@@ -175,20 +176,22 @@ class WheelCheck:
         run([str(python), "-m", "pip", "uninstall", "-q", "-y", "flash-powder", "fp-segmentation"])
         run([str(python), "-m", "pip", "install", "-q", "--no-deps", str(wheel)])
 
-    def runtime_environment(self, python: Path) -> dict[str, str]:
-        """No Python, no torch hints; the CUDA libraries of another release's wheel."""
-        tools = tools_without_python(self.work / "tools")
-        (tools / "cmake").symlink_to(self.args.cmake)
-        env = clean_environment({"PATH": str(tools)})
+    def with_cuda_libraries(self, env: dict[str, str]) -> dict[str, str]:
+        """env with the CUDA libraries another release's torch wheel loads, where installed."""
         cuda = sorted(str(path) for path in Path(self.args.torch_venvs).glob(CUDA_LIBRARIES))
         if cuda:
             env["LD_LIBRARY_PATH"] = os.pathsep.join(cuda + [os.environ.get("LD_LIBRARY_PATH", "")]).rstrip(os.pathsep)
         return env
 
+    def runtime_environment(self) -> dict[str, str]:
+        """No Python on PATH and no torch hints: only the wheel can lead to a torch."""
+        tools = tools_without_python(self.work / "tools")
+        return self.with_cuda_libraries(clean_environment({"PATH": str(tools)}))
+
     # --- 4: a program -------------------------------------------------------------
 
     def consumers(self, python: Path):
-        env = self.runtime_environment(python)
+        env = self.runtime_environment()
         ask = lambda *options: run([str(python), "-m", "flash_powder", *options], env=env).split("\n")  # noqa: E731
         cmake_dir = ask("--cmake-dir")[0]
         site_torch = Path(run([str(python), "-c", "import importlib.util as u; "
@@ -232,12 +235,12 @@ class WheelCheck:
         shutil.rmtree(source, ignore_errors=True)
         shutil.copytree(self.repo / "examples" / "extension", source,
                         ignore=shutil.ignore_patterns("__pycache__", "build"))
-        env = self.runtime_environment(python)
-        env["PATH"] = f"{python.parent}{os.pathsep}{env['PATH']}"
+        # The venv activated (torch.compile's Inductor runs this machine's compiler and tools).
+        env = self.with_cuda_libraries(activated(python, clean_environment()))
         env["CXX"] = self.args.cxx
         if self.args.launcher:
             env["CMAKE_CXX_COMPILER_LAUNCHER"] = self.args.launcher
-        # CMake, Ninja and the compiler are this machine's; the isolated build
+        # CMake, Ninja and the compiler are this machine's; pip's isolated build
         # environment gets scikit-build-core from the package index.
         run([str(python), "-m", "pip", "install", "-q", "--no-deps", str(source)], env=env)
         library = run([str(python), "-c", "import fp_segmentation; print(fp_segmentation.library_path())"],
