@@ -161,7 +161,7 @@ class WheelCheck:
         shutil.rmtree(venv, ignore_errors=True)
         run([sys.executable, "-m", "venv", str(venv)])
         # The environment's constraints file may cap torch below this version.
-        env = clean_environment({"PIP_CONSTRAINT": "", "PIP_DISABLE_PIP_VERSION_CHECK": "1"})
+        env = clean_environment({"PIP_CONSTRAINT": "/dev/null", "PIP_DISABLE_PIP_VERSION_CHECK": "1"})
         run([str(python), "-m", "pip", "install", "-q", "--no-deps", f"torch=={version}"], env=env)
         needs = run([str(python), "-c", "import importlib.metadata as m, json; print(json.dumps(m.requires('torch')))"],
                     env=env)
