@@ -123,9 +123,11 @@ class WheelCheck:
             if found:
                 raise Failure(f"{text_file.relative_to(package)} names folders of the build machine: {found}")
 
+    def project_version(self) -> str:
+        return re.search(r"project\(flash_powder VERSION ([0-9.]+)", (self.repo / "CMakeLists.txt").read_text()).group(1)
+
     def check_metadata(self, unpacked: Path, wheel: Path):
-        project_version = re.search(r"project\(flash_powder VERSION ([0-9.]+)",
-                                    (self.repo / "CMakeLists.txt").read_text()).group(1)
+        project_version = self.project_version()
         (info,) = unpacked.glob("flash_powder-*.dist-info")
         metadata = (info / "METADATA").read_text()
         fields = re.findall(r"^([A-Za-z-]+): (.*)$", metadata.split("\n\n")[0], re.MULTILINE)
@@ -195,7 +197,9 @@ class WheelCheck:
     def consumers(self, python: Path):
         env = self.runtime_environment()
         ask = lambda *options: run([str(python), "-m", "flash_powder", *options], env=env).split("\n")  # noqa: E731
-        cmake_dir = ask("--cmake-dir")[0]
+        cmake_dir, version = ask("--cmake-dir", "--version")[:2]
+        if version != self.project_version():
+            raise Failure(f"python -m flash_powder --version says {version}, expected {self.project_version()}")
         site_torch = Path(run([str(python), "-c", "import importlib.util as u; "
                                "print(u.find_spec('torch').submodule_search_locations[0])"], env=env).strip())
         build = self.work / "find_package"
