@@ -1,4 +1,4 @@
-# Warning and sanitizer flags for flash_powder's own targets.
+# Warning and sanitizer flags, and unity builds (FP_UNITY_BUILD), for flash_powder's own targets.
 #
 # fp_apply_compile_options(<dir>) gives them to every target defined in <dir>
 # and its subdirectories, once all are defined, so a new target (a layer, a
@@ -44,6 +44,7 @@ function(fp_apply_compile_options dir)
       continue()
     endif()
     target_compile_options(${target} PRIVATE ${FP_WARNING_FLAGS})
+    set_target_properties(${target} PROPERTIES UNITY_BUILD ${FP_UNITY_BUILD})
     if(FP_WERROR)
       target_compile_options(${target} PRIVATE -Werror)
     endif()

@@ -59,3 +59,9 @@ file(RELATIVE_PATH FP_PC_PREFIX_FROM_PCFILEDIR
 configure_file("${PROJECT_SOURCE_DIR}/cmake/flash_powder.pc.in" "${PROJECT_BINARY_DIR}/package/flash_powder.pc" @ONLY)
 install(FILES "${PROJECT_BINARY_DIR}/package/flash_powder.pc"
   DESTINATION "${CMAKE_INSTALL_LIBDIR}/pkgconfig" COMPONENT flash_powder)
+
+# The flash_powder/ folder of a wheel (pyproject.toml sets FP_WHEEL_LAYOUT):
+# paths relative to site-packages, after every file above is in place.
+if(FP_WHEEL_LAYOUT)
+  install(CODE "include(\"${PROJECT_SOURCE_DIR}/cmake/WheelLayout.cmake\")" COMPONENT flash_powder)
+endif()

@@ -4,14 +4,16 @@
 #
 # Where it looks: cmake/flash_powderTorch.cmake (fp_find_torch) — FP_TORCH_DIR,
 # Torch_DIR-style hints, then, when flash_powder is the top-level project, its
-# own .venv (scripts/ create it), then the active Python. A project that adds
+# own .venv (scripts/ create it), then the active Python, then the torch an
+# earlier configure of the build folder found. A project that adds
 # flash_powder with add_subdirectory or FetchContent never gets the .venv.
 #
 # Defines the targets fp::torch_headers and fp::torch_libs and the variables
 #   FP_TORCH_DIR, FP_TORCH_VERSION, FP_TORCH_LIB_DIR, FP_TORCH_HAS_CUDA,
 #   FP_TORCH_CPU_LIBRARY, FP_TORCH_LIBRARY.
-# None is cached unless the user set it: a later configure looks again, so a
-# newly activated environment is seen.
+# Only the torch folder found is cached (FP_FOUND_TORCH_DIR): a later configure
+# looks again, so a newly activated environment is seen, and falls back on it
+# when nothing else is found.
 
 include("${CMAKE_CURRENT_LIST_DIR}/flash_powderTorch.cmake")
 

@@ -5,7 +5,7 @@
 # A "torch folder" is the `torch/` folder of a wheel or an unpacked
 # `libtorch/`: it holds include/ and lib/libtorch_cpu.so.
 #
-# fp_find_torch(<out_dir> <out_source> <out_tried> [PROJECT_PYTHON <python>])
+# fp_find_torch(<out_dir> <out_source> <out_tried> [BESIDE <folder>] [PROJECT_PYTHON <python>])
 #   Looks, in this order, first match wins:
 #     1. FP_TORCH_DIR           CMake variable, else environment variable
 #     2. Torch_DIR, Torch_ROOT  CMake or environment variables as for
@@ -13,11 +13,18 @@
 #                               TorchConfig.cmake, or the torch folder itself;
 #                               then CMAKE_PREFIX_PATH entries that hold one
 #                               (torch.utils.cmake_prefix_path)
-#     3. PROJECT_PYTHON         when given (flash_powder's own build: its .venv)
-#     4. the active Python      $VIRTUAL_ENV, $CONDA_PREFIX, then python3 on PATH,
-#                               looked up afresh on every configure, never cached
+#     3. BESIDE                 when given and a torch folder: the torch package
+#                               in the site-packages of a flash_powder wheel
+#     4. PROJECT_PYTHON         when given (flash_powder's own build: its .venv)
+#     5. the activated Python   $VIRTUAL_ENV, then $CONDA_PREFIX
+#     6. the torch found before by an earlier configure of this build folder
+#                               (FP_FOUND_TORCH_DIR in CMakeCache.txt), so that a
+#                               re-run from a shell without that environment
+#                               keeps it; a newly activated environment (5) wins
+#     7. python3 on PATH
 #   Sets <out_dir> to the torch folder ("" when none), <out_source> to where it
 #   came from, and <out_tried> to one line per place looked at without success.
+#   Remembers what it found in the cache entry FP_FOUND_TORCH_DIR (for 6).
 #
 # fp_torch_version(<dir> <out_version>)
 #   "MAJOR.MINOR" of the torch in <dir>, "" when it cannot be told.
@@ -70,8 +77,43 @@ function(_fp_torch_of_hint hint out)
   endforeach()
 endfunction()
 
+# The first of <pythons> ("<python>|<what it is>" entries) that imports a torch
+# folder: sets <out_found> and <out_source>, and appends to <inout_tried> one
+# line per Python without one.
+function(_fp_torch_of_pythons pythons out_found out_source inout_tried)
+  set(tried "${${inout_tried}}")
+  set(${out_found} "" PARENT_SCOPE)
+  foreach(entry IN LISTS pythons)
+    string(REGEX REPLACE "\\|.*$" "" python "${entry}")
+    string(REGEX REPLACE "^[^|]*\\|" "" what "${entry}")
+    if(NOT EXISTS "${python}")
+      list(APPEND tried "${what}: ${python} does not exist")
+      continue()
+    endif()
+    _fp_torch_of_python("${python}" dir)
+    _fp_is_torch_dir("${dir}" ok)
+    if(ok)
+      set(${out_found} "${dir}" PARENT_SCOPE)
+      set(${out_source} "${what}, ${python}" PARENT_SCOPE)
+      break()
+    elseif(dir)
+      list(APPEND tried "${what}: ${python} imports torch from ${dir}, which has no lib/libtorch_cpu.so")
+    else()
+      list(APPEND tried "${what}: ${python} has no torch installed")
+    endif()
+  endforeach()
+  set(${inout_tried} "${tried}" PARENT_SCOPE)
+endfunction()
+
+# Keeps the torch folder found for the next configure of this build folder:
+# a re-run from a shell without the environment it came from still finds it.
+function(_fp_remember_torch dir)
+  set(FP_FOUND_TORCH_DIR "${dir}" CACHE INTERNAL
+      "The torch folder flash_powder found at the last configure (cmake/flash_powderTorch.cmake)")
+endfunction()
+
 function(fp_find_torch out_dir out_source out_tried)
-  cmake_parse_arguments(PARSE_ARGV 3 arg "" "PROJECT_PYTHON" "")
+  cmake_parse_arguments(PARSE_ARGV 3 arg "" "BESIDE;PROJECT_PYTHON" "")
   set(tried "")
   set(found "")
   set(source "")
@@ -85,6 +127,7 @@ function(fp_find_torch out_dir out_source out_tried)
   endif()
   if(explicit)
     get_filename_component(explicit "${explicit}" ABSOLUTE)
+    _fp_remember_torch("${explicit}")
     set(${out_dir} "${explicit}" PARENT_SCOPE)
     set(${out_source} "${explicit_source}" PARENT_SCOPE)
     set(${out_tried} "" PARENT_SCOPE)
@@ -120,7 +163,16 @@ function(fp_find_torch out_dir out_source out_tried)
     list(APPEND tried "${name}=${path}: no torch folder (with lib/libtorch_cpu.so) there or 3 levels up")
   endforeach()
 
-  # 3 and 4: Pythons, each asked where its torch is.
+  # 3. The torch package beside a wheel's flash_powder.
+  if(NOT found AND arg_BESIDE)
+    _fp_is_torch_dir("${arg_BESIDE}" ok)
+    if(ok)
+      get_filename_component(found "${arg_BESIDE}" REALPATH)
+      set(source "the torch package beside flash_powder's, in the same site-packages")
+    endif()
+  endif()
+
+  # 4 and 5: the project's and the activated environment's Pythons.
   if(NOT found)
     set(pythons "")
     if(arg_PROJECT_PYTHON)
@@ -132,34 +184,33 @@ function(fp_find_torch out_dir out_source out_tried)
     if(DEFINED ENV{CONDA_PREFIX})
       list(APPEND pythons "$ENV{CONDA_PREFIX}/bin/python|the active conda environment (CONDA_PREFIX)")
     endif()
-    # What a shell runs: PATH only, none of CMake's own search places.
+    _fp_torch_of_pythons("${pythons}" found source tried)
+  endif()
+
+  # 6. What an earlier configure of this build folder found.
+  if(NOT found AND FP_FOUND_TORCH_DIR)
+    _fp_is_torch_dir("${FP_FOUND_TORCH_DIR}" ok)
+    if(ok)
+      set(found "${FP_FOUND_TORCH_DIR}")
+      set(source "the earlier configure of this build folder (FP_FOUND_TORCH_DIR in CMakeCache.txt)")
+    else()
+      list(APPEND tried "FP_FOUND_TORCH_DIR=${FP_FOUND_TORCH_DIR} (an earlier configure's): no longer a torch folder")
+    endif()
+  endif()
+
+  # 7. What a shell runs: PATH only, none of CMake's own search places.
+  if(NOT found)
     find_program(path_python NAMES python3 python NO_CACHE NO_DEFAULT_PATH PATHS ENV PATH)
     if(path_python)
-      list(APPEND pythons "${path_python}|python3 on PATH")
+      _fp_torch_of_pythons("${path_python}|python3 on PATH" found source tried)
     else()
       list(APPEND tried "python3 on PATH: there is none")
     endif()
-    foreach(entry IN LISTS pythons)
-      string(REGEX REPLACE "\\|.*$" "" python "${entry}")
-      string(REGEX REPLACE "^[^|]*\\|" "" what "${entry}")
-      if(NOT EXISTS "${python}")
-        list(APPEND tried "${what}: ${python} does not exist")
-        continue()
-      endif()
-      _fp_torch_of_python("${python}" dir)
-      _fp_is_torch_dir("${dir}" ok)
-      if(ok)
-        set(found "${dir}")
-        set(source "${what}, ${python}")
-        break()
-      elseif(dir)
-        list(APPEND tried "${what}: ${python} imports torch from ${dir}, which has no lib/libtorch_cpu.so")
-      else()
-        list(APPEND tried "${what}: ${python} has no torch installed")
-      endif()
-    endforeach()
   endif()
 
+  if(found)
+    _fp_remember_torch("${found}")
+  endif()
   set(${out_dir} "${found}" PARENT_SCOPE)
   set(${out_source} "${source}" PARENT_SCOPE)
   set(${out_tried} "${tried}" PARENT_SCOPE)

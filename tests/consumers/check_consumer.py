@@ -7,11 +7,13 @@ Ways:
   install           cmake --install the build into W/prefix (the fixture of the next three)
   find_package      find_package(flash_powder) from W/prefix, torch from -DFP_TORCH_DIR
   other_torch       the same with another torch's environment activated (one of
-                    the build/torch/X.Y.Z venvs of scripts/test --torch, or $FP_PYTHON's)
+                    the build/torch/X.Y.Z venvs of scripts/test --torch, or $FP_PYTHON's),
+                    then configured again from a shell without it: the torch is kept
   no_torch          the same with no torch anywhere: CMake must fail saying what to do
   pkg_config        a compiler command line from `pkg-config --cflags --libs flash_powder`
   add_subdirectory  flash_powder's sources added with add_subdirectory, torch from
                     the activated environment; nothing written into the project's cache
+                    but the torch found, which a re-run without that environment keeps
   fetch_content     FetchContent from a git repository (a snapshot of this checkout,
                     uncommitted changes included), torch from a Torch_DIR hint
 
@@ -147,17 +149,19 @@ class Consumer:
             raise Failure(f"configuring did not pick the torch of the activated environment, {torch_dir}")
         self.build("find_package_other_torch", env)
         self.check_output(self.work / "find_package_other_torch" / "consumer", str(python), env)
+        self.configure_again("find_package_other_torch", torch_dir)
+
+    def configure_again(self, folder: str, torch_dir: Path):
+        """CMake run again in the build folder from a shell with no Python: the
+        torch found at the first configure is kept, not lost."""
+        env = clean_environment({"PATH": str(tools_without_python(self.work / "no_python_tools"))})
+        output = run([self.args.cmake, str(self.work / folder)], env=env)
+        picked = re.search(r"flash_powder: torch \S+ at (.*), from the earlier configure", output)
+        if not picked or Path(picked.group(1)).resolve() != torch_dir:
+            raise Failure(f"configuring {folder} again without a Python did not keep the torch {torch_dir}")
 
     def no_torch(self):
-        # A PATH with the tools a build needs and no Python at all.
-        tools = self.work / "no_torch_tools"
-        shutil.rmtree(tools, ignore_errors=True)
-        tools.mkdir(parents=True)
-        for tool in ("ninja", "as", "ld", "ld.bfd", "ld.gold", "ccache", "uname"):
-            found = shutil.which(tool)
-            if found:
-                (tools / tool).symlink_to(found)
-        env = clean_environment({"PATH": str(tools)})
+        env = clean_environment({"PATH": str(tools_without_python(self.work / "no_torch_tools"))})
         output = self.configure("find_package", "no_torch", [f"-DCMAKE_PREFIX_PATH={self.prefix}"], env,
                                 expect_failure=True)
         # CMake rewraps the message; compare with whitespace runs made single spaces.
@@ -186,6 +190,7 @@ class Consumer:
         check_cache_untouched(self.work / "add_subdirectory" / "CMakeCache.txt")
         self.build("add_subdirectory", env)
         self.check_output(self.work / "add_subdirectory" / "consumer", self.args.python, env)
+        self.configure_again("add_subdirectory", Path(self.args.torch_dir).resolve())
 
     def fetch_content(self):
         repository, commit = snapshot(Path(self.args.repo), self.work / "fetch_content_repository")
@@ -213,6 +218,17 @@ class Consumer:
         return None, []
 
 
+def tools_without_python(folder: Path) -> Path:
+    """A folder for PATH with the tools a build needs and no Python at all."""
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(parents=True)
+    for tool in ("ninja", "as", "ld", "ld.bfd", "ld.gold", "ccache", "uname", "pkg-config"):
+        found = shutil.which(tool)
+        if found:
+            (folder / tool).symlink_to(found)
+    return folder
+
+
 def torch_folder(python: Path, env: dict[str, str]) -> Path | None:
     result = subprocess.run([str(python), "-c", "import importlib.util as u; print(u.find_spec('torch').origin)"],
                             env=env, text=True, capture_output=True)
@@ -228,7 +244,8 @@ def dynamic_entries(binary: Path, tag: str) -> list[str]:
 
 def check_cache_untouched(cache: Path):
     """flash_powder as a subproject writes nothing into the project's cache
-    but its own FP_ options: no build type, no Python, no torch location."""
+    but its own FP_ options and the torch folder it found (FP_FOUND_TORCH_DIR,
+    for the next configure): no build type, no Python, no torch setting."""
     entries = dict(re.findall(r"^([A-Za-z_][A-Za-z0-9_]*):[A-Z]+=(.*)$", cache.read_text(), re.MULTILINE))
     problems = []
     if entries.get("CMAKE_BUILD_TYPE"):
@@ -239,6 +256,8 @@ def check_cache_untouched(cache: Path):
     for option in ("FP_BUILD_TESTS", "FP_BUILD_EXAMPLES", "FP_BUILD_BENCH"):
         if entries.get(option) != "OFF":
             problems.append(f"{option}={entries.get(option)} (must default to OFF in a subproject)")
+    if "FP_FOUND_TORCH_DIR" not in entries:
+        problems.append("no FP_FOUND_TORCH_DIR (the torch a re-run falls back on)")
     if problems:
         raise Failure("the project's CMakeCache.txt got entries from flash_powder: " + ", ".join(problems))
     print("the project's cache holds no build type, Python or torch location of flash_powder's")

@@ -3,10 +3,11 @@
 // it needs and the checks of what it computed against PyTorch.
 #include <gtest/gtest.h>
 
-#include <flash_powder/aoti/aoti.h>                // link flash_powder::aoti
-#include <flash_powder/aten/aten.h>                // fp::aten: every ATen op, typed
-#include <flash_powder/flash_powder.h>             // link flash_powder::core
-#include <flash_powder/image/image.h>              // link flash_powder::image
+#include <flash_powder/aoti/aoti.h>        // link flash_powder::aoti
+#include <flash_powder/aten/aten.h>        // fp::aten: every ATen op, typed
+#include <flash_powder/flash_powder.h>     // link flash_powder::core
+#include <flash_powder/image/image.h>      // link flash_powder::image
+#include <flash_powder/library/library.h>  // link flash_powder::library: custom ops PyTorch loads
 #include <flash_powder/safetensors/safetensors.h>  // link flash_powder::safetensors
 #include <flash_powder/vision/vision.h>  // link flash_powder::vision (all: flash_powder::flash_powder)
 

@@ -55,24 +55,12 @@ _FAKES = {
 }
 
 
-def _register_fakes() -> None:
-    # torch 2.13 and later check that the C++ library named this module
-    # (m.set_python_module, which the op library calls). Torch 2.11 and 2.12
-    # cannot be told from the stable ABI, yet check too; there the fakes are
-    # registered from code that belongs to no module, which torch does not check.
-    if torch._C._dispatch_pystub("fp_segmentation::overlay", "") is not None:
-        for name, fake in _FAKES.items():
-            torch.library.register_fake(name, fake)
-        return
-    code = compile(
-        "for name, fake in fakes.items(): register_fake(name, fake)",
-        "<fp_segmentation fake kernels>",
-        "exec",
-    )
-    exec(code, {"fakes": _FAKES, "register_fake": torch.library.register_fake})
-
-
-_register_fakes()
+# Registered from this module, fp_segmentation, which the op library names as
+# the home of its fake kernels (m.set_python_module) where torch can be told,
+# 2.13 and later; torch checks the name then. Releases before do not require
+# the name (PyTorch's REQUIRES_SET_PYTHON_MODULE is off): the same call works.
+for _name, _fake in _FAKES.items():
+    torch.library.register_fake(_name, _fake)
 
 
 def overlay(

@@ -5,8 +5,10 @@ from pathlib import Path
 
 from torch._inductor.runtime.cache_dir_utils import default_cache_dir
 
-# The package from this checkout (its op library: $FP_SEGMENTATION_LIBRARY).
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+# With $FP_SEGMENTATION_LIBRARY (a build tree's op library), the package from
+# this checkout; without, the installed one.
+if os.environ.get("FP_SEGMENTATION_LIBRARY"):
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 # One Inductor cache per CPU capability. Inductor picks the vector instruction
 # set of the code it generates from ATEN_CPU_CAPABILITY, as eager's kernels do

@@ -1,6 +1,9 @@
 """fp_segmentation's ops against their plain-PyTorch reference, bit for bit;
-their refusals; torch.compile and torch.export. Run by CTest (example_extension)
-with the op library of the build, under every supported torch."""
+their refusals; torch.library.opcheck (schema, fake kernels, autograd
+registration, AOT dispatch) and torch.compile on every op; torch.export. Run by
+CTest (example_extension) with the op library of the build, under every
+supported torch, and by consumers.wheel with the package built against the
+installed flash_powder wheel."""
 
 from __future__ import annotations
 
@@ -155,6 +158,45 @@ def test_torch_compile_fullgraph():
     got = compiled(image, logits)
     want = post_process(image, logits)
     assert torch.equal(got[0], want[0]) and torch.equal(got[1], want[1])
+
+
+def opcheck_cases():
+    """Each op with arguments that exercise it: defaults and given ones."""
+    generator = torch.Generator().manual_seed(5)
+    image = random_image(torch.uint8, 6, 10, generator, "transposed")
+    float_image = random_image(torch.float32, 6, 10, generator, "contiguous")
+    logits = random_logits((4, 6, 10), torch.float32, generator)
+    batch = random_logits((2, 3, 5, 7), torch.float64, generator, "transposed")
+    palette = torch.rand((4, 3), generator=generator)
+    labels, confidence = reference.label_map(logits, 0.3)
+    ops = torch.ops.fp_segmentation
+    return {
+        "overlay": (ops.overlay.default, (image, logits.softmax(0)), {}),
+        "overlay_palette": (ops.overlay.default, (float_image, logits.softmax(0), palette, 0.25), {}),
+        "label_map": (ops.label_map.default, (logits,), {}),
+        "label_map_batch": (ops.label_map.default, (batch, 0.6, 7), {}),
+        "mask_low_confidence_": (ops.mask_low_confidence_.default, (labels, confidence, 0.6), {"ignore_index": 9}),
+    }
+
+
+@pytest.mark.parametrize("case", list(opcheck_cases()))
+def test_opcheck(case):
+    op, args, kwargs = opcheck_cases()[case]
+    torch.library.opcheck(op, args, kwargs)
+
+
+@pytest.mark.parametrize("case", list(opcheck_cases()))
+def test_each_op_under_torch_compile_fullgraph(case):
+    op, args, kwargs = opcheck_cases()[case]
+    want_args = [arg.clone() if isinstance(arg, torch.Tensor) else arg for arg in args]
+    want = op(*want_args, **kwargs)
+    got_args = [arg.clone() if isinstance(arg, torch.Tensor) else arg for arg in args]
+    got = torch.compile(lambda *a: op(*a, **kwargs), fullgraph=True)(*got_args)
+    # The outputs, and the arguments an in-place op writes.
+    got_tensors = [value for value in torch.utils._pytree.tree_leaves((got, got_args)) if isinstance(value, torch.Tensor)]
+    want_tensors = [value for value in torch.utils._pytree.tree_leaves((want, want_args)) if isinstance(value, torch.Tensor)]
+    assert len(got_tensors) == len(want_tensors)
+    assert all(torch.equal(g, w) for g, w in zip(got_tensors, want_tensors))
 
 
 class PostProcess(torch.nn.Module):
