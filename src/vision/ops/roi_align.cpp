@@ -1,0 +1,123 @@
+// torchvision's CPU RoIAlign kernel (torchvision/csrc/ops/cpu/
+// roi_align_kernel.cpp) in C++ over the tensors' data, in its arithmetic
+// order, so that results are bit-identical.
+//
+// Why C++ and not ATen ops: the same result from ATen would need a gather of
+// four neighbours per sample and a reduction whose summation order differs
+// from torchvision's (so bits differ), and it would be slower. As in
+// torchvision, the sample positions and weights of one region are computed
+// once and shared by its channels.
+#include "flash_powder/vision/ops/roi_align.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "bilinear.h"
+#include "flash_powder/core/factory.h"
+#include "roi_arguments.h"
+
+namespace fp::vision::ops {
+namespace {
+
+using detail::Bilinear;
+
+template <class T>
+void roi_align_kernel(const detail::RoiArguments& args, const RoiAlignOptions& options, T* output) {
+  const T* input = args.data.data<T>().data();
+  const T* rois = args.checked_regions<T>("roi_align");
+  const auto spatial_scale = static_cast<T>(args.spatial_scale);
+  const std::int64_t pooled_height = args.pooled_height;
+  const std::int64_t pooled_width = args.pooled_width;
+  const std::int64_t plane = args.height * args.width;
+  std::vector<Bilinear<T>> samples;
+  for (std::int64_t n = 0; n < args.num_rois; ++n) {
+    const T* roi = rois + 5 * n;
+    const auto batch_index = static_cast<std::int64_t>(roi[0]);
+    const T offset = options.aligned ? static_cast<T>(0.5) : static_cast<T>(0.0);
+    const T roi_start_w = roi[1] * spatial_scale - offset;
+    const T roi_start_h = roi[2] * spatial_scale - offset;
+    const T roi_end_w = roi[3] * spatial_scale - offset;
+    const T roi_end_h = roi[4] * spatial_scale - offset;
+    T roi_width = roi_end_w - roi_start_w;
+    T roi_height = roi_end_h - roi_start_h;
+    if (!options.aligned) {  // malformed regions become 1 x 1
+      roi_width = std::max(roi_width, static_cast<T>(1.));
+      roi_height = std::max(roi_height, static_cast<T>(1.));
+    }
+    const T bin_size_h = roi_height / static_cast<T>(pooled_height);
+    const T bin_size_w = roi_width / static_cast<T>(pooled_width);
+    const int grid_h = options.sampling_ratio > 0
+                           ? static_cast<int>(options.sampling_ratio)
+                           : static_cast<int>(std::ceil(roi_height / static_cast<T>(pooled_height)));
+    const int grid_w = options.sampling_ratio > 0
+                           ? static_cast<int>(options.sampling_ratio)
+                           : static_cast<int>(std::ceil(roi_width / static_cast<T>(pooled_width)));
+    if ((grid_h < 0 && grid_w > 0) || (grid_h > 0 && grid_w < 0)) {
+      // torchvision fails here too (a negative std::vector size).
+      detail::refuse("roi_align", "box " + std::to_string(n) +
+                                      " is inverted along one side only, which leaves no sampling grid "
+                                      "with aligned=true and an adaptive sampling_ratio");
+    }
+    const auto count = static_cast<T>(std::max(grid_h * grid_w, 1));
+
+    samples.clear();
+    for (std::int64_t ph = 0; ph < pooled_height; ++ph) {
+      for (std::int64_t pw = 0; pw < pooled_width; ++pw) {
+        for (int iy = 0; iy < grid_h; ++iy) {
+          const T y = roi_start_h + static_cast<T>(ph) * bin_size_h +
+                      static_cast<T>(static_cast<float>(iy) + .5f) * bin_size_h / static_cast<T>(grid_h);
+          for (int ix = 0; ix < grid_w; ++ix) {
+            const T x = roi_start_w + static_cast<T>(pw) * bin_size_w +
+                        static_cast<T>(static_cast<float>(ix) + .5f) * bin_size_w / static_cast<T>(grid_w);
+            // Outside the map: zero weights on pixel 0 (as torchvision, so
+            // that a NaN or infinity there still reaches the output).
+            samples.push_back(detail::bilinear(args.height, args.width, y, x).value_or(Bilinear<T>{}));
+          }
+        }
+      }
+    }
+
+    const std::int64_t bins = pooled_height * pooled_width;
+    // Both sides inverted: no samples, as torchvision's loops run none.
+    const auto per_bin = static_cast<std::int64_t>(std::max(grid_h, 0)) * std::max(grid_w, 0);
+    for (std::int64_t c = 0; c < args.channels; ++c) {
+      const T* plane_in = input + (batch_index * args.channels + c) * plane;
+      T* out = output + (n * args.channels + c) * bins;
+      const Bilinear<T>* sample = samples.data();
+      for (std::int64_t bin = 0; bin < bins; ++bin) {
+        T value = 0.;
+        for (std::int64_t s = 0; s < per_bin; ++s, ++sample) {
+          value += sample->w1 * plane_in[sample->pos1] + sample->w2 * plane_in[sample->pos2] +
+                   sample->w3 * plane_in[sample->pos3] + sample->w4 * plane_in[sample->pos4];
+        }
+        value /= count;
+        out[bin] = value;
+      }
+    }
+  }
+}
+
+}  // namespace
+
+Tensor roi_align(TensorView input, TensorView rois, PooledSize output_size, const RoiAlignOptions& options) {
+  const detail::RoiArguments args("roi_align", input, rois, output_size, options.spatial_scale);
+  args.require_float("roi_align");
+  const DType dtype = input.dtype();
+  Tensor output = fp::zeros({args.num_rois, args.channels, args.pooled_height, args.pooled_width}, dtype);
+  if (output.numel() == 0) return output;
+  if (dtype == DType::F64) {
+    roi_align_kernel<double>(args, options, output.data_mut<double>().data());
+  } else {
+    roi_align_kernel<float>(args, options, output.data_mut<float>().data());
+  }
+  return output;
+}
+
+Tensor roi_align(TensorView input, const std::vector<TensorView>& boxes, PooledSize output_size,
+                 const RoiAlignOptions& options) {
+  return roi_align(input, convert_boxes_to_roi_format(boxes), output_size, options);
+}
+
+}  // namespace fp::vision::ops

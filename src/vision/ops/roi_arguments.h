@@ -1,0 +1,73 @@
+// The checked arguments of the RoI kernels: shapes, dtypes, CPU, contiguous
+// data, and regions whose batch index names an image and whose coordinates
+// are finite (torchvision reads out of bounds, or converts infinities to int,
+// for others).
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <string>
+
+#include "box_checks.h"
+#include "flash_powder/core/tensor.h"
+#include "flash_powder/vision/ops/roi.h"
+
+namespace fp::vision::ops::detail {
+
+/// One RoI op's arguments, checked.
+struct RoiArguments {
+  /// Checks them; throws fp::Error naming `op`.
+  RoiArguments(const char* op, TensorView input, TensorView rois, PooledSize size,
+               double spatial_scale);
+
+  /// The rows of `regions` as T, checked: the batch index of each names an
+  /// image of `data` and every number is finite.
+  template <class T>
+  const T* checked_regions(const char* op) const {
+    const T* rows = regions.data<T>().data();
+    for (std::int64_t k = 0; k < num_rois; ++k) {
+      const T* row = rows + 5 * k;
+      for (int j = 0; j < 5; ++j) {
+        if (!std::isfinite(static_cast<double>(row[j]))) {
+          refuse(op, "the coordinates of box " + std::to_string(k) + " should be finite");
+        }
+      }
+      const double index = static_cast<double>(row[0]);
+      if (!(index > -1 && index < static_cast<double>(batch))) {
+        refuse(op, "box " + std::to_string(k) + " has batch index " + std::to_string(index) +
+                       ", not one of the input's " + std::to_string(batch) + " images");
+      }
+    }
+    return rows;
+  }
+
+  /// Refuses dtypes other than float32 and float64 (torchvision's CPU
+  /// kernels' own set here).
+  void require_float(const char* op) const {
+    if (data.dtype() == DType::F16 || data.dtype() == DType::BF16) {
+      throw Error(ErrorCode::Unsupported, std::string("fp::vision::ops::") + op + ": " +
+                                              std::string(name(data.dtype())) +
+                                              " is not implemented; convert input and boxes to float32");
+    }
+    if (data.dtype() != DType::F32 && data.dtype() != DType::F64) {
+      refuse(op, "input should be float32 or float64, got " + std::string(name(data.dtype())));
+    }
+  }
+
+  Tensor data;     ///< the input, contiguous
+  Tensor regions;  ///< the [K, 5] rows, contiguous
+  std::int64_t batch = 0, channels = 0, height = 0, width = 0, num_rois = 0;
+  std::int64_t pooled_height = 0, pooled_width = 0;
+  double spatial_scale = 1.0;
+};
+
+/// `value` (a scaled coordinate, finite) rounded half away from zero, as
+/// torchvision's round() then conversion to int; refuses values beyond
+/// int's range (torchvision's conversion is undefined there).
+inline int rounded_pixel(const char* op, double value) {
+  const double rounded = std::round(value);
+  if (!(std::fabs(rounded) < 1e9)) refuse(op, "a box coordinate is too large for the pixel grid");
+  return static_cast<int>(rounded);
+}
+
+}  // namespace fp::vision::ops::detail
