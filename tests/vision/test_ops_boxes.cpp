@@ -18,45 +18,45 @@ const char* const kFormats[] = {"xyxy", "xywh", "cxcywh"};
 
 class VisionBoxes : public ::testing::TestWithParam<std::string> {
  protected:
-  const fp::Tensor& truth(const std::string& key) const { return truth_.at(GetParam() + "." + key); }
-  const fp::StateDict truth_ = fp_test::ops_truth("boxes");
+  const fp::Tensor& torchvision(const std::string& key) const { return results_.at(GetParam() + "." + key); }
+  const fp::StateDict results_ = fp_test::ops_truth("boxes");
 };
 
 TEST_P(VisionBoxes, AreaIouAndConvertEqualTorchvision) {
-  const fp::Tensor& a = truth("boxes1");
-  const fp::Tensor& b = truth("boxes2");
+  const fp::Tensor& a = torchvision("boxes1");
+  const fp::Tensor& b = torchvision("boxes2");
   for (const std::string fmt : kFormats) {
-    EXPECT_TRUE(bit_equal(ops::box_area(a, fmt), truth("box_area." + fmt))) << fmt;
-    EXPECT_TRUE(bit_equal(ops::box_iou(a, b, fmt), truth("box_iou." + fmt))) << fmt;
+    EXPECT_TRUE(bit_equal(ops::box_area(a, fmt), torchvision("box_area." + fmt))) << fmt;
+    EXPECT_TRUE(bit_equal(ops::box_iou(a, b, fmt), torchvision("box_iou." + fmt))) << fmt;
     for (const std::string out_fmt : kFormats) {
-      EXPECT_TRUE(bit_equal(ops::box_convert(a, fmt, out_fmt), truth("box_convert." + fmt + "." + out_fmt)))
+      EXPECT_TRUE(bit_equal(ops::box_convert(a, fmt, out_fmt), torchvision("box_convert." + fmt + "." + out_fmt)))
           << fmt << " -> " << out_fmt;
     }
   }
 }
 
 TEST_P(VisionBoxes, GeneralizedDistanceCompleteIouEqualTorchvision) {
-  const fp::Tensor& a = truth("boxes1");
-  const fp::Tensor& b = truth("boxes2");
-  EXPECT_TRUE(bit_equal(ops::generalized_box_iou(a, b), truth("generalized_box_iou")));
-  EXPECT_TRUE(bit_equal(ops::distance_box_iou(a, b), truth("distance_box_iou")));
-  EXPECT_TRUE(bit_equal(ops::distance_box_iou(a, b, 0.01), truth("distance_box_iou.eps")));
-  EXPECT_TRUE(bit_equal(ops::complete_box_iou(a, b), truth("complete_box_iou")));
-  EXPECT_TRUE(bit_equal(ops::complete_box_iou(a, b, 0.01), truth("complete_box_iou.eps")));
+  const fp::Tensor& a = torchvision("boxes1");
+  const fp::Tensor& b = torchvision("boxes2");
+  EXPECT_TRUE(bit_equal(ops::generalized_box_iou(a, b), torchvision("generalized_box_iou")));
+  EXPECT_TRUE(bit_equal(ops::distance_box_iou(a, b), torchvision("distance_box_iou")));
+  EXPECT_TRUE(bit_equal(ops::distance_box_iou(a, b, 0.01), torchvision("distance_box_iou.eps")));
+  EXPECT_TRUE(bit_equal(ops::complete_box_iou(a, b), torchvision("complete_box_iou")));
+  EXPECT_TRUE(bit_equal(ops::complete_box_iou(a, b, 0.01), torchvision("complete_box_iou.eps")));
 }
 
 TEST_P(VisionBoxes, ClipAndRemoveSmallEqualTorchvision) {
-  const fp::Tensor& a = truth("boxes1");
-  EXPECT_TRUE(bit_equal(ops::clip_boxes_to_image(a, 7, 11), truth("clip_boxes_to_image")));
-  EXPECT_TRUE(bit_equal(ops::remove_small_boxes(a, 1.5), truth("remove_small_boxes")));
+  const fp::Tensor& a = torchvision("boxes1");
+  EXPECT_TRUE(bit_equal(ops::clip_boxes_to_image(a, 7, 11), torchvision("clip_boxes_to_image")));
+  EXPECT_TRUE(bit_equal(ops::remove_small_boxes(a, 1.5), torchvision("remove_small_boxes")));
 }
 
 INSTANTIATE_TEST_SUITE_P(Torchvision, VisionBoxes, ::testing::Values("f16", "f32", "f64", "i64", "empty", "batched"));
 
 TEST(VisionBoxes, MasksToBoxesEqualsTorchvision) {
-  const fp::StateDict truth = fp_test::ops_truth("boxes");
+  const fp::StateDict results = fp_test::ops_truth("boxes");
   for (const std::string kind : {"u8", "bool", "f32", "empty"}) {
-    EXPECT_TRUE(bit_equal(ops::masks_to_boxes(truth.at("masks." + kind)), truth.at("masks_to_boxes." + kind)))
+    EXPECT_TRUE(bit_equal(ops::masks_to_boxes(results.at("masks." + kind)), results.at("masks_to_boxes." + kind)))
         << kind;
   }
 }

@@ -33,19 +33,19 @@ std::vector<std::string> sorted(std::vector<std::string> keys) {
 std::vector<std::string> keys_of(fp::nn::ModuleBase& module) { return sorted(module.state_dict().keys()); }
 
 TEST(VisionLayers, FrozenBatchNorm2dEqualsTorchvision) {
-  const fp::StateDict truth = fp_test::ops_truth("layers");
+  const fp::StateDict results = fp_test::ops_truth("layers");
   ops::FrozenBatchNorm2d norm(8, 1e-3);
   EXPECT_EQ(keys_of(norm), sorted(state_of("frozen").keys()));
   norm.load_state_dict(state_of("frozen"));
-  EXPECT_TRUE(bit_equal(norm(truth.at("frozen.input")), truth.at("frozen.output")));
+  EXPECT_TRUE(bit_equal(norm(results.at("frozen.input")), results.at("frozen.output")));
 }
 
 TEST(VisionLayers, Conv2dNormActivationEqualsTorchvision) {
-  const fp::StateDict truth = fp_test::ops_truth("layers");
+  const fp::StateDict results = fp_test::ops_truth("layers");
   const auto check = [&](const std::string& name, ops::Conv2dNormActivation block) {
     EXPECT_EQ(keys_of(block), sorted(state_of(name).keys())) << name;
     block.load_state_dict(state_of(name));
-    EXPECT_TRUE(bit_equal(block(truth.at(name + ".input")), truth.at(name + ".output"))) << name;
+    EXPECT_TRUE(bit_equal(block(results.at(name + ".input")), results.at(name + ".output"))) << name;
   };
   check("cna_batch_norm", ops::Conv2dNormActivation(4, 8, 3,
                                                     {.stride = 2,
@@ -63,17 +63,17 @@ TEST(VisionLayers, Conv2dNormActivationEqualsTorchvision) {
 
 void check_pyramid(const std::string& name, ops::FeaturePyramidNetwork fpn,
                    const std::vector<std::string>& output_names) {
-  const fp::StateDict truth = fp_test::ops_truth("layers");
+  const fp::StateDict results = fp_test::ops_truth("layers");
   EXPECT_EQ(keys_of(fpn), sorted(state_of(name).keys())) << name;
   fpn.load_state_dict(state_of(name));
   ops::FeatureMaps x;
   for (const char* level : {"0", "1", "2"})
-    x.emplace_back(level, truth.at(name + ".input." + level));
+    x.emplace_back(level, results.at(name + ".input." + level));
   const ops::FeatureMaps out = fpn(x);
   ASSERT_EQ(out.size(), output_names.size()) << name;
   for (std::size_t i = 0; i < out.size(); ++i) {
     EXPECT_EQ(out[i].first, output_names[i]) << name;
-    EXPECT_TRUE(bit_equal(out[i].second, truth.at(name + ".output." + output_names[i]))) << name << " " << i;
+    EXPECT_TRUE(bit_equal(out[i].second, results.at(name + ".output." + output_names[i]))) << name << " " << i;
   }
 }
 
@@ -90,18 +90,18 @@ TEST(VisionLayers, FeaturePyramidNetworkEqualsTorchvision) {
 }
 
 TEST(VisionLayers, MultiScaleRoIAlignEqualsTorchvision) {
-  const fp::StateDict truth = fp_test::ops_truth("kernels");
+  const fp::StateDict results = fp_test::ops_truth("kernels");
   ops::FeatureMaps maps;
   for (const char* name : {"feat1", "feat2", "feat3"})
-    maps.emplace_back(name, truth.at(std::string("multiscale.map.") + name));
-  const std::vector<fp::TensorView> boxes = {truth.at("multiscale.boxes0"), truth.at("multiscale.boxes1")};
+    maps.emplace_back(name, results.at(std::string("multiscale.map.") + name));
+  const std::vector<fp::TensorView> boxes = {results.at("multiscale.boxes0"), results.at("multiscale.boxes1")};
   const std::vector<std::pair<std::int64_t, std::int64_t>> shapes = {{200, 256}, {190, 240}};
   const ops::MultiScaleRoIAlign all({"feat1", "feat2", "feat3"}, 7, 2);
-  EXPECT_TRUE(bit_equal(all(maps, boxes, shapes), truth.at("multiscale.all")));
+  EXPECT_TRUE(bit_equal(all(maps, boxes, shapes), results.at("multiscale.all")));
   const ops::MultiScaleRoIAlign two({"feat3", "feat1"}, {3, 5}, -1);
-  EXPECT_TRUE(bit_equal(two(maps, boxes, shapes), truth.at("multiscale.two")));
+  EXPECT_TRUE(bit_equal(two(maps, boxes, shapes), results.at("multiscale.two")));
   const ops::MultiScaleRoIAlign one({"feat2"}, 4, 0);
-  EXPECT_TRUE(bit_equal(one(maps, boxes, shapes), truth.at("multiscale.one")));
+  EXPECT_TRUE(bit_equal(one(maps, boxes, shapes), results.at("multiscale.one")));
 }
 
 TEST(VisionLayers, BadInputIsRefused) {

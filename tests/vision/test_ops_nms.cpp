@@ -17,15 +17,15 @@ namespace ops = fp::vision::ops;
 using fp_test::bit_equal;
 
 TEST(VisionNms, KeepsTorchvisionsIndices) {
-  const fp::StateDict truth = fp_test::ops_truth("kernels");
+  const fp::StateDict results = fp_test::ops_truth("kernels");
   for (const int n : {0, 1, 50, 1000, 3000}) {
     for (const std::string dtype : {"f32", "f64"}) {
       const std::string prefix = "nms." + std::to_string(n) + "." + dtype;
-      const fp::Tensor& boxes = truth.at(prefix + ".boxes");
-      const fp::Tensor& scores = truth.at(prefix + ".scores");
+      const fp::Tensor& boxes = results.at(prefix + ".boxes");
+      const fp::Tensor& scores = results.at(prefix + ".scores");
       for (const auto& [threshold, text] : {std::pair{0.0, "0"}, std::pair{0.3, "0.3"}, std::pair{0.5, "0.5"},
                                             std::pair{0.7, "0.7"}, std::pair{1.0, "1"}}) {
-        EXPECT_TRUE(bit_equal(ops::nms(boxes, scores, threshold), truth.at(prefix + ".t" + text)))
+        EXPECT_TRUE(bit_equal(ops::nms(boxes, scores, threshold), results.at(prefix + ".t" + text)))
             << prefix << " threshold " << text;
       }
     }
@@ -33,15 +33,15 @@ TEST(VisionNms, KeepsTorchvisionsIndices) {
 }
 
 TEST(VisionNms, BatchedKeepsTorchvisionsIndicesWithBothStrategies) {
-  const fp::StateDict truth = fp_test::ops_truth("kernels");
+  const fp::StateDict results = fp_test::ops_truth("kernels");
   for (const int n : {0, 300, 1500}) {
     const std::string prefix = "batched." + std::to_string(n);
-    const fp::Tensor& boxes = truth.at(prefix + ".boxes");
-    const fp::Tensor& scores = truth.at(prefix + ".scores");
-    const fp::Tensor& idxs = truth.at(prefix + ".idxs");
-    EXPECT_TRUE(bit_equal(ops::batched_nms(boxes, scores, idxs, 0.5), truth.at(prefix + ".keep"))) << prefix;
+    const fp::Tensor& boxes = results.at(prefix + ".boxes");
+    const fp::Tensor& scores = results.at(prefix + ".scores");
+    const fp::Tensor& idxs = results.at(prefix + ".idxs");
+    EXPECT_TRUE(bit_equal(ops::batched_nms(boxes, scores, idxs, 0.5), results.at(prefix + ".keep"))) << prefix;
     EXPECT_TRUE(bit_equal(ops::batched_nms(boxes, scores, idxs.to(fp::DType::I32), 0.5),
-                          truth.at(prefix + ".keep_i32")))
+                          results.at(prefix + ".keep_i32")))
         << prefix << " int32";
   }
 }

@@ -26,10 +26,10 @@ const int kRatios[] = {-1, 0, 2};
 
 class VisionRoi : public ::testing::TestWithParam<std::string> {
  protected:
-  const fp::Tensor& truth(const std::string& key) const { return truth_.at(key); }
-  const fp::StateDict truth_ = fp_test::ops_truth("kernels");
-  const fp::Tensor& input() const { return truth("roi." + GetParam() + ".input"); }
-  const fp::Tensor& rois() const { return truth("roi." + GetParam() + ".rois"); }
+  const fp::Tensor& torchvision(const std::string& key) const { return results_.at(key); }
+  const fp::StateDict results_ = fp_test::ops_truth("kernels");
+  const fp::Tensor& input() const { return torchvision("roi." + GetParam() + ".input"); }
+  const fp::Tensor& rois() const { return torchvision("roi." + GetParam() + ".rois"); }
 };
 
 TEST_P(VisionRoi, RoiAlignEqualsTorchvision) {
@@ -41,7 +41,7 @@ TEST_P(VisionRoi, RoiAlignEqualsTorchvision) {
                                   std::to_string(ratio) + ".a" + (aligned ? "1" : "0");
           const fp::Tensor out = ops::roi_align(
               input(), rois(), {size.h, size.w}, {.spatial_scale = scale, .sampling_ratio = ratio, .aligned = aligned});
-          EXPECT_TRUE(bit_equal(out, truth(key))) << key;
+          EXPECT_TRUE(bit_equal(out, torchvision(key))) << key;
         }
       }
     }
@@ -52,7 +52,7 @@ TEST_P(VisionRoi, RoiPoolEqualsTorchvision) {
   for (const auto& [scale, scale_text] : kScales) {
     for (const Size size : kRoiSizes) {
       const std::string key = "roi_pool." + GetParam() + "." + size.text() + ".s" + scale_text;
-      EXPECT_TRUE(bit_equal(ops::roi_pool(input(), rois(), {size.h, size.w}, scale), truth(key))) << key;
+      EXPECT_TRUE(bit_equal(ops::roi_pool(input(), rois(), {size.h, size.w}, scale), torchvision(key))) << key;
     }
   }
 }
@@ -63,11 +63,11 @@ TEST_P(VisionRoi, PsRoiAlignAndPoolEqualTorchvision) {
       for (const int ratio : kRatios) {
         const std::string key =
             "ps_roi_align." + GetParam() + "." + size.text() + ".s" + scale_text + ".r" + std::to_string(ratio);
-        EXPECT_TRUE(bit_equal(ops::ps_roi_align(input(), rois(), {size.h, size.w}, scale, ratio), truth(key)))
+        EXPECT_TRUE(bit_equal(ops::ps_roi_align(input(), rois(), {size.h, size.w}, scale, ratio), torchvision(key)))
             << key;
       }
       const std::string key = "ps_roi_pool." + GetParam() + "." + size.text() + ".s" + scale_text;
-      EXPECT_TRUE(bit_equal(ops::ps_roi_pool(input(), rois(), {size.h, size.w}, scale), truth(key))) << key;
+      EXPECT_TRUE(bit_equal(ops::ps_roi_pool(input(), rois(), {size.h, size.w}, scale), torchvision(key))) << key;
     }
   }
 }
@@ -75,14 +75,14 @@ TEST_P(VisionRoi, PsRoiAlignAndPoolEqualTorchvision) {
 INSTANTIATE_TEST_SUITE_P(Torchvision, VisionRoi, ::testing::Values("f32", "f64"));
 
 TEST(VisionRoi, ListsOfBoxesEqualTorchvision) {
-  const fp::StateDict truth = fp_test::ops_truth("kernels");
-  const fp::Tensor input = truth.at("roi.f64.input").to(fp::DType::F32);
-  const std::vector<fp::TensorView> boxes = {truth.at("list.boxes0"), truth.at("list.boxes1")};
+  const fp::StateDict results = fp_test::ops_truth("kernels");
+  const fp::Tensor input = results.at("roi.f64.input").to(fp::DType::F32);
+  const std::vector<fp::TensorView> boxes = {results.at("list.boxes0"), results.at("list.boxes1")};
   EXPECT_TRUE(bit_equal(ops::roi_align(input, boxes, 7, {.spatial_scale = 0.5, .sampling_ratio = 2, .aligned = true}),
-                        truth.at("list.roi_align")));
-  EXPECT_TRUE(bit_equal(ops::roi_pool(input, boxes, 7, 0.5), truth.at("list.roi_pool")));
-  EXPECT_TRUE(bit_equal(ops::ps_roi_align(input, boxes, 3, 0.5, 2), truth.at("list.ps_roi_align")));
-  EXPECT_TRUE(bit_equal(ops::ps_roi_pool(input, boxes, 3, 0.5), truth.at("list.ps_roi_pool")));
+                        results.at("list.roi_align")));
+  EXPECT_TRUE(bit_equal(ops::roi_pool(input, boxes, 7, 0.5), results.at("list.roi_pool")));
+  EXPECT_TRUE(bit_equal(ops::ps_roi_align(input, boxes, 3, 0.5, 2), results.at("list.ps_roi_align")));
+  EXPECT_TRUE(bit_equal(ops::ps_roi_pool(input, boxes, 3, 0.5), results.at("list.ps_roi_pool")));
 }
 
 TEST(VisionRoi, EmptyRegionsGiveEmptyOutputs) {
