@@ -9,10 +9,13 @@
 
 namespace fp::vision::ops::detail {
 
-/// Four pixel offsets in a [height, width] plane and their weights.
+/// Four pixel offsets in a [height, width] plane and their weights. The
+/// offsets are ints, as torchvision's: a smaller record keeps the kernels'
+/// inner loop as fast as torchvision's (RoiArguments refuses planes of
+/// 2^31 pixels or more).
 template <class T>
 struct Bilinear {
-  std::int64_t pos1 = 0, pos2 = 0, pos3 = 0, pos4 = 0;
+  int pos1 = 0, pos2 = 0, pos3 = 0, pos4 = 0;
   T w1 = 0, w2 = 0, w3 = 0, w4 = 0;
 };
 
@@ -48,8 +51,9 @@ std::optional<Bilinear<T>> bilinear(std::int64_t height, std::int64_t width, T y
   const T lx = x - static_cast<T>(x_low);
   const T hy = static_cast<T>(1. - ly);
   const T hx = static_cast<T>(1. - lx);
-  return Bilinear<T>{y_low * width + x_low, y_low * width + x_high, y_high * width + x_low,
-                     y_high * width + x_high,  hy * hx, hy * lx, ly * hx, ly * lx};
+  return Bilinear<T>{static_cast<int>(y_low * width + x_low), static_cast<int>(y_low * width + x_high),
+                     static_cast<int>(y_high * width + x_low), static_cast<int>(y_high * width + x_high),
+                     hy * hx, hy * lx, ly * hx, ly * lx};
 }
 
 }  // namespace fp::vision::ops::detail

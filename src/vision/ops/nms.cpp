@@ -4,9 +4,10 @@
 //
 // Why C++ and not ATen ops: nms is a sequential scan (each kept box
 // suppresses later ones), which no ATen op expresses. The boxes are copied
-// into columns in score order, so the scan reads memory in order (torchvision
-// gathers through the order on each access); the arithmetic, and so every
-// comparison, is torchvision's. The order itself comes from libtorch's sort
+// into columns in score order and those not yet suppressed kept packed, so
+// the scan reads memory in order and skips the suppressed boxes
+// (torchvision gathers through the order and tests a flag per box); the
+// arithmetic, and so every comparison, is torchvision's. The order itself comes from libtorch's sort
 // of the scores, as in torchvision: its order of equal scores is part of the
 // result. torchvision's kernel sorts stably (equal scores in index order);
 // its per-category batched_nms sorts the kept indices with Python's default,
@@ -57,15 +58,19 @@ void check_nms_arguments(const char* op, TensorView boxes, TensorView scores) {
   }
 }
 
-/// torchvision's scan over boxes in score order; returns the kept positions
-/// in `order`. The columns are reordered copies, areas computed as
-/// torchvision's ATen expression (x2 - x1) * (y2 - y1) rounds them.
+/// torchvision's scan over boxes in score order; returns the kept indices.
+/// Areas are computed as torchvision's ATen expression (x2 - x1) * (y2 - y1)
+/// rounds them, each overlap as its kernel does. Instead of flagging
+/// suppressed boxes, the boxes still in the running are kept packed in score
+/// order: each kept box then only visits those (the same comparisons, so the
+/// same result, with less work and memory in order).
 template <class T>
 std::vector<std::int64_t> suppress(std::span<const T> boxes, std::span<const std::int64_t> order,
                                    double iou_threshold) {
-  const auto n = static_cast<std::int64_t>(order.size());
-  std::vector<T> x1(n), y1(n), x2(n), y2(n), areas(n);
-  for (std::int64_t k = 0; k < n; ++k) {
+  std::size_t alive = order.size();
+  std::vector<T> x1(alive), y1(alive), x2(alive), y2(alive), areas(alive);
+  std::vector<std::int64_t> index(order.begin(), order.end());
+  for (std::size_t k = 0; k < alive; ++k) {
     const T* box = boxes.data() + 4 * order[k];
     x1[k] = box[0];
     y1[k] = box[1];
@@ -73,14 +78,12 @@ std::vector<std::int64_t> suppress(std::span<const T> boxes, std::span<const std
     y2[k] = box[3];
     areas[k] = (x2[k] - x1[k]) * (y2[k] - y1[k]);
   }
-  std::vector<std::uint8_t> suppressed(n, 0);
   std::vector<std::int64_t> keep;
-  for (std::int64_t i = 0; i < n; ++i) {
-    if (suppressed[i] != 0) continue;
-    keep.push_back(order[i]);
-    const T ix1 = x1[i], iy1 = y1[i], ix2 = x2[i], iy2 = y2[i], iarea = areas[i];
-    for (std::int64_t j = i + 1; j < n; ++j) {
-      if (suppressed[j] != 0) continue;
+  while (alive > 0) {
+    keep.push_back(index[0]);
+    const T ix1 = x1[0], iy1 = y1[0], ix2 = x2[0], iy2 = y2[0], iarea = areas[0];
+    std::size_t survivors = 0;
+    for (std::size_t j = 1; j < alive; ++j) {
       const T xx1 = std::max(ix1, x1[j]);
       const T yy1 = std::max(iy1, y1[j]);
       const T xx2 = std::min(ix2, x2[j]);
@@ -89,8 +92,16 @@ std::vector<std::int64_t> suppress(std::span<const T> boxes, std::span<const std
       const T h = std::max(static_cast<T>(0), yy2 - yy1);
       const T inter = w * h;
       const T overlap = inter / (iarea + areas[j] - inter);
-      if (overlap > iou_threshold) suppressed[j] = 1;
+      // Written unconditionally, kept only when not suppressed (NaN stays).
+      x1[survivors] = x1[j];
+      y1[survivors] = y1[j];
+      x2[survivors] = x2[j];
+      y2[survivors] = y2[j];
+      areas[survivors] = areas[j];
+      index[survivors] = index[j];
+      survivors += overlap > iou_threshold ? 0 : 1;
     }
+    alive = survivors;
   }
   return keep;
 }

@@ -3,6 +3,7 @@
 #include "flash_powder/vision/ops/roi.h"
 
 #include <cmath>
+#include <limits>
 #include <string>
 
 #include "box_checks.h"
@@ -57,6 +58,9 @@ RoiArguments::RoiArguments(const char* op, TensorView input, TensorView rois, Po
   height = input.size(2);
   width = input.size(3);
   num_rois = rois.size(0);
+  if (height * width > std::numeric_limits<int>::max()) {
+    refuse(op, "input planes of more than 2^31 - 1 pixels are not supported, got " + shape_text(input));
+  }
   data = input.contiguous();
   regions = rois.contiguous();
 }
