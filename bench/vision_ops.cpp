@@ -22,8 +22,6 @@ namespace {
 
 namespace ops = fp::vision::ops;
 
-
-
 int option(int argc, char** argv, const std::string& name, int fallback) {
   for (int i = 1; i + 1 < argc; ++i)
     if (argv[i] == name) return std::stoi(argv[i + 1]);
@@ -51,9 +49,15 @@ int main(int argc, char** argv) {
       {"nms_1k", [&] { return ops::nms(t.at("nms1000.boxes"), t.at("nms1000.scores"), 0.5); }},
       {"nms_10k", [&] { return ops::nms(t.at("nms10000.boxes"), t.at("nms10000.scores"), 0.5); }},
       {"batched_nms_10k",
-       [&] { return ops::batched_nms(t.at("nms10000.boxes"), t.at("nms10000.scores"), t.at("batched.idxs"), 0.5); }},
+       [&] {
+         return ops::batched_nms(t.at("nms10000.boxes"), t.at("nms10000.scores"),
+                                 t.at("batched.idxs"), 0.5);
+       }},
       {"roi_align_p2",
-       [&] { return ops::roi_align(maps[0].second, boxes, 7, {.spatial_scale = 0.25, .sampling_ratio = 2}); }},
+       [&] {
+         return ops::roi_align(maps[0].second, boxes, 7,
+                               {.spatial_scale = 0.25, .sampling_ratio = 2});
+       }},
       {"roi_pool_p2", [&] { return ops::roi_pool(maps[0].second, boxes, 7, 0.25); }},
       {"multiscale_roi_align", [&] { return pooler(maps, boxes, image_shapes); }},
   };
@@ -72,7 +76,8 @@ int main(int argc, char** argv) {
     for (int i = 0; i < repetitions; ++i) {
       const auto start = std::chrono::steady_clock::now();
       const fp::Tensor out = call();
-      const std::chrono::duration<double, std::milli> elapsed = std::chrono::steady_clock::now() - start;
+      const std::chrono::duration<double, std::milli> elapsed =
+          std::chrono::steady_clock::now() - start;
       result << (i > 0 ? ", " : "") << elapsed.count();
     }
     result << "]";

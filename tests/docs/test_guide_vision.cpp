@@ -86,7 +86,8 @@ TEST(GuideVision, StepByStep) {
 }
 
 TEST(GuideVision, DetectionOps) {
-  fp::Tensor boxes = fp::tensor({{0.f, 0.f, 10.f, 10.f}, {1.f, 1.f, 11.f, 11.f}, {20.f, 20.f, 30.f, 30.f}});
+  fp::Tensor boxes =
+      fp::tensor({{0.f, 0.f, 10.f, 10.f}, {1.f, 1.f, 11.f, 11.f}, {20.f, 20.f, 30.f, 30.f}});
   fp::Tensor scores = fp::tensor({0.7f, 0.9f, 0.8f});
   fp::Tensor keep = fp::vision::ops::nms(boxes, scores, 0.5);  // int64 indices, best score first
   fp::Tensor iou = fp::vision::ops::box_iou(boxes, boxes);     // [3, 3]
@@ -113,7 +114,8 @@ TEST(GuideVision, DetectionOps) {
   EXPECT_EQ(keep.to_vector<int64_t>(), truth<std::vector<int64_t>>("keep"));
   EXPECT_EQ(nn_test::values(iou), truth<std::vector<float>>("values(iou)"));
   EXPECT_EQ(nn_test::values(centred), truth<std::vector<float>>("values(centred)"));
-  EXPECT_EQ(nn_test::shape(pooled), (std::vector<int64_t>{1, 8, 7, 7}));  // #PYTHON list(pooled.shape)
+  EXPECT_EQ(nn_test::shape(pooled),
+            (std::vector<int64_t>{1, 8, 7, 7}));  // #PYTHON list(pooled.shape)
 }
 
 TEST(GuideVision, PartsOfAModel) {

@@ -23,8 +23,9 @@ TEST(VisionNms, KeepsTorchvisionsIndices) {
       const std::string prefix = "nms." + std::to_string(n) + "." + dtype;
       const fp::Tensor& boxes = results.at(prefix + ".boxes");
       const fp::Tensor& scores = results.at(prefix + ".scores");
-      for (const auto& [threshold, text] : {std::pair{0.0, "0"}, std::pair{0.3, "0.3"}, std::pair{0.5, "0.5"},
-                                            std::pair{0.7, "0.7"}, std::pair{1.0, "1"}}) {
+      for (const auto& [threshold, text] :
+           {std::pair{0.0, "0"}, std::pair{0.3, "0.3"}, std::pair{0.5, "0.5"},
+            std::pair{0.7, "0.7"}, std::pair{1.0, "1"}}) {
         EXPECT_TRUE(bit_equal(ops::nms(boxes, scores, threshold), results.at(prefix + ".t" + text)))
             << prefix << " threshold " << text;
       }
@@ -39,7 +40,8 @@ TEST(VisionNms, BatchedKeepsTorchvisionsIndicesWithBothStrategies) {
     const fp::Tensor& boxes = results.at(prefix + ".boxes");
     const fp::Tensor& scores = results.at(prefix + ".scores");
     const fp::Tensor& idxs = results.at(prefix + ".idxs");
-    EXPECT_TRUE(bit_equal(ops::batched_nms(boxes, scores, idxs, 0.5), results.at(prefix + ".keep"))) << prefix;
+    EXPECT_TRUE(bit_equal(ops::batched_nms(boxes, scores, idxs, 0.5), results.at(prefix + ".keep")))
+        << prefix;
     EXPECT_TRUE(bit_equal(ops::batched_nms(boxes, scores, idxs.to(fp::DType::I32), 0.5),
                           results.at(prefix + ".keep_i32")))
         << prefix << " int32";
@@ -49,20 +51,26 @@ TEST(VisionNms, BatchedKeepsTorchvisionsIndicesWithBothStrategies) {
 TEST(VisionNms, BadInputIsRefused) {
   const fp::Tensor boxes = fp::zeros({3, 4});
   const fp::Tensor scores = fp::zeros({3});
-  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "nms: boxes should be a [N, 4] tensor, got shape [3, 5]",
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
+                  "nms: boxes should be a [N, 4] tensor, got shape [3, 5]",
                   ops::nms(fp::zeros({3, 5}), scores, 0.5));
-  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "nms: scores should be a [N] tensor for 3 boxes, got shape [2]",
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
+                  "nms: scores should be a [N] tensor for 3 boxes, got shape [2]",
                   ops::nms(boxes, fp::zeros({2}), 0.5));
-  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "nms: boxes and scores should have the same dtype, got float32 and float64",
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
+                  "nms: boxes and scores should have the same dtype, got float32 and float64",
                   ops::nms(boxes, scores.to(fp::DType::F64), 0.5));
   EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "nms: boxes should be float32 or float64",
                   ops::nms(boxes.to(fp::DType::I64), scores.to(fp::DType::I64), 0.5));
-  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "batched_nms: idxs should be a [N] tensor for 3 boxes",
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
+                  "batched_nms: idxs should be a [N] tensor for 3 boxes",
                   ops::batched_nms(boxes, scores, fp::zeros({4}, fp::DType::I64), 0.5));
-  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "batched_nms: idxs should hold integer categories, got float32",
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
+                  "batched_nms: idxs should hold integer categories, got float32",
                   ops::batched_nms(boxes, scores, scores, 0.5));
-  EXPECT_FP_ERROR(fp::ErrorCode::Unsupported, "nms: only CPU tensors are implemented",
-                  ops::nms(fp::zeros({3, 4}, fp::Device::meta()), fp::zeros({3}, fp::Device::meta()), 0.5));
+  EXPECT_FP_ERROR(
+      fp::ErrorCode::Unsupported, "nms: only CPU tensors are implemented",
+      ops::nms(fp::zeros({3, 4}, fp::Device::meta()), fp::zeros({3}, fp::Device::meta()), 0.5));
 }
 
 }  // namespace

@@ -37,10 +37,12 @@ TEST_P(VisionRoi, RoiAlignEqualsTorchvision) {
     for (const Size size : kRoiSizes) {
       for (const int ratio : kRatios) {
         for (const bool aligned : {false, true}) {
-          const std::string key = "roi_align." + GetParam() + "." + size.text() + ".s" + scale_text + ".r" +
-                                  std::to_string(ratio) + ".a" + (aligned ? "1" : "0");
-          const fp::Tensor out = ops::roi_align(
-              input(), rois(), {size.h, size.w}, {.spatial_scale = scale, .sampling_ratio = ratio, .aligned = aligned});
+          const std::string key = "roi_align." + GetParam() + "." + size.text() + ".s" +
+                                  scale_text + ".r" + std::to_string(ratio) + ".a" +
+                                  (aligned ? "1" : "0");
+          const fp::Tensor out =
+              ops::roi_align(input(), rois(), {size.h, size.w},
+                             {.spatial_scale = scale, .sampling_ratio = ratio, .aligned = aligned});
           EXPECT_TRUE(bit_equal(out, torchvision(key))) << key;
         }
       }
@@ -52,7 +54,9 @@ TEST_P(VisionRoi, RoiPoolEqualsTorchvision) {
   for (const auto& [scale, scale_text] : kScales) {
     for (const Size size : kRoiSizes) {
       const std::string key = "roi_pool." + GetParam() + "." + size.text() + ".s" + scale_text;
-      EXPECT_TRUE(bit_equal(ops::roi_pool(input(), rois(), {size.h, size.w}, scale), torchvision(key))) << key;
+      EXPECT_TRUE(
+          bit_equal(ops::roi_pool(input(), rois(), {size.h, size.w}, scale), torchvision(key)))
+          << key;
     }
   }
 }
@@ -61,13 +65,16 @@ TEST_P(VisionRoi, PsRoiAlignAndPoolEqualTorchvision) {
   for (const auto& [scale, scale_text] : kScales) {
     for (const Size size : kPsSizes) {
       for (const int ratio : kRatios) {
-        const std::string key =
-            "ps_roi_align." + GetParam() + "." + size.text() + ".s" + scale_text + ".r" + std::to_string(ratio);
-        EXPECT_TRUE(bit_equal(ops::ps_roi_align(input(), rois(), {size.h, size.w}, scale, ratio), torchvision(key)))
+        const std::string key = "ps_roi_align." + GetParam() + "." + size.text() + ".s" +
+                                scale_text + ".r" + std::to_string(ratio);
+        EXPECT_TRUE(bit_equal(ops::ps_roi_align(input(), rois(), {size.h, size.w}, scale, ratio),
+                              torchvision(key)))
             << key;
       }
       const std::string key = "ps_roi_pool." + GetParam() + "." + size.text() + ".s" + scale_text;
-      EXPECT_TRUE(bit_equal(ops::ps_roi_pool(input(), rois(), {size.h, size.w}, scale), torchvision(key))) << key;
+      EXPECT_TRUE(
+          bit_equal(ops::ps_roi_pool(input(), rois(), {size.h, size.w}, scale), torchvision(key)))
+          << key;
     }
   }
 }
@@ -78,10 +85,12 @@ TEST(VisionRoi, ListsOfBoxesEqualTorchvision) {
   const fp::StateDict results = fp_test::ops_truth("kernels");
   const fp::Tensor input = results.at("roi.f64.input").to(fp::DType::F32);
   const std::vector<fp::TensorView> boxes = {results.at("list.boxes0"), results.at("list.boxes1")};
-  EXPECT_TRUE(bit_equal(ops::roi_align(input, boxes, 7, {.spatial_scale = 0.5, .sampling_ratio = 2, .aligned = true}),
-                        results.at("list.roi_align")));
+  EXPECT_TRUE(bit_equal(
+      ops::roi_align(input, boxes, 7, {.spatial_scale = 0.5, .sampling_ratio = 2, .aligned = true}),
+      results.at("list.roi_align")));
   EXPECT_TRUE(bit_equal(ops::roi_pool(input, boxes, 7, 0.5), results.at("list.roi_pool")));
-  EXPECT_TRUE(bit_equal(ops::ps_roi_align(input, boxes, 3, 0.5, 2), results.at("list.ps_roi_align")));
+  EXPECT_TRUE(
+      bit_equal(ops::ps_roi_align(input, boxes, 3, 0.5, 2), results.at("list.ps_roi_align")));
   EXPECT_TRUE(bit_equal(ops::ps_roi_pool(input, boxes, 3, 0.5), results.at("list.ps_roi_pool")));
 }
 
@@ -97,36 +106,47 @@ TEST(VisionRoi, EmptyRegionsGiveEmptyOutputs) {
 TEST(VisionRoi, BadInputIsRefused) {
   const fp::Tensor input = fp::ones({2, 4, 5, 5});
   const fp::Tensor rois = fp::tensor({{1.f, 0.f, 0.f, 3.f, 3.f}});
-  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "roi_align: input should be a [N, C, H, W] tensor, got shape [4, 5, 5]",
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
+                  "roi_align: input should be a [N, C, H, W] tensor, got shape [4, 5, 5]",
                   ops::roi_align(fp::ones({4, 5, 5}), rois, 2));
-  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "roi_pool: the boxes tensor shape is not correct as [K, 5], got [1, 4]",
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
+                  "roi_pool: the boxes tensor shape is not correct as [K, 5], got [1, 4]",
                   ops::roi_pool(input, fp::zeros({1, 4}), 2));
-  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "roi_align: input and rois should have the same dtype, got float32 and float64",
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
+                  "roi_align: input and rois should have the same dtype, got float32 and float64",
                   ops::roi_align(input, rois.to(fp::DType::F64), 2));
   EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "roi_align: box 0 has batch index 2",
                   ops::roi_align(input, fp::tensor({{2.f, 0.f, 0.f, 3.f, 3.f}}), 2));
   EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "ps_roi_pool: box 0 has batch index -1",
                   ops::ps_roi_pool(input, fp::tensor({{-1.f, 0.f, 0.f, 3.f, 3.f}}), 2));
-  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "roi_pool: the coordinates of box 0 should be finite",
-                  ops::roi_pool(input, fp::tensor({{0.f, 0.f, 0.f, std::numeric_limits<float>::infinity(), 3.f}}), 2));
+  EXPECT_FP_ERROR(
+      fp::ErrorCode::BadArgument, "roi_pool: the coordinates of box 0 should be finite",
+      ops::roi_pool(input,
+                    fp::tensor({{0.f, 0.f, 0.f, std::numeric_limits<float>::infinity(), 3.f}}), 2));
   EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "roi_align: the output size should not be negative",
                   ops::roi_align(input, rois, {-1, 2}));
-  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "ps_roi_align: input channels (4) must be a multiple of pooling height * pooling width",
-                  ops::ps_roi_align(input, rois, 3));
+  EXPECT_FP_ERROR(
+      fp::ErrorCode::BadArgument,
+      "ps_roi_align: input channels (4) must be a multiple of pooling height * pooling width",
+      ops::ps_roi_align(input, rois, 3));
   EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "ps_roi_pool: input channels (4) must be a multiple",
                   ops::ps_roi_pool(input, rois, {0, 2}));
-  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "roi_align: input should be float32 or float64, got int64",
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
+                  "roi_align: input should be float32 or float64, got int64",
                   ops::roi_align(input.to(fp::DType::I64), rois.to(fp::DType::I64), 2));
   EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "roi_pool: a box coordinate is too large",
                   ops::roi_pool(input, fp::tensor({{0.f, 0.f, 0.f, 3e30f, 3.f}}), 2));
-  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "roi_align: box 0 is inverted along one side only",
-                  ops::roi_align(input, fp::tensor({{0.f, 3.f, 0.f, 0.f, 3.f}}), 2, {.aligned = true}));
+  EXPECT_FP_ERROR(
+      fp::ErrorCode::BadArgument, "roi_align: box 0 is inverted along one side only",
+      ops::roi_align(input, fp::tensor({{0.f, 3.f, 0.f, 0.f, 3.f}}), 2, {.aligned = true}));
   EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "convert_boxes_to_roi_format: no boxes were given",
                   ops::roi_align(input, std::vector<fp::TensorView>{}, 2));
-  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "convert_boxes_to_roi_format: the shape of the tensor in the boxes list",
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
+                  "convert_boxes_to_roi_format: the shape of the tensor in the boxes list",
                   ops::roi_pool(input, std::vector<fp::TensorView>{rois}, 2));
   EXPECT_FP_ERROR(fp::ErrorCode::Unsupported, "roi_align: only CPU tensors are implemented",
-                  ops::roi_align(fp::ones({2, 4, 5, 5}, fp::Device::meta()), fp::zeros({1, 5}, fp::Device::meta()), 2));
+                  ops::roi_align(fp::ones({2, 4, 5, 5}, fp::Device::meta()),
+                                 fp::zeros({1, 5}, fp::Device::meta()), 2));
 }
 
 }  // namespace

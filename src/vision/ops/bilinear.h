@@ -51,9 +51,14 @@ std::optional<Bilinear<T>> bilinear(std::int64_t height, std::int64_t width, T y
   const T lx = x - static_cast<T>(x_low);
   const T hy = static_cast<T>(1. - ly);
   const T hx = static_cast<T>(1. - lx);
-  return Bilinear<T>{static_cast<int>(y_low * width + x_low), static_cast<int>(y_low * width + x_high),
-                     static_cast<int>(y_high * width + x_low), static_cast<int>(y_high * width + x_high),
-                     hy * hx, hy * lx, ly * hx, ly * lx};
+  return Bilinear<T>{static_cast<int>(y_low * width + x_low),
+                     static_cast<int>(y_low * width + x_high),
+                     static_cast<int>(y_high * width + x_low),
+                     static_cast<int>(y_high * width + x_high),
+                     hy * hx,
+                     hy * lx,
+                     ly * hx,
+                     ly * lx};
 }
 
 }  // namespace fp::vision::ops::detail

@@ -26,14 +26,16 @@ inline std::string shape_text(TensorView t) {
 }
 
 /// Boxes: [..., 4] with at least `min_dim` dimensions, real numbers.
-inline void check_boxes(const char* op, const char* name, TensorView boxes, std::int64_t min_dim = 2) {
+inline void check_boxes(const char* op, const char* name, TensorView boxes,
+                        std::int64_t min_dim = 2) {
   if (boxes.dim() < min_dim || boxes.size(-1) != 4) {
     refuse(op, std::string(name) + " should be a " + (min_dim == 1 ? "[..., 4]" : "[..., N, 4]") +
                    " tensor, got shape " + shape_text(boxes));
   }
   const DType dtype = boxes.dtype();
   if (dtype == DType::Bool || is_complex(dtype)) {
-    refuse(op, std::string(name) + " should hold real numbers, got " + std::string(fp::name(dtype)));
+    refuse(op,
+           std::string(name) + " should hold real numbers, got " + std::string(fp::name(dtype)));
   }
 }
 

@@ -8,12 +8,12 @@
 #include <string>
 #include <vector>
 
+#include "box_checks.h"
 #include "flash_powder/aten/aten.h"
 #include "flash_powder/base/error.h"
 #include "flash_powder/core/factory.h"
 #include "flash_powder/core/index.h"
 #include "flash_powder/core/operators.h"
-#include "box_checks.h"
 
 namespace fp::vision::ops {
 namespace {
@@ -41,9 +41,9 @@ bool is_rotated(std::string_view fmt) {
 void check_format(const char* op, std::string_view fmt) {
   if (is_axis_aligned(fmt)) return;
   if (is_rotated(fmt)) {
-    throw Error(ErrorCode::Unsupported, std::string("fp::vision::ops::") + op +
-                                            ": rotated boxes ('" + std::string(fmt) +
-                                            "') are not implemented; use 'xyxy', 'xywh' or 'cxcywh'");
+    throw Error(ErrorCode::Unsupported,
+                std::string("fp::vision::ops::") + op + ": rotated boxes ('" + std::string(fmt) +
+                    "') are not implemented; use 'xyxy', 'xywh' or 'cxcywh'");
   }
   throw Error(ErrorCode::BadArgument, std::string("fp::vision::ops::") + op +
                                           ": unsupported box format '" + std::string(fmt) +
@@ -85,7 +85,8 @@ InterUnion inter_union(TensorView boxes1, TensorView boxes2, std::string_view fm
   }
   const Tensor wh = upcast(rb - lt).clamp(0);
   Tensor inter = wh.i(fp::ellipsis, 0) * wh.i(fp::ellipsis, 1);
-  Tensor unite = area1.i(fp::ellipsis, fp::newaxis) + area2.i(fp::ellipsis, fp::newaxis, fp::all) - inter;
+  Tensor unite =
+      area1.i(fp::ellipsis, fp::newaxis) + area2.i(fp::ellipsis, fp::newaxis, fp::all) - inter;
   return {std::move(inter), std::move(unite)};
 }
 
@@ -168,9 +169,9 @@ Tensor box_convert(TensorView boxes, std::string_view in_fmt, std::string_view o
   check_format("box_convert", out_fmt);
   check_boxes("box_convert", "boxes", boxes, 1);
   if (in_fmt == out_fmt) return boxes.clone();
-  const Tensor xyxy = in_fmt == "xyxy"   ? boxes.to_owned()
-                      : in_fmt == "xywh" ? xywh_to_xyxy(boxes)
-                                         : cxcywh_to_xyxy(boxes);
+  Tensor xyxy = in_fmt == "xyxy"   ? boxes.to_owned()
+                : in_fmt == "xywh" ? xywh_to_xyxy(boxes)
+                                   : cxcywh_to_xyxy(boxes);
   if (out_fmt == "xyxy") return xyxy;
   return out_fmt == "xywh" ? xyxy_to_xywh(xyxy) : xyxy_to_cxcywh(xyxy);
 }
@@ -205,7 +206,8 @@ Tensor complete_box_iou(TensorView boxes1, TensorView boxes2, double eps) {
     return b1.i(fp::ellipsis, fp::newaxis, k) - b1.i(fp::ellipsis, fp::newaxis, k - 2);
   };
   const auto columns_side = [&](std::int64_t k) {
-    return b2.i(fp::ellipsis, fp::newaxis, fp::all, k) - b2.i(fp::ellipsis, fp::newaxis, fp::all, k - 2);
+    return b2.i(fp::ellipsis, fp::newaxis, fp::all, k) -
+           b2.i(fp::ellipsis, fp::newaxis, fp::all, k - 2);
   };
   const Tensor aspect_pred = aten::atan(rows_side(2) / rows_side(3));
   const Tensor aspect_gt = aten::atan(columns_side(2) / columns_side(3));
@@ -236,7 +238,8 @@ Tensor remove_small_boxes(TensorView boxes, double min_size) {
 
 Tensor masks_to_boxes(TensorView masks) {
   if (masks.dim() != 3) {
-    detail::refuse("masks_to_boxes", "masks should be a [N, H, W] tensor, got shape " + detail::shape_text(masks));
+    detail::refuse("masks_to_boxes",
+                   "masks should be a [N, H, W] tensor, got shape " + detail::shape_text(masks));
   }
   if (masks.numel() == 0) return fp::zeros({0, 4}, TensorOptions(DType::F32, masks.device()));
   // In C++ over the bits (the answer is whole numbers, exact in any order).

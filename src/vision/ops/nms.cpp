@@ -45,16 +45,17 @@ void check_nms_arguments(const char* op, TensorView boxes, TensorView scores) {
                    " boxes, got shape " + shape_text(scores));
   }
   if (boxes.dtype() != scores.dtype()) {
-    refuse(op, "boxes and scores should have the same dtype, got " + std::string(name(boxes.dtype())) +
-                   " and " + std::string(name(scores.dtype())));
+    refuse(op, "boxes and scores should have the same dtype, got " +
+                   std::string(name(boxes.dtype())) + " and " + std::string(name(scores.dtype())));
   }
   if (boxes.dtype() != DType::F32 && boxes.dtype() != DType::F64) {
     refuse(op, "boxes should be float32 or float64 (torchvision's CPU kernel), got " +
                    std::string(name(boxes.dtype())));
   }
   if (!boxes.device().is_cpu() || !scores.device().is_cpu()) {
-    throw Error(ErrorCode::Unsupported, std::string("fp::vision::ops::") + op +
-                                            ": only CPU tensors are implemented; copy them with .to(fp::Device::cpu())");
+    throw Error(ErrorCode::Unsupported,
+                std::string("fp::vision::ops::") + op +
+                    ": only CPU tensors are implemented; copy them with .to(fp::Device::cpu())");
   }
 }
 
@@ -126,7 +127,8 @@ Tensor nms_cpu(TensorView boxes, TensorView scores, double iou_threshold) {
 
 /// torchvision's _batched_nms_coordinate_trick: each category's boxes moved
 /// by idx * (max coordinate + 1), then one nms.
-Tensor coordinate_trick(TensorView boxes, TensorView scores, TensorView idxs, double iou_threshold) {
+Tensor coordinate_trick(TensorView boxes, TensorView scores, TensorView idxs,
+                        double iou_threshold) {
   if (boxes.numel() == 0) return fp::empty({0}, DType::I64);
   const Tensor max_coordinate = boxes.max();
   const Tensor offsets = idxs.to(boxes.dtype()) * (max_coordinate + fp::ones({}, boxes.dtype()));
@@ -171,11 +173,13 @@ Tensor batched_nms(TensorView boxes, TensorView scores, TensorView idxs, double 
                               " boxes, got shape " + shape_text(idxs));
   }
   if (!is_integral(idxs.dtype())) {
-    refuse("batched_nms", "idxs should hold integer categories, got " + std::string(name(idxs.dtype())));
+    refuse("batched_nms",
+           "idxs should hold integer categories, got " + std::string(name(idxs.dtype())));
   }
   if (!idxs.device().is_cpu()) {
     throw Error(ErrorCode::Unsupported,
-                "fp::vision::ops::batched_nms: only CPU tensors are implemented; copy them with .to(fp::Device::cpu())");
+                "fp::vision::ops::batched_nms: only CPU tensors are implemented; copy them with "
+                ".to(fp::Device::cpu())");
   }
   if (boxes.numel() > kVanillaAbove) return per_category(boxes, scores, idxs, iou_threshold);
   return coordinate_trick(boxes, scores, idxs, iou_threshold);

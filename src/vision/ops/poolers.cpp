@@ -25,8 +25,10 @@ double log2_in_float32(double value) {
 
 /// torchvision's _infer_scale: 2 ** round(log2(map size / image size)), from the height.
 double infer_scale(TensorView feature, std::int64_t image_height) {
-  const double approx_scale = static_cast<double>(feature.size(-2)) / static_cast<double>(image_height);
-  const double exponent = aten::round(aten::log2(fp::tensor(static_cast<float>(approx_scale)))).item<double>();
+  const double approx_scale =
+      static_cast<double>(feature.size(-2)) / static_cast<double>(image_height);
+  const double exponent =
+      aten::round(aten::log2(fp::tensor(static_cast<float>(approx_scale)))).item<double>();
   return std::pow(2.0, exponent);
 }
 
@@ -64,8 +66,9 @@ Tensor LevelMapper::operator()(const std::vector<TensorView>& boxlists) const {
   return clamped.to(DType::I64) - k_min;
 }
 
-MultiScaleRoIAlign::MultiScaleRoIAlign(std::vector<std::string> featmap_names, PooledSize output_size,
-                                       std::int64_t sampling_ratio, const MultiScaleRoIAlignOptions& options)
+MultiScaleRoIAlign::MultiScaleRoIAlign(std::vector<std::string> featmap_names,
+                                       PooledSize output_size, std::int64_t sampling_ratio,
+                                       const MultiScaleRoIAlignOptions& options)
     : featmap_names(std::move(featmap_names)),
       output_size(output_size),
       sampling_ratio(sampling_ratio),
@@ -73,18 +76,22 @@ MultiScaleRoIAlign::MultiScaleRoIAlign(std::vector<std::string> featmap_names, P
 
 void MultiScaleRoIAlign::visit(nn::Visitor& /*visitor*/) {}
 
-Tensor MultiScaleRoIAlign::forward(const FeatureMaps& x, const std::vector<TensorView>& boxes,
-                                   const std::vector<std::pair<std::int64_t, std::int64_t>>& image_shapes) const {
+Tensor MultiScaleRoIAlign::forward(
+    const FeatureMaps& x, const std::vector<TensorView>& boxes,
+    const std::vector<std::pair<std::int64_t, std::int64_t>>& image_shapes) const {
   std::vector<TensorView> maps;
   for (const auto& [name, map] : x) {
-    if (std::find(featmap_names.begin(), featmap_names.end(), name) != featmap_names.end()) maps.emplace_back(map);
+    if (std::find(featmap_names.begin(), featmap_names.end(), name) != featmap_names.end())
+      maps.emplace_back(map);
   }
-  if (maps.empty()) detail::refuse("MultiScaleRoIAlign", "none of featmap_names is among the feature maps");
+  if (maps.empty())
+    detail::refuse("MultiScaleRoIAlign", "none of featmap_names is among the feature maps");
   if (image_shapes.empty()) detail::refuse("MultiScaleRoIAlign", "images list should not be empty");
   std::int64_t max_height = 0;
   for (const auto& shape : image_shapes)
     max_height = std::max(max_height, shape.first);
   std::vector<double> scales;
+  scales.reserve(maps.size());
   for (const TensorView& map : maps)
     scales.push_back(infer_scale(map, max_height));
   const Tensor rois = convert_boxes_to_roi_format(boxes);
@@ -102,10 +109,12 @@ Tensor MultiScaleRoIAlign::forward(const FeatureMaps& x, const std::vector<Tenso
   for (std::size_t level = 0; level < maps.size(); ++level) {
     std::vector<std::int64_t> index;
     for (std::size_t k = 0; k < level_of.size(); ++k)
-      if (level_of[k] == static_cast<std::int64_t>(level)) index.push_back(static_cast<std::int64_t>(k));
+      if (level_of[k] == static_cast<std::int64_t>(level))
+        index.push_back(static_cast<std::int64_t>(k));
     const Tensor level_rois = aten::index_select(rois, 0, fp::tensor(index));
-    const Tensor pooled = roi_align(maps[level], level_rois, output_size,
-                                    {.spatial_scale = scales[level], .sampling_ratio = sampling_ratio});
+    const Tensor pooled =
+        roi_align(maps[level], level_rois, output_size,
+                  {.spatial_scale = scales[level], .sampling_ratio = sampling_ratio});
     scatter_rows(result, pooled, index);
   }
   return result;

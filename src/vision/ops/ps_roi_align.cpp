@@ -42,9 +42,10 @@ void ps_roi_align_kernel(const detail::RoiArguments& args, std::int64_t sampling
     const T roi_height = roi_end_h - roi_start_h;
     const T bin_size_h = roi_height / static_cast<T>(pooled_height);
     const T bin_size_w = roi_width / static_cast<T>(pooled_width);
-    const int grid_h = sampling_ratio > 0
-                           ? static_cast<int>(sampling_ratio)
-                           : static_cast<int>(std::ceil(roi_height / static_cast<T>(pooled_height)));
+    const int grid_h =
+        sampling_ratio > 0
+            ? static_cast<int>(sampling_ratio)
+            : static_cast<int>(std::ceil(roi_height / static_cast<T>(pooled_height)));
     const int grid_w = sampling_ratio > 0
                            ? static_cast<int>(sampling_ratio)
                            : static_cast<int>(std::ceil(roi_width / static_cast<T>(pooled_width)));

@@ -62,7 +62,8 @@ void ps_roi_pool_kernel(const detail::RoiArguments& args, T* output) {
 
 }  // namespace
 
-Tensor ps_roi_pool(TensorView input, TensorView rois, PooledSize output_size, double spatial_scale) {
+Tensor ps_roi_pool(TensorView input, TensorView rois, PooledSize output_size,
+                   double spatial_scale) {
   const detail::RoiArguments args("ps_roi_pool", input, rois, output_size, spatial_scale);
   args.require_float("ps_roi_pool");
   const std::int64_t bins = args.pooled_height * args.pooled_width;

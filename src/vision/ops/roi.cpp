@@ -25,7 +25,8 @@ Tensor convert_boxes_to_roi_format(const std::vector<TensorView>& boxes) {
   std::vector<Tensor> ids;
   ids.reserve(boxes.size());
   for (std::size_t i = 0; i < boxes.size(); ++i)
-    ids.push_back(fp::full_like(boxes[i].i(fp::all, fp::slice(0, 1)), static_cast<std::int64_t>(i)));
+    ids.push_back(
+        fp::full_like(boxes[i].i(fp::all, fp::slice(0, 1)), static_cast<std::int64_t>(i)));
   // torchvision's _cat: a single tensor is used as it is.
   const Tensor concat_boxes = boxes.size() == 1 ? boxes[0].to_owned() : aten::cat(boxes, 0);
   const Tensor concat_ids = ids.size() == 1 ? ids[0] : aten::cat(ids, 0);
@@ -37,17 +38,19 @@ namespace detail {
 RoiArguments::RoiArguments(const char* op, TensorView input, TensorView rois, PooledSize size,
                            double spatial_scale)
     : pooled_height(size.height), pooled_width(size.width), spatial_scale(spatial_scale) {
-  if (input.dim() != 4) refuse(op, "input should be a [N, C, H, W] tensor, got shape " + shape_text(input));
+  if (input.dim() != 4)
+    refuse(op, "input should be a [N, C, H, W] tensor, got shape " + shape_text(input));
   if (rois.dim() != 2 || rois.size(1) != 5) {
     refuse(op, "the boxes tensor shape is not correct as [K, 5], got " + shape_text(rois));
   }
   if (input.dtype() != rois.dtype()) {
-    refuse(op, "input and rois should have the same dtype, got " + std::string(name(input.dtype())) +
-                   " and " + std::string(name(rois.dtype())));
+    refuse(op, "input and rois should have the same dtype, got " +
+                   std::string(name(input.dtype())) + " and " + std::string(name(rois.dtype())));
   }
   if (!input.device().is_cpu() || !rois.device().is_cpu()) {
-    throw Error(ErrorCode::Unsupported, std::string("fp::vision::ops::") + op +
-                                            ": only CPU tensors are implemented; copy them with .to(fp::Device::cpu())");
+    throw Error(ErrorCode::Unsupported,
+                std::string("fp::vision::ops::") + op +
+                    ": only CPU tensors are implemented; copy them with .to(fp::Device::cpu())");
   }
   if (pooled_height < 0 || pooled_width < 0) {
     refuse(op, "the output size should not be negative, got (" + std::to_string(pooled_height) +
@@ -59,7 +62,8 @@ RoiArguments::RoiArguments(const char* op, TensorView input, TensorView rois, Po
   width = input.size(3);
   num_rois = rois.size(0);
   if (height * width > std::numeric_limits<int>::max()) {
-    refuse(op, "input planes of more than 2^31 - 1 pixels are not supported, got " + shape_text(input));
+    refuse(op,
+           "input planes of more than 2^31 - 1 pixels are not supported, got " + shape_text(input));
   }
   data = input.contiguous();
   regions = rois.contiguous();

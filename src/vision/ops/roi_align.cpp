@@ -32,16 +32,16 @@ constexpr std::int64_t kChannelsAtOnce = 4;
 /// samples (`per_bin` per bin, in order): each bin's sum of w1 * v1 + w2 * v2
 /// + w3 * v3 + w4 * v4 over its samples, divided by `count`.
 template <class T, std::int64_t C>
-void pool_channels(const T* planes, std::int64_t plane, const Bilinear<T>* samples, std::int64_t bins,
-                   std::int64_t per_bin, T count, T* out) {
+void pool_channels(const T* planes, std::int64_t plane, const Bilinear<T>* samples,
+                   std::int64_t bins, std::int64_t per_bin, T count, T* out) {
   for (std::int64_t bin = 0; bin < bins; ++bin) {
     T value[C] = {};
     const Bilinear<T>* sample = samples + bin * per_bin;
     for (std::int64_t s = 0; s < per_bin; ++s, ++sample) {
       for (std::int64_t k = 0; k < C; ++k) {
         const T* p = planes + k * plane;
-        value[k] += sample->w1 * p[sample->pos1] + sample->w2 * p[sample->pos2] + sample->w3 * p[sample->pos3] +
-                    sample->w4 * p[sample->pos4];
+        value[k] += sample->w1 * p[sample->pos1] + sample->w2 * p[sample->pos2] +
+                    sample->w3 * p[sample->pos3] + sample->w4 * p[sample->pos4];
       }
     }
     for (std::int64_t k = 0; k < C; ++k) {
@@ -76,17 +76,19 @@ void roi_align_kernel(const detail::RoiArguments& args, const RoiAlignOptions& o
     }
     const T bin_size_h = roi_height / static_cast<T>(pooled_height);
     const T bin_size_w = roi_width / static_cast<T>(pooled_width);
-    const int grid_h = options.sampling_ratio > 0
-                           ? static_cast<int>(options.sampling_ratio)
-                           : static_cast<int>(std::ceil(roi_height / static_cast<T>(pooled_height)));
+    const int grid_h =
+        options.sampling_ratio > 0
+            ? static_cast<int>(options.sampling_ratio)
+            : static_cast<int>(std::ceil(roi_height / static_cast<T>(pooled_height)));
     const int grid_w = options.sampling_ratio > 0
                            ? static_cast<int>(options.sampling_ratio)
                            : static_cast<int>(std::ceil(roi_width / static_cast<T>(pooled_width)));
     if ((grid_h < 0 && grid_w > 0) || (grid_h > 0 && grid_w < 0)) {
       // torchvision fails here too (a negative std::vector size).
-      detail::refuse("roi_align", "box " + std::to_string(n) +
-                                      " is inverted along one side only, which leaves no sampling grid "
-                                      "with aligned=true and an adaptive sampling_ratio");
+      detail::refuse("roi_align",
+                     "box " + std::to_string(n) +
+                         " is inverted along one side only, which leaves no sampling grid "
+                         "with aligned=true and an adaptive sampling_ratio");
     }
     const auto count = static_cast<T>(std::max(grid_h * grid_w, 1));
 
@@ -94,14 +96,17 @@ void roi_align_kernel(const detail::RoiArguments& args, const RoiAlignOptions& o
     for (std::int64_t ph = 0; ph < pooled_height; ++ph) {
       for (std::int64_t pw = 0; pw < pooled_width; ++pw) {
         for (int iy = 0; iy < grid_h; ++iy) {
-          const T y = roi_start_h + static_cast<T>(ph) * bin_size_h +
-                      static_cast<T>(static_cast<float>(iy) + .5f) * bin_size_h / static_cast<T>(grid_h);
+          const T y =
+              roi_start_h + static_cast<T>(ph) * bin_size_h +
+              static_cast<T>(static_cast<float>(iy) + .5f) * bin_size_h / static_cast<T>(grid_h);
           for (int ix = 0; ix < grid_w; ++ix) {
-            const T x = roi_start_w + static_cast<T>(pw) * bin_size_w +
-                        static_cast<T>(static_cast<float>(ix) + .5f) * bin_size_w / static_cast<T>(grid_w);
+            const T x =
+                roi_start_w + static_cast<T>(pw) * bin_size_w +
+                static_cast<T>(static_cast<float>(ix) + .5f) * bin_size_w / static_cast<T>(grid_w);
             // Outside the map: zero weights on pixel 0 (as torchvision, so
             // that a NaN or infinity there still reaches the output).
-            samples.push_back(detail::bilinear(args.height, args.width, y, x).value_or(Bilinear<T>{}));
+            samples.push_back(
+                detail::bilinear(args.height, args.width, y, x).value_or(Bilinear<T>{}));
           }
         }
       }
@@ -114,20 +119,23 @@ void roi_align_kernel(const detail::RoiArguments& args, const RoiAlignOptions& o
     T* out = output + n * args.channels * bins;
     std::int64_t c = 0;
     for (; c + kChannelsAtOnce <= args.channels; c += kChannelsAtOnce)
-      pool_channels<T, kChannelsAtOnce>(image + c * plane, plane, samples.data(), bins, per_bin, count,
-                                        out + c * bins);
+      pool_channels<T, kChannelsAtOnce>(image + c * plane, plane, samples.data(), bins, per_bin,
+                                        count, out + c * bins);
     for (; c < args.channels; ++c)
-      pool_channels<T, 1>(image + c * plane, plane, samples.data(), bins, per_bin, count, out + c * bins);
+      pool_channels<T, 1>(image + c * plane, plane, samples.data(), bins, per_bin, count,
+                          out + c * bins);
   }
 }
 
 }  // namespace
 
-Tensor roi_align(TensorView input, TensorView rois, PooledSize output_size, const RoiAlignOptions& options) {
+Tensor roi_align(TensorView input, TensorView rois, PooledSize output_size,
+                 const RoiAlignOptions& options) {
   const detail::RoiArguments args("roi_align", input, rois, output_size, options.spatial_scale);
   args.require_float("roi_align");
   const DType dtype = input.dtype();
-  Tensor output = fp::zeros({args.num_rois, args.channels, args.pooled_height, args.pooled_width}, dtype);
+  Tensor output =
+      fp::zeros({args.num_rois, args.channels, args.pooled_height, args.pooled_width}, dtype);
   if (output.numel() == 0) return output;
   if (dtype == DType::F64) {
     roi_align_kernel<double>(args, options, output.data_mut<double>().data());

@@ -45,9 +45,9 @@ struct RoiArguments {
   /// kernels' own set here).
   void require_float(const char* op) const {
     if (data.dtype() == DType::F16 || data.dtype() == DType::BF16) {
-      throw Error(ErrorCode::Unsupported, std::string("fp::vision::ops::") + op + ": " +
-                                              std::string(name(data.dtype())) +
-                                              " is not implemented; convert input and boxes to float32");
+      throw Error(ErrorCode::Unsupported,
+                  std::string("fp::vision::ops::") + op + ": " + std::string(name(data.dtype())) +
+                      " is not implemented; convert input and boxes to float32");
     }
     if (data.dtype() != DType::F32 && data.dtype() != DType::F64) {
       refuse(op, "input should be float32 or float64, got " + std::string(name(data.dtype())));

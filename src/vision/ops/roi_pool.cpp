@@ -50,8 +50,9 @@ void roi_pool_kernel(const detail::RoiArguments& args, T* output) {
         const auto h1 = static_cast<int>(std::ceil(static_cast<T>(ph + 1) * bin_size_h));
         const auto w1 = static_cast<int>(std::ceil(static_cast<T>(pw + 1) * bin_size_w));
         bin[static_cast<std::size_t>(ph * args.pooled_width + pw)] = {
-            std::min(std::max(h0 + start_h, 0), height), std::min(std::max(h1 + start_h, 0), height),
-            std::min(std::max(w0 + start_w, 0), width), std::min(std::max(w1 + start_w, 0), width)};
+            std::min(std::max(h0 + start_h, 0), height),
+            std::min(std::max(h1 + start_h, 0), height), std::min(std::max(w0 + start_w, 0), width),
+            std::min(std::max(w1 + start_w, 0), width)};
       }
     }
     for (std::int64_t c = 0; c < args.channels; ++c) {
@@ -79,8 +80,8 @@ void roi_pool_kernel(const detail::RoiArguments& args, T* output) {
 Tensor roi_pool(TensorView input, TensorView rois, PooledSize output_size, double spatial_scale) {
   const detail::RoiArguments args("roi_pool", input, rois, output_size, spatial_scale);
   args.require_float("roi_pool");
-  Tensor output =
-      fp::zeros({args.num_rois, args.channels, args.pooled_height, args.pooled_width}, input.dtype());
+  Tensor output = fp::zeros({args.num_rois, args.channels, args.pooled_height, args.pooled_width},
+                            input.dtype());
   if (output.numel() == 0) return output;
   if (input.dtype() == DType::F64) {
     roi_pool_kernel<double>(args, output.data_mut<double>().data());

@@ -41,7 +41,8 @@ class Conv2dNormActivation : public nn::Sequential {
  public:
   /// `in_channels` to `out_channels` with a `kernel_size` square kernel.
   /// Throws fp::Error (BadArgument) for sizes the convolution refuses.
-  Conv2dNormActivation(std::int64_t in_channels, std::int64_t out_channels, std::int64_t kernel_size = 3,
+  Conv2dNormActivation(std::int64_t in_channels, std::int64_t out_channels,
+                       std::int64_t kernel_size = 3,
                        const Conv2dNormActivationOptions& options = {});
 
   /// The convolution's output channels.

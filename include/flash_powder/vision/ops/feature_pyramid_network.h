@@ -70,8 +70,8 @@ class FeaturePyramidNetwork : public nn::ModuleBase {
  public:
   /// One level per entry of `in_channels_list`, each to `out_channels`.
   /// Throws fp::Error (BadArgument) for no levels or a level of 0 channels.
-  FeaturePyramidNetwork(const std::vector<std::int64_t>& in_channels_list, std::int64_t out_channels,
-                        FeaturePyramidNetworkOptions options = {});
+  FeaturePyramidNetwork(const std::vector<std::int64_t>& in_channels_list,
+                        std::int64_t out_channels, FeaturePyramidNetworkOptions options = {});
 
   void visit(nn::Visitor& visitor) override;
   /// The pyramid of `x` (finest first, one map per level, as given), under

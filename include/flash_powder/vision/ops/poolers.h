@@ -47,8 +47,8 @@ struct MultiScaleRoIAlignOptions {
 class MultiScaleRoIAlign : public nn::ModuleBase {
  public:
   /// Pools the maps named `featmap_names` to `output_size`.
-  MultiScaleRoIAlign(std::vector<std::string> featmap_names, PooledSize output_size, std::int64_t sampling_ratio,
-                     const MultiScaleRoIAlignOptions& options = {});
+  MultiScaleRoIAlign(std::vector<std::string> featmap_names, PooledSize output_size,
+                     std::int64_t sampling_ratio, const MultiScaleRoIAlignOptions& options = {});
 
   void visit(nn::Visitor& visitor) override;
   /// [sum of boxes, C, height, width]: the boxes of each image ([L, 4],

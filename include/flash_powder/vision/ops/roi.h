@@ -14,7 +14,8 @@ namespace fp::vision::ops {
 /// (torchvision's `output_size`, an int or a pair).
 struct PooledSize {
   /// Both sides `size`.
-  PooledSize(std::int64_t size) : height(size), width(size) {}  // NOLINT(google-explicit-constructor): like Python's int
+  PooledSize(std::int64_t size)
+      : height(size), width(size) {}  // NOLINT(google-explicit-constructor): like Python's int
   /// `height` rows by `width` columns.
   PooledSize(std::int64_t height, std::int64_t width) : height(height), width(width) {}
   /// The output's rows.

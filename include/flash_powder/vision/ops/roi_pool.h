@@ -15,7 +15,8 @@ namespace fp::vision::ops {
 /// `rois` [K, 5] rows (batch index, x1, y1, x2, y2) of the same dtype.
 /// [K, C, height, width], a new Tensor equal to torchvision's bit for bit.
 /// Throws fp::Error as roi_align does.
-Tensor roi_pool(TensorView input, TensorView rois, PooledSize output_size, double spatial_scale = 1.0);
+Tensor roi_pool(TensorView input, TensorView rois, PooledSize output_size,
+                double spatial_scale = 1.0);
 
 /// roi_pool with one [L, 4] tensor of boxes per image of `input`.
 Tensor roi_pool(TensorView input, const std::vector<TensorView>& boxes, PooledSize output_size,
