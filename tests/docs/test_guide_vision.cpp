@@ -108,14 +108,14 @@ TEST(GuideVision, DetectionOps) {
       if all(iou[i, k] <= 0.5 for k in keep):
           keep.append(i)
   centred = box_ops.box_convert(boxes, "xyxy", "cxcywh")
-  from torchvision.ops.roi_align import _roi_align  # torchvision's Python RoIAlign: the shape
-  pooled = _roi_align(torch.randn(1, 8, 32, 32), torch.tensor([[0., 4., 4., 40., 28.]]), 0.5, 7, 7, 2, False)
+  features = torch.randn(1, 8, 32, 32)
+  rois = torch.tensor([[0., 4., 4., 40., 28.]])
   */
   EXPECT_EQ(keep.to_vector<int64_t>(), truth<std::vector<int64_t>>("keep"));
   EXPECT_EQ(nn_test::values(iou), truth<std::vector<float>>("values(iou)"));
   EXPECT_EQ(nn_test::values(centred), truth<std::vector<float>>("values(centred)"));
   EXPECT_EQ(nn_test::shape(pooled),
-            (std::vector<int64_t>{1, 8, 7, 7}));  // #PYTHON list(pooled.shape)
+            (std::vector<int64_t>{1, 8, 7, 7}));  // #PYTHON [len(rois), len(features[0]), 7, 7]
 }
 
 TEST(GuideVision, PartsOfAModel) {

@@ -83,20 +83,8 @@ Tensor ps_roi_align(TensorView input, TensorView rois, PooledSize output_size, d
                     std::int64_t sampling_ratio) {
   const detail::RoiArguments args("ps_roi_align", input, rois, output_size, spatial_scale);
   args.require_float("ps_roi_align");
-  const std::int64_t bins = args.pooled_height * args.pooled_width;
-  if (bins == 0 || args.channels % bins != 0) {
-    detail::refuse("ps_roi_align", "input channels (" + std::to_string(args.channels) +
-                                       ") must be a multiple of pooling height * pooling width");
-  }
-  Tensor output = fp::zeros(
-      {args.num_rois, args.channels / bins, args.pooled_height, args.pooled_width}, input.dtype());
-  if (output.numel() == 0) return output;
-  if (input.dtype() == DType::F64) {
-    ps_roi_align_kernel<double>(args, sampling_ratio, output.data_mut<double>().data());
-  } else {
-    ps_roi_align_kernel<float>(args, sampling_ratio, output.data_mut<float>().data());
-  }
-  return output;
+  return args.pool(args.position_sensitive_channels("ps_roi_align"),
+                   [&](auto* output) { ps_roi_align_kernel(args, sampling_ratio, output); });
 }
 
 Tensor ps_roi_align(TensorView input, const std::vector<TensorView>& boxes, PooledSize output_size,

@@ -66,20 +66,8 @@ Tensor ps_roi_pool(TensorView input, TensorView rois, PooledSize output_size,
                    double spatial_scale) {
   const detail::RoiArguments args("ps_roi_pool", input, rois, output_size, spatial_scale);
   args.require_float("ps_roi_pool");
-  const std::int64_t bins = args.pooled_height * args.pooled_width;
-  if (bins == 0 || args.channels % bins != 0) {
-    detail::refuse("ps_roi_pool", "input channels (" + std::to_string(args.channels) +
-                                      ") must be a multiple of pooling height * pooling width");
-  }
-  Tensor output = fp::zeros(
-      {args.num_rois, args.channels / bins, args.pooled_height, args.pooled_width}, input.dtype());
-  if (output.numel() == 0) return output;
-  if (input.dtype() == DType::F64) {
-    ps_roi_pool_kernel<double>(args, output.data_mut<double>().data());
-  } else {
-    ps_roi_pool_kernel<float>(args, output.data_mut<float>().data());
-  }
-  return output;
+  return args.pool(args.position_sensitive_channels("ps_roi_pool"),
+                   [&](auto* output) { ps_roi_pool_kernel(args, output); });
 }
 
 Tensor ps_roi_pool(TensorView input, const std::vector<TensorView>& boxes, PooledSize output_size,

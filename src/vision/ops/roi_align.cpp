@@ -133,16 +133,7 @@ Tensor roi_align(TensorView input, TensorView rois, PooledSize output_size,
                  const RoiAlignOptions& options) {
   const detail::RoiArguments args("roi_align", input, rois, output_size, options.spatial_scale);
   args.require_float("roi_align");
-  const DType dtype = input.dtype();
-  Tensor output =
-      fp::zeros({args.num_rois, args.channels, args.pooled_height, args.pooled_width}, dtype);
-  if (output.numel() == 0) return output;
-  if (dtype == DType::F64) {
-    roi_align_kernel<double>(args, options, output.data_mut<double>().data());
-  } else {
-    roi_align_kernel<float>(args, options, output.data_mut<float>().data());
-  }
-  return output;
+  return args.pool(args.channels, [&](auto* output) { roi_align_kernel(args, options, output); });
 }
 
 Tensor roi_align(TensorView input, const std::vector<TensorView>& boxes, PooledSize output_size,

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "box_checks.h"
+#include "flash_powder/core/factory.h"
 #include "flash_powder/core/tensor.h"
 #include "flash_powder/vision/ops/roi.h"
 
@@ -52,6 +53,32 @@ struct RoiArguments {
     if (data.dtype() != DType::F32 && data.dtype() != DType::F64) {
       refuse(op, "input should be float32 or float64, got " + std::string(name(data.dtype())));
     }
+  }
+
+  /// The output channels of a position-sensitive op: channels / (pooled
+  /// height * width); refuses channels that are not such a multiple.
+  std::int64_t position_sensitive_channels(const char* op) const {
+    const std::int64_t bins = pooled_height * pooled_width;
+    if (bins == 0 || channels % bins != 0) {
+      refuse(op, "input channels (" + std::to_string(channels) +
+                     ") must be a multiple of pooling height * pooling width");
+    }
+    return channels / bins;
+  }
+
+  /// The [K, channels_out, pooled height, pooled width] output, zeros of the
+  /// input's dtype (float32 or float64), filled by `kernel(T* output)`
+  /// unless it is empty.
+  template <class Kernel>
+  Tensor pool(std::int64_t channels_out, Kernel&& kernel) const {
+    Tensor output = fp::zeros({num_rois, channels_out, pooled_height, pooled_width}, data.dtype());
+    if (output.numel() == 0) return output;
+    if (data.dtype() == DType::F64) {
+      kernel(output.data_mut<double>().data());
+    } else {
+      kernel(output.data_mut<float>().data());
+    }
+    return output;
   }
 
   Tensor data;     ///< the input, contiguous

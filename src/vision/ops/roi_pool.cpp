@@ -80,15 +80,7 @@ void roi_pool_kernel(const detail::RoiArguments& args, T* output) {
 Tensor roi_pool(TensorView input, TensorView rois, PooledSize output_size, double spatial_scale) {
   const detail::RoiArguments args("roi_pool", input, rois, output_size, spatial_scale);
   args.require_float("roi_pool");
-  Tensor output = fp::zeros({args.num_rois, args.channels, args.pooled_height, args.pooled_width},
-                            input.dtype());
-  if (output.numel() == 0) return output;
-  if (input.dtype() == DType::F64) {
-    roi_pool_kernel<double>(args, output.data_mut<double>().data());
-  } else {
-    roi_pool_kernel<float>(args, output.data_mut<float>().data());
-  }
-  return output;
+  return args.pool(args.channels, [&](auto* output) { roi_pool_kernel(args, output); });
 }
 
 Tensor roi_pool(TensorView input, const std::vector<TensorView>& boxes, PooledSize output_size,

@@ -13,9 +13,11 @@ namespace fp::vision::ops {
 /// The pooled output's height and width: `7` for 7 x 7, `{7, 5}` for 7 x 5
 /// (torchvision's `output_size`, an int or a pair).
 struct PooledSize {
+  // Implicit on purpose: an int, like Python's output_size=7.
+  // NOLINTBEGIN(google-explicit-constructor)
   /// Both sides `size`.
-  PooledSize(std::int64_t size)
-      : height(size), width(size) {}  // NOLINT(google-explicit-constructor): like Python's int
+  PooledSize(std::int64_t size) : height(size), width(size) {}
+  // NOLINTEND(google-explicit-constructor)
   /// `height` rows by `width` columns.
   PooledSize(std::int64_t height, std::int64_t width) : height(height), width(width) {}
   /// The output's rows.
