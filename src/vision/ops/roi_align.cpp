@@ -23,11 +23,6 @@ namespace {
 
 using detail::Bilinear;
 
-/// Channels pooled together: their loads are independent, so the CPU keeps
-/// more of them in flight (the kernel waits on memory); each output is still
-/// summed alone, in torchvision's order.
-constexpr std::int64_t kChannelsAtOnce = 4;
-
 /// The bins of `C` consecutive channel planes of one region from its
 /// samples (`per_bin` per bin, in order): each bin's sum of w1 * v1 + w2 * v2
 /// + w3 * v3 + w4 * v4 over its samples, divided by `count`.
@@ -118,9 +113,9 @@ void roi_align_kernel(const detail::RoiArguments& args, const RoiAlignOptions& o
     const T* image = input + batch_index * args.channels * plane;
     T* out = output + n * args.channels * bins;
     std::int64_t c = 0;
-    for (; c + kChannelsAtOnce <= args.channels; c += kChannelsAtOnce)
-      pool_channels<T, kChannelsAtOnce>(image + c * plane, plane, samples.data(), bins, per_bin,
-                                        count, out + c * bins);
+    for (; c + detail::kChannelsAtOnce <= args.channels; c += detail::kChannelsAtOnce)
+      pool_channels<T, detail::kChannelsAtOnce>(image + c * plane, plane, samples.data(), bins,
+                                                per_bin, count, out + c * bins);
     for (; c < args.channels; ++c)
       pool_channels<T, 1>(image + c * plane, plane, samples.data(), bins, per_bin, count,
                           out + c * bins);

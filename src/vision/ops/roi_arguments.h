@@ -15,6 +15,12 @@
 
 namespace fp::vision::ops::detail {
 
+/// How many channels of a region roi_align and roi_pool pool together: their
+/// loads are independent, so the CPU keeps more of them in flight (the
+/// kernels wait on memory); each output is still computed alone, in
+/// torchvision's order.
+constexpr std::int64_t kChannelsAtOnce = 4;
+
 /// One RoI op's arguments, checked.
 struct RoiArguments {
   /// Checks them; throws fp::Error naming `op`.

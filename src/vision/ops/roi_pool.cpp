@@ -23,6 +23,34 @@ struct Bin {
   int h0, h1, w0, w1;
 };
 
+/// The maxima of `C` consecutive channel planes (pooled together, see
+/// detail::kChannelsAtOnce; each output scans its bin alone, in
+/// torchvision's order) over each of `bins`; an
+/// empty bin gives 0, and the scan starts from -FLT_MAX (for float64 too),
+/// as torchvision's.
+template <class T, std::int64_t C>
+void max_pool_channels(const T* planes, std::int64_t plane, std::int64_t width,
+                       const std::vector<Bin>& bins, T* out) {
+  const auto count = static_cast<std::int64_t>(bins.size());
+  for (std::int64_t k = 0; k < count; ++k) {
+    const Bin& b = bins[static_cast<std::size_t>(k)];
+    const bool empty = b.h1 <= b.h0 || b.w1 <= b.w0;
+    T max_value[C];
+    for (std::int64_t i = 0; i < C; ++i)
+      max_value[i] = empty ? T(0) : static_cast<T>(-std::numeric_limits<float>::max());
+    for (int h = b.h0; h < b.h1; ++h) {
+      for (int w = b.w0; w < b.w1; ++w) {
+        for (std::int64_t i = 0; i < C; ++i) {
+          const T value = planes[i * plane + static_cast<std::int64_t>(h) * width + w];
+          if (value > max_value[i]) max_value[i] = value;
+        }
+      }
+    }
+    for (std::int64_t i = 0; i < C; ++i)
+      out[i * count + k] = max_value[i];
+  }
+}
+
 template <class T>
 void roi_pool_kernel(const detail::RoiArguments& args, T* output) {
   const T* input = args.data.data<T>().data();
@@ -55,23 +83,15 @@ void roi_pool_kernel(const detail::RoiArguments& args, T* output) {
             std::min(std::max(w1 + start_w, 0), width)};
       }
     }
-    for (std::int64_t c = 0; c < args.channels; ++c) {
-      const T* plane = input + (batch_index * args.channels + c) * args.height * args.width;
-      T* out = output + (n * args.channels + c) * bins;
-      for (std::int64_t k = 0; k < bins; ++k) {
-        const Bin& b = bin[static_cast<std::size_t>(k)];
-        const bool empty = b.h1 <= b.h0 || b.w1 <= b.w0;
-        // torchvision starts from -FLT_MAX for float64 too.
-        T max_value = empty ? T(0) : static_cast<T>(-std::numeric_limits<float>::max());
-        for (int h = b.h0; h < b.h1; ++h) {
-          for (int w = b.w0; w < b.w1; ++w) {
-            const T value = plane[static_cast<std::int64_t>(h) * args.width + w];
-            if (value > max_value) max_value = value;
-          }
-        }
-        out[k] = max_value;
-      }
-    }
+    const std::int64_t plane = args.height * args.width;
+    const T* image = input + batch_index * args.channels * plane;
+    T* out = output + n * args.channels * bins;
+    std::int64_t c = 0;
+    for (; c + detail::kChannelsAtOnce <= args.channels; c += detail::kChannelsAtOnce)
+      max_pool_channels<T, detail::kChannelsAtOnce>(image + c * plane, plane, args.width, bin,
+                                                    out + c * bins);
+    for (; c < args.channels; ++c)
+      max_pool_channels<T, 1>(image + c * plane, plane, args.width, bin, out + c * bins);
   }
 }
 
