@@ -187,7 +187,7 @@ def kernels_truth(out: Path) -> None:
     rois = grid_boxes(40, g, -5.0, 30.0)
     rois = torch.cat([torch.randint(0, 2, (40, 1), generator=g).double(), rois], dim=1)
     images = torch.randn(2, 18, 17, 21, generator=g, dtype=torch.float64)
-    for dt in ("f32", "f64"):
+    for dt in ("f16", "f32", "f64"):  # torchvision's roi_pool and ps_roi_pool take no float16
         x, r = images.to(DTYPES[dt]), rois.to(DTYPES[dt])
         t[f"roi.{dt}.input"], t[f"roi.{dt}.rois"] = x, r
         for scale in SCALES:
@@ -196,11 +196,13 @@ def kernels_truth(out: Path) -> None:
                     for aligned in (False, True):
                         key = f"roi_align.{dt}.{h}x{w}.s{scale}.r{ratio}.a{int(aligned)}"
                         t[key] = ops.roi_align(x, r, (h, w), float(scale), ratio, aligned)
-                t[f"roi_pool.{dt}.{h}x{w}.s{scale}"] = ops.roi_pool(x, r, (h, w), float(scale))
+                if dt != "f16":
+                    t[f"roi_pool.{dt}.{h}x{w}.s{scale}"] = ops.roi_pool(x, r, (h, w), float(scale))
             for h, w in PS_SIZES:
                 for ratio in RATIOS:
                     t[f"ps_roi_align.{dt}.{h}x{w}.s{scale}.r{ratio}"] = ops.ps_roi_align(x, r, (h, w), float(scale), ratio)
-                t[f"ps_roi_pool.{dt}.{h}x{w}.s{scale}"] = ops.ps_roi_pool(x, r, (h, w), float(scale))
+                if dt != "f16":
+                    t[f"ps_roi_pool.{dt}.{h}x{w}.s{scale}"] = ops.ps_roi_pool(x, r, (h, w), float(scale))
     multiscale_truth(t, g)
     x = images.float()
     boxes0, boxes1 = rois[:25, 1:].float(), rois[25:, 1:].float()

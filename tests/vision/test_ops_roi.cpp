@@ -1,6 +1,6 @@
 // fp::vision::ops' RoI ops against torchvision's compiled CPU kernels, bit
 // for bit: 40 regions (repeated, empty, inverted, partly outside the map)
-// over two images, float32 and float64, several output sizes, spatial
+// over two images, float16 (roi_align, ps_roi_align), float32 and float64, several output sizes, spatial
 // scales, sampling ratios and both alignments; and the list-of-boxes form.
 #include <gtest/gtest.h>
 
@@ -51,6 +51,11 @@ TEST_P(VisionRoi, RoiAlignEqualsTorchvision) {
 }
 
 TEST_P(VisionRoi, RoiPoolEqualsTorchvision) {
+  if (GetParam() == "f16") {  // as torchvision's CPU kernel, float32 and float64 only
+    EXPECT_FP_ERROR(fp::ErrorCode::Unsupported, "roi_pool: float16 is not implemented",
+                    ops::roi_pool(input(), rois(), 7));
+    return;
+  }
   for (const auto& [scale, scale_text] : kScales) {
     for (const Size size : kRoiSizes) {
       const std::string key = "roi_pool." + GetParam() + "." + size.text() + ".s" + scale_text;
@@ -71,6 +76,11 @@ TEST_P(VisionRoi, PsRoiAlignAndPoolEqualTorchvision) {
                               torchvision(key)))
             << key;
       }
+      if (GetParam() == "f16") {
+        EXPECT_FP_ERROR(fp::ErrorCode::Unsupported, "ps_roi_pool: float16 is not implemented",
+                        ops::ps_roi_pool(input(), rois(), {size.h, size.w}, scale));
+        continue;
+      }
       const std::string key = "ps_roi_pool." + GetParam() + "." + size.text() + ".s" + scale_text;
       EXPECT_TRUE(
           bit_equal(ops::ps_roi_pool(input(), rois(), {size.h, size.w}, scale), torchvision(key)))
@@ -79,7 +89,7 @@ TEST_P(VisionRoi, PsRoiAlignAndPoolEqualTorchvision) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Torchvision, VisionRoi, ::testing::Values("f32", "f64"));
+INSTANTIATE_TEST_SUITE_P(Torchvision, VisionRoi, ::testing::Values("f16", "f32", "f64"));
 
 TEST(VisionRoi, ListsOfBoxesEqualTorchvision) {
   const fp::StateDict results = fp_test::ops_truth("kernels");
@@ -132,7 +142,7 @@ TEST(VisionRoi, BadInputIsRefused) {
   EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "ps_roi_pool: input channels (4) must be a multiple",
                   ops::ps_roi_pool(input, rois, {0, 2}));
   EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
-                  "roi_align: input should be float32 or float64, got int64",
+                  "roi_align: input should be float16, float32 or float64, got int64",
                   ops::roi_align(input.to(fp::DType::I64), rois.to(fp::DType::I64), 2));
   EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "roi_pool: a box coordinate is too large",
                   ops::roi_pool(input, fp::tensor({{0.f, 0.f, 0.f, 3e30f, 3.f}}), 2));

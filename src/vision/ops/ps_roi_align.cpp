@@ -8,36 +8,39 @@
 
 #include "bilinear.h"
 #include "flash_powder/core/factory.h"
+#include "half_arithmetic.h"
 #include "roi_arguments.h"
 
 namespace fp::vision::ops {
 namespace {
 
 /// torchvision's bilinear_interpolate: 0 outside the map.
-template <class T>
-T sample(const T* plane, std::int64_t height, std::int64_t width, T y, T x) {
+template <class T, class S>
+T sample(const S* plane, std::int64_t height, std::int64_t width, T y, T x) {
   const auto at = detail::bilinear(height, width, y, x);
   if (!at) return 0;
-  return at->w1 * plane[at->pos1] + at->w2 * plane[at->pos2] + at->w3 * plane[at->pos3] +
-         at->w4 * plane[at->pos4];
+  return at->w1 * T(plane[at->pos1]) + at->w2 * T(plane[at->pos2]) + at->w3 * T(plane[at->pos3]) +
+         at->w4 * T(plane[at->pos4]);
 }
 
-template <class T>
-void ps_roi_align_kernel(const detail::RoiArguments& args, std::int64_t sampling_ratio, T* output) {
-  const T* input = args.data.data<T>().data();
-  const T* rois = args.checked_regions<T>("ps_roi_align");
+/// S: the elements' type; T: the type torchvision computes in for them.
+template <class S>
+void ps_roi_align_kernel(const detail::RoiArguments& args, std::int64_t sampling_ratio, S* output) {
+  using T = detail::Compute<S>;
+  const S* input = args.data.data<S>().data();
+  const S* rois = args.checked_regions<S>("ps_roi_align");
   const auto scale = static_cast<T>(args.spatial_scale);
   const std::int64_t pooled_height = args.pooled_height;
   const std::int64_t pooled_width = args.pooled_width;
   const std::int64_t channels_out = args.channels / (pooled_height * pooled_width);
   const std::int64_t plane_size = args.height * args.width;
   for (std::int64_t n = 0; n < args.num_rois; ++n) {
-    const T* roi = rois + 5 * n;
-    const auto batch_index = static_cast<std::int64_t>(roi[0]);
-    const T roi_start_w = roi[1] * scale - static_cast<T>(0.5);
-    const T roi_start_h = roi[2] * scale - static_cast<T>(0.5);
-    const T roi_end_w = roi[3] * scale - static_cast<T>(0.5);
-    const T roi_end_h = roi[4] * scale - static_cast<T>(0.5);
+    const S* roi = rois + 5 * n;
+    const auto batch_index = static_cast<std::int64_t>(T(roi[0]));
+    const T roi_start_w = T(roi[1]) * scale - static_cast<T>(0.5);
+    const T roi_start_h = T(roi[2]) * scale - static_cast<T>(0.5);
+    const T roi_end_w = T(roi[3]) * scale - static_cast<T>(0.5);
+    const T roi_end_h = T(roi[4]) * scale - static_cast<T>(0.5);
     const T roi_width = roi_end_w - roi_start_w;
     const T roi_height = roi_end_h - roi_start_h;
     const T bin_size_h = roi_height / static_cast<T>(pooled_height);
@@ -52,13 +55,13 @@ void ps_roi_align_kernel(const detail::RoiArguments& args, std::int64_t sampling
     // Not at least 1 as in roi_align: an empty grid gives 0 / 0 there too.
     const auto count = static_cast<T>(grid_h * grid_w);
     std::int64_t c_in = 0;
-    T* out = output + n * channels_out * pooled_height * pooled_width;
+    S* out = output + n * channels_out * pooled_height * pooled_width;
     for (std::int64_t c_out = 0; c_out < channels_out; ++c_out) {
       for (std::int64_t ph = 0; ph < pooled_height; ++ph) {
         for (std::int64_t pw = 0; pw < pooled_width; ++pw, ++c_in, ++out) {
           const T hstart = static_cast<T>(ph) * bin_size_h + roi_start_h;
           const T wstart = static_cast<T>(pw) * bin_size_w + roi_start_w;
-          const T* plane = input + (batch_index * args.channels + c_in) * plane_size;
+          const S* plane = input + (batch_index * args.channels + c_in) * plane_size;
           T sum = 0;
           for (int iy = 0; iy < grid_h; ++iy) {
             const T y = hstart + static_cast<T>(static_cast<float>(iy) + .5f) * bin_size_h /
@@ -70,7 +73,7 @@ void ps_roi_align_kernel(const detail::RoiArguments& args, std::int64_t sampling
             }
           }
           sum /= count;
-          *out = sum;
+          *out = detail::stored<S>(sum);
         }
       }
     }
@@ -82,9 +85,9 @@ void ps_roi_align_kernel(const detail::RoiArguments& args, std::int64_t sampling
 Tensor ps_roi_align(TensorView input, TensorView rois, PooledSize output_size, double spatial_scale,
                     std::int64_t sampling_ratio) {
   const detail::RoiArguments args("ps_roi_align", input, rois, output_size, spatial_scale);
-  args.require_float("ps_roi_align");
-  return args.pool(args.position_sensitive_channels("ps_roi_align"),
-                   [&](auto* output) { ps_roi_align_kernel(args, sampling_ratio, output); });
+  args.require_float("ps_roi_align", true);
+  return args.pool<true>(args.position_sensitive_channels("ps_roi_align"),
+                         [&](auto* output) { ps_roi_align_kernel(args, sampling_ratio, output); });
 }
 
 Tensor ps_roi_align(TensorView input, const std::vector<TensorView>& boxes, PooledSize output_size,

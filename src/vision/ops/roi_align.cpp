@@ -16,6 +16,7 @@
 
 #include "bilinear.h"
 #include "flash_powder/core/factory.h"
+#include "half_arithmetic.h"
 #include "roi_arguments.h"
 
 namespace fp::vision::ops {
@@ -26,43 +27,45 @@ using detail::Bilinear;
 /// The bins of `C` consecutive channel planes of one region from its
 /// samples (`per_bin` per bin, in order): each bin's sum of w1 * v1 + w2 * v2
 /// + w3 * v3 + w4 * v4 over its samples, divided by `count`.
-template <class T, std::int64_t C>
-void pool_channels(const T* planes, std::int64_t plane, const Bilinear<T>* samples,
-                   std::int64_t bins, std::int64_t per_bin, T count, T* out) {
+template <class T, std::int64_t C, class S>
+void pool_channels(const S* planes, std::int64_t plane, const Bilinear<T>* samples,
+                   std::int64_t bins, std::int64_t per_bin, T count, S* out) {
   for (std::int64_t bin = 0; bin < bins; ++bin) {
     T value[C] = {};
     const Bilinear<T>* sample = samples + bin * per_bin;
     for (std::int64_t s = 0; s < per_bin; ++s, ++sample) {
       for (std::int64_t k = 0; k < C; ++k) {
-        const T* p = planes + k * plane;
-        value[k] += sample->w1 * p[sample->pos1] + sample->w2 * p[sample->pos2] +
-                    sample->w3 * p[sample->pos3] + sample->w4 * p[sample->pos4];
+        const S* p = planes + k * plane;
+        value[k] += sample->w1 * T(p[sample->pos1]) + sample->w2 * T(p[sample->pos2]) +
+                    sample->w3 * T(p[sample->pos3]) + sample->w4 * T(p[sample->pos4]);
       }
     }
     for (std::int64_t k = 0; k < C; ++k) {
       value[k] /= count;
-      out[k * bins + bin] = value[k];
+      out[k * bins + bin] = detail::stored<S>(value[k]);
     }
   }
 }
 
-template <class T>
-void roi_align_kernel(const detail::RoiArguments& args, const RoiAlignOptions& options, T* output) {
-  const T* input = args.data.data<T>().data();
-  const T* rois = args.checked_regions<T>("roi_align");
+/// S: the elements' type; T: the type torchvision computes in for them.
+template <class S>
+void roi_align_kernel(const detail::RoiArguments& args, const RoiAlignOptions& options, S* output) {
+  using T = detail::Compute<S>;
+  const S* input = args.data.data<S>().data();
+  const S* rois = args.checked_regions<S>("roi_align");
   const auto spatial_scale = static_cast<T>(args.spatial_scale);
   const std::int64_t pooled_height = args.pooled_height;
   const std::int64_t pooled_width = args.pooled_width;
   const std::int64_t plane = args.height * args.width;
   std::vector<Bilinear<T>> samples;
   for (std::int64_t n = 0; n < args.num_rois; ++n) {
-    const T* roi = rois + 5 * n;
-    const auto batch_index = static_cast<std::int64_t>(roi[0]);
+    const S* roi = rois + 5 * n;
+    const auto batch_index = static_cast<std::int64_t>(T(roi[0]));
     const T offset = options.aligned ? static_cast<T>(0.5) : static_cast<T>(0.0);
-    const T roi_start_w = roi[1] * spatial_scale - offset;
-    const T roi_start_h = roi[2] * spatial_scale - offset;
-    const T roi_end_w = roi[3] * spatial_scale - offset;
-    const T roi_end_h = roi[4] * spatial_scale - offset;
+    const T roi_start_w = T(roi[1]) * spatial_scale - offset;
+    const T roi_start_h = T(roi[2]) * spatial_scale - offset;
+    const T roi_end_w = T(roi[3]) * spatial_scale - offset;
+    const T roi_end_h = T(roi[4]) * spatial_scale - offset;
     T roi_width = roi_end_w - roi_start_w;
     T roi_height = roi_end_h - roi_start_h;
     if (!options.aligned) {  // malformed regions become 1 x 1
@@ -110,8 +113,8 @@ void roi_align_kernel(const detail::RoiArguments& args, const RoiAlignOptions& o
     const std::int64_t bins = pooled_height * pooled_width;
     // Both sides inverted: no samples, as torchvision's loops run none.
     const auto per_bin = static_cast<std::int64_t>(std::max(grid_h, 0)) * std::max(grid_w, 0);
-    const T* image = input + batch_index * args.channels * plane;
-    T* out = output + n * args.channels * bins;
+    const S* image = input + batch_index * args.channels * plane;
+    S* out = output + n * args.channels * bins;
     std::int64_t c = 0;
     for (; c + detail::kChannelsAtOnce <= args.channels; c += detail::kChannelsAtOnce)
       pool_channels<T, detail::kChannelsAtOnce>(image + c * plane, plane, samples.data(), bins,
@@ -127,8 +130,9 @@ void roi_align_kernel(const detail::RoiArguments& args, const RoiAlignOptions& o
 Tensor roi_align(TensorView input, TensorView rois, PooledSize output_size,
                  const RoiAlignOptions& options) {
   const detail::RoiArguments args("roi_align", input, rois, output_size, options.spatial_scale);
-  args.require_float("roi_align");
-  return args.pool(args.channels, [&](auto* output) { roi_align_kernel(args, options, output); });
+  args.require_float("roi_align", true);
+  return args.pool<true>(args.channels,
+                         [&](auto* output) { roi_align_kernel(args, options, output); });
 }
 
 Tensor roi_align(TensorView input, const std::vector<TensorView>& boxes, PooledSize output_size,

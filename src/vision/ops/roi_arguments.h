@@ -12,6 +12,7 @@
 #include "flash_powder/core/factory.h"
 #include "flash_powder/core/tensor.h"
 #include "flash_powder/vision/ops/roi.h"
+#include "half_arithmetic.h"
 
 namespace fp::vision::ops::detail {
 
@@ -27,19 +28,19 @@ struct RoiArguments {
   RoiArguments(const char* op, TensorView input, TensorView rois, PooledSize size,
                double spatial_scale);
 
-  /// The rows of `regions` as T, checked: the batch index of each names an
-  /// image of `data` and every number is finite.
-  template <class T>
-  const T* checked_regions(const char* op) const {
-    const T* rows = regions.data<T>().data();
+  /// The rows of `regions` (elements of type S), checked: the batch index of
+  /// each names an image of `data` and every number is finite.
+  template <class S>
+  const S* checked_regions(const char* op) const {
+    const S* rows = regions.data<S>().data();
     for (std::int64_t k = 0; k < num_rois; ++k) {
-      const T* row = rows + 5 * k;
+      const S* row = rows + 5 * k;
       for (int j = 0; j < 5; ++j) {
-        if (!std::isfinite(static_cast<double>(row[j]))) {
+        if (!std::isfinite(static_cast<double>(Compute<S>(row[j])))) {
           refuse(op, "the coordinates of box " + std::to_string(k) + " should be finite");
         }
       }
-      const double index = static_cast<double>(row[0]);
+      const double index = static_cast<double>(Compute<S>(row[0]));
       if (!(index > -1 && index < static_cast<double>(batch))) {
         refuse(op, "box " + std::to_string(k) + " has batch index " + std::to_string(index) +
                        ", not one of the input's " + std::to_string(batch) + " images");
@@ -48,16 +49,18 @@ struct RoiArguments {
     return rows;
   }
 
-  /// Refuses dtypes other than float32 and float64 (torchvision's CPU
-  /// kernels' own set here).
-  void require_float(const char* op) const {
+  /// Refuses dtypes other than float32 and float64, and float16 unless
+  /// `half_too` (torchvision's CPU kernels' own sets).
+  void require_float(const char* op, bool half_too = false) const {
+    if (half_too && data.dtype() == DType::F16) return;
     if (data.dtype() == DType::F16 || data.dtype() == DType::BF16) {
       throw Error(ErrorCode::Unsupported,
                   std::string("fp::vision::ops::") + op + ": " + std::string(name(data.dtype())) +
                       " is not implemented; convert input and boxes to float32");
     }
     if (data.dtype() != DType::F32 && data.dtype() != DType::F64) {
-      refuse(op, "input should be float32 or float64, got " + std::string(name(data.dtype())));
+      refuse(op, std::string("input should be ") + (half_too ? "float16, " : "") +
+                     "float32 or float64, got " + std::string(name(data.dtype())));
     }
   }
 
@@ -73,12 +76,18 @@ struct RoiArguments {
   }
 
   /// The [K, channels_out, pooled height, pooled width] output, zeros of the
-  /// input's dtype (float32 or float64), filled by `kernel(T* output)`
-  /// unless it is empty.
-  template <class Kernel>
+  /// input's dtype (float32 or float64, and float16 with `WithHalf`), filled
+  /// by `kernel(S* output)` unless it is empty.
+  template <bool WithHalf = false, class Kernel>
   Tensor pool(std::int64_t channels_out, Kernel&& kernel) const {
     Tensor output = fp::zeros({num_rois, channels_out, pooled_height, pooled_width}, data.dtype());
     if (output.numel() == 0) return output;
+    if constexpr (WithHalf) {
+      if (data.dtype() == DType::F16) {
+        kernel(output.data_mut<Half>().data());
+        return output;
+      }
+    }
     if (data.dtype() == DType::F64) {
       kernel(output.data_mut<double>().data());
     } else {

@@ -13,7 +13,8 @@ namespace fp::vision::ops {
 /// torchvision.ops.ps_roi_align: like roi_align (always aligned by -0.5
 /// pixel), but bin (i, j) of output channel c averages input channel
 /// (c * height + i) * width + j. `input` is [N, C, H, W] with C a multiple of
-/// height * width, float32 or float64, CPU; the result [K, C / (height *
+/// height * width, float16 (rounded after each operation, as torchvision's
+/// kernel), float32 or float64, CPU; the result [K, C / (height *
 /// width), height, width], a new Tensor equal to torchvision's bit for bit.
 /// Throws fp::Error as roi_align does, and for C not such a multiple.
 Tensor ps_roi_align(TensorView input, TensorView rois, PooledSize output_size,

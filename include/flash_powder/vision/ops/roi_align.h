@@ -23,8 +23,9 @@ struct RoiAlignOptions {
   bool aligned = false;
 };
 
-/// torchvision.ops.roi_align: each region of `input` ([N, C, H, W], float32
-/// or float64, CPU) averaged into `output_size` bins of bilinear samples;
+/// torchvision.ops.roi_align: each region of `input` ([N, C, H, W], float16,
+/// float32 or float64, CPU; float16 computed as torchvision's kernel does,
+/// rounding after each operation) averaged into `output_size` bins of bilinear samples;
 /// [K, C, height, width], a new Tensor equal to torchvision's bit for bit.
 /// `rois` is [K, 5]: (batch index, x1, y1, x2, y2), the input's dtype.
 /// Throws fp::Error (BadArgument) for other shapes, dtypes, a batch index
