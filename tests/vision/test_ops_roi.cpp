@@ -33,7 +33,10 @@ class VisionRoi : public ::testing::TestWithParam<std::string> {
 };
 
 TEST_P(VisionRoi, RoiAlignEqualsTorchvision) {
-  for (const auto& [scale, scale_text] : kScales) {
+  for (const auto& scale_case : kScales) {
+    const double scale =
+        scale_case.first;  // not a structured binding: lambdas capture it (clang 14)
+    const std::string scale_text = scale_case.second;
     for (const Size size : kRoiSizes) {
       for (const int ratio : kRatios) {
         for (const bool aligned : {false, true}) {
@@ -56,7 +59,10 @@ TEST_P(VisionRoi, RoiPoolEqualsTorchvision) {
                     ops::roi_pool(input(), rois(), 7));
     return;
   }
-  for (const auto& [scale, scale_text] : kScales) {
+  for (const auto& scale_case : kScales) {
+    const double scale =
+        scale_case.first;  // not a structured binding: lambdas capture it (clang 14)
+    const std::string scale_text = scale_case.second;
     for (const Size size : kRoiSizes) {
       const std::string key = "roi_pool." + GetParam() + "." + size.text() + ".s" + scale_text;
       EXPECT_TRUE(
@@ -67,7 +73,10 @@ TEST_P(VisionRoi, RoiPoolEqualsTorchvision) {
 }
 
 TEST_P(VisionRoi, PsRoiAlignAndPoolEqualTorchvision) {
-  for (const auto& [scale, scale_text] : kScales) {
+  for (const auto& scale_case : kScales) {
+    const double scale =
+        scale_case.first;  // not a structured binding: lambdas capture it (clang 14)
+    const std::string scale_text = scale_case.second;
     for (const Size size : kPsSizes) {
       for (const int ratio : kRatios) {
         const std::string key = "ps_roi_align." + GetParam() + "." + size.text() + ".s" +
