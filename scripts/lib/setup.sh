@@ -213,6 +213,45 @@ torch_library_path() {
   echo "$path"
 }
 
+# torchvision's compiled ops (nms, roi_align, roi_pool, ps_roi_*): the
+# ground truth of fp::vision::ops' kernels. They do not load beside the CPU
+# torch of .venv; this torchvision loads beside the torch of torch_venv
+# TORCHVISION_OPS_TORCH. It is installed into a folder of its own, put on
+# PYTHONPATH by the wrapper "python" written there (which also sets the
+# library path that torch needs), so the --torch venv stays as it is.
+TORCHVISION_OPS_TORCH="2.14.1"
+TORCHVISION_OPS_PACKAGE="torchvision==0.29.2"
+
+torchvision_ops_dir() {
+  echo "$BUILD/torch/torchvision-ops"
+}
+
+ensure_torchvision_ops() {
+  ensure_torch_venv "$TORCHVISION_OPS_TORCH"
+  local target
+  target="$(torchvision_ops_dir)"
+  local stamp="$target/.fp-packages"
+  local wanted="$TORCHVISION_OPS_TORCH $TORCHVISION_OPS_PACKAGE"
+  [ -x "$target/python" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$wanted" ] && return
+  say "installing $TORCHVISION_OPS_PACKAGE (its compiled ops, the truth of fp::vision::ops) into $target"
+  rm -rf "$target"
+  local python
+  python="$(torch_venv "$TORCHVISION_OPS_TORCH")/bin/python"
+  PIP_CONSTRAINT=/dev/null "$python" -m pip install -q --disable-pip-version-check --no-deps \
+    --target "$target/site" "$TORCHVISION_OPS_PACKAGE"
+  cat >"$target/python" <<WRAPPER
+#!/bin/sh
+# Python with torch $TORCHVISION_OPS_TORCH and $TORCHVISION_OPS_PACKAGE (scripts/lib/setup.sh).
+export PYTHONPATH="$target/site\${PYTHONPATH:+:\$PYTHONPATH}"
+export LD_LIBRARY_PATH="$(torch_library_path "$TORCHVISION_OPS_TORCH")\${LD_LIBRARY_PATH:+:\$LD_LIBRARY_PATH}"
+exec "$python" "\$@"
+WRAPPER
+  chmod +x "$target/python"
+  "$target/python" -c "import torch, torchvision; torch.ops.torchvision.nms" ||
+    { echo "torchvision's compiled ops do not load in $target" >&2; return 1; }
+  echo "$wanted" >"$stamp"
+}
+
 setup_all() {
   ensure_apt_packages
   ensure_venv

@@ -125,6 +125,39 @@ TEST(GuideVision, StepByStep) {
   EXPECT_EQ(nn_test::values(input), truth<std::vector<float>>("values(preset)"));
 }
 
+TEST(GuideVision, DetectionOps) {
+  fp::Tensor boxes =
+      fp::tensor({{0.f, 0.f, 10.f, 10.f}, {1.f, 1.f, 11.f, 11.f}, {20.f, 20.f, 30.f, 30.f}});
+  fp::Tensor scores = fp::tensor({0.7f, 0.9f, 0.8f});
+  fp::Tensor keep = fp::vision::ops::nms(boxes, scores, 0.5);  // int64 indices, best score first
+  fp::Tensor iou = fp::vision::ops::box_iou(boxes, boxes);     // [3, 3]
+  fp::Tensor centred = fp::vision::ops::box_convert(boxes, "xyxy", "cxcywh");
+  fp::Tensor features = fp::randn({1, 8, 32, 32});
+  fp::Tensor rois = fp::tensor({{0.f, 4.f, 4.f, 40.f, 28.f}});  // (image, x1, y1, x2, y2)
+  fp::Tensor pooled =
+      fp::vision::ops::roi_align(features, rois, 7, {.spatial_scale = 0.5, .sampling_ratio = 2});
+
+  /*
+  #|PYTHON
+  import torchvision.ops.boxes as box_ops
+  boxes = torch.tensor([[0., 0., 10., 10.], [1., 1., 11., 11.], [20., 20., 30., 30.]])
+  scores = torch.tensor([0.7, 0.9, 0.8])
+  iou = box_ops.box_iou(boxes, boxes)
+  keep = []  # greedy NMS over torchvision's box_iou (the scores are distinct)
+  for i in scores.argsort(descending=True).tolist():
+      if all(iou[i, k] <= 0.5 for k in keep):
+          keep.append(i)
+  centred = box_ops.box_convert(boxes, "xyxy", "cxcywh")
+  features = torch.randn(1, 8, 32, 32)
+  rois = torch.tensor([[0., 4., 4., 40., 28.]])
+  */
+  EXPECT_EQ(keep.to_vector<int64_t>(), truth<std::vector<int64_t>>("keep"));
+  EXPECT_EQ(nn_test::values(iou), truth<std::vector<float>>("values(iou)"));
+  EXPECT_EQ(nn_test::values(centred), truth<std::vector<float>>("values(centred)"));
+  EXPECT_EQ(nn_test::shape(pooled),
+            (std::vector<int64_t>{1, 8, 7, 7}));  // #PYTHON [len(rois), len(features[0]), 7, 7]
+}
+
 TEST(GuideVision, PartsOfAModel) {
   auto resnet = fp::vision::models::resnet18();
   fp::Tensor x = fp::randn({1, 3, 64, 64});

@@ -13,7 +13,7 @@ StochasticDepth::StochasticDepth(double p, std::string mode) : p(p), mode(std::m
   if (!(p >= 0.0 && p <= 1.0))
     throw Error(ErrorCode::BadArgument,
                 "StochasticDepth: drop probability has to be between 0 and 1, but got " +
-                    detail::python_float(p));
+                    fp::detail::python_float(p));
   if (this->mode != "batch" && this->mode != "row")
     throw Error(ErrorCode::BadArgument,
                 "StochasticDepth: mode has to be either 'batch' or 'row', but got " + this->mode);
