@@ -64,7 +64,7 @@ int channels_for(ImageReadMode mode, int file_channels) {
 
 void convert_channels(Raster& raster, int channels) {
   if (raster.channels == channels) return;
-  const auto count = static_cast<std::size_t>(raster.height * raster.width);
+  const std::size_t count = raster.pixel_count();
   const int from = raster.channels;
   Bytes out(count * channels);
   const std::uint8_t* in = raster.pixels.data();

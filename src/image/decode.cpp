@@ -65,13 +65,12 @@ Tensor decode_image(std::span<const std::uint8_t> bytes, const DecodeOptions& op
     case Format::Webp:
       return decode_with(detail::decode_webp_bytes, bytes, options, source);
     case Format::Gif:
-      detail::fail(ErrorCode::Unsupported, "decode_image", source,
-                   "GIF is not supported (fp::image decodes JPEG, PNG and WebP)");
+      return decode_with(detail::decode_gif_bytes, bytes, options, source);
     case Format::Unknown:
       break;
   }
   detail::fail(ErrorCode::Format, "decode_image", source,
-               "not a JPEG, PNG or WebP image (" + first_bytes(bytes) +
+               "not a JPEG, PNG, WebP or GIF image (" + first_bytes(bytes) +
                    "); the format is told by the bytes, not by the file name");
 }
 
@@ -85,6 +84,10 @@ Tensor decode_jpeg(TensorView data, const DecodeOptions& options) {
 
 Tensor decode_png(TensorView data, const DecodeOptions& options) {
   return decode_tensor(data, options, "decode_png", detail::decode_png_bytes);
+}
+
+Tensor decode_gif(TensorView data, const DecodeOptions& options) {
+  return decode_tensor(data, options, "decode_gif", detail::decode_gif_bytes);
 }
 
 Tensor decode_webp(TensorView data, const DecodeOptions& options) {

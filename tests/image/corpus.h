@@ -42,6 +42,24 @@ inline std::vector<Case> cases() {
   return out;
 }
 
+/// A file Pillow refuses, and Pillow's error.
+struct Refused {
+  std::string name;
+  std::filesystem::path file;
+  std::string pillow;
+};
+
+inline std::vector<Refused> refused() {
+  std::ifstream in(corpus_dir() / "manifest.json");
+  if (!in) throw std::runtime_error("no corpus manifest: run the CTest fixture image_corpus");
+  const nlohmann::json manifest = nlohmann::json::parse(in);
+  std::vector<Refused> out;
+  for (const auto& c : manifest.at("refused")) {
+    out.push_back({c.at("name"), c.at("file").get<std::string>(), c.at("pillow")});
+  }
+  return out;
+}
+
 inline std::map<std::string, fp::Tensor> expected(const Case& c) {
   std::map<std::string, fp::Tensor> out;
   for (auto& [name, tensor] : fp::safetensors::load(c.expected))

@@ -96,6 +96,23 @@ def pillow_modes(path: Path, unchanged: np.ndarray | None = None) -> dict[str, t
     return out
 
 
+def pillow_frames(path: Path) -> dict[str, torch.Tensor]:
+    """Every read mode of a GIF or animated WebP as Pillow gives it frame by frame
+    (seek(i), ImageOps.exif_transpose, convert): [C, H, W] for one frame, [N, C, H, W] for more.
+    Unchanged is RGB for a GIF (torchvision.io.decode_gif's channels), the file's
+    RGB or RGBA for a WebP."""
+    image = Image.open(path)
+    unchanged = "RGBA" if image.format == "WEBP" and image.mode == "RGBA" else "RGB"
+    out = {}
+    for mode, pil_mode in {**PIL_MODES, "Unchanged": unchanged}.items():
+        frames = []
+        for index in range(getattr(image, "n_frames", 1)):
+            image.seek(index)
+            frames.append(chw(np.array(ImageOps.exif_transpose(image).convert(pil_mode))))
+        out[mode] = frames[0] if len(frames) == 1 else torch.stack(frames)
+    return out
+
+
 # --- a PNG writer for what Pillow cannot write: 16-bit colour, 2/4-bit gray, Adam7 ----------
 
 ADAM7 = [(0, 0, 8, 8), (4, 0, 8, 8), (0, 4, 4, 8), (2, 0, 4, 4), (0, 2, 2, 4), (1, 0, 2, 2), (0, 1, 1, 2)]
@@ -119,7 +136,8 @@ def pack_rows(array: np.ndarray, bits: int) -> bytes:
     return b"".join(rows)
 
 
-def write_png(path: Path, array: np.ndarray, bits: int = 8, interlace: bool = False, extra: bytes = b"") -> None:
+def write_png(path: Path, array: np.ndarray, bits: int = 8, interlace: bool = False, extra: bytes = b"",
+              tail: bytes = b"") -> None:
     height, width = array.shape[:2]
     channels = 1 if array.ndim == 2 else array.shape[2]
     ihdr = struct.pack(">IIBBBBB", width, height, bits, COLOR_TYPES[channels], 0, 0, int(interlace))
@@ -127,8 +145,118 @@ def write_png(path: Path, array: np.ndarray, bits: int = 8, interlace: bool = Fa
         raw = b"".join(pack_rows(array[y0::dy, x0::dx], bits) for x0, y0, dx, dy in ADAM7 if array[y0::dy, x0::dx].size)
     else:
         raw = pack_rows(array, bits)
-    png = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + extra + chunk(b"IDAT", zlib.compress(raw, 6)) + chunk(b"IEND", b"")
+    png = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + extra + chunk(b"IDAT", zlib.compress(raw, 6)) + tail + chunk(b"IEND", b"")
     path.write_bytes(png)
+
+
+# --- a GIF writer for what Pillow's cannot write: chosen disposal, transparency, tables ---
+
+
+def gif_lzw_literal(indices, min_code_size):
+    """LZW data that codes every index as a literal (a clear code often enough that
+    the code width never grows): valid GIF image data any decoder reads."""
+    clear, end = 1 << min_code_size, (1 << min_code_size) + 1
+    width = min_code_size + 1
+    room = (1 << width) - (1 << min_code_size) - 2
+    codes = [clear]
+    for n, index in enumerate(indices):
+        if n and n % room == 0:
+            codes.append(clear)
+        codes.append(int(index))
+    codes.append(end)
+    bits, nbits, out = 0, 0, bytearray()
+    for code in codes:
+        bits |= code << nbits
+        nbits += width
+        while nbits >= 8:
+            out.append(bits & 255); bits >>= 8; nbits -= 8
+    if nbits:
+        out.append(bits & 255)
+    return bytes(out)
+
+def gif_sub_blocks(data):
+    out = bytearray()
+    for i in range(0, len(data), 255):
+        part = data[i:i + 255]
+        out += bytes([len(part)]) + part
+    return bytes(out + b"\0")
+
+def gif_color_table(colors):
+    bits = max(1, int(np.ceil(np.log2(max(len(colors), 2)))))
+    table = np.zeros((1 << bits, 3), np.uint8)
+    table[:len(colors)] = colors
+    return bits, table.tobytes()
+
+def write_gif(width: int, height: int, frames: list[dict], global_colors=None, background: int = 0,
+              loop: bool = True) -> bytes:
+    """A GIF with exactly the structure asked for (Pillow's writer optimises it
+    away): frames are dicts of indices [h, w], left, top, colors (a local table
+    or None), transparency (None or an index), disposal, interlace, code_size."""
+    flags = 0
+    table = b""
+    if global_colors is not None:
+        bits, table = gif_color_table(global_colors)
+        flags = 0x80 | (7 << 4) | (bits - 1)
+    out = bytearray(b"GIF89a" + struct.pack("<HHBBB", width, height, flags, background, 0) + table)
+    if loop and len(frames) > 1:
+        out += b"!\xff\x0bNETSCAPE2.0\x03\x01\x00\x00\x00"
+    for f in frames:
+        if f.get("transparency") is not None or f.get("disposal", 0):
+            packed = (f.get("disposal", 0) << 2) | (1 if f.get("transparency") is not None else 0)
+            out += b"!\xf9\x04" + struct.pack("<BHB", packed, 10, f.get("transparency") or 0) + b"\0"
+        h, w = f["indices"].shape
+        lflags = 0x40 if f.get("interlace") else 0
+        ltable = b""
+        if f.get("colors") is not None:
+            lbits, ltable = gif_color_table(f["colors"])
+            lflags |= 0x80 | (lbits - 1)
+        out += b"," + struct.pack("<HHHHB", f.get("left", 0), f.get("top", 0), w, h, lflags) + ltable
+        rows = f["indices"]
+        if f.get("interlace"):
+            rows = np.concatenate([rows[s::d] for s, d in ((0, 8), (4, 8), (2, 4), (1, 2))])
+        code_size = max(2, int(f.get("code_size", 8)))
+        out += bytes([code_size]) + gif_sub_blocks(gif_lzw_literal(rows.reshape(-1), code_size))
+    return bytes(out + b";")
+
+def random_gif(seed: int, gray: bool | str = True) -> bytes:
+    """A small random GIF: 1-5 frames at random offsets, local and global colour
+    tables, transparency, every disposal method, interlacing, indices past the
+    table. gray=False: a colour global table; "only": gray (identity) tables only."""
+    rng = np.random.default_rng(seed)
+    W, H = int(rng.integers(1, 24)), int(rng.integers(1, 24))
+    ncolors = int(rng.choice([2, 3, 4, 16, 200, 256]))
+    kind = rng.integers(0, 4)
+    if not gray:
+        kind = 0
+    if gray == 'only':
+        kind = 1
+    global_colors = None
+    if kind == 0:
+        global_colors = rng.integers(0, 256, (ncolors, 3), dtype=np.uint8)
+    elif kind == 1:
+        global_colors = np.repeat(np.arange(ncolors, dtype=np.uint8)[:, None], 3, 1)  # identity: Pillow's "L"
+    elif kind == 2:
+        global_colors = rng.integers(0, 256, (ncolors, 3), dtype=np.uint8)
+    frames = []
+    for i in range(int(rng.integers(1, 6))):
+        w, h = int(rng.integers(1, W + 1)), int(rng.integers(1, H + 1))
+        left, top = int(rng.integers(0, W - w + 1)), int(rng.integers(0, H - h + 1))
+        colors = None
+        if gray != 'only' and (global_colors is None or rng.random() < 0.3):
+            colors = rng.integers(0, 256, (int(rng.choice([2, 4, 16, 256])), 3), dtype=np.uint8)
+            if gray and rng.random() < 0.2:
+                colors = np.repeat(np.arange(len(colors), dtype=np.uint8)[:, None], 3, 1)
+        table = len(colors) if colors is not None else len(global_colors)
+        hi = 1 << max(1, int(np.ceil(np.log2(max(table, 2)))))
+        if rng.random() < 0.2:
+            hi = 256
+        indices = rng.integers(0, hi, (h, w), dtype=np.uint8)
+        trns = int(rng.integers(0, hi)) if rng.random() < 0.5 else None
+        if trns is not None:
+            indices[rng.random((h, w)) < 0.4] = trns
+        frames.append(dict(indices=indices, left=left, top=top, colors=colors, transparency=trns,
+                           disposal=int(rng.choice([0, 1, 2, 3, 0, 2])), interlace=bool(rng.random() < 0.3), code_size=8))
+    return write_gif(W, H, frames, global_colors, background=int(rng.integers(0, 256)) if rng.random() < 0.5 else 0)
 
 
 # --- the cases --------------------------------------------------------------------------
@@ -138,6 +266,7 @@ class Corpus:
     def __init__(self, out: Path):
         self.out = out
         self.cases: list[dict] = []
+        self.refused: list[dict] = []
 
     def add(self, name: str, path: Path, modes: dict[str, torch.Tensor], kind: str = "generated") -> None:
         reference = self.out / f"{name}.expected.safetensors"
@@ -147,11 +276,43 @@ class Corpus:
     def pillow_case(self, name: str, path: Path, unchanged: np.ndarray | None = None, kind: str = "generated") -> None:
         self.add(name, path, pillow_modes(path, unchanged), kind)
 
+    def refused_case(self, name: str, path: Path) -> None:
+        """A file Pillow refuses (reading every frame raises): flash_powder must throw fp::Error."""
+        try:
+            pillow_frames(path)
+        except Exception as error:
+            self.refused.append({"name": name, "file": str(path), "pillow": f"{type(error).__name__}: {error}"})
+            return
+        raise RuntimeError(f"{path}: Pillow reads it; not a refused case")
+
 
 def exif_with_orientation(value: int) -> bytes:
     exif = Image.Exif()
     exif[0x0112] = value
     return exif.tobytes()
+
+
+def xmp_with_orientation(value: int, element: bool = False) -> str:
+    """An XMP packet with tiff:Orientation as an attribute (ImageMagick) or an element (exiftool)."""
+    tiff = 'xmlns:tiff="http://ns.adobe.com/tiff/1.0/"'
+    if element:
+        description = f"<rdf:Description {tiff}><tiff:Orientation>{value}</tiff:Orientation></rdf:Description>"
+    else:
+        description = f'<rdf:Description {tiff} tiff:Orientation="{value}"/>'
+    return ('<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">'
+            + description + "</rdf:RDF></x:xmpmeta>")
+
+
+def raw_profile_exif(value: int) -> str:
+    """ImageMagick's PNG text "Raw profile type exif": a hex dump of the EXIF block."""
+    exif = exif_with_orientation(value)
+    digits = exif.hex()
+    return f"\nexif\n{len(exif):8}\n" + "\n".join(digits[i : i + 72] for i in range(0, len(digits), 72)) + "\n"
+
+
+def itxt(keyword: str, text: str, compressed: bool = False) -> bytes:
+    data = zlib.compress(text.encode()) if compressed else text.encode()
+    return chunk(b"iTXt", keyword.encode() + b"\0" + bytes([int(compressed), 0]) + b"\0\0" + data)
 
 
 def jpeg_cases(corpus: Corpus) -> None:
@@ -185,6 +346,11 @@ def jpeg_cases(corpus: Corpus) -> None:
         path = out / f"jpeg_exif_{orientation}.jpg"
         Image.fromarray(photo(37, 53, seed=orientation)).save(path, "JPEG", exif=exif_with_orientation(orientation))
         corpus.pillow_case(f"jpeg_exif_{orientation}", path)
+    for orientation, element in ((6, False), (7, True)):
+        path = out / f"jpeg_xmp_{orientation}.jpg"
+        xmp = xmp_with_orientation(orientation, element).encode()
+        Image.fromarray(photo(37, 53, seed=orientation)).save(path, "JPEG", xmp=xmp)
+        corpus.pillow_case(f"jpeg_xmp_{orientation}", path)
     cjpeg_cases(corpus, rgb)
 
 
@@ -272,22 +438,59 @@ def png_cases(corpus: Corpus) -> None:
         path = out / f"png_exif_{orientation}.png"
         Image.fromarray(photo(29, 41, seed=orientation)).save(path, exif=exif_with_orientation(orientation))
         corpus.pillow_case(f"png_exif_{orientation}", path)
+    # Orientation where ImageMagick and exiftool put it: XMP (attribute, element,
+    # compressed iTXt), the legacy text chunk, an eXIf after the image data, and
+    # an eXIf saying 1 beside an XMP saying 6 (the EXIF wins, as in Pillow).
+    after_idat = chunk(b"eXIf", exif_with_orientation(5)[6:])
+    for name, orientation, extra in [
+        ("xmp_attribute", 6, itxt("XML:com.adobe.xmp", xmp_with_orientation(6))),
+        ("xmp_element", 8, itxt("XML:com.adobe.xmp", xmp_with_orientation(8, element=True))),
+        ("xmp_compressed", 5, itxt("XML:com.adobe.xmp", xmp_with_orientation(5), compressed=True)),
+        ("raw_profile_text", 3, chunk(b"tEXt", b"Raw profile type exif\0" + raw_profile_exif(3).encode())),
+        ("raw_profile_ztxt", 7, chunk(b"zTXt", b"Raw profile type exif\0\0" + zlib.compress(raw_profile_exif(7).encode()))),
+        ("exif_1_beside_xmp_6", 1, chunk(b"eXIf", exif_with_orientation(1)[6:]) + itxt("XML:com.adobe.xmp", xmp_with_orientation(6))),
+    ]:
+        for channels in (3, 2):  # RGB takes libpng's path, gray+alpha libspng's
+            path = out / f"png_{name}_{channels}.png"
+            write_png(path, photo(29, 41, seed=orientation)[:, :, :channels], extra=extra)
+            corpus.pillow_case(f"png_{name}_{channels}", path)
+    for channels in (3, 2):
+        path = out / f"png_exif_after_idat_{channels}.png"
+        write_png(path, photo(29, 41, seed=5)[:, :, :channels], tail=after_idat)
+        corpus.pillow_case(f"png_exif_after_idat_{channels}", path)
     sixteen_cases(corpus)
 
 
 def sixteen_cases(corpus: Corpus) -> None:
-    """16-bit PNGs: Unchanged is the uint16 pixels written, other modes v >> 8 through Pillow."""
+    """16-bit PNGs, every colour type, gray and RGB with and without tRNS.
+
+    Unchanged is the uint16 pixels written. The other modes take v >> 8, then
+    Pillow's 8-bit convert, with a tRNS key applied where the 16-bit samples
+    match it exactly (PNG's rule, libpng's and so torchvision's). Pillow itself
+    agrees for gray+alpha, RGB and RGBA without tRNS; it clips 16-bit gray to
+    0..255 instead of shifting, and never matches a 16-bit tRNS key against its
+    8-bit samples (docs/guide/image.md has the table).
+    """
     rng = np.random.default_rng(16)
     for channels, name in {1: "gray16", 2: "ga16", 3: "rgb16", 4: "rgba16"}.items():
         array = rng.integers(0, 65536, size=(23, 31, channels), dtype=np.uint16)
-        if channels == 1:
-            array = array[:, :, 0]
-        path = corpus.out / f"png_{name}.png"
-        write_png(path, array, bits=16)
-        eight = Image.fromarray((array >> 8).astype(np.uint8), {1: "L", 2: "LA", 3: "RGB", 4: "RGBA"}[channels])
-        modes = {mode: chw(np.array(eight.convert(pil))) for mode, pil in PIL_MODES.items()}
-        modes["Unchanged"] = chw(array.astype(np.uint16)).to(torch.uint16)
-        corpus.add(f"png_{name}", path, modes)
+        array[3, :5] = array[0, 0]  # pixels equal to the tRNS key below
+        array[4, :7] = [100, 200, 250, 9][:channels]  # below 256: shifted to 0, Pillow's gray clip keeps them
+        for trns in (False, True) if channels in (1, 3) else (False,):
+            pixels = array[:, :, 0] if channels == 1 else array
+            path = corpus.out / f"png_{name}{'_trns' if trns else ''}.png"
+            key = array[0, 0] if trns else None
+            extra = chunk(b"tRNS", struct.pack(">" + "H" * channels, *key)) if trns else b""
+            write_png(path, pixels, bits=16, extra=extra)
+            eight = (array >> 8).astype(np.uint8)
+            if trns:
+                alpha = np.where((array == key).all(axis=2), 0, 255).astype(np.uint8)
+                eight = np.dstack([eight, alpha])
+            pil_mode = {1: "L", 2: "LA", 3: "RGB", 4: "RGBA"}[eight.shape[2]]
+            image = Image.fromarray(eight[:, :, 0] if eight.shape[2] == 1 else eight, pil_mode)
+            modes = {mode: chw(np.array(image.convert(pil))) for mode, pil in PIL_MODES.items()}
+            modes["Unchanged"] = chw(pixels.astype(np.uint16)).to(torch.uint16)
+            corpus.add(f"png_{name}{'_trns' if trns else ''}", path, modes)
 
 
 def webp_cases(corpus: Corpus) -> None:
@@ -302,6 +505,83 @@ def webp_cases(corpus: Corpus) -> None:
         path = out / f"webp_{name}.webp"
         Image.fromarray(array).save(path, "WEBP", **options)
         corpus.pillow_case(f"webp_{name}", path)
+    for orientation in range(1, 9):
+        path = out / f"webp_exif_{orientation}.webp"
+        Image.fromarray(photo(29, 41, seed=orientation)).save(path, "WEBP", lossless=True,
+                                                              exif=exif_with_orientation(orientation))
+        corpus.pillow_case(f"webp_exif_{orientation}", path)
+    for orientation, element in ((6, False), (8, True)):
+        path = out / f"webp_xmp_{orientation}.webp"
+        xmp = xmp_with_orientation(orientation, element).encode()
+        Image.fromarray(photo(29, 41, seed=orientation)).save(path, "WEBP", lossless=True, xmp=xmp)
+        corpus.pillow_case(f"webp_xmp_{orientation}", path)
+    # Animations: libwebp composes the frames (blending, disposal) as Pillow reads them.
+    frames = [Image.fromarray(np.roll(rgba, 5 * k, axis=0)) for k in range(3)]
+    for name, mode, options in [("alpha_lossless", "RGBA", {"lossless": True}), ("alpha_lossy", "RGBA", {"quality": 70}),
+                                ("lossy", "RGB", {"quality": 70}), ("lossless", "RGB", {"lossless": True})]:
+        path = out / f"webp_animated_{name}.webp"
+        converted = [frame.convert(mode) for frame in frames]
+        converted[0].save(path, "WEBP", save_all=True, append_images=converted[1:], duration=[40, 80, 40], loop=0,
+                          **options)
+        corpus.add(f"webp_animated_{name}", path, pillow_frames(path))
+    path = out / "webp_animated_exif_6.webp"
+    converted[0].save(path, "WEBP", save_all=True, append_images=converted[1:], lossless=True,
+                      exif=exif_with_orientation(6))
+    corpus.add("webp_animated_exif_6", path, pillow_frames(path))
+
+
+def gif_cases(corpus: Corpus) -> None:
+    """GIFs Pillow writes, GIFs with every disposal/transparency/table combination,
+    and malformed ones Pillow refuses."""
+    out = corpus.out
+    rgb = photo(37, 53, seed=11)
+    paletted = [Image.fromarray(np.roll(rgb, 7 * k, axis=1)).quantize(colors=61) for k in range(4)]
+    path = out / "gif_pillow.gif"
+    paletted[0].save(path)
+    corpus.add("gif_pillow", path, pillow_frames(path))
+    path = out / "gif_pillow_transparent.gif"
+    paletted[0].save(path, transparency=5)
+    corpus.add("gif_pillow_transparent", path, pillow_frames(path))
+    path = out / "gif_pillow_gray.gif"
+    Image.fromarray(rgb[:, :, 1]).save(path)
+    corpus.add("gif_pillow_gray", path, pillow_frames(path))
+    path = out / "gif_pillow_animated.gif"
+    paletted[0].save(path, save_all=True, append_images=paletted[1:], disposal=[0, 1, 2, 3], transparency=5,
+                     duration=40, loop=0)
+    corpus.add("gif_pillow_animated", path, pillow_frames(path))
+    # Written here: literal LZW codes, the structure exactly as asked.
+    for seed in range(24):
+        path = out / f"gif_random_{seed}.gif"
+        path.write_bytes(random_gif(seed, gray=False if seed < 20 else "only"))
+        corpus.add(f"gif_random_{seed}", path, pillow_frames(path))
+    rng = np.random.default_rng(12)
+    colors = rng.integers(0, 256, (16, 3), dtype=np.uint8)
+    indices = rng.integers(0, 16, (7, 9), dtype=np.uint8)
+    whole = write_gif(9, 7, [dict(indices=indices)], colors)
+    path = out / "gif_interlaced.gif"
+    path.write_bytes(write_gif(9, 7, [dict(indices=indices, interlace=True)], colors))
+    corpus.add("gif_interlaced", path, pillow_frames(path))
+    path = out / "gif_no_trailer.gif"
+    path.write_bytes(whole[:-1])
+    corpus.add("gif_no_trailer", path, pillow_frames(path))
+    path = out / "gif_zero_screen.gif"
+    path.write_bytes(write_gif(0, 0, [dict(indices=indices)], colors))
+    corpus.add("gif_zero_screen", path, pillow_frames(path))
+    data_start = whole.index(b",") + 10  # the LZW minimum code size byte of the (only) frame
+    animated = random_gif(5, gray=False)
+    malformed = {
+        "truncated_header": whole[:20],
+        "truncated_data": whole[:-12],
+        "truncated_animation": animated[: len(animated) * 2 // 3],
+        "zero_size_frame": write_gif(9, 7, [dict(indices=np.zeros((0, 0), np.uint8))], colors),
+        "huge_screen": write_gif(65535, 65535, [dict(indices=indices)], colors),
+        "bad_lzw_code": whole[: data_start + 2] + b"\x00\xff\xff" + whole[data_start + 5 :],
+        "bad_code_size": whole[:data_start] + b"\x0c" + whole[data_start + 1 :],
+    }
+    for name, data in malformed.items():
+        path = out / f"gif_bad_{name}.gif"
+        path.write_bytes(data)
+        corpus.refused_case(f"gif_bad_{name}", path)
 
 
 def found_paths() -> list[Path]:
@@ -314,7 +594,7 @@ def found_paths() -> list[Path]:
         paths += sorted(p for p in data.iterdir() if p.suffix.lower() in (".png", ".jpg", ".jpeg", ".webp"))
     except ImportError:
         print("make_corpus.py: scikit-image is not installed; its sample images are not tested", file=sys.stderr)
-    for pattern, most in (("*.jpg", 10), ("*.jpeg", 10), ("*.webp", 10), ("*.png", 20)):
+    for pattern, most in (("*.jpg", 10), ("*.jpeg", 10), ("*.webp", 10), ("*.png", 20), ("*.gif", 10)):
         found = [p for p in sorted(Path("/usr/share").rglob(pattern)) if p.is_file() and p.stat().st_size < 4_000_000]
         paths += found[:most]
     return paths
@@ -327,9 +607,10 @@ def found_cases(corpus: Corpus) -> None:
             with Image.open(path) as probe:
                 if probe.mode not in ("1", "L", "LA", "P", "RGB", "RGBA", "CMYK", "I;16"):
                     continue
-                if getattr(probe, "n_frames", 1) != 1 or probe.width * probe.height > 1_500_000:
-                    continue  # animations are not decoded; huge ones only slow the suite
-            modes = pillow_modes(path)
+                if probe.width * probe.height > 1_500_000:
+                    continue  # huge ones only slow the suite
+                animated = probe.format in ("GIF", "WEBP")
+            modes = pillow_frames(path) if animated else pillow_modes(path)
         except Exception as error:  # Pillow cannot read it either: no reference
             print(f"make_corpus.py: skipping {path}: {error}", file=sys.stderr)
             continue
@@ -427,9 +708,10 @@ def main() -> None:
     jpeg_cases(corpus)
     png_cases(corpus)
     webp_cases(corpus)
+    gif_cases(corpus)
     found_cases(corpus)
     encoder_cases(out)
-    (out / "manifest.json").write_text(json.dumps({"cases": corpus.cases}, indent=1))
+    (out / "manifest.json").write_text(json.dumps({"cases": corpus.cases, "refused": corpus.refused}, indent=1))
     transform_truth(out)
     stamp.write_bytes(source)
     print(f"make_corpus.py: {len(corpus.cases)} cases in {out}")

@@ -32,17 +32,21 @@ void put_be32(std::vector<std::uint8_t>& b, std::size_t at, std::uint32_t v) {
     b[at + k] = static_cast<std::uint8_t>(v >> (24 - 8 * k));
 }
 
-const char* const kFiles[] = {
-    "jpeg_q75_420.jpg", "jpeg_progressive.jpg",    "jpeg_arithmetic.jpg",  "jpeg_cmyk.jpg",
-    "png_RGB.png",      "png_adam7.png",           "png_palette_trns.png", "png_rgb16.png",
-    "webp_lossy.webp",  "webp_lossless_alpha.webp"};
+const char* const kFiles[] = {"jpeg_q75_420.jpg",     "jpeg_progressive.jpg",
+                              "jpeg_arithmetic.jpg",  "jpeg_cmyk.jpg",
+                              "png_RGB.png",          "png_adam7.png",
+                              "png_palette_trns.png", "png_rgb16.png",
+                              "webp_lossy.webp",      "webp_lossless_alpha.webp",
+                              "gif_pillow.gif",       "gif_pillow_animated.gif"};
 
 TEST(ImageHostile, EveryTruncationThrows) {
   int refused = 0;
   for (const char* name : kFiles) {
     const auto whole = bytes_of(name);
-    // A PNG without its IEND (12 bytes) and IDAT CRC still decodes, as in Pillow.
-    const std::size_t tail = std::string(name).ends_with(".png") ? 30 : 1;
+    // A PNG without its IEND (12 bytes) and IDAT CRC still decodes, as in
+    // Pillow, and so does a GIF without its trailer.
+    const std::string file = name;
+    const std::size_t tail = file.ends_with(".png") ? 30 : file.ends_with(".gif") ? 12 : 1;
     for (std::size_t cut : {std::size_t{1}, std::size_t{3}, std::size_t{12}, std::size_t{40},
                             whole.size() / 3, whole.size() / 2, whole.size() - tail}) {
       SCOPED_TRACE(std::string(name) + " cut to " + std::to_string(cut) + " bytes");
@@ -51,7 +55,7 @@ TEST(ImageHostile, EveryTruncationThrows) {
       ++refused;
     }
   }
-  EXPECT_EQ(refused, 70);
+  EXPECT_EQ(refused, 84);
 }
 
 TEST(ImageHostile, TruncatedFileIsNamedInTheMessage) {
@@ -77,26 +81,29 @@ TEST(ImageHostile, CorruptBytesGiveAnErrorOrAnImage) {
       }
       try {
         const fp::Tensor decoded = image::decode_image(bytes, {}, name);
-        EXPECT_EQ(decoded.dim(), 3);
+        EXPECT_EQ(decoded.dim(), std::string(name).ends_with("animated.gif") ? 4 : 3);
         ++images;
       } catch (const fp::Error&) {
         ++errors;
       }
     }
   }
-  EXPECT_EQ(errors + images, 200);
+  EXPECT_EQ(errors + images, 240);
   EXPECT_GT(errors, 20);  // CRCs and checksums catch most damage
 }
 
 TEST(ImageHostile, EmptyAndUnknownData) {
   const std::vector<std::uint8_t> empty;
-  EXPECT_FP_ERROR(fp::ErrorCode::Format, "not a JPEG, PNG or WebP image (no bytes)",
+  EXPECT_FP_ERROR(fp::ErrorCode::Format, "not a JPEG, PNG, WebP or GIF image (no bytes)",
                   image::decode_image(empty));
   const std::vector<std::uint8_t> bmp = {'B', 'M', 0x36, 0, 0, 0, 0, 0, 0, 0};
-  EXPECT_FP_ERROR(fp::ErrorCode::Format, "not a JPEG, PNG or WebP image (first bytes 42 4d 36 00",
+  EXPECT_FP_ERROR(fp::ErrorCode::Format,
+                  "not a JPEG, PNG, WebP or GIF image (first bytes 42 4d 36 00",
                   image::decode_image(bmp));
   const std::vector<std::uint8_t> gif = {'G', 'I', 'F', '8', '9', 'a', 1, 0, 1, 0};
-  EXPECT_FP_ERROR(fp::ErrorCode::Unsupported, "GIF is not supported", image::decode_image(gif));
+  EXPECT_FP_ERROR(fp::ErrorCode::Format,
+                  "fp::image::decode_gif: the image bytes: not a readable GIF",
+                  image::decode_image(gif));
   const std::vector<std::uint8_t> soi = {0xFF, 0xD8, 0xFF};
   EXPECT_FP_ERROR(fp::ErrorCode::Format,
                   "fp::image::decode_jpeg: the image bytes: not a readable JPEG",
@@ -128,6 +135,14 @@ TEST(ImageHostile, DecompressionBombsAreRefusedBeforeAllocating) {
       image::read_image(fp_test::image::corpus_file("webp_lossy.webp"), {.max_pixels = 100}));
   EXPECT_NO_THROW(
       image::read_image(fp_test::image::corpus_file("webp_lossy.webp"), {.max_pixels = 45 * 67}));
+
+  // An animation's frames count together: 4 frames of 53x37 need 4 * 1961 pixels.
+  const auto animation = fp_test::image::corpus_file("gif_pillow_animated.gif");
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
+                  "fp::image::decode_gif: " + animation.string() +
+                      ": the animation has more than 3 frames of 53x37 pixels",
+                  image::read_image(animation, {.max_pixels = 4 * 53 * 37 - 1}));
+  EXPECT_NO_THROW(image::read_image(animation, {.max_pixels = 4 * 53 * 37}));
 }
 
 TEST(ImageHostile, ZeroSizedImagesAreRefused) {
@@ -159,6 +174,10 @@ TEST(ImageHostile, DecodersRefuseTheWrongFormat) {
   EXPECT_FP_ERROR(fp::ErrorCode::Unsupported,
                   "fp::image::decode_webp: the image bytes: not a readable WebP image",
                   image::decode_webp(png));
+  EXPECT_FP_ERROR(
+      fp::ErrorCode::Format,
+      "fp::image::decode_gif: the image bytes: not a readable GIF: Data is not in GIF format",
+      image::decode_gif(png));
 }
 
 TEST(ImageHostile, EachDecoderCallsEmptyDataAFormatError) {
@@ -172,12 +191,16 @@ TEST(ImageHostile, EachDecoderCallsEmptyDataAFormatError) {
   EXPECT_FP_ERROR(fp::ErrorCode::Format,
                   "fp::image::decode_webp: the image bytes: the data is empty",
                   image::decode_webp(empty));
+  EXPECT_FP_ERROR(fp::ErrorCode::Format,
+                  "fp::image::decode_gif: the image bytes: the data is empty",
+                  image::decode_gif(empty));
 }
 
 TEST(ImageHostile, DecodersRefuseTensorsThatAreNotBytes) {
   const fp::Tensor floats = fp::zeros({10});
   const fp::Tensor matrix = fp::zeros({2, 5}, fp::DType::U8);
-  for (auto decode : {&image::decode_jpeg, &image::decode_png, &image::decode_webp}) {
+  for (auto decode :
+       {&image::decode_jpeg, &image::decode_png, &image::decode_webp, &image::decode_gif}) {
     EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "expected a 1-D uint8 CPU tensor of encoded bytes",
                     decode(floats, {}));
     EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "got a 2-D uint8 tensor", decode(matrix, {}));
