@@ -145,6 +145,7 @@ class GifCanvas {
 
   std::vector<std::uint8_t> save(const GifRect& r) {
     std::vector<std::uint8_t> saved;
+    if (r.empty()) return saved;
     const auto row = static_cast<std::size_t>((r.x1 - r.x0) * sample_bytes());
     for (std::int64_t y = r.y0; y < r.y1; ++y) {
       const std::uint8_t* p = at(r.x0, y);
@@ -328,6 +329,7 @@ class GifComposer {
     // A first frame writes every index; later frames leave their transparent
     // pixels to the canvas below.
     const bool skip_transparent = !first && control.transparency.has_value();
+    if (extent.empty()) return;
     for (std::int64_t y = extent.y0; y < extent.y1; ++y) {
       const std::uint8_t* row = &indices[static_cast<std::size_t>((y - desc.Top) * width)];
       for (std::int64_t x = extent.x0; x < extent.x1; ++x) {
@@ -399,6 +401,13 @@ Raster decode_gif_bytes(std::span<const std::uint8_t> bytes, const DecodeOptions
       fail_gif(source, "corrupt GIF image descriptor", gif->Error);
     }
     const GifImageDesc& desc = gif->Image;
+    if (desc.Width <= 0 || desc.Height <= 0) {
+      // Pillow refuses such a frame ("tile cannot extend outside image").
+      fail(ErrorCode::Format, kGifFunction, source,
+           "frame " + std::to_string(composer ? composer->count() : 0) + " is " +
+               std::to_string(desc.Width) + "x" + std::to_string(desc.Height) +
+               " pixels; a frame needs at least one");
+    }
     if (!composer) {
       // Pillow's canvas: the logical screen, grown to hold the first frame.
       const std::int64_t width = std::max<std::int64_t>(gif->SWidth, desc.Left + desc.Width);

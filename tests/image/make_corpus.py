@@ -567,6 +567,10 @@ def gif_cases(corpus: Corpus) -> None:
     path = out / "gif_zero_screen.gif"
     path.write_bytes(write_gif(0, 0, [dict(indices=indices)], colors))
     corpus.add("gif_zero_screen", path, pillow_frames(path))
+    # A frame wholly outside the screen, disposed "to previous": Pillow grows
+    # its canvas for it, flash_powder clips it away (test_hostile.cpp).
+    outside = [dict(indices=indices), dict(indices=indices, left=20, disposal=3), dict(indices=indices[::-1].copy())]
+    (out / "gif_frame_outside_screen.gif").write_bytes(write_gif(9, 7, outside, colors))
     data_start = whole.index(b",") + 10  # the LZW minimum code size byte of the (only) frame
     animated = random_gif(5, gray=False)
     malformed = {
@@ -574,6 +578,7 @@ def gif_cases(corpus: Corpus) -> None:
         "truncated_data": whole[:-12],
         "truncated_animation": animated[: len(animated) * 2 // 3],
         "zero_size_frame": write_gif(9, 7, [dict(indices=np.zeros((0, 0), np.uint8))], colors),
+        "zero_width_frame": write_gif(9, 7, [dict(indices=np.zeros((118, 0), np.uint8))], colors),  # found by fuzzing
         "huge_screen": write_gif(65535, 65535, [dict(indices=indices)], colors),
         "bad_lzw_code": whole[: data_start + 2] + b"\x00\xff\xff" + whole[data_start + 5 :],
         "bad_code_size": whole[:data_start] + b"\x0c" + whole[data_start + 1 :],

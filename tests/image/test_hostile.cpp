@@ -145,6 +145,19 @@ TEST(ImageHostile, DecompressionBombsAreRefusedBeforeAllocating) {
   EXPECT_NO_THROW(image::read_image(animation, {.max_pixels = 4 * 53 * 37}));
 }
 
+// Found by fuzzing: a GIF frame outside the logical screen, disposed "to
+// previous", is clipped away; the frames keep the screen's size.
+TEST(ImageHostile, GifFrameOutsideTheScreenIsClipped) {
+  const fp::Tensor frames =
+      image::read_image(fp_test::image::corpus_file("gif_frame_outside_screen.gif"));
+  ASSERT_EQ(frames.dim(), 4);
+  EXPECT_EQ(frames.size(0), 3);
+  EXPECT_EQ(frames.size(2), 7);
+  EXPECT_EQ(frames.size(3), 9);
+  EXPECT_TRUE(frames.i(1).is_equal(frames.i(0)));
+  EXPECT_FALSE(frames.i(2).is_equal(frames.i(0)));
+}
+
 TEST(ImageHostile, ZeroSizedImagesAreRefused) {
   auto png = bytes_of("png_RGB.png");
   put_be32(png, 16, 0);
