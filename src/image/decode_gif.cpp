@@ -171,25 +171,24 @@ class GifCanvas {
     }
   }
 
-  /// Appends the canvas as `frame` RGBA samples (alpha 255 where it has none).
-  void append_rgba(Bytes& out) const {
+  /// Appends the canvas as RGB (`channels` 3) or RGBA (4) samples, alpha
+  /// 255 where it has none.
+  void append(Bytes& out, int channels) const {
     const std::size_t at = out.size();
-    out.resize(at + static_cast<std::size_t>(width_ * height_) * 4);
+    const auto count = static_cast<std::size_t>(width_ * height_);
+    out.resize(at + count * static_cast<std::size_t>(channels));
     std::uint8_t* o = out.data() + at;
-    if (!indexed_) {
-      std::memcpy(o, rgba_.data(), rgba_.size());
-      if (!has_alpha_) {
-        for (std::size_t i = 3; i < rgba_.size(); i += 4)
-          o[i] = 255;
+    for (std::size_t i = 0; i < count; ++i, o += channels) {
+      if (indexed_) {
+        const auto c = palette_.rgb(index_[i]);
+        std::memcpy(o, c.data(), 3);
+        if (channels == 4) {
+          o[3] = index_transparency_ && index_[i] == *index_transparency_ ? 0 : 255;
+        }
+        continue;
       }
-      return;
-    }
-    for (std::size_t i = 0; i < index_.size(); ++i, o += 4) {
-      const auto c = palette_.rgb(index_[i]);
-      o[0] = c[0];
-      o[1] = c[1];
-      o[2] = c[2];
-      o[3] = index_transparency_ && index_[i] == *index_transparency_ ? 0 : 255;
+      std::memcpy(o, &rgba_[4 * i], 3);
+      if (channels == 4) o[3] = has_alpha_ ? rgba_[4 * i + 3] : 255;
     }
   }
 
@@ -332,6 +331,11 @@ class GifComposer {
     if (extent.empty()) return;
     for (std::int64_t y = extent.y0; y < extent.y1; ++y) {
       const std::uint8_t* row = &indices[static_cast<std::size_t>((y - desc.Top) * width)];
+      if (canvas_.indexed() && !skip_transparent) {  // a row of indices as it is
+        std::memcpy(canvas_.at(extent.x0, y), row + (extent.x0 - desc.Left),
+                    static_cast<std::size_t>(extent.x1 - extent.x0));
+        continue;
+      }
       for (std::int64_t x = extent.x0; x < extent.x1; ++x) {
         const int index = row[x - desc.Left];
         if (skip_transparent && index == *control.transparency) continue;
@@ -377,6 +381,9 @@ Raster decode_gif_bytes(std::span<const std::uint8_t> bytes, const DecodeOptions
 
   std::optional<GifComposer> composer;
   Raster raster;
+  // Frames are kept as RGB, or RGBA when the mode needs the alpha.
+  const int wanted = channels_for(options.mode, 3);
+  raster.channels = wanted == 2 || wanted == 4 ? 4 : 3;
   GifControl control;
   for (;;) {
     GifRecordType record = UNDEFINED_RECORD_TYPE;
@@ -433,13 +440,11 @@ Raster decode_gif_bytes(std::span<const std::uint8_t> bytes, const DecodeOptions
       check_dimensions(kGifFunction, source, desc.Width, desc.Height, options.max_pixels);
     }
     composer->frame(gif.get(), control, source);
-    composer->canvas().append_rgba(raster.pixels);
+    composer->canvas().append(raster.pixels, raster.channels);
     control = {};
   }
   if (!composer) fail(ErrorCode::Format, kGifFunction, source, "the GIF has no image");
-  raster.channels = 4;
   raster.frames = composer->count();
-  const int wanted = channels_for(options.mode, 3);
   convert_channels(raster, wanted);
   return raster;
 }
