@@ -2,6 +2,7 @@
 // the format told by the bytes themselves.
 #include <cstdio>
 #include <cstring>
+#include <string>
 
 #include "file_io.h"
 #include "finish.h"
@@ -14,7 +15,19 @@ namespace fp::image {
 
 namespace {
 
-enum class Format { Jpeg, Png, Webp, Gif, Unknown };
+enum class Format { Jpeg, Png, Webp, Gif, Avif, Heif, Unknown };
+
+/// The major brand of an ISO base media file ("ftyp" box first), as AVIF
+/// and HEIF/HEIC files start.
+Format iso_brand(std::span<const std::uint8_t> b) {
+  if (b.size() < 12 || std::memcmp(b.data() + 4, "ftyp", 4) != 0) return Format::Unknown;
+  const std::string brand(reinterpret_cast<const char*>(b.data() + 8), 4);
+  if (brand == "avif" || brand == "avis") return Format::Avif;
+  for (const char* heif : {"heic", "heix", "hevc", "hevx", "heim", "heis", "mif1", "msf1"}) {
+    if (brand == heif) return Format::Heif;
+  }
+  return Format::Unknown;
+}
 
 Format sniff(std::span<const std::uint8_t> b) {
   static constexpr std::uint8_t png[] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
@@ -25,7 +38,7 @@ Format sniff(std::span<const std::uint8_t> b) {
     return Format::Webp;
   }
   if (b.size() >= 6 && std::memcmp(b.data(), "GIF8", 4) == 0) return Format::Gif;
-  return Format::Unknown;
+  return iso_brand(b);
 }
 
 std::string first_bytes(std::span<const std::uint8_t> bytes) {
@@ -66,6 +79,13 @@ Tensor decode_image(std::span<const std::uint8_t> bytes, const DecodeOptions& op
       return decode_with(detail::decode_webp_bytes, bytes, options, source);
     case Format::Gif:
       return decode_with(detail::decode_gif_bytes, bytes, options, source);
+    case Format::Avif:
+    case Format::Heif:
+      // Refused by name: decoding them needs libavif / libheif, whose YUV to
+      // RGB conversion would first have to be checked against Pillow's.
+      detail::fail(ErrorCode::Unsupported, "decode_image", source,
+                   std::string(sniff(bytes) == Format::Avif ? "AVIF" : "HEIF/HEIC") +
+                       " is not supported (fp::image decodes JPEG, PNG, WebP and GIF)");
     case Format::Unknown:
       break;
   }

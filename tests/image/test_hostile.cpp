@@ -104,6 +104,17 @@ TEST(ImageHostile, EmptyAndUnknownData) {
   EXPECT_FP_ERROR(fp::ErrorCode::Format,
                   "fp::image::decode_gif: the image bytes: not a readable GIF",
                   image::decode_image(gif));
+  // ISO base media files: named by their brand, refused as unsupported.
+  const std::vector<std::uint8_t> avif = {0, 0, 0, 0x1c, 'f', 't', 'y', 'p', 'a', 'v', 'i', 'f'};
+  EXPECT_FP_ERROR(fp::ErrorCode::Unsupported,
+                  "fp::image::decode_image: the image bytes: AVIF is not supported",
+                  image::decode_image(avif));
+  const std::vector<std::uint8_t> heic = {0, 0, 0, 0x18, 'f', 't', 'y', 'p', 'h', 'e', 'i', 'c'};
+  EXPECT_FP_ERROR(fp::ErrorCode::Unsupported, "HEIF/HEIC is not supported",
+                  image::decode_image(heic));
+  const std::vector<std::uint8_t> mp4 = {0, 0, 0, 0x18, 'f', 't', 'y', 'p', 'i', 's', 'o', 'm'};
+  EXPECT_FP_ERROR(fp::ErrorCode::Format, "not a JPEG, PNG, WebP or GIF image",
+                  image::decode_image(mp4));
   const std::vector<std::uint8_t> soi = {0xFF, 0xD8, 0xFF};
   EXPECT_FP_ERROR(fp::ErrorCode::Format,
                   "fp::image::decode_jpeg: the image bytes: not a readable JPEG",
