@@ -1,5 +1,5 @@
-// libFuzzer target for one image decoder (FP_FUZZ_DECODER: jpeg, png, webp
-// or gif): any bytes must decode or throw fp::Error, in every read mode; never
+// libFuzzer target for one image decoder (FP_FUZZ_DECODER: jpeg, png, webp,
+// gif or avif): any bytes must decode or throw fp::Error, in every read mode; never
 // crash, leak, hang or touch memory it does not own (ASan, UBSan and
 // libstdc++'s assertions watch). A decoded image must have the size its
 // header promised (every frame of an animation), in the channels the mode
@@ -17,7 +17,7 @@
 
 #ifndef FP_FUZZ_DECODER
 #error \
-    "define FP_FUZZ_DECODER as decode_jpeg_bytes, decode_png_bytes, decode_webp_bytes or decode_gif_bytes"
+    "define FP_FUZZ_DECODER as decode_jpeg_bytes, decode_png_bytes, decode_webp_bytes, decode_gif_bytes or decode_avif_bytes"
 #endif
 
 #ifndef FP_FUZZ_MAX_PIXELS

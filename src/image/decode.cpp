@@ -80,17 +80,17 @@ Tensor decode_image(std::span<const std::uint8_t> bytes, const DecodeOptions& op
     case Format::Gif:
       return decode_with(detail::decode_gif_bytes, bytes, options, source);
     case Format::Avif:
+      return decode_with(detail::decode_avif_bytes, bytes, options, source);
     case Format::Heif:
-      // Refused by name: decoding them needs libavif / libheif, whose YUV to
-      // RGB conversion would first have to be checked against Pillow's.
+      // Refused by name: Pillow, the reference, cannot read HEIF without a
+      // plugin, so libheif's pixels could not be checked.
       detail::fail(ErrorCode::Unsupported, "decode_image", source,
-                   std::string(sniff(bytes) == Format::Avif ? "AVIF" : "HEIF/HEIC") +
-                       " is not supported (fp::image decodes JPEG, PNG, WebP and GIF)");
+                   "HEIF/HEIC is not supported (fp::image decodes JPEG, PNG, WebP, GIF and AVIF)");
     case Format::Unknown:
       break;
   }
   detail::fail(ErrorCode::Format, "decode_image", source,
-               "not a JPEG, PNG, WebP or GIF image (" + first_bytes(bytes) +
+               "not a JPEG, PNG, WebP, GIF or AVIF image (" + first_bytes(bytes) +
                    "); the format is told by the bytes, not by the file name");
 }
 
@@ -104,6 +104,10 @@ Tensor decode_jpeg(TensorView data, const DecodeOptions& options) {
 
 Tensor decode_png(TensorView data, const DecodeOptions& options) {
   return decode_tensor(data, options, "decode_png", detail::decode_png_bytes);
+}
+
+Tensor decode_avif(TensorView data, const DecodeOptions& options) {
+  return decode_tensor(data, options, "decode_avif", detail::decode_avif_bytes);
 }
 
 Tensor decode_gif(TensorView data, const DecodeOptions& options) {

@@ -96,6 +96,9 @@ Raster decode_jpeg_bytes(std::span<const std::uint8_t> bytes, const DecodeOption
                          const std::string& source, PlaneSink* sink = nullptr);
 Raster decode_png_bytes(std::span<const std::uint8_t> bytes, const DecodeOptions& options,
                         const std::string& source, PlaneSink* sink = nullptr);
+/// An AVIF, every frame of a sequence, 8-bit.
+Raster decode_avif_bytes(std::span<const std::uint8_t> bytes, const DecodeOptions& options,
+                         const std::string& source, PlaneSink* sink = nullptr);
 /// A GIF, every frame composed as Pillow composes it (`frames` of them).
 Raster decode_gif_bytes(std::span<const std::uint8_t> bytes, const DecodeOptions& options,
                         const std::string& source, PlaneSink* sink = nullptr);

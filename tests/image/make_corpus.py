@@ -97,12 +97,12 @@ def pillow_modes(path: Path, unchanged: np.ndarray | None = None) -> dict[str, t
 
 
 def pillow_frames(path: Path) -> dict[str, torch.Tensor]:
-    """Every read mode of a GIF or animated WebP as Pillow gives it frame by frame
+    """Every read mode of a GIF, animated WebP or AVIF sequence as Pillow gives it frame by frame
     (seek(i), ImageOps.exif_transpose, convert): [C, H, W] for one frame, [N, C, H, W] for more.
     Unchanged is RGB for a GIF (torchvision.io.decode_gif's channels), the file's
-    RGB or RGBA for a WebP."""
+    RGB or RGBA for a WebP or AVIF."""
     image = Image.open(path)
-    unchanged = "RGBA" if image.format == "WEBP" and image.mode == "RGBA" else "RGB"
+    unchanged = "RGBA" if image.format in ("WEBP", "AVIF") and image.mode == "RGBA" else "RGB"
     out = {}
     for mode, pil_mode in {**PIL_MODES, "Unchanged": unchanged}.items():
         frames = []
@@ -530,6 +530,37 @@ def webp_cases(corpus: Corpus) -> None:
     corpus.add("webp_animated_exif_6", path, pillow_frames(path))
 
 
+def avif_cases(corpus: Corpus) -> None:
+    """AVIFs Pillow writes (libaom underneath): chroma subsamplings, alpha, gray,
+    EXIF orientation (Pillow stores it as irot/imir boxes), XMP, a sequence."""
+    from PIL import features
+
+    if not features.check("avif"):
+        print("make_corpus.py: this Pillow cannot read AVIF (Pillow 11.3+ can)", file=sys.stderr)
+        sys.exit(1)
+    out = corpus.out
+    rgba = photo(45, 67, channels=4, seed=13)
+    rgb = Image.fromarray(rgba[:, :, :3])
+    saves = {
+        "420": (rgb, {"quality": 80}),
+        "422": (rgb, {"quality": 80, "subsampling": "4:2:2"}),
+        "444": (rgb, {"quality": 80, "subsampling": "4:4:4"}),
+        "alpha": (Image.fromarray(rgba), {"quality": 80}),
+        "gray": (Image.fromarray(rgba[:, :, 0]), {"quality": 80}),
+        "xmp_6": (rgb, {"quality": 80, "xmp": xmp_with_orientation(6).encode()}),
+    }
+    for orientation in range(1, 9):
+        saves[f"exif_{orientation}"] = (rgb, {"quality": 80, "exif": exif_with_orientation(orientation)})
+    for name, (image, options) in saves.items():
+        path = out / f"avif_{name}.avif"
+        image.save(path, **options)
+        corpus.pillow_case(f"avif_{name}", path)
+    frames = [Image.fromarray(np.roll(rgba[:, :, :3], 5 * k, axis=0)) for k in range(3)]
+    path = out / "avif_sequence.avif"
+    frames[0].save(path, save_all=True, append_images=frames[1:], quality=80)
+    corpus.add("avif_sequence", path, pillow_frames(path))
+
+
 def gif_cases(corpus: Corpus) -> None:
     """GIFs Pillow writes, GIFs with every disposal/transparency/table combination,
     and malformed ones Pillow refuses."""
@@ -714,6 +745,7 @@ def main() -> None:
     png_cases(corpus)
     webp_cases(corpus)
     gif_cases(corpus)
+    avif_cases(corpus)
     found_cases(corpus)
     encoder_cases(out)
     (out / "manifest.json").write_text(json.dumps({"cases": corpus.cases, "refused": corpus.refused}, indent=1))

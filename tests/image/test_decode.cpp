@@ -78,6 +78,14 @@ TEST(ImageDecode, WebpEqualsPillow) {
   EXPECT_EQ(check_cases("generated", "webp_"), 5 * 19);
 }
 
+// Subsamplings, alpha, gray, orientation stored as irot/imir, XMP, a sequence:
+// libavif's pixels equal Pillow's AVIF plugin's in every mode.
+TEST(ImageDecode, AvifEqualsPillow) {
+  EXPECT_EQ(check_cases("generated", "avif_"), 5 * 15);
+  const fp::Tensor bytes = fp::image::read_file(fp_test::image::corpus_file("avif_sequence.avif"));
+  EXPECT_EQ(shape(fp::image::decode_avif(bytes)), (std::vector<std::int64_t>{3, 3, 45, 67}));
+}
+
 // Orientation where Pillow's getexif() finds it: WebP EXIF chunks, XMP
 // (attribute, element, compressed iTXt) in JPEG, PNG and WebP, PNG's legacy
 // "Raw profile type exif" text, an eXIf after the image data, and EXIF's 1
@@ -164,6 +172,8 @@ TEST(ImageDecode, DecodeFunctionsAgreeWithReadImage) {
       EXPECT_TRUE(same_pixels(fp::image::decode_png(bytes), read));
     } else if (file.ends_with(".gif")) {
       EXPECT_TRUE(same_pixels(fp::image::decode_gif(bytes), read));
+    } else if (file.ends_with(".avif")) {
+      EXPECT_TRUE(same_pixels(fp::image::decode_avif(bytes), read));
     } else {
       EXPECT_TRUE(same_pixels(fp::image::decode_webp(bytes), read));
     }
