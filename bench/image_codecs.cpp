@@ -44,8 +44,8 @@ int main(int argc, char** argv) {
   if (argc != 2 && argc != 3) {
     std::fprintf(stderr,
                  "usage: bench_image_codecs DIR [CASE] (DIR holds photo.jpg, photo.png, "
-                 "photo.webp, photo.gif, animation.gif, animation.webp; CASE runs one case "
-                 "only)\n");
+                 "photo.webp, photo.gif, photo.avif, animation.gif, animation.webp; CASE runs "
+                 "one case only)\n");
     return 2;
   }
   if (argc == 3) only = argv[2];
@@ -57,6 +57,7 @@ int main(int argc, char** argv) {
   const fp::Tensor gif = image::read_file(dir + "/photo.gif");
   const fp::Tensor animated_gif = image::read_file(dir + "/animation.gif");
   const fp::Tensor animated_webp = image::read_file(dir + "/animation.webp");
+  const fp::Tensor avif = image::read_file(dir + "/photo.avif");
   const fp::Tensor pixels = image::decode_png(png);
   // torchvision's decode result: [C, H, W] over interleaved (H, W, C) memory,
   // what libjpeg reads as it is. encode_jpeg hands both sides this layout.
@@ -74,6 +75,7 @@ int main(int argc, char** argv) {
   measure("decode_gif", n, [&] { image::decode_gif(gif, as_torchvision); });
   measure("decode_gif_animated", n, [&] { image::decode_gif(animated_gif, as_torchvision); });
   measure("decode_webp_animated", n, [&] { image::decode_webp(animated_webp, as_torchvision); });
+  measure("decode_avif", n, [&] { image::decode_avif(avif, as_torchvision); });
   measure("encode_jpeg", n, [&] { image::encode_jpeg(channels_last); });
   measure("encode_jpeg_chw", n, [&] { image::encode_jpeg(pixels); });
   measure("encode_png", 5, [&] { image::encode_png(pixels); });
