@@ -68,6 +68,9 @@ Raster decode_avif_bytes(std::span<const std::uint8_t> bytes, const DecodeOption
   const std::unique_ptr<avifDecoder, AvifDecoderDeleter> decoder(avifDecoderCreate());
   if (!decoder) fail(ErrorCode::OutOfMemory, kAvifFunction, source, "out of memory");
   decoder->maxThreads = 1;
+  // libavif's own limit too, so that nothing larger is allocated inside it.
+  decoder->imageSizeLimit = static_cast<std::uint32_t>(
+      std::min<std::uint64_t>(options.max_pixels, decoder->imageSizeLimit));
   check_avif(avifDecoderSetIOMemory(decoder.get(), bytes.data(), bytes.size()), source,
              "not a readable AVIF");
   check_avif(avifDecoderParse(decoder.get()), source, "not a readable AVIF");

@@ -46,9 +46,30 @@ int webp_orientation(std::span<const std::uint8_t> bytes) {
                         {reinterpret_cast<const char*>(xmp.data()), xmp.size()});
 }
 
+/// Refuses an animation whose frames, all together, exceed the bomb limit:
+/// before libwebp's animation decoder allocates its canvas.
+void check_animation_size(std::span<const std::uint8_t> bytes, const DecodeOptions& options,
+                          const std::string& source) {
+  const WebPData data{bytes.data(), bytes.size()};
+  const std::unique_ptr<WebPDemuxer, DemuxerDeleter> demuxer(WebPDemux(&data));
+  if (!demuxer) fail(ErrorCode::Format, kWebpFunction, source, "corrupt WebP animation");
+  const std::uint32_t width = WebPDemuxGetI(demuxer.get(), WEBP_FF_CANVAS_WIDTH);
+  const std::uint32_t height = WebPDemuxGetI(demuxer.get(), WEBP_FF_CANVAS_HEIGHT);
+  const std::uint32_t frames = WebPDemuxGetI(demuxer.get(), WEBP_FF_FRAME_COUNT);
+  check_dimensions(kWebpFunction, source, width, height, options.max_pixels);
+  if (std::uint64_t{frames} * width * height > options.max_pixels) {
+    fail(ErrorCode::BadArgument, kWebpFunction, source,
+         "the animation has " + std::to_string(frames) + " frames of " + std::to_string(width) +
+             "x" + std::to_string(height) + " pixels, more than the limit of " +
+             std::to_string(options.max_pixels) +
+             " pixels in all; raise DecodeOptions::max_pixels to read it");
+  }
+}
+
 /// Every frame of an animation, composed by libwebp, as RGBA rows.
 Raster decode_animation(std::span<const std::uint8_t> bytes, const DecodeOptions& options,
                         const std::string& source, bool has_alpha) {
+  check_animation_size(bytes, options, source);
   const WebPData data{bytes.data(), bytes.size()};
   WebPAnimDecoderOptions decoder_options{};
   if (WebPAnimDecoderOptionsInit(&decoder_options) == 0) {
@@ -63,16 +84,7 @@ Raster decode_animation(std::span<const std::uint8_t> bytes, const DecodeOptions
   if (WebPAnimDecoderGetInfo(decoder.get(), &info) == 0) {
     fail(ErrorCode::Format, kWebpFunction, source, "corrupt WebP animation");
   }
-  check_dimensions(kWebpFunction, source, info.canvas_width, info.canvas_height,
-                   options.max_pixels);
   const std::uint64_t frame_pixels = std::uint64_t{info.canvas_width} * info.canvas_height;
-  if (std::uint64_t{info.frame_count} * frame_pixels > options.max_pixels) {
-    fail(ErrorCode::BadArgument, kWebpFunction, source,
-         "the animation has " + std::to_string(info.frame_count) + " frames of " +
-             std::to_string(info.canvas_width) + "x" + std::to_string(info.canvas_height) +
-             " pixels, more than the limit of " + std::to_string(options.max_pixels) +
-             " pixels in all; raise DecodeOptions::max_pixels to read it");
-  }
   Raster raster;
   raster.width = info.canvas_width;
   raster.height = info.canvas_height;

@@ -157,6 +157,18 @@ TEST(ImageHostile, DecompressionBombsAreRefusedBeforeAllocating) {
                       ": the animation has more than 3 frames of 53x37 pixels",
                   image::read_image(animation, {.max_pixels = 4 * 53 * 37 - 1}));
   EXPECT_NO_THROW(image::read_image(animation, {.max_pixels = 4 * 53 * 37}));
+  // Found by fuzzing: an animated WebP's canvas is checked before libwebp's
+  // animation decoder allocates it (VP8X: canvas width - 1 at 24, height - 1 at 27).
+  auto webp = bytes_of("webp_animated_lossless.webp");
+  ASSERT_EQ(std::string(webp.begin() + 12, webp.begin() + 16), "VP8X");
+  for (const std::size_t at : {std::size_t{24}, std::size_t{27}}) {
+    webp[at] = 0xFF;
+    webp[at + 1] = 0x3F;
+    webp[at + 2] = 0;
+  }
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
+                  "fp::image::decode_webp: bomb.webp: the image is 16384x16384 = 268435456 pixels",
+                  image::decode_image(webp, {}, "bomb.webp"));
   const auto sequence = fp_test::image::corpus_file("avif_sequence.avif");
   EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "the sequence has 3 frames of 67x45 pixels",
                   image::read_image(sequence, {.max_pixels = 3 * 67 * 45 - 1}));
