@@ -44,7 +44,8 @@ int main(int argc, char** argv) {
   if (argc != 2 && argc != 3) {
     std::fprintf(stderr,
                  "usage: bench_image_codecs DIR [CASE] (DIR holds photo.jpg, photo.png, "
-                 "photo.webp; CASE runs one case only)\n");
+                 "photo.webp, photo.gif, photo.avif, animation.gif, animation.webp; CASE runs "
+                 "one case only)\n");
     return 2;
   }
   if (argc == 3) only = argv[2];
@@ -53,6 +54,10 @@ int main(int argc, char** argv) {
   const fp::Tensor jpeg = image::read_file(dir + "/photo.jpg");
   const fp::Tensor png = image::read_file(dir + "/photo.png");
   const fp::Tensor webp = image::read_file(dir + "/photo.webp");
+  const fp::Tensor gif = image::read_file(dir + "/photo.gif");
+  const fp::Tensor animated_gif = image::read_file(dir + "/animation.gif");
+  const fp::Tensor animated_webp = image::read_file(dir + "/animation.webp");
+  const fp::Tensor avif = image::read_file(dir + "/photo.avif");
   const fp::Tensor pixels = image::decode_png(png);
   // torchvision's decode result: [C, H, W] over interleaved (H, W, C) memory,
   // what libjpeg reads as it is. encode_jpeg hands both sides this layout.
@@ -66,6 +71,11 @@ int main(int argc, char** argv) {
   measure("decode_jpeg_chw", n, [&] { image::decode_jpeg(jpeg); });
   measure("decode_png", n, [&] { image::decode_png(png, as_torchvision); });
   measure("decode_webp", n, [&] { image::decode_webp(webp, as_torchvision); });
+  // Every frame, as Pillow composes them, in RGB (torchvision's decode_gif).
+  measure("decode_gif", n, [&] { image::decode_gif(gif, as_torchvision); });
+  measure("decode_gif_animated", n, [&] { image::decode_gif(animated_gif, as_torchvision); });
+  measure("decode_webp_animated", n, [&] { image::decode_webp(animated_webp, as_torchvision); });
+  measure("decode_avif", n, [&] { image::decode_avif(avif, as_torchvision); });
   measure("encode_jpeg", n, [&] { image::encode_jpeg(channels_last); });
   measure("encode_jpeg_chw", n, [&] { image::encode_jpeg(pixels); });
   measure("encode_png", 5, [&] { image::encode_png(pixels); });

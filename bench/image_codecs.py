@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """The peers of bench/image_codecs.cpp: torchvision.io, Pillow and OpenCV.
 
-    image_codecs.py create DIR     a 1080p photo as photo.jpg (q90), photo.png, photo.webp
+    image_codecs.py create DIR     a 1080p photo as photo.jpg (q90), photo.png, photo.webp, photo.gif
+                                   (256 colours), photo.avif, and animation.gif / animation.webp
+                                   (8 frames, 640x360)
     image_codecs.py run DIR        prints "library case seconds" (fastest of the repeats)
     image_codecs.py report CPP PY  the ratios flash_powder / each peer
 
@@ -40,6 +42,12 @@ def create(out: Path) -> None:
     image.save(out / "photo.jpg", quality=90)
     image.save(out / "photo.png")
     image.save(out / "photo.webp", quality=80)
+    image.quantize(colors=256).save(out / "photo.gif")
+    image.save(out / "photo.avif", quality=80)
+    frames = [Image.fromarray(np.roll(photo(360, 640), 40 * k, axis=1)) for k in range(8)]
+    paletted = [frame.quantize(colors=256) for frame in frames]
+    paletted[0].save(out / "animation.gif", save_all=True, append_images=paletted[1:], duration=40, loop=0)
+    frames[0].save(out / "animation.webp", save_all=True, append_images=frames[1:], duration=40, quality=80)
 
 
 def best(body, repeats: int = 30) -> float:  # the fastest of many: machines are shared
@@ -64,6 +72,11 @@ def run_torchvision(d: Path, emit) -> None:
     emit("decode_jpeg_chw", best(lambda: tio.decode_jpeg(jpeg).contiguous()))
     emit("decode_png", best(lambda: tio.decode_png(png)))
     emit("decode_webp", best(lambda: tio.decode_webp(webp)))
+    gif, animation = (tio.read_file(str(d / name)) for name in ("photo.gif", "animation.gif"))
+    emit("decode_gif", best(lambda: tio.decode_gif(gif)))
+    emit("decode_gif_animated", best(lambda: tio.decode_gif(animation)))
+    avif = tio.read_file(str(d / "photo.avif"))
+    emit("decode_avif", best(lambda: tio.decode_avif(avif)))
     emit("encode_jpeg", best(lambda: tio.encode_jpeg(pixels, quality=75)))
     # decode_png's channels-last view is what libjpeg wants; a contiguous
     # [C, H, W] image (what every flash_powder decode returns) is copied first.
@@ -75,6 +88,21 @@ def run_torchvision(d: Path, emit) -> None:
     # flash_powder's is contiguous [C, H, W]: the same input, for a fair case.
     emit("resize_bilinear_chw", best(lambda: F.resize(chw, [540, 960], antialias=True)))
     emit("size_encode_png", tio.encode_png(pixels, compression_level=6).numel())
+
+
+def frames_of(data: bytes):
+    """Pillow's every frame as RGB arrays: seek(i), then convert (what decode_gif returns)."""
+    from PIL import Image
+
+    def decode():
+        image = Image.open(io.BytesIO(data))
+        out = []
+        for index in range(getattr(image, "n_frames", 1)):
+            image.seek(index)
+            out.append(np.asarray(image.convert("RGB")))
+        return out
+
+    return decode
 
 
 def run_pillow(d: Path, emit) -> None:
@@ -93,6 +121,9 @@ def run_pillow(d: Path, emit) -> None:
     emit("decode_jpeg", best(decode("jpg")))
     emit("decode_png", best(decode("png")))
     emit("decode_webp", best(decode("webp")))
+    for case, name in (("decode_gif", "photo.gif"), ("decode_gif_animated", "animation.gif"),
+                       ("decode_webp_animated", "animation.webp"), ("decode_avif", "photo.avif")):
+        emit(case, best(frames_of((d / name).read_bytes())))
     emit("encode_jpeg", best(encode(format="JPEG", quality=75)))
     emit("encode_png", best(encode(format="PNG", compress_level=6), 5))
     emit("resize_bilinear", best(lambda: image.resize((960, 540), Image.BILINEAR)))

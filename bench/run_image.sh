@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Image codecs and resize on a 1080p photo, one thread: flash_powder against
+# Image codecs and resize on a 1080p photo (and GIF / WebP animations), one
+# thread: flash_powder against
 # torchvision.io, Pillow and OpenCV in one run; prints the ratios
 # (flash_powder ÷ peer: below 1 is faster).
 #
@@ -24,7 +25,7 @@ WORK="$(mktemp -d)"
 export OMP_NUM_THREADS=1
 trap 'rm -rf "$WORK"' EXIT
 
-[ -f "$DATA/photo.webp" ] || "$PYTHON" "$REPO/bench/image_codecs.py" create "$DATA"
+[ -f "$DATA/photo.avif" ] || "$PYTHON" "$REPO/bench/image_codecs.py" create "$DATA"
 cmake --build "$BUILD" --target bench_image_codecs >/dev/null
 # Rounds alternate the two sides and the report keeps each case's best round,
 # so that a burst of load from elsewhere does not land on one side only.

@@ -23,7 +23,7 @@ PYTHON_PACKAGES=("torch==$TORCH_VERSION" "numpy" "pytest" "safetensors" "pillow"
 # image tests use only its Python (v2 resize, make_grid, draw_*).
 TORCHVISION_PACKAGE="torchvision==0.28.0"
 APT_PACKAGES=(ninja-build ccache libgtest-dev libbenchmark-dev nlohmann-json3-dev libzip-dev pkg-config valgrind
-  clang-14 clang-format clang-tidy-14 python3-venv libjpeg62-turbo-dev libturbojpeg0-dev libpng-dev zlib1g-dev libspng-dev libwebp-dev
+  clang-14 clang-format clang-tidy-14 python3-venv libjpeg62-turbo-dev libturbojpeg0-dev libpng-dev zlib1g-dev libspng-dev libwebp-dev libgif-dev libavif-dev
   libjpeg-turbo-progs doxygen)
 # clang's sanitizer and libFuzzer runtimes: their own package on Debian 12,
 # which clang-14 only recommends (and packages are installed without

@@ -64,10 +64,18 @@ int channels_for(ImageReadMode mode, int file_channels) {
 
 void convert_channels(Raster& raster, int channels) {
   if (raster.channels == channels) return;
-  const auto count = static_cast<std::size_t>(raster.height * raster.width);
+  const std::size_t count = raster.pixel_count();
   const int from = raster.channels;
   Bytes out(count * channels);
   const std::uint8_t* in = raster.pixels.data();
+  if (from == 4 && channels == 3) {  // the common case, RGBA codecs read as RGB: no branches
+    std::uint8_t* o = out.data();
+    for (std::size_t i = 0; i < count; ++i, o += 3, in += 4)
+      std::memcpy(o, in, 3);
+    raster.pixels = std::move(out);
+    raster.channels = channels;
+    return;
+  }
   for (std::size_t i = 0; i < count; ++i) {
     convert_pixel(in + i * from, from, out.data() + i * channels, channels);
   }

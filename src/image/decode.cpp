@@ -2,6 +2,7 @@
 // the format told by the bytes themselves.
 #include <cstdio>
 #include <cstring>
+#include <string>
 
 #include "file_io.h"
 #include "finish.h"
@@ -14,7 +15,19 @@ namespace fp::image {
 
 namespace {
 
-enum class Format { Jpeg, Png, Webp, Gif, Unknown };
+enum class Format { Jpeg, Png, Webp, Gif, Avif, Heif, Unknown };
+
+/// The major brand of an ISO base media file ("ftyp" box first), as AVIF
+/// and HEIF/HEIC files start.
+Format iso_brand(std::span<const std::uint8_t> b) {
+  if (b.size() < 12 || std::memcmp(b.data() + 4, "ftyp", 4) != 0) return Format::Unknown;
+  const std::string brand(reinterpret_cast<const char*>(b.data() + 8), 4);
+  if (brand == "avif" || brand == "avis") return Format::Avif;
+  for (const char* heif : {"heic", "heix", "hevc", "hevx", "heim", "heis", "mif1", "msf1"}) {
+    if (brand == heif) return Format::Heif;
+  }
+  return Format::Unknown;
+}
 
 Format sniff(std::span<const std::uint8_t> b) {
   static constexpr std::uint8_t png[] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
@@ -25,7 +38,7 @@ Format sniff(std::span<const std::uint8_t> b) {
     return Format::Webp;
   }
   if (b.size() >= 6 && std::memcmp(b.data(), "GIF8", 4) == 0) return Format::Gif;
-  return Format::Unknown;
+  return iso_brand(b);
 }
 
 std::string first_bytes(std::span<const std::uint8_t> bytes) {
@@ -65,13 +78,19 @@ Tensor decode_image(std::span<const std::uint8_t> bytes, const DecodeOptions& op
     case Format::Webp:
       return decode_with(detail::decode_webp_bytes, bytes, options, source);
     case Format::Gif:
+      return decode_with(detail::decode_gif_bytes, bytes, options, source);
+    case Format::Avif:
+      return decode_with(detail::decode_avif_bytes, bytes, options, source);
+    case Format::Heif:
+      // Refused by name: Pillow, the reference, cannot read HEIF without a
+      // plugin, so libheif's pixels could not be checked.
       detail::fail(ErrorCode::Unsupported, "decode_image", source,
-                   "GIF is not supported (fp::image decodes JPEG, PNG and WebP)");
+                   "HEIF/HEIC is not supported (fp::image decodes JPEG, PNG, WebP, GIF and AVIF)");
     case Format::Unknown:
       break;
   }
   detail::fail(ErrorCode::Format, "decode_image", source,
-               "not a JPEG, PNG or WebP image (" + first_bytes(bytes) +
+               "not a JPEG, PNG, WebP, GIF or AVIF image (" + first_bytes(bytes) +
                    "); the format is told by the bytes, not by the file name");
 }
 
@@ -85,6 +104,14 @@ Tensor decode_jpeg(TensorView data, const DecodeOptions& options) {
 
 Tensor decode_png(TensorView data, const DecodeOptions& options) {
   return decode_tensor(data, options, "decode_png", detail::decode_png_bytes);
+}
+
+Tensor decode_avif(TensorView data, const DecodeOptions& options) {
+  return decode_tensor(data, options, "decode_avif", detail::decode_avif_bytes);
+}
+
+Tensor decode_gif(TensorView data, const DecodeOptions& options) {
+  return decode_tensor(data, options, "decode_gif", detail::decode_gif_bytes);
 }
 
 Tensor decode_webp(TensorView data, const DecodeOptions& options) {

@@ -119,14 +119,23 @@ class JpegDecoder {
   JpegState state_{};
 };
 
-int orientation_of(const jpeg_decompress_struct& cinfo) {
+/// The orientation in the APP1 segments, as Pillow keeps them: the first
+/// EXIF segment, the last XMP one (after its namespace and NUL).
+int jpeg_orientation(const jpeg_decompress_struct& cinfo) {
+  static constexpr char xmp_namespace[] = "http://ns.adobe.com/xap/1.0/";  // and its NUL
+  std::span<const std::uint8_t> exif;
+  std::string_view xmp;
   for (jpeg_saved_marker_ptr m = cinfo.marker_list; m != nullptr; m = m->next) {
-    if (m->marker == JPEG_APP0 + 1 && m->data_length >= 6 &&
-        std::memcmp(m->data, "Exif\0\0", 6) == 0) {
-      return exif_orientation({m->data, m->data_length});
+    if (m->marker != JPEG_APP0 + 1) continue;
+    if (exif.empty() && m->data_length >= 6 && std::memcmp(m->data, "Exif\0\0", 6) == 0) {
+      exif = {m->data, m->data_length};
+    } else if (m->data_length >= sizeof xmp_namespace &&
+               std::memcmp(m->data, xmp_namespace, sizeof xmp_namespace) == 0) {
+      xmp = {reinterpret_cast<const char*>(m->data) + sizeof xmp_namespace,
+             m->data_length - sizeof xmp_namespace};
     }
   }
-  return 1;
+  return orientation_of(exif, xmp);
 }
 
 /// Pillow's CMYK -> RGB (Convert.c cmyk2rgb) on Adobe-inverted samples, as
@@ -170,7 +179,7 @@ Raster decode_jpeg_bytes(std::span<const std::uint8_t> bytes, const DecodeOption
   raster.width = cinfo.output_width;
   raster.height = cinfo.output_height;
   raster.channels = cinfo.output_components;
-  raster.exif_orientation = orientation_of(cinfo);
+  raster.exif_orientation = jpeg_orientation(cinfo);
   const int wanted = channels_for(options.mode, cmyk ? 3 : raster.channels);
   // libjpeg's rows are the result itself when no channel conversion follows.
   const bool as_read = !cmyk && raster.channels == wanted;

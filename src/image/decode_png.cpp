@@ -11,6 +11,8 @@
 #include <cstring>
 
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "libpng_errors.h"
 #include "messages.h"
@@ -82,8 +84,9 @@ Output converted_output(const spng_ihdr& ihdr, int wanted) {
   return {SPNG_FMT_RGBA8, 4};
 }
 
-/// Pillow makes an RGB PNG's tRNS-transparent pixels gray = R (not the
-/// luma) when it converts to gray+alpha; as in Pillow. On RGBA samples.
+/// Pillow makes an 8-bit RGB PNG's tRNS-transparent pixels gray = R (not the
+/// luma) when it converts to gray+alpha; as in Pillow. On RGBA samples. (A
+/// 16-bit file's tRNS Pillow never matches: there the luma stays.)
 void pillow_transparent_gray(Raster& raster) {
   std::uint8_t* p = raster.pixels.data();
   const auto count = static_cast<std::size_t>(raster.width * raster.height);
@@ -92,6 +95,28 @@ void pillow_transparent_gray(Raster& raster) {
     if (pixel[3] == 0) pixel[1] = pixel[2] = pixel[0];
   }
 }
+
+/// The text chunks (tEXt, zTXt, iTXt) Pillow reads orientation from: ImageMagick's
+/// "Raw profile type exif" and the XMP packet "XML:com.adobe.xmp"; the last of
+/// each, as Pillow's info dict keeps it.
+class PngText {
+ public:
+  void add(std::string_view keyword, std::string_view text) {
+    if (keyword == "Raw profile type exif") raw_profile_ = text;
+    if (keyword == "XML:com.adobe.xmp") xmp_ = text;
+  }
+  /// Pillow's order: the eXIf chunk, else the raw profile, then XMP when the
+  /// EXIF has no orientation.
+  int orientation(std::span<const std::uint8_t> exif) const {
+    if (!exif.empty()) return orientation_of(exif, xmp_);
+    const std::vector<std::uint8_t> profile = raw_profile_bytes(raw_profile_);
+    return orientation_of(profile, xmp_);
+  }
+
+ private:
+  std::string raw_profile_;
+  std::string xmp_;
+};
 
 // The common photo case, an 8-bit RGB non-interlaced PNG wanted as RGB, is
 // read with libpng instead: its SSE2 row filters (Paeth above all) undo a
@@ -211,15 +236,40 @@ void decode_rgb(std::span<const std::uint8_t> bytes, Raster& raster, PlaneSink* 
   }
   png_bytep exif = nullptr;
   png_uint_32 length = 0;
+  std::span<const std::uint8_t> exif_bytes;
   if (png_get_eXIf_1(read->png, read->info, &length, &exif) != 0 && exif != nullptr) {
-    raster.exif_orientation = exif_orientation({exif, length});
+    exif_bytes = {exif, length};
   }
+  png_textp texts = nullptr;
+  int count = 0;
+  png_get_text(read->png, read->info, &texts, &count);
+  PngText text;
+  for (int i = 0; i < count; ++i) {
+    const std::size_t size = texts[i].compression == PNG_ITXT_COMPRESSION_NONE ||
+                                     texts[i].compression == PNG_ITXT_COMPRESSION_zTXt
+                                 ? texts[i].itxt_length
+                                 : texts[i].text_length;
+    text.add(texts[i].key, {texts[i].text, size});
+  }
+  raster.exif_orientation = text.orientation(exif_bytes);
 }
 
-int orientation_of(spng_ctx* context) {
+int png_orientation(spng_ctx* context) {
   spng_exif exif{};
-  if (spng_get_exif(context, &exif) != 0 || exif.data == nullptr) return 1;
-  return exif_orientation({reinterpret_cast<const std::uint8_t*>(exif.data), exif.length});
+  std::span<const std::uint8_t> exif_bytes;
+  if (spng_get_exif(context, &exif) == 0 && exif.data != nullptr) {
+    exif_bytes = {reinterpret_cast<const std::uint8_t*>(exif.data), exif.length};
+  }
+  std::uint32_t count = 0;
+  PngText text;
+  if (spng_get_text(context, nullptr, &count) == 0 && count != 0) {
+    std::vector<spng_text> texts(count);
+    if (spng_get_text(context, texts.data(), &count) == 0) {
+      for (const spng_text& t : texts)
+        text.add(t.keyword, {t.text, t.length});
+    }
+  }
+  return text.orientation(exif_bytes);
 }
 
 }  // namespace
@@ -262,8 +312,9 @@ Raster decode_png_bytes(std::span<const std::uint8_t> bytes, const DecodeOptions
   raster.pixels.resize(size);
   check(spng_decode_image(context.get(), raster.pixels.data(), size, format, flags), source,
         "corrupt PNG");
-  raster.exif_orientation = orientation_of(context.get());
-  if (wanted == 2 && ihdr.color_type == SPNG_COLOR_TYPE_TRUECOLOR && has_trns) {
+  raster.exif_orientation = png_orientation(context.get());
+  if (wanted == 2 && ihdr.color_type == SPNG_COLOR_TYPE_TRUECOLOR && ihdr.bit_depth == 8 &&
+      has_trns) {
     pillow_transparent_gray(raster);
   }
   if (raster.bits == 8) convert_channels(raster, wanted);

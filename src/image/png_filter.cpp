@@ -56,7 +56,7 @@ void add_bytes(const std::uint8_t* row, const std::uint8_t* previous, std::size_
 
 #if FP_IMAGE_AVX2
 
-bool has_avx2() {
+bool filters_have_avx2() {
   static const bool avx2 = __builtin_cpu_supports("avx2");
   return avx2;
 }
@@ -141,7 +141,7 @@ __attribute__((target("avx2"))) std::size_t add_vectors(const std::uint8_t* row,
 
 bool png_filter_choice_available() {
 #if FP_IMAGE_AVX2
-  return has_avx2();
+  return filters_have_avx2();
 #else
   return false;
 #endif
@@ -154,7 +154,7 @@ int choose_png_filter(const std::uint8_t* row, const std::uint8_t* previous, std
   add_bytes(row, previous, bpp, 0, head, sums);
   std::size_t done = head;
 #if FP_IMAGE_AVX2
-  if (has_avx2()) done = add_vectors(row, previous, bpp, row_bytes, sums);
+  if (filters_have_avx2()) done = add_vectors(row, previous, bpp, row_bytes, sums);
 #endif
   add_bytes(row, previous, bpp, done, row_bytes, sums);
 

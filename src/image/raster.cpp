@@ -28,15 +28,10 @@ void deinterleave_fixed(const T* in, T* out, std::size_t plane) {
   }
 }
 
+/// One frame's interleaved samples `in` as planes at `out`.
 template <class T>
-void deinterleave(const Raster& raster, T* out) {
-  const auto plane = static_cast<std::size_t>(raster.height * raster.width);
-  const auto* in = reinterpret_cast<const T*>(raster.pixels.data());
-  if (raster.planar) {
-    std::memcpy(out, in, plane * raster.channels * sizeof(T));
-    return;
-  }
-  switch (raster.channels) {
+void deinterleave_frame(const T* in, T* out, int channels, std::size_t plane) {
+  switch (channels) {
     case 1:
       std::memcpy(out, in, plane * sizeof(T));
       return;
@@ -53,47 +48,77 @@ void deinterleave(const Raster& raster, T* out) {
   }
 }
 
-/// Pillow's ImageOps.exif_transpose on a [C, H, W] tensor.
+template <class T>
+void deinterleave(const Raster& raster, T* out) {
+  const auto plane = static_cast<std::size_t>(raster.height * raster.width);
+  const auto* in = reinterpret_cast<const T*>(raster.pixels.data());
+  if (raster.planar) {
+    std::memcpy(out, in, raster.pixel_count() * raster.channels * sizeof(T));
+    return;
+  }
+  const std::size_t frame = plane * raster.channels;
+  for (std::int64_t f = 0; f < raster.frames; ++f) {
+    deinterleave_frame(in + f * frame, out + f * frame, raster.channels, plane);
+  }
+}
+
+/// Pillow's ImageOps.exif_transpose on a [C, H, W] tensor (each frame of
+/// an [N, C, H, W] one).
 Tensor oriented(Tensor image, int orientation) {
   switch (orientation) {
     case 2:
-      return aten::flip(image, {2});
+      return aten::flip(image, {-1});
     case 3:
-      return aten::flip(image, {1, 2});
+      return aten::flip(image, {-2, -1});
     case 4:
-      return aten::flip(image, {1});
+      return aten::flip(image, {-2});
     case 5:
-      return image.transpose(1, 2).contiguous();
+      return image.transpose(-2, -1).contiguous();
     case 6:
-      return aten::flip(image.transpose(1, 2), {2});
+      return aten::flip(image.transpose(-2, -1), {-1});
     case 7:
-      return aten::flip(image.transpose(1, 2), {1, 2});
+      return aten::flip(image.transpose(-2, -1), {-2, -1});
     case 8:
-      return aten::flip(image.transpose(1, 2), {1});
+      return aten::flip(image.transpose(-2, -1), {-2});
     default:
       return image;
   }
 }
 
-/// [C, H, W] over the memory of an (H, W, C) tensor, sharing it.
+/// [C, H, W] over the memory of an (H, W, C) tensor, sharing it ([N, C, H, W]
+/// over (N, H, W, C)).
 Tensor channels_first(const Tensor& hwc) {
-  return hwc.permute({2, 0, 1}).to_owned();
+  return hwc.dim() == 4 ? hwc.permute({0, 3, 1, 2}).to_owned() : hwc.permute({2, 0, 1}).to_owned();
+}
+
+/// (H, W, C) of a [C, H, W] tensor, (N, H, W, C) of an [N, C, H, W] one: a view.
+Tensor channels_last(const Tensor& image) {
+  return image.dim() == 4 ? image.permute({0, 2, 3, 1}).to_owned()
+                          : image.permute({1, 2, 0}).to_owned();
 }
 
 bool is_interleaved(const Tensor& image) {
-  return image.permute({1, 2, 0}).is_contiguous();
+  return channels_last(image).is_contiguous();
+}
+
+/// The shape of a raster's tensor: planes, or interleaved rows.
+std::vector<std::int64_t> shape_of(const Raster& raster, bool planes) {
+  std::vector<std::int64_t> shape =
+      planes ? std::vector<std::int64_t>{raster.channels, raster.height, raster.width}
+             : std::vector<std::int64_t>{raster.height, raster.width, raster.channels};
+  if (raster.frames > 1) shape.insert(shape.begin(), raster.frames);
+  return shape;
 }
 
 /// The samples of a raster the decoder kept, in a new tensor laid out as asked.
 Tensor raster_tensor(const Raster& raster, DType dtype, bool interleaved) {
   const bool planes = !interleaved || raster.planar;
-  Tensor image = planes ? fp::empty({raster.channels, raster.height, raster.width}, dtype)
-                        : fp::empty({raster.height, raster.width, raster.channels}, dtype);
+  Tensor image = fp::empty(shape_of(raster, planes), dtype);
   if (!planes) {
     void* out = raster.bits == 16 ? static_cast<void*>(image.data_mut<std::uint16_t>().data())
                                   : static_cast<void*>(image.data_mut<std::uint8_t>().data());
     std::memcpy(out, raster.pixels.data(),
-                raster.row_bytes() * static_cast<std::size_t>(raster.height));
+                raster.row_bytes() * static_cast<std::size_t>(raster.height * raster.frames));
     return channels_first(image);
   }
   if (raster.bits == 16) {
@@ -102,7 +127,7 @@ Tensor raster_tensor(const Raster& raster, DType dtype, bool interleaved) {
     deinterleave(raster, image.data_mut<std::uint8_t>().data());
   }
   if (!interleaved) return image;
-  return channels_first(image.permute({1, 2, 0}).contiguous());
+  return channels_first(channels_last(image).contiguous());
 }
 
 }  // namespace
@@ -127,7 +152,7 @@ Tensor finish(Raster&& raster, const DecodeOptions& options, TensorSink& sink) {
     // where the orientation changed the layout asked for.
     image = oriented(std::move(image), raster.exif_orientation);
     if (options.interleaved && !is_interleaved(image)) {
-      image = channels_first(image.permute({1, 2, 0}).contiguous());
+      image = channels_first(channels_last(image).contiguous());
     } else if (!options.interleaved && !image.is_contiguous()) {
       image = image.contiguous();
     }

@@ -6,6 +6,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -53,12 +54,15 @@ struct Raster {
   std::int64_t width = 0;
   int channels = 0;
   int bits = 8;
+  std::int64_t frames = 1;   ///< an animation's frames, one (H, W, C) image after another
   int exif_orientation = 1;  ///< 1-8, 1 when the file has none
   bool planar = false;       ///< already [C, H, W] (a decoder scattered the rows)
   bool in_sink = false;  ///< written into the PlaneSink, laid out as it asked; `pixels` is empty
   Bytes pixels;
 
   std::size_t row_bytes() const { return static_cast<std::size_t>(width) * channels * (bits / 8); }
+  /// Pixels in all frames.
+  std::size_t pixel_count() const { return static_cast<std::size_t>(frames * height * width); }
 };
 
 /// Throws fp::Error for a zero-sized image or one above `max_pixels`, before
@@ -79,9 +83,24 @@ void reduce_to_8_bits(Raster& raster);
 /// "Exif\0\0" prefix), or 1 when there is none or it cannot be read.
 int exif_orientation(std::span<const std::uint8_t> tiff);
 
+/// The orientation ImageOps.exif_transpose applies (2-8, else 1): the EXIF
+/// block's Orientation tag when it has one, otherwise XMP's tiff:Orientation
+/// (attribute or element), as Pillow's Image.getexif() reads them.
+int orientation_of(std::span<const std::uint8_t> exif, std::string_view xmp);
+
+/// The EXIF bytes of a PNG text chunk "Raw profile type exif" (ImageMagick's
+/// hex dump), empty when it is not one.
+std::vector<std::uint8_t> raw_profile_bytes(std::string_view text);
+
 Raster decode_jpeg_bytes(std::span<const std::uint8_t> bytes, const DecodeOptions& options,
                          const std::string& source, PlaneSink* sink = nullptr);
 Raster decode_png_bytes(std::span<const std::uint8_t> bytes, const DecodeOptions& options,
+                        const std::string& source, PlaneSink* sink = nullptr);
+/// An AVIF, every frame of a sequence, 8-bit.
+Raster decode_avif_bytes(std::span<const std::uint8_t> bytes, const DecodeOptions& options,
+                         const std::string& source, PlaneSink* sink = nullptr);
+/// A GIF, every frame composed as Pillow composes it (`frames` of them).
+Raster decode_gif_bytes(std::span<const std::uint8_t> bytes, const DecodeOptions& options,
                         const std::string& source, PlaneSink* sink = nullptr);
 Raster decode_webp_bytes(std::span<const std::uint8_t> bytes, const DecodeOptions& options,
                          const std::string& source, PlaneSink* sink = nullptr);

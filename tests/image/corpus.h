@@ -30,14 +30,34 @@ struct Case {
   std::string kind;  ///< "generated" or "found"
 };
 
-inline std::vector<Case> cases() {
+inline nlohmann::json manifest() {
   std::ifstream in(corpus_dir() / "manifest.json");
   if (!in) throw std::runtime_error("no corpus manifest: run the CTest fixture image_corpus");
-  const nlohmann::json manifest = nlohmann::json::parse(in);
+  return nlohmann::json::parse(in);
+}
+
+inline std::vector<Case> cases() {
+  const nlohmann::json all = manifest();  // a named value: the loop refers into it
   std::vector<Case> out;
-  for (const auto& c : manifest.at("cases")) {
+  for (const auto& c : all.at("cases")) {
     out.push_back({c.at("name"), c.at("file").get<std::string>(),
                    c.at("expected").get<std::string>(), c.at("kind")});
+  }
+  return out;
+}
+
+/// A file Pillow refuses, and Pillow's error.
+struct Refused {
+  std::string name;
+  std::filesystem::path file;
+  std::string pillow;
+};
+
+inline std::vector<Refused> refused() {
+  const nlohmann::json all = manifest();
+  std::vector<Refused> out;
+  for (const auto& c : all.at("refused")) {
+    out.push_back({c.at("name"), c.at("file").get<std::string>(), c.at("pillow")});
   }
   return out;
 }

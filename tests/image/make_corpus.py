@@ -16,6 +16,11 @@ then convert("L" | "LA" | "RGB" | "RGBA"); 16-bit gray becomes 8-bit as v >> 8
 
 Besides the generated cases, images shipped by Debian packages on this
 machine (found under /usr/share) are decoded the same way ("found" cases).
+
+Why this file is long: one corpus, whose every case (JPEG, PNG, WebP, GIF,
+AVIF, the files Pillow refuses) and the torchvision transforms' truth are
+written and judged in one place, with the same helpers; the GIF writer lives
+in gif_writer.py.
 """
 
 from __future__ import annotations
@@ -33,6 +38,9 @@ import numpy as np
 import torch
 from PIL import Image, ImageOps
 from safetensors.torch import save_file
+
+sys.path.insert(0, str(Path(__file__).parent))
+from gif_writer import random_gif, write_gif  # noqa: E402
 
 MODES = ["Unchanged", "Gray", "GrayAlpha", "RGB", "RGBA"]
 PIL_MODES = {"Gray": "L", "GrayAlpha": "LA", "RGB": "RGB", "RGBA": "RGBA"}
@@ -96,6 +104,23 @@ def pillow_modes(path: Path, unchanged: np.ndarray | None = None) -> dict[str, t
     return out
 
 
+def pillow_frames(path: Path) -> dict[str, torch.Tensor]:
+    """Every read mode of a GIF, animated WebP or AVIF sequence as Pillow gives it frame by frame
+    (seek(i), ImageOps.exif_transpose, convert): [C, H, W] for one frame, [N, C, H, W] for more.
+    Unchanged is RGB for a GIF (torchvision.io.decode_gif's channels), the file's
+    RGB or RGBA for a WebP or AVIF."""
+    image = Image.open(path)
+    unchanged = "RGBA" if image.format in ("WEBP", "AVIF") and image.mode == "RGBA" else "RGB"
+    out = {}
+    for mode, pil_mode in {**PIL_MODES, "Unchanged": unchanged}.items():
+        frames = []
+        for index in range(getattr(image, "n_frames", 1)):
+            image.seek(index)
+            frames.append(chw(np.array(ImageOps.exif_transpose(image).convert(pil_mode))))
+        out[mode] = frames[0] if len(frames) == 1 else torch.stack(frames)
+    return out
+
+
 # --- a PNG writer for what Pillow cannot write: 16-bit colour, 2/4-bit gray, Adam7 ----------
 
 ADAM7 = [(0, 0, 8, 8), (4, 0, 8, 8), (0, 4, 4, 8), (2, 0, 4, 4), (0, 2, 2, 4), (1, 0, 2, 2), (0, 1, 1, 2)]
@@ -119,7 +144,8 @@ def pack_rows(array: np.ndarray, bits: int) -> bytes:
     return b"".join(rows)
 
 
-def write_png(path: Path, array: np.ndarray, bits: int = 8, interlace: bool = False, extra: bytes = b"") -> None:
+def write_png(path: Path, array: np.ndarray, bits: int = 8, interlace: bool = False, extra: bytes = b"",
+              tail: bytes = b"") -> None:
     height, width = array.shape[:2]
     channels = 1 if array.ndim == 2 else array.shape[2]
     ihdr = struct.pack(">IIBBBBB", width, height, bits, COLOR_TYPES[channels], 0, 0, int(interlace))
@@ -127,7 +153,7 @@ def write_png(path: Path, array: np.ndarray, bits: int = 8, interlace: bool = Fa
         raw = b"".join(pack_rows(array[y0::dy, x0::dx], bits) for x0, y0, dx, dy in ADAM7 if array[y0::dy, x0::dx].size)
     else:
         raw = pack_rows(array, bits)
-    png = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + extra + chunk(b"IDAT", zlib.compress(raw, 6)) + chunk(b"IEND", b"")
+    png = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + extra + chunk(b"IDAT", zlib.compress(raw, 6)) + tail + chunk(b"IEND", b"")
     path.write_bytes(png)
 
 
@@ -138,6 +164,7 @@ class Corpus:
     def __init__(self, out: Path):
         self.out = out
         self.cases: list[dict] = []
+        self.refused: list[dict] = []
 
     def add(self, name: str, path: Path, modes: dict[str, torch.Tensor], kind: str = "generated") -> None:
         reference = self.out / f"{name}.expected.safetensors"
@@ -147,11 +174,43 @@ class Corpus:
     def pillow_case(self, name: str, path: Path, unchanged: np.ndarray | None = None, kind: str = "generated") -> None:
         self.add(name, path, pillow_modes(path, unchanged), kind)
 
+    def refused_case(self, name: str, path: Path) -> None:
+        """A file Pillow refuses (reading every frame raises): flash_powder must throw fp::Error."""
+        try:
+            pillow_frames(path)
+        except Exception as error:
+            self.refused.append({"name": name, "file": str(path), "pillow": f"{type(error).__name__}: {error}"})
+            return
+        raise RuntimeError(f"{path}: Pillow reads it; not a refused case")
+
 
 def exif_with_orientation(value: int) -> bytes:
     exif = Image.Exif()
     exif[0x0112] = value
     return exif.tobytes()
+
+
+def xmp_with_orientation(value: int, element: bool = False) -> str:
+    """An XMP packet with tiff:Orientation as an attribute (ImageMagick) or an element (exiftool)."""
+    tiff = 'xmlns:tiff="http://ns.adobe.com/tiff/1.0/"'
+    if element:
+        description = f"<rdf:Description {tiff}><tiff:Orientation>{value}</tiff:Orientation></rdf:Description>"
+    else:
+        description = f'<rdf:Description {tiff} tiff:Orientation="{value}"/>'
+    return ('<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">'
+            + description + "</rdf:RDF></x:xmpmeta>")
+
+
+def raw_profile_exif(value: int) -> str:
+    """ImageMagick's PNG text "Raw profile type exif": a hex dump of the EXIF block."""
+    exif = exif_with_orientation(value)
+    digits = exif.hex()
+    return f"\nexif\n{len(exif):8}\n" + "\n".join(digits[i : i + 72] for i in range(0, len(digits), 72)) + "\n"
+
+
+def itxt(keyword: str, text: str, compressed: bool = False) -> bytes:
+    data = zlib.compress(text.encode()) if compressed else text.encode()
+    return chunk(b"iTXt", keyword.encode() + b"\0" + bytes([int(compressed), 0]) + b"\0\0" + data)
 
 
 def jpeg_cases(corpus: Corpus) -> None:
@@ -185,6 +244,11 @@ def jpeg_cases(corpus: Corpus) -> None:
         path = out / f"jpeg_exif_{orientation}.jpg"
         Image.fromarray(photo(37, 53, seed=orientation)).save(path, "JPEG", exif=exif_with_orientation(orientation))
         corpus.pillow_case(f"jpeg_exif_{orientation}", path)
+    for orientation, element in ((6, False), (7, True)):
+        path = out / f"jpeg_xmp_{orientation}.jpg"
+        xmp = xmp_with_orientation(orientation, element).encode()
+        Image.fromarray(photo(37, 53, seed=orientation)).save(path, "JPEG", xmp=xmp)
+        corpus.pillow_case(f"jpeg_xmp_{orientation}", path)
     cjpeg_cases(corpus, rgb)
 
 
@@ -272,22 +336,59 @@ def png_cases(corpus: Corpus) -> None:
         path = out / f"png_exif_{orientation}.png"
         Image.fromarray(photo(29, 41, seed=orientation)).save(path, exif=exif_with_orientation(orientation))
         corpus.pillow_case(f"png_exif_{orientation}", path)
+    # Orientation where ImageMagick and exiftool put it: XMP (attribute, element,
+    # compressed iTXt), the legacy text chunk, an eXIf after the image data, and
+    # an eXIf saying 1 beside an XMP saying 6 (the EXIF wins, as in Pillow).
+    after_idat = chunk(b"eXIf", exif_with_orientation(5)[6:])
+    for name, orientation, extra in [
+        ("xmp_attribute", 6, itxt("XML:com.adobe.xmp", xmp_with_orientation(6))),
+        ("xmp_element", 8, itxt("XML:com.adobe.xmp", xmp_with_orientation(8, element=True))),
+        ("xmp_compressed", 5, itxt("XML:com.adobe.xmp", xmp_with_orientation(5), compressed=True)),
+        ("raw_profile_text", 3, chunk(b"tEXt", b"Raw profile type exif\0" + raw_profile_exif(3).encode())),
+        ("raw_profile_ztxt", 7, chunk(b"zTXt", b"Raw profile type exif\0\0" + zlib.compress(raw_profile_exif(7).encode()))),
+        ("exif_1_beside_xmp_6", 1, chunk(b"eXIf", exif_with_orientation(1)[6:]) + itxt("XML:com.adobe.xmp", xmp_with_orientation(6))),
+    ]:
+        for channels in (3, 2):  # RGB takes libpng's path, gray+alpha libspng's
+            path = out / f"png_{name}_{channels}.png"
+            write_png(path, photo(29, 41, seed=orientation)[:, :, :channels], extra=extra)
+            corpus.pillow_case(f"png_{name}_{channels}", path)
+    for channels in (3, 2):
+        path = out / f"png_exif_after_idat_{channels}.png"
+        write_png(path, photo(29, 41, seed=5)[:, :, :channels], tail=after_idat)
+        corpus.pillow_case(f"png_exif_after_idat_{channels}", path)
     sixteen_cases(corpus)
 
 
 def sixteen_cases(corpus: Corpus) -> None:
-    """16-bit PNGs: Unchanged is the uint16 pixels written, other modes v >> 8 through Pillow."""
+    """16-bit PNGs, every colour type, gray and RGB with and without tRNS.
+
+    Unchanged is the uint16 pixels written. The other modes take v >> 8, then
+    Pillow's 8-bit convert, with a tRNS key applied where the 16-bit samples
+    match it exactly (PNG's rule, libpng's and so torchvision's). Pillow itself
+    agrees for gray+alpha, RGB and RGBA without tRNS; it clips 16-bit gray to
+    0..255 instead of shifting, and never matches a 16-bit tRNS key against its
+    8-bit samples (docs/guide/image.md has the table).
+    """
     rng = np.random.default_rng(16)
     for channels, name in {1: "gray16", 2: "ga16", 3: "rgb16", 4: "rgba16"}.items():
         array = rng.integers(0, 65536, size=(23, 31, channels), dtype=np.uint16)
-        if channels == 1:
-            array = array[:, :, 0]
-        path = corpus.out / f"png_{name}.png"
-        write_png(path, array, bits=16)
-        eight = Image.fromarray((array >> 8).astype(np.uint8), {1: "L", 2: "LA", 3: "RGB", 4: "RGBA"}[channels])
-        modes = {mode: chw(np.array(eight.convert(pil))) for mode, pil in PIL_MODES.items()}
-        modes["Unchanged"] = chw(array.astype(np.uint16)).to(torch.uint16)
-        corpus.add(f"png_{name}", path, modes)
+        array[3, :5] = array[0, 0]  # pixels equal to the tRNS key below
+        array[4, :7] = [100, 200, 250, 9][:channels]  # below 256: shifted to 0, Pillow's gray clip keeps them
+        for trns in (False, True) if channels in (1, 3) else (False,):
+            pixels = array[:, :, 0] if channels == 1 else array
+            path = corpus.out / f"png_{name}{'_trns' if trns else ''}.png"
+            key = array[0, 0] if trns else None
+            extra = chunk(b"tRNS", struct.pack(">" + "H" * channels, *key)) if trns else b""
+            write_png(path, pixels, bits=16, extra=extra)
+            eight = (array >> 8).astype(np.uint8)
+            if trns:
+                alpha = np.where((array == key).all(axis=2), 0, 255).astype(np.uint8)
+                eight = np.dstack([eight, alpha])
+            pil_mode = {1: "L", 2: "LA", 3: "RGB", 4: "RGBA"}[eight.shape[2]]
+            image = Image.fromarray(eight[:, :, 0] if eight.shape[2] == 1 else eight, pil_mode)
+            modes = {mode: chw(np.array(image.convert(pil))) for mode, pil in PIL_MODES.items()}
+            modes["Unchanged"] = chw(pixels.astype(np.uint16)).to(torch.uint16)
+            corpus.add(f"png_{name}{'_trns' if trns else ''}", path, modes)
 
 
 def webp_cases(corpus: Corpus) -> None:
@@ -302,6 +403,119 @@ def webp_cases(corpus: Corpus) -> None:
         path = out / f"webp_{name}.webp"
         Image.fromarray(array).save(path, "WEBP", **options)
         corpus.pillow_case(f"webp_{name}", path)
+    for orientation in range(1, 9):
+        path = out / f"webp_exif_{orientation}.webp"
+        Image.fromarray(photo(29, 41, seed=orientation)).save(path, "WEBP", lossless=True,
+                                                              exif=exif_with_orientation(orientation))
+        corpus.pillow_case(f"webp_exif_{orientation}", path)
+    for orientation, element in ((6, False), (8, True)):
+        path = out / f"webp_xmp_{orientation}.webp"
+        xmp = xmp_with_orientation(orientation, element).encode()
+        Image.fromarray(photo(29, 41, seed=orientation)).save(path, "WEBP", lossless=True, xmp=xmp)
+        corpus.pillow_case(f"webp_xmp_{orientation}", path)
+    # Animations: libwebp composes the frames (blending, disposal) as Pillow reads them.
+    frames = [Image.fromarray(np.roll(rgba, 5 * k, axis=0)) for k in range(3)]
+    for name, mode, options in [("alpha_lossless", "RGBA", {"lossless": True}), ("alpha_lossy", "RGBA", {"quality": 70}),
+                                ("lossy", "RGB", {"quality": 70}), ("lossless", "RGB", {"lossless": True})]:
+        path = out / f"webp_animated_{name}.webp"
+        converted = [frame.convert(mode) for frame in frames]
+        converted[0].save(path, "WEBP", save_all=True, append_images=converted[1:], duration=[40, 80, 40], loop=0,
+                          **options)
+        corpus.add(f"webp_animated_{name}", path, pillow_frames(path))
+    path = out / "webp_animated_exif_6.webp"
+    converted[0].save(path, "WEBP", save_all=True, append_images=converted[1:], lossless=True,
+                      exif=exif_with_orientation(6))
+    corpus.add("webp_animated_exif_6", path, pillow_frames(path))
+
+
+def avif_cases(corpus: Corpus) -> None:
+    """AVIFs Pillow writes (libaom underneath): chroma subsamplings, alpha, gray,
+    EXIF orientation (Pillow stores it as irot/imir boxes), XMP, a sequence."""
+    from PIL import features
+
+    if not features.check("avif"):
+        print("make_corpus.py: this Pillow cannot read AVIF (Pillow 11.3+ can)", file=sys.stderr)
+        sys.exit(1)
+    out = corpus.out
+    rgba = photo(45, 67, channels=4, seed=13)
+    rgb = Image.fromarray(rgba[:, :, :3])
+    saves = {
+        "420": (rgb, {"quality": 80}),
+        "422": (rgb, {"quality": 80, "subsampling": "4:2:2"}),
+        "444": (rgb, {"quality": 80, "subsampling": "4:4:4"}),
+        "alpha": (Image.fromarray(rgba), {"quality": 80}),
+        "gray": (Image.fromarray(rgba[:, :, 0]), {"quality": 80}),
+        "xmp_6": (rgb, {"quality": 80, "xmp": xmp_with_orientation(6).encode()}),
+    }
+    for orientation in range(1, 9):
+        saves[f"exif_{orientation}"] = (rgb, {"quality": 80, "exif": exif_with_orientation(orientation)})
+    for name, (image, options) in saves.items():
+        path = out / f"avif_{name}.avif"
+        image.save(path, **options)
+        corpus.pillow_case(f"avif_{name}", path)
+    frames = [Image.fromarray(np.roll(rgba[:, :, :3], 5 * k, axis=0)) for k in range(3)]
+    path = out / "avif_sequence.avif"
+    frames[0].save(path, save_all=True, append_images=frames[1:], quality=80)
+    corpus.add("avif_sequence", path, pillow_frames(path))
+
+
+def gif_cases(corpus: Corpus) -> None:
+    """GIFs Pillow writes, GIFs with every disposal/transparency/table combination,
+    and malformed ones Pillow refuses."""
+    out = corpus.out
+    rgb = photo(37, 53, seed=11)
+    paletted = [Image.fromarray(np.roll(rgb, 7 * k, axis=1)).quantize(colors=61) for k in range(4)]
+    path = out / "gif_pillow.gif"
+    paletted[0].save(path)
+    corpus.add("gif_pillow", path, pillow_frames(path))
+    path = out / "gif_pillow_transparent.gif"
+    paletted[0].save(path, transparency=5)
+    corpus.add("gif_pillow_transparent", path, pillow_frames(path))
+    path = out / "gif_pillow_gray.gif"
+    Image.fromarray(rgb[:, :, 1]).save(path)
+    corpus.add("gif_pillow_gray", path, pillow_frames(path))
+    path = out / "gif_pillow_animated.gif"
+    paletted[0].save(path, save_all=True, append_images=paletted[1:], disposal=[0, 1, 2, 3], transparency=5,
+                     duration=40, loop=0)
+    corpus.add("gif_pillow_animated", path, pillow_frames(path))
+    # Written here: literal LZW codes, the structure exactly as asked.
+    for seed in range(24):
+        path = out / f"gif_random_{seed}.gif"
+        path.write_bytes(random_gif(seed, gray=False if seed < 20 else "only"))
+        corpus.add(f"gif_random_{seed}", path, pillow_frames(path))
+    rng = np.random.default_rng(12)
+    colors = rng.integers(0, 256, (16, 3), dtype=np.uint8)
+    indices = rng.integers(0, 16, (7, 9), dtype=np.uint8)
+    whole = write_gif(9, 7, [dict(indices=indices)], colors)
+    path = out / "gif_interlaced.gif"
+    path.write_bytes(write_gif(9, 7, [dict(indices=indices, interlace=True)], colors))
+    corpus.add("gif_interlaced", path, pillow_frames(path))
+    path = out / "gif_no_trailer.gif"
+    path.write_bytes(whole[:-1])
+    corpus.add("gif_no_trailer", path, pillow_frames(path))
+    path = out / "gif_zero_screen.gif"
+    path.write_bytes(write_gif(0, 0, [dict(indices=indices)], colors))
+    corpus.add("gif_zero_screen", path, pillow_frames(path))
+    # A frame wholly outside the screen, disposed "to previous": Pillow grows
+    # its canvas for it, flash_powder clips it away (test_hostile.cpp).
+    outside = [dict(indices=indices), dict(indices=indices, left=20, disposal=3), dict(indices=indices[::-1].copy())]
+    (out / "gif_frame_outside_screen.gif").write_bytes(write_gif(9, 7, outside, colors))
+    data_start = whole.index(b",") + 10  # the LZW minimum code size byte of the (only) frame
+    animated = random_gif(5, gray=False)
+    malformed = {
+        "truncated_header": whole[:20],
+        "truncated_data": whole[:-12],
+        "truncated_animation": animated[: len(animated) * 2 // 3],
+        "zero_size_frame": write_gif(9, 7, [dict(indices=np.zeros((0, 0), np.uint8))], colors),
+        "zero_width_frame": write_gif(9, 7, [dict(indices=np.zeros((118, 0), np.uint8))], colors),  # found by fuzzing
+        "huge_screen": write_gif(65535, 65535, [dict(indices=indices)], colors),
+        "bad_lzw_code": whole[: data_start + 2] + b"\x00\xff\xff" + whole[data_start + 5 :],
+        "bad_code_size": whole[:data_start] + b"\x0c" + whole[data_start + 1 :],
+    }
+    for name, data in malformed.items():
+        path = out / f"gif_bad_{name}.gif"
+        path.write_bytes(data)
+        corpus.refused_case(f"gif_bad_{name}", path)
 
 
 def found_paths() -> list[Path]:
@@ -314,7 +528,7 @@ def found_paths() -> list[Path]:
         paths += sorted(p for p in data.iterdir() if p.suffix.lower() in (".png", ".jpg", ".jpeg", ".webp"))
     except ImportError:
         print("make_corpus.py: scikit-image is not installed; its sample images are not tested", file=sys.stderr)
-    for pattern, most in (("*.jpg", 10), ("*.jpeg", 10), ("*.webp", 10), ("*.png", 20)):
+    for pattern, most in (("*.jpg", 10), ("*.jpeg", 10), ("*.webp", 10), ("*.png", 20), ("*.gif", 10)):
         found = [p for p in sorted(Path("/usr/share").rglob(pattern)) if p.is_file() and p.stat().st_size < 4_000_000]
         paths += found[:most]
     return paths
@@ -327,9 +541,10 @@ def found_cases(corpus: Corpus) -> None:
             with Image.open(path) as probe:
                 if probe.mode not in ("1", "L", "LA", "P", "RGB", "RGBA", "CMYK", "I;16"):
                     continue
-                if getattr(probe, "n_frames", 1) != 1 or probe.width * probe.height > 1_500_000:
-                    continue  # animations are not decoded; huge ones only slow the suite
-            modes = pillow_modes(path)
+                if probe.width * probe.height > 1_500_000:
+                    continue  # huge ones only slow the suite
+                animated = probe.format in ("GIF", "WEBP")
+            modes = pillow_frames(path) if animated else pillow_modes(path)
         except Exception as error:  # Pillow cannot read it either: no reference
             print(f"make_corpus.py: skipping {path}: {error}", file=sys.stderr)
             continue
@@ -427,9 +642,11 @@ def main() -> None:
     jpeg_cases(corpus)
     png_cases(corpus)
     webp_cases(corpus)
+    gif_cases(corpus)
+    avif_cases(corpus)
     found_cases(corpus)
     encoder_cases(out)
-    (out / "manifest.json").write_text(json.dumps({"cases": corpus.cases}, indent=1))
+    (out / "manifest.json").write_text(json.dumps({"cases": corpus.cases, "refused": corpus.refused}, indent=1))
     transform_truth(out)
     stamp.write_bytes(source)
     print(f"make_corpus.py: {len(corpus.cases)} cases in {out}")

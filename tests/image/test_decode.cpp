@@ -15,12 +15,15 @@ const std::pair<const char*, ImageReadMode> kModes[] = {{"Unchanged", ImageReadM
                                                         {"RGBA", ImageReadMode::RGBA}};
 
 /// The layout DecodeOptions::interleaved asks for: [C, H, W] over (H, W, C)
-/// memory, and for more than one channel not the planar one.
+/// memory ([N, C, H, W] over (N, H, W, C)), and for more than one channel not
+/// the planar one.
 ::testing::AssertionResult is_interleaved(const fp::Tensor& image) {
-  if (!image.permute({1, 2, 0}).is_contiguous()) {
-    return ::testing::AssertionFailure() << "permute({1, 2, 0}) is not contiguous";
+  const bool frames = image.dim() == 4;
+  const fp::TensorView rows = frames ? image.permute({0, 2, 3, 1}) : image.permute({1, 2, 0});
+  if (!rows.is_contiguous()) {
+    return ::testing::AssertionFailure() << "channels last is not contiguous";
   }
-  if (image.sizes()[0] > 1 && image.is_contiguous()) {
+  if (image.size(-3) > 1 && image.is_contiguous()) {
     return ::testing::AssertionFailure() << "planar, not interleaved";
   }
   return ::testing::AssertionSuccess();
@@ -58,6 +61,10 @@ int check_cases(const std::string& kind, const std::string& prefix) {
   return compared;
 }
 
+std::vector<std::int64_t> shape(const fp::Tensor& t) {
+  return {t.sizes().begin(), t.sizes().end()};
+}
+
 TEST(ImageDecode, JpegEqualsPillow) {
   EXPECT_GE(check_cases("generated", "jpeg_"), 5 * 20);
 }
@@ -66,8 +73,85 @@ TEST(ImageDecode, PngEqualsPillow) {
   EXPECT_GE(check_cases("generated", "png_"), 5 * 20);
 }
 
+// Still images, EXIF and XMP orientation, animations composed by libwebp.
 TEST(ImageDecode, WebpEqualsPillow) {
-  EXPECT_EQ(check_cases("generated", "webp_"), 5 * 4);
+  EXPECT_EQ(check_cases("generated", "webp_"), 5 * 19);
+}
+
+// Subsamplings, alpha, gray, orientation stored as irot/imir, XMP, a sequence:
+// libavif's pixels equal Pillow's AVIF plugin's in every mode.
+TEST(ImageDecode, AvifEqualsPillow) {
+  EXPECT_EQ(check_cases("generated", "avif_"), 5 * 15);
+  const fp::Tensor bytes = fp::image::read_file(fp_test::image::corpus_file("avif_sequence.avif"));
+  EXPECT_EQ(shape(fp::image::decode_avif(bytes)), (std::vector<std::int64_t>{3, 3, 45, 67}));
+}
+
+// Orientation where Pillow's getexif() finds it: WebP EXIF chunks, XMP
+// (attribute, element, compressed iTXt) in JPEG, PNG and WebP, PNG's legacy
+// "Raw profile type exif" text, an eXIf after the image data, and EXIF's 1
+// winning over XMP's 6; each also read as stored (apply_exif_orientation off).
+TEST(ImageDecode, OrientationFromExifXmpAndTextChunks) {
+  int compared = 0;
+  for (const char* prefix :
+       {"webp_exif_", "webp_xmp_", "webp_animated_exif_", "jpeg_xmp_", "png_xmp_",
+        "png_raw_profile_", "png_exif_after_idat_", "png_exif_1_beside_xmp_6"}) {
+    compared += check_cases("generated", prefix);
+  }
+  EXPECT_EQ(compared, 5 * 27);
+  // The cases turn: an orientation of 5-8 swaps height and width.
+  const auto path = fp_test::image::corpus_file("png_xmp_element_3.png");
+  EXPECT_EQ(shape(fp::image::read_image(path)), (std::vector<std::int64_t>{3, 41, 29}));
+  EXPECT_EQ(shape(fp::image::read_image(path, {.apply_exif_orientation = false})),
+            (std::vector<std::int64_t>{3, 29, 41}));
+}
+
+// 16-bit PNGs of every colour type, gray and RGB with and without tRNS, in
+// every mode (make_corpus.py's sixteen_cases says which reference each follows).
+TEST(ImageDecode, SixteenBitPngsInEveryMode) {
+  int compared = 0;
+  for (const char* prefix : {"png_gray16", "png_ga16", "png_rgb16", "png_rgba16"}) {
+    compared += check_cases("generated", prefix);
+  }
+  EXPECT_EQ(compared, 5 * 6);
+}
+
+// Every frame equals Pillow's seek(i) + convert(mode): disposal, transparency,
+// local and global tables, interlacing, a canvas grown to hold the first frame.
+TEST(ImageDecode, GifEqualsPillow) {
+  EXPECT_EQ(check_cases("generated", "gif_"), 5 * 31);
+}
+
+TEST(ImageDecode, GifShapesAreTorchvisions) {
+  const fp::Tensor single = fp::image::read_image(fp_test::image::corpus_file("gif_pillow.gif"));
+  EXPECT_EQ(shape(single), (std::vector<std::int64_t>{3, 37, 53}));
+  const fp::Tensor bytes =
+      fp::image::read_file(fp_test::image::corpus_file("gif_pillow_animated.gif"));
+  const fp::Tensor frames = fp::image::decode_gif(bytes);
+  EXPECT_EQ(shape(frames), (std::vector<std::int64_t>{4, 3, 37, 53}));
+  EXPECT_TRUE(same_pixels(fp::image::decode_image(bytes), frames));
+  EXPECT_TRUE(same_pixels(
+      fp::image::decode_gif(bytes, {.mode = ImageReadMode::Gray, .dtype = fp::DType::F32}),
+      fp::image::floatify(fp::image::decode_gif(bytes, {.mode = ImageReadMode::Gray}))));
+}
+
+// Truncated data, bad LZW codes, zero-sized frames, a 65535x65535 screen:
+// Pillow raises, and flash_powder throws fp::Error naming the decoder.
+TEST(ImageDecode, GifsPillowRefusesThrow) {
+  int refused = 0;
+  for (const auto& c : fp_test::image::refused()) {
+    if (c.name.rfind("gif_", 0) != 0) continue;
+    SCOPED_TRACE(c.name + ": Pillow says " + c.pillow);
+    try {
+      fp::image::read_image(c.file);
+      ADD_FAILURE() << "decoded";
+    } catch (const fp::Error& error) {
+      EXPECT_NE(std::string(error.what()).find("fp::image::decode_gif: " + c.file.string()),
+                std::string::npos)
+          << error.what();
+    }
+    ++refused;
+  }
+  EXPECT_EQ(refused, 8);
 }
 
 TEST(ImageDecode, ImagesNobodyHereMadeEqualPillow) {
@@ -75,7 +159,8 @@ TEST(ImageDecode, ImagesNobodyHereMadeEqualPillow) {
 }
 
 TEST(ImageDecode, DecodeFunctionsAgreeWithReadImage) {
-  for (const char* name : {"jpeg_q75_420.jpg", "png_RGBA.png", "webp_lossy.webp"}) {
+  for (const char* name :
+       {"jpeg_q75_420.jpg", "png_RGBA.png", "webp_lossy.webp", "gif_pillow.gif"}) {
     SCOPED_TRACE(name);
     const fp::Tensor bytes = fp::image::read_file(fp_test::image::corpus_file(name));
     const fp::Tensor read = fp::image::read_image(fp_test::image::corpus_file(name));
@@ -85,6 +170,10 @@ TEST(ImageDecode, DecodeFunctionsAgreeWithReadImage) {
       EXPECT_TRUE(same_pixels(fp::image::decode_jpeg(bytes), read));
     } else if (file.ends_with(".png")) {
       EXPECT_TRUE(same_pixels(fp::image::decode_png(bytes), read));
+    } else if (file.ends_with(".gif")) {
+      EXPECT_TRUE(same_pixels(fp::image::decode_gif(bytes), read));
+    } else if (file.ends_with(".avif")) {
+      EXPECT_TRUE(same_pixels(fp::image::decode_avif(bytes), read));
     } else {
       EXPECT_TRUE(same_pixels(fp::image::decode_webp(bytes), read));
     }

@@ -32,17 +32,22 @@ void put_be32(std::vector<std::uint8_t>& b, std::size_t at, std::uint32_t v) {
     b[at + k] = static_cast<std::uint8_t>(v >> (24 - 8 * k));
 }
 
-const char* const kFiles[] = {
-    "jpeg_q75_420.jpg", "jpeg_progressive.jpg",    "jpeg_arithmetic.jpg",  "jpeg_cmyk.jpg",
-    "png_RGB.png",      "png_adam7.png",           "png_palette_trns.png", "png_rgb16.png",
-    "webp_lossy.webp",  "webp_lossless_alpha.webp"};
+const char* const kFiles[] = {"jpeg_q75_420.jpg",     "jpeg_progressive.jpg",
+                              "jpeg_arithmetic.jpg",  "jpeg_cmyk.jpg",
+                              "png_RGB.png",          "png_adam7.png",
+                              "png_palette_trns.png", "png_rgb16.png",
+                              "webp_lossy.webp",      "webp_lossless_alpha.webp",
+                              "gif_pillow.gif",       "gif_pillow_animated.gif",
+                              "avif_420.avif",        "avif_sequence.avif"};
 
 TEST(ImageHostile, EveryTruncationThrows) {
   int refused = 0;
   for (const char* name : kFiles) {
     const auto whole = bytes_of(name);
-    // A PNG without its IEND (12 bytes) and IDAT CRC still decodes, as in Pillow.
-    const std::size_t tail = std::string(name).ends_with(".png") ? 30 : 1;
+    // A PNG without its IEND (12 bytes) and IDAT CRC still decodes, as in
+    // Pillow, and so does a GIF without its trailer.
+    const std::string file = name;
+    const std::size_t tail = file.ends_with(".png") ? 30 : file.ends_with(".gif") ? 12 : 1;
     for (std::size_t cut : {std::size_t{1}, std::size_t{3}, std::size_t{12}, std::size_t{40},
                             whole.size() / 3, whole.size() / 2, whole.size() - tail}) {
       SCOPED_TRACE(std::string(name) + " cut to " + std::to_string(cut) + " bytes");
@@ -51,7 +56,7 @@ TEST(ImageHostile, EveryTruncationThrows) {
       ++refused;
     }
   }
-  EXPECT_EQ(refused, 70);
+  EXPECT_EQ(refused, 98);
 }
 
 TEST(ImageHostile, TruncatedFileIsNamedInTheMessage) {
@@ -77,26 +82,42 @@ TEST(ImageHostile, CorruptBytesGiveAnErrorOrAnImage) {
       }
       try {
         const fp::Tensor decoded = image::decode_image(bytes, {}, name);
-        EXPECT_EQ(decoded.dim(), 3);
+        const std::string file = name;
+        EXPECT_EQ(decoded.dim(),
+                  file.ends_with("animated.gif") || file.ends_with("sequence.avif") ? 4 : 3);
         ++images;
       } catch (const fp::Error&) {
         ++errors;
       }
     }
   }
-  EXPECT_EQ(errors + images, 200);
+  EXPECT_EQ(errors + images, 280);
   EXPECT_GT(errors, 20);  // CRCs and checksums catch most damage
 }
 
 TEST(ImageHostile, EmptyAndUnknownData) {
   const std::vector<std::uint8_t> empty;
-  EXPECT_FP_ERROR(fp::ErrorCode::Format, "not a JPEG, PNG or WebP image (no bytes)",
+  EXPECT_FP_ERROR(fp::ErrorCode::Format, "not a JPEG, PNG, WebP, GIF or AVIF image (no bytes)",
                   image::decode_image(empty));
   const std::vector<std::uint8_t> bmp = {'B', 'M', 0x36, 0, 0, 0, 0, 0, 0, 0};
-  EXPECT_FP_ERROR(fp::ErrorCode::Format, "not a JPEG, PNG or WebP image (first bytes 42 4d 36 00",
+  EXPECT_FP_ERROR(fp::ErrorCode::Format,
+                  "not a JPEG, PNG, WebP, GIF or AVIF image (first bytes 42 4d 36 00",
                   image::decode_image(bmp));
   const std::vector<std::uint8_t> gif = {'G', 'I', 'F', '8', '9', 'a', 1, 0, 1, 0};
-  EXPECT_FP_ERROR(fp::ErrorCode::Unsupported, "GIF is not supported", image::decode_image(gif));
+  EXPECT_FP_ERROR(fp::ErrorCode::Format,
+                  "fp::image::decode_gif: the image bytes: not a readable GIF",
+                  image::decode_image(gif));
+  // ISO base media files: told by their brand; HEIF refused as unsupported.
+  const std::vector<std::uint8_t> avif = {0, 0, 0, 0x1c, 'f', 't', 'y', 'p', 'a', 'v', 'i', 'f'};
+  EXPECT_FP_ERROR(fp::ErrorCode::Format,
+                  "fp::image::decode_avif: the image bytes: not a readable AVIF",
+                  image::decode_image(avif));
+  const std::vector<std::uint8_t> heic = {0, 0, 0, 0x18, 'f', 't', 'y', 'p', 'h', 'e', 'i', 'c'};
+  EXPECT_FP_ERROR(fp::ErrorCode::Unsupported, "HEIF/HEIC is not supported",
+                  image::decode_image(heic));
+  const std::vector<std::uint8_t> mp4 = {0, 0, 0, 0x18, 'f', 't', 'y', 'p', 'i', 's', 'o', 'm'};
+  EXPECT_FP_ERROR(fp::ErrorCode::Format, "not a JPEG, PNG, WebP, GIF or AVIF image",
+                  image::decode_image(mp4));
   const std::vector<std::uint8_t> soi = {0xFF, 0xD8, 0xFF};
   EXPECT_FP_ERROR(fp::ErrorCode::Format,
                   "fp::image::decode_jpeg: the image bytes: not a readable JPEG",
@@ -128,6 +149,43 @@ TEST(ImageHostile, DecompressionBombsAreRefusedBeforeAllocating) {
       image::read_image(fp_test::image::corpus_file("webp_lossy.webp"), {.max_pixels = 100}));
   EXPECT_NO_THROW(
       image::read_image(fp_test::image::corpus_file("webp_lossy.webp"), {.max_pixels = 45 * 67}));
+
+  // An animation's frames count together: 4 frames of 53x37 need 4 * 1961 pixels.
+  const auto animation = fp_test::image::corpus_file("gif_pillow_animated.gif");
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
+                  "fp::image::decode_gif: " + animation.string() +
+                      ": the animation has more than 3 frames of 53x37 pixels",
+                  image::read_image(animation, {.max_pixels = 4 * 53 * 37 - 1}));
+  EXPECT_NO_THROW(image::read_image(animation, {.max_pixels = 4 * 53 * 37}));
+  // Found by fuzzing: an animated WebP's canvas is checked before libwebp's
+  // animation decoder allocates it (VP8X: canvas width - 1 at 24, height - 1 at 27).
+  auto webp = bytes_of("webp_animated_lossless.webp");
+  ASSERT_EQ(std::string(webp.begin() + 12, webp.begin() + 16), "VP8X");
+  for (const std::size_t at : {std::size_t{24}, std::size_t{27}}) {
+    webp[at] = 0xFF;
+    webp[at + 1] = 0x3F;
+    webp[at + 2] = 0;
+  }
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
+                  "fp::image::decode_webp: bomb.webp: the image is 16384x16384 = 268435456 pixels",
+                  image::decode_image(webp, {}, "bomb.webp"));
+  const auto sequence = fp_test::image::corpus_file("avif_sequence.avif");
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "the sequence has 3 frames of 67x45 pixels",
+                  image::read_image(sequence, {.max_pixels = 3 * 67 * 45 - 1}));
+  EXPECT_NO_THROW(image::read_image(sequence, {.max_pixels = 3 * 67 * 45}));
+}
+
+// Found by fuzzing: a GIF frame outside the logical screen, disposed "to
+// previous", is clipped away; the frames keep the screen's size.
+TEST(ImageHostile, GifFrameOutsideTheScreenIsClipped) {
+  const fp::Tensor frames =
+      image::read_image(fp_test::image::corpus_file("gif_frame_outside_screen.gif"));
+  ASSERT_EQ(frames.dim(), 4);
+  EXPECT_EQ(frames.size(0), 3);
+  EXPECT_EQ(frames.size(2), 7);
+  EXPECT_EQ(frames.size(3), 9);
+  EXPECT_TRUE(frames.i(1).is_equal(frames.i(0)));
+  EXPECT_FALSE(frames.i(2).is_equal(frames.i(0)));
 }
 
 TEST(ImageHostile, ZeroSizedImagesAreRefused) {
@@ -159,6 +217,10 @@ TEST(ImageHostile, DecodersRefuseTheWrongFormat) {
   EXPECT_FP_ERROR(fp::ErrorCode::Unsupported,
                   "fp::image::decode_webp: the image bytes: not a readable WebP image",
                   image::decode_webp(png));
+  EXPECT_FP_ERROR(
+      fp::ErrorCode::Format,
+      "fp::image::decode_gif: the image bytes: not a readable GIF: Data is not in GIF format",
+      image::decode_gif(png));
 }
 
 TEST(ImageHostile, EachDecoderCallsEmptyDataAFormatError) {
@@ -172,12 +234,19 @@ TEST(ImageHostile, EachDecoderCallsEmptyDataAFormatError) {
   EXPECT_FP_ERROR(fp::ErrorCode::Format,
                   "fp::image::decode_webp: the image bytes: the data is empty",
                   image::decode_webp(empty));
+  EXPECT_FP_ERROR(fp::ErrorCode::Format,
+                  "fp::image::decode_gif: the image bytes: the data is empty",
+                  image::decode_gif(empty));
+  EXPECT_FP_ERROR(fp::ErrorCode::Format,
+                  "fp::image::decode_avif: the image bytes: the data is empty",
+                  image::decode_avif(empty));
 }
 
 TEST(ImageHostile, DecodersRefuseTensorsThatAreNotBytes) {
   const fp::Tensor floats = fp::zeros({10});
   const fp::Tensor matrix = fp::zeros({2, 5}, fp::DType::U8);
-  for (auto decode : {&image::decode_jpeg, &image::decode_png, &image::decode_webp}) {
+  for (auto decode : {&image::decode_jpeg, &image::decode_png, &image::decode_webp,
+                      &image::decode_gif, &image::decode_avif}) {
     EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "expected a 1-D uint8 CPU tensor of encoded bytes",
                     decode(floats, {}));
     EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "got a 2-D uint8 tensor", decode(matrix, {}));

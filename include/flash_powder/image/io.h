@@ -1,5 +1,5 @@
 // Reading, decoding, encoding and writing images: torchvision.io's functions
-// on flash_powder tensors, decoded by libjpeg-turbo, libspng and libwebp.
+// on flash_powder tensors, decoded by libjpeg-turbo, libspng, libwebp, giflib and libavif.
 #pragma once
 
 #include <cstdint>
@@ -20,9 +20,10 @@ Tensor read_file(const std::filesystem::path& path);
 /// Python: `torchvision.io.write_file`.
 void write_file(const std::filesystem::path& path, TensorView data);
 
-/// Decodes a JPEG, PNG or WebP image, the format told by its first bytes (not
-/// a file name): a contiguous [C, H, W] uint8 tensor (uint16 for a 16-bit PNG
-/// read Unchanged), or the same over interleaved rows with
+/// Decodes a JPEG, PNG, WebP, GIF or AVIF image, the format told by its first bytes
+/// (not a file name): a contiguous [C, H, W] uint8 tensor (uint16 for a 16-bit
+/// PNG read Unchanged; [N, C, H, W] for an animation of N > 1 frames), or the
+/// same over interleaved rows with
 /// DecodeOptions::interleaved. `data` is a 1-D uint8 CPU tensor (read_file's result).
 /// Python: `torchvision.io.decode_image(data, mode, apply_exif_orientation)`.
 Tensor decode_image(TensorView data, const DecodeOptions& options = {});
@@ -33,9 +34,18 @@ Tensor decode_image(std::span<const std::uint8_t> bytes, const DecodeOptions& op
 Tensor decode_jpeg(TensorView data, const DecodeOptions& options = {});
 /// Python: `torchvision.io.decode_png`.
 Tensor decode_png(TensorView data, const DecodeOptions& options = {});
-/// Python: `torchvision.io.decode_webp` (still images; the first frame is not
-/// taken from animations, which are refused).
+/// Python: `torchvision.io.decode_webp`. An animated WebP gives every frame,
+/// [N, C, H, W], composed by libwebp as Pillow's `seek(i)` gives them.
 Tensor decode_webp(TensorView data, const DecodeOptions& options = {});
+/// Python: `torchvision.io.decode_gif`: one frame [C, H, W], an animation
+/// [N, C, H, W]; each frame equals Pillow's `seek(i)` then `convert(mode)`
+/// (disposal and transparency composed as Pillow does). Unchanged is RGB.
+Tensor decode_gif(TensorView data, const DecodeOptions& options = {});
+/// Python: `torchvision.io.decode_avif`, in 8 bits (Pillow's AVIF plugin's
+/// pixels, orientation from irot/imir as Pillow reads it); a sequence gives
+/// [N, C, H, W]. Unchanged is RGB, RGBA when the file has alpha, gray for a
+/// monochrome (4:0:0) file without alpha (Pillow's modes).
+Tensor decode_avif(TensorView data, const DecodeOptions& options = {});
 
 /// Reads and decodes the image at `path`. Python: `torchvision.io.decode_image(path, ...)`
 /// (the seed's `Tensor::read_image`).

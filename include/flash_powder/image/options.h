@@ -12,7 +12,8 @@ namespace fp::image {
 /// The channels a decoded image has. Python: `torchvision.io.ImageReadMode`.
 /// Gray, GrayAlpha, RGB and RGBA convert like Pillow's `Image.convert("L" |
 /// "LA" | "RGB" | "RGBA")` (gray = (19595 R + 38470 G + 7471 B + 32768) >> 16,
-/// a PNG's tRNS becomes alpha); 16-bit samples become 8-bit as `v >> 8`.
+/// a PNG's tRNS becomes alpha); 16-bit samples become 8-bit as `v >> 8`
+/// (Pillow's for colour; Pillow clips 16-bit gray, docs/guide/image.md).
 /// Measured against torchvision 0.29.1 on the test corpus: RGB and Unchanged
 /// give torchvision's pixels, except that torchvision keeps 16 bits in RGB
 /// mode, returns palette indices for a palette PNG and raw CMYK for a CMYK
@@ -27,10 +28,13 @@ inline constexpr std::uint64_t default_max_pixels = 178956970;
 /// How to decode. Python: the keyword arguments of `torchvision.io.decode_image`.
 struct DecodeOptions {
   /// Unchanged keeps the file's channels: gray 1, gray+alpha 2, colour 3,
-  /// colour+alpha 4 (a palette PNG: 3, or 4 when it has tRNS; a CMYK JPEG: 3).
+  /// colour+alpha 4 (a palette PNG: 3, or 4 when it has tRNS; a CMYK JPEG: 3;
+  /// a GIF: 3, as torchvision's decode_gif).
   ImageReadMode mode = ImageReadMode::Unchanged;
-  /// Rotate/flip by the EXIF orientation tag (JPEG APP1, PNG eXIf) like
-  /// Pillow's `ImageOps.exif_transpose`. torchvision's default is off.
+  /// Rotate/flip by the orientation the file records, like Pillow's
+  /// `ImageOps.exif_transpose`: EXIF (JPEG APP1, WebP EXIF, PNG eXIf or its
+  /// "Raw profile type exif" text), else XMP's tiff:Orientation. torchvision's
+  /// default is off.
   bool apply_exif_orientation = true;
   /// U8 (default), or a floating dtype: the pixels scaled to [0, 1] (floatify).
   std::optional<DType> dtype = std::nullopt;
