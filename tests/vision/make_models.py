@@ -19,7 +19,13 @@ a shallow lane, see shallow_lane(), not the NATIVE_ONLY ones either),
 preprocessing-CAP.safetensors: torchvision's ImageClassification preset of
 seeded images, and native_only.list: the NATIVE_ONLY names, which the C++
 tests leave out in a shallow lane. The C++ tests (tests/vision/test_models.cpp) load the weights into
-fp::vision::models' networks and compare keys and outputs exactly.
+fp::vision::models' networks and compare keys and outputs exactly. Also,
+for BUFFER_MODELS, NAME.buffers.safetensors: the relative-position buffers
+the networks compute.
+
+Why this file is long: one table of every network the tests compare (its
+constructor, options and input size, with why each case is there) and the
+one writer of all their files, so that the C++ tests and this stay in step.
 """
 
 from __future__ import annotations
