@@ -188,7 +188,7 @@ TEST(VisionMasks, BinaryMorphologyEqualsScikitImage) {
       fp::tensor({{1, 1, 0}, {0, 1, 0}, {0, 1, 1}}).to(fp::DType::U8),
       fp::tensor({{false, true}, {true, true}, {true, false}, {false, true}}),
   };
-  using Operation = fp::Tensor (*)(fp::TensorView, std::optional<fp::TensorView>);
+  using Operation = fp::Tensor (*)(fp::TensorView, const std::optional<fp::TensorView>&);
   const Operation operations[] = {&masks::binary_dilation, &masks::binary_erosion,
                                   &masks::binary_opening, &masks::binary_closing};
   ASSERT_EQ(expected.size(), cases.size() * footprints.size() * 4);

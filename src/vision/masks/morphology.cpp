@@ -36,7 +36,8 @@ Tensor centred_footprint(std::int64_t radius, Inside inside) {
 
 /// The footprint as a float32 [1, 1, h, w] convolution weight on `device`,
 /// each side padded to an odd length at its end (scikit-image's pad_footprint).
-Tensor footprint_weight(const char* function, std::optional<TensorView> footprint, Device device) {
+Tensor footprint_weight(const char* function, const std::optional<TensorView>& footprint,
+                        Device device) {
   const Tensor cross = diamond(1);
   const TensorView given = footprint ? *footprint : TensorView(cross);
   if (given.dim() != 2 || !is_integral(given.dtype(), true))
@@ -90,7 +91,7 @@ Tensor rectangle(std::int64_t height, std::int64_t width) {
   return full({height, width}, true);
 }
 
-Tensor binary_dilation(TensorView mask, std::optional<TensorView> footprint) {
+Tensor binary_dilation(TensorView mask, const std::optional<TensorView>& footprint) {
   const Tensor masks = mask_batch("binary_dilation", mask);
   const Tensor weight = footprint_weight("binary_dilation", footprint, mask.device());
   if (mask.numel() == 0) return mask.to(DType::Bool).clone();
@@ -98,7 +99,7 @@ Tensor binary_dilation(TensorView mask, std::optional<TensorView> footprint) {
   return footprint_counts(masks, aten::flip(weight, {2, 3})).gt(0.5).reshape(mask.sizes());
 }
 
-Tensor binary_erosion(TensorView mask, std::optional<TensorView> footprint) {
+Tensor binary_erosion(TensorView mask, const std::optional<TensorView>& footprint) {
   const Tensor masks = mask_batch("binary_erosion", mask);
   const Tensor weight = footprint_weight("binary_erosion", footprint, mask.device());
   if (mask.numel() == 0) return mask.to(DType::Bool).clone();
@@ -106,11 +107,11 @@ Tensor binary_erosion(TensorView mask, std::optional<TensorView> footprint) {
   return footprint_counts(masks.neg().add(1.0), weight).lt(0.5).reshape(mask.sizes());
 }
 
-Tensor binary_opening(TensorView mask, std::optional<TensorView> footprint) {
+Tensor binary_opening(TensorView mask, const std::optional<TensorView>& footprint) {
   return binary_dilation(binary_erosion(mask, footprint), footprint);
 }
 
-Tensor binary_closing(TensorView mask, std::optional<TensorView> footprint) {
+Tensor binary_closing(TensorView mask, const std::optional<TensorView>& footprint) {
   return binary_erosion(binary_dilation(mask, footprint), footprint);
 }
 

@@ -20,7 +20,8 @@ namespace {
 struct Point {
   double x;
   double y;
-  auto operator<=>(const Point&) const = default;
+  bool operator==(const Point& other) const { return x == other.x && y == other.y; }
+  bool operator<(const Point& other) const { return x < other.x || (x == other.x && y < other.y); }
 };
 
 /// > 0 when o -> a -> b turns counter-clockwise (x right, y up).
@@ -107,7 +108,7 @@ Tensor RotatedBox::corners() const {
   Tensor out = empty({4, 2}, DType::F64);
   const std::span<double> xy = out.data_mut<double>();
   const double signs[4][2] = {{-1, -1}, {1, -1}, {1, 1}, {-1, 1}};
-  for (int i = 0; i < 4; ++i) {
+  for (std::size_t i = 0; i < 4; ++i) {
     const double along = signs[i][0] * half_w;
     const double across = signs[i][1] * half_h;
     xy[2 * i] = center_x + along * ux - across * uy;

@@ -36,19 +36,19 @@ Tensor rectangle(std::int64_t height, std::int64_t width);
 /// footprint, mirrored and centred there, meets a true pixel. Without a
 /// footprint, the cross `diamond(1)` (scikit-image's default). fp::Error
 /// for a mask or footprint of another dtype or rank.
-Tensor binary_dilation(TensorView mask, std::optional<TensorView> footprint = std::nullopt);
+Tensor binary_dilation(TensorView mask, const std::optional<TensorView>& footprint = std::nullopt);
 
 /// `skimage.morphology.binary_erosion(mask, footprint)`: true where the
 /// footprint centred there covers true pixels only (outside the image counts
 /// as true). Defaults and errors as binary_dilation.
-Tensor binary_erosion(TensorView mask, std::optional<TensorView> footprint = std::nullopt);
+Tensor binary_erosion(TensorView mask, const std::optional<TensorView>& footprint = std::nullopt);
 
 /// `skimage.morphology.binary_opening(mask, footprint)`: the erosion's
 /// dilation; removes what the footprint does not fit in.
-Tensor binary_opening(TensorView mask, std::optional<TensorView> footprint = std::nullopt);
+Tensor binary_opening(TensorView mask, const std::optional<TensorView>& footprint = std::nullopt);
 
 /// `skimage.morphology.binary_closing(mask, footprint)`: the dilation's
 /// erosion; fills what the footprint does not fit in.
-Tensor binary_closing(TensorView mask, std::optional<TensorView> footprint = std::nullopt);
+Tensor binary_closing(TensorView mask, const std::optional<TensorView>& footprint = std::nullopt);
 
 }  // namespace fp::vision::masks
