@@ -164,6 +164,22 @@ struct Canvas {
   }
 };
 
+/// `draw` run on a copy of `image` as Pillow draws: uint8 RGB pixels in
+/// (H, W, 3) (a gray image made RGB, a float one scaled by 255), returned
+/// in the image's own dtype.
+template <class Draw>
+Tensor drawn_with_pillow(TensorView image, Draw draw) {
+  const bool floating = image.dtype() != DType::U8;
+  Tensor pixels = floating ? image.mul(255).to(DType::U8) : image.to_owned();
+  if (pixels.size(0) == 1) pixels = fp::cat({pixels, pixels, pixels}, 0);
+  Tensor hwc = pixels.permute({1, 2, 0}).contiguous();
+  Canvas canvas{hwc.data_mut<std::uint8_t>().data(), hwc.size(0), hwc.size(1)};
+  draw(canvas);
+  Tensor out = hwc.permute({2, 0, 1}).contiguous();
+  if (floating) return floatify(out, {.dtype = image.dtype()});
+  return out;
+}
+
 void check_boxes(TensorView boxes, TensorView image, const BoxOptions& options) {
   const char* function = "draw_bounding_boxes";
   if (!boxes.is_defined())
@@ -195,22 +211,16 @@ Tensor draw_bounding_boxes(TensorView image, TensorView boxes, const BoxOptions&
                    "torchvision.ops.box_convert to convert them");
     }
   }
-  const bool floating = image.dtype() != DType::U8;
-  Tensor pixels = floating ? image.mul(255).to(DType::U8) : image.to_owned();
-  if (pixels.size(0) == 1) pixels = fp::cat({pixels, pixels, pixels}, 0);
-  Tensor hwc = pixels.permute({1, 2, 0}).contiguous();
-  Canvas canvas{hwc.data_mut<std::uint8_t>().data(), hwc.size(0), hwc.size(1)};
-  const std::vector<Color> colors = colors_for(options.colors, boxes.size(0), function);
-  for (std::size_t k = 0; k < colors.size(); ++k) {
-    const std::int64_t* b = xy.data() + 4 * k;
-    if (options.fill) canvas.rectangle(b[0], b[1], b[2], b[3], colors[k], 100, true, 1);
-    if (options.width != 0) {
-      canvas.rectangle(b[0], b[1], b[2], b[3], colors[k], 255, false, options.width);
+  return drawn_with_pillow(image, [&](Canvas& canvas) {
+    const std::vector<Color> colors = colors_for(options.colors, boxes.size(0), function);
+    for (std::size_t k = 0; k < colors.size(); ++k) {
+      const std::int64_t* b = xy.data() + 4 * k;
+      if (options.fill) canvas.rectangle(b[0], b[1], b[2], b[3], colors[k], 100, true, 1);
+      if (options.width != 0) {
+        canvas.rectangle(b[0], b[1], b[2], b[3], colors[k], 255, false, options.width);
+      }
     }
-  }
-  Tensor out = hwc.permute({2, 0, 1}).contiguous();
-  if (floating) return floatify(out, {.dtype = image.dtype()});
-  return out;
+  });
 }
 
 Tensor draw_polygons(TensorView image, TensorView polygons, const PolygonOptions& options) {
@@ -225,27 +235,21 @@ Tensor draw_polygons(TensorView image, TensorView polygons, const PolygonOptions
   for (const double value : xy)
     if (!std::isfinite(value))
       detail::fail(ErrorCode::BadArgument, function, "the polygons", "a vertex is not finite");
-  const bool floating = image.dtype() != DType::U8;
-  Tensor pixels = floating ? image.mul(255).to(DType::U8) : image.to_owned();
-  if (pixels.size(0) == 1) pixels = fp::cat({pixels, pixels, pixels}, 0);
-  Tensor hwc = pixels.permute({1, 2, 0}).contiguous();
-  Canvas canvas{hwc.data_mut<std::uint8_t>().data(), hwc.size(0), hwc.size(1)};
-  const std::vector<Color> colors = colors_for(options.colors, polygons.size(0), function);
-  const std::int64_t count = polygons.size(1);
-  // Pillow truncates the vertices to ints (towards zero) before drawing.
-  const auto vertex = [&](std::size_t k, std::int64_t i, int axis) {
-    return static_cast<std::int64_t>(xy[(k * count + i) * 2 + axis]);
-  };
-  for (std::size_t k = 0; k < colors.size(); ++k) {
-    for (std::int64_t i = 0; i < count; ++i) {
-      const std::int64_t next = (i + 1) % count;
-      canvas.line(vertex(k, i, 0), vertex(k, i, 1), vertex(k, next, 0), vertex(k, next, 1),
-                  colors[k]);
+  return drawn_with_pillow(image, [&](Canvas& canvas) {
+    const std::vector<Color> colors = colors_for(options.colors, polygons.size(0), function);
+    const std::int64_t count = polygons.size(1);
+    // Pillow truncates the vertices to ints (towards zero) before drawing.
+    const auto vertex = [&](std::size_t k, std::int64_t i, int axis) {
+      return static_cast<std::int64_t>(xy[(k * count + i) * 2 + axis]);
+    };
+    for (std::size_t k = 0; k < colors.size(); ++k) {
+      for (std::int64_t i = 0; i < count; ++i) {
+        const std::int64_t next = (i + 1) % count;
+        canvas.line(vertex(k, i, 0), vertex(k, i, 1), vertex(k, next, 0), vertex(k, next, 1),
+                    colors[k]);
+      }
     }
-  }
-  Tensor out = hwc.permute({2, 0, 1}).contiguous();
-  if (floating) return floatify(out, {.dtype = image.dtype()});
-  return out;
+  });
 }
 
 }  // namespace fp::image
