@@ -238,7 +238,7 @@ TEST(ImageTransforms, DrawPolygonsEqualsPillow) {
       draw = ImageDraw.Draw(picture)
       for polygon, color in zip(polygons(seed, count), COLORS):
           draw.polygon([tuple(v) for v in polygon.tolist()], outline=color)
-      return torch.from_numpy(np.asarray(picture)).permute(2, 0, 1).flatten().tolist()
+      return torch.from_numpy(np.array(picture)).permute(2, 0, 1).flatten().tolist()
   */
   const std::vector<image::Color> colors = {
       {255, 0, 0}, {0, 200, 30}, {20, 40, 250}, {250, 250, 0}};
