@@ -68,6 +68,10 @@ eager PyTorch's (and fp::aoti's from Python AOTI's).
 By default times are CPU time with one thread (time spent waiting for a core
 on a busy machine does not count) and wall-clock time otherwise (CPU time
 would add up the threads).
+
+Why this file is long: the weights, the exports, the TorchScript files, the
+Python sides and the report of one benchmark share its CASES and its result
+files, so they stay together.
 """
 
 from __future__ import annotations

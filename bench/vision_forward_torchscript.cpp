@@ -14,20 +14,18 @@
 // place of the weights (it holds them). A segmentation model returns
 // {"out": ...}; "out" is the output. The forward runs under
 // c10::InferenceMode, as Python's runs under torch.inference_mode();
-// FP_BENCH_LIBTORCH_MODE=no_grad or grad as in vision_forward_libtorch.cpp.
+// FP_BENCH_LIBTORCH_MODE=no_grad or grad (libtorch_mode.h) without it.
 #include <torch/csrc/jit/runtime/graph_executor.h>
 #include <torch/script.h>
 #include <torch/torch.h>
 
 #include <chrono>
 #include <cstddef>
-#include <cstdlib>
-#include <optional>
 #include <stdexcept>
 #include <string>
-#include <string_view>
 #include <vector>
 
+#include "libtorch_mode.h"
 #include "libtorch_safetensors.h"
 #include "vision_timing.h"
 
@@ -55,17 +53,7 @@ int run(const vision_bench::Arguments& arguments) {
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - load_start)
           .count();
 
-  const char* mode = std::getenv("FP_BENCH_LIBTORCH_MODE");
-  const std::string_view chosen = mode == nullptr ? "inference" : mode;
-  std::optional<c10::InferenceMode> inference;
-  std::optional<torch::NoGradGuard> no_grad;
-  if (chosen == "inference") {
-    inference.emplace();
-  } else if (chosen == "no_grad") {
-    no_grad.emplace();
-  } else if (chosen != "grad") {
-    throw std::invalid_argument("FP_BENCH_LIBTORCH_MODE: inference, no_grad or grad");
-  }
+  const libtorch_bench::ChosenGradMode grad_mode;
   const std::vector<c10::IValue> inputs{input};
   torch::Tensor output;
   auto forward = [&] { output = output_tensor(module.forward(inputs)); };
