@@ -2,13 +2,19 @@
 # One forward of torchvision's vgg11 (batch 1 and 8, 224x224), resnet50
 # (batch 1) and examples/unet's U-Net (batch 1, 256x256) (and, for the
 # optimisation pass, resnet18, resnet50, vgg11, mobilenet_v3_small and the
-# U-Net at batch 1 and 8: FP_BENCH_CASES=optimize), and of two sequence
+# U-Net at batch 1 and 8: FP_BENCH_CASES=optimize; for the zoo,
+# FP_BENCH_CASES=zoo, torchvision's convnext_tiny, efficientnet_b0, vit_b_16
+# and swin_t at 224x224, deeplabv3_resnet50 at 256x256 and
+# lraspp_mobilenet_v3_large at 520x520, batch 1), and of two sequence
 # models: nn.LSTM(256, 256, num_layers=2, bidirectional=True) on 100 steps
 # (batch 1 and 16; the output tensor only) and a 6-layer nn.TransformerEncoder
 # (d_model 512, 8 heads, feed-forward 2048, dropout 0, batch_first; batch 8,
 # sequence 128, no mask), through flash_powder (fp::vision::models,
 # examples/unet/unet.h, fp::nn::LSTM, fp::nn::TransformerEncoder), libtorch's
-# C++ API (the same models in torch::nn), eager PyTorch and torch.compile, and
+# C++ API (the same models in torch::nn; for the zoo, which torchvision has no
+# C++ port of, the model scripted in Python with torch.jit.script and loaded
+# with torch::jit::load: side "libtorch TorchScript"), eager PyTorch and
+# torch.compile, and
 # optionally the vision models exported with AOTInductor and run through
 # fp::aoti and through Python's loader, with one thread and with all, measured
 # in one run on the same seeded weights and inputs. Prints one table: each
@@ -48,11 +54,13 @@
 # Environment: FP_BENCH_THREADS (thread counts, default 1 and the core count; each
 # sets OMP_NUM_THREADS for every side), FP_BENCH_CASES (default "vision",
 # which stands for "vgg11-b1 vgg11-b8 resnet50-b1 unet-b1"; "sequence" for
-# "lstm-b1 lstm-b16 encoder-b8"; "all" for both; "optimize" for batch 1 and 8
+# "lstm-b1 lstm-b16 encoder-b8"; "all" for both; "zoo" for "convnext_tiny-b1
+# efficientnet_b0-b1 vit_b_16-b1 swin_t-b1 deeplabv3_resnet50-b1
+# lraspp_mobilenet_v3_large-b1"; "optimize" for batch 1 and 8
 # of resnet18, resnet50, vgg11, mobilenet_v3_small and unet; or any list of cases, e.g.
 # FP_BENCH_CASES="lstm-b1 lstm-b16 encoder-b8" bench/run_vision.sh --no-compile),
-# FP_BENCH_SKIP (sides to leave out, by the names fp fp_opt libtorch eager
-# compile compile_frozen fp_aoti py_aoti; e.g. "compile py_aoti" keeps a long
+# FP_BENCH_SKIP (sides to leave out, by the names fp fp_opt libtorch
+# libtorch_ts eager compile compile_frozen fp_aoti py_aoti; e.g. "compile py_aoti" keeps a long
 # --optimize --aoti run to the sides its targets compare),
 # FP_BENCH_ROUNDS (1: the sides run one after another per case, this many
 # times, so that a slow spell of the machine hits every side),
@@ -62,11 +70,12 @@
 # torch.compile process and for one AOTInductor export; past it the table
 # says so), FP_BENCH_CLOCK (cpu or real; default: cpu with one thread, real
 # with more), FP_BENCH_BUILD_DIR (build-bench; the weights and the packages
-# are cached in its vision/ folder),
+# and the TorchScript files are cached in its vision/ folder),
 # FP_BENCH_OUT (a folder to keep the results in; by default a temporary one),
 # FP_BENCH_LIBTORCH_MODE (the libtorch side's forward: inference, the
 # default, under c10::InferenceMode; no_grad under torch::NoGradGuard; grad
-# under neither: what InferenceMode is worth, which flash_powder cannot enter).
+# under neither: what InferenceMode is worth, which flash_powder cannot enter;
+# the TorchScript side too).
 set -euo pipefail
 
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -77,6 +86,8 @@ CORES="$(getconf _NPROCESSORS_ONLN)"  # nproc would follow OMP_NUM_THREADS
 THREADS="${FP_BENCH_THREADS:-1 $CORES}"
 VISION_CASES="vgg11-b1 vgg11-b8 resnet50-b1 unet-b1"
 SEQUENCE_CASES="lstm-b1 lstm-b16 encoder-b8"
+ZOO_CASES="convnext_tiny-b1 efficientnet_b0-b1 vit_b_16-b1 swin_t-b1 deeplabv3_resnet50-b1"
+ZOO_CASES+=" lraspp_mobilenet_v3_large-b1"
 OPTIMIZE_CASES=""
 for model in resnet18 resnet50 vgg11 mobilenet_v3_small unet; do
   OPTIMIZE_CASES+="$model-b1 $model-b8 "
@@ -87,6 +98,7 @@ for word in ${FP_BENCH_CASES:-vision}; do  # the set names, word by word
     all) CASES+="$VISION_CASES $SEQUENCE_CASES " ;;
     vision) CASES+="$VISION_CASES " ;;
     sequence) CASES+="$SEQUENCE_CASES " ;;
+    zoo) CASES+="$ZOO_CASES " ;;
     optimize) CASES+="$OPTIMIZE_CASES " ;;
     *) CASES+="$word " ;;
   esac
@@ -130,7 +142,7 @@ if [ ! -f "$BUILD/CMakeCache.txt" ] && command -v ninja >/dev/null; then generat
 cmake -S "$REPO" -B "$BUILD" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release -DFP_BUILD_TESTS=OFF \
   -DFP_BUILD_EXAMPLES=OFF -DFP_BUILD_BENCH=ON -DFP_BORROW_CHECK=OFF \
   -DFP_BUILD_BENCH_LIBTORCH=ON >/dev/null
-targets=(bench_vision_forward bench_vision_forward_libtorch)
+targets=(bench_vision_forward bench_vision_forward_libtorch bench_vision_forward_torchscript)
 [ "$aoti" = 1 ] && targets+=(bench_vision_aoti)
 cmake --build "$BUILD" --target "${targets[@]}" >/dev/null
 echo "==> weights and inputs in $WEIGHTS (seeded; made once)"
@@ -139,6 +151,19 @@ echo "==> weights and inputs in $WEIGHTS (seeded; made once)"
 is_sequence() {  # is_sequence MODEL: the LSTM and the encoder (no channels_last, no AOTI)
   [ "$1" = lstm ] || [ "$1" = encoder ]
 }
+
+# has_port MODEL: the models vision_forward_libtorch.cpp ports to torch::nn;
+# the others' libtorch side is their TorchScript module (libtorch_ts).
+has_port() {
+  [[ " vgg11 resnet18 resnet50 mobilenet_v3_small unet lstm encoder " == *" $1 "* ]]
+}
+
+echo "==> TorchScript modules in $WEIGHTS (the models without a torch::nn port; made once)"
+for model in $(for case in $CASES; do echo "${case%-b*}"; done | sort -u); do
+  has_port "$model" && continue
+  "$PYTHON" "$REPO/bench/vision_forward.py" script "$model" "$WEIGHTS/$model.safetensors" \
+    "$WEIGHTS/$model.torchscript.pt"
+done
 
 quietly() {  # quietly LOG COMMAND...: runs COMMAND into LOG, shown only if it fails
   local log="$1"
@@ -214,8 +239,11 @@ for threads in $THREADS; do
       for round in $(seq "$ROUNDS"); do
         echo "==> $case, $threads thread(s), $format, round $round of $ROUNDS"
         tag="$case.$threads.$format"
-        for side in fp fp_opt libtorch eager compile compile_frozen fp_aoti py_aoti; do
+        for side in fp fp_opt libtorch libtorch_ts eager compile compile_frozen fp_aoti py_aoti; do
           [[ " ${FP_BENCH_SKIP:-} " == *" $side "* ]] && continue
+          [ "$side" = libtorch ] && ! has_port "$model" && continue
+          [ "$side" = libtorch_ts ] && { has_port "$model" || [ "$format" = channels_last ]; } &&
+            continue
           [[ "$side" == compile* ]] && [ "$compile" = 0 ] && continue
           [ "$side" = fp_opt ] || [ "$side" = compile_frozen ] &&
             { [ "$optimize" = 0 ] || is_sequence "$model"; } && continue
@@ -228,6 +256,7 @@ for threads in $THREADS; do
           fi
           weights="$WEIGHTS/$model.safetensors"
           [[ "$side" == *_aoti ]] && weights="$WEIGHTS/$case.pt2"
+          [ "$side" = libtorch_ts ] && weights="$WEIGHTS/$model.torchscript.pt"
           arguments=("$model" "$weights" "$WEIGHTS/$case.safetensors"
                      "$WORK/$side.$tag.safetensors" "$WORK/$side.$tag.$round.json"
                      --warmup "$WARMUP" --repetitions "$repetitions" "${layout[@]}")
@@ -237,6 +266,8 @@ for threads in $THREADS; do
                       --optimize ;;
             libtorch) quietly "$WORK/libtorch.log" \
                         "$BUILD/bench/bench_vision_forward_libtorch" "${arguments[@]}" ;;
+            libtorch_ts) quietly "$WORK/libtorch.log" \
+                           "$BUILD/bench/bench_vision_forward_torchscript" "${arguments[@]}" ;;
             eager) quietly "$WORK/eager.log" \
                      "$PYTHON" "$REPO/bench/vision_forward.py" run eager "${arguments[@]}" ;;
             compile|compile_frozen) fallible "$side" "$COMPILE_TIMEOUT" \

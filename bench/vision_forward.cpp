@@ -1,5 +1,8 @@
 // The forward of a model through flash_powder: fp::vision::models' vgg11,
-// resnet18, resnet50 and mobilenet_v3_small, examples/unet's U-Net, and the sequence models fp::nn::LSTM(256,
+// resnet18, resnet50 and mobilenet_v3_small, the zoo's convnext_tiny,
+// efficientnet_b0, vit_b_16 and swin_t (models::make) and
+// deeplabv3_resnet50 and lraspp_mobilenet_v3_large (segmentation::make; their
+// `out`), examples/unet's U-Net, and the sequence models fp::nn::LSTM(256,
 // 256, {.num_layers = 2, .bidirectional = true}) (the output tensor only) and
 // a 6-layer fp::nn::TransformerEncoder (d_model 512, 8 heads, feed-forward
 // 2048, dropout 0, batch_first) (run_vision.sh compares it with libtorch's
@@ -50,8 +53,27 @@ Model plain(Arguments&&... arguments) {
   return {std::move(owned), [forward](const fp::Tensor& x) { return (*forward)(x); }};
 }
 
+/// A classifier of fp::vision::models by torchvision's builder name.
+Model made_classifier(const std::string& name) {
+  std::unique_ptr<fp::nn::Module> owned = fp::vision::models::make(name);
+  const fp::nn::Module* forward = owned.get();
+  return {std::move(owned), [forward](const fp::Tensor& x) { return (*forward)(x); }};
+}
+
+/// A segmentation model by torchvision's builder name; its forward's `out`.
+Model made_segmenter(const std::string& name) {
+  auto owned = fp::vision::models::segmentation::make(name);
+  const fp::vision::models::segmentation::SegmentationModel* forward = owned.get();
+  return {std::move(owned), [forward](const fp::Tensor& x) { return (*forward)(x).out; }};
+}
+
 Model make_model(const std::string& name) {
   namespace models = fp::vision::models;
+  if (name == "convnext_tiny" || name == "efficientnet_b0" || name == "vit_b_16" ||
+      name == "swin_t")
+    return made_classifier(name);
+  if (name == "deeplabv3_resnet50" || name == "lraspp_mobilenet_v3_large")
+    return made_segmenter(name);
   if (name == "vgg11") return plain<models::VGG>(models::vgg11());
   if (name == "resnet18") return plain<models::ResNet>(models::resnet18());
   if (name == "resnet50") return plain<models::ResNet>(models::resnet50());
@@ -70,7 +92,9 @@ Model make_model(const std::string& name) {
   }
   throw fp::Error(fp::ErrorCode::BadArgument,
                   "unknown model " + name +
-                      " (vgg11, resnet18, resnet50, mobilenet_v3_small, unet, lstm or encoder)");
+                      " (vgg11, resnet18, resnet50, mobilenet_v3_small, convnext_tiny, "
+                      "efficientnet_b0, vit_b_16, swin_t, deeplabv3_resnet50, "
+                      "lraspp_mobilenet_v3_large, unet, lstm or encoder)");
 }
 
 /// Replaces every 4-d parameter and buffer with a channels_last copy.

@@ -5,6 +5,7 @@ weights and inputs, and the report that puts every side next to each other.
 
     vision_forward.py weights DIR [CASE...]
     vision_forward.py export MODEL WEIGHTS INPUT PACKAGE
+    vision_forward.py script MODEL WEIGHTS FILE
     vision_forward.py run eager|compile|compile_frozen MODEL WEIGHTS INPUT OUTPUT RESULT
                       [--warmup N] [--repetitions N] [--channels-last]
     vision_forward.py run py_aoti MODEL PACKAGE INPUT OUTPUT RESULT [--warmup N] [--repetitions N]
@@ -14,10 +15,13 @@ weights and inputs, and the report that puts every side next to each other.
 `weights` writes, once, the models of the CASEs (default: all of CASES
 below, e.g. `lstm-b16`) with seeded random weights as DIR/MODEL.safetensors,
 and their seeded inputs DIR/MODEL-bN.safetensors (`input`). Every side loads
-these. The models: torchvision's vgg11, resnet18, resnet50 and
-mobilenet_v3_small and examples/unet's U-Net
-(BatchNorm's affine parameters and running statistics random too, so that
-they matter), input [N, 3, H, W]; `lstm`, nn.LSTM(256, 256, num_layers=2,
+these. The models: torchvision's vgg11, resnet18, resnet50,
+mobilenet_v3_small, convnext_tiny, efficientnet_b0, vit_b_16, swin_t,
+deeplabv3_resnet50 and lraspp_mobilenet_v3_large (the segmentation models'
+output is their "out") and examples/unet's U-Net
+(BatchNorm's and LayerNorm's affine parameters and running statistics random
+too, and ViT's and Swin's zero-initialised parameters, so that they matter),
+input [N, 3, H, W]; `lstm`, nn.LSTM(256, 256, num_layers=2,
 bidirectional=True), input [100, N, 256] (sequence first: the batch is dim 1)
 and output the output tensor only (not h_n, c_n); `encoder`, a 6-layer
 nn.TransformerEncoder of TransformerEncoderLayer(d_model=512, nhead=8,
@@ -35,6 +39,11 @@ with. PACKAGE.key records what it was made from (torch's version, the
 sources of the model and of the export, the weights file's size and time);
 while it matches, the package is kept.
 
+`script` writes the model with WEIGHTS, in eval mode, through
+torch.jit.script as a TorchScript FILE, the libtorch side of the models
+torchvision has no C++ port of (bench_vision_forward_torchscript, side
+`libtorch_ts`).
+
 `run` times one forward the way bench_vision_forward (flash_powder) and
 bench_vision_forward_libtorch do (vision_timing.h): `--warmup` untimed calls
 (for torch.compile the first one compiles, and is timed apart; `compile_frozen`
@@ -50,7 +59,8 @@ side that did not run (torch.compile past its time limit, say).
 
 `report` prints one row per model, threads and memory format: the median
 time of each side (over all repetitions of all RESULT files of that side),
-the ratios flash_powder / libtorch C++ and flash_powder / Python eager (with
+the ratios flash_powder / libtorch C++ (its TorchScript side where the
+model has no torch::nn port) and flash_powder / Python eager (with
 the optimised side also fp optimised / libtorch C++ and, with the frozen
 package, fp optimised / fp::aoti; with the AOTInductor sides also fp::aoti / Python's AOTI loader and fp::aoti /
 flash_powder), each side's peak RSS, and how far each side's output is from
@@ -58,6 +68,10 @@ eager PyTorch's (and fp::aoti's from Python AOTI's).
 By default times are CPU time with one thread (time spent waiting for a core
 on a busy machine does not count) and wall-clock time otherwise (CPU time
 would add up the threads).
+
+Why this file is long: the weights, the exports, the TorchScript files, the
+Python sides and the report of one benchmark share its CASES and its result
+files, so they stay together.
 """
 
 from __future__ import annotations
@@ -79,22 +93,37 @@ from safetensors.torch import load_file, save_file
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "tests" / "vision"))
-from make_models import randomize_batch_norms  # noqa: E402  the vision tests' seeded BatchNorm statistics
+# the vision tests' seeded BatchNorm and LayerNorm parameters and statistics
+from make_models import randomize_batch_norms, randomize_zeros  # noqa: E402
 
 # (model, batch); the input's shape per model in input_shape(). New cases go
 # at the end: a model's weights are seeded by its place in this list.
 CASES = [("vgg11", 1), ("vgg11", 8), ("resnet50", 1), ("unet", 1), ("lstm", 1), ("lstm", 16),
          ("encoder", 8), ("resnet18", 1), ("resnet18", 8), ("resnet50", 8),
-         ("mobilenet_v3_small", 1), ("mobilenet_v3_small", 8), ("unet", 8)]
+         ("mobilenet_v3_small", 1), ("mobilenet_v3_small", 8), ("unet", 8),
+         ("convnext_tiny", 1), ("efficientnet_b0", 1), ("vit_b_16", 1), ("swin_t", 1),
+         ("deeplabv3_resnet50", 1), ("lraspp_mobilenet_v3_large", 1)]
 # The table's order of models.
-MODEL_ORDER = ["resnet18", "resnet50", "vgg11", "mobilenet_v3_small", "unet", "lstm", "encoder"]
+MODEL_ORDER = ["resnet18", "resnet50", "vgg11", "mobilenet_v3_small", "unet", "convnext_tiny",
+               "efficientnet_b0", "vit_b_16", "swin_t", "deeplabv3_resnet50",
+               "lraspp_mobilenet_v3_large", "lstm", "encoder"]
 SEQUENCE_MODELS = {"lstm", "encoder"}
-SIDES = ["fp", "fp_opt", "libtorch", "eager", "compile", "compile_frozen", "fp_aoti", "py_aoti"]
+# torchvision's segmentation models: built with weights_backbone=None (their
+# default would download ImageNet weights) and without the auxiliary head;
+# they return {"out": ...}, of which the benchmark times and compares "out".
+SEGMENTATION_MODELS = {"deeplabv3_resnet50", "lraspp_mobilenet_v3_large"}
+# The families whose parameters torchvision starts at zero (ViT's head and
+# class token, Linear's biases) get random values, as the vision tests' do.
+RANDOMIZE_ZEROS = {"vit_b_16", "swin_t"}
+SIDES = ["fp", "fp_opt", "libtorch", "libtorch_ts", "eager", "compile", "compile_frozen",
+         "fp_aoti", "py_aoti"]
 SIDE_NAMES = {"fp": "flash_powder", "fp_opt": "fp optimised", "libtorch": "libtorch C++",
+              "libtorch_ts": "libtorch TorchScript",
               "eager": "Python eager", "compile": "torch.compile",
               "compile_frozen": "torch.compile frozen", "fp_aoti": "fp::aoti",
               "py_aoti": "Python AOTI"}
-SHORT_NAMES = {**SIDE_NAMES, "libtorch": "libtorch", "eager": "Python"}  # the RSS column's header
+SHORT_NAMES = {**SIDE_NAMES, "libtorch": "libtorch", "libtorch_ts": "TorchScript",
+               "eager": "Python"}  # the RSS column's header
 SEED = 16
 
 
@@ -103,7 +132,11 @@ def input_shape(model: str, batch: int) -> list[int]:
         return [100, batch, 256]  # [time, batch, feature]
     if model == "encoder":
         return [batch, 128, 512]  # batch_first
-    return [batch, 3, 256 if model == "unet" else 224, 256 if model == "unet" else 224]
+    # DeepLabV3 at torchvision's 520x520 takes seconds per forward (output
+    # stride 8); 256x256 keeps a round of the benchmark short. LR-ASPP is
+    # light enough for 520x520.
+    side = {"unet": 256, "deeplabv3_resnet50": 256, "lraspp_mobilenet_v3_large": 520}.get(model, 224)
+    return [batch, 3, side, side]
 
 
 def batch_of(model: str, x: torch.Tensor) -> int:
@@ -128,6 +161,10 @@ def make_model(name: str) -> torch.nn.Module:
     sys.modules.setdefault("torchvision._meta_registrations", types.ModuleType("torchvision._meta_registrations"))
     import torchvision.models as models
 
+    if name in SEGMENTATION_MODELS:
+        import torchvision.models.segmentation as segmentation
+
+        return getattr(segmentation, name)(weights=None, weights_backbone=None)
     return getattr(models, name)(weights=None)
 
 
@@ -165,6 +202,8 @@ def write_weights(directory: Path, cases: list[str]) -> None:
                 randomize_norms_and_biases(model)
             else:
                 randomize_batch_norms(model)
+            if name in RANDOMIZE_ZEROS:
+                randomize_zeros(model)
             save_atomically(model.state_dict(), path)
     for model, batch in wanted:
         path = directory / f"{model}-b{batch}.safetensors"
@@ -224,6 +263,31 @@ def export(args) -> None:
     print(f"{package.name}: exported in {time.perf_counter() - start:.0f} s")
 
 
+def script(args) -> None:
+    """The model with WEIGHTS, in eval mode, through torch.jit.script, saved
+    as a TorchScript file for bench_vision_forward_torchscript (what a
+    libtorch user does with a torchvision model: torchvision has no C++
+    models). Kept while FILE.key matches torch, torchvision and the weights."""
+    path, weights = Path(args.file), Path(args.weights)
+    key_path = path.with_name(path.name + ".key")
+    from importlib.metadata import version
+
+    stat = weights.stat()
+    key = (f"torch {torch.__version__} torchvision {version('torchvision')} "
+           f"weights {stat.st_size} {stat.st_mtime_ns}")
+    if path.exists() and key_path.exists() and key_path.read_text().strip() == key:
+        print(f"{path.name}: cached")
+        return
+    model = make_model(args.model)
+    model.load_state_dict(load_file(str(weights)))
+    key_path.unlink(missing_ok=True)
+    temporary = path.with_name(path.name + ".tmp")
+    torch.jit.script(model.eval()).save(str(temporary))
+    os.replace(temporary, path)
+    key_path.write_text(key + "\n")
+    print(f"{path.name}: scripted")
+
+
 def peak_rss_mib() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
@@ -269,6 +333,8 @@ def run(args) -> None:
             wall.append((time.perf_counter() - wall_start) * 1e3)
     if args.model == "lstm":
         output = output[0]  # (output, (h_n, c_n)): the output only
+    if args.model in SEGMENTATION_MODELS:
+        output = output["out"]
     save_atomically({"output": output}, Path(args.output))
     result.update(wall_ms=wall, cpu_ms=cpu, peak_rss_mib=peak_rss_mib())
     Path(args.result).write_text(json.dumps(result) + "\n")
@@ -353,11 +419,15 @@ def report(paths: list[str], markdown: bool, clock: str | None) -> None:
             row.append("channels_last" if channels_last else "contiguous")
         row += [cell(g.get(s), threads) for s in sides]
         fp = median(g["fp"], threads) if "fp" in g else None
-        row.append(ratio(fp, median(g["libtorch"], threads) if "libtorch" in g else None))
+        # libtorch's side: the torch::nn port, or the TorchScript module
+        # for the models that have none.
+        libtorch_runs = g.get("libtorch") or g.get("libtorch_ts")
+        libtorch = median(libtorch_runs, threads) if libtorch_runs else None
+        row.append(ratio(fp, libtorch))
         row.append(ratio(fp, median(g["eager"], threads) if "eager" in g else None))
         fp_opt = median(g["fp_opt"], threads) if "fp_opt" in g else None
         if optimised:
-            row.append(ratio(fp_opt, median(g["libtorch"], threads) if "libtorch" in g else None))
+            row.append(ratio(fp_opt, libtorch))
             if aoti:
                 row.append(ratio(fp_opt, median(g["fp_aoti"], threads) if "fp_aoti" in g else None))
         if aoti:
@@ -438,6 +508,9 @@ def main() -> None:
     weights_parser = commands.add_parser("weights")
     weights_parser.add_argument("directory", type=Path)
     weights_parser.add_argument("cases", nargs="*")
+    script_parser = commands.add_parser("script")
+    for name in ["model", "weights", "file"]:
+        script_parser.add_argument(name)
     export_parser = commands.add_parser("export")
     for name in ["model", "weights", "input", "package"]:
         export_parser.add_argument(name)
@@ -463,6 +536,8 @@ def main() -> None:
         write_weights(args.directory, args.cases)
     elif args.command == "export":
         export(args)
+    elif args.command == "script":
+        script(args)
     elif args.command == "run":
         run(args)
     elif args.command == "failed":

@@ -31,14 +31,13 @@
 #include <functional>
 #include <map>
 #include <memory>
-#include <optional>
 #include <set>
 #include <stdexcept>
 #include <string>
-#include <string_view>
 #include <tuple>
 #include <vector>
 
+#include "libtorch_mode.h"
 #include "libtorch_safetensors.h"
 #include "vision_timing.h"
 
@@ -481,20 +480,8 @@ int run(Model model, const vision_bench::Arguments& arguments,
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - load_start)
           .count();
 
-  // FP_BENCH_LIBTORCH_MODE=no_grad (torch::NoGradGuard) or grad (neither)
-  // measures what InferenceMode is worth; flash_powder has neither, the
-  // stable C ABI offers no inference mode.
-  const char* mode = std::getenv("FP_BENCH_LIBTORCH_MODE");
-  const std::string_view chosen = mode == nullptr ? "inference" : mode;
-  std::optional<c10::InferenceMode> inference;
-  std::optional<torch::NoGradGuard> no_grad;
-  if (chosen == "inference") {
-    inference.emplace();
-  } else if (chosen == "no_grad") {
-    no_grad.emplace();
-  } else if (chosen != "grad") {
-    throw std::invalid_argument("FP_BENCH_LIBTORCH_MODE: inference, no_grad or grad");
-  }
+  // FP_BENCH_LIBTORCH_MODE=no_grad or grad measures what InferenceMode is worth.
+  const libtorch_bench::ChosenGradMode grad_mode;
   torch::Tensor output;
   const vision_bench::Times times =
       vision_bench::time_forward([&] { output = forward(model, input); }, arguments);

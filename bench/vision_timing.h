@@ -5,7 +5,8 @@
 //
 //   PROGRAM MODEL WEIGHTS INPUT OUTPUT RESULT [--warmup N] [--repetitions N] [--channels-last]
 //
-// MODEL is vgg11, resnet50, unet (input [N, 3, H, W]), lstm (input
+// MODEL is vgg11, resnet50, unet, one of the zoo's torchvision models
+// (convnext_tiny, ..., lraspp_mobilenet_v3_large) (input [N, 3, H, W]), lstm (input
 // [100, N, 256], sequence first) or encoder (input [N, 128, 512],
 // batch_first); WEIGHTS its state dict and INPUT the batch (`input`) as
 // safetensors; OUTPUT receives the last forward's output (`output`, for the
