@@ -8,6 +8,7 @@
 #include "flash_powder/base/error.h"
 #include "flash_powder/core/operators.h"
 #include "flash_powder/nn/optimize.h"
+#include "vision/models/backbone_parts.h"
 
 namespace fp::vision::models {
 namespace {
@@ -263,4 +264,20 @@ ResNet wide_resnet101_2(const ResNetOptions& options) {
   return grouped({3, 4, 23, 3}, 1, std::int64_t{64} * 2, options, "wide_resnet101_2");
 }
 
+namespace detail {
+
+nn::Sequential resnet_trunk(ResNet net) {
+  nn::Sequential children;
+  children.push("conv1", std::move(net.conv1))
+      .push("bn1", std::move(net.bn1))
+      .push("relu", std::move(net.relu))
+      .push("maxpool", std::move(net.maxpool))
+      .push("layer1", std::move(net.layer1))
+      .push("layer2", std::move(net.layer2))
+      .push("layer3", std::move(net.layer3))
+      .push("layer4", std::move(net.layer4));
+  return children;
+}
+
+}  // namespace detail
 }  // namespace fp::vision::models

@@ -25,6 +25,9 @@ struct MobileNetV3Options {
   /// convolutions by 2 instead of striding (torchvision's `dilated`, which
   /// the segmentation backbones set: features at 1/16 of the input size).
   bool dilated = false;
+  /// The BatchNorms' eps: MobileNetV3's own 0.001, or 1e-5 where torchvision
+  /// passes `norm_layer=nn.BatchNorm2d` (the detection backbones).
+  double norm_eps = 0.001;
 };
 
 /// One row of torchvision's `inverted_residual_setting`.
@@ -46,6 +49,8 @@ struct InvertedResidualConfig {
   std::int64_t stride;
   /// The depthwise convolution's dilation.
   std::int64_t dilation = 1;
+  /// The block's BatchNorms' eps (MobileNetV3Options::norm_eps).
+  double norm_eps = 0.001;
 };
 
 /// torchvision.models.mobilenetv3.InvertedResidual: `block` is expand (when

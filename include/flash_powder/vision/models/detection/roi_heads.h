@@ -1,0 +1,124 @@
+// torchvision.models.detection.roi_heads.RoIHeads (its box branch, in
+// inference) and the box heads of torchvision's faster_rcnn.py (TwoMLPHead,
+// FastRCNNConvFCHead, FastRCNNPredictor), with their keys ("box_head.fc6.weight",
+// "box_predictor.cls_score.bias", "box_head.0.0.weight" for the v2 head).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "flash_powder/core/tensor.h"
+#include "flash_powder/nn/define.h"
+#include "flash_powder/nn/layers/containers.h"
+#include "flash_powder/nn/layers/linear.h"
+#include "flash_powder/nn/module.h"
+#include "flash_powder/vision/models/detection/box_coder.h"
+#include "flash_powder/vision/models/detection/image_list.h"
+#include "flash_powder/vision/ops/conv_norm_activation.h"
+#include "flash_powder/vision/ops/feature_pyramid_network.h"
+#include "flash_powder/vision/ops/poolers.h"
+
+namespace fp::vision::models::detection {
+
+/// What a detection model finds in one image (torchvision's dict of
+/// "boxes", "labels" and "scores"), best first.
+struct Detection {
+  /// [N, 4] float (x1, y1, x2, y2), in the pixels of the image given.
+  Tensor boxes;
+  /// [N] int64 class indices (0 is the background, never returned).
+  Tensor labels;
+  /// [N] float probabilities.
+  Tensor scores;
+};
+
+/// torchvision.models.detection.faster_rcnn.TwoMLPHead: flatten, fc6, ReLU, fc7, ReLU.
+class TwoMLPHead : public nn::Module {
+ public:
+  /// From `in_channels` (the pooled features, flattened) to `representation_size`.
+  TwoMLPHead(std::int64_t in_channels, std::int64_t representation_size);
+  FP_MODULE(fc6, fc7)
+  /// [R, C, h, w] pooled features -> [R, representation_size].
+  Tensor forward(TensorView input) const override;
+  /// The first layer.
+  nn::Linear fc6;
+  /// The second.
+  nn::Linear fc7;
+};
+
+/// torchvision.models.detection.faster_rcnn.FastRCNNConvFCHead (the v2
+/// models'): Conv2dNormActivations, Flatten, then Linear + ReLU layers.
+class FastRCNNConvFCHead : public nn::Sequential {
+ public:
+  /// Over pooled features of (channels, height, width) `input_size`.
+  FastRCNNConvFCHead(std::array<std::int64_t, 3> input_size,
+                     const std::vector<std::int64_t>& conv_layers,
+                     const std::vector<std::int64_t>& fc_layers,
+                     ops::NormLayer norm_layer = ops::NormLayer::None);
+};
+
+/// torchvision.models.detection.faster_rcnn.FastRCNNPredictor: class scores
+/// and per-class box deltas.
+class FastRCNNPredictor : public nn::ModuleBase {
+ public:
+  /// From `in_channels` features to `num_classes` classes (background included).
+  FastRCNNPredictor(std::int64_t in_channels, std::int64_t num_classes);
+  FP_MODULE(cls_score, bbox_pred)
+  /// [R, in_channels] (or [R, in_channels, 1, 1]) -> ([R, num_classes]
+  /// logits, [R, 4 num_classes] deltas).
+  std::pair<Tensor, Tensor> forward(TensorView x) const;
+  /// The classifier.
+  nn::Linear cls_score;
+  /// The box regressor.
+  nn::Linear bbox_pred;
+};
+
+/// RoIHeads' inference settings: torchvision's box_score_thresh,
+/// box_nms_thresh, box_detections_per_img and bbox_reg_weights.
+struct RoIHeadsOptions {
+  /// The least class probability kept.
+  double score_thresh = 0.05;
+  /// NMS's IoU threshold, per class.
+  double nms_thresh = 0.5;
+  /// The most detections per image.
+  std::int64_t detections_per_img = 100;
+  /// The box coder's weights.
+  std::array<double, 4> bbox_reg_weights{10.0, 10.0, 5.0, 5.0};
+};
+
+/// torchvision's RoIHeads (box branch) in eval mode.
+class RoIHeads : public nn::ModuleBase {
+ public:
+  /// The heads over the proposals' features pooled by `box_roi_pool`.
+  /// fp::Error (BadArgument) for a null box_head or a threshold outside [0, 1].
+  RoIHeads(ops::MultiScaleRoIAlign box_roi_pool, std::unique_ptr<nn::Module> box_head,
+           FastRCNNPredictor box_predictor, const RoIHeadsOptions& options = {});
+
+  FP_MODULE(box_roi_pool, box_head, box_predictor)
+  /// The detections of each image from its `proposals` ([P, 4] each) on
+  /// `features`; `image_shapes` holds each image's size in the batch.
+  std::vector<Detection> forward(const ops::FeatureMaps& features,
+                                 const std::vector<Tensor>& proposals,
+                                 const std::vector<ImageSize>& image_shapes) const;
+  /// torchvision's postprocess_detections: softmax, per-class boxes clipped,
+  /// scores above score_thresh, boxes of a side >= 0.01, NMS per class, the
+  /// best detections_per_img.
+  std::vector<Detection> postprocess_detections(TensorView class_logits, TensorView box_regression,
+                                                const std::vector<Tensor>& proposals,
+                                                const std::vector<ImageSize>& image_shapes) const;
+
+  /// Pools each proposal's features.
+  ops::MultiScaleRoIAlign box_roi_pool;
+  /// TwoMLPHead or FastRCNNConvFCHead.
+  std::unique_ptr<nn::Module> box_head;
+  /// Scores and deltas.
+  FastRCNNPredictor box_predictor;
+  /// Decodes the deltas.
+  BoxCoder box_coder;
+  /// The inference settings.
+  RoIHeadsOptions options;
+};
+
+}  // namespace fp::vision::models::detection

@@ -1,0 +1,164 @@
+// fp::vision::models::detection against torchvision's detection models:
+// tests/vision/make_detection_truth.py writes each model's seeded random
+// weights, two seeded images of different sizes and torchvision's
+// detections of them. It runs beside torch 2.14.1 (the torch that loads
+// torchvision's compiled nms and roi_align), and this program runs with that
+// same torch loaded (tests/vision/with_torchvision_ops_torch.sh): a model's
+// numbers go through libtorch's convolution and matrix kernels, so both
+// sides must use the same ones. Boxes, labels and scores compare bit for bit.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <flash_powder/flash_powder.h>
+#include <flash_powder/safetensors/safetensors.h>
+#include <flash_powder/vision/models.h>
+
+#include "support/expect_error.h"
+#include "vision/ops_truth.h"
+
+namespace detection_test {
+namespace {
+
+namespace detection = fp::vision::models::detection;
+using detection::FasterRCNN;
+using detection::FasterRCNNOptions;
+
+std::filesystem::path model_dir() {
+  return std::filesystem::path(FP_VISION_DETECTION_DIR);
+}
+
+/// NAME-CAP.safetensors of make_detection_truth.py: options, images, detections.
+fp::StateDict detections_of(const std::string& name) {
+  return fp::safetensors::load(
+      (model_dir() / (name + "-" + std::string(fp::torch_cpu_capability()) + ".safetensors"))
+          .string());
+}
+
+/// The builder's options that make_detection_truth.py passed ("option.KEY").
+FasterRCNNOptions options_of(const fp::StateDict& truth) {
+  FasterRCNNOptions options;
+  for (const auto& key : truth.keys()) {
+    if (!key.starts_with("option.")) continue;
+    const std::string option = key.substr(7);
+    const fp::Tensor& value = truth.at(key);
+    const auto whole = [&] { return value.item<std::int64_t>(); };
+    const auto real = [&] { return value.item<double>(); };
+    if (option == "num_classes")
+      options.num_classes = whole();
+    else if (option == "min_size")
+      options.min_size = whole();
+    else if (option == "max_size")
+      options.max_size = whole();
+    else if (option == "rpn_pre_nms_top_n_test")
+      options.rpn_pre_nms_top_n_test = whole();
+    else if (option == "rpn_post_nms_top_n_test")
+      options.rpn_post_nms_top_n_test = whole();
+    else if (option == "rpn_nms_thresh")
+      options.rpn_nms_thresh = real();
+    else if (option == "rpn_score_thresh")
+      options.rpn_score_thresh = real();
+    else if (option == "box_score_thresh")
+      options.box_score_thresh = real();
+    else if (option == "box_nms_thresh")
+      options.box_nms_thresh = real();
+    else if (option == "box_detections_per_img")
+      options.box_detections_per_img = whole();
+    else
+      ADD_FAILURE() << "option " << option << " is not one this test knows";
+  }
+  return options;
+}
+
+/// The model of builder `build` with make_detection_truth.py's weights of `name`.
+FasterRCNN with_weights(const std::string& name,
+                        const std::function<FasterRCNN(const FasterRCNNOptions&)>& build,
+                        const FasterRCNNOptions& options) {
+  FasterRCNN net = build(options);
+  net.load_state_dict(
+      fp::safetensors::MappedFile::open((model_dir() / (name + ".safetensors")).string()));
+  return net;
+}
+
+void expect_torchvision_detections(const std::string& name,
+                                   FasterRCNN (*build)(const FasterRCNNOptions&)) {
+  const fp::StateDict truth = detections_of(name);
+  const FasterRCNN net = with_weights(name, build, options_of(truth));
+  const std::vector<fp::Tensor> images{truth.at("image0"), truth.at("image1")};
+  ASSERT_NE(images[0].size(1), images[1].size(1));  // images of different sizes
+  const std::vector<detection::Detection> found = net(images);
+  ASSERT_EQ(found.size(), 2U);
+  for (std::size_t i = 0; i < found.size(); ++i) {
+    SCOPED_TRACE("image " + std::to_string(i));
+    const std::string index = std::to_string(i);
+    EXPECT_TRUE(fp_test::bit_equal(found[i].boxes, truth.at("boxes" + index)));
+    EXPECT_TRUE(fp_test::bit_equal(found[i].labels, truth.at("labels" + index)));
+    EXPECT_TRUE(fp_test::bit_equal(found[i].scores, truth.at("scores" + index)));
+  }
+}
+
+TEST(VisionDetection, FasterRCNNMobileNetV3Large320FPNEqualsTorchvision) {
+  expect_torchvision_detections("fasterrcnn_mobilenet_v3_large_320_fpn",
+                                &detection::fasterrcnn_mobilenet_v3_large_320_fpn);
+}
+
+TEST(VisionDetection, FasterRCNNMobileNetV3LargeFPNEqualsTorchvision) {
+  expect_torchvision_detections("fasterrcnn_mobilenet_v3_large_fpn",
+                                &detection::fasterrcnn_mobilenet_v3_large_fpn);
+}
+
+TEST(VisionDetection, FasterRCNNResNet50FPNEqualsTorchvision) {
+  expect_torchvision_detections("fasterrcnn_resnet50_fpn", &detection::fasterrcnn_resnet50_fpn);
+}
+
+TEST(VisionDetection, FasterRCNNResNet50FPNV2EqualsTorchvision) {
+  expect_torchvision_detections("fasterrcnn_resnet50_fpn_v2",
+                                &detection::fasterrcnn_resnet50_fpn_v2);
+}
+
+TEST(VisionDetection, BadImagesAreRefused) {
+  const FasterRCNN net = detection::fasterrcnn_mobilenet_v3_large_320_fpn({.num_classes = 3});
+  const fp::Tensor image = fp::rand({3, 40, 50});
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "no images", net(std::vector<fp::Tensor>{}));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "of shape [3, H, W], got [4, 40, 50]",
+                  net(std::vector<fp::Tensor>{image, fp::rand({4, 40, 50})}));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "of shape [3, H, W], got [1, 3, 40, 50]",
+                  net(std::vector<fp::Tensor>{fp::rand({1, 3, 40, 50})}));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "expected input images to be of floating type",
+                  net(std::vector<fp::Tensor>{fp::zeros({3, 40, 50}, fp::DType::U8)}));
+}
+
+TEST(VisionDetection, CheckpointOfAnotherModelIsRefused) {
+  FasterRCNN net = detection::fasterrcnn_mobilenet_v3_large_fpn(
+      options_of(detections_of("fasterrcnn_mobilenet_v3_large_320_fpn")));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "backbone.body.layer1.0.conv1.weight",
+                  net.load_state_dict(fp::safetensors::MappedFile::open(
+                      (model_dir() / "fasterrcnn_resnet50_fpn.safetensors").string())));
+}
+
+TEST(VisionDetection, BadPartsAreRefused) {
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "sizes and aspect_ratios should be non-empty lists",
+                  detection::AnchorGenerator({{32}, {64}}, {{1.0}}));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "map 0 has no sizes",
+                  detection::AnchorGenerator({{}}, {{1.0}}));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "min_size and max_size should be positive",
+                  detection::GeneralizedRCNNTransform(0, 10, {0.5}, {0.5}));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "one value per channel",
+                  detection::GeneralizedRCNNTransform(5, 10, {0.5}, {0.5, 0.2}));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "boxes should be [N, 4], got [2, 3]",
+                  detection::resize_boxes(fp::zeros({2, 3}), {10, 10}, {20, 20}));
+  EXPECT_FP_ERROR(
+      fp::ErrorCode::BadArgument, "each returned layer should be in the range [1,4]",
+      detection::resnet_fpn_backbone(fp::vision::models::resnet18(),
+                                     {.returned_layers = std::vector<std::int64_t>{0}}));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "box_nms_thresh should be in [0, 1]",
+                  detection::fasterrcnn_mobilenet_v3_large_320_fpn({.box_nms_thresh = 1.5}));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "nms_thresh should be in [0, 1]",
+                  detection::fasterrcnn_mobilenet_v3_large_320_fpn({.rpn_nms_thresh = -1.0}));
+}
+
+}  // namespace
+}  // namespace detection_test
