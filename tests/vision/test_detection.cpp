@@ -8,8 +8,10 @@
 // sides must use the same ones. Boxes, labels and scores compare bit for bit.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -121,22 +123,67 @@ TEST(VisionDetection, FasterRCNNResNet50FPNV2EqualsTorchvision) {
 
 TEST(VisionDetection, BadImagesAreRefused) {
   const FasterRCNN net = detection::fasterrcnn_mobilenet_v3_large_320_fpn({.num_classes = 3});
-  const fp::Tensor image = fp::rand({3, 40, 50});
+  fp::Generator g(1);
+  const fp::Tensor image = fp::rand({3, 40, 50}, g);
   EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "no images", net(std::vector<fp::Tensor>{}));
   EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "of shape [3, H, W], got [4, 40, 50]",
-                  net(std::vector<fp::Tensor>{image, fp::rand({4, 40, 50})}));
+                  net(std::vector<fp::Tensor>{image, fp::rand({4, 40, 50}, g)}));
   EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "of shape [3, H, W], got [1, 3, 40, 50]",
-                  net(std::vector<fp::Tensor>{fp::rand({1, 3, 40, 50})}));
+                  net(std::vector<fp::Tensor>{fp::rand({1, 3, 40, 50}, g)}));
   EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "expected input images to be of floating type",
                   net(std::vector<fp::Tensor>{fp::zeros({3, 40, 50}, fp::DType::U8)}));
 }
 
 TEST(VisionDetection, CheckpointOfAnotherModelIsRefused) {
-  FasterRCNN net = detection::fasterrcnn_mobilenet_v3_large_fpn(
-      options_of(detections_of("fasterrcnn_mobilenet_v3_large_320_fpn")));
+  FasterRCNN net = detection::fasterrcnn_mobilenet_v3_large_fpn({.num_classes = 5});
   EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "backbone.body.layer1.0.conv1.weight",
                   net.load_state_dict(fp::safetensors::MappedFile::open(
                       (model_dir() / "fasterrcnn_resnet50_fpn.safetensors").string())));
+}
+
+/// Whether `values` ([N]) never increases.
+bool non_increasing(const fp::Tensor& values) {
+  const auto v = values.data<float>();
+  return std::is_sorted(v.begin(), v.end(), std::greater<>());
+}
+
+// What torchvision's postprocessing promises of any weights: scores above
+// the threshold, best first, labels of real classes, boxes inside the image
+// given, at most box_detections_per_img. (Also the forward that the
+// valgrind and sanitizer runs, which load the build's own torch, go through.)
+TEST(VisionDetection, DetectionsKeepTorchvisionsPromises) {
+  const FasterRCNNOptions options{.num_classes = 3,
+                                  .min_size = 96,
+                                  .max_size = 128,
+                                  .rpn_post_nms_top_n_test = 30,
+                                  .box_score_thresh = 0.2,
+                                  .box_detections_per_img = 12};
+  const FasterRCNN net = detection::fasterrcnn_mobilenet_v3_large_320_fpn(options);
+  fp::Generator g(2);
+  const std::vector<fp::Tensor> images{fp::rand({3, 90, 70}, g), fp::rand({3, 50, 120}, g)};
+  const std::vector<detection::Detection> found = net(images);
+  ASSERT_EQ(found.size(), images.size());
+  for (std::size_t i = 0; i < found.size(); ++i) {
+    SCOPED_TRACE("image " + std::to_string(i));
+    const detection::Detection& d = found[i];
+    const std::int64_t n = d.scores.size(0);
+    ASSERT_GT(n, 0);
+    EXPECT_LE(n, options.box_detections_per_img);
+    EXPECT_EQ(d.boxes.dim(), 2);
+    EXPECT_EQ(d.boxes.size(0), n);
+    EXPECT_EQ(d.boxes.size(1), 4);
+    EXPECT_EQ(d.labels.dtype(), fp::DType::I64);
+    EXPECT_TRUE(non_increasing(d.scores));
+    EXPECT_GT(d.scores.min().item<double>(), options.box_score_thresh);
+    EXPECT_GE(d.labels.min().item<std::int64_t>(), 1);
+    EXPECT_LT(d.labels.max().item<std::int64_t>(), options.num_classes);
+    const fp::Tensor x = d.boxes.i(fp::all, fp::slice(0, fp::end, 2)).to_owned();
+    const fp::Tensor y = d.boxes.i(fp::all, fp::slice(1, fp::end, 2)).to_owned();
+    EXPECT_GE(x.min().item<double>(), 0.0);
+    EXPECT_LE(x.max().item<double>(), static_cast<double>(images[i].size(2)));
+    EXPECT_GE(y.min().item<double>(), 0.0);
+    EXPECT_LE(y.max().item<double>(), static_cast<double>(images[i].size(1)));
+  }
 }
 
 TEST(VisionDetection, BadPartsAreRefused) {
@@ -158,6 +205,21 @@ TEST(VisionDetection, BadPartsAreRefused) {
                   detection::fasterrcnn_mobilenet_v3_large_320_fpn({.box_nms_thresh = 1.5}));
   EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "nms_thresh should be in [0, 1]",
                   detection::fasterrcnn_mobilenet_v3_large_320_fpn({.rpn_nms_thresh = -1.0}));
+}
+
+TEST(VisionDetection, MakeBuildsEveryDetectionModelByName) {
+  const std::vector<std::string> names = detection::list_models();
+  ASSERT_FALSE(names.empty());
+  for (const std::string& name : names) {
+    SCOPED_TRACE(name);
+    const std::unique_ptr<detection::GeneralizedRCNN> net = detection::make(name, {.num_classes = 3});
+    EXPECT_NE(dynamic_cast<const FasterRCNN*>(net.get()), nullptr);
+    EXPECT_EQ(net->roi_heads.box_predictor.cls_score.out_features, 3);
+    EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "is a detection model",
+                    fp::vision::models::make(name));
+  }
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "unknown model 'fasterrcnn'; known: fasterrcnn_",
+                  detection::make("fasterrcnn"));
 }
 
 }  // namespace

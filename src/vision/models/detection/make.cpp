@@ -1,0 +1,49 @@
+// torchvision/models/_api.py's get_model and list_models over the
+// detection builders of fp::vision::models::detection.
+#include "flash_powder/vision/models/detection/make.h"
+
+#include <functional>
+#include <map>
+
+#include "vision/models/registry.h"
+
+namespace fp::vision::models::detection {
+namespace {
+
+using Builder = std::function<std::unique_ptr<GeneralizedRCNN>(const FasterRCNNOptions&)>;
+
+template <class Model>
+Builder detection_builder(Model (*build)(const FasterRCNNOptions&)) {
+  return [build](const FasterRCNNOptions& options) -> std::unique_ptr<GeneralizedRCNN> {
+    return std::make_unique<Model>(build(options));
+  };
+}
+
+/// One entry of the registry: torchvision's name and fp's builder of it.
+#define FP_DETECTION_MODEL(name) \
+  { #name, detection_builder(&(name)) }
+
+const std::map<std::string, Builder, std::less<>>& detection_registry() {
+  static const std::map<std::string, Builder, std::less<>> builders{
+      FP_DETECTION_MODEL(fasterrcnn_mobilenet_v3_large_320_fpn),
+      FP_DETECTION_MODEL(fasterrcnn_mobilenet_v3_large_fpn),
+      FP_DETECTION_MODEL(fasterrcnn_resnet50_fpn),
+      FP_DETECTION_MODEL(fasterrcnn_resnet50_fpn_v2),
+  };
+  return builders;
+}
+
+#undef FP_DETECTION_MODEL
+
+}  // namespace
+
+std::unique_ptr<GeneralizedRCNN> make(std::string_view name, const FasterRCNNOptions& options) {
+  return models::detail::lookup(detection_registry(), name,
+                                "fp::vision::models::detection::make")(options);
+}
+
+std::vector<std::string> list_models() {
+  return models::detail::names_of(detection_registry());
+}
+
+}  // namespace fp::vision::models::detection
