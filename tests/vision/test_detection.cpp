@@ -212,7 +212,8 @@ TEST(VisionDetection, MakeBuildsEveryDetectionModelByName) {
   ASSERT_FALSE(names.empty());
   for (const std::string& name : names) {
     SCOPED_TRACE(name);
-    const std::unique_ptr<detection::GeneralizedRCNN> net = detection::make(name, {.num_classes = 3});
+    const std::unique_ptr<detection::GeneralizedRCNN> net =
+        detection::make(name, {.num_classes = 3});
     EXPECT_NE(dynamic_cast<const FasterRCNN*>(net.get()), nullptr);
     EXPECT_EQ(net->roi_heads.box_predictor.cls_score.out_features, 3);
     EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "is a detection model",

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 
+#include "flash_powder/core/factory.h"
 #include "flash_powder/core/functions.h"
 #include "flash_powder/core/index.h"
 #include "flash_powder/core/operators.h"

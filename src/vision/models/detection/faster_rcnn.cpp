@@ -101,7 +101,7 @@ FasterRCNN mobilenet_v3_large_fpn(const FasterRCNNOptions& options) {
   parts.rpn_anchor_generator =
       AnchorGenerator(std::vector<std::vector<std::int64_t>>(3, anchor_sizes),
                       std::vector<std::vector<double>>(3, {0.5, 1.0, 2.0}));
-  return {std::move(backbone), options, std::move(parts)};
+  return FasterRCNN(std::move(backbone), options, std::move(parts));
 }
 
 }  // namespace
@@ -116,7 +116,7 @@ FasterRCNN::FasterRCNN(detail::RCNNPieces&& pieces, BackboneWithFPN&& backbone)
                       std::move(pieces.transform)) {}
 
 FasterRCNN fasterrcnn_resnet50_fpn(const FasterRCNNOptions& options) {
-  return {resnet_fpn_backbone(resnet50()), options};
+  return FasterRCNN(resnet_fpn_backbone(resnet50()), options);
 }
 
 FasterRCNN fasterrcnn_resnet50_fpn_v2(const FasterRCNNOptions& options) {
@@ -129,7 +129,7 @@ FasterRCNN fasterrcnn_resnet50_fpn_v2(const FasterRCNNOptions& options) {
       std::array<std::int64_t, 3>{backbone.out_channels, 7, 7},
       std::vector<std::int64_t>{256, 256, 256, 256}, std::vector<std::int64_t>{1024},
       ops::NormLayer::BatchNorm2d);
-  return {std::move(backbone), options, std::move(parts)};
+  return FasterRCNN(std::move(backbone), options, std::move(parts));
 }
 
 FasterRCNN fasterrcnn_mobilenet_v3_large_fpn(const FasterRCNNOptions& options) {

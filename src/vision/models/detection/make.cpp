@@ -12,16 +12,14 @@ namespace {
 
 using Builder = std::function<std::unique_ptr<GeneralizedRCNN>(const FasterRCNNOptions&)>;
 
-template <class Model>
-Builder detection_builder(Model (*build)(const FasterRCNNOptions&)) {
-  return [build](const FasterRCNNOptions& options) -> std::unique_ptr<GeneralizedRCNN> {
-    return std::make_unique<Model>(build(options));
-  };
+/// The registry's builder of `build`.
+Builder detection_entry(FasterRCNN (*build)(const FasterRCNNOptions&)) {
+  return models::detail::boxed_builder<GeneralizedRCNN>(build);
 }
 
 /// One entry of the registry: torchvision's name and fp's builder of it.
 #define FP_DETECTION_MODEL(name) \
-  { #name, detection_builder(&(name)) }
+  { #name, detection_entry(&(name)) }
 
 const std::map<std::string, Builder, std::less<>>& detection_registry() {
   static const std::map<std::string, Builder, std::less<>> builders{

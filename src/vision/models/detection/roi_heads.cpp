@@ -97,6 +97,7 @@ std::vector<Detection> RoIHeads::postprocess_detections(
     const std::vector<ImageSize>& image_shapes) const {
   const std::int64_t num_classes = class_logits.size(-1);
   std::vector<std::int64_t> boxes_per_image;
+  boxes_per_image.reserve(proposals.size());
   for (const Tensor& boxes : proposals)
     boxes_per_image.push_back(boxes.size(0));
   const Tensor pred_boxes = box_coder.decode(box_regression, proposals);
@@ -105,6 +106,7 @@ std::vector<Detection> RoIHeads::postprocess_detections(
   const std::vector<TensorView> scores_list = pred_scores.split(boxes_per_image, 0);
 
   std::vector<Detection> result;
+  result.reserve(proposals.size());
   for (std::size_t image = 0; image < proposals.size(); ++image) {
     const auto [height, width] = image_shapes[image];
     const Tensor clipped = ops::clip_boxes_to_image(boxes_list[image], height, width);

@@ -79,8 +79,8 @@ struct FasterRCNNParts {
 class FasterRCNN : public GeneralizedRCNN {
  public:
   /// Faster R-CNN over `backbone`, with `options` and `parts`.
-  FasterRCNN(BackboneWithFPN backbone, const FasterRCNNOptions& options = {},
-             FasterRCNNParts parts = {});
+  explicit FasterRCNN(BackboneWithFPN backbone, const FasterRCNNOptions& options = {},
+                      FasterRCNNParts parts = {});
 
  private:
   FasterRCNN(detail::RCNNPieces&& pieces, BackboneWithFPN&& backbone);
