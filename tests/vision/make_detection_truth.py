@@ -17,7 +17,8 @@ For each NAME of MODELS, in OUT_DIR:
   NAME-CAP.safetensors    the builder's options ("option.KEY", 0-dim), two
                           seeded images of different sizes ("image0", "image1")
                           and torchvision's detections of the pair ("boxesI",
-                          "labelsI", "scoresI"), under this CPU capability CAP
+                          "labelsI", "scoresI", and Mask R-CNN's "masksI"),
+                          under this CPU capability CAP
 The options keep the tests small (reduced sizes, few proposals) and the
 random networks' detections many (few classes, low score thresholds);
 each image must get at least MIN_DETECTIONS, or this script fails.
@@ -60,6 +61,15 @@ MODELS = {
     ),
     "fasterrcnn_resnet50_fpn_v2": dict(
         num_classes=3, min_size=192, max_size=256, rpn_post_nms_top_n_test=50, box_score_thresh=0.05, box_nms_thresh=0.8
+    ),
+    "maskrcnn_resnet50_fpn": dict(
+        num_classes=4,
+        min_size=160,
+        max_size=224,
+        rpn_pre_nms_top_n_test=150,
+        rpn_post_nms_top_n_test=30,
+        box_score_thresh=0.2,
+        box_detections_per_img=12,
     ),
 }
 IMAGE_SIZES = ((3, 200, 260), (3, 170, 130))
@@ -139,6 +149,8 @@ def write_detections(name: str, out: Path) -> None:
         t[f"boxes{i}"] = detection["boxes"]
         t[f"labels{i}"] = detection["labels"]
         t[f"scores{i}"] = detection["scores"]
+        if "masks" in detection:
+            t[f"masks{i}"] = detection["masks"]
     write(t, target)
 
 

@@ -76,19 +76,20 @@ FasterRCNNOptions options_of(const fp::StateDict& truth) {
 }
 
 /// The model of builder `build` with make_detection_truth.py's weights of `name`.
-FasterRCNN with_weights(const std::string& name,
-                        const std::function<FasterRCNN(const FasterRCNNOptions&)>& build,
-                        const FasterRCNNOptions& options) {
-  FasterRCNN net = build(options);
+template <class Model>
+Model with_weights(const std::string& name, Model (*build)(const FasterRCNNOptions&),
+                   const FasterRCNNOptions& options) {
+  Model net = build(options);
   net.load_state_dict(
       fp::safetensors::MappedFile::open((model_dir() / (name + ".safetensors")).string()));
   return net;
 }
 
+template <class Model>
 void expect_torchvision_detections(const std::string& name,
-                                   FasterRCNN (*build)(const FasterRCNNOptions&)) {
+                                   Model (*build)(const FasterRCNNOptions&)) {
   const fp::StateDict truth = detections_of(name);
-  const FasterRCNN net = with_weights(name, build, options_of(truth));
+  const Model net = with_weights(name, build, options_of(truth));
   const std::vector<fp::Tensor> images{truth.at("image0"), truth.at("image1")};
   ASSERT_NE(images[0].size(1), images[1].size(1));  // images of different sizes
   const std::vector<detection::Detection> found = net(images);
@@ -99,6 +100,9 @@ void expect_torchvision_detections(const std::string& name,
     EXPECT_TRUE(fp_test::bit_equal(found[i].boxes, truth.at("boxes" + index)));
     EXPECT_TRUE(fp_test::bit_equal(found[i].labels, truth.at("labels" + index)));
     EXPECT_TRUE(fp_test::bit_equal(found[i].scores, truth.at("scores" + index)));
+    EXPECT_EQ(found[i].masks.is_defined(), truth.contains("masks" + index));
+    if (truth.contains("masks" + index))
+      EXPECT_TRUE(fp_test::bit_equal(found[i].masks, truth.at("masks" + index)));
   }
 }
 
@@ -119,6 +123,10 @@ TEST(VisionDetection, FasterRCNNResNet50FPNEqualsTorchvision) {
 TEST(VisionDetection, FasterRCNNResNet50FPNV2EqualsTorchvision) {
   expect_torchvision_detections("fasterrcnn_resnet50_fpn_v2",
                                 &detection::fasterrcnn_resnet50_fpn_v2);
+}
+
+TEST(VisionDetection, MaskRCNNResNet50FPNEqualsTorchvision) {
+  expect_torchvision_detections("maskrcnn_resnet50_fpn", &detection::maskrcnn_resnet50_fpn);
 }
 
 TEST(VisionDetection, BadImagesAreRefused) {
@@ -201,6 +209,12 @@ TEST(VisionDetection, BadPartsAreRefused) {
       fp::ErrorCode::BadArgument, "each returned layer should be in the range [1,4]",
       detection::resnet_fpn_backbone(fp::vision::models::resnet18(),
                                      {.returned_layers = std::vector<std::int64_t>{0}}));
+  EXPECT_FP_ERROR(
+      fp::ErrorCode::BadArgument, "expected [N, 1, M, M] masks and [N, 4] boxes",
+      detection::paste_masks_in_image(fp::zeros({2, 1, 28, 28}), fp::zeros({3, 4}), {40, 50}));
+  EXPECT_FP_ERROR(
+      fp::ErrorCode::BadArgument, "expected [N, 1, M, M] masks and [N, 4] boxes",
+      detection::paste_masks_in_image(fp::zeros({2, 28, 28}), fp::zeros({2, 4}), {40, 50}));
   EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "box_nms_thresh should be in [0, 1]",
                   detection::fasterrcnn_mobilenet_v3_large_320_fpn({.box_nms_thresh = 1.5}));
   EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "nms_thresh should be in [0, 1]",

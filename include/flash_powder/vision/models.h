@@ -38,6 +38,7 @@
 #include "flash_powder/vision/models/detection/generalized_rcnn.h"
 #include "flash_powder/vision/models/detection/image_list.h"
 #include "flash_powder/vision/models/detection/make.h"
+#include "flash_powder/vision/models/detection/mask_rcnn.h"
 #include "flash_powder/vision/models/detection/roi_heads.h"
 #include "flash_powder/vision/models/detection/rpn.h"
 #include "flash_powder/vision/models/detection/transform.h"

@@ -5,6 +5,7 @@
 #include <functional>
 #include <map>
 
+#include "flash_powder/vision/models/detection/mask_rcnn.h"
 #include "vision/models/registry.h"
 
 namespace fp::vision::models::detection {
@@ -13,7 +14,8 @@ namespace {
 using Builder = std::function<std::unique_ptr<GeneralizedRCNN>(const FasterRCNNOptions&)>;
 
 /// The registry's builder of `build`.
-Builder detection_entry(FasterRCNN (*build)(const FasterRCNNOptions&)) {
+template <class Model>
+Builder detection_entry(Model (*build)(const FasterRCNNOptions&)) {
   return models::detail::boxed_builder<GeneralizedRCNN>(build);
 }
 
@@ -27,6 +29,7 @@ const std::map<std::string, Builder, std::less<>>& detection_registry() {
       FP_DETECTION_MODEL(fasterrcnn_mobilenet_v3_large_fpn),
       FP_DETECTION_MODEL(fasterrcnn_resnet50_fpn),
       FP_DETECTION_MODEL(fasterrcnn_resnet50_fpn_v2),
+      FP_DETECTION_MODEL(maskrcnn_resnet50_fpn),
   };
   return builders;
 }

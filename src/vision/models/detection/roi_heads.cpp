@@ -9,6 +9,7 @@
 #include "flash_powder/aten/aten.h"
 #include "flash_powder/base/error.h"
 #include "flash_powder/core/factory.h"
+#include "flash_powder/core/functions.h"
 #include "flash_powder/functional/activation.h"
 #include "flash_powder/nn/layers/activation.h"
 #include "flash_powder/nn/layers/flatten.h"
@@ -89,7 +90,39 @@ std::vector<Detection> RoIHeads::forward(const ops::FeatureMaps& features,
   const Tensor pooled = box_roi_pool(features, boxes, image_shapes);
   const Tensor box_features = (*box_head)(pooled);
   const auto [class_logits, box_regression] = box_predictor(box_features);
-  return postprocess_detections(class_logits, box_regression, proposals, image_shapes);
+  std::vector<Detection> result =
+      postprocess_detections(class_logits, box_regression, proposals, image_shapes);
+  if (mask_roi_pool && mask_head && mask_predictor) add_masks(features, result, image_shapes);
+  return result;
+}
+
+void RoIHeads::add_masks(const ops::FeatureMaps& features, std::vector<Detection>& result,
+                         const std::vector<ImageSize>& image_shapes) const {
+  std::vector<TensorView> mask_proposals;
+  std::vector<Tensor> labels;
+  std::vector<std::int64_t> boxes_per_image;
+  for (const Detection& detection : result) {
+    mask_proposals.emplace_back(detection.boxes);
+    labels.push_back(detection.labels);
+    boxes_per_image.push_back(detection.labels.size(0));
+  }
+  const Tensor mask_features =
+      (*mask_head)((*mask_roi_pool)(features, mask_proposals, image_shapes));
+  // torchvision's maskrcnn_inference: sigmoid, then the map of each detection's label.
+  const Tensor mask_prob = (*mask_predictor)(mask_features).sigmoid();
+  const Tensor all_labels = fp::cat(labels, 0).contiguous();
+  const auto label_of = all_labels.data<std::int64_t>();
+  std::vector<Tensor> chosen;
+  chosen.reserve(label_of.size());
+  for (std::size_t k = 0; k < label_of.size(); ++k)
+    chosen.push_back(
+        mask_prob.i(static_cast<std::int64_t>(k), label_of[k]).unsqueeze(0).to_owned());
+  const Tensor masks =
+      chosen.empty() ? fp::zeros({0, 1, mask_prob.size(-2), mask_prob.size(-1)}, mask_prob.dtype())
+                     : fp::stack(chosen, 0);
+  const std::vector<TensorView> per_image = masks.split(boxes_per_image, 0);
+  for (std::size_t image = 0; image < result.size(); ++image)
+    result[image].masks = per_image[image].to_owned();
 }
 
 std::vector<Detection> RoIHeads::postprocess_detections(

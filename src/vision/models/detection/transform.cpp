@@ -134,8 +134,12 @@ Tensor GeneralizedRCNNTransform::batch_images(const std::vector<Tensor>& images)
 std::vector<Detection> GeneralizedRCNNTransform::postprocess(
     std::vector<Detection> result, const std::vector<ImageSize>& image_shapes,
     const std::vector<ImageSize>& original_image_sizes) const {
-  for (std::size_t i = 0; i < result.size(); ++i)
+  for (std::size_t i = 0; i < result.size(); ++i) {
     result[i].boxes = resize_boxes(result[i].boxes, image_shapes[i], original_image_sizes[i]);
+    if (result[i].masks.is_defined())
+      result[i].masks =
+          paste_masks_in_image(result[i].masks, result[i].boxes, original_image_sizes[i]);
+  }
   return result;
 }
 

@@ -7,6 +7,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -32,6 +33,9 @@ struct Detection {
   Tensor labels;
   /// [N] float probabilities.
   Tensor scores;
+  /// Mask R-CNN's [N, 1, H, W] float mask probabilities, in the pixels of
+  /// the image given (undefined for the models without masks).
+  Tensor masks;
 };
 
 /// torchvision.models.detection.faster_rcnn.TwoMLPHead: flatten, fc6, ReLU, fc7, ReLU.
@@ -88,7 +92,8 @@ struct RoIHeadsOptions {
   std::array<double, 4> bbox_reg_weights{10.0, 10.0, 5.0, 5.0};
 };
 
-/// torchvision's RoIHeads (box branch) in eval mode.
+/// torchvision's RoIHeads in eval mode: the box branch, and the mask
+/// branch when its three parts are set (Mask R-CNN).
 class RoIHeads : public nn::ModuleBase {
  public:
   /// The heads over the proposals' features pooled by `box_roi_pool`.
@@ -96,7 +101,7 @@ class RoIHeads : public nn::ModuleBase {
   RoIHeads(ops::MultiScaleRoIAlign box_roi_pool, std::unique_ptr<nn::Module> box_head,
            FastRCNNPredictor box_predictor, const RoIHeadsOptions& options = {});
 
-  FP_MODULE(box_roi_pool, box_head, box_predictor)
+  FP_MODULE(box_roi_pool, box_head, box_predictor, mask_roi_pool, mask_head, mask_predictor)
   /// The detections of each image from its `proposals` ([P, 4] each) on
   /// `features`; `image_shapes` holds each image's size in the batch.
   std::vector<Detection> forward(const ops::FeatureMaps& features,
@@ -119,6 +124,25 @@ class RoIHeads : public nn::ModuleBase {
   BoxCoder box_coder;
   /// The inference settings.
   RoIHeadsOptions options;
+  /// Pools each detection's features for its mask (Mask R-CNN; absent otherwise).
+  std::optional<ops::MultiScaleRoIAlign> mask_roi_pool{};
+  /// MaskRCNNHeads (null without masks).
+  std::unique_ptr<nn::Module> mask_head{};
+  /// MaskRCNNPredictor: [R, num_classes, 28, 28] mask logits (null without masks).
+  std::unique_ptr<nn::Module> mask_predictor{};
+
+ private:
+  /// The mask branch: each detection's [1, 28, 28] mask probabilities of its label.
+  void add_masks(const ops::FeatureMaps& features, std::vector<Detection>& result,
+                 const std::vector<ImageSize>& image_shapes) const;
 };
+
+/// torchvision's paste_masks_in_image: each [1, M, M] mask of `masks` ([N,
+/// 1, M, M]) padded by `padding`, resized bilinearly to its box of `boxes`
+/// ([N, 4], widened by the padding, in whole pixels) and placed there in a
+/// zero image of `image_size` (height, width): [N, 1, height, width]. A new
+/// Tensor; fp::Error (BadArgument) for shapes that do not match.
+Tensor paste_masks_in_image(TensorView masks, TensorView boxes, ImageSize image_size,
+                            std::int64_t padding = 1);
 
 }  // namespace fp::vision::models::detection

@@ -53,7 +53,8 @@ class GeneralizedRCNNTransform : public nn::ModuleBase {
   /// size_divisible.
   Tensor batch_images(const std::vector<Tensor>& images) const;
   /// Each detection's boxes mapped from `image_shapes` (the resized sizes)
-  /// back to `original_image_sizes`.
+  /// back to `original_image_sizes`, and its masks, if any, pasted into
+  /// its image there (paste_masks_in_image).
   std::vector<Detection> postprocess(std::vector<Detection> result,
                                      const std::vector<ImageSize>& image_shapes,
                                      const std::vector<ImageSize>& original_image_sizes) const;
