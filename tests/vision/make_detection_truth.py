@@ -17,11 +17,13 @@ For each NAME of MODELS, in OUT_DIR:
   NAME-CAP.safetensors    the builder's options ("option.KEY", 0-dim), two
                           seeded images of different sizes ("image0", "image1")
                           and torchvision's detections of the pair ("boxesI",
-                          "labelsI", "scoresI", and Mask R-CNN's "masksI"),
+                          "labelsI", "scoresI", Mask R-CNN's "masksI", Keypoint
+                          R-CNN's "keypointsI" and "keypoints_scoresI"),
                           under this CPU capability CAP
 The options keep the tests small (reduced sizes, few proposals) and the
 random networks' detections many (few classes, low score thresholds);
-each image must get at least MIN_DETECTIONS, or this script fails.
+each image must get at least MIN_DETECTIONS (or box_detections_per_img),
+or this script fails.
 """
 
 from __future__ import annotations
@@ -70,6 +72,16 @@ MODELS = {
         rpn_post_nms_top_n_test=30,
         box_score_thresh=0.2,
         box_detections_per_img=12,
+    ),
+    "keypointrcnn_resnet50_fpn": dict(
+        num_classes=3,
+        num_keypoints=5,
+        min_size=160,
+        max_size=224,
+        rpn_pre_nms_top_n_test=150,
+        rpn_post_nms_top_n_test=30,
+        box_score_thresh=0.05,
+        box_detections_per_img=2,
     ),
 }
 IMAGE_SIZES = ((3, 200, 260), (3, 170, 130))
@@ -143,14 +155,16 @@ def write_detections(name: str, out: Path) -> None:
     t = {f"option.{key}": torch.tensor(value, dtype=torch.float64 if isinstance(value, float) else torch.int64)
          for key, value in MODELS[name].items()}
     for i, (image, detection) in enumerate(zip(images, found)):
-        if len(detection["boxes"]) < MIN_DETECTIONS:
-            sys.exit(f"{name}: image {i} has {len(detection['boxes'])} detections, fewer than {MIN_DETECTIONS}")
+        minimum = min(MIN_DETECTIONS, MODELS[name].get("box_detections_per_img", MIN_DETECTIONS))
+        if len(detection["boxes"]) < minimum:
+            sys.exit(f"{name}: image {i} has {len(detection['boxes'])} detections, fewer than {minimum}")
         t[f"image{i}"] = image
         t[f"boxes{i}"] = detection["boxes"]
         t[f"labels{i}"] = detection["labels"]
         t[f"scores{i}"] = detection["scores"]
-        if "masks" in detection:
-            t[f"masks{i}"] = detection["masks"]
+        for extra in ("masks", "keypoints", "keypoints_scores"):
+            if extra in detection:
+                t[f"{extra}{i}"] = detection[extra]
     write(t, target)
 
 

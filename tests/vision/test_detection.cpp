@@ -51,6 +51,8 @@ FasterRCNNOptions options_of(const fp::StateDict& truth) {
     const auto real = [&] { return value.item<double>(); };
     if (option == "num_classes")
       options.num_classes = whole();
+    else if (option == "num_keypoints")
+      options.num_keypoints = whole();
     else if (option == "min_size")
       options.min_size = whole();
     else if (option == "max_size")
@@ -100,9 +102,16 @@ void expect_torchvision_detections(const std::string& name,
     EXPECT_TRUE(fp_test::bit_equal(found[i].boxes, truth.at("boxes" + index)));
     EXPECT_TRUE(fp_test::bit_equal(found[i].labels, truth.at("labels" + index)));
     EXPECT_TRUE(fp_test::bit_equal(found[i].scores, truth.at("scores" + index)));
-    EXPECT_EQ(found[i].masks.is_defined(), truth.contains("masks" + index));
-    if (truth.contains("masks" + index))
-      EXPECT_TRUE(fp_test::bit_equal(found[i].masks, truth.at("masks" + index)));
+    const std::vector<std::pair<std::string, const fp::Tensor*>> extras{
+        {"masks", &found[i].masks},
+        {"keypoints", &found[i].keypoints},
+        {"keypoints_scores", &found[i].keypoints_scores}};
+    for (const auto& [extra, tensor] : extras) {
+      SCOPED_TRACE(extra);
+      EXPECT_EQ(tensor->is_defined(), truth.contains(extra + index));
+      if (truth.contains(extra + index))
+        EXPECT_TRUE(fp_test::bit_equal(*tensor, truth.at(extra + index)));
+    }
   }
 }
 
@@ -127,6 +136,10 @@ TEST(VisionDetection, FasterRCNNResNet50FPNV2EqualsTorchvision) {
 
 TEST(VisionDetection, MaskRCNNResNet50FPNEqualsTorchvision) {
   expect_torchvision_detections("maskrcnn_resnet50_fpn", &detection::maskrcnn_resnet50_fpn);
+}
+
+TEST(VisionDetection, KeypointRCNNResNet50FPNEqualsTorchvision) {
+  expect_torchvision_detections("keypointrcnn_resnet50_fpn", &detection::keypointrcnn_resnet50_fpn);
 }
 
 TEST(VisionDetection, BadImagesAreRefused) {
@@ -215,6 +228,12 @@ TEST(VisionDetection, BadPartsAreRefused) {
   EXPECT_FP_ERROR(
       fp::ErrorCode::BadArgument, "expected [N, 1, M, M] masks and [N, 4] boxes",
       detection::paste_masks_in_image(fp::zeros({2, 28, 28}), fp::zeros({2, 4}), {40, 50}));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "expected [R, K, H, W] maps and [R, 4] rois",
+                  detection::heatmaps_to_keypoints(fp::zeros({2, 5, 8, 8}), fp::zeros({3, 4})));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "keypoints should be [N, K, 3], got [2, 5]",
+                  detection::resize_keypoints(fp::zeros({2, 5}), {10, 10}, {20, 20}));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "num_keypoints is Keypoint R-CNN's option",
+                  detection::fasterrcnn_mobilenet_v3_large_320_fpn({.num_keypoints = 5}));
   EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "box_nms_thresh should be in [0, 1]",
                   detection::fasterrcnn_mobilenet_v3_large_320_fpn({.box_nms_thresh = 1.5}));
   EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "nms_thresh should be in [0, 1]",

@@ -37,6 +37,7 @@
 #include "flash_powder/vision/models/detection/faster_rcnn.h"
 #include "flash_powder/vision/models/detection/generalized_rcnn.h"
 #include "flash_powder/vision/models/detection/image_list.h"
+#include "flash_powder/vision/models/detection/keypoint_rcnn.h"
 #include "flash_powder/vision/models/detection/make.h"
 #include "flash_powder/vision/models/detection/mask_rcnn.h"
 #include "flash_powder/vision/models/detection/roi_heads.h"

@@ -4,6 +4,8 @@
 
 #include <utility>
 
+#include "flash_powder/base/error.h"
+
 #include "flash_powder/vision/models/mobilenetv3.h"
 #include "flash_powder/vision/models/resnet.h"
 
@@ -17,6 +19,7 @@ AnchorGenerator default_anchor_generator() {
 
 /// The builder's own defaults under the options the caller set.
 struct BuilderDefaults {
+  std::int64_t num_classes = 91;
   std::int64_t min_size = 800;
   std::int64_t max_size = 1333;
   std::int64_t rpn_pre_nms_top_n_test = 1000;
@@ -25,6 +28,7 @@ struct BuilderDefaults {
 };
 
 FasterRCNNOptions with_defaults(FasterRCNNOptions options, const BuilderDefaults& defaults) {
+  options.num_classes = options.num_classes.value_or(defaults.num_classes);
   options.min_size = options.min_size.value_or(defaults.min_size);
   options.max_size = options.max_size.value_or(defaults.max_size);
   options.rpn_pre_nms_top_n_test =
@@ -59,7 +63,7 @@ RoIHeads make_roi_heads(std::int64_t out_channels, const FasterRCNNOptions& opti
         std::make_unique<TwoMLPHead>(out_channels * kResolution * kResolution, kRepresentationSize);
   return {ops::MultiScaleRoIAlign({"0", "1", "2", "3"}, {kResolution, kResolution}, 2),
           std::move(box_head),
-          FastRCNNPredictor(kRepresentationSize, options.num_classes),
+          FastRCNNPredictor(kRepresentationSize, *options.num_classes),
           {.score_thresh = options.box_score_thresh,
            .nms_thresh = options.box_nms_thresh,
            .detections_per_img = options.box_detections_per_img,
@@ -67,6 +71,10 @@ RoIHeads make_roi_heads(std::int64_t out_channels, const FasterRCNNOptions& opti
 }
 
 FasterRCNNOptions complete(const FasterRCNNOptions& options) {
+  if (options.num_keypoints)
+    throw Error(ErrorCode::BadArgument,
+                "fp::vision::models::detection::FasterRCNN: num_keypoints is Keypoint R-CNN's "
+                "option");
   return with_defaults(options, {});
 }
 

@@ -5,6 +5,7 @@
 #include <functional>
 #include <map>
 
+#include "flash_powder/vision/models/detection/keypoint_rcnn.h"
 #include "flash_powder/vision/models/detection/mask_rcnn.h"
 #include "vision/models/registry.h"
 
@@ -29,6 +30,7 @@ const std::map<std::string, Builder, std::less<>>& detection_registry() {
       FP_DETECTION_MODEL(fasterrcnn_mobilenet_v3_large_fpn),
       FP_DETECTION_MODEL(fasterrcnn_resnet50_fpn),
       FP_DETECTION_MODEL(fasterrcnn_resnet50_fpn_v2),
+      FP_DETECTION_MODEL(keypointrcnn_resnet50_fpn),
       FP_DETECTION_MODEL(maskrcnn_resnet50_fpn),
   };
   return builders;

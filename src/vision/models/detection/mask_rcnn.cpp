@@ -36,8 +36,8 @@ MaskRCNN::MaskRCNN(BackboneWithFPN backbone, const FasterRCNNOptions& options)
   roi_heads.mask_roi_pool = ops::MultiScaleRoIAlign({"0", "1", "2", "3"}, 14, 2);
   roi_heads.mask_head =
       std::make_unique<MaskRCNNHeads>(out_channels, std::vector<std::int64_t>(4, kMaskLayers), 1);
-  roi_heads.mask_predictor =
-      std::make_unique<MaskRCNNPredictor>(kMaskLayers, kMaskLayers, options.num_classes);
+  roi_heads.mask_predictor = std::make_unique<MaskRCNNPredictor>(
+      kMaskLayers, kMaskLayers, roi_heads.box_predictor.cls_score.out_features);
 }
 
 MaskRCNN maskrcnn_resnet50_fpn(const FasterRCNNOptions& options) {

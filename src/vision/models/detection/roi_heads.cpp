@@ -93,7 +93,31 @@ std::vector<Detection> RoIHeads::forward(const ops::FeatureMaps& features,
   std::vector<Detection> result =
       postprocess_detections(class_logits, box_regression, proposals, image_shapes);
   if (mask_roi_pool && mask_head && mask_predictor) add_masks(features, result, image_shapes);
+  if (keypoint_roi_pool && keypoint_head && keypoint_predictor)
+    add_keypoints(features, result, image_shapes);
   return result;
+}
+
+void RoIHeads::add_keypoints(const ops::FeatureMaps& features, std::vector<Detection>& result,
+                             const std::vector<ImageSize>& image_shapes) const {
+  std::vector<TensorView> keypoint_proposals;
+  std::vector<std::int64_t> boxes_per_image;
+  keypoint_proposals.reserve(result.size());
+  boxes_per_image.reserve(result.size());
+  for (const Detection& detection : result) {
+    keypoint_proposals.emplace_back(detection.boxes);
+    boxes_per_image.push_back(detection.boxes.size(0));
+  }
+  const Tensor keypoint_features =
+      (*keypoint_head)((*keypoint_roi_pool)(features, keypoint_proposals, image_shapes));
+  const Tensor keypoint_logits = (*keypoint_predictor)(keypoint_features);
+  // torchvision's keypointrcnn_inference: heatmaps_to_keypoints per image.
+  const std::vector<TensorView> per_image = keypoint_logits.split(boxes_per_image, 0);
+  for (std::size_t image = 0; image < result.size(); ++image) {
+    auto [keypoints, scores] = heatmaps_to_keypoints(per_image[image], result[image].boxes);
+    result[image].keypoints = std::move(keypoints);
+    result[image].keypoints_scores = std::move(scores);
+  }
 }
 
 void RoIHeads::add_masks(const ops::FeatureMaps& features, std::vector<Detection>& result,

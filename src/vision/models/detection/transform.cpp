@@ -39,6 +39,11 @@ std::int64_t round_up(std::int64_t size, std::int64_t size_divisible) {
   return static_cast<std::int64_t>(std::ceil(static_cast<double>(size) / stride) * stride);
 }
 
+/// torch.tensor(size, dtype=torch.float32) / torch.tensor(original, dtype=torch.float32).
+Tensor float32_ratio(std::int64_t size, std::int64_t original) {
+  return fp::tensor(static_cast<float>(size)) / fp::tensor(static_cast<float>(original));
+}
+
 }  // namespace
 
 GeneralizedRCNNTransform::GeneralizedRCNNTransform(std::int64_t min_size, std::int64_t max_size,
@@ -136,6 +141,9 @@ std::vector<Detection> GeneralizedRCNNTransform::postprocess(
     const std::vector<ImageSize>& original_image_sizes) const {
   for (std::size_t i = 0; i < result.size(); ++i) {
     result[i].boxes = resize_boxes(result[i].boxes, image_shapes[i], original_image_sizes[i]);
+    if (result[i].keypoints.is_defined())
+      result[i].keypoints =
+          resize_keypoints(result[i].keypoints, image_shapes[i], original_image_sizes[i]);
     if (result[i].masks.is_defined())
       result[i].masks =
           paste_masks_in_image(result[i].masks, result[i].boxes, original_image_sizes[i]);
@@ -148,16 +156,26 @@ Tensor resize_boxes(TensorView boxes, ImageSize original_size, ImageSize new_siz
     throw Error(ErrorCode::BadArgument,
                 "fp::vision::models::detection::resize_boxes: boxes should be [N, 4], got " +
                     sizes_text(boxes));
-  // torch.tensor(s, dtype=torch.float32) / torch.tensor(s_orig, dtype=torch.float32).
-  const auto ratio = [](std::int64_t size, std::int64_t original) {
-    return fp::tensor(static_cast<float>(size)) / fp::tensor(static_cast<float>(original));
-  };
-  const Tensor ratio_height = ratio(new_size.first, original_size.first);
-  const Tensor ratio_width = ratio(new_size.second, original_size.second);
+  const Tensor ratio_height = float32_ratio(new_size.first, original_size.first);
+  const Tensor ratio_width = float32_ratio(new_size.second, original_size.second);
   const std::vector<TensorView> corners = boxes.unbind(1);
   return fp::stack({corners[0] * ratio_width, corners[1] * ratio_height, corners[2] * ratio_width,
                     corners[3] * ratio_height},
                    1);
+}
+
+Tensor resize_keypoints(TensorView keypoints, ImageSize original_size, ImageSize new_size) {
+  if (keypoints.dim() != 3 || keypoints.size(2) != 3)
+    throw Error(ErrorCode::BadArgument,
+                "fp::vision::models::detection::resize_keypoints: keypoints should be [N, K, 3], "
+                "got " +
+                    sizes_text(keypoints));
+  const Tensor ratio_height = float32_ratio(new_size.first, original_size.first);
+  const Tensor ratio_width = float32_ratio(new_size.second, original_size.second);
+  Tensor resized = keypoints.to_owned();
+  resized.i_mut(fp::ellipsis, 0).copy_(keypoints.i(fp::ellipsis, 0) * ratio_width);
+  resized.i_mut(fp::ellipsis, 1).copy_(keypoints.i(fp::ellipsis, 1) * ratio_height);
+  return resized;
 }
 
 }  // namespace fp::vision::models::detection

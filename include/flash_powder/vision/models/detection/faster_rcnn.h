@@ -33,8 +33,11 @@ struct RCNNPieces;
 /// act in inference. Those left empty take the builder's default
 /// (torchvision's FasterRCNN's unless the builder says otherwise).
 struct FasterRCNNOptions {
-  /// The classes scored, background included (COCO's 91).
-  std::int64_t num_classes = 91;
+  /// The classes scored, background included (COCO's 91; 2 for Keypoint R-CNN).
+  std::optional<std::int64_t> num_classes{};
+  /// Keypoint R-CNN's keypoints per detection (COCO's 17); fp::Error for
+  /// the other models.
+  std::optional<std::int64_t> num_keypoints{};
   /// The shorter side's size after resizing (800; 320 for the _320_ model).
   std::optional<std::int64_t> min_size{};
   /// The longer side's limit (1333; 640 for the _320_ model).

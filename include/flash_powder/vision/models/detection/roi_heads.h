@@ -36,6 +36,11 @@ struct Detection {
   /// Mask R-CNN's [N, 1, H, W] float mask probabilities, in the pixels of
   /// the image given (undefined for the models without masks).
   Tensor masks;
+  /// Keypoint R-CNN's [N, K, 3] float keypoints (x, y, visibility 1), in the
+  /// pixels of the image given (undefined for the other models).
+  Tensor keypoints;
+  /// Keypoint R-CNN's [N, K] float heatmap scores of the keypoints.
+  Tensor keypoints_scores;
 };
 
 /// torchvision.models.detection.faster_rcnn.TwoMLPHead: flatten, fc6, ReLU, fc7, ReLU.
@@ -92,8 +97,9 @@ struct RoIHeadsOptions {
   std::array<double, 4> bbox_reg_weights{10.0, 10.0, 5.0, 5.0};
 };
 
-/// torchvision's RoIHeads in eval mode: the box branch, and the mask
-/// branch when its three parts are set (Mask R-CNN).
+/// torchvision's RoIHeads in eval mode: the box branch, the mask branch when
+/// its three parts are set (Mask R-CNN), the keypoint branch when its three
+/// parts are set (Keypoint R-CNN).
 class RoIHeads : public nn::ModuleBase {
  public:
   /// The heads over the proposals' features pooled by `box_roi_pool`.
@@ -101,7 +107,8 @@ class RoIHeads : public nn::ModuleBase {
   RoIHeads(ops::MultiScaleRoIAlign box_roi_pool, std::unique_ptr<nn::Module> box_head,
            FastRCNNPredictor box_predictor, const RoIHeadsOptions& options = {});
 
-  FP_MODULE(box_roi_pool, box_head, box_predictor, mask_roi_pool, mask_head, mask_predictor)
+  FP_MODULE(box_roi_pool, box_head, box_predictor, mask_roi_pool, mask_head, mask_predictor,
+            keypoint_roi_pool, keypoint_head, keypoint_predictor)
   /// The detections of each image from its `proposals` ([P, 4] each) on
   /// `features`; `image_shapes` holds each image's size in the batch.
   std::vector<Detection> forward(const ops::FeatureMaps& features,
@@ -130,12 +137,27 @@ class RoIHeads : public nn::ModuleBase {
   std::unique_ptr<nn::Module> mask_head{};
   /// MaskRCNNPredictor: [R, num_classes, 28, 28] mask logits (null without masks).
   std::unique_ptr<nn::Module> mask_predictor{};
+  /// Pools each detection's features for its keypoints (Keypoint R-CNN; absent otherwise).
+  std::optional<ops::MultiScaleRoIAlign> keypoint_roi_pool{};
+  /// KeypointRCNNHeads (null without keypoints).
+  std::unique_ptr<nn::Module> keypoint_head{};
+  /// KeypointRCNNPredictor: [R, K, 56, 56] heatmaps (null without keypoints).
+  std::unique_ptr<nn::Module> keypoint_predictor{};
 
  private:
+  /// The keypoint branch: each detection's keypoints and their scores.
+  void add_keypoints(const ops::FeatureMaps& features, std::vector<Detection>& result,
+                     const std::vector<ImageSize>& image_shapes) const;
   /// The mask branch: each detection's [1, 28, 28] mask probabilities of its label.
   void add_masks(const ops::FeatureMaps& features, std::vector<Detection>& result,
                  const std::vector<ImageSize>& image_shapes) const;
 };
+
+/// torchvision's heatmaps_to_keypoints: for each RoI of `rois` ([R, 4]) the
+/// [K, 3] keypoints (x, y, 1) at the maxima of its heatmaps `maps` ([R, K, H,
+/// W]) resized bicubically to the RoI, and their [K] scores there: ([R, K,
+/// 3], [R, K]). fp::Error (BadArgument) for shapes that do not match.
+std::pair<Tensor, Tensor> heatmaps_to_keypoints(TensorView maps, TensorView rois);
 
 /// torchvision's paste_masks_in_image: each [1, M, M] mask of `masks` ([N,
 /// 1, M, M]) padded by `padding`, resized bilinearly to its box of `boxes`

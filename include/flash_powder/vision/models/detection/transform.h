@@ -53,8 +53,9 @@ class GeneralizedRCNNTransform : public nn::ModuleBase {
   /// size_divisible.
   Tensor batch_images(const std::vector<Tensor>& images) const;
   /// Each detection's boxes mapped from `image_shapes` (the resized sizes)
-  /// back to `original_image_sizes`, and its masks, if any, pasted into
-  /// its image there (paste_masks_in_image).
+  /// back to `original_image_sizes`, its keypoints, if any, too
+  /// (resize_keypoints), and its masks, if any, pasted into its image there
+  /// (paste_masks_in_image).
   std::vector<Detection> postprocess(std::vector<Detection> result,
                                      const std::vector<ImageSize>& image_shapes,
                                      const std::vector<ImageSize>& original_image_sizes) const;
@@ -74,5 +75,10 @@ class GeneralizedRCNNTransform : public nn::ModuleBase {
 /// torchvision's resize_boxes: [N, 4] boxes scaled from `original_size` to
 /// `new_size` ((height, width) each), by float32 ratios. A new Tensor.
 Tensor resize_boxes(TensorView boxes, ImageSize original_size, ImageSize new_size);
+
+/// torchvision's resize_keypoints: the x and y of [N, K, 3] keypoints
+/// scaled from `original_size` to `new_size` ((height, width) each), by
+/// float32 ratios; the third column kept. A new Tensor.
+Tensor resize_keypoints(TensorView keypoints, ImageSize original_size, ImageSize new_size);
 
 }  // namespace fp::vision::models::detection
