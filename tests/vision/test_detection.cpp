@@ -207,6 +207,33 @@ TEST(VisionDetection, DetectionsKeepTorchvisionsPromises) {
   }
 }
 
+std::vector<std::int64_t> sizes_of(const fp::Tensor& t) {
+  return {t.sizes().begin(), t.sizes().end()};
+}
+
+// No score passes a threshold of 1: every result is empty, of torchvision's
+// shapes (boxes [0, 4], masks [0, 1, H, W], keypoints [0, K, 3]).
+TEST(VisionDetection, NothingDetectedGivesEmptyResults) {
+  const FasterRCNNOptions options{
+      .num_classes = 3, .min_size = 64, .max_size = 96, .box_score_thresh = 1.0};
+  fp::Generator g(3);
+  const std::vector<fp::Tensor> images{fp::rand({3, 50, 60}, g), fp::rand({3, 40, 30}, g)};
+  const std::vector<detection::Detection> boxes_only =
+      detection::fasterrcnn_mobilenet_v3_large_320_fpn(options)(images);
+  EXPECT_EQ(sizes_of(boxes_only[0].boxes), (std::vector<std::int64_t>{0, 4}));
+  EXPECT_EQ(sizes_of(boxes_only[0].labels), (std::vector<std::int64_t>{0}));
+  EXPECT_EQ(sizes_of(boxes_only[0].scores), (std::vector<std::int64_t>{0}));
+  EXPECT_FALSE(boxes_only[0].masks.is_defined());
+  const std::vector<detection::Detection> masks = detection::maskrcnn_resnet50_fpn(options)(images);
+  EXPECT_EQ(sizes_of(masks[0].masks), (std::vector<std::int64_t>{0, 1, 50, 60}));
+  FasterRCNNOptions keypoint_options = options;
+  keypoint_options.num_keypoints = 4;
+  const std::vector<detection::Detection> keypoints =
+      detection::keypointrcnn_resnet50_fpn(keypoint_options)(images);
+  EXPECT_EQ(sizes_of(keypoints[1].keypoints), (std::vector<std::int64_t>{0, 4, 3}));
+  EXPECT_EQ(sizes_of(keypoints[1].keypoints_scores), (std::vector<std::int64_t>{0, 4}));
+}
+
 TEST(VisionDetection, BadPartsAreRefused) {
   EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "sizes and aspect_ratios should be non-empty lists",
                   detection::AnchorGenerator({{32}, {64}}, {{1.0}}));
