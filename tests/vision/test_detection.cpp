@@ -214,8 +214,11 @@ std::vector<std::int64_t> sizes_of(const fp::Tensor& t) {
 // No score passes a threshold of 1: every result is empty, of torchvision's
 // shapes (boxes [0, 4], masks [0, 1, H, W], keypoints [0, K, 3]).
 TEST(VisionDetection, NothingDetectedGivesEmptyResults) {
-  const FasterRCNNOptions options{
-      .num_classes = 3, .min_size = 64, .max_size = 96, .box_score_thresh = 1.0};
+  const FasterRCNNOptions options{.num_classes = 3,
+                                  .min_size = 64,
+                                  .max_size = 96,
+                                  .rpn_post_nms_top_n_test = 10,
+                                  .box_score_thresh = 1.0};
   fp::Generator g(3);
   const std::vector<fp::Tensor> images{fp::rand({3, 50, 60}, g), fp::rand({3, 40, 30}, g)};
   const std::vector<detection::Detection> boxes_only =
