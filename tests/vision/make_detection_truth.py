@@ -38,6 +38,10 @@ from safetensors.torch import load_file, save_file
 MIN_DETECTIONS = 5
 
 # Builder name -> keyword arguments (each an int or a float; the C++ test reads them back).
+# backbone_frozen=1 and backbone_norm_eps: the backbone as torchvision's
+# builders make it when given weights (FrozenBatchNorm2d) and its COCO
+# checkpoints run (overwrite_eps), not builder keywords.
+BACKBONE_KEYS = ("backbone_frozen", "backbone_norm_eps")
 MODELS = {
     "fasterrcnn_mobilenet_v3_large_320_fpn": dict(
         num_classes=5, rpn_post_nms_top_n_test=20, box_score_thresh=0.2, box_detections_per_img=25
@@ -65,6 +69,8 @@ MODELS = {
         num_classes=3, min_size=192, max_size=256, rpn_post_nms_top_n_test=50, box_score_thresh=0.05, box_nms_thresh=0.8
     ),
     "maskrcnn_resnet50_fpn": dict(
+        backbone_frozen=1,
+        backbone_norm_eps=0.0,
         num_classes=4,
         min_size=160,
         max_size=224,
@@ -74,6 +80,8 @@ MODELS = {
         box_detections_per_img=12,
     ),
     "keypointrcnn_resnet50_fpn": dict(
+        backbone_frozen=1,
+        backbone_norm_eps=0.0,
         num_classes=3,
         num_keypoints=5,
         min_size=160,
@@ -94,7 +102,22 @@ def capability() -> str:
 def build(name: str) -> torch.nn.Module:
     import torchvision.models.detection as detection
 
-    return getattr(detection, name)(weights=None, weights_backbone=None, **MODELS[name]).eval()
+    kwargs = {k: v for k, v in MODELS[name].items() if k not in BACKBONE_KEYS}
+    return getattr(detection, name)(weights=None, weights_backbone=None, **kwargs).eval()
+
+
+def freeze_backbone(model: torch.nn.Module, eps: float) -> None:
+    """The backbone's BatchNorm2d layers replaced by FrozenBatchNorm2d with their
+    values and `eps`: resnet50(norm_layer=FrozenBatchNorm2d) then overwrite_eps."""
+    from torchvision.ops import FrozenBatchNorm2d
+
+    for parent in list(model.backbone.body.modules()):
+        for child_name, child in list(parent.named_children()):
+            if isinstance(child, torch.nn.BatchNorm2d):
+                frozen = FrozenBatchNorm2d(child.num_features, eps=eps)
+                for key in ("weight", "bias", "running_mean", "running_var"):
+                    getattr(frozen, key).copy_(getattr(child, key))
+                setattr(parent, child_name, frozen)
 
 
 def randomize_batch_norms(model: torch.nn.Module) -> None:
@@ -136,10 +159,13 @@ def model_with_weights(name: str, out: Path) -> torch.nn.Module:
     weights = out / f"{name}.safetensors"
     torch.manual_seed(zlib.crc32(name.encode()))
     model = build(name)
+    if not weights.exists():
+        randomize_batch_norms(model)
+    if MODELS[name].get("backbone_frozen"):
+        freeze_backbone(model, MODELS[name]["backbone_norm_eps"])
     if weights.exists():
         model.load_state_dict(load_file(str(weights)))
     else:
-        randomize_batch_norms(model)
         spread_scores(model, seeded_images(name))
         write(dict(model.state_dict()), weights)
     return model

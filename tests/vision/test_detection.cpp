@@ -53,6 +53,11 @@ FasterRCNNOptions options_of(const fp::StateDict& truth) {
       options.num_classes = whole();
     else if (option == "num_keypoints")
       options.num_keypoints = whole();
+    else if (option == "backbone_frozen")
+      options.backbone_norm_layer = whole() != 0 ? fp::vision::ops::NormLayer::FrozenBatchNorm2d
+                                                 : fp::vision::ops::NormLayer::BatchNorm2d;
+    else if (option == "backbone_norm_eps")
+      options.backbone_norm_eps = real();
     else if (option == "min_size")
       options.min_size = whole();
     else if (option == "max_size")
@@ -82,8 +87,14 @@ template <class Model>
 Model with_weights(const std::string& name, Model (*build)(const FasterRCNNOptions&),
                    const FasterRCNNOptions& options) {
   Model net = build(options);
-  net.load_state_dict(
-      fp::safetensors::MappedFile::open((model_dir() / (name + ".safetensors")).string()));
+  const auto checkpoint =
+      fp::safetensors::MappedFile::open((model_dir() / (name + ".safetensors")).string());
+  std::vector<std::string> expected = checkpoint.keys();
+  std::vector<std::string> actual = net.state_dict().keys();
+  std::sort(expected.begin(), expected.end());
+  std::sort(actual.begin(), actual.end());
+  EXPECT_EQ(actual, expected);  // torchvision's keys, no more, no fewer
+  net.load_state_dict(checkpoint);
   return net;
 }
 
@@ -264,6 +275,12 @@ TEST(VisionDetection, BadPartsAreRefused) {
                   detection::resize_keypoints(fp::zeros({2, 5}), {10, 10}, {20, 20}));
   EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "num_keypoints is Keypoint R-CNN's option",
                   detection::fasterrcnn_mobilenet_v3_large_320_fpn({.num_keypoints = 5}));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
+                  "norm_layer should be BatchNorm2d or FrozenBatchNorm2d",
+                  fp::vision::models::resnet18({.norm_layer = fp::vision::ops::NormLayer::None}));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "backbone_norm_layer should be BatchNorm2d",
+                  detection::fasterrcnn_mobilenet_v3_large_320_fpn(
+                      {.backbone_norm_layer = fp::vision::ops::NormLayer::FrozenBatchNorm2d}));
   EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "box_nms_thresh should be in [0, 1]",
                   detection::fasterrcnn_mobilenet_v3_large_320_fpn({.box_nms_thresh = 1.5}));
   EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "nms_thresh should be in [0, 1]",

@@ -2,6 +2,7 @@
 // (weights=None, weights_backbone=None: nn.BatchNorm2d in the backbone).
 #include "flash_powder/vision/models/detection/faster_rcnn.h"
 
+#include <string>
 #include <utility>
 
 #include "flash_powder/base/error.h"
@@ -112,7 +113,24 @@ FasterRCNN mobilenet_v3_large_fpn(const FasterRCNNOptions& options) {
   return FasterRCNN(std::move(backbone), options, std::move(parts));
 }
 
+/// The builders whose torchvision backbone is never frozen (v2), or whose
+/// frozen backbone flash_powder does not make (MobileNetV3).
+void refuse_frozen(const FasterRCNNOptions& options, const char* builder) {
+  if (options.backbone_norm_layer != ops::NormLayer::BatchNorm2d)
+    throw Error(ErrorCode::BadArgument, std::string("fp::vision::models::detection::") + builder +
+                                            ": backbone_norm_layer should be BatchNorm2d");
+}
+
 }  // namespace
+
+namespace detail {
+
+ResNet detection_resnet50(const FasterRCNNOptions& options) {
+  return resnet50(
+      {.norm_layer = options.backbone_norm_layer, .norm_eps = options.backbone_norm_eps});
+}
+
+}  // namespace detail
 
 FasterRCNN::FasterRCNN(BackboneWithFPN backbone, const FasterRCNNOptions& options,
                        FasterRCNNParts parts)
@@ -124,12 +142,13 @@ FasterRCNN::FasterRCNN(detail::RCNNPieces&& pieces, BackboneWithFPN&& backbone)
                       std::move(pieces.transform)) {}
 
 FasterRCNN fasterrcnn_resnet50_fpn(const FasterRCNNOptions& options) {
-  return FasterRCNN(resnet_fpn_backbone(resnet50()), options);
+  return FasterRCNN(resnet_fpn_backbone(detail::detection_resnet50(options)), options);
 }
 
 FasterRCNN fasterrcnn_resnet50_fpn_v2(const FasterRCNNOptions& options) {
-  BackboneWithFPN backbone =
-      resnet_fpn_backbone(resnet50(), {.norm_layer = ops::NormLayer::BatchNorm2d});
+  refuse_frozen(options, "fasterrcnn_resnet50_fpn_v2");
+  BackboneWithFPN backbone = resnet_fpn_backbone(resnet50({.norm_eps = options.backbone_norm_eps}),
+                                                 {.norm_layer = ops::NormLayer::BatchNorm2d});
   FasterRCNNParts parts;
   const AnchorGenerator anchors = default_anchor_generator();
   parts.rpn_head = RPNHead(backbone.out_channels, anchors.num_anchors_per_location()[0], 2);
@@ -141,10 +160,12 @@ FasterRCNN fasterrcnn_resnet50_fpn_v2(const FasterRCNNOptions& options) {
 }
 
 FasterRCNN fasterrcnn_mobilenet_v3_large_fpn(const FasterRCNNOptions& options) {
+  refuse_frozen(options, "fasterrcnn_mobilenet_v3_large_fpn");
   return mobilenet_v3_large_fpn(with_defaults(options, {.rpn_score_thresh = 0.05}));
 }
 
 FasterRCNN fasterrcnn_mobilenet_v3_large_320_fpn(const FasterRCNNOptions& options) {
+  refuse_frozen(options, "fasterrcnn_mobilenet_v3_large_320_fpn");
   return mobilenet_v3_large_fpn(with_defaults(options, {.min_size = 320,
                                                         .max_size = 640,
                                                         .rpn_pre_nms_top_n_test = 150,

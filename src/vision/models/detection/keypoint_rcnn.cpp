@@ -59,7 +59,7 @@ KeypointRCNN::KeypointRCNN(BackboneWithFPN backbone, const FasterRCNNOptions& op
 KeypointRCNN keypointrcnn_resnet50_fpn(const FasterRCNNOptions& options) {
   FasterRCNNOptions keypoint_options = options;
   keypoint_options.num_classes = options.num_classes.value_or(2);
-  return KeypointRCNN(resnet_fpn_backbone(resnet50()), keypoint_options);
+  return KeypointRCNN(resnet_fpn_backbone(detail::detection_resnet50(options)), keypoint_options);
 }
 
 }  // namespace fp::vision::models::detection

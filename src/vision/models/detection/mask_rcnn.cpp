@@ -41,7 +41,7 @@ MaskRCNN::MaskRCNN(BackboneWithFPN backbone, const FasterRCNNOptions& options)
 }
 
 MaskRCNN maskrcnn_resnet50_fpn(const FasterRCNNOptions& options) {
-  return MaskRCNN(resnet_fpn_backbone(resnet50()), options);
+  return MaskRCNN(resnet_fpn_backbone(detail::detection_resnet50(options)), options);
 }
 
 }  // namespace fp::vision::models::detection

@@ -3,11 +3,9 @@
 // models. Keys "body.layer1.0.conv1.weight", "fpn.inner_blocks.0.0.weight".
 //
 // torchvision's resnet_fpn_backbone and mobilenet_backbone take the
-// network's name and build it; here they take the network, built with the
-// options wanted. torchvision's detection builders without weights use
-// nn.BatchNorm2d (FrozenBatchNorm2d only when given weights), and so do the
-// ones here; torchvision's checkpoints (FrozenBatchNorm2d: the same keys,
-// without num_batches_tracked) load into them.
+// network's name and build it (FrozenBatchNorm2d by default); here they take
+// the network, built with the options wanted (a ResNet with
+// `.norm_layer = ops::NormLayer::FrozenBatchNorm2d` for torchvision's default).
 #pragma once
 
 #include <cstdint>

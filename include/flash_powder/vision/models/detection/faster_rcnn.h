@@ -22,11 +22,17 @@
 #include "flash_powder/vision/models/detection/backbone_utils.h"
 #include "flash_powder/vision/models/detection/generalized_rcnn.h"
 #include "flash_powder/vision/models/detection/rpn.h"
+#include "flash_powder/vision/models/resnet.h"
+#include "flash_powder/vision/ops/conv_norm_activation.h"
 
 namespace fp::vision::models::detection {
 
+struct FasterRCNNOptions;
+
 namespace detail {
 struct RCNNPieces;
+/// The ResNet-50 of the R-CNN builders, with the options' backbone norm.
+ResNet detection_resnet50(const FasterRCNNOptions& options);
 }  // namespace detail
 
 /// The keyword arguments of torchvision's FasterRCNN and its builders that
@@ -62,6 +68,14 @@ struct FasterRCNNOptions {
   std::int64_t box_detections_per_img = 100;
   /// The box coder's weights of the RoI heads.
   std::array<double, 4> bbox_reg_weights{10.0, 10.0, 5.0, 5.0};
+  /// The ResNet backbone's norm: BatchNorm2d (torchvision's builders without
+  /// weights) or FrozenBatchNorm2d (with weights, as its COCO checkpoints
+  /// run). The v2 and MobileNet builders take BatchNorm2d only.
+  ops::NormLayer backbone_norm_layer = ops::NormLayer::BatchNorm2d;
+  /// The backbone norms' eps: torchvision's COCO checkpoints of
+  /// fasterrcnn_resnet50_fpn, maskrcnn_resnet50_fpn and
+  /// keypointrcnn_resnet50_fpn run with 0 (its builders' overwrite_eps).
+  double backbone_norm_eps = 1e-5;
   /// The transform's size_divisible.
   std::int64_t size_divisible = 32;
   /// The transform's fixed_size (width, height).
