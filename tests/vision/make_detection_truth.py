@@ -47,6 +47,8 @@ MODELS = {
         num_classes=5, rpn_post_nms_top_n_test=20, box_score_thresh=0.2, box_detections_per_img=25
     ),
     "fasterrcnn_mobilenet_v3_large_fpn": dict(
+        backbone_frozen=1,
+        backbone_norm_eps=1e-5,
         num_classes=4,
         min_size=224,
         max_size=320,

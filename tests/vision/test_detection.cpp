@@ -279,8 +279,11 @@ TEST(VisionDetection, BadPartsAreRefused) {
                   "norm_layer should be BatchNorm2d or FrozenBatchNorm2d",
                   fp::vision::models::resnet18({.norm_layer = fp::vision::ops::NormLayer::None}));
   EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "backbone_norm_layer should be BatchNorm2d",
-                  detection::fasterrcnn_mobilenet_v3_large_320_fpn(
+                  detection::fasterrcnn_resnet50_fpn_v2(
                       {.backbone_norm_layer = fp::vision::ops::NormLayer::FrozenBatchNorm2d}));
+  EXPECT_FP_ERROR(
+      fp::ErrorCode::BadArgument, "norm_layer should be BatchNorm2d or FrozenBatchNorm2d",
+      fp::vision::models::mobilenet_v3_large({.norm_layer = fp::vision::ops::NormLayer::None}));
   EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "box_nms_thresh should be in [0, 1]",
                   detection::fasterrcnn_mobilenet_v3_large_320_fpn({.box_nms_thresh = 1.5}));
   EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "nms_thresh should be in [0, 1]",

@@ -6,6 +6,7 @@
 #include <optional>
 #include <vector>
 
+#include "flash_powder/base/error.h"
 #include "flash_powder/core/operators.h"
 #include "flash_powder/nn/layers/activation.h"
 #include "flash_powder/nn/layers/dropout.h"
@@ -22,16 +23,34 @@ using detail::make_divisible;
 
 /// Conv2dNormActivation with MobileNetV3's BatchNorm (eps 0.001 unless the
 /// options say otherwise).
+/// The norms of a MobileNetV3: their eps, and whether FrozenBatchNorm2d.
+struct MobileNetNorm {
+  double eps;
+  bool frozen;
+};
+
 nn::Sequential conv_norm_activation(std::int64_t in, std::int64_t out, std::int64_t kernel,
                                     std::int64_t stride, std::int64_t groups, Activation activation,
-                                    double eps, std::int64_t dilation = 1) {
+                                    MobileNetNorm norm, std::int64_t dilation = 1) {
   return detail::conv_norm_activation(in, out, kernel,
                                       {.stride = stride,
                                        .groups = groups,
                                        .dilation = dilation,
-                                       .eps = eps,
+                                       .eps = norm.eps,
                                        .momentum = 0.01,
+                                       .frozen_norm = norm.frozen,
                                        .activation = activation});
+}
+
+/// Whether `options` ask for FrozenBatchNorm2d; fp::Error for a norm a
+/// MobileNetV3 cannot have.
+bool frozen_norm_of(const MobileNetV3Options& options) {
+  if (options.norm_layer != ops::NormLayer::BatchNorm2d &&
+      options.norm_layer != ops::NormLayer::FrozenBatchNorm2d)
+    throw Error(ErrorCode::BadArgument,
+                "fp::vision::models::MobileNetV3: norm_layer should be BatchNorm2d or "
+                "FrozenBatchNorm2d");
+  return options.norm_layer == ops::NormLayer::FrozenBatchNorm2d;
 }
 
 }  // namespace
@@ -43,11 +62,11 @@ InvertedResidual::InvertedResidual(const InvertedResidualConfig& config)
   const Activation activation = config.use_hs ? Activation::Hardswish : Activation::ReLU;
   if (config.expanded_channels != config.input_channels)
     block.push(conv_norm_activation(config.input_channels, config.expanded_channels, 1, 1, 1,
-                                    activation, config.norm_eps));
+                                    activation, {config.norm_eps, config.frozen_norm}));
   const std::int64_t stride = config.dilation > 1 ? 1 : config.stride;
   block.push(conv_norm_activation(config.expanded_channels, config.expanded_channels, config.kernel,
-                                  stride, config.expanded_channels, activation, config.norm_eps,
-                                  config.dilation));
+                                  stride, config.expanded_channels, activation,
+                                  {config.norm_eps, config.frozen_norm}, config.dilation));
   if (config.use_se) {
     const std::int64_t quarter = config.expanded_channels / 4;  // torchvision's `// 4`
     block.push(ops::SqueezeExcitation(config.expanded_channels,
@@ -55,7 +74,7 @@ InvertedResidual::InvertedResidual(const InvertedResidualConfig& config)
                                       {.scale_activation = ops::SqueezeActivation::Hardsigmoid}));
   }
   block.push(conv_norm_activation(config.expanded_channels, config.out_channels, 1, 1, 1,
-                                  Activation::None, config.norm_eps));
+                                  Activation::None, {config.norm_eps, config.frozen_norm}));
 }
 
 void InvertedResidual::visit(nn::Visitor& visitor) {
@@ -71,14 +90,16 @@ Tensor InvertedResidual::forward(TensorView input) const {
 MobileNetV3::MobileNetV3(const std::vector<InvertedResidualConfig>& setting,
                          std::int64_t last_channel, const MobileNetV3Options& options) {
   features.push(conv_norm_activation(3, setting.front().input_channels, 3, 2, 1,
-                                     Activation::Hardswish, options.norm_eps));
+                                     Activation::Hardswish,
+                                     {options.norm_eps, frozen_norm_of(options)}));
   for (InvertedResidualConfig config : setting) {
     config.norm_eps = options.norm_eps;
+    config.frozen_norm = frozen_norm_of(options);
     features.push(InvertedResidual(config));
   }
   const std::int64_t last_in = setting.back().out_channels;
-  features.push(
-      conv_norm_activation(last_in, 6 * last_in, 1, 1, 1, Activation::Hardswish, options.norm_eps));
+  features.push(conv_norm_activation(last_in, 6 * last_in, 1, 1, 1, Activation::Hardswish,
+                                     {options.norm_eps, frozen_norm_of(options)}));
   classifier.push(nn::Linear(6 * last_in, last_channel))
       .push(nn::Hardswish())
       .push(nn::Dropout(options.dropout))

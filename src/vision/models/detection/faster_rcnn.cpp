@@ -104,7 +104,10 @@ detail::RCNNPieces make_pieces(std::int64_t out_channels, const FasterRCNNOption
 }
 
 FasterRCNN mobilenet_v3_large_fpn(const FasterRCNNOptions& options) {
-  BackboneWithFPN backbone = mobilenet_backbone(mobilenet_v3_large({.norm_eps = 1e-5}), {});
+  BackboneWithFPN backbone =
+      mobilenet_backbone(mobilenet_v3_large({.norm_eps = options.backbone_norm_eps,
+                                             .norm_layer = options.backbone_norm_layer}),
+                         {});
   const std::vector<std::int64_t> anchor_sizes{32, 64, 128, 256, 512};
   FasterRCNNParts parts;
   parts.rpn_anchor_generator =
@@ -113,8 +116,7 @@ FasterRCNN mobilenet_v3_large_fpn(const FasterRCNNOptions& options) {
   return FasterRCNN(std::move(backbone), options, std::move(parts));
 }
 
-/// The builders whose torchvision backbone is never frozen (v2), or whose
-/// frozen backbone flash_powder does not make (MobileNetV3).
+/// fasterrcnn_resnet50_fpn_v2's backbone, which torchvision never freezes.
 void refuse_frozen(const FasterRCNNOptions& options, const char* builder) {
   if (options.backbone_norm_layer != ops::NormLayer::BatchNorm2d)
     throw Error(ErrorCode::BadArgument, std::string("fp::vision::models::detection::") + builder +
@@ -160,12 +162,10 @@ FasterRCNN fasterrcnn_resnet50_fpn_v2(const FasterRCNNOptions& options) {
 }
 
 FasterRCNN fasterrcnn_mobilenet_v3_large_fpn(const FasterRCNNOptions& options) {
-  refuse_frozen(options, "fasterrcnn_mobilenet_v3_large_fpn");
   return mobilenet_v3_large_fpn(with_defaults(options, {.rpn_score_thresh = 0.05}));
 }
 
 FasterRCNN fasterrcnn_mobilenet_v3_large_320_fpn(const FasterRCNNOptions& options) {
-  refuse_frozen(options, "fasterrcnn_mobilenet_v3_large_320_fpn");
   return mobilenet_v3_large_fpn(with_defaults(options, {.min_size = 320,
                                                         .max_size = 640,
                                                         .rpn_pre_nms_top_n_test = 150,

@@ -68,13 +68,14 @@ struct FasterRCNNOptions {
   std::int64_t box_detections_per_img = 100;
   /// The box coder's weights of the RoI heads.
   std::array<double, 4> bbox_reg_weights{10.0, 10.0, 5.0, 5.0};
-  /// The ResNet backbone's norm: BatchNorm2d (torchvision's builders without
+  /// The backbone's norm: BatchNorm2d (torchvision's builders without
   /// weights) or FrozenBatchNorm2d (with weights, as its COCO checkpoints
-  /// run). The v2 and MobileNet builders take BatchNorm2d only.
+  /// run). The v2 builder takes BatchNorm2d only, as torchvision's.
   ops::NormLayer backbone_norm_layer = ops::NormLayer::BatchNorm2d;
   /// The backbone norms' eps: torchvision's COCO checkpoints of
   /// fasterrcnn_resnet50_fpn, maskrcnn_resnet50_fpn and
-  /// keypointrcnn_resnet50_fpn run with 0 (its builders' overwrite_eps).
+  /// keypointrcnn_resnet50_fpn run with 0 (its builders' overwrite_eps),
+  /// the MobileNet ones with 1e-5.
   double backbone_norm_eps = 1e-5;
   /// The transform's size_divisible.
   std::int64_t size_divisible = 32;
