@@ -158,6 +158,22 @@ TEST(GuideVision, DetectionOps) {
             (std::vector<int64_t>{1, 8, 7, 7}));  // #PYTHON [len(rois), len(features[0]), 7, 7]
 }
 
+TEST(GuideVision, DetectionModels) {
+  namespace detection = fp::vision::models::detection;
+  detection::FasterRCNN detector =
+      detection::fasterrcnn_mobilenet_v3_large_320_fpn({.num_classes = 3});
+  std::vector<fp::Tensor> images{fp::rand({3, 120, 160}), fp::rand({3, 90, 70})};
+  std::vector<detection::Detection> found = detector(images);
+  fp::Tensor boxes = found[1].boxes;  // [N, 4] float (x1, y1, x2, y2), in the second image's pixels
+  fp::Tensor labels = found[1].labels;  // [N] int64
+  fp::Tensor scores = found[1].scores;  // [N], best first
+
+  ASSERT_EQ(found.size(), 2U);
+  EXPECT_EQ(boxes.size(0), scores.size(0));
+  EXPECT_EQ(boxes.size(1), 4);
+  EXPECT_EQ(labels.dtype(), fp::DType::I64);
+}
+
 TEST(GuideVision, PartsOfAModel) {
   auto resnet = fp::vision::models::resnet18();
   fp::Tensor x = fp::randn({1, 3, 64, 64});

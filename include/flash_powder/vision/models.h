@@ -1,5 +1,6 @@
-// fp::vision::models: torchvision's image classifiers and (in
-// fp::vision::models::segmentation) segmentation models, with its state-dict
+// fp::vision::models: torchvision's image classifiers, (in
+// fp::vision::models::segmentation) segmentation models and (in
+// fp::vision::models::detection) detection models, with its state-dict
 // keys and its forward, bit for bit. https://pytorch.org/vision/stable/models.html
 #pragma once
 
@@ -29,3 +30,16 @@
 #include "flash_powder/vision/models/segmentation/lraspp.h"
 #include "flash_powder/vision/models/segmentation/make.h"
 #include "flash_powder/vision/models/segmentation/utils.h"
+// Detection (torchvision.models.detection).
+#include "flash_powder/vision/models/detection/anchor_utils.h"
+#include "flash_powder/vision/models/detection/backbone_utils.h"
+#include "flash_powder/vision/models/detection/box_coder.h"
+#include "flash_powder/vision/models/detection/faster_rcnn.h"
+#include "flash_powder/vision/models/detection/generalized_rcnn.h"
+#include "flash_powder/vision/models/detection/image_list.h"
+#include "flash_powder/vision/models/detection/keypoint_rcnn.h"
+#include "flash_powder/vision/models/detection/make.h"
+#include "flash_powder/vision/models/detection/mask_rcnn.h"
+#include "flash_powder/vision/models/detection/roi_heads.h"
+#include "flash_powder/vision/models/detection/rpn.h"
+#include "flash_powder/vision/models/detection/transform.h"

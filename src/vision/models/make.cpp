@@ -152,13 +152,18 @@ const std::map<std::string, Builder, std::less<>>& registry() {
 }  // namespace
 
 std::unique_ptr<nn::Module> make(std::string_view name, const ModelOptions& options) {
-  // get_model covers the segmentation models too; theirs is another make,
-  // as their forward returns a SegmentationOutput.
+  // get_model covers the segmentation and detection models too; theirs are
+  // other makes, as their forwards return a SegmentationOutput and Detections.
   const std::vector<std::string> segmenters = segmentation::list_models();
   if (std::find(segmenters.begin(), segmenters.end(), name) != segmenters.end())
     throw Error(ErrorCode::BadArgument, "fp::vision::models::make: " + std::string(name) +
                                             " is a segmentation model; build it with "
                                             "fp::vision::models::segmentation::make");
+  const std::vector<std::string> detectors = detection::list_models();
+  if (std::find(detectors.begin(), detectors.end(), name) != detectors.end())
+    throw Error(ErrorCode::BadArgument, "fp::vision::models::make: " + std::string(name) +
+                                            " is a detection model; build it with "
+                                            "fp::vision::models::detection::make");
   return detail::lookup(registry(), name, "fp::vision::models::make")(options);
 }
 

@@ -6,11 +6,13 @@
 #include <optional>
 #include <vector>
 
+#include "flash_powder/base/error.h"
 #include "flash_powder/core/operators.h"
 #include "flash_powder/nn/layers/activation.h"
 #include "flash_powder/nn/layers/dropout.h"
 #include "flash_powder/nn/layers/linear.h"
 #include "flash_powder/nn/layers/normalization.h"
+#include "vision/models/backbone_parts.h"
 #include "vision/models/utils.h"
 
 namespace fp::vision::models {
@@ -19,17 +21,36 @@ namespace {
 using detail::Activation;
 using detail::make_divisible;
 
-/// Conv2dNormActivation with MobileNetV3's BatchNorm (eps 0.001).
+/// Conv2dNormActivation with MobileNetV3's BatchNorm (eps 0.001 unless the
+/// options say otherwise).
+/// The norms of a MobileNetV3: their eps, and whether FrozenBatchNorm2d.
+struct MobileNetNorm {
+  double eps;
+  bool frozen;
+};
+
 nn::Sequential conv_norm_activation(std::int64_t in, std::int64_t out, std::int64_t kernel,
                                     std::int64_t stride, std::int64_t groups, Activation activation,
-                                    std::int64_t dilation = 1) {
+                                    MobileNetNorm norm, std::int64_t dilation = 1) {
   return detail::conv_norm_activation(in, out, kernel,
                                       {.stride = stride,
                                        .groups = groups,
                                        .dilation = dilation,
-                                       .eps = 0.001,
+                                       .eps = norm.eps,
                                        .momentum = 0.01,
+                                       .frozen_norm = norm.frozen,
                                        .activation = activation});
+}
+
+/// Whether `options` ask for FrozenBatchNorm2d; fp::Error for a norm a
+/// MobileNetV3 cannot have.
+bool frozen_norm_of(const MobileNetV3Options& options) {
+  if (options.norm_layer != ops::NormLayer::BatchNorm2d &&
+      options.norm_layer != ops::NormLayer::FrozenBatchNorm2d)
+    throw Error(ErrorCode::BadArgument,
+                "fp::vision::models::MobileNetV3: norm_layer should be BatchNorm2d or "
+                "FrozenBatchNorm2d");
+  return options.norm_layer == ops::NormLayer::FrozenBatchNorm2d;
 }
 
 }  // namespace
@@ -40,11 +61,12 @@ InvertedResidual::InvertedResidual(const InvertedResidualConfig& config)
       is_cn(config.stride > 1) {
   const Activation activation = config.use_hs ? Activation::Hardswish : Activation::ReLU;
   if (config.expanded_channels != config.input_channels)
-    block.push(
-        conv_norm_activation(config.input_channels, config.expanded_channels, 1, 1, 1, activation));
+    block.push(conv_norm_activation(config.input_channels, config.expanded_channels, 1, 1, 1,
+                                    activation, {config.norm_eps, config.frozen_norm}));
   const std::int64_t stride = config.dilation > 1 ? 1 : config.stride;
   block.push(conv_norm_activation(config.expanded_channels, config.expanded_channels, config.kernel,
-                                  stride, config.expanded_channels, activation, config.dilation));
+                                  stride, config.expanded_channels, activation,
+                                  {config.norm_eps, config.frozen_norm}, config.dilation));
   if (config.use_se) {
     const std::int64_t quarter = config.expanded_channels / 4;  // torchvision's `// 4`
     block.push(ops::SqueezeExcitation(config.expanded_channels,
@@ -52,7 +74,7 @@ InvertedResidual::InvertedResidual(const InvertedResidualConfig& config)
                                       {.scale_activation = ops::SqueezeActivation::Hardsigmoid}));
   }
   block.push(conv_norm_activation(config.expanded_channels, config.out_channels, 1, 1, 1,
-                                  Activation::None));
+                                  Activation::None, {config.norm_eps, config.frozen_norm}));
 }
 
 void InvertedResidual::visit(nn::Visitor& visitor) {
@@ -67,12 +89,17 @@ Tensor InvertedResidual::forward(TensorView input) const {
 
 MobileNetV3::MobileNetV3(const std::vector<InvertedResidualConfig>& setting,
                          std::int64_t last_channel, const MobileNetV3Options& options) {
-  features.push(
-      conv_norm_activation(3, setting.front().input_channels, 3, 2, 1, Activation::Hardswish));
-  for (const auto& config : setting)
+  features.push(conv_norm_activation(3, setting.front().input_channels, 3, 2, 1,
+                                     Activation::Hardswish,
+                                     {options.norm_eps, frozen_norm_of(options)}));
+  for (InvertedResidualConfig config : setting) {
+    config.norm_eps = options.norm_eps;
+    config.frozen_norm = frozen_norm_of(options);
     features.push(InvertedResidual(config));
+  }
   const std::int64_t last_in = setting.back().out_channels;
-  features.push(conv_norm_activation(last_in, 6 * last_in, 1, 1, 1, Activation::Hardswish));
+  features.push(conv_norm_activation(last_in, 6 * last_in, 1, 1, 1, Activation::Hardswish,
+                                     {options.norm_eps, frozen_norm_of(options)}));
   classifier.push(nn::Linear(6 * last_in, last_channel))
       .push(nn::Hardswish())
       .push(nn::Dropout(options.dropout))
@@ -131,4 +158,18 @@ MobileNetV3 mobilenet_v3_large(const MobileNetV3Options& options) {
   return MobileNetV3(dilated(setting, options.dilated), make_divisible(1280), options);
 }
 
+namespace detail {
+
+std::vector<std::int64_t> mobilenet_stage_indices(const nn::Sequential& features) {
+  std::vector<std::int64_t> stages{0};
+  const auto count = static_cast<std::int64_t>(features.size());
+  for (std::int64_t i = 0; i < count; ++i)
+    if (const auto* block = dynamic_cast<const InvertedResidual*>(&features[i]);
+        block != nullptr && block->is_cn)
+      stages.push_back(i);
+  stages.push_back(count - 1);
+  return stages;
+}
+
+}  // namespace detail
 }  // namespace fp::vision::models

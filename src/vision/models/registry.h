@@ -2,7 +2,9 @@
 // builders by torchvision's name, looked up like torchvision.models.get_model.
 #pragma once
 
+#include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -33,6 +35,15 @@ std::vector<std::string> names_of(const std::map<std::string, Builder, std::less
   for (const auto& [name, unused] : registry)
     names.push_back(name);
   return names;
+}
+
+/// A registry's builder of `Base`s from a builder function returning a
+/// `Model` (derived from `Base`) for the family's `Options`.
+template <class Base, class Model, class Options>
+std::function<std::unique_ptr<Base>(const Options&)> boxed_builder(Model (*build)(const Options&)) {
+  return [build](const Options& options) -> std::unique_ptr<Base> {
+    return std::make_unique<Model>(build(options));
+  };
 }
 
 }  // namespace fp::vision::models::detail

@@ -8,6 +8,8 @@
 #include "flash_powder/base/error.h"
 #include "flash_powder/core/operators.h"
 #include "flash_powder/nn/optimize.h"
+#include "flash_powder/vision/ops/frozen_batch_norm.h"
+#include "vision/models/backbone_parts.h"
 
 namespace fp::vision::models {
 namespace {
@@ -26,12 +28,18 @@ nn::Conv2d conv1x1(std::int64_t in_planes, std::int64_t out_planes, std::int64_t
   return nn::Conv2d(in_planes, out_planes, 1, {.stride = stride, .bias = false});
 }
 
+/// `bn(x)`, with FrozenBatchNorm2d's arithmetic when `norm` says so.
+Tensor normalize(const nn::BatchNorm2d& bn, const ResNetNorm& norm, TensorView x) {
+  if (!norm.frozen) return bn(x);
+  return ops::frozen_batch_norm(x, bn.weight, bn.bias, bn.running_mean, bn.running_var, norm.eps);
+}
+
 /// `bn(conv(x))` through torchvision's `nn.ReLU(inplace=True)`: ReLU in
 /// place on the result (no new tensor the size of it; the same kernel, so
 /// the same values), or nothing when optimize_for_inference fused it.
 Tensor conv_bn_relu(const nn::Conv2d& conv, const nn::BatchNorm2d& bn, const nn::ReLU& relu,
-                    TensorView x) {
-  Tensor out = bn(conv(x));
+                    TensorView x, const ResNetNorm& norm) {
+  Tensor out = normalize(bn, norm, conv(x));
   relu.call_in_place(out);
   return out;
 }
@@ -40,9 +48,41 @@ Tensor conv_bn_relu(const nn::Conv2d& conv, const nn::BatchNorm2d& bn, const nn:
 /// ReLU (Python: `out = bn(conv(x)); out += identity; relu(out)`): one
 /// oneDNN convolution once optimised (nn::conv_add).
 Tensor add_shortcut(const nn::Conv2d& conv, const nn::BatchNorm2d& bn, TensorView x,
-                    const nn::Sequential& downsample, TensorView input) {
+                    const nn::Sequential& downsample, TensorView input, const ResNetNorm& norm,
+                    const nn::ReLU& relu) {
   Tensor identity = downsample.size() == 0 ? input.to_owned() : downsample(input);
-  return nn::conv_add(conv, bn, x, std::move(identity), /*relu=*/true);
+  if (!norm.frozen) return nn::conv_add(conv, bn, x, std::move(identity), /*relu=*/true);
+  Tensor out = normalize(bn, norm, conv(x));
+  out.add_(identity);
+  relu.call_in_place(out);
+  return out;
+}
+
+/// The norm settings of `options`; fp::Error for a norm a ResNet cannot have.
+ResNetNorm norm_of(const ResNetOptions& options) {
+  if (options.norm_layer != ops::NormLayer::BatchNorm2d &&
+      options.norm_layer != ops::NormLayer::FrozenBatchNorm2d)
+    throw Error(
+        ErrorCode::BadArgument,
+        "fp::vision::models::ResNet: norm_layer should be BatchNorm2d or FrozenBatchNorm2d");
+  return {.frozen = options.norm_layer == ops::NormLayer::FrozenBatchNorm2d,
+          .eps = options.norm_eps};
+}
+
+/// A BatchNorm2d of `channels` with `norm`'s eps, without num_batches_tracked
+/// when frozen (FrozenBatchNorm2d's keys).
+nn::BatchNorm2d make_norm(std::int64_t channels, const ResNetNorm& norm) {
+  nn::BatchNorm2d bn(channels, {.eps = norm.eps});
+  if (norm.frozen) bn.num_batches_tracked = Tensor();
+  return bn;
+}
+
+/// The chains optimize_for_inference may fuse: none with FrozenBatchNorm2d's
+/// arithmetic, which folding would not keep.
+std::vector<std::vector<std::string>> chains_unless_frozen(
+    const ResNetNorm& norm, std::vector<std::vector<std::string>> chains) {
+  if (norm.frozen) return {};
+  return chains;
 }
 
 std::int64_t expansion_of(ResNetBlock block) {
@@ -66,16 +106,20 @@ nn::Sequential make_stage(ResNetBlock block, std::int64_t& inplanes, std::int64_
   nn::Sequential downsample;
   if (stride != 1 || inplanes != out_planes) {
     downsample.push(conv1x1(inplanes, out_planes, stride));
-    downsample.push(nn::BatchNorm2d(out_planes));
+    const ResNetNorm norm = norm_of(options);
+    if (norm.frozen)
+      downsample.push(ops::FrozenBatchNorm2d(out_planes, norm.eps));
+    else
+      downsample.push(make_norm(out_planes, norm));
   }
   auto push_block = [&](std::int64_t in, std::int64_t block_stride, std::int64_t block_dilation,
                         nn::Sequential shortcut) {
     if (block == ResNetBlock::Basic)
       stage.push(BasicBlock(in, planes, block_stride, std::move(shortcut), options.groups,
-                            options.width_per_group, block_dilation));
+                            options.width_per_group, block_dilation, norm_of(options)));
     else
       stage.push(Bottleneck(in, planes, block_stride, std::move(shortcut), options.groups,
-                            options.width_per_group, block_dilation));
+                            options.width_per_group, block_dilation, norm_of(options)));
   };
   push_block(inplanes, stride, previous_dilation, std::move(downsample));
   inplanes = out_planes;
@@ -107,12 +151,13 @@ ResNet grouped(std::array<std::int64_t, 4> blocks, std::int64_t groups, std::int
 
 BasicBlock::BasicBlock(std::int64_t inplanes, std::int64_t planes, std::int64_t stride,
                        nn::Sequential downsample, std::int64_t groups, std::int64_t base_width,
-                       std::int64_t dilation)
+                       std::int64_t dilation, ResNetNorm norm)
     : conv1(conv3x3(inplanes, planes, stride)),
-      bn1(planes),
+      bn1(make_norm(planes, norm)),
       conv2(conv3x3(planes, planes)),
-      bn2(planes),
-      downsample(std::move(downsample)) {
+      bn2(make_norm(planes, norm)),
+      downsample(std::move(downsample)),
+      norm(norm) {
   if (groups != 1 || base_width != 64)
     throw Error(ErrorCode::BadArgument,
                 "fp::vision::models::BasicBlock only supports groups=1 and base_width=64, not " +
@@ -133,7 +178,7 @@ void BasicBlock::visit(nn::Visitor& visitor) {
 }
 
 std::vector<std::vector<std::string>> BasicBlock::fusable_chains() const {
-  return {{"conv1", "bn1", "relu"}, {"conv2", "bn2"}};
+  return chains_unless_frozen(norm, {{"conv1", "bn1", "relu"}, {"conv2", "bn2"}});
 }
 
 // The forwards below free each intermediate result as soon as the next one
@@ -142,8 +187,8 @@ std::vector<std::vector<std::string>> BasicBlock::fusable_chains() const {
 // make the allocator hand out memory that is not in the caches.
 
 Tensor BasicBlock::forward(TensorView input) const {
-  const Tensor out = conv_bn_relu(conv1, bn1, relu, input);
-  return add_shortcut(conv2, bn2, out, downsample, input);
+  const Tensor out = conv_bn_relu(conv1, bn1, relu, input, norm);
+  return add_shortcut(conv2, bn2, out, downsample, input, norm, relu);
 }
 
 namespace {
@@ -164,14 +209,15 @@ std::int64_t bottleneck_width(std::int64_t planes, std::int64_t groups, std::int
 
 Bottleneck::Bottleneck(std::int64_t inplanes, std::int64_t planes, std::int64_t stride,
                        nn::Sequential downsample, std::int64_t groups, std::int64_t base_width,
-                       std::int64_t dilation)
+                       std::int64_t dilation, ResNetNorm norm)
     : conv1(conv1x1(inplanes, bottleneck_width(planes, groups, base_width))),
-      bn1(conv1.out_channels),
+      bn1(make_norm(conv1.out_channels, norm)),
       conv2(conv3x3(conv1.out_channels, conv1.out_channels, stride, groups, dilation)),
-      bn2(conv1.out_channels),
+      bn2(make_norm(conv1.out_channels, norm)),
       conv3(conv1x1(conv1.out_channels, planes * expansion)),
-      bn3(planes * expansion),
-      downsample(std::move(downsample)) {}
+      bn3(make_norm(planes * expansion, norm)),
+      downsample(std::move(downsample)),
+      norm(norm) {}
 
 void Bottleneck::visit(nn::Visitor& visitor) {
   visitor.child("conv1", conv1);
@@ -185,20 +231,22 @@ void Bottleneck::visit(nn::Visitor& visitor) {
 }
 
 std::vector<std::vector<std::string>> Bottleneck::fusable_chains() const {
-  return {{"conv1", "bn1", "relu"}, {"conv2", "bn2", "relu"}, {"conv3", "bn3"}};
+  return chains_unless_frozen(
+      norm, {{"conv1", "bn1", "relu"}, {"conv2", "bn2", "relu"}, {"conv3", "bn3"}});
 }
 
 Tensor Bottleneck::forward(TensorView input) const {
-  Tensor out = conv_bn_relu(conv1, bn1, relu, input);
-  out = conv_bn_relu(conv2, bn2, relu, out);
-  return add_shortcut(conv3, bn3, out, downsample, input);
+  Tensor out = conv_bn_relu(conv1, bn1, relu, input, norm);
+  out = conv_bn_relu(conv2, bn2, relu, out, norm);
+  return add_shortcut(conv3, bn3, out, downsample, input, norm, relu);
 }
 
 ResNet::ResNet(ResNetBlock block, std::array<std::int64_t, 4> blocks, const ResNetOptions& options)
     : conv1(3, 64, 7, {.stride = 2, .padding = 3, .bias = false}),
-      bn1(64),
+      bn1(make_norm(64, norm_of(options))),
       maxpool(3, {.stride = 2, .padding = 1}),
-      fc(512 * expansion_of(block), options.num_classes) {
+      fc(512 * expansion_of(block), options.num_classes),
+      norm(norm_of(options)) {
   std::int64_t inplanes = 64;
   std::int64_t dilation = 1;
   const auto& dilate = options.replace_stride_with_dilation;
@@ -222,11 +270,11 @@ void ResNet::visit(nn::Visitor& visitor) {
 }
 
 std::vector<std::vector<std::string>> ResNet::fusable_chains() const {
-  return {{"conv1", "bn1", "relu"}};
+  return chains_unless_frozen(norm, {{"conv1", "bn1", "relu"}});
 }
 
 Tensor ResNet::forward(TensorView input) const {
-  Tensor x = maxpool(conv_bn_relu(conv1, bn1, relu, input));
+  Tensor x = maxpool(conv_bn_relu(conv1, bn1, relu, input, norm));
   for (const nn::Sequential* layer : {&layer1, &layer2, &layer3, &layer4})
     x = (*layer)(x);
   return fc(avgpool(x).flatten(1));
@@ -263,4 +311,29 @@ ResNet wide_resnet101_2(const ResNetOptions& options) {
   return grouped({3, 4, 23, 3}, 1, std::int64_t{64} * 2, options, "wide_resnet101_2");
 }
 
+namespace detail {
+
+nn::Sequential resnet_trunk(ResNet net) {
+  nn::Sequential children;
+  children.push("conv1", std::move(net.conv1));
+  if (net.norm.frozen) {
+    ops::FrozenBatchNorm2d frozen(net.bn1.num_features, net.norm.eps);
+    frozen.weight = std::move(net.bn1.weight);
+    frozen.bias = std::move(net.bn1.bias);
+    frozen.running_mean = std::move(net.bn1.running_mean);
+    frozen.running_var = std::move(net.bn1.running_var);
+    children.push("bn1", std::move(frozen));
+  } else {
+    children.push("bn1", std::move(net.bn1));
+  }
+  children.push("relu", std::move(net.relu))
+      .push("maxpool", std::move(net.maxpool))
+      .push("layer1", std::move(net.layer1))
+      .push("layer2", std::move(net.layer2))
+      .push("layer3", std::move(net.layer3))
+      .push("layer4", std::move(net.layer4));
+  return children;
+}
+
+}  // namespace detail
 }  // namespace fp::vision::models

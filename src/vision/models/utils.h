@@ -11,6 +11,7 @@
 #include "flash_powder/nn/layers/containers.h"
 #include "flash_powder/nn/layers/conv.h"
 #include "flash_powder/nn/layers/normalization.h"
+#include "flash_powder/vision/ops/frozen_batch_norm.h"
 
 namespace fp::vision::models::detail {
 
@@ -38,6 +39,8 @@ struct ConvNormOptions {
   double eps = 1e-5;
   /// The BatchNorm's momentum (training only).
   double momentum = 0.1;
+  /// A FrozenBatchNorm2d (with `eps`) instead of the BatchNorm2d.
+  bool frozen_norm = false;
   /// The layer after the BatchNorm, if any.
   Activation activation = Activation::ReLU;
 };
@@ -52,8 +55,11 @@ inline nn::Sequential conv_norm_activation(std::int64_t in, std::int64_t out, st
                                     .padding = (kernel - 1) / 2 * options.dilation,
                                     .dilation = options.dilation,
                                     .groups = options.groups,
-                                    .bias = false}),
-                        nn::BatchNorm2d(out, {.eps = options.eps, .momentum = options.momentum}));
+                                    .bias = false}));
+  if (options.frozen_norm)
+    layers.push(ops::FrozenBatchNorm2d(out, options.eps));
+  else
+    layers.push(nn::BatchNorm2d(out, {.eps = options.eps, .momentum = options.momentum}));
   if (options.activation == Activation::ReLU) layers.push(nn::ReLU());
   if (options.activation == Activation::SiLU) layers.push(nn::SiLU());
   if (options.activation == Activation::Hardswish) layers.push(nn::Hardswish());

@@ -22,7 +22,8 @@ void FrozenBatchNorm2d::visit(nn::Visitor& visitor) {
   visitor.buffer("running_var", running_var);
 }
 
-Tensor FrozenBatchNorm2d::forward(TensorView input) const {
+Tensor frozen_batch_norm(TensorView input, TensorView weight, TensorView bias,
+                         TensorView running_mean, TensorView running_var, double eps) {
   const Tensor w = weight.reshape({1, -1, 1, 1});
   const Tensor b = bias.reshape({1, -1, 1, 1});
   const Tensor rv = running_var.reshape({1, -1, 1, 1});
@@ -30,6 +31,10 @@ Tensor FrozenBatchNorm2d::forward(TensorView input) const {
   const Tensor scale = w * (rv + eps).rsqrt();
   const Tensor shift = b - rm * scale;
   return input * scale + shift;
+}
+
+Tensor FrozenBatchNorm2d::forward(TensorView input) const {
+  return frozen_batch_norm(input, weight, bias, running_mean, running_var, eps);
 }
 
 }  // namespace fp::vision::ops

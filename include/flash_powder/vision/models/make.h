@@ -39,7 +39,8 @@ struct ModelOptions {
 /// torchvision.models.get_model(name, **config): the network `name`
 /// builds (default-initialised weights, as `weights=None`); fp::Error naming the
 /// known builders for an unknown name, and segmentation::make (segmentation/make.h)
-/// for a segmentation model's.
+/// for a segmentation model's, detection::make (detection/make.h) for a
+/// detection model's.
 std::unique_ptr<nn::Module> make(std::string_view name, const ModelOptions& options = {});
 
 /// torchvision.models.list_models(), restricted to the builders

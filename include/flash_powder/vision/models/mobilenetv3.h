@@ -11,6 +11,7 @@
 #include "flash_powder/nn/layers/conv.h"
 #include "flash_powder/nn/layers/pooling.h"
 #include "flash_powder/nn/module.h"
+#include "flash_powder/vision/ops/conv_norm_activation.h"
 #include "flash_powder/vision/ops/misc.h"
 
 namespace fp::vision::models {
@@ -25,6 +26,12 @@ struct MobileNetV3Options {
   /// convolutions by 2 instead of striding (torchvision's `dilated`, which
   /// the segmentation backbones set: features at 1/16 of the input size).
   bool dilated = false;
+  /// The BatchNorms' eps: MobileNetV3's own 0.001, or 1e-5 where torchvision
+  /// passes `norm_layer=nn.BatchNorm2d` (the detection backbones).
+  double norm_eps = 0.001;
+  /// The norms: BatchNorm2d, or FrozenBatchNorm2d (torchvision's detection
+  /// builders given weights pass `norm_layer=FrozenBatchNorm2d`, eps 1e-5).
+  ops::NormLayer norm_layer = ops::NormLayer::BatchNorm2d;
 };
 
 /// One row of torchvision's `inverted_residual_setting`.
@@ -46,6 +53,10 @@ struct InvertedResidualConfig {
   std::int64_t stride;
   /// The depthwise convolution's dilation.
   std::int64_t dilation = 1;
+  /// The block's BatchNorms' eps (MobileNetV3Options::norm_eps).
+  double norm_eps = 0.001;
+  /// Whether the block's norms are FrozenBatchNorm2d (MobileNetV3Options::norm_layer).
+  bool frozen_norm = false;
 };
 
 /// torchvision.models.mobilenetv3.InvertedResidual: `block` is expand (when

@@ -27,6 +27,7 @@
 #include "flash_powder/nn/layers/normalization.h"
 #include "flash_powder/nn/layers/pooling.h"
 #include "flash_powder/nn/module.h"
+#include "flash_powder/vision/ops/conv_norm_activation.h"
 
 namespace fp::vision::models {
 
@@ -46,6 +47,22 @@ struct ResNetOptions {
   /// replace_stride_with_dilation; Bottleneck only). The segmentation
   /// backbones set {false, true, true}: features at 1/8 of the input size.
   std::array<bool, 3> replace_stride_with_dilation = {false, false, false};
+  /// The norm after each convolution: BatchNorm2d, or FrozenBatchNorm2d
+  /// (torchvision's `norm_layer`; its detection builders given weights use
+  /// it). FrozenBatchNorm2d's norms are the same members, with
+  /// FrozenBatchNorm2d's arithmetic and keys (no num_batches_tracked).
+  ops::NormLayer norm_layer = ops::NormLayer::BatchNorm2d;
+  /// Every norm's eps (torchvision's detection checkpoints run with 0: its
+  /// builders' overwrite_eps).
+  double norm_eps = 1e-5;
+};
+
+/// A ResNet's norms: whether FrozenBatchNorm2d's, and their eps.
+struct ResNetNorm {
+  /// FrozenBatchNorm2d's arithmetic and keys instead of BatchNorm2d's.
+  bool frozen = false;
+  /// Added to the variance.
+  double eps = 1e-5;
 };
 
 /// torchvision.models.resnet.BasicBlock (ResNet-18 and -34): two 3x3
@@ -59,7 +76,7 @@ class BasicBlock : public nn::Module {
   /// groups, base_width and dilation must be 1, 64 and 1 (fp::Error otherwise), as torchvision's.
   BasicBlock(std::int64_t inplanes, std::int64_t planes, std::int64_t stride,
              nn::Sequential downsample, std::int64_t groups = 1, std::int64_t base_width = 64,
-             std::int64_t dilation = 1);
+             std::int64_t dilation = 1, ResNetNorm norm = {});
 
   void visit(nn::Visitor& visitor) override;
   /// {conv1, bn1, relu}, {conv2, bn2} (which adds the shortcut and applies ReLU).
@@ -78,6 +95,8 @@ class BasicBlock : public nn::Module {
   nn::BatchNorm2d bn2;
   /// Adapts the shortcut to the block's output (empty: the identity).
   nn::Sequential downsample;
+  /// Whether the norms are FrozenBatchNorm2d's, and their eps.
+  ResNetNorm norm;
 };
 
 /// torchvision.models.resnet.Bottleneck (ResNet-50, -101, -152, ResNeXt,
@@ -92,7 +111,7 @@ class Bottleneck : public nn::Module {
   /// shortcut; `dilation` spaces the 3x3 convolution's taps (and pads as much).
   Bottleneck(std::int64_t inplanes, std::int64_t planes, std::int64_t stride,
              nn::Sequential downsample, std::int64_t groups = 1, std::int64_t base_width = 64,
-             std::int64_t dilation = 1);
+             std::int64_t dilation = 1, ResNetNorm norm = {});
 
   void visit(nn::Visitor& visitor) override;
   /// {conv1, bn1, relu}, {conv2, bn2, relu}, {conv3, bn3} (which adds the
@@ -116,6 +135,8 @@ class Bottleneck : public nn::Module {
   nn::BatchNorm2d bn3;
   /// Adapts the shortcut to the block's output (empty: the identity).
   nn::Sequential downsample;
+  /// Whether the norms are FrozenBatchNorm2d's, and their eps.
+  ResNetNorm norm;
 };
 
 /// Which residual block a ResNet is made of.
@@ -154,6 +175,8 @@ class ResNet : public nn::Module {
   nn::AdaptiveAvgPool2d avgpool{{1, 1}};
   /// The classifier.
   nn::Linear fc;
+  /// Whether the norms are FrozenBatchNorm2d's, and their eps.
+  ResNetNorm norm;
 };
 
 /// https://pytorch.org/vision/stable/models/generated/torchvision.models.resnet18.html

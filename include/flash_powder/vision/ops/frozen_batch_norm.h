@@ -9,6 +9,12 @@
 
 namespace fp::vision::ops {
 
+/// FrozenBatchNorm2d's arithmetic over [C] statistics and affine
+/// parameters: `input * scale + shift`, scale = weight * rsqrt(running_var
+/// + eps), shift = bias - running_mean * scale, in torchvision's order. A new Tensor.
+Tensor frozen_batch_norm(TensorView input, TensorView weight, TensorView bias,
+                         TensorView running_mean, TensorView running_var, double eps);
+
 /// torchvision.ops.FrozenBatchNorm2d: `x * scale + shift` with scale =
 /// weight * rsqrt(running_var + eps) and shift = bias - running_mean *
 /// scale, in torchvision's order. Buffers "weight" (ones), "bias" (zeros),

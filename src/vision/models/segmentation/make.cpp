@@ -15,16 +15,15 @@ namespace {
 
 using Builder = std::function<std::unique_ptr<SegmentationModel>(const SegmentationOptions&)>;
 
+/// The registry's builder of `build`.
 template <class Model>
-Builder builder(Model (*build)(const SegmentationOptions&)) {
-  return [build](const SegmentationOptions& options) -> std::unique_ptr<SegmentationModel> {
-    return std::make_unique<Model>(build(options));
-  };
+Builder segmentation_entry(Model (*build)(const SegmentationOptions&)) {
+  return models::detail::boxed_builder<SegmentationModel>(build);
 }
 
 /// One entry of the registry: torchvision's name and fp's builder of it.
 #define FP_SEGMENTATION_MODEL(name) \
-  { #name, builder(&(name)) }
+  { #name, segmentation_entry(&(name)) }
 
 const std::map<std::string, Builder, std::less<>>& registry() {
   static const std::map<std::string, Builder, std::less<>> builders{

@@ -8,6 +8,7 @@
 #include "flash_powder/base/error.h"
 #include "flash_powder/functional/vision.h"
 #include "flash_powder/nn/layers/conv.h"
+#include "vision/models/backbone_parts.h"
 #include "vision/models/segmentation/backbones.h"
 
 namespace fp::vision::models::segmentation {
@@ -41,30 +42,13 @@ SegmentationOutput SimpleSegmentationModel::forward(TensorView input) const {
 namespace detail {
 
 IntermediateLayerGetter resnet_backbone(ResNet net, bool aux) {
-  nn::Sequential children;
-  children.push("conv1", std::move(net.conv1))
-      .push("bn1", std::move(net.bn1))
-      .push("relu", std::move(net.relu))
-      .push("maxpool", std::move(net.maxpool))
-      .push("layer1", std::move(net.layer1))
-      .push("layer2", std::move(net.layer2))
-      .push("layer3", std::move(net.layer3))
-      .push("layer4", std::move(net.layer4));
   std::map<std::string, std::string> return_layers{{"layer4", "out"}};
   if (aux) return_layers.emplace("layer3", "aux");
-  return {std::move(children), std::move(return_layers)};
+  return {models::detail::resnet_trunk(std::move(net)), std::move(return_layers)};
 }
 
 MobileNetStages mobilenet_stages(const nn::Sequential& features) {
-  // torchvision's stage_indices: the stem, every block that strides (C1 ..
-  // C4) and the last convolution (C5).
-  std::vector<std::int64_t> stages{0};
-  const auto count = static_cast<std::int64_t>(features.size());
-  for (std::int64_t i = 0; i < count; ++i)
-    if (const auto* block = dynamic_cast<const InvertedResidual*>(&features[i]);
-        block != nullptr && block->is_cn)
-      stages.push_back(i);
-  stages.push_back(count - 1);
+  const std::vector<std::int64_t> stages = models::detail::mobilenet_stage_indices(features);
   const std::int64_t low = stages[stages.size() - 4];
   const std::int64_t high = stages.back();
   return {.low = low,

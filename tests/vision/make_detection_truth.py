@@ -1,0 +1,208 @@
+#!/usr/bin/env python3
+"""Writes torchvision's detection models with seeded random weights, and their detections.
+
+    make_detection_truth.py OUT_DIR
+
+Run by the Python with torchvision's compiled ops (scripts/lib/setup.sh,
+ensure_torchvision_ops: torch 2.14.1 and torchvision 0.29.2), since the
+models call torchvision::nms and torchvision::roi_align. A model's numbers
+depend on libtorch's convolution and matrix kernels, so the C++ test that
+compares with them (tests/vision/test_detection.cpp) runs with that same
+torch loaded (tests/vision/with_torchvision_ops_torch.sh).
+
+For each NAME of MODELS, in OUT_DIR:
+  NAME.safetensors        the state dict (made once; BatchNorm's parameters and
+                          statistics random too, so that they matter, and the
+                          class scores spread: spread_scores)
+  NAME-CAP.safetensors    the builder's options ("option.KEY", 0-dim), two
+                          seeded images of different sizes ("image0", "image1")
+                          and torchvision's detections of the pair ("boxesI",
+                          "labelsI", "scoresI", Mask R-CNN's "masksI", Keypoint
+                          R-CNN's "keypointsI" and "keypoints_scoresI"),
+                          under this CPU capability CAP
+The options keep the tests small (reduced sizes, few proposals) and the
+random networks' detections many (few classes, low score thresholds);
+each image must get at least MIN_DETECTIONS (or box_detections_per_img),
+or this script fails.
+"""
+
+from __future__ import annotations
+
+import sys
+import zlib
+from pathlib import Path
+
+import torch
+from safetensors.torch import load_file, save_file
+
+MIN_DETECTIONS = 5
+
+# Builder name -> keyword arguments (each an int or a float; the C++ test reads them back).
+# backbone_frozen=1 and backbone_norm_eps: the backbone as torchvision's
+# builders make it when given weights (FrozenBatchNorm2d) and its COCO
+# checkpoints run (overwrite_eps), not builder keywords.
+BACKBONE_KEYS = ("backbone_frozen", "backbone_norm_eps")
+MODELS = {
+    "fasterrcnn_mobilenet_v3_large_320_fpn": dict(
+        num_classes=5, rpn_post_nms_top_n_test=20, box_score_thresh=0.2, box_detections_per_img=25
+    ),
+    "fasterrcnn_mobilenet_v3_large_fpn": dict(
+        backbone_frozen=1,
+        backbone_norm_eps=1e-5,
+        num_classes=4,
+        min_size=224,
+        max_size=320,
+        rpn_pre_nms_top_n_test=300,
+        rpn_post_nms_top_n_test=40,
+        rpn_score_thresh=0.3,
+        box_score_thresh=0.25,
+    ),
+    "fasterrcnn_resnet50_fpn": dict(
+        num_classes=5,
+        min_size=224,
+        max_size=320,
+        rpn_pre_nms_top_n_test=200,
+        rpn_post_nms_top_n_test=40,
+        rpn_nms_thresh=0.6,
+        box_score_thresh=0.1,
+        box_nms_thresh=0.4,
+    ),
+    "fasterrcnn_resnet50_fpn_v2": dict(
+        num_classes=3, min_size=192, max_size=256, rpn_post_nms_top_n_test=50, box_score_thresh=0.05, box_nms_thresh=0.8
+    ),
+    "maskrcnn_resnet50_fpn": dict(
+        backbone_frozen=1,
+        backbone_norm_eps=0.0,
+        num_classes=4,
+        min_size=160,
+        max_size=224,
+        rpn_pre_nms_top_n_test=150,
+        rpn_post_nms_top_n_test=30,
+        box_score_thresh=0.2,
+        box_detections_per_img=12,
+    ),
+    "keypointrcnn_resnet50_fpn": dict(
+        backbone_frozen=1,
+        backbone_norm_eps=0.0,
+        num_classes=3,
+        num_keypoints=5,
+        min_size=160,
+        max_size=224,
+        rpn_pre_nms_top_n_test=150,
+        rpn_post_nms_top_n_test=30,
+        box_score_thresh=0.05,
+        box_detections_per_img=2,
+    ),
+}
+IMAGE_SIZES = ((3, 200, 260), (3, 170, 130))
+
+
+def capability() -> str:
+    return torch.backends.cpu.get_cpu_capability()
+
+
+def build(name: str) -> torch.nn.Module:
+    import torchvision.models.detection as detection
+
+    kwargs = {k: v for k, v in MODELS[name].items() if k not in BACKBONE_KEYS}
+    return getattr(detection, name)(weights=None, weights_backbone=None, **kwargs).eval()
+
+
+def freeze_backbone(model: torch.nn.Module, eps: float) -> None:
+    """The backbone's BatchNorm2d layers replaced by FrozenBatchNorm2d with their
+    values and `eps`: resnet50(norm_layer=FrozenBatchNorm2d) then overwrite_eps."""
+    from torchvision.ops import FrozenBatchNorm2d
+
+    for parent in list(model.backbone.body.modules()):
+        for child_name, child in list(parent.named_children()):
+            if isinstance(child, torch.nn.BatchNorm2d):
+                frozen = FrozenBatchNorm2d(child.num_features, eps=eps)
+                for key in ("weight", "bias", "running_mean", "running_var"):
+                    getattr(frozen, key).copy_(getattr(child, key))
+                setattr(parent, child_name, frozen)
+
+
+def randomize_batch_norms(model: torch.nn.Module) -> None:
+    for module in model.modules():
+        if isinstance(module, torch.nn.BatchNorm2d):
+            module.weight.uniform_(0.5, 1.5)
+            module.bias.normal_(0, 0.1)
+            module.running_mean.normal_(0, 0.1)
+            module.running_var.uniform_(0.5, 1.5)
+
+
+def spread_scores(model: torch.nn.Module, images: list) -> None:
+    """The class scores' weights scaled so that, on these images' proposals,
+    the logits vary by about 1 from proposal to proposal, and the bias
+    centring them (random weights give near-constant probabilities, or 1.0
+    and near-zeros)."""
+    batch, _ = model.transform(images)
+    features = model.backbone(batch.tensors)
+    proposals, _ = model.rpn(batch, features)
+    heads = model.roi_heads
+    x = heads.box_head(heads.box_roi_pool(features, proposals, batch.image_sizes))
+    weight = heads.box_predictor.cls_score.weight
+    weight.div_(((x - x.mean(0)) @ weight.t()).std())
+    heads.box_predictor.cls_score.bias.copy_(-(x.mean(0) @ weight.t()))
+
+
+def write(tensors: dict, path: Path) -> None:
+    tmp = path.with_suffix(".tmp")
+    save_file({k: v.contiguous().clone() for k, v in tensors.items()}, str(tmp))
+    tmp.replace(path)
+
+
+def seeded_images(name: str) -> list:
+    g = torch.Generator().manual_seed(zlib.crc32(f"{name} images".encode()))
+    return [torch.rand(size, generator=g) for size in IMAGE_SIZES]
+
+
+def model_with_weights(name: str, out: Path) -> torch.nn.Module:
+    weights = out / f"{name}.safetensors"
+    torch.manual_seed(zlib.crc32(name.encode()))
+    model = build(name)
+    if not weights.exists():
+        randomize_batch_norms(model)
+    if MODELS[name].get("backbone_frozen"):
+        freeze_backbone(model, MODELS[name]["backbone_norm_eps"])
+    if weights.exists():
+        model.load_state_dict(load_file(str(weights)))
+    else:
+        spread_scores(model, seeded_images(name))
+        write(dict(model.state_dict()), weights)
+    return model
+
+
+def write_detections(name: str, out: Path) -> None:
+    target = out / f"{name}-{capability()}.safetensors"
+    if target.exists():
+        return
+    model = model_with_weights(name, out)
+    images = seeded_images(name)
+    found = model(images)
+    t = {f"option.{key}": torch.tensor(value, dtype=torch.float64 if isinstance(value, float) else torch.int64)
+         for key, value in MODELS[name].items()}
+    for i, (image, detection) in enumerate(zip(images, found)):
+        minimum = min(MIN_DETECTIONS, MODELS[name].get("box_detections_per_img", MIN_DETECTIONS))
+        if len(detection["boxes"]) < minimum:
+            sys.exit(f"{name}: image {i} has {len(detection['boxes'])} detections, fewer than {minimum}")
+        t[f"image{i}"] = image
+        t[f"boxes{i}"] = detection["boxes"]
+        t[f"labels{i}"] = detection["labels"]
+        t[f"scores{i}"] = detection["scores"]
+        for extra in ("masks", "keypoints", "keypoints_scores"):
+            if extra in detection:
+                t[f"{extra}{i}"] = detection[extra]
+    write(t, target)
+
+
+def main() -> None:
+    out = Path(sys.argv[1])
+    out.mkdir(parents=True, exist_ok=True)
+    torch.set_grad_enabled(False)
+    for name in MODELS:
+        write_detections(name, out)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,310 @@
+// fp::vision::models::detection against torchvision's detection models:
+// tests/vision/make_detection_truth.py writes each model's seeded random
+// weights, two seeded images of different sizes and torchvision's
+// detections of them. It runs beside torch 2.14.1 (the torch that loads
+// torchvision's compiled nms and roi_align), and this program runs with that
+// same torch loaded (tests/vision/with_torchvision_ops_torch.sh): a model's
+// numbers go through libtorch's convolution and matrix kernels, so both
+// sides must use the same ones. Boxes, labels and scores compare bit for bit.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <flash_powder/flash_powder.h>
+#include <flash_powder/safetensors/safetensors.h>
+#include <flash_powder/vision/models.h>
+
+#include "support/expect_error.h"
+#include "vision/ops_truth.h"
+
+namespace detection_test {
+namespace {
+
+namespace detection = fp::vision::models::detection;
+using detection::FasterRCNN;
+using detection::FasterRCNNOptions;
+
+std::filesystem::path model_dir() {
+  return std::filesystem::path(FP_VISION_DETECTION_DIR);
+}
+
+/// NAME-CAP.safetensors of make_detection_truth.py: options, images, detections.
+fp::StateDict detections_of(const std::string& name) {
+  return fp::safetensors::load(
+      (model_dir() / (name + "-" + std::string(fp::torch_cpu_capability()) + ".safetensors"))
+          .string());
+}
+
+/// The builder's options that make_detection_truth.py passed ("option.KEY").
+FasterRCNNOptions options_of(const fp::StateDict& truth) {
+  FasterRCNNOptions options;
+  for (const auto& key : truth.keys()) {
+    if (!key.starts_with("option.")) continue;
+    const std::string option = key.substr(7);
+    const fp::Tensor& value = truth.at(key);
+    const auto whole = [&] { return value.item<std::int64_t>(); };
+    const auto real = [&] { return value.item<double>(); };
+    if (option == "num_classes")
+      options.num_classes = whole();
+    else if (option == "num_keypoints")
+      options.num_keypoints = whole();
+    else if (option == "backbone_frozen")
+      options.backbone_norm_layer = whole() != 0 ? fp::vision::ops::NormLayer::FrozenBatchNorm2d
+                                                 : fp::vision::ops::NormLayer::BatchNorm2d;
+    else if (option == "backbone_norm_eps")
+      options.backbone_norm_eps = real();
+    else if (option == "min_size")
+      options.min_size = whole();
+    else if (option == "max_size")
+      options.max_size = whole();
+    else if (option == "rpn_pre_nms_top_n_test")
+      options.rpn_pre_nms_top_n_test = whole();
+    else if (option == "rpn_post_nms_top_n_test")
+      options.rpn_post_nms_top_n_test = whole();
+    else if (option == "rpn_nms_thresh")
+      options.rpn_nms_thresh = real();
+    else if (option == "rpn_score_thresh")
+      options.rpn_score_thresh = real();
+    else if (option == "box_score_thresh")
+      options.box_score_thresh = real();
+    else if (option == "box_nms_thresh")
+      options.box_nms_thresh = real();
+    else if (option == "box_detections_per_img")
+      options.box_detections_per_img = whole();
+    else
+      ADD_FAILURE() << "option " << option << " is not one this test knows";
+  }
+  return options;
+}
+
+/// The model of builder `build` with make_detection_truth.py's weights of `name`.
+template <class Model>
+Model with_weights(const std::string& name, Model (*build)(const FasterRCNNOptions&),
+                   const FasterRCNNOptions& options) {
+  Model net = build(options);
+  const auto checkpoint =
+      fp::safetensors::MappedFile::open((model_dir() / (name + ".safetensors")).string());
+  std::vector<std::string> expected = checkpoint.keys();
+  std::vector<std::string> actual = net.state_dict().keys();
+  std::sort(expected.begin(), expected.end());
+  std::sort(actual.begin(), actual.end());
+  EXPECT_EQ(actual, expected);  // torchvision's keys, no more, no fewer
+  net.load_state_dict(checkpoint);
+  return net;
+}
+
+template <class Model>
+void expect_torchvision_detections(const std::string& name,
+                                   Model (*build)(const FasterRCNNOptions&)) {
+  const fp::StateDict truth = detections_of(name);
+  const Model net = with_weights(name, build, options_of(truth));
+  const std::vector<fp::Tensor> images{truth.at("image0"), truth.at("image1")};
+  ASSERT_NE(images[0].size(1), images[1].size(1));  // images of different sizes
+  const std::vector<detection::Detection> found = net(images);
+  ASSERT_EQ(found.size(), 2U);
+  for (std::size_t i = 0; i < found.size(); ++i) {
+    SCOPED_TRACE("image " + std::to_string(i));
+    const std::string index = std::to_string(i);
+    EXPECT_TRUE(fp_test::bit_equal(found[i].boxes, truth.at("boxes" + index)));
+    EXPECT_TRUE(fp_test::bit_equal(found[i].labels, truth.at("labels" + index)));
+    EXPECT_TRUE(fp_test::bit_equal(found[i].scores, truth.at("scores" + index)));
+    const std::vector<std::pair<std::string, const fp::Tensor*>> extras{
+        {"masks", &found[i].masks},
+        {"keypoints", &found[i].keypoints},
+        {"keypoints_scores", &found[i].keypoints_scores}};
+    for (const auto& [extra, tensor] : extras) {
+      SCOPED_TRACE(extra);
+      EXPECT_EQ(tensor->is_defined(), truth.contains(extra + index));
+      if (truth.contains(extra + index))
+        EXPECT_TRUE(fp_test::bit_equal(*tensor, truth.at(extra + index)));
+    }
+  }
+}
+
+TEST(VisionDetection, FasterRCNNMobileNetV3Large320FPNEqualsTorchvision) {
+  expect_torchvision_detections("fasterrcnn_mobilenet_v3_large_320_fpn",
+                                &detection::fasterrcnn_mobilenet_v3_large_320_fpn);
+}
+
+TEST(VisionDetection, FasterRCNNMobileNetV3LargeFPNEqualsTorchvision) {
+  expect_torchvision_detections("fasterrcnn_mobilenet_v3_large_fpn",
+                                &detection::fasterrcnn_mobilenet_v3_large_fpn);
+}
+
+TEST(VisionDetection, FasterRCNNResNet50FPNEqualsTorchvision) {
+  expect_torchvision_detections("fasterrcnn_resnet50_fpn", &detection::fasterrcnn_resnet50_fpn);
+}
+
+TEST(VisionDetection, FasterRCNNResNet50FPNV2EqualsTorchvision) {
+  expect_torchvision_detections("fasterrcnn_resnet50_fpn_v2",
+                                &detection::fasterrcnn_resnet50_fpn_v2);
+}
+
+TEST(VisionDetection, MaskRCNNResNet50FPNEqualsTorchvision) {
+  expect_torchvision_detections("maskrcnn_resnet50_fpn", &detection::maskrcnn_resnet50_fpn);
+}
+
+TEST(VisionDetection, KeypointRCNNResNet50FPNEqualsTorchvision) {
+  expect_torchvision_detections("keypointrcnn_resnet50_fpn", &detection::keypointrcnn_resnet50_fpn);
+}
+
+TEST(VisionDetection, BadImagesAreRefused) {
+  const FasterRCNN net = detection::fasterrcnn_mobilenet_v3_large_320_fpn({.num_classes = 3});
+  fp::Generator g(1);
+  const fp::Tensor image = fp::rand({3, 40, 50}, g);
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "no images", net(std::vector<fp::Tensor>{}));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "of shape [3, H, W], got [4, 40, 50]",
+                  net(std::vector<fp::Tensor>{image, fp::rand({4, 40, 50}, g)}));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "of shape [3, H, W], got [1, 3, 40, 50]",
+                  net(std::vector<fp::Tensor>{fp::rand({1, 3, 40, 50}, g)}));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "expected input images to be of floating type",
+                  net(std::vector<fp::Tensor>{fp::zeros({3, 40, 50}, fp::DType::U8)}));
+}
+
+TEST(VisionDetection, CheckpointOfAnotherModelIsRefused) {
+  FasterRCNN net = detection::fasterrcnn_mobilenet_v3_large_fpn({.num_classes = 5});
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "backbone.body.layer1.0.conv1.weight",
+                  net.load_state_dict(fp::safetensors::MappedFile::open(
+                      (model_dir() / "fasterrcnn_resnet50_fpn.safetensors").string())));
+}
+
+/// Whether `values` ([N]) never increases.
+bool non_increasing(const fp::Tensor& values) {
+  const auto v = values.data<float>();
+  return std::is_sorted(v.begin(), v.end(), std::greater<>());
+}
+
+// What torchvision's postprocessing promises of any weights: scores above
+// the threshold, best first, labels of real classes, boxes inside the image
+// given, at most box_detections_per_img. (Also the forward that the
+// valgrind and sanitizer runs, which load the build's own torch, go through.)
+TEST(VisionDetection, DetectionsKeepTorchvisionsPromises) {
+  const FasterRCNNOptions options{.num_classes = 3,
+                                  .min_size = 96,
+                                  .max_size = 128,
+                                  .rpn_post_nms_top_n_test = 30,
+                                  .box_score_thresh = 0.2,
+                                  .box_detections_per_img = 12};
+  const FasterRCNN net = detection::fasterrcnn_mobilenet_v3_large_320_fpn(options);
+  fp::Generator g(2);
+  const std::vector<fp::Tensor> images{fp::rand({3, 90, 70}, g), fp::rand({3, 50, 120}, g)};
+  const std::vector<detection::Detection> found = net(images);
+  ASSERT_EQ(found.size(), images.size());
+  for (std::size_t i = 0; i < found.size(); ++i) {
+    SCOPED_TRACE("image " + std::to_string(i));
+    const detection::Detection& d = found[i];
+    const std::int64_t n = d.scores.size(0);
+    ASSERT_GT(n, 0);
+    EXPECT_LE(n, options.box_detections_per_img);
+    EXPECT_EQ(d.boxes.dim(), 2);
+    EXPECT_EQ(d.boxes.size(0), n);
+    EXPECT_EQ(d.boxes.size(1), 4);
+    EXPECT_EQ(d.labels.dtype(), fp::DType::I64);
+    EXPECT_TRUE(non_increasing(d.scores));
+    EXPECT_GT(d.scores.min().item<double>(), options.box_score_thresh);
+    EXPECT_GE(d.labels.min().item<std::int64_t>(), 1);
+    EXPECT_LT(d.labels.max().item<std::int64_t>(), options.num_classes);
+    const fp::Tensor x = d.boxes.i(fp::all, fp::slice(0, fp::end, 2)).to_owned();
+    const fp::Tensor y = d.boxes.i(fp::all, fp::slice(1, fp::end, 2)).to_owned();
+    EXPECT_GE(x.min().item<double>(), 0.0);
+    EXPECT_LE(x.max().item<double>(), static_cast<double>(images[i].size(2)));
+    EXPECT_GE(y.min().item<double>(), 0.0);
+    EXPECT_LE(y.max().item<double>(), static_cast<double>(images[i].size(1)));
+  }
+}
+
+std::vector<std::int64_t> sizes_of(const fp::Tensor& t) {
+  return {t.sizes().begin(), t.sizes().end()};
+}
+
+// No score passes a threshold of 1: every result is empty, of torchvision's
+// shapes (boxes [0, 4], masks [0, 1, H, W], keypoints [0, K, 3]).
+TEST(VisionDetection, NothingDetectedGivesEmptyResults) {
+  const FasterRCNNOptions options{.num_classes = 3,
+                                  .min_size = 64,
+                                  .max_size = 96,
+                                  .rpn_post_nms_top_n_test = 10,
+                                  .box_score_thresh = 1.0};
+  fp::Generator g(3);
+  const std::vector<fp::Tensor> images{fp::rand({3, 50, 60}, g), fp::rand({3, 40, 30}, g)};
+  const std::vector<detection::Detection> boxes_only =
+      detection::fasterrcnn_mobilenet_v3_large_320_fpn(options)(images);
+  EXPECT_EQ(sizes_of(boxes_only[0].boxes), (std::vector<std::int64_t>{0, 4}));
+  EXPECT_EQ(sizes_of(boxes_only[0].labels), (std::vector<std::int64_t>{0}));
+  EXPECT_EQ(sizes_of(boxes_only[0].scores), (std::vector<std::int64_t>{0}));
+  EXPECT_FALSE(boxes_only[0].masks.is_defined());
+  const std::vector<detection::Detection> masks = detection::maskrcnn_resnet50_fpn(options)(images);
+  EXPECT_EQ(sizes_of(masks[0].masks), (std::vector<std::int64_t>{0, 1, 50, 60}));
+  FasterRCNNOptions keypoint_options = options;
+  keypoint_options.num_keypoints = 4;
+  const std::vector<detection::Detection> keypoints =
+      detection::keypointrcnn_resnet50_fpn(keypoint_options)(images);
+  EXPECT_EQ(sizes_of(keypoints[1].keypoints), (std::vector<std::int64_t>{0, 4, 3}));
+  EXPECT_EQ(sizes_of(keypoints[1].keypoints_scores), (std::vector<std::int64_t>{0, 4}));
+}
+
+TEST(VisionDetection, BadPartsAreRefused) {
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "sizes and aspect_ratios should be non-empty lists",
+                  detection::AnchorGenerator({{32}, {64}}, {{1.0}}));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "map 0 has no sizes",
+                  detection::AnchorGenerator({{}}, {{1.0}}));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "min_size and max_size should be positive",
+                  detection::GeneralizedRCNNTransform(0, 10, {0.5}, {0.5}));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "one value per channel",
+                  detection::GeneralizedRCNNTransform(5, 10, {0.5}, {0.5, 0.2}));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "boxes should be [N, 4], got [2, 3]",
+                  detection::resize_boxes(fp::zeros({2, 3}), {10, 10}, {20, 20}));
+  EXPECT_FP_ERROR(
+      fp::ErrorCode::BadArgument, "each returned layer should be in the range [1,4]",
+      detection::resnet_fpn_backbone(fp::vision::models::resnet18(),
+                                     {.returned_layers = std::vector<std::int64_t>{0}}));
+  EXPECT_FP_ERROR(
+      fp::ErrorCode::BadArgument, "expected [N, 1, M, M] masks and [N, 4] boxes",
+      detection::paste_masks_in_image(fp::zeros({2, 1, 28, 28}), fp::zeros({3, 4}), {40, 50}));
+  EXPECT_FP_ERROR(
+      fp::ErrorCode::BadArgument, "expected [N, 1, M, M] masks and [N, 4] boxes",
+      detection::paste_masks_in_image(fp::zeros({2, 28, 28}), fp::zeros({2, 4}), {40, 50}));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "expected [R, K, H, W] maps and [R, 4] rois",
+                  detection::heatmaps_to_keypoints(fp::zeros({2, 5, 8, 8}), fp::zeros({3, 4})));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "keypoints should be [N, K, 3], got [2, 5]",
+                  detection::resize_keypoints(fp::zeros({2, 5}), {10, 10}, {20, 20}));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "num_keypoints is Keypoint R-CNN's option",
+                  detection::fasterrcnn_mobilenet_v3_large_320_fpn({.num_keypoints = 5}));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
+                  "norm_layer should be BatchNorm2d or FrozenBatchNorm2d",
+                  fp::vision::models::resnet18({.norm_layer = fp::vision::ops::NormLayer::None}));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "backbone_norm_layer should be BatchNorm2d",
+                  detection::fasterrcnn_resnet50_fpn_v2(
+                      {.backbone_norm_layer = fp::vision::ops::NormLayer::FrozenBatchNorm2d}));
+  EXPECT_FP_ERROR(
+      fp::ErrorCode::BadArgument, "norm_layer should be BatchNorm2d or FrozenBatchNorm2d",
+      fp::vision::models::mobilenet_v3_large({.norm_layer = fp::vision::ops::NormLayer::None}));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "box_nms_thresh should be in [0, 1]",
+                  detection::fasterrcnn_mobilenet_v3_large_320_fpn({.box_nms_thresh = 1.5}));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "nms_thresh should be in [0, 1]",
+                  detection::fasterrcnn_mobilenet_v3_large_320_fpn({.rpn_nms_thresh = -1.0}));
+}
+
+TEST(VisionDetection, MakeBuildsEveryDetectionModelByName) {
+  const std::vector<std::string> names = detection::list_models();
+  ASSERT_FALSE(names.empty());
+  for (const std::string& name : names) {
+    SCOPED_TRACE(name);
+    const std::unique_ptr<detection::GeneralizedRCNN> net =
+        detection::make(name, {.num_classes = 3});
+    EXPECT_NE(dynamic_cast<const FasterRCNN*>(net.get()), nullptr);
+    EXPECT_EQ(net->roi_heads.box_predictor.cls_score.out_features, 3);
+    EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "is a detection model",
+                    fp::vision::models::make(name));
+  }
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "unknown model 'fasterrcnn'; known: fasterrcnn_",
+                  detection::make("fasterrcnn"));
+}
+
+}  // namespace
+}  // namespace detection_test
