@@ -132,14 +132,15 @@ void require_mean_iou(double mean_iou, double floor) {
 }
 
 int run(int argc, char** argv) {
-  const double floor = argc > 5 ? iou_floor(argv[5]) : 0;  // refused before the work, not after
+  // The arguments first: a mistake is reported before any work.
+  const double floor = argc > 5 ? iou_floor(argv[5]) : 0;
+  const shapes::TestSet test = shapes::read_test_set(argv[2]);
   auto net = segmentation::lraspp_mobilenet_v3_large(
       {.num_classes = static_cast<std::int64_t>(shapes::kClasses.size())});
   net.load_state_dict(fp::safetensors::MappedFile::open(argv[1]));
   const fs::path out = argv[3];
   fs::create_directories(out);
 
-  const shapes::TestSet test = shapes::read_test_set(argv[2]);
   std::vector<fp::Tensor> inputs;
   for (const fp::Tensor& picture : test.pictures)
     inputs.push_back(
@@ -182,7 +183,7 @@ int main(int argc, char** argv) {
   }
   try {
     return run(argc, argv);
-  } catch (const fp::Error& error) {
+  } catch (const std::exception& error) {  // fp::Error, or the file system's (OUT_DIR)
     std::cerr << "fp_segment: " << error.what() << "\n";
     return 1;
   }

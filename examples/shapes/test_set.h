@@ -50,9 +50,12 @@ struct TestSet {
   }
 };
 
-/// Reads TEST_DIR's pictures and masks. fp::Error when there are none, or a
-/// picture has no mask (fp::image's own errors for a file it cannot read).
+/// Reads TEST_DIR's pictures and masks. fp::Error when it is not a folder,
+/// holds no picture, or a picture has no mask (fp::image's own errors for a
+/// file it cannot read).
 inline TestSet read_test_set(const std::filesystem::path& dir) {
+  if (!std::filesystem::is_directory(dir))
+    throw fp::Error(fp::ErrorCode::BadArgument, "no folder of test pictures at " + dir.string());
   TestSet set;
   for (const auto& entry : std::filesystem::directory_iterator(dir)) {
     const std::string name = entry.path().filename().string();

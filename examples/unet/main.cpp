@@ -115,7 +115,7 @@ int main(int argc, char** argv) {
     std::printf("wrote %s/overlay_*.png (%zu pictures) and %s\n", out.c_str(), test.paths.size(),
                 (out / "grid.png").c_str());
     if (argc > 4) compare_with_pytorch(logits, argv[4], optimize);
-  } catch (const fp::Error& error) {
+  } catch (const std::exception& error) {  // fp::Error, or the file system's (OUT_DIR)
     std::cerr << "fp_unet: " << error.what() << "\n";
     return 1;
   }
