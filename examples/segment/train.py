@@ -14,7 +14,6 @@ the same network.
 
 from __future__ import annotations
 
-import argparse
 import sys
 import time
 import types
@@ -35,7 +34,7 @@ from torchvision.models.segmentation import lraspp_mobilenet_v3_large  # noqa: E
 # Small pictures and batches: a step takes a tenth of a second on one core.
 # From random weights the network needs about as many pictures as 1000 steps
 # see to tell the shapes apart (half as many leave it guessing).
-TEST_IMAGES, SIZE, BATCH = 8, 64, 8
+SIZE, BATCH = 64, 8
 # SemanticSegmentation's normalisation (ImageNet's), which reference.py and the C++ program apply.
 MEAN, STD = [0.485, 0.456, 0.406], [0.229, 0.224, 0.225]
 
@@ -69,30 +68,17 @@ def train(steps: int) -> torch.nn.Module:
     model = lraspp_mobilenet_v3_large(weights=None, weights_backbone=None, num_classes=len(shapes.CLASSES))
     optimizer = torch.optim.AdamW(model.parameters(), lr=1e-3, weight_decay=1e-4)
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimizer, max_lr=2e-2, total_steps=steps)
-    model.train()
     print(f"lraspp_mobilenet_v3_large: training {steps} steps on CPU ({SIZE} x {SIZE} pictures, "
           f"batches of {BATCH})", flush=True)
     start = time.time()
-    for step in range(steps):
-        images, masks = normalized_batch(rng)
-        loss = torch.nn.functional.cross_entropy(model(images)["out"], masks)
-        optimizer.zero_grad()
-        loss.backward()
-        optimizer.step()
-        schedule.step()
-        if step % 100 == 0 or step == steps - 1:
-            print(f"  step {step:4}  loss {loss.item():.3f}  ({time.time() - start:.0f} s)", flush=True)
+    shapes.fit(model, optimizer, schedule, steps, lambda: normalized_batch(rng), lambda x: model(x)["out"])
     recalibrate_batch_norm(model, rng, 20)
     print(f"  trained in {time.time() - start:.0f} s", flush=True)
     return model.eval()
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("out", type=Path)
-    parser.add_argument("--steps", type=int, default=1000)
-    parser.add_argument("--test-images", type=int, default=TEST_IMAGES)
-    args = parser.parse_args()
+    args = shapes.arguments(default_steps=1000)
     shapes.write_test_set(args.out / "test", args.test_images, SIZE)
     key = shapes.source_key([Path(__file__).read_bytes()], args.steps)
     shapes.train_once("lraspp_mobilenet_v3_large", args.out / "segmenter.safetensors", key,

@@ -9,8 +9,10 @@ uint8, masks [H, W] uint8 (later shapes cover earlier ones).
 
 from __future__ import annotations
 
+import argparse
 import hashlib
 import math
+import time
 from pathlib import Path
 from typing import Callable
 
@@ -86,6 +88,35 @@ def write_test_set(out: Path, count: int, size: int) -> None:
         picture, mask = sample(rng, size)
         Image.fromarray(picture).save(out / f"image_{index:02}.png")
         Image.fromarray(mask).save(out / f"mask_{index:02}.png")
+
+
+def arguments(default_steps: int) -> argparse.Namespace:
+    """The command line of a training script: OUT_DIR [--steps N] [--test-images K]."""
+    parser = argparse.ArgumentParser()
+    parser.add_argument("out", type=Path)
+    parser.add_argument("--steps", type=int, default=default_steps)
+    parser.add_argument("--test-images", type=int, default=8)
+    return parser.parse_args()
+
+
+def fit(model: torch.nn.Module, optimizer: torch.optim.Optimizer,
+        schedule: torch.optim.lr_scheduler.LRScheduler, steps: int,
+        next_batch: Callable[[], tuple[torch.Tensor, torch.Tensor]],
+        scores: Callable[[torch.Tensor], torch.Tensor]) -> None:
+    """`steps` steps of per-pixel cross-entropy on `next_batch()`'s pictures
+    and masks, `scores(pictures)` being the model's [N, C, H, W] scores;
+    prints the loss every 100 steps."""
+    model.train()
+    start = time.time()
+    for step in range(steps):
+        images, masks = next_batch()
+        loss = torch.nn.functional.cross_entropy(scores(images), masks)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        schedule.step()
+        if step % 100 == 0 or step == steps - 1:
+            print(f"  step {step:4}  loss {loss.item():.3f}  ({time.time() - start:.0f} s)", flush=True)
 
 
 def source_key(sources: list[bytes], steps: int) -> str:

@@ -12,10 +12,8 @@ makes the same pictures and, on the same machine, the same network.
 
 from __future__ import annotations
 
-import argparse
 import inspect
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
@@ -26,7 +24,7 @@ sys.path[:0] = [str(HERE), str(HERE.parent / "shapes")]
 import shapes  # noqa: E402
 import unet  # noqa: E402
 
-TEST_IMAGES, TEST_SIZE, TRAIN_SIZE = 8, 48, 48
+TEST_SIZE, TRAIN_SIZE = 48, 48
 
 
 def train(steps: int) -> torch.nn.Module:
@@ -40,25 +38,12 @@ def train(steps: int) -> torch.nn.Module:
     model = unet.UNet()
     optimizer = torch.optim.Adam(model.parameters(), lr=3e-3)
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimizer, max_lr=1e-2, total_steps=steps)
-    start = time.time()
-    for step in range(steps):
-        images, masks = shapes.batch(rng, 8, TRAIN_SIZE)
-        loss = torch.nn.functional.cross_entropy(model(images), masks)
-        optimizer.zero_grad()
-        loss.backward()
-        optimizer.step()
-        schedule.step()
-        if step % 100 == 0 or step == steps - 1:
-            print(f"  step {step:4}  loss {loss.item():.3f}  ({time.time() - start:.0f} s)", flush=True)
+    shapes.fit(model, optimizer, schedule, steps, lambda: shapes.batch(rng, 8, TRAIN_SIZE), model)
     return model.eval()
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("out", type=Path)
-    parser.add_argument("--steps", type=int, default=1500)
-    parser.add_argument("--test-images", type=int, default=TEST_IMAGES)
-    args = parser.parse_args()
+    args = shapes.arguments(default_steps=1500)
     shapes.write_test_set(args.out / "test", args.test_images, TEST_SIZE)
     # What the weights depend on: the network, the data (shapes.py), the training loop.
     key = shapes.source_key([(HERE / "unet.py").read_bytes(), inspect.getsource(train).encode()], args.steps)
