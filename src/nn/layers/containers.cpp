@@ -207,7 +207,7 @@ using StoredModules = std::vector<detail::StoredModule>;
 /// gives their numbers (detail::linear_then_gelu: one pass over the output
 /// fewer; torchvision's MLP blocks are such pairs). std::nullopt otherwise.
 std::optional<Tensor> fused_linear_gelu(StoredModules::const_iterator entry,
-                                       StoredModules::const_iterator end, TensorView input) {
+                                        StoredModules::const_iterator end, TensorView input) {
   const auto next = std::next(entry);
   if (next == end || typeid(*entry->module) != typeid(Linear) ||
       typeid(*next->module) != typeid(GELU)) {
