@@ -15,6 +15,7 @@
 
 #include "nn/helpers.h"
 #include "support/expect_error.h"
+#include "support/string_leak.h"
 #include "support/truth.h"
 
 /*
@@ -75,7 +76,6 @@ TEST(Sequential, LinearThenGeluGivesPyTorchsNumbers) {
       return nn.Sequential(nn.Linear(37, 300), nn.GELU(), nn.Dropout(0.1), nn.Linear(300, 37), nn.GELU())
   mlp = filled(mlp_of(), scale=0.1)
   wide = copy.deepcopy(mlp).double()
-  tanh = filled(nn.Sequential(nn.Linear(37, 20), nn.GELU(approximate="tanh")), scale=0.1)
   no_bias = filled(nn.Sequential(nn.Linear(37, 20, bias=False), nn.GELU()), scale=0.1)
   x2 = torch.randn(6, 37, generator=g(3))
   x3 = torch.randn(2, 3, 37, generator=g(4))
@@ -86,7 +86,6 @@ TEST(Sequential, LinearThenGeluGivesPyTorchsNumbers) {
       after_relu = filled(nn.Sequential(nn.ReLU(), *mlp_of()), scale=0.1)
       y_after_relu = after_relu(x2)
       y64 = wide(x3.double())
-      y_tanh = tanh(x2)
       y_no_bias = no_bias(x2)
   */
   const auto mlp_of = [] {
@@ -115,15 +114,26 @@ TEST(Sequential, LinearThenGeluGivesPyTorchsNumbers) {
   EXPECT_PYTHON(wide(x3.to(fp::DType::F64)).to_vector<double>(),
                 truth<std::vector<double>>("values(y64)"));
 
-  fp::nn::Sequential tanh(fp::nn::Linear(37, 20), fp::nn::GELU("tanh"));
-  tanh.load_state_dict(nn_test::filled(tanh, 100, 0.1f));
-  EXPECT_PYTHON(values(tanh(x2)), truth<std::vector<float>>("values(y_tanh)"));
   fp::nn::Sequential no_bias(fp::nn::Linear(37, 20, {.bias = false}), fp::nn::GELU());
   no_bias.load_state_dict(nn_test::filled(no_bias, 100, 0.1f));
   EXPECT_PYTHON(values(no_bias(x2)), truth<std::vector<float>>("values(y_no_bias)"));
 
   // A wrong input is the Linear's error, named by its place.
   EXPECT_FP_ERROR(fp::ErrorCode::TorchError, "0: aten::linear", mlp(randn({6, 36}, 3)));
+}
+
+TEST(Sequential, LinearThenGeluTanhRunsAsTwoLayers) {
+  /*
+  #|PYTHON
+  tanh = filled(nn.Sequential(nn.Linear(37, 20), nn.GELU(approximate="tanh")), scale=0.1)
+  with torch.no_grad():
+      y_tanh = tanh(torch.randn(6, 37, generator=g(3)))
+  */
+  // gelu's tanh approximation has no string-free route (src/aten/string_free.h).
+  FP_SKIP_UNDER_LEAK_CHECKERS_WHERE_TORCH_LEAKS_STRINGS();
+  fp::nn::Sequential tanh(fp::nn::Linear(37, 20), fp::nn::GELU("tanh"));
+  tanh.load_state_dict(nn_test::filled(tanh, 100, 0.1f));
+  EXPECT_PYTHON(values(tanh(randn({6, 37}, 3))), truth<std::vector<float>>("values(y_tanh)"));
 }
 
 TEST(Sequential, NamedEntriesAndTypedAccess) {
