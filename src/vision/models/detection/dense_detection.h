@@ -1,0 +1,76 @@
+// What torchvision's one-stage detectors (RetinaNet, FCOS) share in eval
+// mode: their heads' [N, A C, H, W] -> [N, H W A, C] permutation (the RPN's
+// too) and their postprocess_detections' per-level candidate selection and
+// per-image non-maximum suppression, op for op.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "flash_powder/core/tensor.h"
+#include "flash_powder/vision/models/detection/backbone_utils.h"
+#include "flash_powder/vision/models/detection/image_list.h"
+#include "flash_powder/vision/models/detection/retinanet.h"
+#include "flash_powder/vision/models/detection/roi_heads.h"
+#include "flash_powder/vision/ops/feature_pyramid_network.h"
+
+namespace fp::vision::models::detection::detail {
+
+/// torchvision's permute_and_flatten (and the heads' view, permute,
+/// reshape): [N, A C, H, W] -> [N, H W A, C].
+Tensor permute_and_flatten(TensorView layer, std::int64_t channels);
+
+/// The maps of `features`, in order.
+std::vector<TensorView> feature_views(const ops::FeatureMaps& features);
+
+/// `options.num_classes`, or COCO's 91; fp::Error (BadArgument) naming
+/// `model` when it is below 1.
+std::int64_t num_classes_of(const RetinaNetOptions& options, const char* model);
+
+/// RetinaNet's and FCOS's checks of their inference options: fp::Error
+/// (BadArgument) naming `model` for nms_thresh outside [0, 1], a NaN
+/// score_thresh, or negative counts.
+void check_dense_options(const char* model, double score_thresh, double nms_thresh,
+                         std::int64_t detections_per_img, std::int64_t topk_candidates);
+
+/// The (height, width) of each of `images`, as the models' forwards record them.
+std::vector<ImageSize> original_image_sizes(const std::vector<TensorView>& images);
+
+/// retinanet_resnet50_fpn's and fcos_resnet50_fpn's backbone: a ResNet-50
+/// of `norm_layer` and `norm_eps`, its layers 2 to 4 through a 256-channel
+/// pyramid, and LastLevelP6P7(`p6_in_channels`, 256) (P6 from P5 when 256,
+/// from C5 when 2048).
+BackboneWithFPN resnet50_p3_to_p7_backbone(ops::NormLayer norm_layer, double norm_eps,
+                                           std::int64_t p6_in_channels);
+
+/// The inference settings of postprocess_detections.
+struct DenseSelection {
+  /// The least score kept.
+  double score_thresh;
+  /// The most candidates per map.
+  std::int64_t topk_candidates;
+  /// The per-class NMS threshold.
+  double nms_thresh;
+  /// The most detections per image.
+  std::int64_t detections_per_img;
+};
+
+/// One map's scores of one image, [H W A, num_classes] flattened.
+using LevelScores = std::function<Tensor(std::int64_t image, std::size_t level)>;
+/// One map's boxes of one image at `anchor_idxs`, decoded (not yet clipped).
+using LevelBoxes =
+    std::function<Tensor(std::int64_t image, std::size_t level, const Tensor& anchor_idxs)>;
+
+/// torchvision's RetinaNet and FCOS postprocess_detections over
+/// `num_levels` maps of `num_classes` classes: per image and map, the best
+/// `selection.topk_candidates` scores above `selection.score_thresh`, their
+/// boxes clipped to `image_shapes`; then, per image, batched NMS and the
+/// best `selection.detections_per_img`.
+std::vector<Detection> postprocess_dense(const std::vector<ImageSize>& image_shapes,
+                                         std::size_t num_levels, std::int64_t num_classes,
+                                         const DenseSelection& selection,
+                                         const LevelScores& scores_of,
+                                         const LevelBoxes& boxes_of);
+
+}  // namespace fp::vision::models::detection::detail
