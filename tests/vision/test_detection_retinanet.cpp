@@ -112,8 +112,7 @@ TEST(VisionDetectionRetinaNet, RetinaNetResNet50FPNEqualsTorchvision) {
 }
 
 TEST(VisionDetectionRetinaNet, RetinaNetResNet50FPNV2EqualsTorchvision) {
-  expect_torchvision_detections("retinanet_resnet50_fpn_v2",
-                                &detection::retinanet_resnet50_fpn_v2);
+  expect_torchvision_detections("retinanet_resnet50_fpn_v2", &detection::retinanet_resnet50_fpn_v2);
 }
 
 TEST(VisionDetectionRetinaNet, FCOSResNet50FPNEqualsTorchvision) {
@@ -165,9 +164,9 @@ TEST(VisionDetectionRetinaNet, BadOptionsAreRefused) {
                   FCOS(small_backbone(), {.min_size = 0}));
   EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "num_anchors_per_location()[0] should be 1",
                   FCOS(small_backbone(), {},
-                       {.anchor_generator = detection::AnchorGenerator({{8}, {16}, {32}, {64}, {128}},
-                                                                       std::vector<std::vector<double>>(
-                                                                           5, {0.5, 1.0, 2.0}))}));
+                       {.anchor_generator = detection::AnchorGenerator(
+                            {{8}, {16}, {32}, {64}, {128}},
+                            std::vector<std::vector<double>>(5, {0.5, 1.0, 2.0}))}));
   EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
                   "retinanet_resnet50_fpn_v2: backbone_norm_layer should be BatchNorm2d",
                   detection::retinanet_resnet50_fpn_v2(

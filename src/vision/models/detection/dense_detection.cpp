@@ -39,7 +39,8 @@ std::int64_t num_classes_of(const RetinaNetOptions& options, const char* model) 
 void check_dense_options(const char* model, double score_thresh, double nms_thresh,
                          std::int64_t detections_per_img, std::int64_t topk_candidates) {
   if (!(nms_thresh >= 0.0 && nms_thresh <= 1.0))
-    refuse_dense_options(model, "nms_thresh should be in [0, 1], got " + std::to_string(nms_thresh));
+    refuse_dense_options(model,
+                         "nms_thresh should be in [0, 1], got " + std::to_string(nms_thresh));
   if (std::isnan(score_thresh)) refuse_dense_options(model, "score_thresh should be a number");
   if (detections_per_img < 0 || topk_candidates < 0)
     refuse_dense_options(model, "detections_per_img and topk_candidates should not be negative");
@@ -124,8 +125,7 @@ Detection best_detections(const std::vector<Tensor>& boxes, const std::vector<Te
 std::vector<Detection> postprocess_dense(const std::vector<ImageSize>& image_shapes,
                                          std::size_t num_levels, std::int64_t num_classes,
                                          const DenseSelection& selection,
-                                         const LevelScores& scores_of,
-                                         const LevelBoxes& boxes_of) {
+                                         const LevelScores& scores_of, const LevelBoxes& boxes_of) {
   std::vector<Detection> detections;
   detections.reserve(image_shapes.size());
   for (std::size_t index = 0; index < image_shapes.size(); ++index) {

@@ -70,7 +70,6 @@ using LevelBoxes =
 std::vector<Detection> postprocess_dense(const std::vector<ImageSize>& image_shapes,
                                          std::size_t num_levels, std::int64_t num_classes,
                                          const DenseSelection& selection,
-                                         const LevelScores& scores_of,
-                                         const LevelBoxes& boxes_of);
+                                         const LevelScores& scores_of, const LevelBoxes& boxes_of);
 
 }  // namespace fp::vision::models::detection::detail

@@ -64,8 +64,7 @@ Tensor RetinaNetClassificationHead::forward(const std::vector<TensorView>& x) co
   return retinanet_head_outputs(x, conv, cls_logits, num_classes);
 }
 
-RetinaNetRegressionHead::RetinaNetRegressionHead(std::int64_t in_channels,
-                                                 std::int64_t num_anchors,
+RetinaNetRegressionHead::RetinaNetRegressionHead(std::int64_t in_channels, std::int64_t num_anchors,
                                                  ops::NormLayer norm_layer)
     : conv(retinanet_head_convs(in_channels, norm_layer)),
       bbox_reg(in_channels, num_anchors * 4, 3, {.padding = 1}) {}
@@ -174,10 +173,9 @@ RetinaNet retinanet_resnet50_fpn_v2(const RetinaNetOptions& options) {
       ops::NormLayer::BatchNorm2d, options.backbone_norm_eps, kC5Channels);
   RetinaNetParts parts{.anchor_generator = retinanet_anchor_generator()};
   // GroupNorm(32) after the heads' convolutions.
-  parts.head = RetinaNetHead(backbone.out_channels,
-                             parts.anchor_generator->num_anchors_per_location()[0],
-                             detail::num_classes_of(options, "retinanet_resnet50_fpn_v2"),
-                             ops::NormLayer::GroupNorm);
+  parts.head = RetinaNetHead(
+      backbone.out_channels, parts.anchor_generator->num_anchors_per_location()[0],
+      detail::num_classes_of(options, "retinanet_resnet50_fpn_v2"), ops::NormLayer::GroupNorm);
   return RetinaNet(std::move(backbone), options, std::move(parts));
 }
 

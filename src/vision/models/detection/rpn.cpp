@@ -32,7 +32,8 @@ std::pair<Tensor, Tensor> concat_box_prediction_layers(const std::vector<Tensor>
   std::vector<Tensor> regression_flattened;
   for (std::size_t level = 0; level < box_cls.size(); ++level) {
     const std::int64_t anchors = box_regression[level].size(1) / 4;
-    cls_flattened.push_back(detail::permute_and_flatten(box_cls[level], box_cls[level].size(1) / anchors));
+    cls_flattened.push_back(
+        detail::permute_and_flatten(box_cls[level], box_cls[level].size(1) / anchors));
     regression_flattened.push_back(detail::permute_and_flatten(box_regression[level], 4));
   }
   return {fp::cat(cls_flattened, 1).flatten(0, -2),
