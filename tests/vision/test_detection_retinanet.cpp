@@ -119,20 +119,29 @@ TEST(VisionDetectionRetinaNet, FCOSResNet50FPNEqualsTorchvision) {
   expect_torchvision_detections("fcos_resnet50_fpn", &detection::fcos_resnet50_fpn);
 }
 
-/// A small backbone for the cases that need no torchvision values: a
-/// ResNet of one basic block per stage, P3 to P7 as the builders' own.
-detection::BackboneWithFPN small_backbone() {
-  return detection::resnet_fpn_backbone(
-      fp::vision::models::ResNet(fp::vision::models::ResNetBlock::Basic, {1, 1, 1, 1}),
-      {.returned_layers = std::vector<std::int64_t>{2, 3, 4},
-       .extra_blocks = fp::vision::ops::LastLevelP6P7(256, 256)});
+/// A tiny backbone for the cases that need no torchvision values (and run
+/// under valgrind): three strided convolutions giving maps of strides 8, 16
+/// and 32 as ResNet's layers 2 to 4, a 32-channel pyramid (GroupNorm's 32
+/// groups divide it) and P6, P7 from P5, as the builders' own.
+constexpr std::int64_t kChannels = 32;
+
+detection::BackboneWithFPN tiny_backbone() {
+  fp::nn::Sequential body;
+  body.push(fp::nn::Conv2d(3, 8, 8, {.stride = 8}));
+  body.push(fp::nn::Conv2d(8, 16, 3, {.stride = 2, .padding = 1}));
+  body.push(fp::nn::Conv2d(16, kChannels, 3, {.stride = 2, .padding = 1}));
+  return {fp::vision::models::IntermediateLayerGetter(std::move(body),
+                                                      {{"0", "0"}, {"1", "1"}, {"2", "2"}}),
+          {8, 16, kChannels},
+          kChannels,
+          {.extra_blocks = fp::vision::ops::LastLevelP6P7(kChannels, kChannels)}};
 }
 
 const RetinaNetOptions kSmall{.num_classes = 3, .min_size = 64, .max_size = 96};
 
 TEST(VisionDetectionRetinaNet, BadImagesAreRefused) {
-  const RetinaNet retina(small_backbone(), kSmall);
-  const FCOS fcos(small_backbone(), kSmall);
+  const RetinaNet retina(tiny_backbone(), kSmall);
+  const FCOS fcos(tiny_backbone(), kSmall);
   fp::Generator g(1);
   const fp::Tensor image = fp::rand({3, 40, 50}, g);
   for (const detection::DetectionModel* net :
@@ -149,21 +158,21 @@ TEST(VisionDetectionRetinaNet, BadImagesAreRefused) {
 
 TEST(VisionDetectionRetinaNet, BadOptionsAreRefused) {
   EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "RetinaNet: nms_thresh should be in [0, 1]",
-                  RetinaNet(small_backbone(), {.nms_thresh = 1.5}));
+                  RetinaNet(tiny_backbone(), {.nms_thresh = 1.5}));
   EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "FCOS: nms_thresh should be in [0, 1]",
-                  FCOS(small_backbone(), {.nms_thresh = -0.5}));
+                  FCOS(tiny_backbone(), {.nms_thresh = -0.5}));
   EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
                   "detections_per_img and topk_candidates should not be negative",
-                  RetinaNet(small_backbone(), {.detections_per_img = -1}));
+                  RetinaNet(tiny_backbone(), {.detections_per_img = -1}));
   EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
                   "detections_per_img and topk_candidates should not be negative",
-                  FCOS(small_backbone(), {.topk_candidates = -1}));
+                  FCOS(tiny_backbone(), {.topk_candidates = -1}));
   EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "num_classes should be at least 1, got 0",
-                  RetinaNet(small_backbone(), {.num_classes = 0}));
+                  RetinaNet(tiny_backbone(), {.num_classes = 0}));
   EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "min_size and max_size should be positive",
-                  FCOS(small_backbone(), {.min_size = 0}));
+                  FCOS(tiny_backbone(), {.min_size = 0}));
   EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "num_anchors_per_location()[0] should be 1",
-                  FCOS(small_backbone(), {},
+                  FCOS(tiny_backbone(), {},
                        {.anchor_generator = detection::AnchorGenerator(
                             {{8}, {16}, {32}, {64}, {128}},
                             std::vector<std::vector<double>>(5, {0.5, 1.0, 2.0}))}));
@@ -222,8 +231,11 @@ TEST(VisionDetectionRetinaNet, DetectionsKeepTorchvisionsPromises) {
   options.score_thresh = 0.0;
   options.detections_per_img = 15;
   options.topk_candidates = 20;
-  const RetinaNet retina(small_backbone(), options);
-  const FCOS fcos(small_backbone(), options);
+  // RetinaNet with v2's GroupNorm head (v1's plain one: BadImagesAreRefused).
+  const RetinaNet retina(tiny_backbone(), options,
+                         {.head = detection::RetinaNetHead(kChannels, 9, *options.num_classes,
+                                                           fp::vision::ops::NormLayer::GroupNorm)});
+  const FCOS fcos(tiny_backbone(), options);
   fp::Generator g(2);
   const std::vector<fp::Tensor> images{fp::rand({3, 90, 70}, g), fp::rand({3, 50, 120}, g)};
   for (const detection::DetectionModel* net :

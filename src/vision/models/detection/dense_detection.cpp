@@ -69,6 +69,24 @@ std::vector<ImageSize> original_image_sizes(const std::vector<TensorView>& image
   return sizes;
 }
 
+std::vector<std::int64_t> anchors_per_level(const std::vector<TensorView>& maps,
+                                            std::int64_t anchors_per_position) {
+  std::vector<std::int64_t> counts;
+  counts.reserve(maps.size());
+  for (const TensorView& map : maps)
+    counts.push_back(map.size(2) * map.size(3) * anchors_per_position);
+  return counts;
+}
+
+std::vector<std::vector<TensorView>> split_anchors(
+    const std::vector<Tensor>& anchors, const std::vector<std::int64_t>& num_anchors_per_level) {
+  std::vector<std::vector<TensorView>> split;
+  split.reserve(anchors.size());
+  for (const Tensor& per_image : anchors)
+    split.push_back(per_image.split(num_anchors_per_level, 0));
+  return split;
+}
+
 BackboneWithFPN resnet50_p3_to_p7_backbone(ops::NormLayer norm_layer, double norm_eps,
                                            std::int64_t p6_in_channels) {
   // P2 is skipped: it makes too many anchors (RetinaNet's paper).

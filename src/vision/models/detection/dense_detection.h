@@ -37,6 +37,14 @@ void check_dense_options(const char* model, double score_thresh, double nms_thre
 /// The (height, width) of each of `images`, as the models' forwards record them.
 std::vector<ImageSize> original_image_sizes(const std::vector<TensorView>& images);
 
+/// H W `anchors_per_position` of each map of `maps`: the anchors of each level.
+std::vector<std::int64_t> anchors_per_level(const std::vector<TensorView>& maps,
+                                            std::int64_t anchors_per_position);
+
+/// Each image's anchors ([sum of the levels, 4]) split into its levels.
+std::vector<std::vector<TensorView>> split_anchors(
+    const std::vector<Tensor>& anchors, const std::vector<std::int64_t>& num_anchors_per_level);
+
 /// retinanet_resnet50_fpn's and fcos_resnet50_fpn's backbone: a ResNet-50
 /// of `norm_layer` and `norm_eps`, its layers 2 to 4 through a 256-channel
 /// pyramid, and LastLevelP6P7(`p6_in_channels`, 256) (P6 from P5 when 256,

@@ -130,9 +130,8 @@ std::vector<Detection> FCOS::forward(const std::vector<TensorView>& images) cons
   const std::vector<TensorView> maps = detail::feature_views(features);
   const FCOSHeadOutputs head_outputs = head(maps);
   const std::vector<Tensor> anchors = anchor_generator(batch, maps);
-  std::vector<std::int64_t> num_anchors_per_level;
-  for (const TensorView& map : maps)
-    num_anchors_per_level.push_back(map.size(2) * map.size(3));
+  // One anchor per position.
+  const std::vector<std::int64_t> num_anchors_per_level = detail::anchors_per_level(maps, 1);
   std::vector<Detection> detections =
       postprocess_detections(head_outputs, anchors, num_anchors_per_level, batch.image_sizes);
   return transform.postprocess(std::move(detections), batch.image_sizes, original_image_sizes);
@@ -148,9 +147,8 @@ std::vector<Detection> FCOS::postprocess_detections(
       head_outputs.bbox_regression.split(num_anchors_per_level, 1);
   const std::vector<TensorView> box_ctrness =
       head_outputs.bbox_ctrness.split(num_anchors_per_level, 1);
-  std::vector<std::vector<TensorView>> split_anchors;
-  for (const Tensor& per_image : anchors)
-    split_anchors.push_back(per_image.split(num_anchors_per_level, 0));
+  const std::vector<std::vector<TensorView>> split_anchors =
+      detail::split_anchors(anchors, num_anchors_per_level);
   return detail::postprocess_dense(
       image_shapes, num_anchors_per_level.size(), head_outputs.cls_logits.size(-1),
       {.score_thresh = score_thresh,

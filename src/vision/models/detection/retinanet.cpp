@@ -122,9 +122,8 @@ std::vector<Detection> RetinaNet::forward(const std::vector<TensorView>& images)
   for (const TensorView& map : maps)
     positions += map.size(2) * map.size(3);
   const std::int64_t anchors_per_position = head_outputs.cls_logits.size(1) / positions;
-  std::vector<std::int64_t> num_anchors_per_level;
-  for (const TensorView& map : maps)
-    num_anchors_per_level.push_back(map.size(2) * map.size(3) * anchors_per_position);
+  const std::vector<std::int64_t> num_anchors_per_level =
+      detail::anchors_per_level(maps, anchors_per_position);
   std::vector<Detection> detections =
       postprocess_detections(head_outputs, anchors, num_anchors_per_level, batch.image_sizes);
   return transform.postprocess(std::move(detections), batch.image_sizes, original_image_sizes);
@@ -138,9 +137,8 @@ std::vector<Detection> RetinaNet::postprocess_detections(
       head_outputs.cls_logits.split(num_anchors_per_level, 1);
   const std::vector<TensorView> box_regression =
       head_outputs.bbox_regression.split(num_anchors_per_level, 1);
-  std::vector<std::vector<TensorView>> split_anchors;
-  for (const Tensor& per_image : anchors)
-    split_anchors.push_back(per_image.split(num_anchors_per_level, 0));
+  const std::vector<std::vector<TensorView>> split_anchors =
+      detail::split_anchors(anchors, num_anchors_per_level);
   return detail::postprocess_dense(
       image_shapes, num_anchors_per_level.size(), head_outputs.cls_logits.size(-1),
       {.score_thresh = score_thresh,
