@@ -216,6 +216,18 @@ TEST(VisionDetectionRetinaNet, MakeBuildsThemByName) {
   EXPECT_EQ(dynamic_cast<const FCOS&>(*fcos).score_thresh, 0.2);  // FCOS's own default
 }
 
+// docs/guide/vision.md's example.
+TEST(VisionDetectionRetinaNet, MakeExampleOfTheGuide) {
+  fp::Generator g(4);
+  const std::vector<fp::Tensor> images{fp::rand({3, 120, 160}, g), fp::rand({3, 90, 70}, g)};
+  std::unique_ptr<detection::DetectionModel> retina = detection::make(
+      "retinanet_resnet50_fpn_v2",
+      detection::RetinaNetOptions{.num_classes = 3, .min_size = 128, .max_size = 160});
+  std::vector<detection::Detection> found = (*retina)(images);  // one Detection per image
+  ASSERT_EQ(found.size(), 2U);
+  EXPECT_EQ(found[1].boxes.size(1), 4);
+}
+
 /// Whether `values` ([N]) never increases.
 bool non_increasing(const fp::Tensor& values) {
   const auto v = values.data<float>();

@@ -70,21 +70,16 @@ std::vector<ImageSize> original_image_sizes(const std::vector<TensorView>& image
 }
 
 std::vector<std::int64_t> anchors_per_level(const std::vector<TensorView>& maps,
-                                            std::int64_t anchors_per_position) {
+                                            std::int64_t total_anchors) {
+  std::int64_t positions = 0;
+  for (const TensorView& map : maps)
+    positions += map.size(2) * map.size(3);
+  const std::int64_t anchors_per_position = total_anchors / positions;
   std::vector<std::int64_t> counts;
   counts.reserve(maps.size());
   for (const TensorView& map : maps)
     counts.push_back(map.size(2) * map.size(3) * anchors_per_position);
   return counts;
-}
-
-std::vector<std::vector<TensorView>> split_anchors(
-    const std::vector<Tensor>& anchors, const std::vector<std::int64_t>& num_anchors_per_level) {
-  std::vector<std::vector<TensorView>> split;
-  split.reserve(anchors.size());
-  for (const Tensor& per_image : anchors)
-    split.push_back(per_image.split(num_anchors_per_level, 0));
-  return split;
 }
 
 BackboneWithFPN resnet50_p3_to_p7_backbone(ops::NormLayer norm_layer, double norm_eps,
@@ -140,23 +135,31 @@ Detection best_detections(const std::vector<Tensor>& boxes, const std::vector<Te
 
 }  // namespace
 
-std::vector<Detection> postprocess_dense(const std::vector<ImageSize>& image_shapes,
-                                         std::size_t num_levels, std::int64_t num_classes,
+std::vector<Detection> postprocess_dense(const DenseOutputs& outputs,
+                                         const std::vector<ImageSize>& image_shapes,
                                          const DenseSelection& selection,
-                                         const LevelScores& scores_of, const LevelBoxes& boxes_of) {
+                                         const LevelScores& scores_of, const BoxDecoder& decode) {
+  const std::vector<std::int64_t>& levels = outputs.num_anchors_per_level;
+  const std::vector<TensorView> class_logits = outputs.cls_logits.split(levels, 1);
+  const std::vector<TensorView> box_regression = outputs.bbox_regression.split(levels, 1);
+  const std::int64_t num_classes = outputs.cls_logits.size(-1);
   std::vector<Detection> detections;
   detections.reserve(image_shapes.size());
   for (std::size_t index = 0; index < image_shapes.size(); ++index) {
     const auto image = static_cast<std::int64_t>(index);
     const auto [height, width] = image_shapes[index];
+    const std::vector<TensorView> anchors_per_level = outputs.anchors[index].split(levels, 0);
     std::vector<Tensor> image_boxes;
     std::vector<Tensor> image_scores;
     std::vector<Tensor> image_labels;
-    for (std::size_t level = 0; level < num_levels; ++level) {
-      LevelCandidates best = top_candidates(scores_of(image, level), num_classes,
-                                            selection.score_thresh, selection.topk_candidates);
-      image_boxes.push_back(
-          ops::clip_boxes_to_image(boxes_of(image, level, best.anchor_idxs), height, width));
+    for (std::size_t level = 0; level < levels.size(); ++level) {
+      LevelCandidates best =
+          top_candidates(scores_of(class_logits[level].i(image), image, level), num_classes,
+                         selection.score_thresh, selection.topk_candidates);
+      const Tensor boxes =
+          decode(aten::index_select(box_regression[level].i(image), 0, best.anchor_idxs),
+                 aten::index_select(anchors_per_level[level], 0, best.anchor_idxs));
+      image_boxes.push_back(ops::clip_boxes_to_image(boxes, height, width));
       image_scores.push_back(std::move(best.scores));
       image_labels.push_back(std::move(best.labels));
     }

@@ -37,13 +37,10 @@ void check_dense_options(const char* model, double score_thresh, double nms_thre
 /// The (height, width) of each of `images`, as the models' forwards record them.
 std::vector<ImageSize> original_image_sizes(const std::vector<TensorView>& images);
 
-/// H W `anchors_per_position` of each map of `maps`: the anchors of each level.
+/// torchvision's "recover level sizes": H W A of each map of `maps`, A
+/// being `total_anchors` over the maps' positions.
 std::vector<std::int64_t> anchors_per_level(const std::vector<TensorView>& maps,
-                                            std::int64_t anchors_per_position);
-
-/// Each image's anchors ([sum of the levels, 4]) split into its levels.
-std::vector<std::vector<TensorView>> split_anchors(
-    const std::vector<Tensor>& anchors, const std::vector<std::int64_t>& num_anchors_per_level);
+                                            std::int64_t total_anchors);
 
 /// retinanet_resnet50_fpn's and fcos_resnet50_fpn's backbone: a ResNet-50
 /// of `norm_layer` and `norm_eps`, its layers 2 to 4 through a 256-channel
@@ -64,20 +61,50 @@ struct DenseSelection {
   std::int64_t detections_per_img;
 };
 
-/// One map's scores of one image, [H W A, num_classes] flattened.
-using LevelScores = std::function<Tensor(std::int64_t image, std::size_t level)>;
-/// One map's boxes of one image at `anchor_idxs`, decoded (not yet clipped).
-using LevelBoxes =
-    std::function<Tensor(std::int64_t image, std::size_t level, const Tensor& anchor_idxs)>;
+/// One map's scores of one image, [H W A, num_classes] flattened, from its
+/// class logits ([H W A, num_classes]).
+using LevelScores = std::function<Tensor(TensorView logits, std::int64_t image, std::size_t level)>;
+/// Boxes decoded from their regression outputs and anchors (rows of both).
+using BoxDecoder = std::function<Tensor(TensorView rel_codes, TensorView anchors)>;
 
-/// torchvision's RetinaNet and FCOS postprocess_detections over
-/// `num_levels` maps of `num_classes` classes: per image and map, the best
-/// `selection.topk_candidates` scores above `selection.score_thresh`, their
-/// boxes clipped to `image_shapes`; then, per image, batched NMS and the
-/// best `selection.detections_per_img`.
-std::vector<Detection> postprocess_dense(const std::vector<ImageSize>& image_shapes,
-                                         std::size_t num_levels, std::int64_t num_classes,
+/// What postprocess_dense selects from: the head's outputs over all maps,
+/// each image's anchors and the anchors of each map.
+struct DenseOutputs {
+  /// [N, sum of H W A, num_classes].
+  const Tensor& cls_logits;
+  /// [N, sum of H W A, 4].
+  const Tensor& bbox_regression;
+  /// One [sum of H W A, 4] tensor per image.
+  const std::vector<Tensor>& anchors;
+  /// H W A of each map.
+  const std::vector<std::int64_t>& num_anchors_per_level;
+};
+
+/// torchvision's RetinaNet and FCOS postprocess_detections: per image and
+/// map, the best `selection.topk_candidates` of `scores_of` above
+/// `selection.score_thresh`, their boxes decoded by `decode` and clipped to
+/// `image_shapes`; then, per image, batched NMS and the best
+/// `selection.detections_per_img`.
+std::vector<Detection> postprocess_dense(const DenseOutputs& outputs,
+                                         const std::vector<ImageSize>& image_shapes,
                                          const DenseSelection& selection,
-                                         const LevelScores& scores_of, const LevelBoxes& boxes_of);
+                                         const LevelScores& scores_of, const BoxDecoder& decode);
+
+/// RetinaNet's and FCOS's forward in eval mode: `model`'s transform,
+/// backbone, head and anchors, its postprocess_detections and the boxes
+/// mapped back to each image's own size.
+template <class Model>
+std::vector<Detection> dense_forward(const Model& model, const std::vector<TensorView>& images) {
+  const ImageList batch = model.transform(images);  // checks every image first
+  const std::vector<ImageSize> original_sizes = original_image_sizes(images);
+  const ops::FeatureMaps features = model.backbone(batch.tensors);
+  const std::vector<TensorView> maps = feature_views(features);
+  const auto head_outputs = model.head(maps);
+  const std::vector<Tensor> anchors = model.anchor_generator(batch, maps);
+  std::vector<Detection> detections = model.postprocess_detections(
+      head_outputs, anchors, anchors_per_level(maps, head_outputs.cls_logits.size(1)),
+      batch.image_sizes);
+  return model.transform.postprocess(std::move(detections), batch.image_sizes, original_sizes);
+}
 
 }  // namespace fp::vision::models::detection::detail

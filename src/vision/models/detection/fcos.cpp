@@ -124,47 +124,27 @@ FCOS::FCOS(BackboneWithFPN backbone, const FCOSOptions& options, FCOSParts parts
 }
 
 std::vector<Detection> FCOS::forward(const std::vector<TensorView>& images) const {
-  const ImageList batch = transform(images);  // checks every image first
-  const std::vector<ImageSize> original_image_sizes = detail::original_image_sizes(images);
-  const ops::FeatureMaps features = backbone(batch.tensors);
-  const std::vector<TensorView> maps = detail::feature_views(features);
-  const FCOSHeadOutputs head_outputs = head(maps);
-  const std::vector<Tensor> anchors = anchor_generator(batch, maps);
-  // One anchor per position.
-  const std::vector<std::int64_t> num_anchors_per_level = detail::anchors_per_level(maps, 1);
-  std::vector<Detection> detections =
-      postprocess_detections(head_outputs, anchors, num_anchors_per_level, batch.image_sizes);
-  return transform.postprocess(std::move(detections), batch.image_sizes, original_image_sizes);
+  return detail::dense_forward(*this, images);
 }
 
 std::vector<Detection> FCOS::postprocess_detections(
     const FCOSHeadOutputs& head_outputs, const std::vector<Tensor>& anchors,
     const std::vector<std::int64_t>& num_anchors_per_level,
     const std::vector<ImageSize>& image_shapes) const {
-  const std::vector<TensorView> class_logits =
-      head_outputs.cls_logits.split(num_anchors_per_level, 1);
-  const std::vector<TensorView> box_regression =
-      head_outputs.bbox_regression.split(num_anchors_per_level, 1);
   const std::vector<TensorView> box_ctrness =
       head_outputs.bbox_ctrness.split(num_anchors_per_level, 1);
-  const std::vector<std::vector<TensorView>> split_anchors =
-      detail::split_anchors(anchors, num_anchors_per_level);
   return detail::postprocess_dense(
-      image_shapes, num_anchors_per_level.size(), head_outputs.cls_logits.size(-1),
+      {head_outputs.cls_logits, head_outputs.bbox_regression, anchors, num_anchors_per_level},
+      image_shapes,
       {.score_thresh = score_thresh,
        .topk_candidates = topk_candidates,
        .nms_thresh = nms_thresh,
        .detections_per_img = detections_per_img},
-      [&](std::int64_t image, std::size_t level) {
-        return aten::sqrt(class_logits[level].i(image).sigmoid() *
-                          box_ctrness[level].i(image).sigmoid())
-            .flatten();
+      [&](TensorView logits, std::int64_t image, std::size_t level) {
+        return aten::sqrt(logits.sigmoid() * box_ctrness[level].i(image).sigmoid()).flatten();
       },
-      [&](std::int64_t image, std::size_t level, const Tensor& anchor_idxs) {
-        return box_coder.decode(
-            aten::index_select(box_regression[level].i(image), 0, anchor_idxs),
-            aten::index_select(split_anchors[static_cast<std::size_t>(image)][level], 0,
-                               anchor_idxs));
+      [this](TensorView rel_codes, TensorView boxes) {
+        return box_coder.decode(rel_codes, boxes);
       });
 }
 
