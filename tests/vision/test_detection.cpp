@@ -20,6 +20,7 @@
 #include <flash_powder/vision/models.h>
 
 #include "support/expect_error.h"
+#include "vision/detection_truth.h"
 #include "vision/ops_truth.h"
 
 namespace detection_test {
@@ -29,16 +30,8 @@ namespace detection = fp::vision::models::detection;
 using detection::FasterRCNN;
 using detection::FasterRCNNOptions;
 
-std::filesystem::path model_dir() {
-  return std::filesystem::path(FP_VISION_DETECTION_DIR);
-}
-
-/// NAME-CAP.safetensors of make_detection_truth.py: options, images, detections.
-fp::StateDict detections_of(const std::string& name) {
-  return fp::safetensors::load(
-      (model_dir() / (name + "-" + std::string(fp::torch_cpu_capability()) + ".safetensors"))
-          .string());
-}
+using fp_test::detection_truth::detections_of;
+using fp_test::detection_truth::model_dir;
 
 /// The builder's options that make_detection_truth.py passed ("option.KEY").
 FasterRCNNOptions options_of(const fp::StateDict& truth) {

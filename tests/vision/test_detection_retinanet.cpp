@@ -10,7 +10,6 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <filesystem>
 #include <functional>
 #include <memory>
 #include <string>
@@ -21,6 +20,7 @@
 #include <flash_powder/vision/models.h>
 
 #include "support/expect_error.h"
+#include "vision/detection_truth.h"
 #include "vision/ops_truth.h"
 
 namespace detection_retinanet_test {
@@ -31,57 +31,40 @@ using detection::FCOS;
 using detection::RetinaNet;
 using detection::RetinaNetOptions;
 
-std::filesystem::path model_dir() {
-  return std::filesystem::path(FP_VISION_DETECTION_DIR);
-}
-
-/// NAME-CAP.safetensors of make_detection_truth.py: options, images, detections.
-fp::StateDict detections_of(const std::string& name) {
-  return fp::safetensors::load(
-      (model_dir() / (name + "-" + std::string(fp::torch_cpu_capability()) + ".safetensors"))
-          .string());
-}
+using fp_test::detection_truth::detections_of;
+using fp_test::detection_truth::model_dir;
+using fp_test::detection_truth::sorted_keys;
 
 /// The builder's options that make_detection_truth.py passed ("option.KEY").
 RetinaNetOptions options_of(const fp::StateDict& truth) {
   RetinaNetOptions options;
-  for (const auto& key : truth.keys()) {
-    if (!key.starts_with("option.")) continue;
-    const std::string option = key.substr(7);
-    const fp::Tensor& value = truth.at(key);
-    const auto whole = [&] { return value.item<std::int64_t>(); };
-    const auto real = [&] { return value.item<double>(); };
-    if (option == "num_classes")
-      options.num_classes = whole();
-    else if (option == "backbone_frozen")
-      options.backbone_norm_layer = whole() != 0 ? fp::vision::ops::NormLayer::FrozenBatchNorm2d
-                                                 : fp::vision::ops::NormLayer::BatchNorm2d;
-    else if (option == "backbone_norm_eps")
-      options.backbone_norm_eps = real();
-    else if (option == "min_size")
-      options.min_size = whole();
-    else if (option == "max_size")
-      options.max_size = whole();
-    else if (option == "score_thresh")
-      options.score_thresh = real();
-    else if (option == "nms_thresh")
-      options.nms_thresh = real();
-    else if (option == "detections_per_img")
-      options.detections_per_img = whole();
-    else if (option == "topk_candidates")
-      options.topk_candidates = whole();
-    else
-      ADD_FAILURE() << "option " << option << " is not one this test knows";
-  }
+  fp_test::detection_truth::for_each_option(
+      truth, [&](const std::string& option, const fp::Tensor& value) {
+        const auto whole = [&] { return value.item<std::int64_t>(); };
+        const auto real = [&] { return value.item<double>(); };
+        if (option == "num_classes")
+          options.num_classes = whole();
+        else if (option == "backbone_frozen")
+          options.backbone_norm_layer = whole() != 0 ? fp::vision::ops::NormLayer::FrozenBatchNorm2d
+                                                     : fp::vision::ops::NormLayer::BatchNorm2d;
+        else if (option == "backbone_norm_eps")
+          options.backbone_norm_eps = real();
+        else if (option == "min_size")
+          options.min_size = whole();
+        else if (option == "max_size")
+          options.max_size = whole();
+        else if (option == "score_thresh")
+          options.score_thresh = real();
+        else if (option == "nms_thresh")
+          options.nms_thresh = real();
+        else if (option == "detections_per_img")
+          options.detections_per_img = whole();
+        else if (option == "topk_candidates")
+          options.topk_candidates = whole();
+        else
+          ADD_FAILURE() << "option " << option << " is not one this test knows";
+      });
   return options;
-}
-
-/// The sorted keys of a state dict or checkpoint.
-template <class Dict>
-std::vector<std::string> sorted_keys(const Dict& dict) {
-  std::vector<std::string> keys = dict.keys();
-  std::sort(keys.begin(), keys.end());
-  return keys;
 }
 
 template <class Model>
@@ -137,7 +120,8 @@ detection::BackboneWithFPN tiny_backbone() {
           {.extra_blocks = fp::vision::ops::LastLevelP6P7(kChannels, kChannels)}};
 }
 
-const RetinaNetOptions kSmall{.num_classes = 3, .min_size = 64, .max_size = 96};
+// Images resized to at most 48 pixels: maps of 6x6 down to 1x1 pixels.
+const RetinaNetOptions kSmall{.num_classes = 3, .min_size = 32, .max_size = 48};
 
 TEST(VisionDetectionRetinaNet, BadImagesAreRefused) {
   const RetinaNet retina(tiny_backbone(), kSmall);
@@ -197,27 +181,14 @@ TEST(VisionDetectionRetinaNet, CheckpointOfAnotherModelIsRefused) {
                       (model_dir() / "retinanet_resnet50_fpn.safetensors").string())));
 }
 
+// Each by name with RetinaNetOptions or the defaults; retinanet_resnet50_fpn_v2
+// as docs/guide/vision.md's example.
 TEST(VisionDetectionRetinaNet, MakeBuildsThemByName) {
+  const std::vector<std::string> names = detection::list_models();
   for (const std::string name :
-       {"retinanet_resnet50_fpn", "retinanet_resnet50_fpn_v2", "fcos_resnet50_fpn"}) {
-    SCOPED_TRACE(name);
-    const std::vector<std::string> names = detection::list_models();
-    EXPECT_NE(std::find(names.begin(), names.end(), name), names.end());
-    const std::unique_ptr<detection::DetectionModel> net =
-        detection::make(name, RetinaNetOptions{.num_classes = 3});
-    const auto* retina = dynamic_cast<const RetinaNet*>(net.get());
-    const auto* fcos = dynamic_cast<const FCOS*>(net.get());
-    ASSERT_NE(retina != nullptr, fcos != nullptr);  // exactly one of them
-    EXPECT_EQ(retina != nullptr ? retina->head.classification_head.num_classes
-                                : fcos->head.classification_head.num_classes,
-              3);
-  }
-  const std::unique_ptr<detection::DetectionModel> fcos = detection::make("fcos_resnet50_fpn");
-  EXPECT_EQ(dynamic_cast<const FCOS&>(*fcos).score_thresh, 0.2);  // FCOS's own default
-}
+       {"retinanet_resnet50_fpn", "retinanet_resnet50_fpn_v2", "fcos_resnet50_fpn"})
+    EXPECT_NE(std::find(names.begin(), names.end(), name), names.end()) << name;
 
-// docs/guide/vision.md's example.
-TEST(VisionDetectionRetinaNet, MakeExampleOfTheGuide) {
   fp::Generator g(4);
   const std::vector<fp::Tensor> images{fp::rand({3, 120, 160}, g), fp::rand({3, 90, 70}, g)};
   std::unique_ptr<detection::DetectionModel> retina = detection::make(
@@ -226,6 +197,16 @@ TEST(VisionDetectionRetinaNet, MakeExampleOfTheGuide) {
   std::vector<detection::Detection> found = (*retina)(images);  // one Detection per image
   ASSERT_EQ(found.size(), 2U);
   EXPECT_EQ(found[1].boxes.size(1), 4);
+  const auto* v2 = dynamic_cast<const RetinaNet*>(retina.get());
+  ASSERT_NE(v2, nullptr);
+  EXPECT_EQ(v2->head.classification_head.num_classes, 3);
+  EXPECT_EQ(v2->score_thresh, 0.05);  // RetinaNet's own default
+
+  const std::unique_ptr<detection::DetectionModel> net = detection::make("fcos_resnet50_fpn");
+  const auto* fcos = dynamic_cast<const FCOS*>(net.get());
+  ASSERT_NE(fcos, nullptr);
+  EXPECT_EQ(fcos->head.classification_head.num_classes, 91);  // the builder's defaults
+  EXPECT_EQ(fcos->score_thresh, 0.2);                         // FCOS's own, not RetinaNet's
 }
 
 /// Whether `values` ([N]) never increases.
