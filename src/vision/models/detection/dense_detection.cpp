@@ -69,6 +69,14 @@ std::vector<ImageSize> original_image_sizes(const std::vector<TensorView>& image
   return sizes;
 }
 
+GeneralizedRCNNTransform dense_transform(const RetinaNetOptions& options) {
+  return {options.min_size,
+          options.max_size,
+          options.image_mean,
+          options.image_std,
+          {.size_divisible = options.size_divisible, .fixed_size = options.fixed_size}};
+}
+
 std::vector<std::int64_t> anchors_per_level(const std::vector<TensorView>& maps,
                                             std::int64_t total_anchors) {
   std::int64_t positions = 0;

@@ -13,6 +13,7 @@
 #include "flash_powder/vision/models/detection/image_list.h"
 #include "flash_powder/vision/models/detection/retinanet.h"
 #include "flash_powder/vision/models/detection/roi_heads.h"
+#include "flash_powder/vision/models/detection/transform.h"
 #include "flash_powder/vision/ops/feature_pyramid_network.h"
 
 namespace fp::vision::models::detection::detail {
@@ -60,6 +61,18 @@ struct DenseSelection {
   /// The most detections per image.
   std::int64_t detections_per_img;
 };
+
+/// RetinaNet's and FCOS's transform of `options`.
+GeneralizedRCNNTransform dense_transform(const RetinaNetOptions& options);
+
+/// The inference settings of `model` (a RetinaNet or an FCOS).
+template <class Model>
+DenseSelection selection_of(const Model& model) {
+  return {.score_thresh = model.score_thresh,
+          .topk_candidates = model.topk_candidates,
+          .nms_thresh = model.nms_thresh,
+          .detections_per_img = model.detections_per_img};
+}
 
 /// One map's scores of one image, [H W A, num_classes] flattened, from its
 /// class logits ([H W A, num_classes]).

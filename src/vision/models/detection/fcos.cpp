@@ -113,8 +113,7 @@ FCOS::FCOS(BackboneWithFPN backbone, const FCOSOptions& options, FCOSParts parts
       anchor_generator(one_anchor_per_position(
           parts.anchor_generator ? std::move(*parts.anchor_generator) : fcos_anchor_generator())),
       head(parts.head ? std::move(*parts.head) : default_fcos_head(this->backbone, options)),
-      transform(options.min_size, options.max_size, options.image_mean, options.image_std,
-                {.size_divisible = options.size_divisible, .fixed_size = options.fixed_size}),
+      transform(detail::dense_transform(options)),
       score_thresh(options.score_thresh.value_or(0.2)),
       nms_thresh(options.nms_thresh.value_or(0.6)),
       detections_per_img(options.detections_per_img.value_or(100)),
@@ -135,11 +134,7 @@ std::vector<Detection> FCOS::postprocess_detections(
       head_outputs.bbox_ctrness.split(num_anchors_per_level, 1);
   return detail::postprocess_dense(
       {head_outputs.cls_logits, head_outputs.bbox_regression, anchors, num_anchors_per_level},
-      image_shapes,
-      {.score_thresh = score_thresh,
-       .topk_candidates = topk_candidates,
-       .nms_thresh = nms_thresh,
-       .detections_per_img = detections_per_img},
+      image_shapes, detail::selection_of(*this),
       [&](TensorView logits, std::int64_t image, std::size_t level) {
         return aten::sqrt(logits.sigmoid() * box_ctrness[level].i(image).sigmoid()).flatten();
       },

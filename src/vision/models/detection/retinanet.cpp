@@ -100,8 +100,7 @@ RetinaNet::RetinaNet(BackboneWithFPN backbone, const RetinaNetOptions& options,
                                               : retinanet_anchor_generator()),
       head(parts.head ? std::move(*parts.head)
                       : default_retinanet_head(this->backbone, anchor_generator, options)),
-      transform(options.min_size, options.max_size, options.image_mean, options.image_std,
-                {.size_divisible = options.size_divisible, .fixed_size = options.fixed_size}),
+      transform(detail::dense_transform(options)),
       score_thresh(options.score_thresh.value_or(0.05)),
       nms_thresh(options.nms_thresh.value_or(0.5)),
       detections_per_img(options.detections_per_img.value_or(300)),
@@ -120,11 +119,7 @@ std::vector<Detection> RetinaNet::postprocess_detections(
     const std::vector<ImageSize>& image_shapes) const {
   return detail::postprocess_dense(
       {head_outputs.cls_logits, head_outputs.bbox_regression, anchors, num_anchors_per_level},
-      image_shapes,
-      {.score_thresh = score_thresh,
-       .topk_candidates = topk_candidates,
-       .nms_thresh = nms_thresh,
-       .detections_per_img = detections_per_img},
+      image_shapes, detail::selection_of(*this),
       [](TensorView logits, std::int64_t /*image*/, std::size_t /*level*/) {
         return logits.sigmoid().flatten();
       },
