@@ -93,6 +93,22 @@ MODELS = {
         box_score_thresh=0.05,
         box_detections_per_img=2,
     ),
+    "retinanet_resnet50_fpn": dict(
+        backbone_frozen=1,
+        backbone_norm_eps=0.0,
+        num_classes=4,
+        min_size=160,
+        max_size=224,
+        score_thresh=0.05,
+        topk_candidates=100,
+        detections_per_img=40,
+    ),
+    "retinanet_resnet50_fpn_v2": dict(
+        num_classes=3, min_size=160, max_size=224, score_thresh=0.1, nms_thresh=0.4, topk_candidates=80
+    ),
+    "fcos_resnet50_fpn": dict(
+        num_classes=4, min_size=160, max_size=224, score_thresh=0.3, topk_candidates=100, detections_per_img=30
+    ),
 }
 IMAGE_SIZES = ((3, 200, 260), (3, 170, 130))
 
@@ -146,6 +162,41 @@ def spread_scores(model: torch.nn.Module, images: list) -> None:
     heads.box_predictor.cls_score.bias.copy_(-(x.mean(0) @ weight.t()))
 
 
+def retarget_outputs(body: torch.nn.Module, last: torch.nn.Conv2d, features: list, std: float, mean: float) -> None:
+    """`last`'s weight scaled and bias set so that its outputs on `features`
+    (each through `body` first) have about this std and mean."""
+    outs = torch.cat([(last(body(f)) - last.bias.view(1, -1, 1, 1)).flatten() for f in features])
+    scale = std / outs.std().item()
+    last.weight.mul_(scale)
+    last.bias.fill_(mean - outs.mean().item() * scale)
+
+
+def spread_dense_scores(model: torch.nn.Module, images: list) -> None:
+    """RetinaNet's and FCOS's heads on these images' features: GroupNorm's
+    parameters random (else 1 and 0), the class logits varying by about 1
+    around a few percent's probability, the box outputs spread (random heads
+    give near-constant scores of 0.01 and boxes equal to their anchors)."""
+    for module in model.modules():
+        if isinstance(module, torch.nn.GroupNorm):
+            module.weight.uniform_(0.5, 1.5)
+            module.bias.normal_(0, 0.1)
+    batch, _ = model.transform(images)
+    features = list(model.backbone(batch.tensors).values())
+    cls_head, reg_head = model.head.classification_head, model.head.regression_head
+    if hasattr(reg_head, "bbox_ctrness"):  # FCOS: distances after a ReLU, centre-ness logits
+        retarget_outputs(cls_head.conv, cls_head.cls_logits, features, std=1.0, mean=-2.0)
+        retarget_outputs(reg_head.conv, reg_head.bbox_reg, features, std=0.5, mean=0.5)
+        retarget_outputs(reg_head.conv, reg_head.bbox_ctrness, features, std=1.0, mean=0.0)
+    else:
+        retarget_outputs(cls_head.conv, cls_head.cls_logits, features, std=1.0, mean=-4.0)
+        retarget_outputs(reg_head.conv, reg_head.bbox_reg, features, std=0.3, mean=0.0)
+
+
+def spread_for(name: str):
+    """The score-spreading function of `name`'s family."""
+    return spread_dense_scores if name.startswith(("retinanet", "fcos")) else spread_scores
+
+
 def write(tensors: dict, path: Path) -> None:
     tmp = path.with_suffix(".tmp")
     save_file({k: v.contiguous().clone() for k, v in tensors.items()}, str(tmp))
@@ -168,7 +219,7 @@ def model_with_weights(name: str, out: Path) -> torch.nn.Module:
     if weights.exists():
         model.load_state_dict(load_file(str(weights)))
     else:
-        spread_scores(model, seeded_images(name))
+        spread_for(name)(model, seeded_images(name))
         write(dict(model.state_dict()), weights)
     return model
 

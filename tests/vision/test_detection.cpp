@@ -20,6 +20,7 @@
 #include <flash_powder/vision/models.h>
 
 #include "support/expect_error.h"
+#include "vision/detection_truth.h"
 #include "vision/ops_truth.h"
 
 namespace detection_test {
@@ -29,16 +30,8 @@ namespace detection = fp::vision::models::detection;
 using detection::FasterRCNN;
 using detection::FasterRCNNOptions;
 
-std::filesystem::path model_dir() {
-  return std::filesystem::path(FP_VISION_DETECTION_DIR);
-}
-
-/// NAME-CAP.safetensors of make_detection_truth.py: options, images, detections.
-fp::StateDict detections_of(const std::string& name) {
-  return fp::safetensors::load(
-      (model_dir() / (name + "-" + std::string(fp::torch_cpu_capability()) + ".safetensors"))
-          .string());
-}
+using fp_test::detection_truth::detections_of;
+using fp_test::detection_truth::model_dir;
 
 /// The builder's options that make_detection_truth.py passed ("option.KEY").
 FasterRCNNOptions options_of(const fp::StateDict& truth) {
@@ -295,12 +288,19 @@ TEST(VisionDetection, MakeBuildsEveryDetectionModelByName) {
   ASSERT_FALSE(names.empty());
   for (const std::string& name : names) {
     SCOPED_TRACE(name);
-    const std::unique_ptr<detection::GeneralizedRCNN> net =
-        detection::make(name, {.num_classes = 3});
-    EXPECT_NE(dynamic_cast<const FasterRCNN*>(net.get()), nullptr);
-    EXPECT_EQ(net->roi_heads.box_predictor.cls_score.out_features, 3);
     EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "is a detection model",
                     fp::vision::models::make(name));
+    if (name.find("rcnn") == std::string::npos) {
+      // RetinaNet and FCOS: tests/vision/test_detection_retinanet.cpp.
+      EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "takes RetinaNetOptions, not FasterRCNNOptions",
+                      detection::make(name, FasterRCNNOptions{.num_classes = 3}));
+      continue;
+    }
+    const std::unique_ptr<detection::DetectionModel> net =
+        detection::make(name, FasterRCNNOptions{.num_classes = 3});
+    const auto* rcnn = dynamic_cast<const FasterRCNN*>(net.get());
+    ASSERT_NE(rcnn, nullptr);
+    EXPECT_EQ(rcnn->roi_heads.box_predictor.cls_score.out_features, 3);
   }
   EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "unknown model 'fasterrcnn'; known: fasterrcnn_",
                   detection::make("fasterrcnn"));

@@ -4,6 +4,12 @@
 //
 //     auto net = fp::vision::models::detection::make("fasterrcnn_mobilenet_v3_large_fpn");
 //     std::vector<fp::vision::models::detection::Detection> found = (*net)(images);
+//
+// Each family takes its own keyword arguments: FasterRCNNOptions for the
+// R-CNN models, RetinaNetOptions (FCOSOptions) for RetinaNet and FCOS.
+//
+//     auto retina = fp::vision::models::detection::make(
+//         "retinanet_resnet50_fpn_v2", fp::vision::models::detection::RetinaNetOptions{.num_classes = 3});
 #pragma once
 
 #include <memory>
@@ -11,15 +17,22 @@
 #include <string_view>
 #include <vector>
 
+#include "flash_powder/vision/models/detection/detection_model.h"
 #include "flash_powder/vision/models/detection/faster_rcnn.h"
-#include "flash_powder/vision/models/detection/generalized_rcnn.h"
+#include "flash_powder/vision/models/detection/retinanet.h"
 
 namespace fp::vision::models::detection {
 
-/// torchvision.models.get_model(name, **options) for a detection model:
-/// default-initialised weights; fp::Error naming the known ones for an
-/// unknown name.
-std::unique_ptr<GeneralizedRCNN> make(std::string_view name, const FasterRCNNOptions& options = {});
+/// torchvision.models.get_model(name) for a detection model: the builder's
+/// defaults, default-initialised weights; fp::Error naming the known ones
+/// for an unknown name.
+std::unique_ptr<DetectionModel> make(std::string_view name);
+/// The same with an R-CNN model's options; fp::Error (BadArgument) for a
+/// model of another family.
+std::unique_ptr<DetectionModel> make(std::string_view name, const FasterRCNNOptions& options);
+/// The same with RetinaNet's or FCOS's options; fp::Error (BadArgument) for
+/// a model of another family.
+std::unique_ptr<DetectionModel> make(std::string_view name, const RetinaNetOptions& options);
 
 /// The detection builders fp::vision::models::detection has, sorted.
 std::vector<std::string> list_models();
