@@ -93,6 +93,19 @@ MODELS = {
         box_score_thresh=0.05,
         box_detections_per_img=2,
     ),
+    "maskrcnn_resnet50_fpn_v2": dict(
+        num_classes=3,
+        min_size=160,
+        max_size=224,
+        rpn_post_nms_top_n_test=50,
+        box_score_thresh=0.05,
+        box_nms_thresh=0.8,
+        box_detections_per_img=12,
+    ),
+    "ssd300_vgg16": dict(num_classes=4, score_thresh=0.3, topk_candidates=40, detections_per_img=20),
+    "ssdlite320_mobilenet_v3_large": dict(
+        num_classes=5, score_thresh=0.25, nms_thresh=0.5, topk_candidates=30, detections_per_img=25
+    ),
 }
 IMAGE_SIZES = ((3, 200, 260), (3, 170, 130))
 
@@ -146,6 +159,27 @@ def spread_scores(model: torch.nn.Module, images: list) -> None:
     heads.box_predictor.cls_score.bias.copy_(-(x.mean(0) @ weight.t()))
 
 
+def spread_ssd_scores(model: torch.nn.Module, images: list) -> None:
+    """spread_scores for the SSD family: each map's last class convolution
+    (SSDHead's, or the last of SSDLiteHead's prediction block) scaled so
+    that, on these images, its logits at a position vary by about 1 from
+    channel to channel (from class to class), with no bias."""
+    batch, _ = model.transform(images)
+    features = list(model.backbone(batch.tensors).values())
+    for block, x in zip(model.head.classification_head.module_list, features):
+        conv = block
+        if isinstance(block, torch.nn.Sequential):
+            conv = block[-1]
+            x = block[:-1](x)
+        logits = torch.nn.functional.conv2d(x, conv.weight, None, conv.stride, conv.padding)
+        conv.weight.div_((logits - logits.mean(1, keepdim=True)).std())
+        conv.bias.zero_()
+
+
+def spread_scores_of(name: str):
+    return spread_ssd_scores if name.startswith("ssd") else spread_scores
+
+
 def write(tensors: dict, path: Path) -> None:
     tmp = path.with_suffix(".tmp")
     save_file({k: v.contiguous().clone() for k, v in tensors.items()}, str(tmp))
@@ -168,7 +202,7 @@ def model_with_weights(name: str, out: Path) -> torch.nn.Module:
     if weights.exists():
         model.load_state_dict(load_file(str(weights)))
     else:
-        spread_scores(model, seeded_images(name))
+        spread_scores_of(name)(model, seeded_images(name))
         write(dict(model.state_dict()), weights)
     return model
 
@@ -183,7 +217,8 @@ def write_detections(name: str, out: Path) -> None:
     t = {f"option.{key}": torch.tensor(value, dtype=torch.float64 if isinstance(value, float) else torch.int64)
          for key, value in MODELS[name].items()}
     for i, (image, detection) in enumerate(zip(images, found)):
-        minimum = min(MIN_DETECTIONS, MODELS[name].get("box_detections_per_img", MIN_DETECTIONS))
+        most = MODELS[name].get("box_detections_per_img", MODELS[name].get("detections_per_img", MIN_DETECTIONS))
+        minimum = min(MIN_DETECTIONS, most)
         if len(detection["boxes"]) < minimum:
             sys.exit(f"{name}: image {i} has {len(detection['boxes'])} detections, fewer than {minimum}")
         t[f"image{i}"] = image
