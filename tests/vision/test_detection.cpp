@@ -20,7 +20,7 @@
 #include <flash_powder/vision/models.h>
 
 #include "support/expect_error.h"
-#include "vision/ops_truth.h"
+#include "vision/detection_truth.h"
 
 namespace detection_test {
 namespace {
@@ -29,16 +29,8 @@ namespace detection = fp::vision::models::detection;
 using detection::FasterRCNN;
 using detection::FasterRCNNOptions;
 
-std::filesystem::path model_dir() {
-  return std::filesystem::path(FP_VISION_DETECTION_DIR);
-}
-
-/// NAME-CAP.safetensors of make_detection_truth.py: options, images, detections.
-fp::StateDict detections_of(const std::string& name) {
-  return fp::safetensors::load(
-      (model_dir() / (name + "-" + std::string(fp::torch_cpu_capability()) + ".safetensors"))
-          .string());
-}
+using detection_truth::detections_of;
+using detection_truth::model_dir;
 
 /// The builder's options that make_detection_truth.py passed ("option.KEY").
 FasterRCNNOptions options_of(const fp::StateDict& truth) {
@@ -82,48 +74,13 @@ FasterRCNNOptions options_of(const fp::StateDict& truth) {
   return options;
 }
 
-/// The model of builder `build` with make_detection_truth.py's weights of `name`.
-template <class Model>
-Model with_weights(const std::string& name, Model (*build)(const FasterRCNNOptions&),
-                   const FasterRCNNOptions& options) {
-  Model net = build(options);
-  const auto checkpoint =
-      fp::safetensors::MappedFile::open((model_dir() / (name + ".safetensors")).string());
-  std::vector<std::string> expected = checkpoint.keys();
-  std::vector<std::string> actual = net.state_dict().keys();
-  std::sort(expected.begin(), expected.end());
-  std::sort(actual.begin(), actual.end());
-  EXPECT_EQ(actual, expected);  // torchvision's keys, no more, no fewer
-  net.load_state_dict(checkpoint);
-  return net;
-}
-
 template <class Model>
 void expect_torchvision_detections(const std::string& name,
                                    Model (*build)(const FasterRCNNOptions&)) {
   const fp::StateDict truth = detections_of(name);
-  const Model net = with_weights(name, build, options_of(truth));
-  const std::vector<fp::Tensor> images{truth.at("image0"), truth.at("image1")};
-  ASSERT_NE(images[0].size(1), images[1].size(1));  // images of different sizes
-  const std::vector<detection::Detection> found = net(images);
-  ASSERT_EQ(found.size(), 2U);
-  for (std::size_t i = 0; i < found.size(); ++i) {
-    SCOPED_TRACE("image " + std::to_string(i));
-    const std::string index = std::to_string(i);
-    EXPECT_TRUE(fp_test::bit_equal(found[i].boxes, truth.at("boxes" + index)));
-    EXPECT_TRUE(fp_test::bit_equal(found[i].labels, truth.at("labels" + index)));
-    EXPECT_TRUE(fp_test::bit_equal(found[i].scores, truth.at("scores" + index)));
-    const std::vector<std::pair<std::string, const fp::Tensor*>> extras{
-        {"masks", &found[i].masks},
-        {"keypoints", &found[i].keypoints},
-        {"keypoints_scores", &found[i].keypoints_scores}};
-    for (const auto& [extra, tensor] : extras) {
-      SCOPED_TRACE(extra);
-      EXPECT_EQ(tensor->is_defined(), truth.contains(extra + index));
-      if (truth.contains(extra + index))
-        EXPECT_TRUE(fp_test::bit_equal(*tensor, truth.at(extra + index)));
-    }
-  }
+  Model net = build(options_of(truth));
+  detection_truth::load_weights(net, name);
+  detection_truth::expect_torchvision_detections_of(net, truth);
 }
 
 TEST(VisionDetection, FasterRCNNMobileNetV3Large320FPNEqualsTorchvision) {
@@ -158,16 +115,8 @@ TEST(VisionDetection, KeypointRCNNResNet50FPNEqualsTorchvision) {
 }
 
 TEST(VisionDetection, BadImagesAreRefused) {
-  const FasterRCNN net = detection::fasterrcnn_mobilenet_v3_large_320_fpn({.num_classes = 3});
-  fp::Generator g(1);
-  const fp::Tensor image = fp::rand({3, 40, 50}, g);
-  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "no images", net(std::vector<fp::Tensor>{}));
-  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "of shape [3, H, W], got [4, 40, 50]",
-                  net(std::vector<fp::Tensor>{image, fp::rand({4, 40, 50}, g)}));
-  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "of shape [3, H, W], got [1, 3, 40, 50]",
-                  net(std::vector<fp::Tensor>{fp::rand({1, 3, 40, 50}, g)}));
-  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "expected input images to be of floating type",
-                  net(std::vector<fp::Tensor>{fp::zeros({3, 40, 50}, fp::DType::U8)}));
+  detection_truth::expect_bad_images_refused(
+      detection::fasterrcnn_mobilenet_v3_large_320_fpn({.num_classes = 3}));
 }
 
 TEST(VisionDetection, CheckpointOfAnotherModelIsRefused) {
@@ -175,12 +124,6 @@ TEST(VisionDetection, CheckpointOfAnotherModelIsRefused) {
   EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "backbone.body.layer1.0.conv1.weight",
                   net.load_state_dict(fp::safetensors::MappedFile::open(
                       (model_dir() / "fasterrcnn_resnet50_fpn.safetensors").string())));
-}
-
-/// Whether `values` ([N]) never increases.
-bool non_increasing(const fp::Tensor& values) {
-  const auto v = values.data<float>();
-  return std::is_sorted(v.begin(), v.end(), std::greater<>());
 }
 
 // What torchvision's postprocessing promises of any weights: scores above
@@ -197,29 +140,10 @@ TEST(VisionDetection, DetectionsKeepTorchvisionsPromises) {
   const FasterRCNN net = detection::fasterrcnn_mobilenet_v3_large_320_fpn(options);
   fp::Generator g(2);
   const std::vector<fp::Tensor> images{fp::rand({3, 90, 70}, g), fp::rand({3, 50, 120}, g)};
-  const std::vector<detection::Detection> found = net(images);
-  ASSERT_EQ(found.size(), images.size());
-  for (std::size_t i = 0; i < found.size(); ++i) {
-    SCOPED_TRACE("image " + std::to_string(i));
-    const detection::Detection& d = found[i];
-    const std::int64_t n = d.scores.size(0);
-    ASSERT_GT(n, 0);
-    EXPECT_LE(n, options.box_detections_per_img);
-    EXPECT_EQ(d.boxes.dim(), 2);
-    EXPECT_EQ(d.boxes.size(0), n);
-    EXPECT_EQ(d.boxes.size(1), 4);
-    EXPECT_EQ(d.labels.dtype(), fp::DType::I64);
-    EXPECT_TRUE(non_increasing(d.scores));
-    EXPECT_GT(d.scores.min().item<double>(), options.box_score_thresh);
-    EXPECT_GE(d.labels.min().item<std::int64_t>(), 1);
-    EXPECT_LT(d.labels.max().item<std::int64_t>(), options.num_classes);
-    const fp::Tensor x = d.boxes.i(fp::all, fp::slice(0, fp::end, 2)).to_owned();
-    const fp::Tensor y = d.boxes.i(fp::all, fp::slice(1, fp::end, 2)).to_owned();
-    EXPECT_GE(x.min().item<double>(), 0.0);
-    EXPECT_LE(x.max().item<double>(), static_cast<double>(images[i].size(2)));
-    EXPECT_GE(y.min().item<double>(), 0.0);
-    EXPECT_LE(y.max().item<double>(), static_cast<double>(images[i].size(1)));
-  }
+  detection_truth::expect_promises_kept(net(images), images,
+                                        {.score_thresh = options.box_score_thresh,
+                                         .num_classes = *options.num_classes,
+                                         .detections_per_img = options.box_detections_per_img});
 }
 
 std::vector<std::int64_t> sizes_of(const fp::Tensor& t) {

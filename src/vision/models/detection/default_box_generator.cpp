@@ -63,8 +63,8 @@ DefaultBoxGenerator::DefaultBoxGenerator(std::vector<std::vector<double>> aspect
   if (steps)
     for (const std::int64_t step : *steps)
       if (step < 1) refuse_default_boxes("steps should be positive, got " + std::to_string(step));
-  scales = options.scales.value_or(
-      estimated_scales(num_outputs, options.min_ratio, options.max_ratio));
+  scales =
+      options.scales.value_or(estimated_scales(num_outputs, options.min_ratio, options.max_ratio));
   if (scales.size() < num_outputs + 1)
     refuse_default_boxes("scales should hold one value per map and one more, got " +
                          std::to_string(scales.size()) + " for " + std::to_string(num_outputs) +
@@ -91,11 +91,12 @@ Tensor DefaultBoxGenerator::grid_default_boxes(const std::vector<TensorView>& fe
     const std::int64_t map_height = feature_maps[k].size(-2);
     const std::int64_t map_width = feature_maps[k].size(-1);
     // Python's image_size / step is a float; the map's own size an int.
-    const Scalar x_f_k = steps ? Scalar(static_cast<double>(width) / static_cast<double>((*steps)[k]))
-                               : Scalar(map_width);
-    const Scalar y_f_k = steps
-                             ? Scalar(static_cast<double>(height) / static_cast<double>((*steps)[k]))
-                             : Scalar(map_height);
+    const Scalar x_f_k = steps
+                             ? Scalar(static_cast<double>(width) / static_cast<double>((*steps)[k]))
+                             : Scalar(map_width);
+    const Scalar y_f_k =
+        steps ? Scalar(static_cast<double>(height) / static_cast<double>((*steps)[k]))
+              : Scalar(map_height);
     const Tensor shifts_x = ((fp::arange(map_width) + 0.5) / x_f_k).to(dtype);
     const Tensor shifts_y = ((fp::arange(map_height) + 0.5) / y_f_k).to(dtype);
     const std::int64_t pairs = wh_pairs[k].size(0);
@@ -113,8 +114,8 @@ Tensor DefaultBoxGenerator::grid_default_boxes(const std::vector<TensorView>& fe
   return fp::cat(default_boxes, 0);
 }
 
-std::vector<Tensor> DefaultBoxGenerator::forward(const ImageList& images,
-                                                 const std::vector<TensorView>& feature_maps) const {
+std::vector<Tensor> DefaultBoxGenerator::forward(
+    const ImageList& images, const std::vector<TensorView>& feature_maps) const {
   if (feature_maps.size() != aspect_ratios.size())
     refuse_default_boxes("expected " + std::to_string(aspect_ratios.size()) +
                          " feature maps, got " + std::to_string(feature_maps.size()));
@@ -124,8 +125,8 @@ std::vector<Tensor> DefaultBoxGenerator::forward(const ImageList& images,
   const Tensor x_y_size = fp::tensor(std::vector<std::int64_t>{width, height});
   const TensorView centres = boxes.i(fp::all, fp::slice(0, 2));
   const TensorView sizes = boxes.i(fp::all, fp::slice(2, fp::end));
-  const Tensor corners = fp::cat(
-      {(centres - 0.5 * sizes) * x_y_size, (centres + 0.5 * sizes) * x_y_size}, -1);
+  const Tensor corners =
+      fp::cat({(centres - 0.5 * sizes) * x_y_size, (centres + 0.5 * sizes) * x_y_size}, -1);
   return std::vector<Tensor>(images.image_sizes.size(), corners);
 }
 

@@ -165,7 +165,8 @@ FasterRCNNParts fasterrcnn_v2_parts(std::int64_t out_channels) {
 }
 
 FasterRCNN fasterrcnn_resnet50_fpn_v2(const FasterRCNNOptions& options) {
-  BackboneWithFPN backbone = detail::detection_resnet50_fpn_v2(options, "fasterrcnn_resnet50_fpn_v2");
+  BackboneWithFPN backbone =
+      detail::detection_resnet50_fpn_v2(options, "fasterrcnn_resnet50_fpn_v2");
   FasterRCNNParts parts = fasterrcnn_v2_parts(backbone.out_channels);
   return FasterRCNN(std::move(backbone), options, std::move(parts));
 }

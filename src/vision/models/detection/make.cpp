@@ -58,17 +58,17 @@ const std::map<std::string, SSDBuilder, std::less<>>& ssd_registry() {
 
 std::unique_ptr<GeneralizedRCNN> make(std::string_view name, const FasterRCNNOptions& options) {
   if (ssd_registry().contains(name))
-    throw Error(ErrorCode::BadArgument, "fp::vision::models::detection::make: " +
-                                            std::string(name) +
-                                            " is an SSD model; build it with "
-                                            "fp::vision::models::detection::make_ssd");
+    throw Error(ErrorCode::BadArgument,
+                "fp::vision::models::detection::make: " + std::string(name) +
+                    " is an SSD model; build it with "
+                    "fp::vision::models::detection::make_ssd");
   return models::detail::lookup(detection_registry(), name,
                                 "fp::vision::models::detection::make")(options);
 }
 
 std::unique_ptr<SSD> make_ssd(std::string_view name, const SSDOptions& options) {
-  return models::detail::lookup(ssd_registry(), name, "fp::vision::models::detection::make_ssd")(
-      options);
+  return models::detail::lookup(ssd_registry(), name,
+                                "fp::vision::models::detection::make_ssd")(options);
 }
 
 std::vector<std::string> list_models() {

@@ -50,8 +50,8 @@ nn::ModuleList ssd_convolutions(const std::vector<std::int64_t>& in_channels,
 /// A 1x1 convolution then a 3x3 one, each with ReLU: one of the extra blocks.
 nn::Sequential vgg_extra_block(std::int64_t in, std::int64_t middle, std::int64_t out,
                                std::int64_t kernel, const nn::Conv2dOptions& options) {
-  return nn::Sequential(nn::Conv2d(in, middle, 1), nn::ReLU(), nn::Conv2d(middle, out, kernel, options),
-                        nn::ReLU());
+  return nn::Sequential(nn::Conv2d(in, middle, 1), nn::ReLU(),
+                        nn::Conv2d(middle, out, kernel, options), nn::ReLU());
 }
 
 /// The positions of `features`' max pools.
@@ -137,11 +137,11 @@ SSDFeatureExtractorVGG::SSDFeatureExtractorVGG(nn::Sequential backbone, bool hig
     : scale_weight(fp::full({512}, 20.0)) {
   const std::vector<std::int64_t> pools = max_pool_positions(backbone);
   if (pools.size() != 5)
-    refuse_ssd("SSDFeatureExtractorVGG", "expected VGG features with 5 max pools, got " +
-                                             std::to_string(pools.size()));
+    refuse_ssd("SSDFeatureExtractorVGG",
+               "expected VGG features with 5 max pools, got " + std::to_string(pools.size()));
   backbone.at<nn::MaxPool2d>(pools[2]).options.ceil_mode = true;
   features = backbone.slice(0, pools[3]);  // until conv4_3
-  nn::Sequential conv5;  // until conv5_3, without max pool 5, renumbered from 0
+  nn::Sequential conv5;                    // until conv5_3, without max pool 5, renumbered from 0
   conv5.extend(backbone.slice(pools[3], -1));
   conv5.push(vgg_fc());
   extra.push(std::move(conv5));
@@ -256,8 +256,8 @@ namespace {
 /// torchvision's vgg16 `features` (its configuration "D", without batch norm).
 nn::Sequential vgg16_features() {
   constexpr int M = kMaxPool;
-  constexpr std::array kVgg16{64, 64, M, 128, 128, M, 256, 256, 256, M, 512, 512, 512, M,
-                              512, 512, 512, M};
+  constexpr std::array kVgg16{64, 64,  M,   128, 128, M,   256, 256, 256,
+                              M,  512, 512, 512, M,   512, 512, 512, M};
   return make_vgg_layers(kVgg16, false);
 }
 
@@ -279,9 +279,10 @@ SSD ssd300_vgg16(const SSDOptions& options) {
   builder_defaults.image_std =
       options.image_std.value_or(std::vector<double>{1.0 / 255.0, 1.0 / 255.0, 1.0 / 255.0});
   const SSDOptions completed = with_ssd_defaults(builder_defaults);  // refused before VGG is made
-  DefaultBoxGenerator anchors({{2}, {2, 3}, {2, 3}, {2, 3}, {2}, {2}},
-                              {.scales = std::vector<double>{0.07, 0.15, 0.33, 0.51, 0.69, 0.87, 1.05},
-                               .steps = std::vector<std::int64_t>{8, 16, 32, 64, 100, 300}});
+  DefaultBoxGenerator anchors(
+      {{2}, {2, 3}, {2, 3}, {2, 3}, {2}, {2}},
+      {.scales = std::vector<double>{0.07, 0.15, 0.33, 0.51, 0.69, 0.87, 1.05},
+       .steps = std::vector<std::int64_t>{8, 16, 32, 64, 100, 300}});
   return SSD(std::make_unique<SSDFeatureExtractorVGG>(vgg16_features(), false), std::move(anchors),
              {300, 300}, completed);
 }

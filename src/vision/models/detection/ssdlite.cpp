@@ -46,8 +46,8 @@ nn::Sequential extra_block(std::int64_t in, std::int64_t out, double norm_eps) {
 }
 
 nn::ModuleList prediction_blocks(const std::vector<std::int64_t>& in_channels,
-                                 const std::vector<std::int64_t>& num_anchors,
-                                 std::int64_t columns, double norm_eps) {
+                                 const std::vector<std::int64_t>& num_anchors, std::int64_t columns,
+                                 double norm_eps) {
   if (in_channels.size() != num_anchors.size())
     refuse_ssdlite("in_channels and num_anchors should have one entry per map, got " +
                    std::to_string(in_channels.size()) + " and " +
@@ -92,14 +92,15 @@ SSDLiteFeatureExtractorMobileNet::SSDLiteFeatureExtractorMobileNet(nn::Sequentia
                  ? dynamic_cast<InvertedResidual*>(&backbone[c4_pos])
                  : nullptr;
   if (c4 == nullptr || c4->use_res_connect || c4->block.size() < 2)
-    refuse_ssdlite("backbone[c4_pos] should be an inverted residual block with an expansion and "
-                   "no residual connection");
+    refuse_ssdlite(
+        "backbone[c4_pos] should be an inverted residual block with an expansion and "
+        "no residual connection");
   nn::Sequential c4_block = std::move(c4->block);
   nn::Sequential until_expansion;  // from the start until C4's expansion
   for (std::int64_t i = 0; i < c4_pos; ++i)
     until_expansion.push(backbone.take(0));
   until_expansion.push(c4_block.take(0));
-  backbone.take(0);  // what is left of C4
+  backbone.take(0);        // what is left of C4
   nn::Sequential c4_rest;  // C4 from its depthwise convolution, under its names there
   for (std::int64_t name = 1; c4_block.size() > 0; ++name)
     c4_rest.push(std::to_string(name), c4_block.take(0));

@@ -27,8 +27,8 @@ class SSDLiteClassificationHead : public SSDScoringHead {
   /// For maps of `in_channels` with `num_anchors` boxes per position; the
   /// BatchNorms' eps `norm_eps`.
   SSDLiteClassificationHead(const std::vector<std::int64_t>& in_channels,
-                            const std::vector<std::int64_t>& num_anchors,
-                            std::int64_t num_classes, double norm_eps);
+                            const std::vector<std::int64_t>& num_anchors, std::int64_t num_classes,
+                            double norm_eps);
 };
 
 /// torchvision's SSDLiteRegressionHead: a _prediction_block per map to 4
