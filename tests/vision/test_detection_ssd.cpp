@@ -117,6 +117,8 @@ TEST(VisionDetectionSSD, BadOptionsAreRefused) {
                   detection::DefaultBoxGenerator({{2, -1}}));
   EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "aspect_ratios should hold one list per map",
                   detection::DefaultBoxGenerator({}));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "images should be [..., H, W], got [3]",
+                  detection::image_sizes_of({fp::zeros({3})}));
   EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "expected VGG features with 5 max pools",
                   detection::SSDFeatureExtractorVGG(fp::nn::Sequential(fp::nn::ReLU()), false));
   EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "expected 6 feature maps, got 1",

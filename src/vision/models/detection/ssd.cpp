@@ -195,10 +195,7 @@ SSD::SSD(std::unique_ptr<SSDBackbone> backbone, DefaultBoxGenerator anchor_gener
 
 std::vector<Detection> SSD::forward(const std::vector<TensorView>& images) const {
   const ImageList batch = transform(images);  // checks every image first
-  std::vector<ImageSize> original_image_sizes;
-  original_image_sizes.reserve(images.size());
-  for (const TensorView& image : images)
-    original_image_sizes.emplace_back(image.size(-2), image.size(-1));
+  const std::vector<ImageSize> original_image_sizes = image_sizes_of(images);
   const std::vector<Tensor> features = (*backbone)(batch.tensors);
   const std::vector<TensorView> maps(features.begin(), features.end());
   const SSDHeadOutputs head_outputs = head(maps);
