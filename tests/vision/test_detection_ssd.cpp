@@ -46,6 +46,8 @@ SSDOptions ssd_options_of(const fp::StateDict& truth) {
       options.topk_candidates = value.item<std::int64_t>();
     else if (option == "detections_per_img")
       options.detections_per_img = value.item<std::int64_t>();
+    else if (option == "width_mult")
+      options.width_mult = value.item<double>();
     else
       ADD_FAILURE() << "option " << option << " is not one this test knows";
   }
