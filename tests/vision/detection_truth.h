@@ -1,8 +1,9 @@
 // What the tests of fp::vision::models::detection share: the files of
 // tests/vision/make_detection_truth.py (seeded weights; options, images and
-// torchvision's detections), loading the weights with a check of the keys,
-// the bit-for-bit comparison of detections, and the checks that need no
-// torchvision values (refused images, what postprocessing promises).
+// torchvision's detections) and the builder options they record, loading
+// the weights with a check of the keys, the bit-for-bit comparison of
+// detections, and the checks that need no torchvision values (refused
+// images, what postprocessing promises).
 #pragma once
 
 #include <gtest/gtest.h>
@@ -22,7 +23,7 @@
 #include "support/expect_error.h"
 #include "vision/ops_truth.h"
 
-namespace detection_truth {
+namespace fp_test::detection_truth {
 
 /// Where make_detection_truth.py writes.
 inline std::filesystem::path model_dir() {
@@ -36,17 +37,30 @@ inline fp::StateDict detections_of(const std::string& name) {
           .string());
 }
 
+/// Calls `set(KEY, value)` for each builder option "option.KEY" of `truth`.
+inline void for_each_option(
+    const fp::StateDict& truth,
+    const std::function<void(const std::string& option, const fp::Tensor& value)>& set) {
+  const std::string prefix = "option.";
+  for (const auto& key : truth.keys())
+    if (key.starts_with(prefix)) set(key.substr(prefix.size()), truth.at(key));
+}
+
+/// The keys of a state dict or checkpoint, sorted.
+template <class Dict>
+std::vector<std::string> sorted_keys(const Dict& dict) {
+  std::vector<std::string> keys = dict.keys();
+  std::sort(keys.begin(), keys.end());
+  return keys;
+}
+
 /// `net` given make_detection_truth.py's weights of `name`, after checking
 /// that its keys are torchvision's, no more, no fewer.
 template <class Model>
 void load_weights(Model& net, const std::string& name) {
   const auto checkpoint =
       fp::safetensors::MappedFile::open((model_dir() / (name + ".safetensors")).string());
-  std::vector<std::string> expected = checkpoint.keys();
-  std::vector<std::string> actual = net.state_dict().keys();
-  std::sort(expected.begin(), expected.end());
-  std::sort(actual.begin(), actual.end());
-  EXPECT_EQ(actual, expected);
+  EXPECT_EQ(sorted_keys(net.state_dict()), sorted_keys(checkpoint));
   net.load_state_dict(checkpoint);
 }
 
@@ -79,6 +93,17 @@ void expect_torchvision_detections_of(const Model& net, const fp::StateDict& tru
   }
 }
 
+/// Builder `build`'s model with the truth's options of `name` (read by
+/// `options_of`) and its weights detects what torchvision's does, bit for bit.
+template <class Model, class Options>
+void expect_builder_equals_torchvision(const std::string& name, Model (*build)(const Options&),
+                                       Options (*options_of)(const fp::StateDict&)) {
+  const fp::StateDict truth = detections_of(name);
+  Model net = build(options_of(truth));
+  load_weights(net, name);
+  expect_torchvision_detections_of(net, truth);
+}
+
 /// `net` refuses no images, images of other channels or rank, and integer images.
 template <class Model>
 void expect_bad_images_refused(const Model& net) {
@@ -97,10 +122,13 @@ void expect_bad_images_refused(const Model& net) {
 struct Promises {
   /// Every score is above it.
   double score_thresh;
-  /// Labels are in [1, num_classes).
+  /// Labels are in [first_label, num_classes).
   std::int64_t num_classes;
   /// The most detections per image.
   std::int64_t detections_per_img;
+  /// The least label: 1 where class 0 is the background (RetinaNet's and
+  /// FCOS's classes have none: 0).
+  std::int64_t first_label = 1;
 };
 
 /// Each of `found` (the detections of `images`) is non-empty and keeps
@@ -122,7 +150,7 @@ inline void expect_promises_kept(const std::vector<fp::vision::models::detection
     const auto scores = d.scores.data<float>();
     EXPECT_TRUE(std::is_sorted(scores.begin(), scores.end(), std::greater<>()));
     EXPECT_GT(d.scores.min().item<double>(), promises.score_thresh);
-    EXPECT_GE(d.labels.min().item<std::int64_t>(), 1);
+    EXPECT_GE(d.labels.min().item<std::int64_t>(), promises.first_label);
     EXPECT_LT(d.labels.max().item<std::int64_t>(), promises.num_classes);
     const fp::Tensor x = d.boxes.i(fp::all, fp::slice(0, fp::end, 2)).to_owned();
     const fp::Tensor y = d.boxes.i(fp::all, fp::slice(1, fp::end, 2)).to_owned();
@@ -133,4 +161,4 @@ inline void expect_promises_kept(const std::vector<fp::vision::models::detection
   }
 }
 
-}  // namespace detection_truth
+}  // namespace fp_test::detection_truth

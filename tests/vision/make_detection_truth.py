@@ -13,16 +13,22 @@ torch loaded (tests/vision/with_torchvision_ops_torch.sh).
 For each NAME of MODELS, in OUT_DIR:
   NAME.safetensors        the state dict (made once; BatchNorm's parameters and
                           statistics random too, so that they matter, and the
-                          class scores spread: spread_scores)
+                          class scores spread by the family's function,
+                          spread_for: spread_scores for the R-CNNs,
+                          spread_dense_scores for RetinaNet and FCOS,
+                          spread_ssd_scores for the SSDs)
   NAME-CAP.safetensors    the builder's options ("option.KEY", 0-dim), two
                           seeded images of different sizes ("image0", "image1")
                           and torchvision's detections of the pair ("boxesI",
                           "labelsI", "scoresI", Mask R-CNN's "masksI", Keypoint
                           R-CNN's "keypointsI" and "keypoints_scoresI"),
                           under this CPU capability CAP
+and list_models.txt, torchvision's detection builders
+(torchvision.models.list_models(module=torchvision.models.detection)), one a line.
 The options keep the tests small (reduced sizes, few proposals) and the
 random networks' detections many (few classes, low score thresholds);
-each image must get at least MIN_DETECTIONS (or box_detections_per_img),
+each image must get at least MIN_DETECTIONS (or box_detections_per_img,
+detections_per_img),
 or this script fails.
 """
 
@@ -81,6 +87,15 @@ MODELS = {
         box_score_thresh=0.2,
         box_detections_per_img=12,
     ),
+    "maskrcnn_resnet50_fpn_v2": dict(
+        num_classes=3,
+        min_size=160,
+        max_size=224,
+        rpn_post_nms_top_n_test=50,
+        box_score_thresh=0.05,
+        box_nms_thresh=0.8,
+        box_detections_per_img=12,
+    ),
     "keypointrcnn_resnet50_fpn": dict(
         backbone_frozen=1,
         backbone_norm_eps=0.0,
@@ -93,14 +108,21 @@ MODELS = {
         box_score_thresh=0.05,
         box_detections_per_img=2,
     ),
-    "maskrcnn_resnet50_fpn_v2": dict(
-        num_classes=3,
+    "retinanet_resnet50_fpn": dict(
+        backbone_frozen=1,
+        backbone_norm_eps=0.0,
+        num_classes=4,
         min_size=160,
         max_size=224,
-        rpn_post_nms_top_n_test=50,
-        box_score_thresh=0.05,
-        box_nms_thresh=0.8,
-        box_detections_per_img=12,
+        score_thresh=0.05,
+        topk_candidates=100,
+        detections_per_img=40,
+    ),
+    "retinanet_resnet50_fpn_v2": dict(
+        num_classes=3, min_size=160, max_size=224, score_thresh=0.1, nms_thresh=0.4, topk_candidates=80
+    ),
+    "fcos_resnet50_fpn": dict(
+        num_classes=4, min_size=160, max_size=224, score_thresh=0.3, topk_candidates=100, detections_per_img=30
     ),
     "ssd300_vgg16": dict(num_classes=4, score_thresh=0.3, topk_candidates=40, detections_per_img=20),
     "ssdlite320_mobilenet_v3_large": dict(
@@ -176,8 +198,43 @@ def spread_ssd_scores(model: torch.nn.Module, images: list) -> None:
         conv.bias.zero_()
 
 
-def spread_scores_of(name: str):
-    return spread_ssd_scores if name.startswith("ssd") else spread_scores
+def retarget_outputs(body: torch.nn.Module, last: torch.nn.Conv2d, features: list, std: float, mean: float) -> None:
+    """`last`'s weight scaled and bias set so that its outputs on `features`
+    (each through `body` first) have about this std and mean."""
+    outs = torch.cat([(last(body(f)) - last.bias.view(1, -1, 1, 1)).flatten() for f in features])
+    scale = std / outs.std().item()
+    last.weight.mul_(scale)
+    last.bias.fill_(mean - outs.mean().item() * scale)
+
+
+def spread_dense_scores(model: torch.nn.Module, images: list) -> None:
+    """RetinaNet's and FCOS's heads on these images' features: GroupNorm's
+    parameters random (else 1 and 0), the class logits varying by about 1
+    around a few percent's probability, the box outputs spread (random heads
+    give near-constant scores of 0.01 and boxes equal to their anchors)."""
+    for module in model.modules():
+        if isinstance(module, torch.nn.GroupNorm):
+            module.weight.uniform_(0.5, 1.5)
+            module.bias.normal_(0, 0.1)
+    batch, _ = model.transform(images)
+    features = list(model.backbone(batch.tensors).values())
+    cls_head, reg_head = model.head.classification_head, model.head.regression_head
+    if hasattr(reg_head, "bbox_ctrness"):  # FCOS: distances after a ReLU, centre-ness logits
+        retarget_outputs(cls_head.conv, cls_head.cls_logits, features, std=1.0, mean=-2.0)
+        retarget_outputs(reg_head.conv, reg_head.bbox_reg, features, std=0.5, mean=0.5)
+        retarget_outputs(reg_head.conv, reg_head.bbox_ctrness, features, std=1.0, mean=0.0)
+    else:
+        retarget_outputs(cls_head.conv, cls_head.cls_logits, features, std=1.0, mean=-4.0)
+        retarget_outputs(reg_head.conv, reg_head.bbox_reg, features, std=0.3, mean=0.0)
+
+
+def spread_for(name: str):
+    """The score-spreading function of `name`'s family."""
+    if name.startswith(("retinanet", "fcos")):
+        return spread_dense_scores
+    if name.startswith("ssd"):
+        return spread_ssd_scores
+    return spread_scores
 
 
 def write(tensors: dict, path: Path) -> None:
@@ -202,7 +259,7 @@ def model_with_weights(name: str, out: Path) -> torch.nn.Module:
     if weights.exists():
         model.load_state_dict(load_file(str(weights)))
     else:
-        spread_scores_of(name)(model, seeded_images(name))
+        spread_for(name)(model, seeded_images(name))
         write(dict(model.state_dict()), weights)
     return model
 
@@ -231,10 +288,20 @@ def write_detections(name: str, out: Path) -> None:
     write(t, target)
 
 
+def write_list_models(out: Path) -> None:
+    import torchvision.models as models
+
+    target = out / "list_models.txt"
+    tmp = target.with_suffix(".tmp")
+    tmp.write_text("".join(f"{name}\n" for name in sorted(models.list_models(module=models.detection))))
+    tmp.replace(target)
+
+
 def main() -> None:
     out = Path(sys.argv[1])
     out.mkdir(parents=True, exist_ok=True)
     torch.set_grad_enabled(False)
+    write_list_models(out)
     for name in MODELS:
         write_detections(name, out)
 

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <functional>
 #include <memory>
 #include <string>
@@ -29,58 +30,52 @@ namespace detection = fp::vision::models::detection;
 using detection::FasterRCNN;
 using detection::FasterRCNNOptions;
 
-using detection_truth::detections_of;
-using detection_truth::model_dir;
+using fp_test::detection_truth::model_dir;
 
 /// The builder's options that make_detection_truth.py passed ("option.KEY").
 FasterRCNNOptions options_of(const fp::StateDict& truth) {
   FasterRCNNOptions options;
-  for (const auto& key : truth.keys()) {
-    if (!key.starts_with("option.")) continue;
-    const std::string option = key.substr(7);
-    const fp::Tensor& value = truth.at(key);
-    const auto whole = [&] { return value.item<std::int64_t>(); };
-    const auto real = [&] { return value.item<double>(); };
-    if (option == "num_classes")
-      options.num_classes = whole();
-    else if (option == "num_keypoints")
-      options.num_keypoints = whole();
-    else if (option == "backbone_frozen")
-      options.backbone_norm_layer = whole() != 0 ? fp::vision::ops::NormLayer::FrozenBatchNorm2d
-                                                 : fp::vision::ops::NormLayer::BatchNorm2d;
-    else if (option == "backbone_norm_eps")
-      options.backbone_norm_eps = real();
-    else if (option == "min_size")
-      options.min_size = whole();
-    else if (option == "max_size")
-      options.max_size = whole();
-    else if (option == "rpn_pre_nms_top_n_test")
-      options.rpn_pre_nms_top_n_test = whole();
-    else if (option == "rpn_post_nms_top_n_test")
-      options.rpn_post_nms_top_n_test = whole();
-    else if (option == "rpn_nms_thresh")
-      options.rpn_nms_thresh = real();
-    else if (option == "rpn_score_thresh")
-      options.rpn_score_thresh = real();
-    else if (option == "box_score_thresh")
-      options.box_score_thresh = real();
-    else if (option == "box_nms_thresh")
-      options.box_nms_thresh = real();
-    else if (option == "box_detections_per_img")
-      options.box_detections_per_img = whole();
-    else
-      ADD_FAILURE() << "option " << option << " is not one this test knows";
-  }
+  fp_test::detection_truth::for_each_option(
+      truth, [&](const std::string& option, const fp::Tensor& value) {
+        const auto whole = [&] { return value.item<std::int64_t>(); };
+        const auto real = [&] { return value.item<double>(); };
+        if (option == "num_classes")
+          options.num_classes = whole();
+        else if (option == "num_keypoints")
+          options.num_keypoints = whole();
+        else if (option == "backbone_frozen")
+          options.backbone_norm_layer = whole() != 0 ? fp::vision::ops::NormLayer::FrozenBatchNorm2d
+                                                     : fp::vision::ops::NormLayer::BatchNorm2d;
+        else if (option == "backbone_norm_eps")
+          options.backbone_norm_eps = real();
+        else if (option == "min_size")
+          options.min_size = whole();
+        else if (option == "max_size")
+          options.max_size = whole();
+        else if (option == "rpn_pre_nms_top_n_test")
+          options.rpn_pre_nms_top_n_test = whole();
+        else if (option == "rpn_post_nms_top_n_test")
+          options.rpn_post_nms_top_n_test = whole();
+        else if (option == "rpn_nms_thresh")
+          options.rpn_nms_thresh = real();
+        else if (option == "rpn_score_thresh")
+          options.rpn_score_thresh = real();
+        else if (option == "box_score_thresh")
+          options.box_score_thresh = real();
+        else if (option == "box_nms_thresh")
+          options.box_nms_thresh = real();
+        else if (option == "box_detections_per_img")
+          options.box_detections_per_img = whole();
+        else
+          ADD_FAILURE() << "option " << option << " is not one this test knows";
+      });
   return options;
 }
 
 template <class Model>
 void expect_torchvision_detections(const std::string& name,
                                    Model (*build)(const FasterRCNNOptions&)) {
-  const fp::StateDict truth = detections_of(name);
-  Model net = build(options_of(truth));
-  detection_truth::load_weights(net, name);
-  detection_truth::expect_torchvision_detections_of(net, truth);
+  fp_test::detection_truth::expect_builder_equals_torchvision(name, build, &options_of);
 }
 
 TEST(VisionDetection, FasterRCNNMobileNetV3Large320FPNEqualsTorchvision) {
@@ -115,7 +110,7 @@ TEST(VisionDetection, KeypointRCNNResNet50FPNEqualsTorchvision) {
 }
 
 TEST(VisionDetection, BadImagesAreRefused) {
-  detection_truth::expect_bad_images_refused(
+  fp_test::detection_truth::expect_bad_images_refused(
       detection::fasterrcnn_mobilenet_v3_large_320_fpn({.num_classes = 3}));
 }
 
@@ -140,10 +135,11 @@ TEST(VisionDetection, DetectionsKeepTorchvisionsPromises) {
   const FasterRCNN net = detection::fasterrcnn_mobilenet_v3_large_320_fpn(options);
   fp::Generator g(2);
   const std::vector<fp::Tensor> images{fp::rand({3, 90, 70}, g), fp::rand({3, 50, 120}, g)};
-  detection_truth::expect_promises_kept(net(images), images,
-                                        {.score_thresh = options.box_score_thresh,
-                                         .num_classes = *options.num_classes,
-                                         .detections_per_img = options.box_detections_per_img});
+  fp_test::detection_truth::expect_promises_kept(
+      net(images), images,
+      {.score_thresh = options.box_score_thresh,
+       .num_classes = *options.num_classes,
+       .detections_per_img = options.box_detections_per_img});
 }
 
 std::vector<std::int64_t> sizes_of(const fp::Tensor& t) {
@@ -223,16 +219,36 @@ TEST(VisionDetection, MakeBuildsEveryDetectionModelByName) {
   ASSERT_FALSE(names.empty());
   for (const std::string& name : names) {
     SCOPED_TRACE(name);
-    if (name.starts_with("ssd")) continue;  // make_ssd's (test_detection_ssd.cpp)
-    const std::unique_ptr<detection::GeneralizedRCNN> net =
-        detection::make(name, {.num_classes = 3});
-    EXPECT_NE(dynamic_cast<const FasterRCNN*>(net.get()), nullptr);
-    EXPECT_EQ(net->roi_heads.box_predictor.cls_score.out_features, 3);
     EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "is a detection model",
                     fp::vision::models::make(name));
+    if (name.find("rcnn") == std::string::npos) {
+      // RetinaNet and FCOS: tests/vision/test_detection_retinanet.cpp; the
+      // SSDs: tests/vision/test_detection_ssd.cpp.
+      const std::string takes = name.starts_with("ssd") ? "SSDOptions" : "RetinaNetOptions";
+      EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "takes " + takes + ", not FasterRCNNOptions",
+                      detection::make(name, FasterRCNNOptions{.num_classes = 3}));
+      continue;
+    }
+    const std::unique_ptr<detection::DetectionModel> net =
+        detection::make(name, FasterRCNNOptions{.num_classes = 3});
+    const auto* rcnn = dynamic_cast<const FasterRCNN*>(net.get());
+    ASSERT_NE(rcnn, nullptr);
+    EXPECT_EQ(rcnn->roi_heads.box_predictor.cls_score.out_features, 3);
   }
   EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "unknown model 'fasterrcnn'; known: fasterrcnn_",
                   detection::make("fasterrcnn"));
+}
+
+// Every detection builder of torchvision's, no more, no fewer
+// (make_detection_truth.py writes torchvision's list, sorted).
+TEST(VisionDetection, ListModelsEqualsTorchvision) {
+  std::ifstream file(model_dir() / "list_models.txt");
+  ASSERT_TRUE(file.is_open());
+  std::vector<std::string> torchvision_names;
+  for (std::string line; std::getline(file, line);)
+    torchvision_names.push_back(line);
+  ASSERT_FALSE(torchvision_names.empty());
+  EXPECT_EQ(detection::list_models(), torchvision_names);
 }
 
 }  // namespace

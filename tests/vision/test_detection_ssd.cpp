@@ -27,38 +27,33 @@ namespace detection = fp::vision::models::detection;
 using detection::SSD;
 using detection::SSDOptions;
 
-using detection_truth::model_dir;
+using fp_test::detection_truth::model_dir;
 
 /// The builder's options that make_detection_truth.py passed ("option.KEY").
 SSDOptions ssd_options_of(const fp::StateDict& truth) {
   SSDOptions options;
-  for (const auto& key : truth.keys()) {
-    if (!key.starts_with("option.")) continue;
-    const std::string option = key.substr(7);
-    const fp::Tensor& value = truth.at(key);
-    if (option == "num_classes")
-      options.num_classes = value.item<std::int64_t>();
-    else if (option == "score_thresh")
-      options.score_thresh = value.item<double>();
-    else if (option == "nms_thresh")
-      options.nms_thresh = value.item<double>();
-    else if (option == "topk_candidates")
-      options.topk_candidates = value.item<std::int64_t>();
-    else if (option == "detections_per_img")
-      options.detections_per_img = value.item<std::int64_t>();
-    else if (option == "width_mult")
-      options.width_mult = value.item<double>();
-    else
-      ADD_FAILURE() << "option " << option << " is not one this test knows";
-  }
+  fp_test::detection_truth::for_each_option(
+      truth, [&](const std::string& option, const fp::Tensor& value) {
+        if (option == "num_classes")
+          options.num_classes = value.item<std::int64_t>();
+        else if (option == "score_thresh")
+          options.score_thresh = value.item<double>();
+        else if (option == "nms_thresh")
+          options.nms_thresh = value.item<double>();
+        else if (option == "topk_candidates")
+          options.topk_candidates = value.item<std::int64_t>();
+        else if (option == "detections_per_img")
+          options.detections_per_img = value.item<std::int64_t>();
+        else if (option == "width_mult")
+          options.width_mult = value.item<double>();
+        else
+          ADD_FAILURE() << "option " << option << " is not one this test knows";
+      });
   return options;
 }
 
 void expect_torchvision_ssd_detections(const std::string& name, SSD (*build)(const SSDOptions&)) {
-  const fp::StateDict truth = detection_truth::detections_of(name);
-  SSD net = build(ssd_options_of(truth));
-  detection_truth::load_weights(net, name);
-  detection_truth::expect_torchvision_detections_of(net, truth);
+  fp_test::detection_truth::expect_builder_equals_torchvision(name, build, &ssd_options_of);
 }
 
 TEST(VisionDetectionSSD, SSDLite320MobileNetV3LargeEqualsTorchvision) {
@@ -76,7 +71,7 @@ SSD small_ssdlite(const SSDOptions& options = {.num_classes = 3}) {
 }
 
 TEST(VisionDetectionSSD, BadImagesAreRefused) {
-  detection_truth::expect_bad_images_refused(small_ssdlite());
+  fp_test::detection_truth::expect_bad_images_refused(small_ssdlite());
 }
 
 TEST(VisionDetectionSSD, CheckpointOfAnotherModelIsRefused) {
@@ -137,26 +132,39 @@ TEST(VisionDetectionSSD, DetectionsKeepTorchvisionsPromises) {
   const SSD net = small_ssdlite(options);
   fp::Generator g(5);
   const std::vector<fp::Tensor> images{fp::rand({3, 90, 70}, g), fp::rand({3, 50, 120}, g)};
-  detection_truth::expect_promises_kept(net(images), images,
-                                        {.score_thresh = *options.score_thresh,
-                                         .num_classes = *options.num_classes,
-                                         .detections_per_img = *options.detections_per_img});
+  fp_test::detection_truth::expect_promises_kept(
+      net(images), images,
+      {.score_thresh = *options.score_thresh,
+       .num_classes = *options.num_classes,
+       .detections_per_img = *options.detections_per_img});
 }
 
-TEST(VisionDetectionSSD, MakeSsdBuildsEverySSDByName) {
+TEST(VisionDetectionSSD, MakeBuildsEverySSDByName) {
+  const std::vector<std::string> names = detection::list_models();
   for (const std::string name : {"ssd300_vgg16", "ssdlite320_mobilenet_v3_large"}) {
     SCOPED_TRACE(name);
-    const std::vector<std::string> names = detection::list_models();
     EXPECT_NE(std::find(names.begin(), names.end(), name), names.end());
-    const std::unique_ptr<SSD> net = detection::make_ssd(name, {.num_classes = 3});
-    EXPECT_EQ(net->head.classification_head.num_columns, 3);
-    EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "is an SSD model; build it with",
-                    detection::make(name));
+    const std::unique_ptr<detection::DetectionModel> net =
+        detection::make(name, SSDOptions{.num_classes = 3});
+    const auto* ssd = dynamic_cast<const SSD*>(net.get());
+    ASSERT_NE(ssd, nullptr);
+    EXPECT_EQ(ssd->head.classification_head.num_columns, 3);
+    EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "takes SSDOptions, not RetinaNetOptions",
+                    detection::make(name, detection::RetinaNetOptions{}));
     EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "is a detection model",
                     fp::vision::models::make(name));
   }
-  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "unknown model 'ssd'; known: ssd300_vgg16",
-                  detection::make_ssd("ssd"));
+  // The builders' defaults: COCO's 91 classes, SSDlite's own thresholds.
+  const std::unique_ptr<detection::DetectionModel> net =
+      detection::make("ssdlite320_mobilenet_v3_large");
+  const auto* ssdlite = dynamic_cast<const SSD*>(net.get());
+  ASSERT_NE(ssdlite, nullptr);
+  EXPECT_EQ(ssdlite->head.classification_head.num_columns, 91);
+  EXPECT_EQ(ssdlite->score_thresh, 0.001);
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "takes FasterRCNNOptions, not SSDOptions",
+                  detection::make("fasterrcnn_resnet50_fpn", SSDOptions{}));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "unknown model 'ssd'; known: fasterrcnn_",
+                  detection::make("ssd", SSDOptions{}));
 }
 
 }  // namespace

@@ -3,11 +3,19 @@
 #include <algorithm>
 #include <cstdlib>
 #include <iterator>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <typeinfo>
 #include <utility>
+#include <vector>
 
+#include "flash_powder/nn/layers/activation.h"
+#include "flash_powder/nn/layers/linear.h"
+#include "layer_linear.h"
 #include "nn/messages.h"
+#include "nn/optimize/plan.h"
+#include "parameters.h"
 
 namespace fp::nn {
 
@@ -190,6 +198,34 @@ void Sequential::visit(Visitor& visitor) {
   modules_.visit(visitor);
 }
 
+namespace {
+
+using StoredModules = std::vector<detail::StoredModule>;
+
+/// Where `entry` is an nn.Linear followed by an nn.GELU() (exactly those
+/// types, not optimised for inference), both layers as one call where that
+/// gives their numbers (detail::linear_then_gelu: one pass over the output
+/// fewer; torchvision's MLP blocks are such pairs). std::nullopt otherwise.
+std::optional<Tensor> fused_linear_gelu(StoredModules::const_iterator entry,
+                                        StoredModules::const_iterator end, TensorView input) {
+  const auto next = std::next(entry);
+  if (next == end || typeid(*entry->module) != typeid(Linear) ||
+      typeid(*next->module) != typeid(GELU)) {
+    return std::nullopt;
+  }
+  if (static_cast<const GELU&>(*next->module).approximate != "none" ||
+      detail::InferenceAccess::plan(*entry->module) != nullptr ||
+      detail::InferenceAccess::plan(*next->module) != nullptr) {
+    return std::nullopt;
+  }
+  const auto& linear = static_cast<const Linear&>(*entry->module);
+  return detail::call_module(linear, [&] {
+    return detail::linear_then_gelu(input, linear.weight, detail::optional_view(linear.bias));
+  });
+}
+
+}  // namespace
+
 Tensor Sequential::forward(TensorView input) const {
   const auto& entries = modules_.entries();
   if (entries.empty()) return input.to_owned();
@@ -200,9 +236,24 @@ Tensor Sequential::forward(TensorView input) const {
   // would be copied for real by libtorch kernels that ask for writable data
   // (thnn's convolution does). Later modules see results this loop owns,
   // which a module may overwrite in place.
-  Tensor current = module_at(entries.front())(input);
-  for (auto entry = std::next(entries.begin()); entry != entries.end(); ++entry)
-    module_at(*entry).call_in_place(current);
+  auto entry = entries.begin();
+  Tensor current;
+  if (std::optional<Tensor> fused = fused_linear_gelu(entry, entries.end(), input)) {
+    current = std::move(*fused);
+    std::advance(entry, 2);
+  } else {
+    current = module_at(*entry)(input);
+    ++entry;
+  }
+  while (entry != entries.end()) {
+    if (std::optional<Tensor> fused = fused_linear_gelu(entry, entries.end(), current)) {
+      current = std::move(*fused);
+      std::advance(entry, 2);
+    } else {
+      module_at(*entry).call_in_place(current);
+      ++entry;
+    }
+  }
   return current;
 }
 

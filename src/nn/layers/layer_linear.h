@@ -18,4 +18,14 @@ namespace fp::nn::detail {
 /// non-contiguous input is made contiguous, multiplied, then the bias added.
 Tensor layer_linear(TensorView input, TensorView weight, const std::optional<TensorView>& bias);
 
+/// nn.Linear then nn.GELU() (approximate "none") as one `_addmm_activation`
+/// call, where that gives the two layers' numbers bit for bit: on the CPU, in
+/// float32 or float64, with a bias and a contiguous input of 2 or more
+/// dimensions. There aten::linear is addmm over the input's rows, and the CPU
+/// kernel of `_addmm_activation` is that addmm then gelu_ in place on its
+/// result: the same arithmetic, without a second output and a second pass.
+/// std::nullopt anywhere else (the caller runs the two layers).
+std::optional<Tensor> linear_then_gelu(TensorView input, TensorView weight,
+                                       const std::optional<TensorView>& bias);
+
 }  // namespace fp::nn::detail

@@ -2,6 +2,10 @@
 
 #include <cmath>
 #include <string>
+#include <vector>
+
+#include "flash_powder/aten/aten.h"
+#include "flash_powder/aten/shim.h"
 
 #include "flash_powder/functional/linear.h"
 #include "layer_linear.h"
@@ -17,6 +21,25 @@ Tensor layer_linear(TensorView input, TensorView weight, const std::optional<Ten
   Tensor output = functional::linear(input.contiguous(), weight, std::nullopt);
   if (bias) output.add_(*bias);
   return output;
+}
+
+std::optional<Tensor> linear_then_gelu(TensorView input, TensorView weight,
+                                       const std::optional<TensorView>& bias) {
+  const DType dtype = input.dtype();
+  const bool same_arithmetic =
+      bias && (dtype == DType::F32 || dtype == DType::F64) && input.device() == Device::cpu() &&
+      weight.device() == Device::cpu() && bias->device() == Device::cpu() &&
+      weight.dtype() == dtype && bias->dtype() == dtype && weight.dim() == 2 && bias->dim() == 1 &&
+      input.dim() >= 2 && input.is_contiguous() && input.numel() > 0 &&
+      input.sizes().back() == weight.sizes()[1] && bias->sizes()[0] == weight.sizes()[0];
+  if (!same_arithmetic) return std::nullopt;
+  const std::int64_t in_features = input.sizes().back();
+  const std::int64_t rows = input.numel() / in_features;
+  std::vector<std::int64_t> output_sizes(input.sizes().begin(), input.sizes().end());
+  output_sizes.back() = weight.sizes()[0];
+  const Tensor product = aten::shim::_addmm_activation(
+      *bias, input.reshape({rows, in_features}), aten::t(weight), 1.0, 1.0, /*use_gelu=*/true);
+  return product.reshape(output_sizes);
 }
 
 }  // namespace detail

@@ -26,6 +26,9 @@ Conv2dNormActivation::Conv2dNormActivation(std::int64_t in_channels, std::int64_
     case NormLayer::FrozenBatchNorm2d:
       push(FrozenBatchNorm2d(out_channels, options.norm_eps));
       break;
+    case NormLayer::GroupNorm:
+      push(nn::GroupNorm(options.norm_groups, out_channels, {.eps = options.norm_eps}));
+      break;
     case NormLayer::None:
       break;
   }

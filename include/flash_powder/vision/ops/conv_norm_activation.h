@@ -10,8 +10,9 @@
 
 namespace fp::vision::ops {
 
-/// The norm layer after the convolution (torchvision passes a class).
-enum class NormLayer { None, BatchNorm2d, FrozenBatchNorm2d };
+/// The norm layer after the convolution (torchvision passes a class;
+/// GroupNorm is the detection heads' partial(nn.GroupNorm, norm_groups)).
+enum class NormLayer { None, BatchNorm2d, FrozenBatchNorm2d, GroupNorm };
 /// The activation layer after the norm.
 enum class ActivationLayer { None, ReLU, ReLU6, SiLU, Hardswish, GELU };
 
@@ -27,6 +28,8 @@ struct Conv2dNormActivationOptions {
   NormLayer norm_layer = NormLayer::BatchNorm2d;
   /// The norm's eps (torchvision's partial(norm_layer, eps=...)).
   double norm_eps = 1e-5;
+  /// GroupNorm's number of groups (RetinaNet's and FCOS's 32).
+  std::int64_t norm_groups = 32;
   /// The activation (the last layer), or none.
   ActivationLayer activation_layer = ActivationLayer::ReLU;
   /// The convolution's dilation.

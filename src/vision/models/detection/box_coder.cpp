@@ -1,4 +1,5 @@
-// torchvision/models/detection/_utils.py's BoxCoder.decode, op for op (each
+// torchvision/models/detection/_utils.py's BoxCoder.decode and
+// BoxLinearCoder.decode, op for op (each
 // elementwise op on tensors of the shapes Python's has: ATen's vectorised
 // and scalar paths may differ in the last bit).
 #include "flash_powder/vision/models/detection/box_coder.h"
@@ -54,6 +55,22 @@ Tensor BoxCoder::decode_single(TensorView rel_codes, TensorView reference) const
                     pred_ctr_y + c_to_c_h},
                    2)
       .flatten(1);
+}
+
+Tensor BoxLinearCoder::decode(TensorView rel_codes, TensorView reference) const {
+  const Tensor boxes = reference.to(rel_codes.dtype());
+  const auto column = [](TensorView t, std::int64_t index) { return t.i(fp::ellipsis, index); };
+  const Tensor ctr_x = 0.5 * (column(boxes, 0) + column(boxes, 2));
+  const Tensor ctr_y = 0.5 * (column(boxes, 1) + column(boxes, 3));
+  Tensor codes = rel_codes.to_owned();
+  if (normalize_by_size) {
+    const Tensor boxes_w = column(boxes, 2) - column(boxes, 0);
+    const Tensor boxes_h = column(boxes, 3) - column(boxes, 1);
+    codes = rel_codes * fp::stack({boxes_w, boxes_h, boxes_w, boxes_h}, -1);
+  }
+  return fp::stack({ctr_x - column(codes, 0), ctr_y - column(codes, 1), ctr_x + column(codes, 2),
+                    ctr_y + column(codes, 3)},
+                   -1);
 }
 
 }  // namespace fp::vision::models::detection

@@ -21,8 +21,4 @@ std::vector<Detection> GeneralizedRCNN::forward(const std::vector<TensorView>& i
   return transform.postprocess(std::move(detections), batch.image_sizes, original_image_sizes);
 }
 
-std::vector<Detection> GeneralizedRCNN::forward(const std::vector<Tensor>& images) const {
-  return forward(std::vector<TensorView>(images.begin(), images.end()));
-}
-
 }  // namespace fp::vision::models::detection

@@ -14,6 +14,7 @@
 #include "flash_powder/vision/ops/boxes.h"
 #include "flash_powder/vision/ops/conv_norm_activation.h"
 #include "flash_powder/vision/ops/nms.h"
+#include "vision/models/detection/dense_detection.h"
 
 namespace fp::vision::models::detection {
 namespace {
@@ -21,14 +22,6 @@ namespace {
 [[noreturn]] void refuse_rpn(const std::string& message) {
   throw Error(ErrorCode::BadArgument,
               "fp::vision::models::detection::RegionProposalNetwork: " + message);
-}
-
-/// torchvision's permute_and_flatten: [N, A C, H, W] -> [N, H W A, C].
-Tensor permute_and_flatten(TensorView layer, std::int64_t channels) {
-  const std::int64_t batch = layer.size(0);
-  return layer.view({batch, -1, channels, layer.size(2), layer.size(3)})
-      .permute({0, 3, 4, 1, 2})
-      .reshape({batch, -1, channels});
 }
 
 /// torchvision's concat_box_prediction_layers: ([N sum H W A, 1] logits,
@@ -39,8 +32,9 @@ std::pair<Tensor, Tensor> concat_box_prediction_layers(const std::vector<Tensor>
   std::vector<Tensor> regression_flattened;
   for (std::size_t level = 0; level < box_cls.size(); ++level) {
     const std::int64_t anchors = box_regression[level].size(1) / 4;
-    cls_flattened.push_back(permute_and_flatten(box_cls[level], box_cls[level].size(1) / anchors));
-    regression_flattened.push_back(permute_and_flatten(box_regression[level], 4));
+    cls_flattened.push_back(
+        detail::permute_and_flatten(box_cls[level], box_cls[level].size(1) / anchors));
+    regression_flattened.push_back(detail::permute_and_flatten(box_regression[level], 4));
   }
   return {fp::cat(cls_flattened, 1).flatten(0, -2),
           fp::cat(regression_flattened, 1).reshape({-1, 4})};
@@ -83,10 +77,7 @@ RegionProposalNetwork::RegionProposalNetwork(AnchorGenerator anchor_generator, R
 
 std::vector<Tensor> RegionProposalNetwork::forward(const ImageList& images,
                                                    const ops::FeatureMaps& features) const {
-  std::vector<TensorView> maps;
-  maps.reserve(features.size());
-  for (const auto& named : features)
-    maps.emplace_back(named.second);
+  const std::vector<TensorView> maps = detail::feature_views(features);
   const auto [objectness, pred_bbox_deltas] = head(maps);
   const std::vector<Tensor> anchors = anchor_generator(images, maps);
   const auto num_images = static_cast<std::int64_t>(anchors.size());

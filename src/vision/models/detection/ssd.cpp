@@ -205,10 +205,6 @@ std::vector<Detection> SSD::forward(const std::vector<TensorView>& images) const
   return transform.postprocess(std::move(detections), batch.image_sizes, original_image_sizes);
 }
 
-std::vector<Detection> SSD::forward(const std::vector<Tensor>& images) const {
-  return forward(std::vector<TensorView>(images.begin(), images.end()));
-}
-
 std::vector<Detection> SSD::postprocess_detections(
     const SSDHeadOutputs& head_outputs, const std::vector<Tensor>& image_anchors,
     const std::vector<ImageSize>& image_shapes) const {

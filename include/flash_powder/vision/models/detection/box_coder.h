@@ -1,6 +1,6 @@
-// torchvision.models.detection._utils.BoxCoder (its decoding half): boxes
-// from reference boxes (anchors, proposals) and the regression deltas the
-// R-CNN heads predict.
+// torchvision.models.detection._utils.BoxCoder and BoxLinearCoder (their
+// decoding halves): boxes from reference boxes (anchors, proposals) and the
+// regression deltas the heads predict (BoxLinearCoder: FCOS's distances).
 #pragma once
 
 #include <array>
@@ -25,6 +25,17 @@ struct BoxCoder {
   Tensor decode(TensorView rel_codes, const std::vector<Tensor>& boxes) const;
   /// [L, 4 K] boxes: `boxes` ([L, 4]) moved by `rel_codes` ([L, 4 K]).
   Tensor decode_single(TensorView rel_codes, TensorView boxes) const;
+};
+
+/// torchvision's BoxLinearCoder: each code is the distances (left, top,
+/// right, bottom) from the reference box's centre, in units of its width
+/// and height when `normalize_by_size`.
+struct BoxLinearCoder {
+  /// Whether the distances are divided by the box's width and height.
+  bool normalize_by_size = true;
+
+  /// [..., 4] boxes: `boxes` ([..., 4]) moved by `rel_codes` (the same shape).
+  Tensor decode(TensorView rel_codes, TensorView boxes) const;
 };
 
 }  // namespace fp::vision::models::detection

@@ -10,6 +10,7 @@
 #include "flash_powder/nn/define.h"
 #include "flash_powder/nn/module.h"
 #include "flash_powder/vision/models/detection/backbone_utils.h"
+#include "flash_powder/vision/models/detection/detection_model.h"
 #include "flash_powder/vision/models/detection/roi_heads.h"
 #include "flash_powder/vision/models/detection/rpn.h"
 #include "flash_powder/vision/models/detection/transform.h"
@@ -17,7 +18,7 @@
 namespace fp::vision::models::detection {
 
 /// torchvision's GeneralizedRCNN in eval mode.
-class GeneralizedRCNN : public nn::ModuleBase {
+class GeneralizedRCNN : public DetectionModel {
  public:
   /// The model of these parts.
   GeneralizedRCNN(BackboneWithFPN backbone, RegionProposalNetwork rpn, RoIHeads roi_heads,
@@ -27,9 +28,7 @@ class GeneralizedRCNN : public nn::ModuleBase {
   /// The detections of each image of `images` ([3, H, W] float in [0, 1],
   /// of any sizes), in its own pixels. fp::Error (BadArgument) for no
   /// images or an image that is not [3, H, W] floating point.
-  std::vector<Detection> forward(const std::vector<TensorView>& images) const;
-  /// The same for a vector of Tensors.
-  std::vector<Detection> forward(const std::vector<Tensor>& images) const;
+  std::vector<Detection> forward(const std::vector<TensorView>& images) const override;
 
   /// Normalises, resizes and batches the images.
   GeneralizedRCNNTransform transform;

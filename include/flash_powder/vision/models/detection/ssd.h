@@ -26,6 +26,7 @@
 #include "flash_powder/nn/module.h"
 #include "flash_powder/vision/models/detection/box_coder.h"
 #include "flash_powder/vision/models/detection/default_box_generator.h"
+#include "flash_powder/vision/models/detection/detection_model.h"
 #include "flash_powder/vision/models/detection/roi_heads.h"
 #include "flash_powder/vision/models/detection/transform.h"
 
@@ -159,7 +160,7 @@ class SSDFeatureExtractorVGG : public SSDBackbone {
 };
 
 /// torchvision.models.detection.SSD in eval mode.
-class SSD : public nn::ModuleBase {
+class SSD : public DetectionModel {
  public:
   /// SSD over `backbone`, with boxes from `anchor_generator`, images resized
   /// to `size` (width, height), and `head` (SSDHead over the backbone's maps
@@ -171,12 +172,7 @@ class SSD : public nn::ModuleBase {
       std::optional<SSDHead> head = std::nullopt);
 
   FP_MODULE(backbone, anchor_generator, head)
-  /// The detections of each image of `images` ([3, H, W] float in [0, 1],
-  /// of any sizes), in its own pixels. fp::Error (BadArgument) for no
-  /// images or an image that is not [3, H, W] floating point.
-  std::vector<Detection> forward(const std::vector<TensorView>& images) const;
-  /// The same for a vector of Tensors.
-  std::vector<Detection> forward(const std::vector<Tensor>& images) const;
+  std::vector<Detection> forward(const std::vector<TensorView>& images) const override;
   /// torchvision's postprocess_detections: per image, boxes decoded and
   /// clipped, per class those above score_thresh (the best topk_candidates),
   /// then batched NMS and the best detections_per_img.
