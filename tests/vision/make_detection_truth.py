@@ -13,16 +13,22 @@ torch loaded (tests/vision/with_torchvision_ops_torch.sh).
 For each NAME of MODELS, in OUT_DIR:
   NAME.safetensors        the state dict (made once; BatchNorm's parameters and
                           statistics random too, so that they matter, and the
-                          class scores spread: spread_scores)
+                          class scores spread by the family's function,
+                          spread_for: spread_scores for the R-CNNs,
+                          spread_dense_scores for RetinaNet and FCOS,
+                          spread_ssd_scores for the SSDs)
   NAME-CAP.safetensors    the builder's options ("option.KEY", 0-dim), two
                           seeded images of different sizes ("image0", "image1")
                           and torchvision's detections of the pair ("boxesI",
                           "labelsI", "scoresI", Mask R-CNN's "masksI", Keypoint
                           R-CNN's "keypointsI" and "keypoints_scoresI"),
                           under this CPU capability CAP
+and list_models.txt, torchvision's detection builders
+(torchvision.models.list_models(module=torchvision.models.detection)), one a line.
 The options keep the tests small (reduced sizes, few proposals) and the
 random networks' detections many (few classes, low score thresholds);
-each image must get at least MIN_DETECTIONS (or box_detections_per_img),
+each image must get at least MIN_DETECTIONS (or box_detections_per_img,
+detections_per_img),
 or this script fails.
 """
 
@@ -81,6 +87,15 @@ MODELS = {
         box_score_thresh=0.2,
         box_detections_per_img=12,
     ),
+    "maskrcnn_resnet50_fpn_v2": dict(
+        num_classes=3,
+        min_size=160,
+        max_size=224,
+        rpn_post_nms_top_n_test=50,
+        box_score_thresh=0.05,
+        box_nms_thresh=0.8,
+        box_detections_per_img=12,
+    ),
     "keypointrcnn_resnet50_fpn": dict(
         backbone_frozen=1,
         backbone_norm_eps=0.0,
@@ -108,6 +123,10 @@ MODELS = {
     ),
     "fcos_resnet50_fpn": dict(
         num_classes=4, min_size=160, max_size=224, score_thresh=0.3, topk_candidates=100, detections_per_img=30
+    ),
+    "ssd300_vgg16": dict(num_classes=4, score_thresh=0.3, topk_candidates=40, detections_per_img=20),
+    "ssdlite320_mobilenet_v3_large": dict(
+        num_classes=5, score_thresh=0.25, nms_thresh=0.5, topk_candidates=30, detections_per_img=25
     ),
 }
 IMAGE_SIZES = ((3, 200, 260), (3, 170, 130))
@@ -162,6 +181,23 @@ def spread_scores(model: torch.nn.Module, images: list) -> None:
     heads.box_predictor.cls_score.bias.copy_(-(x.mean(0) @ weight.t()))
 
 
+def spread_ssd_scores(model: torch.nn.Module, images: list) -> None:
+    """spread_scores for the SSD family: each map's last class convolution
+    (SSDHead's, or the last of SSDLiteHead's prediction block) scaled so
+    that, on these images, its logits at a position vary by about 1 from
+    channel to channel (from class to class), with no bias."""
+    batch, _ = model.transform(images)
+    features = list(model.backbone(batch.tensors).values())
+    for block, x in zip(model.head.classification_head.module_list, features):
+        conv = block
+        if isinstance(block, torch.nn.Sequential):
+            conv = block[-1]
+            x = block[:-1](x)
+        logits = torch.nn.functional.conv2d(x, conv.weight, None, conv.stride, conv.padding)
+        conv.weight.div_((logits - logits.mean(1, keepdim=True)).std())
+        conv.bias.zero_()
+
+
 def retarget_outputs(body: torch.nn.Module, last: torch.nn.Conv2d, features: list, std: float, mean: float) -> None:
     """`last`'s weight scaled and bias set so that its outputs on `features`
     (each through `body` first) have about this std and mean."""
@@ -194,7 +230,11 @@ def spread_dense_scores(model: torch.nn.Module, images: list) -> None:
 
 def spread_for(name: str):
     """The score-spreading function of `name`'s family."""
-    return spread_dense_scores if name.startswith(("retinanet", "fcos")) else spread_scores
+    if name.startswith(("retinanet", "fcos")):
+        return spread_dense_scores
+    if name.startswith("ssd"):
+        return spread_ssd_scores
+    return spread_scores
 
 
 def write(tensors: dict, path: Path) -> None:
@@ -234,7 +274,8 @@ def write_detections(name: str, out: Path) -> None:
     t = {f"option.{key}": torch.tensor(value, dtype=torch.float64 if isinstance(value, float) else torch.int64)
          for key, value in MODELS[name].items()}
     for i, (image, detection) in enumerate(zip(images, found)):
-        minimum = min(MIN_DETECTIONS, MODELS[name].get("box_detections_per_img", MIN_DETECTIONS))
+        most = MODELS[name].get("box_detections_per_img", MODELS[name].get("detections_per_img", MIN_DETECTIONS))
+        minimum = min(MIN_DETECTIONS, most)
         if len(detection["boxes"]) < minimum:
             sys.exit(f"{name}: image {i} has {len(detection['boxes'])} detections, fewer than {minimum}")
         t[f"image{i}"] = image
@@ -247,10 +288,20 @@ def write_detections(name: str, out: Path) -> None:
     write(t, target)
 
 
+def write_list_models(out: Path) -> None:
+    import torchvision.models as models
+
+    target = out / "list_models.txt"
+    tmp = target.with_suffix(".tmp")
+    tmp.write_text("".join(f"{name}\n" for name in sorted(models.list_models(module=models.detection))))
+    tmp.replace(target)
+
+
 def main() -> None:
     out = Path(sys.argv[1])
     out.mkdir(parents=True, exist_ok=True)
     torch.set_grad_enabled(False)
+    write_list_models(out)
     for name in MODELS:
         write_detections(name, out)
 

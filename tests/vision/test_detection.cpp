@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <functional>
 #include <memory>
 #include <string>
@@ -21,7 +22,6 @@
 
 #include "support/expect_error.h"
 #include "vision/detection_truth.h"
-#include "vision/ops_truth.h"
 
 namespace detection_test {
 namespace {
@@ -30,93 +30,52 @@ namespace detection = fp::vision::models::detection;
 using detection::FasterRCNN;
 using detection::FasterRCNNOptions;
 
-using fp_test::detection_truth::detections_of;
 using fp_test::detection_truth::model_dir;
 
 /// The builder's options that make_detection_truth.py passed ("option.KEY").
 FasterRCNNOptions options_of(const fp::StateDict& truth) {
   FasterRCNNOptions options;
-  for (const auto& key : truth.keys()) {
-    if (!key.starts_with("option.")) continue;
-    const std::string option = key.substr(7);
-    const fp::Tensor& value = truth.at(key);
-    const auto whole = [&] { return value.item<std::int64_t>(); };
-    const auto real = [&] { return value.item<double>(); };
-    if (option == "num_classes")
-      options.num_classes = whole();
-    else if (option == "num_keypoints")
-      options.num_keypoints = whole();
-    else if (option == "backbone_frozen")
-      options.backbone_norm_layer = whole() != 0 ? fp::vision::ops::NormLayer::FrozenBatchNorm2d
-                                                 : fp::vision::ops::NormLayer::BatchNorm2d;
-    else if (option == "backbone_norm_eps")
-      options.backbone_norm_eps = real();
-    else if (option == "min_size")
-      options.min_size = whole();
-    else if (option == "max_size")
-      options.max_size = whole();
-    else if (option == "rpn_pre_nms_top_n_test")
-      options.rpn_pre_nms_top_n_test = whole();
-    else if (option == "rpn_post_nms_top_n_test")
-      options.rpn_post_nms_top_n_test = whole();
-    else if (option == "rpn_nms_thresh")
-      options.rpn_nms_thresh = real();
-    else if (option == "rpn_score_thresh")
-      options.rpn_score_thresh = real();
-    else if (option == "box_score_thresh")
-      options.box_score_thresh = real();
-    else if (option == "box_nms_thresh")
-      options.box_nms_thresh = real();
-    else if (option == "box_detections_per_img")
-      options.box_detections_per_img = whole();
-    else
-      ADD_FAILURE() << "option " << option << " is not one this test knows";
-  }
+  fp_test::detection_truth::for_each_option(
+      truth, [&](const std::string& option, const fp::Tensor& value) {
+        const auto whole = [&] { return value.item<std::int64_t>(); };
+        const auto real = [&] { return value.item<double>(); };
+        if (option == "num_classes")
+          options.num_classes = whole();
+        else if (option == "num_keypoints")
+          options.num_keypoints = whole();
+        else if (option == "backbone_frozen")
+          options.backbone_norm_layer = whole() != 0 ? fp::vision::ops::NormLayer::FrozenBatchNorm2d
+                                                     : fp::vision::ops::NormLayer::BatchNorm2d;
+        else if (option == "backbone_norm_eps")
+          options.backbone_norm_eps = real();
+        else if (option == "min_size")
+          options.min_size = whole();
+        else if (option == "max_size")
+          options.max_size = whole();
+        else if (option == "rpn_pre_nms_top_n_test")
+          options.rpn_pre_nms_top_n_test = whole();
+        else if (option == "rpn_post_nms_top_n_test")
+          options.rpn_post_nms_top_n_test = whole();
+        else if (option == "rpn_nms_thresh")
+          options.rpn_nms_thresh = real();
+        else if (option == "rpn_score_thresh")
+          options.rpn_score_thresh = real();
+        else if (option == "box_score_thresh")
+          options.box_score_thresh = real();
+        else if (option == "box_nms_thresh")
+          options.box_nms_thresh = real();
+        else if (option == "box_detections_per_img")
+          options.box_detections_per_img = whole();
+        else
+          ADD_FAILURE() << "option " << option << " is not one this test knows";
+      });
   return options;
-}
-
-/// The model of builder `build` with make_detection_truth.py's weights of `name`.
-template <class Model>
-Model with_weights(const std::string& name, Model (*build)(const FasterRCNNOptions&),
-                   const FasterRCNNOptions& options) {
-  Model net = build(options);
-  const auto checkpoint =
-      fp::safetensors::MappedFile::open((model_dir() / (name + ".safetensors")).string());
-  std::vector<std::string> expected = checkpoint.keys();
-  std::vector<std::string> actual = net.state_dict().keys();
-  std::sort(expected.begin(), expected.end());
-  std::sort(actual.begin(), actual.end());
-  EXPECT_EQ(actual, expected);  // torchvision's keys, no more, no fewer
-  net.load_state_dict(checkpoint);
-  return net;
 }
 
 template <class Model>
 void expect_torchvision_detections(const std::string& name,
                                    Model (*build)(const FasterRCNNOptions&)) {
-  const fp::StateDict truth = detections_of(name);
-  const Model net = with_weights(name, build, options_of(truth));
-  const std::vector<fp::Tensor> images{truth.at("image0"), truth.at("image1")};
-  ASSERT_NE(images[0].size(1), images[1].size(1));  // images of different sizes
-  const std::vector<detection::Detection> found = net(images);
-  ASSERT_EQ(found.size(), 2U);
-  for (std::size_t i = 0; i < found.size(); ++i) {
-    SCOPED_TRACE("image " + std::to_string(i));
-    const std::string index = std::to_string(i);
-    EXPECT_TRUE(fp_test::bit_equal(found[i].boxes, truth.at("boxes" + index)));
-    EXPECT_TRUE(fp_test::bit_equal(found[i].labels, truth.at("labels" + index)));
-    EXPECT_TRUE(fp_test::bit_equal(found[i].scores, truth.at("scores" + index)));
-    const std::vector<std::pair<std::string, const fp::Tensor*>> extras{
-        {"masks", &found[i].masks},
-        {"keypoints", &found[i].keypoints},
-        {"keypoints_scores", &found[i].keypoints_scores}};
-    for (const auto& [extra, tensor] : extras) {
-      SCOPED_TRACE(extra);
-      EXPECT_EQ(tensor->is_defined(), truth.contains(extra + index));
-      if (truth.contains(extra + index))
-        EXPECT_TRUE(fp_test::bit_equal(*tensor, truth.at(extra + index)));
-    }
-  }
+  fp_test::detection_truth::expect_builder_equals_torchvision(name, build, &options_of);
 }
 
 TEST(VisionDetection, FasterRCNNMobileNetV3Large320FPNEqualsTorchvision) {
@@ -142,21 +101,17 @@ TEST(VisionDetection, MaskRCNNResNet50FPNEqualsTorchvision) {
   expect_torchvision_detections("maskrcnn_resnet50_fpn", &detection::maskrcnn_resnet50_fpn);
 }
 
+TEST(VisionDetection, MaskRCNNResNet50FPNV2EqualsTorchvision) {
+  expect_torchvision_detections("maskrcnn_resnet50_fpn_v2", &detection::maskrcnn_resnet50_fpn_v2);
+}
+
 TEST(VisionDetection, KeypointRCNNResNet50FPNEqualsTorchvision) {
   expect_torchvision_detections("keypointrcnn_resnet50_fpn", &detection::keypointrcnn_resnet50_fpn);
 }
 
 TEST(VisionDetection, BadImagesAreRefused) {
-  const FasterRCNN net = detection::fasterrcnn_mobilenet_v3_large_320_fpn({.num_classes = 3});
-  fp::Generator g(1);
-  const fp::Tensor image = fp::rand({3, 40, 50}, g);
-  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "no images", net(std::vector<fp::Tensor>{}));
-  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "of shape [3, H, W], got [4, 40, 50]",
-                  net(std::vector<fp::Tensor>{image, fp::rand({4, 40, 50}, g)}));
-  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "of shape [3, H, W], got [1, 3, 40, 50]",
-                  net(std::vector<fp::Tensor>{fp::rand({1, 3, 40, 50}, g)}));
-  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "expected input images to be of floating type",
-                  net(std::vector<fp::Tensor>{fp::zeros({3, 40, 50}, fp::DType::U8)}));
+  fp_test::detection_truth::expect_bad_images_refused(
+      detection::fasterrcnn_mobilenet_v3_large_320_fpn({.num_classes = 3}));
 }
 
 TEST(VisionDetection, CheckpointOfAnotherModelIsRefused) {
@@ -164,12 +119,6 @@ TEST(VisionDetection, CheckpointOfAnotherModelIsRefused) {
   EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "backbone.body.layer1.0.conv1.weight",
                   net.load_state_dict(fp::safetensors::MappedFile::open(
                       (model_dir() / "fasterrcnn_resnet50_fpn.safetensors").string())));
-}
-
-/// Whether `values` ([N]) never increases.
-bool non_increasing(const fp::Tensor& values) {
-  const auto v = values.data<float>();
-  return std::is_sorted(v.begin(), v.end(), std::greater<>());
 }
 
 // What torchvision's postprocessing promises of any weights: scores above
@@ -186,29 +135,11 @@ TEST(VisionDetection, DetectionsKeepTorchvisionsPromises) {
   const FasterRCNN net = detection::fasterrcnn_mobilenet_v3_large_320_fpn(options);
   fp::Generator g(2);
   const std::vector<fp::Tensor> images{fp::rand({3, 90, 70}, g), fp::rand({3, 50, 120}, g)};
-  const std::vector<detection::Detection> found = net(images);
-  ASSERT_EQ(found.size(), images.size());
-  for (std::size_t i = 0; i < found.size(); ++i) {
-    SCOPED_TRACE("image " + std::to_string(i));
-    const detection::Detection& d = found[i];
-    const std::int64_t n = d.scores.size(0);
-    ASSERT_GT(n, 0);
-    EXPECT_LE(n, options.box_detections_per_img);
-    EXPECT_EQ(d.boxes.dim(), 2);
-    EXPECT_EQ(d.boxes.size(0), n);
-    EXPECT_EQ(d.boxes.size(1), 4);
-    EXPECT_EQ(d.labels.dtype(), fp::DType::I64);
-    EXPECT_TRUE(non_increasing(d.scores));
-    EXPECT_GT(d.scores.min().item<double>(), options.box_score_thresh);
-    EXPECT_GE(d.labels.min().item<std::int64_t>(), 1);
-    EXPECT_LT(d.labels.max().item<std::int64_t>(), options.num_classes);
-    const fp::Tensor x = d.boxes.i(fp::all, fp::slice(0, fp::end, 2)).to_owned();
-    const fp::Tensor y = d.boxes.i(fp::all, fp::slice(1, fp::end, 2)).to_owned();
-    EXPECT_GE(x.min().item<double>(), 0.0);
-    EXPECT_LE(x.max().item<double>(), static_cast<double>(images[i].size(2)));
-    EXPECT_GE(y.min().item<double>(), 0.0);
-    EXPECT_LE(y.max().item<double>(), static_cast<double>(images[i].size(1)));
-  }
+  fp_test::detection_truth::expect_promises_kept(
+      net(images), images,
+      {.score_thresh = options.box_score_thresh,
+       .num_classes = *options.num_classes,
+       .detections_per_img = options.box_detections_per_img});
 }
 
 std::vector<std::int64_t> sizes_of(const fp::Tensor& t) {
@@ -291,8 +222,10 @@ TEST(VisionDetection, MakeBuildsEveryDetectionModelByName) {
     EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "is a detection model",
                     fp::vision::models::make(name));
     if (name.find("rcnn") == std::string::npos) {
-      // RetinaNet and FCOS: tests/vision/test_detection_retinanet.cpp.
-      EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "takes RetinaNetOptions, not FasterRCNNOptions",
+      // RetinaNet and FCOS: tests/vision/test_detection_retinanet.cpp; the
+      // SSDs: tests/vision/test_detection_ssd.cpp.
+      const std::string takes = name.starts_with("ssd") ? "SSDOptions" : "RetinaNetOptions";
+      EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "takes " + takes + ", not FasterRCNNOptions",
                       detection::make(name, FasterRCNNOptions{.num_classes = 3}));
       continue;
     }
@@ -304,6 +237,18 @@ TEST(VisionDetection, MakeBuildsEveryDetectionModelByName) {
   }
   EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "unknown model 'fasterrcnn'; known: fasterrcnn_",
                   detection::make("fasterrcnn"));
+}
+
+// Every detection builder of torchvision's, no more, no fewer
+// (make_detection_truth.py writes torchvision's list, sorted).
+TEST(VisionDetection, ListModelsEqualsTorchvision) {
+  std::ifstream file(model_dir() / "list_models.txt");
+  ASSERT_TRUE(file.is_open());
+  std::vector<std::string> torchvision_names;
+  for (std::string line; std::getline(file, line);)
+    torchvision_names.push_back(line);
+  ASSERT_FALSE(torchvision_names.empty());
+  EXPECT_EQ(detection::list_models(), torchvision_names);
 }
 
 }  // namespace

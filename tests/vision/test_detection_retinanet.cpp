@@ -21,7 +21,6 @@
 
 #include "support/expect_error.h"
 #include "vision/detection_truth.h"
-#include "vision/ops_truth.h"
 
 namespace detection_retinanet_test {
 namespace {
@@ -31,9 +30,7 @@ using detection::FCOS;
 using detection::RetinaNet;
 using detection::RetinaNetOptions;
 
-using fp_test::detection_truth::detections_of;
 using fp_test::detection_truth::model_dir;
-using fp_test::detection_truth::sorted_keys;
 
 /// The builder's options that make_detection_truth.py passed ("option.KEY").
 RetinaNetOptions options_of(const fp::StateDict& truth) {
@@ -70,24 +67,7 @@ RetinaNetOptions options_of(const fp::StateDict& truth) {
 template <class Model>
 void expect_torchvision_detections(const std::string& name,
                                    Model (*build)(const RetinaNetOptions&)) {
-  const fp::StateDict truth = detections_of(name);
-  Model net = build(options_of(truth));
-  const auto checkpoint =
-      fp::safetensors::MappedFile::open((model_dir() / (name + ".safetensors")).string());
-  // torchvision's keys, no more, no fewer.
-  EXPECT_EQ(sorted_keys(net.state_dict()), sorted_keys(checkpoint));
-  net.load_state_dict(checkpoint);
-  const std::vector<fp::Tensor> images{truth.at("image0"), truth.at("image1")};
-  ASSERT_NE(images[0].size(1), images[1].size(1));  // images of different sizes
-  const std::vector<detection::Detection> found = net(images);
-  ASSERT_EQ(found.size(), 2U);
-  for (std::size_t i = 0; i < found.size(); ++i) {
-    SCOPED_TRACE("image " + std::to_string(i));
-    const std::string index = std::to_string(i);
-    EXPECT_TRUE(fp_test::bit_equal(found[i].boxes, truth.at("boxes" + index)));
-    EXPECT_TRUE(fp_test::bit_equal(found[i].labels, truth.at("labels" + index)));
-    EXPECT_TRUE(fp_test::bit_equal(found[i].scores, truth.at("scores" + index)));
-  }
+  fp_test::detection_truth::expect_builder_equals_torchvision(name, build, &options_of);
 }
 
 TEST(VisionDetectionRetinaNet, RetinaNetResNet50FPNEqualsTorchvision) {
@@ -126,18 +106,8 @@ const RetinaNetOptions kSmall{.num_classes = 3, .min_size = 32, .max_size = 48};
 TEST(VisionDetectionRetinaNet, BadImagesAreRefused) {
   const RetinaNet retina(tiny_backbone(), kSmall);
   const FCOS fcos(tiny_backbone(), kSmall);
-  fp::Generator g(1);
-  const fp::Tensor image = fp::rand({3, 40, 50}, g);
-  for (const detection::DetectionModel* net :
-       std::vector<const detection::DetectionModel*>{&retina, &fcos}) {
-    EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "no images", (*net)(std::vector<fp::Tensor>{}));
-    EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "of shape [3, H, W], got [4, 40, 50]",
-                    (*net)(std::vector<fp::Tensor>{image, fp::rand({4, 40, 50}, g)}));
-    EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "of shape [3, H, W], got [1, 3, 40, 50]",
-                    (*net)(std::vector<fp::Tensor>{fp::rand({1, 3, 40, 50}, g)}));
-    EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "expected input images to be of floating type",
-                    (*net)(std::vector<fp::Tensor>{fp::zeros({3, 40, 50}, fp::DType::U8)}));
-  }
+  fp_test::detection_truth::expect_bad_images_refused(retina);
+  fp_test::detection_truth::expect_bad_images_refused(fcos);
 }
 
 TEST(VisionDetectionRetinaNet, BadOptionsAreRefused) {
@@ -209,12 +179,6 @@ TEST(VisionDetectionRetinaNet, MakeBuildsThemByName) {
   EXPECT_EQ(fcos->score_thresh, 0.2);                         // FCOS's own, not RetinaNet's
 }
 
-/// Whether `values` ([N]) never increases.
-bool non_increasing(const fp::Tensor& values) {
-  const auto v = values.data<float>();
-  return std::is_sorted(v.begin(), v.end(), std::greater<>());
-}
-
 // What torchvision's postprocessing promises of any weights (and the one
 // forward per family that the valgrind and sanitizer runs go through):
 // scores above the threshold, best first, labels of the classes, boxes
@@ -231,31 +195,14 @@ TEST(VisionDetectionRetinaNet, DetectionsKeepTorchvisionsPromises) {
   const FCOS fcos(tiny_backbone(), options);
   fp::Generator g(2);
   const std::vector<fp::Tensor> images{fp::rand({3, 90, 70}, g), fp::rand({3, 50, 120}, g)};
+  const fp_test::detection_truth::Promises promises{
+      .score_thresh = *options.score_thresh,
+      .num_classes = *options.num_classes,
+      .detections_per_img = *options.detections_per_img,
+      .first_label = 0};
   for (const detection::DetectionModel* net :
-       std::vector<const detection::DetectionModel*>{&retina, &fcos}) {
-    const std::vector<detection::Detection> found = (*net)(images);
-    ASSERT_EQ(found.size(), images.size());
-    for (std::size_t i = 0; i < found.size(); ++i) {
-      SCOPED_TRACE("image " + std::to_string(i));
-      const detection::Detection& d = found[i];
-      const std::int64_t n = d.scores.size(0);
-      ASSERT_GT(n, 0);
-      EXPECT_LE(n, *options.detections_per_img);
-      EXPECT_EQ(d.boxes.size(0), n);
-      EXPECT_EQ(d.boxes.size(1), 4);
-      EXPECT_EQ(d.labels.dtype(), fp::DType::I64);
-      EXPECT_TRUE(non_increasing(d.scores));
-      EXPECT_GT(d.scores.min().item<double>(), *options.score_thresh);
-      EXPECT_GE(d.labels.min().item<std::int64_t>(), 0);
-      EXPECT_LT(d.labels.max().item<std::int64_t>(), *options.num_classes);
-      const fp::Tensor x = d.boxes.i(fp::all, fp::slice(0, fp::end, 2)).to_owned();
-      const fp::Tensor y = d.boxes.i(fp::all, fp::slice(1, fp::end, 2)).to_owned();
-      EXPECT_GE(x.min().item<double>(), 0.0);
-      EXPECT_LE(x.max().item<double>(), static_cast<double>(images[i].size(2)));
-      EXPECT_GE(y.min().item<double>(), 0.0);
-      EXPECT_LE(y.max().item<double>(), static_cast<double>(images[i].size(1)));
-    }
-  }
+       std::vector<const detection::DetectionModel*>{&retina, &fcos})
+    fp_test::detection_truth::expect_promises_kept((*net)(images), images, promises);
 }
 
 }  // namespace

@@ -1,9 +1,11 @@
-// torchvision/models/mobilenetv3.py (width 1.0, no reduced tail)
+// torchvision/models/mobilenetv3.py
 // and torchvision.ops.misc's Conv2dNormActivation.
 #include "flash_powder/vision/models/mobilenetv3.h"
 
 #include <algorithm>
 #include <optional>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "flash_powder/base/error.h"
@@ -127,6 +129,40 @@ std::vector<InvertedResidualConfig> dilated(std::vector<InvertedResidualConfig> 
   return setting;
 }
 
+/// torchvision's _mobilenet_v3_conf: the last `tail` rows' channels halved
+/// when `reduced_tail` (only the C4 row's input kept), then every channel
+/// count times width_mult, made divisible by 8.
+std::vector<InvertedResidualConfig> configured(std::vector<InvertedResidualConfig> setting,
+                                               const MobileNetV3Options& options) {
+  constexpr std::size_t kTail = 3;
+  if (!(options.width_mult > 0.0))
+    throw Error(ErrorCode::BadArgument,
+                "fp::vision::models::MobileNetV3: width_mult should be positive, got " +
+                    std::to_string(options.width_mult));
+  if (options.reduced_tail) {
+    for (std::size_t row = setting.size() - kTail; row < setting.size(); ++row) {
+      if (row != setting.size() - kTail) setting[row].input_channels /= 2;
+      setting[row].expanded_channels /= row == setting.size() - kTail ? 1 : 2;
+      setting[row].out_channels /= 2;
+    }
+  }
+  const auto adjust = [&](std::int64_t channels) {
+    return make_divisible(static_cast<double>(channels) * options.width_mult);
+  };
+  for (InvertedResidualConfig& row : setting) {
+    row.input_channels = adjust(row.input_channels);
+    row.expanded_channels = adjust(row.expanded_channels);
+    row.out_channels = adjust(row.out_channels);
+  }
+  return dilated(std::move(setting), options.dilated);
+}
+
+/// torchvision's last_channel: adjust_channels(`channels` // reduce_divider).
+std::int64_t last_channel_of(std::int64_t channels, const MobileNetV3Options& options) {
+  return make_divisible(static_cast<double>(options.reduced_tail ? channels / 2 : channels) *
+                        options.width_mult);
+}
+
 }  // namespace
 
 MobileNetV3 mobilenet_v3_small(const MobileNetV3Options& options) {
@@ -140,7 +176,7 @@ MobileNetV3 mobilenet_v3_small(const MobileNetV3Options& options) {
       {48, 5, 288, 96, true, true, 2},  {96, 5, 576, 96, true, true, 1},
       {96, 5, 576, 96, true, true, 1},
   };
-  return MobileNetV3(dilated(setting, options.dilated), make_divisible(1024), options);
+  return MobileNetV3(configured(setting, options), last_channel_of(1024, options), options);
 }
 
 MobileNetV3 mobilenet_v3_large(const MobileNetV3Options& options) {
@@ -155,7 +191,7 @@ MobileNetV3 mobilenet_v3_large(const MobileNetV3Options& options) {
       {112, 5, 672, 160, true, true, 2}, {160, 5, 960, 160, true, true, 1},
       {160, 5, 960, 160, true, true, 1},
   };
-  return MobileNetV3(dilated(setting, options.dilated), make_divisible(1280), options);
+  return MobileNetV3(configured(setting, options), last_channel_of(1280, options), options);
 }
 
 namespace detail {

@@ -32,6 +32,12 @@ struct MobileNetV3Options {
   /// The norms: BatchNorm2d, or FrozenBatchNorm2d (torchvision's detection
   /// builders given weights pass `norm_layer=FrozenBatchNorm2d`, eps 1e-5).
   ops::NormLayer norm_layer = ops::NormLayer::BatchNorm2d;
+  /// Every block's channels scaled by this (rounded to multiples of 8).
+  double width_mult = 1.0;
+  /// Whether the last stage (C4 on) and the classifier's width are halved
+  /// (torchvision's `reduced_tail`, which ssdlite320_mobilenet_v3_large sets
+  /// when built without backbone weights).
+  bool reduced_tail = false;
 };
 
 /// One row of torchvision's `inverted_residual_setting`.

@@ -132,6 +132,12 @@ ResNet detection_resnet50(const FasterRCNNOptions& options) {
       {.norm_layer = options.backbone_norm_layer, .norm_eps = options.backbone_norm_eps});
 }
 
+BackboneWithFPN detection_resnet50_fpn_v2(const FasterRCNNOptions& options, const char* builder) {
+  refuse_frozen(options, builder);
+  return resnet_fpn_backbone(resnet50({.norm_eps = options.backbone_norm_eps}),
+                             {.norm_layer = ops::NormLayer::BatchNorm2d});
+}
+
 }  // namespace detail
 
 FasterRCNN::FasterRCNN(BackboneWithFPN backbone, const FasterRCNNOptions& options,
@@ -147,17 +153,21 @@ FasterRCNN fasterrcnn_resnet50_fpn(const FasterRCNNOptions& options) {
   return FasterRCNN(resnet_fpn_backbone(detail::detection_resnet50(options)), options);
 }
 
-FasterRCNN fasterrcnn_resnet50_fpn_v2(const FasterRCNNOptions& options) {
-  refuse_frozen(options, "fasterrcnn_resnet50_fpn_v2");
-  BackboneWithFPN backbone = resnet_fpn_backbone(resnet50({.norm_eps = options.backbone_norm_eps}),
-                                                 {.norm_layer = ops::NormLayer::BatchNorm2d});
+FasterRCNNParts fasterrcnn_v2_parts(std::int64_t out_channels) {
   FasterRCNNParts parts;
   const AnchorGenerator anchors = default_anchor_generator();
-  parts.rpn_head = RPNHead(backbone.out_channels, anchors.num_anchors_per_location()[0], 2);
+  parts.rpn_head = RPNHead(out_channels, anchors.num_anchors_per_location()[0], 2);
   parts.box_head = std::make_unique<FastRCNNConvFCHead>(
-      std::array<std::int64_t, 3>{backbone.out_channels, 7, 7},
+      std::array<std::int64_t, 3>{out_channels, 7, 7},
       std::vector<std::int64_t>{256, 256, 256, 256}, std::vector<std::int64_t>{1024},
       ops::NormLayer::BatchNorm2d);
+  return parts;
+}
+
+FasterRCNN fasterrcnn_resnet50_fpn_v2(const FasterRCNNOptions& options) {
+  BackboneWithFPN backbone =
+      detail::detection_resnet50_fpn_v2(options, "fasterrcnn_resnet50_fpn_v2");
+  FasterRCNNParts parts = fasterrcnn_v2_parts(backbone.out_channels);
   return FasterRCNN(std::move(backbone), options, std::move(parts));
 }
 

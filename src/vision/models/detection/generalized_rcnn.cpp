@@ -14,10 +14,7 @@ GeneralizedRCNN::GeneralizedRCNN(BackboneWithFPN backbone, RegionProposalNetwork
 
 std::vector<Detection> GeneralizedRCNN::forward(const std::vector<TensorView>& images) const {
   const ImageList batch = transform(images);  // checks every image first
-  std::vector<ImageSize> original_image_sizes;
-  original_image_sizes.reserve(images.size());
-  for (const TensorView& image : images)
-    original_image_sizes.emplace_back(image.size(-2), image.size(-1));
+  const std::vector<ImageSize> original_image_sizes = image_sizes_of(images);
   const ops::FeatureMaps features = backbone(batch.tensors);
   const std::vector<Tensor> proposals = rpn(batch, features);
   std::vector<Detection> detections = roi_heads(features, proposals, batch.image_sizes);

@@ -12,6 +12,7 @@
 #include "flash_powder/vision/models/detection/fcos.h"
 #include "flash_powder/vision/models/detection/keypoint_rcnn.h"
 #include "flash_powder/vision/models/detection/mask_rcnn.h"
+#include "flash_powder/vision/models/detection/ssdlite.h"
 #include "vision/models/registry.h"
 
 namespace fp::vision::models::detection {
@@ -22,7 +23,8 @@ template <class Options>
 using FamilyBuilder = std::function<std::unique_ptr<DetectionModel>(const Options&)>;
 
 /// A builder of any family.
-using Builder = std::variant<FamilyBuilder<FasterRCNNOptions>, FamilyBuilder<RetinaNetOptions>>;
+using Builder = std::variant<FamilyBuilder<FasterRCNNOptions>, FamilyBuilder<RetinaNetOptions>,
+                             FamilyBuilder<SSDOptions>>;
 
 /// The registry's builder of `build`.
 template <class Model, class Options>
@@ -43,8 +45,11 @@ const std::map<std::string, Builder, std::less<>>& detection_registry() {
       FP_DETECTION_MODEL(fcos_resnet50_fpn),
       FP_DETECTION_MODEL(keypointrcnn_resnet50_fpn),
       FP_DETECTION_MODEL(maskrcnn_resnet50_fpn),
+      FP_DETECTION_MODEL(maskrcnn_resnet50_fpn_v2),
       FP_DETECTION_MODEL(retinanet_resnet50_fpn),
       FP_DETECTION_MODEL(retinanet_resnet50_fpn_v2),
+      FP_DETECTION_MODEL(ssd300_vgg16),
+      FP_DETECTION_MODEL(ssdlite320_mobilenet_v3_large),
   };
   return builders;
 }
@@ -65,6 +70,7 @@ struct OptionsOf<FamilyBuilder<Options>> {
 template <class Options>
 constexpr const char* options_name() {
   if constexpr (std::is_same_v<Options, FasterRCNNOptions>) return "FasterRCNNOptions";
+  if constexpr (std::is_same_v<Options, SSDOptions>) return "SSDOptions";
   return "RetinaNetOptions";
 }
 
@@ -103,6 +109,10 @@ std::unique_ptr<DetectionModel> make(std::string_view name, const FasterRCNNOpti
 }
 
 std::unique_ptr<DetectionModel> make(std::string_view name, const RetinaNetOptions& options) {
+  return make_with(name, options);
+}
+
+std::unique_ptr<DetectionModel> make(std::string_view name, const SSDOptions& options) {
   return make_with(name, options);
 }
 

@@ -151,6 +151,20 @@ std::vector<Detection> GeneralizedRCNNTransform::postprocess(
   return result;
 }
 
+std::vector<ImageSize> image_sizes_of(const std::vector<TensorView>& images) {
+  std::vector<ImageSize> sizes;
+  sizes.reserve(images.size());
+  for (const TensorView& image : images) {
+    if (image.dim() < 2)
+      throw Error(ErrorCode::BadArgument,
+                  "fp::vision::models::detection::image_sizes_of: images should be [..., H, W], "
+                  "got " +
+                      sizes_text(image));
+    sizes.emplace_back(image.size(-2), image.size(-1));
+  }
+  return sizes;
+}
+
 Tensor resize_boxes(TensorView boxes, ImageSize original_size, ImageSize new_size) {
   if (boxes.dim() != 2 || boxes.size(1) != 4)
     throw Error(ErrorCode::BadArgument,

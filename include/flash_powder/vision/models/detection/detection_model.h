@@ -13,7 +13,7 @@
 
 namespace fp::vision::models::detection {
 
-/// The base of the detection models (GeneralizedRCNN, RetinaNet, FCOS).
+/// The base of the detection models (GeneralizedRCNN, RetinaNet, FCOS, SSD).
 class DetectionModel : public nn::ModuleBase {
  public:
   /// What FP_MODULE's using-declaration names in the models derived from

@@ -33,6 +33,9 @@ namespace detail {
 struct RCNNPieces;
 /// The ResNet-50 of the R-CNN builders, with the options' backbone norm.
 ResNet detection_resnet50(const FasterRCNNOptions& options);
+/// The backbone of the _v2 builders (BatchNorm2d in the FPN too); fp::Error
+/// naming `builder` for another backbone norm.
+BackboneWithFPN detection_resnet50_fpn_v2(const FasterRCNNOptions& options, const char* builder);
 }  // namespace detail
 
 /// The keyword arguments of torchvision's FasterRCNN and its builders that
@@ -92,6 +95,10 @@ struct FasterRCNNParts {
   /// The box head (TwoMLPHead(out_channels * 7 * 7, 1024)).
   std::unique_ptr<nn::Module> box_head{};
 };
+
+/// The RPN head (conv_depth 2) and box head (FastRCNNConvFCHead with
+/// BatchNorm2d) of torchvision's _v2 builders over `out_channels` maps.
+FasterRCNNParts fasterrcnn_v2_parts(std::int64_t out_channels);
 
 /// torchvision.models.detection.FasterRCNN.
 class FasterRCNN : public GeneralizedRCNN {

@@ -6,10 +6,13 @@
 //     std::vector<fp::vision::models::detection::Detection> found = (*net)(images);
 //
 // Each family takes its own keyword arguments: FasterRCNNOptions for the
-// R-CNN models, RetinaNetOptions (FCOSOptions) for RetinaNet and FCOS.
+// R-CNN models, RetinaNetOptions (FCOSOptions) for RetinaNet and FCOS,
+// SSDOptions for SSD300 and SSDlite.
 //
 //     auto retina = fp::vision::models::detection::make(
 //         "retinanet_resnet50_fpn_v2", fp::vision::models::detection::RetinaNetOptions{.num_classes = 3});
+//     auto ssd = fp::vision::models::detection::make(
+//         "ssdlite320_mobilenet_v3_large", fp::vision::models::detection::SSDOptions{.num_classes = 3});
 #pragma once
 
 #include <memory>
@@ -20,6 +23,7 @@
 #include "flash_powder/vision/models/detection/detection_model.h"
 #include "flash_powder/vision/models/detection/faster_rcnn.h"
 #include "flash_powder/vision/models/detection/retinanet.h"
+#include "flash_powder/vision/models/detection/ssd.h"
 
 namespace fp::vision::models::detection {
 
@@ -33,6 +37,9 @@ std::unique_ptr<DetectionModel> make(std::string_view name, const FasterRCNNOpti
 /// The same with RetinaNet's or FCOS's options; fp::Error (BadArgument) for
 /// a model of another family.
 std::unique_ptr<DetectionModel> make(std::string_view name, const RetinaNetOptions& options);
+/// The same with SSD's or SSDlite's options; fp::Error (BadArgument) for a
+/// model of another family.
+std::unique_ptr<DetectionModel> make(std::string_view name, const SSDOptions& options);
 
 /// The detection builders fp::vision::models::detection has, sorted.
 std::vector<std::string> list_models();

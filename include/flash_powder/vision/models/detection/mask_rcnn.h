@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "flash_powder/nn/layers/containers.h"
@@ -45,9 +46,17 @@ class MaskRCNN : public FasterRCNN {
   /// parts: MaskRCNNHeads(out_channels, {256, 256, 256, 256}, 1) and
   /// MaskRCNNPredictor(256, 256, num_classes).
   explicit MaskRCNN(BackboneWithFPN backbone, const FasterRCNNOptions& options = {});
+  /// The same with `parts` instead of Faster R-CNN's defaults and
+  /// `mask_head` (MaskRCNNHeads' default when null).
+  MaskRCNN(BackboneWithFPN backbone, const FasterRCNNOptions& options, FasterRCNNParts parts,
+           std::unique_ptr<nn::Module> mask_head);
 };
 
 /// https://pytorch.org/vision/stable/models/generated/torchvision.models.detection.maskrcnn_resnet50_fpn.html
 MaskRCNN maskrcnn_resnet50_fpn(const FasterRCNNOptions& options = {});
+/// https://pytorch.org/vision/stable/models/generated/torchvision.models.detection.maskrcnn_resnet50_fpn_v2.html
+/// (BatchNorm2d in the FPN, the RPN's two convolutions, the box and mask
+/// heads; the backbone norm is BatchNorm2d only, as torchvision's).
+MaskRCNN maskrcnn_resnet50_fpn_v2(const FasterRCNNOptions& options = {});
 
 }  // namespace fp::vision::models::detection

@@ -72,6 +72,11 @@ class GeneralizedRCNNTransform : public nn::ModuleBase {
   GeneralizedRCNNTransformOptions options;
 };
 
+/// The (height, width) of each of `images` ([..., H, W]): the sizes the
+/// detections are mapped back to. fp::Error (BadArgument) for an image of
+/// fewer than 2 dimensions.
+std::vector<ImageSize> image_sizes_of(const std::vector<TensorView>& images);
+
 /// torchvision's resize_boxes: [N, 4] boxes scaled from `original_size` to
 /// `new_size` ((height, width) each), by float32 ratios. A new Tensor.
 Tensor resize_boxes(TensorView boxes, ImageSize original_size, ImageSize new_size);
