@@ -56,11 +56,13 @@ def shape_mask(kind: int, size: int, cy: float, cx: float, r: float, angle: floa
     return inside
 
 
-def sample(rng: np.random.Generator, size: int) -> tuple[np.ndarray, np.ndarray]:
-    """One picture ([H, W, 3] uint8) and its class mask ([H, W] uint8)."""
+def sample_objects(rng: np.random.Generator, size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """One picture ([H, W, 3] uint8), its class mask ([H, W] uint8) and the
+    object each pixel shows ([H, W] int64: 0 the background, k the k-th shape drawn)."""
     picture = background(rng, size)
     mask = np.zeros((size, size), dtype=np.uint8)
-    for _ in range(rng.integers(1, 4)):
+    objects = np.zeros((size, size), dtype=np.int64)
+    for index in range(1, int(rng.integers(1, 4)) + 1):
         kind = int(rng.integers(1, 4))
         r = rng.uniform(size * 0.13, size * 0.24)
         cy, cx = rng.uniform(r, size - r, 2)
@@ -68,8 +70,15 @@ def sample(rng: np.random.Generator, size: int) -> tuple[np.ndarray, np.ndarray]
         colour = rng.uniform(0, 255, 3)
         picture[inside] = colour
         mask[inside] = kind
+        objects[inside] = index
     picture += rng.normal(0, 8, picture.shape)
-    return np.clip(picture, 0, 255).astype(np.uint8), mask
+    return np.clip(picture, 0, 255).astype(np.uint8), mask, objects
+
+
+def sample(rng: np.random.Generator, size: int) -> tuple[np.ndarray, np.ndarray]:
+    """One picture ([H, W, 3] uint8) and its class mask ([H, W] uint8)."""
+    picture, mask, _ = sample_objects(rng, size)
+    return picture, mask
 
 
 def batch(rng: np.random.Generator, count: int, size: int) -> tuple[torch.Tensor, torch.Tensor]:
