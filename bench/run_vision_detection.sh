@@ -33,6 +33,9 @@ cmake --build "$BUILD" --target bench_vision_detection >/dev/null
 "$TV_PYTHON" "$REPO/bench/vision_detection.py" inputs "$WORK"
 ROUNDS="${FP_BENCH_ROUNDS:-5}"
 THREADS="${FP_BENCH_THREADS:-1 2}"
+for threads in $THREADS; do
+  OMP_NUM_THREADS="$threads" "$TV_PYTHON" "$REPO/bench/vision_detection.py" truth "$WORK" --threads "$threads"
+done
 timing=(--repetitions "${FP_BENCH_REPETITIONS:-5}" --warmup "${FP_BENCH_WARMUP:-2}")
 for round in $(seq "$ROUNDS"); do
   for threads in $THREADS; do

@@ -2,8 +2,8 @@
 // bench/run_vision_detection.sh, end to end and stage by stage, on the
 // weights and images bench/vision_detection.py wrote (DIR/weights.safetensors,
 // DIR/inputs.safetensors); the detections are checked against torchvision's
-// there first (bit for bit: the script runs this program with torchvision's
-// torch loaded).
+// on as many threads (DIR/detections-N.safetensors) first, bit for bit: the
+// script runs this program with torchvision's torch loaded.
 //
 //   bench_vision_detection DIR RESULT --threads N [--repetitions N] [--warmup N]
 //
@@ -51,13 +51,16 @@ int main(int argc, char** argv) {
   }
   const int repetitions = option(argc, argv, "--repetitions", 5);
   const int warmup = option(argc, argv, "--warmup", 1);
-  fp::set_num_threads(option(argc, argv, "--threads", 1));
+  const int threads = option(argc, argv, "--threads", 1);
+  fp::set_num_threads(threads);
   const std::string dir = argv[1];
   auto model = detection::fasterrcnn_mobilenet_v3_large_320_fpn();
   model.load_state_dict(fp::safetensors::MappedFile::open(dir + "/weights.safetensors"));
   const fp::StateDict t = fp::safetensors::load(dir + "/inputs.safetensors");
   const std::vector<fp::TensorView> images = {t.at("image0"), t.at("image1")};
-  if (!same_as_torchvision(model(images), t)) {
+  const fp::StateDict expected =
+      fp::safetensors::load(dir + "/detections-" + std::to_string(threads) + ".safetensors");
+  if (!same_as_torchvision(model(images), expected)) {
     std::cerr << "fasterrcnn_mobilenet_v3_large_320_fpn: flash_powder's detections differ from "
                  "torchvision's\n";
     return 1;

@@ -2,7 +2,8 @@
 """torchvision's fasterrcnn_mobilenet_v3_large_320_fpn timed for
 bench/run_vision_detection.sh, end to end and stage by stage.
 
-    vision_detection.py inputs DIR            # seeded weights, images and torchvision's detections
+    vision_detection.py inputs DIR                # seeded weights and images
+    vision_detection.py truth DIR --threads N     # torchvision's detections on N threads
     vision_detection.py time DIR RESULT --threads N [--repetitions N] [--warmup N]
 
 The model is the builder's with its inference defaults (91 classes, images
@@ -13,8 +14,10 @@ trained one does: its post-processing has boxes to sort and suppress). The
 images are two seeded pictures of COCO's typical sizes (480 x 640 and 427 x
 640). CASES: end_to_end (model(images)) and its stages as GeneralizedRCNN
 runs them: transform, backbone, rpn, roi_heads, postprocess (each on the
-previous stages' outputs). `time` writes {case: [ms per call, ...]} as
-JSON. Runs in the Python with torchvision's compiled ops
+previous stages' outputs). `truth` writes DIR/detections-N.safetensors
+(libtorch's kernels may split their sums by thread count, so the
+detections, which flash_powder must equal bit for bit, are per count);
+`time` writes {case: [ms per call, ...]} as JSON. Runs in the Python with torchvision's compiled ops
 (scripts/lib/setup.sh, ensure_torchvision_ops), eval mode, torch.no_grad().
 """
 
@@ -42,20 +45,31 @@ def build() -> torch.nn.Module:
 
 
 def make_inputs(out: Path) -> None:
+    torch.set_num_threads(1)
     torch.manual_seed(0)
     model = build()
     truth.randomize_batch_norms(model)
     g = torch.Generator().manual_seed(1)
     images = [torch.rand(size, generator=g) for size in IMAGE_SIZES]
     truth.spread_scores(model, images)
-    found = model(images)
-    t = {f"image{i}": image for i, image in enumerate(images)}
-    for i, one in enumerate(found):
-        for key in ("boxes", "labels", "scores"):
-            t[f"{key}{i}"] = one[key]
     save_file({k: v.contiguous() for k, v in model.state_dict().items()}, str(out / "weights.safetensors"))
-    save_file({k: v.contiguous() for k, v in t.items()}, str(out / "inputs.safetensors"))
-    print(f"{NAME}: {', '.join(str(len(one['boxes'])) for one in found)} detections", file=sys.stderr)
+    save_file({f"image{i}": image for i, image in enumerate(images)}, str(out / "inputs.safetensors"))
+
+
+def loaded(out: Path) -> tuple[torch.nn.Module, list]:
+    model = build()
+    model.load_state_dict(load_file(str(out / "weights.safetensors")))
+    t = load_file(str(out / "inputs.safetensors"))
+    return model, [t[f"image{i}"] for i in range(len(IMAGE_SIZES))]
+
+
+def write_truth(out: Path, threads: int) -> None:
+    model, images = loaded(out)
+    found = model(images)
+    t = {f"{key}{i}": one[key].contiguous() for i, one in enumerate(found) for key in ("boxes", "labels", "scores")}
+    save_file(t, str(out / f"detections-{threads}.safetensors"))
+    print(f"{NAME}: {', '.join(str(len(one['boxes'])) for one in found)} detections ({threads} threads)",
+          file=sys.stderr)
 
 
 def calls(model: torch.nn.Module, images: list) -> dict:
@@ -86,12 +100,13 @@ def main() -> None:
     if mode == "inputs":
         make_inputs(out)
         return
-    torch.set_num_threads(option("--threads", 1))
+    threads = option("--threads", 1)
+    torch.set_num_threads(threads)
+    if mode == "truth":
+        write_truth(out, threads)
+        return
     repetitions, warmup = option("--repetitions", 5), option("--warmup", 1)
-    model = build()
-    model.load_state_dict(load_file(str(out / "weights.safetensors")))
-    t = load_file(str(out / "inputs.safetensors"))
-    images = [t[f"image{i}"] for i in range(len(IMAGE_SIZES))]
+    model, images = loaded(out)
     times = {}
     for name, call in calls(model, images).items():
         for _ in range(warmup):

@@ -85,12 +85,13 @@ TestPictures read_pictures(const fs::path& dir) {
   return set;
 }
 
-/// The detections scoring kMinScore or more.
+/// The detections scoring kMinScore or more: the first ones, as the model
+/// returns them by decreasing score.
 detection::Detection confident(const detection::Detection& found) {
-  const fp::Tensor keep = found.scores.ge(kMinScore);
-  return {.boxes = found.boxes.index({keep}),
-          .labels = found.labels.index({keep}),
-          .scores = found.scores.index({keep})};
+  const std::int64_t count = found.scores.ge(kMinScore).sum().item<std::int64_t>();
+  const auto first = [count](const fp::Tensor& t) { return t.i(fp::slice(0, count)).to_owned(); };
+  return {
+      .boxes = first(found.boxes), .labels = first(found.labels), .scores = first(found.scores)};
 }
 
 /// How the detections match the truth, over the pictures counted.
