@@ -16,9 +16,9 @@ from torchvision.models.detection import fasterrcnn_mobilenet_v3_large_320_fpn
 
 import shapes
 
-# Pictures of 160 x 160: small enough for a training step in about a
-# quarter of a second on one core, large enough for the anchors (32 to 512
-# pixels) to fit the shapes (21 to 38 pixels in radius).
+# Pictures of 160 x 160: small enough for a training step (4 pictures) in
+# about a quarter of a second on one core, large enough for the anchors (32
+# to 512 pixels) to fit the shapes (21 to 38 pixels in radius).
 SIZE = 160
 # Shapes showing fewer pixels than this (covered by later ones) are not asked
 # for: the smallest whole shape, a triangle of radius 21, has about 570.

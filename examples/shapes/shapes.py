@@ -128,6 +128,24 @@ def fit(model: torch.nn.Module, optimizer: torch.optim.Optimizer,
             print(f"  step {step:4}  loss {loss.item():.3f}  ({time.time() - start:.0f} s)", flush=True)
 
 
+def recalibrate_batch_norm(model: torch.nn.Module, run_batch: Callable[[], object], batches: int,
+                           momentum: float) -> None:
+    """Sets BatchNorm's running statistics to the trained network's: they lag
+    behind weights that changed for a few hundred steps (in eval mode the
+    network would see other features than it learnt). `run_batch()` runs
+    (part of) the model on a new batch; `momentum` is the layers' own, restored."""
+    norms = [m for m in model.modules() if isinstance(m, torch.nn.BatchNorm2d)]
+    for norm in norms:
+        norm.reset_running_stats()
+        norm.momentum = None  # a plain average over the batches
+    model.train()
+    with torch.no_grad():
+        for _ in range(batches):
+            run_batch()
+    for norm in norms:
+        norm.momentum = momentum
+
+
 def source_key(sources: list[bytes], steps: int) -> str:
     """What trained weights depend on: this file (the data), the network's and
     the training loop's source, and the number of steps."""
