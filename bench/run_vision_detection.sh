@@ -8,7 +8,8 @@
 # checked against torchvision's first, bit for bit. Prints each side's
 # median ms per call (the median over rounds of each round's median), the
 # spread of the rounds' medians (max / min - 1, the noise) and flash_powder's
-# time / torchvision's.
+# time / torchvision's, by the wall clock and by the process's CPU time
+# (which a busy machine moves less).
 #
 #   bench/run_vision_detection.sh [--markdown]
 #
@@ -51,22 +52,25 @@ done
 import json, statistics, sys
 from pathlib import Path
 work, rounds, threads, markdown = Path(sys.argv[1]), int(sys.argv[2]), sys.argv[3].split(), sys.argv[4] == "--markdown"
-def round_medians(side, n):
+def round_medians(side, n, clock):
     runs = [json.loads((work / f"{side}-{n}-{r}.json").read_text()) for r in range(1, rounds + 1)]
-    return {case: [statistics.median(run[case]) for run in runs] for case in runs[0]}
+    return {case: [statistics.median(run[case][clock]) for run in runs] for case in runs[0]}
 def spread(values):
     return max(values) / min(values) - 1
 if markdown:
-    print("| threads | case | flash_powder ms | torchvision ms | fp / torchvision | noise fp, tv |\n|---:|---|---:|---:|---:|---:|")
+    print("| threads | case | fp ms | torchvision ms | fp / tv | noise fp, tv | fp CPU ms | tv CPU ms | fp / tv (CPU) |")
+    print("|---:|---|---:|---:|---:|---:|---:|---:|---:|")
 else:
-    print(f"{'threads':>7}  {'case':<12}{'fp ms':>9}{'tv ms':>9}{'fp/tv':>7}  noise fp, tv")
+    print(f"{'threads':>7}  {'case':<12}{'fp ms':>9}{'tv ms':>9}{'fp/tv':>7}  {'noise fp, tv':<14}{'fp cpu':>9}{'tv cpu':>9}{'fp/tv':>7}")
 for n in threads:
-    fp, tv = round_medians("fp", n), round_medians("tv", n)
+    fp, tv = round_medians("fp", n, "wall"), round_medians("tv", n, "wall")
+    fp_cpu, tv_cpu = round_medians("fp", n, "cpu"), round_medians("tv", n, "cpu")
     for case in fp:
         a, b = statistics.median(fp[case]), statistics.median(tv[case])
+        c, d = statistics.median(fp_cpu[case]), statistics.median(tv_cpu[case])
         noise = f"{spread(fp[case]):.0%}, {spread(tv[case]):.0%}"
         if markdown:
-            print(f"| {n} | {case} | {a:.3g} | {b:.3g} | {a / b:.2f} | {noise} |")
+            print(f"| {n} | {case} | {a:.3g} | {b:.3g} | {a / b:.2f} | {noise} | {c:.3g} | {d:.3g} | {c / d:.2f} |")
         else:
-            print(f"{n:>7}  {case:<12}{a:>9.3g}{b:>9.3g}{a / b:>7.2f}  {noise}")
+            print(f"{n:>7}  {case:<12}{a:>9.3g}{b:>9.3g}{a / b:>7.2f}  {noise:<14}{c:>9.3g}{d:>9.3g}{c / d:>7.2f}")
 REPORT

@@ -7,8 +7,10 @@
 //
 //   bench_vision_detection DIR RESULT --threads N [--repetitions N] [--warmup N]
 //
-// Writes {case: [ms per call, ...]} as JSON to RESULT (the cases of
-// bench/vision_detection.py).
+// Writes {case: {"wall": [ms per call, ...], "cpu": [...]}} as JSON to
+// RESULT (the cases of bench/vision_detection.py; cpu: the process's CPU time).
+#include <time.h>
+
 #include <chrono>
 #include <fstream>
 #include <functional>
@@ -29,6 +31,13 @@ int option(int argc, char** argv, const std::string& name, int fallback) {
   for (int i = 1; i + 1 < argc; ++i)
     if (argv[i] == name) return std::stoi(argv[i + 1]);
   return fallback;
+}
+
+/// The process's CPU time (all its threads) in milliseconds.
+double cpu_ms() {
+  timespec now{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now);
+  return double(now.tv_sec) * 1e3 + double(now.tv_nsec) * 1e-6;
 }
 
 bool same_as_torchvision(const std::vector<detection::Detection>& found, const fp::StateDict& t) {
@@ -89,16 +98,20 @@ int main(int argc, char** argv) {
   for (const auto& [name, call] : cases) {
     for (int i = 0; i < warmup; ++i)
       call();
-    result << (first ? "" : ", ") << "\"" << name << "\": [";
-    first = false;
+    std::string wall, cpu;
     for (int i = 0; i < repetitions; ++i) {
       const auto start = std::chrono::steady_clock::now();
+      const double start_cpu = cpu_ms();
       call();
+      const double used_cpu = cpu_ms() - start_cpu;
       const std::chrono::duration<double, std::milli> elapsed =
           std::chrono::steady_clock::now() - start;
-      result << (i > 0 ? ", " : "") << elapsed.count();
+      wall += (i > 0 ? ", " : "") + std::to_string(elapsed.count());
+      cpu += (i > 0 ? ", " : "") + std::to_string(used_cpu);
     }
-    result << "]";
+    result << (first ? "" : ", ") << "\"" << name << "\": {\"wall\": [" << wall << "], \"cpu\": ["
+           << cpu << "]}";
+    first = false;
   }
   result << "}\n";
   return 0;

@@ -17,7 +17,9 @@ runs them: transform, backbone, rpn, roi_heads, postprocess (each on the
 previous stages' outputs). `truth` writes DIR/detections-N.safetensors
 (libtorch's kernels may split their sums by thread count, so the
 detections, which flash_powder must equal bit for bit, are per count);
-`time` writes {case: [ms per call, ...]} as JSON. Runs in the Python with torchvision's compiled ops
+`time` writes {case: {"wall": [ms per call, ...], "cpu": [...]}} as JSON
+(cpu: the process's CPU time, all threads; on a busy machine it moves less
+than the wall clock). Runs in the Python with torchvision's compiled ops
 (scripts/lib/setup.sh, ensure_torchvision_ops), eval mode, torch.no_grad().
 """
 
@@ -111,12 +113,13 @@ def main() -> None:
     for name, call in calls(model, images).items():
         for _ in range(warmup):
             call()
-        samples = []
+        wall, cpu = [], []
         for _ in range(repetitions):
-            start = time.perf_counter()
+            start, start_cpu = time.perf_counter(), time.process_time()
             call()
-            samples.append((time.perf_counter() - start) * 1e3)
-        times[name] = samples
+            cpu.append((time.process_time() - start_cpu) * 1e3)
+            wall.append((time.perf_counter() - start) * 1e3)
+        times[name] = {"wall": wall, "cpu": cpu}
     Path(sys.argv[3]).write_text(json.dumps(times))
 
 
