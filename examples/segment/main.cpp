@@ -17,11 +17,8 @@
 // unless they are its own bit for bit, and given MIN_MEAN_IOU, unless the
 // mean IoU reaches it.
 #include <algorithm>
-#include <array>
-#include <charconv>
 #include <cstdio>
 #include <filesystem>
-#include <iostream>
 #include <string>
 #include <vector>
 
@@ -112,28 +109,9 @@ void compare_with_pytorch(const fp::Tensor& logits, const fs::path& reference) {
   if (!same) throw fp::Error(fp::ErrorCode::BadArgument, "the logits differ from PyTorch's");
 }
 
-/// MIN_MEAN_IOU as a number in [0, 1]; fp::Error for anything else.
-double iou_floor(const std::string& text) {
-  double floor = -1;
-  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), floor);
-  if (error != std::errc() || end != text.data() + text.size() || floor < 0 || floor > 1)
-    throw fp::Error(fp::ErrorCode::BadArgument,
-                    "MIN_MEAN_IOU must be a number from 0 to 1, not '" + text + "'");
-  return floor;
-}
-
-void require_mean_iou(double mean_iou, double floor) {
-  std::array<char, 96> text{};
-  std::snprintf(text.data(), text.size(), "mean IoU %.3f, at least %.3f required", mean_iou, floor);
-  if (mean_iou < floor)
-    throw fp::Error(fp::ErrorCode::BadArgument,
-                    std::string(text.data()) + ": the network has not learnt the shapes");
-  std::printf("%s: reached\n", text.data());
-}
-
 int run(int argc, char** argv) {
   // The arguments first: a mistake is reported before any work.
-  const double floor = argc > 5 ? iou_floor(argv[5]) : 0;
+  const double floor = argc > 5 ? shapes::floor_argument(argv[5], "MIN_MEAN_IOU") : 0;
   const shapes::TestSet test = shapes::read_test_set(argv[2]);
   auto net = segmentation::lraspp_mobilenet_v3_large(
       {.num_classes = static_cast<std::int64_t>(shapes::kClasses.size())});
@@ -169,22 +147,14 @@ int run(int argc, char** argv) {
   std::printf("wrote %s/overlay_*.png (%zu pictures) and %s\n", out.c_str(), test.paths.size(),
               (out / "grid.png").c_str());
   if (argc > 4) compare_with_pytorch(logits, argv[4]);
-  if (argc > 5) require_mean_iou(mean_iou, floor);
+  if (argc > 5) shapes::require_floor("mean IoU", mean_iou, floor);
   return 0;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc < 4 || argc > 6) {
-    std::cerr
-        << "usage: fp_segment WEIGHTS TEST_DIR OUT_DIR [REFERENCE.safetensors [MIN_MEAN_IOU]]\n";
-    return 2;
-  }
-  try {
-    return run(argc, argv);
-  } catch (const std::exception& error) {  // fp::Error, or the file system's (OUT_DIR)
-    std::cerr << "fp_segment: " << error.what() << "\n";
-    return 1;
-  }
+  return shapes::main_of(
+      argc, argv, 3, 5,
+      "usage: fp_segment WEIGHTS TEST_DIR OUT_DIR [REFERENCE.safetensors [MIN_MEAN_IOU]]", run);
 }

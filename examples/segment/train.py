@@ -44,22 +44,6 @@ def normalized_batch(rng: np.random.Generator) -> tuple[torch.Tensor, torch.Tens
     return F.normalize(images, MEAN, STD), masks
 
 
-def recalibrate_batch_norm(model: torch.nn.Module, rng: np.random.Generator, batches: int) -> None:
-    """Sets BatchNorm's running statistics to the trained network's: MobileNetV3
-    updates them with momentum 0.01, too slowly to follow weights that changed
-    for a few hundred steps (in eval mode the network would see nothing)."""
-    norms = [m for m in model.modules() if isinstance(m, torch.nn.BatchNorm2d)]
-    for norm in norms:
-        norm.reset_running_stats()
-        norm.momentum = None  # a plain average over the batches
-    model.train()
-    with torch.no_grad():
-        for _ in range(batches):
-            model(normalized_batch(rng)[0])
-    for norm in norms:
-        norm.momentum = 0.01
-
-
 def train(steps: int) -> torch.nn.Module:
     # One thread: the result is then the same wherever it is trained (on one kind of CPU).
     torch.set_num_threads(1)
@@ -72,7 +56,8 @@ def train(steps: int) -> torch.nn.Module:
           f"batches of {BATCH})", flush=True)
     start = time.time()
     shapes.fit(model, optimizer, schedule, steps, lambda: normalized_batch(rng), lambda x: model(x)["out"])
-    recalibrate_batch_norm(model, rng, 20)
+    # MobileNetV3 updates BatchNorm's statistics with momentum 0.01, too slowly to follow the weights.
+    shapes.recalibrate_batch_norm(model, lambda: model(normalized_batch(rng)[0]), 20, 0.01)
     print(f"  trained in {time.time() - start:.0f} s", flush=True)
     return model.eval()
 

@@ -56,11 +56,13 @@ def shape_mask(kind: int, size: int, cy: float, cx: float, r: float, angle: floa
     return inside
 
 
-def sample(rng: np.random.Generator, size: int) -> tuple[np.ndarray, np.ndarray]:
-    """One picture ([H, W, 3] uint8) and its class mask ([H, W] uint8)."""
+def sample_objects(rng: np.random.Generator, size: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """One picture ([H, W, 3] uint8), its class mask ([H, W] uint8) and the
+    object each pixel shows ([H, W] int64: 0 the background, k the k-th shape drawn)."""
     picture = background(rng, size)
     mask = np.zeros((size, size), dtype=np.uint8)
-    for _ in range(rng.integers(1, 4)):
+    objects = np.zeros((size, size), dtype=np.int64)
+    for index in range(1, int(rng.integers(1, 4)) + 1):
         kind = int(rng.integers(1, 4))
         r = rng.uniform(size * 0.13, size * 0.24)
         cy, cx = rng.uniform(r, size - r, 2)
@@ -68,8 +70,15 @@ def sample(rng: np.random.Generator, size: int) -> tuple[np.ndarray, np.ndarray]
         colour = rng.uniform(0, 255, 3)
         picture[inside] = colour
         mask[inside] = kind
+        objects[inside] = index
     picture += rng.normal(0, 8, picture.shape)
-    return np.clip(picture, 0, 255).astype(np.uint8), mask
+    return np.clip(picture, 0, 255).astype(np.uint8), mask, objects
+
+
+def sample(rng: np.random.Generator, size: int) -> tuple[np.ndarray, np.ndarray]:
+    """One picture ([H, W, 3] uint8) and its class mask ([H, W] uint8)."""
+    picture, mask, _ = sample_objects(rng, size)
+    return picture, mask
 
 
 def batch(rng: np.random.Generator, count: int, size: int) -> tuple[torch.Tensor, torch.Tensor]:
@@ -117,6 +126,24 @@ def fit(model: torch.nn.Module, optimizer: torch.optim.Optimizer,
         schedule.step()
         if step % 100 == 0 or step == steps - 1:
             print(f"  step {step:4}  loss {loss.item():.3f}  ({time.time() - start:.0f} s)", flush=True)
+
+
+def recalibrate_batch_norm(model: torch.nn.Module, run_batch: Callable[[], object], batches: int,
+                           momentum: float) -> None:
+    """Sets BatchNorm's running statistics to the trained network's: they lag
+    behind weights that changed for a few hundred steps (in eval mode the
+    network would see other features than it learnt). `run_batch()` runs
+    (part of) the model on a new batch; `momentum` is the layers' own, restored."""
+    norms = [m for m in model.modules() if isinstance(m, torch.nn.BatchNorm2d)]
+    for norm in norms:
+        norm.reset_running_stats()
+        norm.momentum = None  # a plain average over the batches
+    model.train()
+    with torch.no_grad():
+        for _ in range(batches):
+            run_batch()
+    for norm in norms:
+        norm.momentum = momentum
 
 
 def source_key(sources: list[bytes], steps: int) -> str:

@@ -7,9 +7,13 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
+#include <charconv>
 #include <cstdint>
 #include <cstdio>
+#include <exception>
 #include <filesystem>
+#include <iostream>
 #include <string>
 #include <vector>
 
@@ -126,6 +130,45 @@ inline fp::Tensor painted(const fp::Tensor& picture, const fp::Tensor& masks, do
                           std::int64_t zoom) {
   return fp::image::draw_segmentation_masks(zoomed(picture, zoom), zoomed(masks, zoom),
                                             {.alpha = alpha, .colors = kPalette});
+}
+
+/// A floor on a score given on the command line (MIN_MEAN_IOU): a number in
+/// [0, 1]; fp::Error naming `name` for anything else.
+inline double floor_argument(const std::string& text, const std::string& name) {
+  double floor = -1;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), floor);
+  if (error != std::errc() || end != text.data() + text.size() || floor < 0 || floor > 1)
+    throw fp::Error(fp::ErrorCode::BadArgument,
+                    name + " must be a number from 0 to 1, not '" + text + "'");
+  return floor;
+}
+
+/// Prints that `score` (what `what` names) reaches `floor`; fp::Error when it does not.
+inline void require_floor(const std::string& what, double score, double floor) {
+  std::array<char, 128> text{};
+  std::snprintf(text.data(), text.size(), "%s %.3f, at least %.3f required", what.c_str(), score,
+                floor);
+  if (score < floor)
+    throw fp::Error(fp::ErrorCode::BadArgument,
+                    std::string(text.data()) + ": the network has not learnt the shapes");
+  std::printf("%s: reached\n", text.data());
+}
+
+/// A demo's main: `run(argc, argv)` when it has from `least` to `most`
+/// arguments (the usage line and 2 otherwise); an error it throws (fp::Error,
+/// or the file system's) printed after the program's name, and 1.
+template <class Run>
+int main_of(int argc, char** argv, int least, int most, const char* usage, Run run) {
+  if (argc < least + 1 || argc > most + 1) {
+    std::cerr << usage << "\n";
+    return 2;
+  }
+  try {
+    return run(argc, argv);
+  } catch (const std::exception& error) {
+    std::cerr << std::filesystem::path(argv[0]).filename().string() << ": " << error.what() << "\n";
+    return 1;
+  }
 }
 
 }  // namespace shapes

@@ -1,7 +1,8 @@
 // draw_segmentation_masks and draw_bounding_boxes: torchvision.utils' overlays.
 // Masks are the same tensor ops in the same order; boxes are Pillow's
 // ImageDraw.rectangle (Draw.c) drawn on the pixels directly, and polygons
-// its ImageDraw.polygon outlines.
+// its ImageDraw.polygon outlines; box labels are ImageDraw.text in Pillow's
+// bitmap font (image/bitmap_font.h).
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -12,6 +13,7 @@
 #include "flash_powder/core/operators.h"
 #include "flash_powder/image/convert.h"
 #include "flash_powder/image/draw.h"
+#include "image/bitmap_font.h"
 #include "messages.h"
 
 namespace fp::image {
@@ -147,6 +149,13 @@ struct Canvas {
       (flat ? x0 : y0) += flat ? xs : ys;
     }
   }
+  /// ImageDraw.text's draw_bitmap of a text mask at (x, y), in full colour.
+  void text(std::int64_t x, std::int64_t y, const detail::TextMask& mask, Color c) {
+    for (std::int64_t row = 0; row < mask.height; ++row)
+      for (std::int64_t column = 0; column < mask.width; ++column)
+        if (mask.pixels[static_cast<std::size_t>(row * mask.width + column)])
+          point(x + column, y + row, c, 255);
+  }
   /// Pillow's ImagingDrawRectangle.
   void rectangle(std::int64_t x0, std::int64_t y0, std::int64_t x1, std::int64_t y1, Color c,
                  int alpha, bool fill, int w) {
@@ -193,6 +202,17 @@ void check_boxes(TensorView boxes, TensorView image, const BoxOptions& options) 
   }
   if (options.width < 0)
     detail::fail(ErrorCode::BadArgument, function, "the options", "width must not be negative");
+  if (!options.labels.empty() && static_cast<std::int64_t>(options.labels.size()) != boxes.size(0))
+    detail::fail(ErrorCode::BadArgument, function, "the labels",
+                 "Number of boxes (" + std::to_string(boxes.size(0)) + ") and labels (" +
+                     std::to_string(options.labels.size()) +
+                     ") mismatch. Please specify labels for each box.");
+  for (std::size_t k = 0; k < options.labels.size(); ++k)
+    if (!detail::font_has(options.labels[k]))
+      detail::fail(ErrorCode::BadArgument, function, "the labels",
+                   "label " + std::to_string(k) +
+                       " has a character that is not printable ASCII (32 to 126), which the "
+                       "built-in font cannot draw");
   (void)image;
 }
 
@@ -218,6 +238,10 @@ Tensor draw_bounding_boxes(TensorView image, TensorView boxes, const BoxOptions&
       if (options.fill) canvas.rectangle(b[0], b[1], b[2], b[3], colors[k], 100, true, 1);
       if (options.width != 0) {
         canvas.rectangle(b[0], b[1], b[2], b[3], colors[k], 255, false, options.width);
+      }
+      if (!options.labels.empty()) {
+        const std::int64_t margin = options.width + 1;  // torchvision's width + box_margin
+        canvas.text(b[0] + margin, b[1] + margin, detail::text_mask(options.labels[k]), colors[k]);
       }
     }
   });

@@ -576,6 +576,27 @@ def import_torchvision():
     return F, utils
 
 
+def labelled_boxes_truth(t: dict, utils, rgb: torch.Tensor, floats: torch.Tensor, boxes: torch.Tensor) -> None:
+    """torchvision's draw_bounding_boxes with labels, in Pillow's built-in
+    bitmap font (the font fp::image embeds): torchvision takes only a TrueType
+    file for `font` and otherwise asks ImageFont.load_default(), here made to
+    answer load_default_imagefont(), so that torchvision's own code places
+    and draws the text."""
+    from PIL import ImageFont
+
+    labels = ["disc 0.97", "Square", "", "tri|gy_{}~", "at the edge: clipped"]
+    default = utils.ImageFont.load_default
+    utils.ImageFont.load_default = lambda size=None: ImageFont.load_default_imagefont()
+    try:
+        t["boxes_labels"] = utils.draw_bounding_boxes(rgb, boxes, labels=labels)
+        t["boxes_labels_width3_fill"] = utils.draw_bounding_boxes(
+            rgb, boxes, labels=labels, width=3, fill=True, colors=[(255, 0, 0), (0, 0, 255)] * 2 + [(9, 9, 9)])
+        t["boxes_labels_gray"] = utils.draw_bounding_boxes(rgb[:1].contiguous(), boxes, labels=labels, width=0)
+        t["boxes_labels_float"] = utils.draw_bounding_boxes(floats, boxes, labels=labels, colors=(255, 255, 0))
+    finally:
+        utils.ImageFont.load_default = default
+
+
 def transform_truth(out: Path) -> None:
     """What torchvision's resize, to_dtype, make_grid, save_image and draw_* give,
     for this CPU lane (ATen's kernels differ by capability): transforms-<CAP>.safetensors."""
@@ -623,6 +644,7 @@ def transform_truth(out: Path) -> None:
     t["boxes_fill"] = utils.draw_bounding_boxes(rgb, boxes, fill=True, colors=(0, 255, 255))
     t["boxes_gray"] = utils.draw_bounding_boxes(rgb[:1].contiguous(), boxes, width=2)
     t["boxes_float"] = utils.draw_bounding_boxes(floats, boxes, colors=(255, 255, 0))
+    labelled_boxes_truth(t, utils, rgb, floats, boxes)
     capability = torch.backends.cpu.get_cpu_capability()
     save_file({k: v.contiguous() for k, v in t.items()}, str(out / f"transforms-{capability}.safetensors"))
 

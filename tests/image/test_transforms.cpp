@@ -3,6 +3,7 @@
 // interpolation kernels differ between AVX2, AVX-512 and the default).
 #include <cmath>
 #include <cstdint>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -221,6 +222,48 @@ TEST(ImageTransforms, DrawBoundingBoxesEqualsTorchvision) {
                   image::draw_bounding_boxes(pixels, fp::tensor({{5, 5, 1, 1}})));
   EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "Only grayscale and RGB images are supported",
                   image::draw_bounding_boxes(fp::zeros({4, 5, 5}, fp::DType::U8), boxes()));
+}
+
+/// The labels of make_corpus.py's labelled_boxes_truth.
+std::vector<std::string> box_labels() {
+  return {"disc 0.97", "Square", "", "tri|gy_{}~", "at the edge: clipped"};
+}
+
+TEST(ImageTransforms, DrawBoundingBoxesWithLabelsEqualsTorchvision) {
+  const fp::Tensor pixels = rgb();
+  EXPECT_TRUE(same_pixels(image::draw_bounding_boxes(pixels, boxes(), {.labels = box_labels()}),
+                          expected("boxes_labels")));
+  EXPECT_TRUE(
+      same_pixels(image::draw_bounding_boxes(
+                      pixels, boxes(),
+                      {.colors = {{255, 0, 0}, {0, 0, 255}, {255, 0, 0}, {0, 0, 255}, {9, 9, 9}},
+                       .fill = true,
+                       .width = 3,
+                       .labels = box_labels()}),
+                  expected("boxes_labels_width3_fill")));
+  EXPECT_TRUE(same_pixels(image::draw_bounding_boxes(pixels.i(fp::slice(0, 1)), boxes(),
+                                                     {.width = 0, .labels = box_labels()}),
+                          expected("boxes_labels_gray")));
+  EXPECT_TRUE(
+      same_pixels(image::draw_bounding_boxes(image::floatify(pixels), boxes(),
+                                             {.colors = {{255, 255, 0}}, .labels = box_labels()}),
+                  expected("boxes_labels_float")));
+  // The labels are drawn: without them the picture differs.
+  EXPECT_FALSE(same_pixels(image::draw_bounding_boxes(pixels, boxes()), expected("boxes_labels")));
+}
+
+TEST(ImageTransforms, DrawBoundingBoxesRefusesBadLabels) {
+  const fp::Tensor pixels = rgb();
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "Number of boxes (5) and labels (2) mismatch",
+                  image::draw_bounding_boxes(pixels, boxes(), {.labels = {"a", "b"}}));
+  std::vector<std::string> accented = box_labels();
+  accented[3] = "caf\xc3\xa9";
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "label 3 has a character that is not printable ASCII",
+                  image::draw_bounding_boxes(pixels, boxes(), {.labels = accented}));
+  std::vector<std::string> two_lines = box_labels();
+  two_lines[0] = "two\nlines";
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "label 0 has a character that is not printable ASCII",
+                  image::draw_bounding_boxes(pixels, boxes(), {.labels = two_lines}));
 }
 
 TEST(ImageTransforms, DrawPolygonsEqualsPillow) {

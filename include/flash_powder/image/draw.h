@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <optional>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -58,18 +59,30 @@ struct MaskOptions {
 /// float image. Python: `torchvision.utils.draw_segmentation_masks`.
 Tensor draw_segmentation_masks(TensorView image, TensorView masks, const MaskOptions& options = {});
 
-/// Options of draw_bounding_boxes (no text labels). Python: its keywords.
+/// Options of draw_bounding_boxes. Python: its keywords.
 struct BoxOptions {
   /// One colour per box, or one for all; empty: torchvision's palette.
   std::vector<Color> colors = {};
   bool fill = false;  ///< fill each box with its colour at alpha 100/255
   int width = 1;      ///< outline width in pixels
+  /// One text label per box, drawn in the box's colour inside its top-left
+  /// corner, or none (empty). Printable ASCII only (characters 32 to 126; a
+  /// label with any other character is refused, as is a newline: the font
+  /// has no other glyphs and one line per label is drawn). An empty string
+  /// draws no text for its box.
+  std::vector<std::string> labels = {};
 };
 
 /// Draws [N, 4] boxes (x1, y1, x2, y2) on a [C, H, W] uint8 or float image (C =
-/// 1 or 3), like Pillow's ImageDraw.rectangle. Python:
-/// `torchvision.utils.draw_bounding_boxes(image, boxes, colors=..., fill=..., width=...)`
-/// without labels.
+/// 1 or 3), like Pillow's ImageDraw.rectangle, and their labels. Python:
+/// `torchvision.utils.draw_bounding_boxes(image, boxes, labels=..., colors=..., fill=...,
+/// width=...)` with `font` given as Pillow's built-in bitmap font: labels are drawn
+/// as torchvision draws them, with `ImageDraw.text` at (x1 + width + 1, y1 + width
+/// + 1) in the box's colour, in `PIL.ImageFont.load_default_imagefont()` (a
+/// 6 x 11 pixel Courier Bold, embedded in flash_powder), pixel for pixel.
+/// torchvision's own default font is Pillow's FreeType font (Aileron at size
+/// 10 where Pillow has FreeType), which flash_powder does not embed; it has no
+/// font size for the same reason (torchvision ignores font_size without a font).
 Tensor draw_bounding_boxes(TensorView image, TensorView boxes, const BoxOptions& options = {});
 
 /// Options of draw_polygons. Python: ImageDraw.polygon's `outline` per polygon.

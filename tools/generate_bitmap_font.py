@@ -1,0 +1,141 @@
+#!/usr/bin/env python3
+"""Generates src/image/generated/default_font.inc: the glyphs of Pillow's
+built-in bitmap font (`PIL.ImageFont.load_default_imagefont()`, courB08, a
+6-pixel-wide Courier Bold; Pillow's HPND licence), for the text labels of
+fp::image::draw_bounding_boxes.
+
+For each printable ASCII character (32 to 126) the table holds what Pillow's
+ImagingFont pastes for it: the advance, the box it pastes into relative to
+the pen (top measured from the top of the line) and the box's rows of pixels
+as bits (bit x of a row is column x). The data are read from the font Pillow
+loads, never typed, and checked here: composing any text from the table
+gives Pillow's own `font.getmask(text)`. The output is committed, so building
+needs no Python; the CTest image_font_up_to_date fails when it differs from
+the installed Pillow's:
+
+    .venv/bin/python tools/generate_bitmap_font.py          # rewrite the file
+    .venv/bin/python tools/generate_bitmap_font.py --check  # exit 1 if it is stale
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import struct
+import sys
+from pathlib import Path
+
+import numpy as np
+from PIL import ImageFont
+
+REPO = Path(__file__).resolve().parent.parent
+OUTPUT = REPO / "src" / "image" / "generated" / "default_font.inc"
+FIRST, LAST = 32, 126
+
+
+def pillow_font() -> tuple[ImageFont.ImageFont, np.ndarray, list[tuple[int, ...]]]:
+    """The font, its bitmap (bool [H, W]) and its 256 glyphs' metrics (dx, dy,
+    dx0, dy0, dx1, dy1, sx0, sy0, sx1, sy1), as ImagingFont receives them."""
+    captured = {}
+    load = ImageFont.ImageFont._load
+
+    def capture(self, image, data):
+        captured["bitmap"] = np.array(image.convert("L")) > 0
+        captured["metrics"] = [struct.unpack(">10h", data[20 * i:20 * (i + 1)]) for i in range(256)]
+        load(self, image, data)
+
+    ImageFont.ImageFont._load = capture
+    try:
+        font = ImageFont.load_default_imagefont()
+    finally:
+        ImageFont.ImageFont._load = load
+    return font, captured["bitmap"], captured["metrics"]
+
+
+def glyphs(bitmap: np.ndarray, metrics: list[tuple[int, ...]]) -> tuple[int, list[dict]]:
+    """The line height and, per printable character, its advance, paste box
+    (top relative to the line's top: ImagingFont shifts every glyph by the
+    lowest top of all 256) and rows of bits."""
+    top = min(m[3] for m in metrics)
+    height = max(m[5] for m in metrics) - top
+    table = []
+    for code in range(FIRST, LAST + 1):
+        dx, dy, dx0, dy0, dx1, dy1, sx0, sy0, sx1, sy1 = metrics[code]
+        if dy != 0 or dx1 - dx0 > 8 or (dx1 - dx0, dy1 - dy0) != (sx1 - sx0, sy1 - sy0):
+            sys.exit(f"generate_bitmap_font: glyph {code} does not fit the table's layout")
+        pixels = bitmap[sy0:sy1, sx0:sx1]
+        rows = [sum(1 << x for x in range(pixels.shape[1]) if pixels[y, x]) for y in range(pixels.shape[0])]
+        table.append({"code": code, "advance": dx, "left": dx0, "top": dy0 - top,
+                      "width": dx1 - dx0, "height": dy1 - dy0, "rows": rows})
+    return height, table
+
+
+def composed(text: str, height: int, table: list[dict]) -> np.ndarray:
+    """The mask of `text` as ImagingFont's getmask pastes it (each glyph's box
+    replaces what is under it, clipped to the line)."""
+    width = sum(table[ord(c) - FIRST]["advance"] for c in text)
+    mask = np.zeros((height, width), dtype=bool)
+    pen = 0
+    for c in text:
+        g = table[ord(c) - FIRST]
+        for y in range(g["height"]):
+            for x in range(g["width"]):
+                px, py = pen + g["left"] + x, g["top"] + y
+                if 0 <= px < width and 0 <= py < height:
+                    mask[py, px] = bool(g["rows"][y] >> x & 1)
+        pen += g["advance"]
+    return mask
+
+
+def check_against_pillow(font: ImageFont.ImageFont, height: int, table: list[dict]) -> None:
+    """Every character alone and a few hundred seeded strings compose to Pillow's own masks."""
+    printable = [chr(c) for c in range(FIRST, LAST + 1)]
+    rng = random.Random(0)
+    texts = printable + ["".join(rng.choice(printable) for _ in range(rng.randint(1, 16))) for _ in range(300)]
+    for text in texts:
+        mask = font.getmask(text)
+        expected = np.array(mask, dtype=np.uint8).reshape(mask.size[1], mask.size[0]) > 0
+        if not np.array_equal(composed(text, height, table), expected):
+            sys.exit(f"generate_bitmap_font: the table does not compose {text!r} as Pillow does")
+
+
+def generate() -> str:
+    font, bitmap, metrics = pillow_font()
+    height, table = glyphs(bitmap, metrics)
+    check_against_pillow(font, height, table)
+    lines = []
+    for g in table:
+        rows = ", ".join(f"0x{r:02x}" for r in g["rows"])
+        lines.append(f"    {{{g['advance']}, {g['left']}, {g['top']}, {g['width']}, {g['height']}, {{{rows}}}}},"
+                     f"  // {chr(g['code'])!r}")
+    return ("// Generated by tools/generate_bitmap_font.py from Pillow's "
+            "ImageFont.load_default_imagefont() (courB08; Pillow's HPND licence). Do not edit.\n"
+            f"// First character {FIRST}, last {LAST}; line height {height} pixels.\n"
+            f"inline constexpr int kFontFirst = {FIRST};\n"
+            f"inline constexpr int kFontLast = {LAST};\n"
+            f"inline constexpr int kFontHeight = {height};\n"
+            "// advance, left, top, width, height, rows (bit x of a row is column x)\n"
+            "inline constexpr Glyph kFontGlyphs[] = {\n" + "\n".join(lines) + "\n};\n")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true",
+                        help="exit 1 if the committed table differs from this Pillow's font")
+    args = parser.parse_args()
+    text = generate()
+    if args.check:
+        if not OUTPUT.exists() or OUTPUT.read_text() != text:
+            print(f"generate_bitmap_font: {OUTPUT.relative_to(REPO)} is stale for this Pillow; "
+                  "rerun without --check")
+            return 1
+        print(f"generate_bitmap_font: {LAST - FIRST + 1} glyphs; up to date")
+        return 0
+    OUTPUT.parent.mkdir(parents=True, exist_ok=True)
+    OUTPUT.write_text(text)
+    print(f"generate_bitmap_font: wrote {OUTPUT.relative_to(REPO)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
