@@ -1,5 +1,5 @@
 // The detect demo: torchvision's fasterrcnn_mobilenet_v3_large_320_fpn,
-// trained in PyTorch to find the synthetic shapes (examples/detect/train.py),
+// fine-tuned in PyTorch to find the synthetic shapes (examples/detect/train.py),
 // run from C++ with fp::vision, its detections drawn with their labels.
 //
 //     fp_detect WEIGHTS TEST_DIR OUT_DIR [REFERENCE.safetensors [MIN_MEAN_IOU]]
@@ -39,10 +39,9 @@ namespace {
 
 /// The pictures' size, which the detector keeps (examples/detect/detector.py's SIZE).
 constexpr std::int64_t kSize = 160;
-/// Detections scoring less are not shown nor scored. The network trained in
-/// a few minutes from random weights is unsure of itself: its right
-/// detections score from about 0.3 (an untrained one's, about 0.25 for
-/// every class, none reach it).
+/// Detections scoring less are not shown nor scored. The network fine-tuned
+/// for a minute is unsure of itself: its right detections score from about
+/// 0.3 (an untrained one's, about 0.25 for every class, none reach it).
 constexpr double kMinScore = 0.3;
 /// The written pictures are enlarged this many times.
 constexpr std::int64_t kZoom = 3;

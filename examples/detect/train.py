@@ -1,31 +1,33 @@
 #!/usr/bin/env python3
-"""Trains torchvision's fasterrcnn_mobilenet_v3_large_320_fpn from a seeded
-random initialisation (no pretrained weights) to find the synthetic shapes
-(examples/shapes) on CPU, and writes the test pictures with their true boxes.
-1000 steps of 4 pictures take about four minutes on one core: the network
-learns where the shapes are sooner than which shape each is (its right
-detections score from about 0.3; examples/detect/main.cpp).
+"""Fine-tunes torchvision's fasterrcnn_mobilenet_v3_large_320_fpn to find the
+synthetic shapes (examples/shapes) on CPU, starting its backbone from the
+segment demo's trained lraspp_mobilenet_v3_large (the same MobileNetV3-Large
+features: no pretrained weights are reachable, and from random weights the
+detector needs four times the steps to tell the shapes apart), and writes
+the test pictures with their true boxes.
 
-    train.py OUT_DIR [--steps N] [--test-images K]
+    train.py OUT_DIR --backbone-from SEGMENTER_WEIGHTS [--steps N] [--test-images K]
 
 Runs under the Python with torchvision's compiled ops (nms, roi_align:
 scripts/lib/setup.sh, ensure_torchvision_ops). Writes
 OUT_DIR/detector.safetensors (the state dict; kept while this file,
-detector.py and examples/shapes/shapes.py are unchanged:
-OUT_DIR/detector.key) and OUT_DIR/test/image_NN.png with their true boxes and
-classes in OUT_DIR/test/boxes.safetensors, from seeds: every run makes the
-same pictures and, on the same machine, the same network.
+detector.py, examples/shapes/shapes.py and the segmenter's weights are
+unchanged: OUT_DIR/detector.key) and OUT_DIR/test/image_NN.png with their
+true boxes and classes in OUT_DIR/test/boxes.safetensors, from seeds: every
+run makes the same pictures and, on the same machine, the same network.
 """
 
 from __future__ import annotations
 
+import argparse
+import hashlib
 import sys
 import time
 from pathlib import Path
 
 import numpy as np
 import torch
-from safetensors.torch import save_file
+from safetensors.torch import load_file, save_file
 from PIL import Image
 
 HERE = Path(__file__).resolve().parent
@@ -34,6 +36,10 @@ import shapes  # noqa: E402
 import detector  # noqa: E402
 
 BATCH = 4
+# From the segmenter's backbone, about a minute on one core.
+STEPS = 200
+# MobileNetV3-Large's feature blocks from this one on are fine-tuned (of 0 to 16).
+FIRST_TRAINED_BLOCK = 13
 
 
 def objects_of(rng: np.random.Generator) -> tuple[torch.Tensor, dict[str, torch.Tensor]]:
@@ -44,7 +50,23 @@ def objects_of(rng: np.random.Generator) -> tuple[torch.Tensor, dict[str, torch.
     return image, {"boxes": boxes, "labels": labels}
 
 
-def train(steps: int) -> torch.nn.Module:
+def start_from_segmenter(model: torch.nn.Module, segmenter: Path) -> None:
+    """The detector's backbone (`backbone.body`: MobileNetV3-Large's features)
+    given the segmenter's (`backbone`: the same layers, dilated in its last
+    blocks, which changes no weight)."""
+    trained = load_file(str(segmenter))
+    body = model.backbone.body
+    weights = {key: trained[f"backbone.{key}"] for key in body.state_dict()}
+    body.load_state_dict(weights)
+    # Its first blocks stay as the segmenter trained them: the steps then cost
+    # a third less (no gradient flows through them) and the heads learn as
+    # fast.
+    for name, parameter in body.named_parameters():
+        if int(name.split(".")[0]) < FIRST_TRAINED_BLOCK:
+            parameter.requires_grad_(False)
+
+
+def train(steps: int, segmenter: Path) -> torch.nn.Module:
     # One thread: the result is then the same wherever it is trained (on one
     # kind of CPU), and a busy machine does not stall it (two threads
     # waiting on each other ran several times slower beside other work).
@@ -52,11 +74,13 @@ def train(steps: int) -> torch.nn.Module:
     torch.manual_seed(0)
     rng = np.random.default_rng(0)
     model = detector.model(training=True)
+    start_from_segmenter(model, segmenter)
     # torchvision's detection recipe (SGD with momentum; its learning rate
     # for this batch size, doubled at the top of the one-cycle schedule).
-    optimizer = torch.optim.SGD(model.parameters(), lr=0.01, momentum=0.9, weight_decay=1e-4)
+    trained = [parameter for parameter in model.parameters() if parameter.requires_grad]
+    optimizer = torch.optim.SGD(trained, lr=0.01, momentum=0.9, weight_decay=1e-4)
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimizer, max_lr=0.02, total_steps=steps)
-    print(f"fasterrcnn_mobilenet_v3_large_320_fpn: training {steps} steps on CPU "
+    print(f"fasterrcnn_mobilenet_v3_large_320_fpn: fine-tuning {steps} steps on CPU "
           f"({detector.SIZE} x {detector.SIZE} pictures, batches of {BATCH})", flush=True)
     model.train()
     start = time.time()
@@ -96,11 +120,19 @@ def write_test_set(out: Path, count: int) -> None:
 
 
 def main() -> None:
-    args = shapes.arguments(default_steps=1000)
+    backbone = argparse.ArgumentParser(add_help=False)
+    backbone.add_argument("--backbone-from", type=Path, required=True)
+    known, sys.argv[1:] = backbone.parse_known_args()
+    segmenter = known.backbone_from
+    if not segmenter.is_file():
+        sys.exit(f"train.py: no segmenter weights at {segmenter} (examples/segment/run.sh trains them)")
+    args = shapes.arguments(default_steps=STEPS)
     write_test_set(args.out / "test", args.test_images)
-    key = shapes.source_key([Path(__file__).read_bytes(), (HERE / "detector.py").read_bytes()], args.steps)
+    sources = [Path(__file__).read_bytes(), (HERE / "detector.py").read_bytes(),
+               hashlib.sha256(segmenter.read_bytes()).digest()]
+    key = shapes.source_key(sources, args.steps)
     shapes.train_once("fasterrcnn_mobilenet_v3_large_320_fpn", args.out / "detector.safetensors", key,
-                      lambda: train(args.steps))
+                      lambda: train(args.steps, segmenter))
 
 
 if __name__ == "__main__":

@@ -10,7 +10,9 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <functional>
 #include <string>
 #include <utility>
@@ -93,11 +95,32 @@ void expect_torchvision_detections_of(const Model& net, const fp::StateDict& tru
   }
 }
 
+/// Whether this lane forces a CPU capability (scripts/test's default, avx2
+/// and avx512 lanes), as make_detection_truth.py's forced_capability().
+inline bool forced_capability_lane() {
+  const char* forced = std::getenv("ATEN_CPU_CAPABILITY");
+  return forced != nullptr && *forced != '\0';
+}
+
+/// Whether such a lane compares `name` (make_detection_truth.py's
+/// FORCED_CAPABILITY_MODELS, written to forced_capability.list).
+inline bool compared_in_forced_capability_lanes(const std::string& name) {
+  std::ifstream file(model_dir() / "forced_capability.list");
+  if (!file) return true;  // no list: compare, and fail without its truth
+  for (std::string line; std::getline(file, line);)
+    if (line == name) return true;
+  return false;
+}
+
 /// Builder `build`'s model with the truth's options of `name` (read by
 /// `options_of`) and its weights detects what torchvision's does, bit for bit.
 template <class Model, class Options>
 void expect_builder_equals_torchvision(const std::string& name, Model (*build)(const Options&),
                                        Options (*options_of)(const fp::StateDict&)) {
+  if (forced_capability_lane() && !compared_in_forced_capability_lanes(name)) {
+    GTEST_SKIP() << name << " is compared in the native lane: a lane that forces a CPU capability "
+                 << "compares one model of each kind (make_detection_truth.py)";
+  }
   const fp::StateDict truth = detections_of(name);
   Model net = build(options_of(truth));
   load_weights(net, name);

@@ -34,6 +34,7 @@ or this script fails.
 
 from __future__ import annotations
 
+import os
 import sys
 import zlib
 from pathlib import Path
@@ -297,13 +298,45 @@ def write_list_models(out: Path) -> None:
     tmp.replace(target)
 
 
+# The models a lane that forces a CPU capability (scripts/test's default,
+# avx2 and avx512 lanes: ATEN_CPU_CAPABILITY set) compares: one of each head,
+# backbone and postprocessing. The others are built from the same layers and
+# ops, and that lane's point is other kernels, not other networks (as
+# make_models.py's NATIVE_ONLY); the native lane compares all. Written to
+# forced_capability.list for the C++ tests.
+FORCED_CAPABILITY_MODELS = ("fasterrcnn_mobilenet_v3_large_320_fpn", "maskrcnn_resnet50_fpn",
+                            "keypointrcnn_resnet50_fpn", "retinanet_resnet50_fpn_v2",
+                            "fcos_resnet50_fpn", "ssdlite320_mobilenet_v3_large")
+assert set(FORCED_CAPABILITY_MODELS) <= set(MODELS), set(FORCED_CAPABILITY_MODELS) - set(MODELS)
+
+
+def forced_capability() -> bool:
+    return bool(os.environ.get("ATEN_CPU_CAPABILITY"))
+
+
+def write_forced_capability_list(out: Path) -> None:
+    target = out / "forced_capability.list"
+    tmp = target.with_suffix(".tmp")
+    tmp.write_text("".join(f"{name}\n" for name in FORCED_CAPABILITY_MODELS))
+    tmp.replace(target)
+
+
 def main() -> None:
+    """make_detection_truth.py OUT_DIR [--weights-only]: --weights-only (the
+    sanitizer lane, which compares no detections with torchvision's) makes
+    the weights that are missing and no detections."""
     out = Path(sys.argv[1])
+    weights_only = sys.argv[2:] == ["--weights-only"]
     out.mkdir(parents=True, exist_ok=True)
     torch.set_grad_enabled(False)
     write_list_models(out)
+    write_forced_capability_list(out)
     for name in MODELS:
-        write_detections(name, out)
+        if weights_only or (forced_capability() and name not in FORCED_CAPABILITY_MODELS):
+            if not (out / f"{name}.safetensors").exists():
+                model_with_weights(name, out)
+        else:
+            write_detections(name, out)
 
 
 if __name__ == "__main__":
