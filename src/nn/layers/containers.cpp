@@ -209,16 +209,16 @@ using StoredModules = std::vector<detail::StoredModule>;
 std::optional<Tensor> fused_linear_gelu(StoredModules::const_iterator entry,
                                         StoredModules::const_iterator end, TensorView input) {
   const auto next = std::next(entry);
-  if (next == end || typeid(*entry->module) != typeid(Linear) ||
-      typeid(*next->module) != typeid(GELU)) {
+  if (next == end) return std::nullopt;
+  const ModuleBase& first = *entry->module;
+  const ModuleBase& second = *next->module;
+  if (typeid(first) != typeid(Linear) || typeid(second) != typeid(GELU)) return std::nullopt;
+  if (static_cast<const GELU&>(second).approximate != "none" ||
+      detail::InferenceAccess::plan(first) != nullptr ||
+      detail::InferenceAccess::plan(second) != nullptr) {
     return std::nullopt;
   }
-  if (static_cast<const GELU&>(*next->module).approximate != "none" ||
-      detail::InferenceAccess::plan(*entry->module) != nullptr ||
-      detail::InferenceAccess::plan(*next->module) != nullptr) {
-    return std::nullopt;
-  }
-  const auto& linear = static_cast<const Linear&>(*entry->module);
+  const auto& linear = static_cast<const Linear&>(first);
   return detail::call_module(linear, [&] {
     return detail::linear_then_gelu(input, linear.weight, detail::optional_view(linear.bias));
   });
