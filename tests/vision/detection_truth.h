@@ -48,6 +48,28 @@ inline void for_each_option(
     if (key.starts_with(prefix)) set(key.substr(prefix.size()), truth.at(key));
 }
 
+/// Sets the option every backbone-with-FPN family takes (num_classes, the
+/// backbone's norm layer and eps, min_size, max_size) on `options`; false
+/// for another option, which the family's own reader then sets.
+template <class Options>
+bool set_shared_option(Options& options, const std::string& option, const fp::Tensor& value) {
+  if (option == "num_classes")
+    options.num_classes = value.item<std::int64_t>();
+  else if (option == "backbone_frozen")
+    options.backbone_norm_layer = value.item<std::int64_t>() != 0
+                                      ? fp::vision::ops::NormLayer::FrozenBatchNorm2d
+                                      : fp::vision::ops::NormLayer::BatchNorm2d;
+  else if (option == "backbone_norm_eps")
+    options.backbone_norm_eps = value.item<double>();
+  else if (option == "min_size")
+    options.min_size = value.item<std::int64_t>();
+  else if (option == "max_size")
+    options.max_size = value.item<std::int64_t>();
+  else
+    return false;
+  return true;
+}
+
 /// The keys of a state dict or checkpoint, sorted.
 template <class Dict>
 std::vector<std::string> sorted_keys(const Dict& dict) {

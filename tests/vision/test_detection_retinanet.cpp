@@ -39,18 +39,8 @@ RetinaNetOptions options_of(const fp::StateDict& truth) {
       truth, [&](const std::string& option, const fp::Tensor& value) {
         const auto whole = [&] { return value.item<std::int64_t>(); };
         const auto real = [&] { return value.item<double>(); };
-        if (option == "num_classes")
-          options.num_classes = whole();
-        else if (option == "backbone_frozen")
-          options.backbone_norm_layer = whole() != 0 ? fp::vision::ops::NormLayer::FrozenBatchNorm2d
-                                                     : fp::vision::ops::NormLayer::BatchNorm2d;
-        else if (option == "backbone_norm_eps")
-          options.backbone_norm_eps = real();
-        else if (option == "min_size")
-          options.min_size = whole();
-        else if (option == "max_size")
-          options.max_size = whole();
-        else if (option == "score_thresh")
+        if (fp_test::detection_truth::set_shared_option(options, option, value)) return;
+        if (option == "score_thresh")
           options.score_thresh = real();
         else if (option == "nms_thresh")
           options.nms_thresh = real();
