@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes torchvision classifiers with seeded random weights, and their outputs.
 
-    make_models.py OUT_DIR NAME...
+    make_models.py OUT_DIR [--preprocessing] NAME...
 
 For each NAME (see MODELS) in OUT_DIR:
   NAME.safetensors   the state dict (made once; BatchNorm's affine parameters
@@ -17,7 +17,7 @@ For each NAME (see MODELS) in OUT_DIR:
 Without NAMEs: every model but the LARGE ones (whose tests write theirs; in
 a shallow lane, see shallow_lane(), not the NATIVE_ONLY ones either),
 preprocessing-CAP.safetensors: torchvision's ImageClassification preset of
-seeded images, and native_only.list: the NATIVE_ONLY names, which the C++
+seeded images (with NAMEs too when --preprocessing is given), and native_only.list: the NATIVE_ONLY names, which the C++
 tests leave out in a shallow lane. The C++ tests (tests/vision/test_models.cpp) load the weights into
 fp::vision::models' networks and compare keys and outputs exactly. Also,
 for BUFFER_MODELS, NAME.buffers.safetensors: the relative-position buffers
@@ -479,14 +479,14 @@ def write_preprocessing(out: Path) -> None:
 def main() -> None:
     out = Path(sys.argv[1])
     out.mkdir(parents=True, exist_ok=True)
-    names = sys.argv[2:]
+    names = [name for name in sys.argv[2:] if name != "--preprocessing"]
+    if "--preprocessing" in sys.argv[2:] or not names:
+        write_preprocessing(out)
     if not names:
         names = [name for name in MODELS if not name.startswith(LARGE)
                  and not (shallow_lane() and name in NATIVE_ONLY)]
-        write_preprocessing(out)
         (out / "native_only.list.tmp").write_text("".join(f"{name}\n" for name in NATIVE_ONLY))
         (out / "native_only.list.tmp").rename(out / "native_only.list")
-    if not sys.argv[2:]:
         # The shallow lanes compare no full-size network, but the tests that
         # read only keys or computed buffers run there too.
         for name in NATIVE_ONLY if shallow_lane() else ():
