@@ -22,13 +22,24 @@ function(_fp_targets_below dir out)
   set(${out} ${targets} PARENT_SCOPE)
 endfunction()
 
-# Under the sanitizers, the tests and examples are compiled without
-# optimisation (the library keeps the build type's): their time goes into
-# libtorch, which is not instrumented, while instrumented test code at -O1 took
-# twice as long to compile as at -O0: most of the sanitizer lane's build.
-function(_fp_unoptimised_when_sanitized target)
+# The tests are compiled without optimisation (the library keeps the build
+# type's): their time goes into flash_powder and libtorch, while test code at
+# -O1 took twice as long to compile as at -O0, with GCC and with clang's
+# sanitizers: most of the tests' build. Under the sanitizers the examples too
+# (elsewhere they stay as users build them). A target with the property
+# FP_KEEP_OPTIMISATION (the tests' support library: it reads the truth
+# cache, tens of megabytes, in every test process) keeps the build type's.
+function(_fp_unoptimised target)
+  get_target_property(keep ${target} FP_KEEP_OPTIMISATION)
+  if(keep)
+    return()
+  endif()
   get_target_property(source_dir ${target} SOURCE_DIR)
-  foreach(folder IN ITEMS tests examples)
+  set(folders tests)
+  if(FP_SANITIZE)
+    list(APPEND folders examples)
+  endif()
+  foreach(folder IN LISTS folders)
     string(FIND "${source_dir}/" "${PROJECT_SOURCE_DIR}/${folder}/" at)
     if(at EQUAL 0)
       target_compile_options(${target} PRIVATE -O0)
@@ -48,9 +59,9 @@ function(fp_apply_compile_options dir)
     if(FP_WERROR)
       target_compile_options(${target} PRIVATE -Werror)
     endif()
+    _fp_unoptimised(${target})
     if(FP_SANITIZE)
       target_compile_options(${target} PRIVATE ${FP_SANITIZER_FLAGS})
-      _fp_unoptimised_when_sanitized(${target})
       if(NOT type STREQUAL "OBJECT_LIBRARY" AND NOT type STREQUAL "STATIC_LIBRARY")
         target_link_options(${target} PRIVATE -fsanitize=address,undefined)
       endif()

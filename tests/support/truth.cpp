@@ -7,8 +7,12 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <iterator>
 #include <map>
+#include <mutex>
 #include <stdexcept>
+#include <string_view>
+#include <utility>
 
 #ifndef FP_TRUTH_DIR
 #error "FP_TRUTH_DIR must name the folder of the truth caches (the build's truth/)"
@@ -123,35 +127,150 @@ std::string describe(const Value& value) {
   return "?";
 }
 
-struct Cache {
-  std::string path;
-  // Per test ("Suite.Name"), per expression.
-  std::map<std::string, std::map<std::string, Value, std::less<>>, std::less<>> tests;
-};
-
-const Cache& cache() {
-  static const Cache loaded = [] {
-    Cache result{truth_cache_path(), {}};
-    std::ifstream file(result.path);
+// The cache holds every test's values (tens of megabytes): a process parses
+// only the entries of the tests it runs. Loading indexes the file (where each
+// test's entry lies), and the first lookup in a test parses that entry. A full
+// parse took 0.5 s of every test process, and a minute or two under valgrind.
+class Cache {
+ public:
+  explicit Cache(std::string path) : path_(std::move(path)) {
+    std::ifstream file(path_, std::ios::binary);
     if (!file) {
       throw std::runtime_error(
-          "no truth cache " + result.path +
+          "no truth cache " + path_ +
           " for this torch and these CPU settings; CTest's truth_cache fixture writes it (run "
           "the test through ctest or scripts/test, or `tools/python_truth.py evaluate tests "
           "--cache-dir <build>/truth` with the same torch and environment)");
     }
+    text_.assign(std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>());
+    index_entries();
+  }
+
+  const std::string& path() const { return path_; }
+
+  /// The values of `test` ("Suite.Name"), or nullptr if the cache has none.
+  const std::map<std::string, Value, std::less<>>* values_of(const std::string& test) const {
+    const std::lock_guard lock(mutex_);
+    if (const auto done = parsed_.find(test); done != parsed_.end()) return &done->second;
+    const auto entry = entries_.find(test);
+    if (entry == entries_.end()) return nullptr;
+    auto& values = parsed_[test];
     try {
-      const nlohmann::json parsed = nlohmann::json::parse(file);
-      for (const auto& [test, entry] : parsed.at("tests").items()) {
-        auto& values = result.tests[test];
-        for (const auto& [expression, value] : entry.at("values").items())
-          values.emplace(expression, from_json(value));
-      }
+      const nlohmann::json parsed = nlohmann::json::parse(entry->second);
+      for (const auto& [expression, value] : parsed.at("values").items())
+        values.emplace(expression, from_json(value));
     } catch (const nlohmann::json::exception& error) {
-      throw std::runtime_error("truth cache " + result.path + " is unreadable: " + error.what());
+      parsed_.erase(test);
+      unreadable(error.what());
     }
-    return result;
-  }();
+    return &values;
+  }
+
+ private:
+  [[noreturn]] void unreadable(const std::string& why) const {
+    throw std::runtime_error("truth cache " + path_ + " is unreadable: " + why);
+  }
+
+  std::size_t skip_space(std::size_t at) const {
+    while (at < text_.size() &&
+           (text_[at] == ' ' || text_[at] == '\n' || text_[at] == '\r' || text_[at] == '\t'))
+      ++at;
+    return at;
+  }
+
+  void expect(std::size_t at, char c) const {
+    if (at >= text_.size() || text_[at] != c)
+      unreadable("expected '" + std::string(1, c) + "' at byte " + std::to_string(at));
+  }
+
+  /// The end of the string that starts at `at` (its opening quote).
+  std::size_t skip_string(std::size_t at) const {
+    expect(at, '"');
+    for (++at; at < text_.size(); ++at) {
+      if (text_[at] == '\\') {
+        ++at;
+      } else if (text_[at] == '"') {
+        return at + 1;
+      }
+    }
+    unreadable("a string runs to the end of the file");
+  }
+
+  /// The end of the value that starts at `at`: strings and nesting are
+  /// followed; nlohmann::json checks the rest when the entry is parsed.
+  std::size_t skip_value(std::size_t at) const {
+    if (at < text_.size() && text_[at] == '"') return skip_string(at);
+    std::size_t depth = 0;
+    for (; at < text_.size(); ++at) {
+      const char c = text_[at];
+      if (c == '"') {
+        at = skip_string(at) - 1;
+      } else if (c == '{' || c == '[') {
+        ++depth;
+      } else if (c == '}' || c == ']') {
+        if (depth == 0) return at;
+        if (--depth == 0) return at + 1;
+      } else if (depth == 0 && (c == ',' || c == ' ' || c == '\n' || c == '\r' || c == '\t')) {
+        return at;
+      }
+    }
+    if (depth != 0) unreadable("an object or array runs to the end of the file");
+    return at;
+  }
+
+  /// Calls `member(key, value_begin, value_end)` for each member of the
+  /// object at `at`; returns the object's end.
+  template <class Member>
+  std::size_t for_each_member(std::size_t at, Member member) const {
+    at = skip_space(at);
+    expect(at, '{');
+    at = skip_space(at + 1);
+    if (at < text_.size() && text_[at] == '}') return at + 1;
+    while (true) {
+      const std::size_t key_end = skip_string(at);
+      const auto key = nlohmann::json::parse(text_.begin() + static_cast<std::ptrdiff_t>(at),
+                                             text_.begin() + static_cast<std::ptrdiff_t>(key_end))
+                           .get<std::string>();
+      at = skip_space(key_end);
+      expect(at, ':');
+      const std::size_t value_begin = skip_space(at + 1);
+      const std::size_t value_end = skip_value(value_begin);
+      member(key, value_begin, value_end);
+      at = skip_space(value_end);
+      if (at < text_.size() && text_[at] == '}') return at + 1;
+      expect(at, ',');
+      at = skip_space(at + 1);
+    }
+  }
+
+  void index_entries() {
+    bool found = false;
+    try {
+      for_each_member(0, [&](const std::string& key, std::size_t begin, std::size_t) {
+        if (key != "tests") return;
+        found = true;
+        for_each_member(
+            begin, [&](const std::string& test, std::size_t value_begin, std::size_t value_end) {
+              entries_.emplace(
+                  test, std::string_view(text_).substr(value_begin, value_end - value_begin));
+            });
+      });
+    } catch (const nlohmann::json::exception& error) {
+      unreadable(error.what());
+    }
+    if (!found) unreadable("no \"tests\" object");
+  }
+
+  std::string path_;
+  std::string text_;
+  // Per test ("Suite.Name"): its entry's text, and once looked up, its values.
+  std::map<std::string, std::string_view, std::less<>> entries_;
+  mutable std::mutex mutex_;
+  mutable std::map<std::string, std::map<std::string, Value, std::less<>>, std::less<>> parsed_;
+};
+
+const Cache& cache() {
+  static const Cache loaded(truth_cache_path());
   return loaded;
 }
 
@@ -186,14 +305,14 @@ namespace truth_detail {
 const Value& lookup(std::string_view expression) {
   const Cache& loaded = cache();
   const std::string test = current_test_name();
-  const auto entry = loaded.tests.find(test);
-  if (entry == loaded.tests.end()) {
-    throw std::runtime_error("truth cache " + loaded.path + " has no values for " + test +
+  const auto* values = loaded.values_of(test);
+  if (values == nullptr) {
+    throw std::runtime_error("truth cache " + loaded.path() + " has no values for " + test +
                              "; is it stale? (CTest's truth_cache fixture rewrites it)");
   }
-  const auto value = entry->second.find(expression);
-  if (value == entry->second.end()) {
-    throw std::runtime_error("truth cache " + loaded.path + " has no value of `" +
+  const auto value = values->find(expression);
+  if (value == values->end()) {
+    throw std::runtime_error("truth cache " + loaded.path() + " has no value of `" +
                              std::string(expression) + "` in " + test);
   }
   return value->second;
