@@ -3,6 +3,8 @@
 Why this file is long: the tests of python_truth.py, one per behaviour.
 """
 
+import contextlib
+import io
 import math
 import os
 import shutil
@@ -34,6 +36,27 @@ def substitute_text(tmp_path: Path, text: str, patterns=None) -> str:
 
 
 def run_tool(*args, cwd=None) -> subprocess.CompletedProcess:
+    """The command line `python_truth.py ARGS`, run in this process: a new
+    Python would spend two seconds importing torch for every call (most of this
+    file's time). run_tool_process runs it as a program."""
+    argv = list(map(str, args))
+    stdout, stderr = io.StringIO(), io.StringIO()
+    previous = os.getcwd()
+    try:
+        if cwd is not None:
+            os.chdir(cwd)
+        with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
+            try:
+                returncode = pt.main(argv)
+            except SystemExit as exit_request:  # argparse's refusals
+                returncode = exit_request.code if isinstance(exit_request.code, int) else 2
+    finally:
+        os.chdir(previous)
+    return subprocess.CompletedProcess([str(TOOL), *argv], returncode, stdout.getvalue(),
+                                       stderr.getvalue())
+
+
+def run_tool_process(*args, cwd=None) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, str(TOOL), *map(str, args)],
                           capture_output=True, text=True, cwd=cwd)
 
@@ -772,7 +795,7 @@ def test_check_passes_then_fails_after_hand_edit(tmp_path):
     assert run_tool("check", path).returncode == 0
 
     path.write_text(path.read_text().replace("6.0", "6.5"))
-    stale = run_tool("check", path)
+    stale = run_tool_process("check", path)  # the program's own exit status
     assert stale.returncode == 1
     assert stale.stdout == (
         f"{path}:10: stale value in C.Values: r.flatten().tolist()\n"
@@ -821,9 +844,10 @@ def evaluate_cache(tmp_path: Path, text: str, env=None) -> dict:
     import json
     path = write_cpp(tmp_path, text)
     cache_dir = tmp_path / "cache"
-    result = subprocess.run([sys.executable, str(TOOL), "evaluate", str(path),
-                             "--cache-dir", str(cache_dir)],
-                            capture_output=True, text=True, env=env)
+    arguments = ("evaluate", path, "--cache-dir", cache_dir)
+    # Another environment (CPU settings torch reads when imported) needs a new process.
+    result = run_tool(*arguments) if env is None else subprocess.run(
+        [sys.executable, str(TOOL), *map(str, arguments)], capture_output=True, text=True, env=env)
     assert result.returncode == 0, result.stderr
     files = list(cache_dir.glob("truth-*.json"))
     assert len(files) == 1
