@@ -4,7 +4,9 @@
 # COCO's typical sizes (resized to 320 by the model), eval mode, on one
 # thread and on two; and the same per stage of GeneralizedRCNN (transform,
 # backbone, rpn, roi_heads, postprocess) for where the time goes
-# (bench/vision_detection.py says more). flash_powder's detections are
+# (bench/vision_detection.py says more), and flash_powder's network after
+# fp::nn::optimize_for_inference (cases NAME_optimized, against torchvision's
+# eager NAME). flash_powder's eager detections are
 # checked against torchvision's first, bit for bit. Prints each side's
 # median ms per call (the median over rounds of each round's median), the
 # spread of the rounds' medians (max / min - 1, the noise) and flash_powder's
@@ -66,9 +68,12 @@ for n in threads:
     fp, tv = round_medians("fp", n, "wall"), round_medians("tv", n, "wall")
     fp_cpu, tv_cpu = round_medians("fp", n, "cpu"), round_medians("tv", n, "cpu")
     for case in fp:
-        a, b = statistics.median(fp[case]), statistics.median(tv[case])
-        c, d = statistics.median(fp_cpu[case]), statistics.median(tv_cpu[case])
-        noise = f"{spread(fp[case]):.0%}, {spread(tv[case]):.0%}"
+        # An optimised case (flash_powder's network after optimize_for_inference)
+        # against torchvision's eager one of the same stage.
+        eager = case.removesuffix("_optimized")
+        a, b = statistics.median(fp[case]), statistics.median(tv[eager])
+        c, d = statistics.median(fp_cpu[case]), statistics.median(tv_cpu[eager])
+        noise = f"{spread(fp[case]):.0%}, {spread(tv[eager]):.0%}"
         if markdown:
             print(f"| {n} | {case} | {a:.3g} | {b:.3g} | {a / b:.2f} | {noise} | {c:.3g} | {d:.3g} | {c / d:.2f} |")
         else:

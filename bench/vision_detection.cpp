@@ -11,6 +11,7 @@
 // RESULT (the cases of bench/vision_detection.py; cpu: the process's CPU time).
 #include <time.h>
 
+#include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <functional>
@@ -38,6 +39,19 @@ double cpu_ms() {
   timespec now{};
   clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now);
   return double(now.tv_sec) * 1e3 + double(now.tv_nsec) * 1e-6;
+}
+
+/// The largest difference between `optimized`'s feature maps and `eager`'s,
+/// relative to the largest value of each map.
+double largest_relative_difference(const fp::vision::ops::FeatureMaps& optimized,
+                                   const fp::vision::ops::FeatureMaps& eager) {
+  double largest = 0;
+  for (std::size_t level = 0; level < eager.size(); ++level) {
+    const fp::Tensor& reference = eager[level].second;
+    largest = std::max(largest, (optimized[level].second - reference).abs().max().item<double>() /
+                                    reference.abs().max().item<double>());
+  }
+  return largest;
 }
 
 bool same_as_torchvision(const std::vector<detection::Detection>& found, const fp::StateDict& t) {
@@ -92,10 +106,32 @@ int main(int argc, char** argv) {
       {"postprocess",
        [&] { model.transform.postprocess(detections, batch.image_sizes, original); }},
   };
+  // The same network after fp::nn::optimize_for_inference (convolutions with
+  // their BatchNorm folded in and activations fused, oneDNN's pre-packed
+  // kernels): its own cases, timed against torchvision's eager ones. Its
+  // rounding differs (tests/nn/test_optimize.cpp bounds it against frozen
+  // Inductor), printed here as the largest difference of its feature maps
+  // from the eager network's; with these random weights, whose class scores
+  // lie close together, that is enough to change which boxes NMS keeps, so
+  // the detections are not compared.
+  auto optimized = detection::fasterrcnn_mobilenet_v3_large_320_fpn();
+  optimized.load_state_dict(fp::safetensors::MappedFile::open(dir + "/weights.safetensors"));
+  const fp::nn::OptimizeReport report = fp::nn::optimize_for_inference(optimized);
+  std::cerr << "optimised: " << report.fused.size() << " layers or chains fused, "
+            << report.unchanged.size() << " left alone; feature maps within "
+            << largest_relative_difference(optimized.backbone(batch.tensors), features)
+            << " of the eager network's (relative)\n";
+  const std::vector<std::pair<std::string, std::function<void()>>> optimized_cases = {
+      {"end_to_end_optimized", [&] { optimized(images); }},
+      {"backbone_optimized", [&] { optimized.backbone(batch.tensors); }},
+      {"roi_heads_optimized", [&] { optimized.roi_heads(features, proposals, batch.image_sizes); }},
+  };
   std::ofstream result(argv[2]);
   result << "{";
   bool first = true;
-  for (const auto& [name, call] : cases) {
+  std::vector<std::pair<std::string, std::function<void()>>> all_cases = cases;
+  all_cases.insert(all_cases.end(), optimized_cases.begin(), optimized_cases.end());
+  for (const auto& [name, call] : all_cases) {
     for (int i = 0; i < warmup; ++i)
       call();
     std::string wall, cpu;

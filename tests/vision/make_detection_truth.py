@@ -10,7 +10,8 @@ depend on libtorch's convolution and matrix kernels, so the C++ test that
 compares with them (tests/vision/test_detection.cpp) runs with that same
 torch loaded (tests/vision/with_torchvision_ops_torch.sh).
 
-For each NAME of MODELS, in OUT_DIR:
+For each NAME of MODELS (a builder's name, or BUILDER.VARIANT: the builder
+with other options), in OUT_DIR:
   NAME.safetensors        the state dict (made once; BatchNorm's parameters and
                           statistics random too, so that they matter, and the
                           class scores spread by the family's function,
@@ -49,6 +50,8 @@ MIN_DETECTIONS = 5
 # builders make it when given weights (FrozenBatchNorm2d) and its COCO
 # checkpoints run (overwrite_eps), not builder keywords.
 BACKBONE_KEYS = ("backbone_frozen", "backbone_norm_eps")
+# norm_frozen=1 with norm_eps: the builder's norm_layer=partial(FrozenBatchNorm2d, eps=norm_eps).
+NORM_KEYS = ("norm_frozen", "norm_eps")
 MODELS = {
     "fasterrcnn_mobilenet_v3_large_320_fpn": dict(
         num_classes=5, rpn_post_nms_top_n_test=20, box_score_thresh=0.2, box_detections_per_img=25
@@ -129,6 +132,11 @@ MODELS = {
     "ssdlite320_mobilenet_v3_large": dict(
         num_classes=5, score_thresh=0.25, nms_thresh=0.5, topk_candidates=30, detections_per_img=25
     ),
+    # A variant (BUILDER.VARIANT): the keywords that reshape SSDlite, a
+    # narrower MobileNetV3 and norm_layer=partial(FrozenBatchNorm2d, eps=1e-4).
+    "ssdlite320_mobilenet_v3_large.narrow_frozen": dict(
+        num_classes=4, width_mult=0.75, norm_frozen=1, norm_eps=1e-4, score_thresh=0.25, topk_candidates=30
+    ),
 }
 IMAGE_SIZES = ((3, 200, 260), (3, 170, 130))
 
@@ -137,11 +145,21 @@ def capability() -> str:
     return torch.backends.cpu.get_cpu_capability()
 
 
-def build(name: str) -> torch.nn.Module:
-    import torchvision.models.detection as detection
+def builder_of(name: str) -> str:
+    """The torchvision builder of MODELS' `name` (BUILDER or BUILDER.VARIANT)."""
+    return name.split(".")[0]
 
-    kwargs = {k: v for k, v in MODELS[name].items() if k not in BACKBONE_KEYS}
-    return getattr(detection, name)(weights=None, weights_backbone=None, **kwargs).eval()
+
+def build(name: str) -> torch.nn.Module:
+    import functools
+
+    import torchvision.models.detection as detection
+    from torchvision.ops import FrozenBatchNorm2d
+
+    kwargs = {k: v for k, v in MODELS[name].items() if k not in BACKBONE_KEYS + NORM_KEYS}
+    if MODELS[name].get("norm_frozen"):
+        kwargs["norm_layer"] = functools.partial(FrozenBatchNorm2d, eps=MODELS[name]["norm_eps"])
+    return getattr(detection, builder_of(name))(weights=None, weights_backbone=None, **kwargs).eval()
 
 
 def freeze_backbone(model: torch.nn.Module, eps: float) -> None:
@@ -159,8 +177,10 @@ def freeze_backbone(model: torch.nn.Module, eps: float) -> None:
 
 
 def randomize_batch_norms(model: torch.nn.Module) -> None:
+    from torchvision.ops import FrozenBatchNorm2d
+
     for module in model.modules():
-        if isinstance(module, torch.nn.BatchNorm2d):
+        if isinstance(module, (torch.nn.BatchNorm2d, FrozenBatchNorm2d)):
             module.weight.uniform_(0.5, 1.5)
             module.bias.normal_(0, 0.1)
             module.running_mean.normal_(0, 0.1)

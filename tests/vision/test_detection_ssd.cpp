@@ -16,6 +16,7 @@
 #include <flash_powder/flash_powder.h>
 #include <flash_powder/safetensors/safetensors.h>
 #include <flash_powder/vision/models.h>
+#include <flash_powder/vision/ops/frozen_batch_norm.h>
 
 #include "support/expect_error.h"
 #include "vision/detection_truth.h"
@@ -46,6 +47,10 @@ SSDOptions ssd_options_of(const fp::StateDict& truth) {
           options.detections_per_img = value.item<std::int64_t>();
         else if (option == "width_mult")
           options.width_mult = value.item<double>();
+        else if (option == "norm_frozen")  // norm_layer=FrozenBatchNorm2d
+          options.norm_layer = fp::vision::ops::NormLayer::FrozenBatchNorm2d;
+        else if (option == "norm_eps")
+          options.norm_eps = value.item<double>();
         else
           ADD_FAILURE() << "option " << option << " is not one this test knows";
       });
@@ -58,6 +63,14 @@ void expect_torchvision_ssd_detections(const std::string& name, SSD (*build)(con
 
 TEST(VisionDetectionSSD, SSDLite320MobileNetV3LargeEqualsTorchvision) {
   expect_torchvision_ssd_detections("ssdlite320_mobilenet_v3_large",
+                                    &detection::ssdlite320_mobilenet_v3_large);
+}
+
+// torchvision's keywords that reshape SSDlite: a narrower MobileNetV3
+// (width_mult=0.75) and norm_layer=partial(FrozenBatchNorm2d, eps=1e-4)
+// everywhere (make_detection_truth.py's "ssdlite320_mobilenet_v3_large.narrow_frozen").
+TEST(VisionDetectionSSD, SSDLiteOfOtherWidthAndNormEqualsTorchvision) {
+  expect_torchvision_ssd_detections("ssdlite320_mobilenet_v3_large.narrow_frozen",
                                     &detection::ssdlite320_mobilenet_v3_large);
 }
 
@@ -100,8 +113,17 @@ TEST(VisionDetectionSSD, BadOptionsAreRefused) {
   EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "one value per channel",
                   small_ssdlite({.image_mean = std::vector<double>{0.5, 0.5}}));
   EXPECT_FP_ERROR(fp::ErrorCode::BadArgument,
-                  "width_mult and reduced_tail are ssdlite320_mobilenet_v3_large's options",
+                  "width_mult, reduced_tail, norm_layer and norm_eps are "
+                  "ssdlite320_mobilenet_v3_large's options",
                   detection::ssd300_vgg16({.width_mult = 0.5}));
+  EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "ssdlite320_mobilenet_v3_large's options",
+                  detection::ssd300_vgg16({.norm_eps = 1e-3}));
+  EXPECT_FP_ERROR(
+      fp::ErrorCode::BadArgument, "norm_layer should be BatchNorm2d or FrozenBatchNorm2d",
+      small_ssdlite({.num_classes = 3, .norm_layer = fp::vision::ops::NormLayer::GroupNorm}));
+  EXPECT_FP_ERROR(
+      fp::ErrorCode::BadArgument, "norm_layer should be BatchNorm2d or FrozenBatchNorm2d",
+      small_ssdlite({.num_classes = 3, .norm_layer = fp::vision::ops::NormLayer::None}));
   EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "width_mult should be positive",
                   small_ssdlite({.width_mult = 0.0}));
   EXPECT_FP_ERROR(
@@ -165,6 +187,44 @@ TEST(VisionDetectionSSD, MakeBuildsEverySSDByName) {
                   detection::make("fasterrcnn_resnet50_fpn", SSDOptions{}));
   EXPECT_FP_ERROR(fp::ErrorCode::BadArgument, "unknown model 'ssd'; known: fasterrcnn_",
                   detection::make("ssd", SSDOptions{}));
+}
+
+/// The norms after SSDlite's first convolution (MobileNetV3's stem) and
+/// after its first extra block's first convolution.
+std::vector<const fp::nn::ModuleBase*> first_norms(const SSD& net) {
+  const auto& extractor =
+      dynamic_cast<const detection::SSDLiteFeatureExtractorMobileNet&>(*net.backbone);
+  // Conv2dNormActivations: a convolution, then the norm.
+  const auto& stem = extractor.features.at<fp::nn::Sequential>(0).at<fp::nn::Sequential>(0);
+  const auto& extra = extractor.extra.at<fp::nn::Sequential>(0).at<fp::nn::Sequential>(0);
+  return {&stem[1], &extra[1]};
+}
+
+/// Their eps, each a BatchNorm2d's.
+std::vector<double> batch_norm_eps(const SSD& net) {
+  std::vector<double> eps;
+  for (const fp::nn::ModuleBase* norm : first_norms(net))
+    eps.push_back(dynamic_cast<const fp::nn::BatchNorm2d&>(*norm).options.eps);
+  return eps;
+}
+
+// The norm options alone: norm_layer given alone takes the layer's own eps
+// (1e-5, as Python's nn.BatchNorm2d or FrozenBatchNorm2d), norm_eps alone
+// keeps the builder's BatchNorm2d.
+TEST(VisionDetectionSSD, NormOptionsPickTheLayerAndItsEps) {
+  using fp::vision::ops::NormLayer;
+  EXPECT_EQ(batch_norm_eps(small_ssdlite()), std::vector<double>({0.001, 0.001}));
+  EXPECT_EQ(batch_norm_eps(small_ssdlite({.num_classes = 3, .norm_layer = NormLayer::BatchNorm2d})),
+            std::vector<double>({1e-5, 1e-5}));
+  EXPECT_EQ(batch_norm_eps(small_ssdlite({.num_classes = 3, .norm_eps = 0.01})),
+            std::vector<double>({0.01, 0.01}));
+  const SSD frozen = small_ssdlite(
+      {.num_classes = 3, .norm_layer = NormLayer::FrozenBatchNorm2d, .norm_eps = 1e-4});
+  for (const fp::nn::ModuleBase* norm : first_norms(frozen))
+    EXPECT_EQ(dynamic_cast<const fp::vision::ops::FrozenBatchNorm2d&>(*norm).eps, 1e-4);
+  // FrozenBatchNorm2d keeps no count of batches, in the heads either.
+  for (const std::string& key : frozen.state_dict().keys())
+    EXPECT_EQ(key.find("num_batches_tracked"), std::string::npos) << key;
 }
 
 }  // namespace

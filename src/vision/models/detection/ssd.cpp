@@ -254,11 +254,12 @@ nn::Sequential vgg16_features() {
   return make_vgg_layers(kVgg16, false);
 }
 
-/// The option only ssdlite320_mobilenet_v3_large takes, refused here.
+/// The options only ssdlite320_mobilenet_v3_large takes, refused here.
 void refuse_ssdlite_options(const SSDOptions& options) {
-  if (options.width_mult || options.reduced_tail)
+  if (options.width_mult || options.reduced_tail || options.norm_layer || options.norm_eps)
     refuse_ssd("ssd300_vgg16",
-               "width_mult and reduced_tail are ssdlite320_mobilenet_v3_large's options");
+               "width_mult, reduced_tail, norm_layer and norm_eps are "
+               "ssdlite320_mobilenet_v3_large's options");
 }
 
 }  // namespace

@@ -20,41 +20,43 @@ namespace {
   throw Error(ErrorCode::BadArgument, "fp::vision::models::detection::SSDLite: " + message);
 }
 
-/// A Conv2dNormActivation with SSDlite's BatchNorm and ReLU6.
+/// A Conv2dNormActivation with SSDlite's norm and ReLU6.
 ops::Conv2dNormActivation relu6_block(std::int64_t in, std::int64_t out, std::int64_t kernel,
-                                      std::int64_t stride, std::int64_t groups, double norm_eps) {
+                                      std::int64_t stride, std::int64_t groups,
+                                      const SSDLiteNorm& norm) {
   return {in,
           out,
           kernel,
           {.stride = stride,
            .groups = groups,
-           .norm_eps = norm_eps,
+           .norm_layer = norm.layer,
+           .norm_eps = norm.eps,
            .activation_layer = ops::ActivationLayer::ReLU6}};
 }
 
 /// torchvision's _prediction_block: depthwise 3x3, then a 1x1 convolution to `out`.
-nn::Sequential prediction_block(std::int64_t in, std::int64_t out, double norm_eps) {
-  return nn::Sequential(relu6_block(in, in, 3, 1, in, norm_eps), nn::Conv2d(in, out, 1));
+nn::Sequential prediction_block(std::int64_t in, std::int64_t out, const SSDLiteNorm& norm) {
+  return nn::Sequential(relu6_block(in, in, 3, 1, in, norm), nn::Conv2d(in, out, 1));
 }
 
 /// torchvision's _extra_block: 1x1 to half of `out`, depthwise 3x3 of stride 2, 1x1 to `out`.
-nn::Sequential extra_block(std::int64_t in, std::int64_t out, double norm_eps) {
+nn::Sequential extra_block(std::int64_t in, std::int64_t out, const SSDLiteNorm& norm) {
   const std::int64_t middle = out / 2;
-  return nn::Sequential(relu6_block(in, middle, 1, 1, 1, norm_eps),
-                        relu6_block(middle, middle, 3, 2, middle, norm_eps),
-                        relu6_block(middle, out, 1, 1, 1, norm_eps));
+  return nn::Sequential(relu6_block(in, middle, 1, 1, 1, norm),
+                        relu6_block(middle, middle, 3, 2, middle, norm),
+                        relu6_block(middle, out, 1, 1, 1, norm));
 }
 
 nn::ModuleList prediction_blocks(const std::vector<std::int64_t>& in_channels,
                                  const std::vector<std::int64_t>& num_anchors, std::int64_t columns,
-                                 double norm_eps) {
+                                 const SSDLiteNorm& norm) {
   if (in_channels.size() != num_anchors.size())
     refuse_ssdlite("in_channels and num_anchors should have one entry per map, got " +
                    std::to_string(in_channels.size()) + " and " +
                    std::to_string(num_anchors.size()));
   nn::ModuleList blocks;
   for (std::size_t map = 0; map < in_channels.size(); ++map)
-    blocks.push(prediction_block(in_channels[map], columns * num_anchors[map], norm_eps));
+    blocks.push(prediction_block(in_channels[map], columns * num_anchors[map], norm));
   return blocks;
 }
 
@@ -67,25 +69,25 @@ std::int64_t conv_out_channels(const nn::Sequential& block) {
 
 SSDLiteClassificationHead::SSDLiteClassificationHead(const std::vector<std::int64_t>& in_channels,
                                                      const std::vector<std::int64_t>& num_anchors,
-                                                     std::int64_t num_classes, double norm_eps)
-    : SSDScoringHead(prediction_blocks(in_channels, num_anchors, num_classes, norm_eps),
-                     num_classes) {}
+                                                     std::int64_t num_classes,
+                                                     const SSDLiteNorm& norm)
+    : SSDScoringHead(prediction_blocks(in_channels, num_anchors, num_classes, norm), num_classes) {}
 
 SSDLiteRegressionHead::SSDLiteRegressionHead(const std::vector<std::int64_t>& in_channels,
                                              const std::vector<std::int64_t>& num_anchors,
-                                             double norm_eps)
-    : SSDScoringHead(prediction_blocks(in_channels, num_anchors, 4, norm_eps), 4) {}
+                                             const SSDLiteNorm& norm)
+    : SSDScoringHead(prediction_blocks(in_channels, num_anchors, 4, norm), 4) {}
 
 SSDHead ssdlite_head(const std::vector<std::int64_t>& in_channels,
                      const std::vector<std::int64_t>& num_anchors, std::int64_t num_classes,
-                     double norm_eps) {
-  return {SSDLiteClassificationHead(in_channels, num_anchors, num_classes, norm_eps),
-          SSDLiteRegressionHead(in_channels, num_anchors, norm_eps)};
+                     const SSDLiteNorm& norm) {
+  return {SSDLiteClassificationHead(in_channels, num_anchors, num_classes, norm),
+          SSDLiteRegressionHead(in_channels, num_anchors, norm)};
 }
 
 SSDLiteFeatureExtractorMobileNet::SSDLiteFeatureExtractorMobileNet(nn::Sequential backbone,
                                                                    std::int64_t c4_pos,
-                                                                   double norm_eps,
+                                                                   const SSDLiteNorm& norm,
                                                                    double width_mult,
                                                                    std::int64_t min_depth) {
   auto* c4 = c4_pos >= 0 && c4_pos < static_cast<std::int64_t>(backbone.size())
@@ -119,7 +121,7 @@ SSDLiteFeatureExtractorMobileNet::SSDLiteFeatureExtractorMobileNet(nn::Sequentia
   const std::vector<std::int64_t> widths{out_channels[1], depth(512), depth(256), depth(256),
                                          depth(128)};
   for (std::size_t i = 0; i + 1 < widths.size(); ++i) {
-    extra.push(extra_block(widths[i], widths[i + 1], norm_eps));
+    extra.push(extra_block(widths[i], widths[i + 1], norm));
     out_channels.push_back(widths[i + 1]);
   }
 }
@@ -137,15 +139,30 @@ std::vector<Tensor> SSDLiteFeatureExtractorMobileNet::forward(TensorView images)
   return output;
 }
 
+namespace {
+
+/// The norm `options` ask for: torchvision's `norm_layer` (the layer given
+/// alone takes its own default eps, 1e-5; none, the builder's partial).
+SSDLiteNorm norm_of(const SSDOptions& options) {
+  if (!options.norm_layer) return {.eps = options.norm_eps.value_or(SSDLiteNorm{}.eps)};
+  if (*options.norm_layer != ops::NormLayer::BatchNorm2d &&
+      *options.norm_layer != ops::NormLayer::FrozenBatchNorm2d)
+    refuse_ssdlite("norm_layer should be BatchNorm2d or FrozenBatchNorm2d (MobileNetV3's norms)");
+  return {.layer = *options.norm_layer, .eps = options.norm_eps.value_or(1e-5)};
+}
+
+}  // namespace
+
 SSD ssdlite320_mobilenet_v3_large(const SSDOptions& options) {
-  constexpr double kNormEps = 0.001;  // partial(nn.BatchNorm2d, eps=0.001, momentum=0.03)
-  MobileNetV3 mobilenet = mobilenet_v3_large({.norm_eps = kNormEps,
+  const SSDLiteNorm norm = norm_of(options);
+  MobileNetV3 mobilenet = mobilenet_v3_large({.norm_eps = norm.eps,
+                                              .norm_layer = norm.layer,
                                               .width_mult = options.width_mult.value_or(1.0),
                                               .reduced_tail = options.reduced_tail.value_or(true)});
   nn::Sequential features = std::move(mobilenet.features);
   const std::vector<std::int64_t> stages = models::detail::mobilenet_stage_indices(features);
   auto backbone = std::make_unique<SSDLiteFeatureExtractorMobileNet>(
-      std::move(features), stages[stages.size() - 2], kNormEps);
+      std::move(features), stages[stages.size() - 2], norm);
   const std::vector<std::int64_t> out_channels = backbone->out_channels;
   DefaultBoxGenerator anchors(std::vector<std::vector<double>>(6, {2, 3}),
                               {.min_ratio = 0.2, .max_ratio = 0.95});
@@ -160,8 +177,8 @@ SSD ssdlite320_mobilenet_v3_large(const SSDOptions& options) {
   if (*completed.num_classes < 2)
     refuse_ssdlite("num_classes should be at least 2 (the background and one class), got " +
                    std::to_string(*completed.num_classes));
-  SSDHead head = ssdlite_head(out_channels, anchors.num_anchors_per_location(),
-                              *completed.num_classes, kNormEps);
+  SSDHead head =
+      ssdlite_head(out_channels, anchors.num_anchors_per_location(), *completed.num_classes, norm);
   return SSD(std::move(backbone), std::move(anchors), {320, 320}, completed, std::move(head));
 }
 

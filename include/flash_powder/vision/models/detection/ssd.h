@@ -60,6 +60,15 @@ struct SSDOptions {
   /// torchvision builds it with weights or without backbone weights, false
   /// as with ImageNet backbone weights; fp::Error for ssd300_vgg16.
   std::optional<bool> reduced_tail{};
+  /// ssdlite320_mobilenet_v3_large's `norm_layer` (MobileNetV3, the extra
+  /// blocks and the heads): BatchNorm2d or FrozenBatchNorm2d; when absent,
+  /// the builder's partial(nn.BatchNorm2d, eps=0.001). fp::Error for
+  /// ssd300_vgg16 and for other layers.
+  std::optional<ops::NormLayer> norm_layer{};
+  /// Its eps, as partial(norm_layer, eps=...). When absent: 0.001 without
+  /// norm_layer (the builder's), 1e-5 with it (the layer's own default, as
+  /// Python's nn.BatchNorm2d or FrozenBatchNorm2d passed alone).
+  std::optional<double> norm_eps{};
 };
 
 /// What SSD's backbones are: a module from [N, 3, H, W] images to its

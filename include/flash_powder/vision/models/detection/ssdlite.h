@@ -16,19 +16,30 @@
 
 #include "flash_powder/nn/layers/containers.h"
 #include "flash_powder/vision/models/detection/ssd.h"
+#include "flash_powder/vision/ops/conv_norm_activation.h"
 
 namespace fp::vision::models::detection {
+
+/// SSDlite's norm layer, torchvision's `norm_layer` callable: the layer
+/// (BatchNorm2d or FrozenBatchNorm2d) and its eps. The default is the
+/// builder's partial(nn.BatchNorm2d, eps=0.001, momentum=0.03).
+struct SSDLiteNorm {
+  /// The layer after each convolution of the blocks.
+  ops::NormLayer layer = ops::NormLayer::BatchNorm2d;
+  /// Its eps.
+  double eps = 0.001;
+};
 
 /// torchvision's SSDLiteClassificationHead: a _prediction_block per map
 /// (depthwise 3x3 Conv2dNormActivation with ReLU6, then a 1x1 convolution)
 /// to num_classes logits per box.
 class SSDLiteClassificationHead : public SSDScoringHead {
  public:
-  /// For maps of `in_channels` with `num_anchors` boxes per position; the
-  /// BatchNorms' eps `norm_eps`.
+  /// For maps of `in_channels` with `num_anchors` boxes per position, the
+  /// blocks' norm `norm`.
   SSDLiteClassificationHead(const std::vector<std::int64_t>& in_channels,
                             const std::vector<std::int64_t>& num_anchors, std::int64_t num_classes,
-                            double norm_eps);
+                            const SSDLiteNorm& norm = {});
 };
 
 /// torchvision's SSDLiteRegressionHead: a _prediction_block per map to 4
@@ -37,13 +48,13 @@ class SSDLiteRegressionHead : public SSDScoringHead {
  public:
   /// For maps of `in_channels` with `num_anchors` boxes per position.
   SSDLiteRegressionHead(const std::vector<std::int64_t>& in_channels,
-                        const std::vector<std::int64_t>& num_anchors, double norm_eps);
+                        const std::vector<std::int64_t>& num_anchors, const SSDLiteNorm& norm = {});
 };
 
 /// torchvision's SSDLiteHead: an SSDHead of the two SSDlite heads.
 SSDHead ssdlite_head(const std::vector<std::int64_t>& in_channels,
                      const std::vector<std::int64_t>& num_anchors, std::int64_t num_classes,
-                     double norm_eps);
+                     const SSDLiteNorm& norm = {});
 
 /// torchvision.models.detection.ssdlite.SSDLiteFeatureExtractorMobileNet:
 /// MobileNet's features cut after C4's expansion (the first map) and at the
@@ -52,11 +63,12 @@ class SSDLiteFeatureExtractorMobileNet : public SSDBackbone {
  public:
   /// Over `backbone` (a MobileNetV3's `features`), cut at block `c4_pos`
   /// (a strided block with an expansion); the extra blocks' widths are
-  /// max(min_depth, width x width_mult) of 512, 256, 256, 128, their
-  /// BatchNorms' eps `norm_eps`. fp::Error (BadArgument) for a block at
-  /// c4_pos without an expansion or with a residual connection.
-  SSDLiteFeatureExtractorMobileNet(nn::Sequential backbone, std::int64_t c4_pos, double norm_eps,
-                                   double width_mult = 1.0, std::int64_t min_depth = 16);
+  /// max(min_depth, width x width_mult) of 512, 256, 256, 128, their norm
+  /// `norm`. fp::Error (BadArgument) for a block at c4_pos without an
+  /// expansion or with a residual connection.
+  SSDLiteFeatureExtractorMobileNet(nn::Sequential backbone, std::int64_t c4_pos,
+                                   const SSDLiteNorm& norm = {}, double width_mult = 1.0,
+                                   std::int64_t min_depth = 16);
 
   FP_MODULE(features, extra)
   std::vector<Tensor> forward(TensorView images) const override;
